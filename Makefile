@@ -1,0 +1,38 @@
+# Reten: every target describes itself; `make help` lists them.
+SHELL := /bin/bash
+GO ?= go
+BIN := bin/reten
+# The PostgreSQL server used to diff versioned migrations (a scratch database is created and dropped).
+MIGRATE_DEV_PG ?= postgres://postgres@127.0.0.1:5432
+MIGRATION_NAME ?= changes
+
+.PHONY: help run build test test-sqlite generate generate-check migrations lint bench
+
+help: ## list the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-16s %s\n", $$1, $$2}'
+
+run: ## start the service on the embedded SQLite default (./data/reten.db)
+	$(GO) run ./cmd/reten serve
+
+build: ## build the reten binary into bin/
+	$(GO) build -o $(BIN) ./cmd/reten
+
+test: ## run the whole suite on SQLite, and on PostgreSQL too when TEST_DATABASE_URL is set
+	$(GO) test -count=1 -p 2 ./...
+
+generate: ## regenerate ent, entgql and gqlgen code, then diff versioned migrations for both dialects
+	$(GO) generate ./ent
+	$(GO) run github.com/99designs/gqlgen generate
+	$(MAKE) migrations
+
+migrations: ## write a new versioned migration per dialect when the ent schema changed (MIGRATION_NAME=...)
+	psql "$(MIGRATE_DEV_PG)/postgres" -qc 'DROP DATABASE IF EXISTS reten_migrate_dev' -c 'CREATE DATABASE reten_migrate_dev' >/dev/null
+	$(GO) run ./ent/migrate/diff -name $(MIGRATION_NAME) -pg "$(MIGRATE_DEV_PG)/reten_migrate_dev?sslmode=disable"
+	psql "$(MIGRATE_DEV_PG)/postgres" -qc 'DROP DATABASE IF EXISTS reten_migrate_dev' >/dev/null
+
+generate-check: generate ## fail when regeneration changes a tracked file (CI)
+	@git status --porcelain -- ent graph schema gqlgen.yml | tee /dev/stderr | (! grep -q .) || (echo "generated code is stale: run make generate and commit" >&2; exit 1)
+
+lint: ## gofmt and go vet
+	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+	$(GO) vet ./...

@@ -1,0 +1,92 @@
+// Command reten is the one binary of the service: serve | migrate | bootstrap.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/reten-io/reten/internal/app"
+	"github.com/reten-io/reten/internal/tenant"
+)
+
+const usage = `usage: reten <command> [flags]
+
+commands:
+  serve      run the HTTP server (applies pending migrations first)
+  migrate    apply pending migrations and exit
+  bootstrap  create a tenant, its main project and a super_admin user (idempotent)
+             --tenant NAME --email EMAIL --password PASSWORD [--username NAME]
+`
+
+func main() {
+	if err := run(os.Args[1:]); err != nil {
+		fmt.Fprintln(os.Stderr, "reten:", err)
+		os.Exit(1)
+	}
+}
+
+func run(args []string) error {
+	if len(args) == 0 {
+		fmt.Fprint(os.Stderr, usage)
+		return errors.New("missing command")
+	}
+	cfg, err := app.LoadConfig()
+	if err != nil {
+		return err
+	}
+	slog.SetDefault(slog.New(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: cfg.LogLevel})))
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+
+	switch args[0] {
+	case "serve":
+		a, err := app.New(ctx, cfg)
+		if err != nil {
+			return err
+		}
+		defer a.Close()
+		return a.Serve(ctx)
+	case "migrate":
+		db, err := app.OpenDB(cfg.DatabaseURL)
+		if err != nil {
+			return err
+		}
+		defer db.Close()
+		n, err := db.Migrate(ctx)
+		if err != nil {
+			return err
+		}
+		slog.Info("migrations applied", "count", n)
+		return nil
+	case "bootstrap":
+		fs := flag.NewFlagSet("bootstrap", flag.ContinueOnError)
+		var in tenant.BootstrapInput
+		fs.StringVar(&in.Tenant, "tenant", "", "tenant name")
+		fs.StringVar(&in.Email, "email", "", "super_admin email")
+		fs.StringVar(&in.Password, "password", "", "super_admin password (min 8 characters)")
+		fs.StringVar(&in.Username, "username", "", "super_admin username (default: email local part)")
+		if err := fs.Parse(args[1:]); err != nil {
+			return err
+		}
+		a, err := app.New(ctx, cfg)
+		if err != nil {
+			return err
+		}
+		defer a.Close()
+		res, err := tenant.Bootstrap(ctx, a.DB.Client, in)
+		if err != nil {
+			return err
+		}
+		return json.NewEncoder(os.Stdout).Encode(res)
+	default:
+		fmt.Fprint(os.Stderr, usage)
+		return fmt.Errorf("unknown command %q", args[0])
+	}
+}

@@ -1,0 +1,43 @@
+//go:build ignore
+
+// entc.go drives ent code generation with the entgql extension; run through
+// `go generate ./ent` (make generate).
+package main
+
+import (
+	"log"
+
+	"entgo.io/contrib/entgql"
+	"entgo.io/ent/entc"
+	"entgo.io/ent/entc/gen"
+)
+
+func main() {
+	ex, err := entgql.NewExtension(
+		entgql.WithSchemaGenerator(),
+		entgql.WithWhereInputs(true),
+		entgql.WithConfigPath("../gqlgen.yml"),
+		entgql.WithSchemaPath("../schema/ent.graphql"),
+	)
+	if err != nil {
+		log.Fatalf("creating entgql extension: %v", err)
+	}
+	opts := []entc.Option{
+		entc.Extensions(ex),
+		entc.FeatureNames(
+			"privacy",
+			"entql",
+			"intercept",
+			"schema/snapshot",
+			"sql/upsert",
+			"sql/lock",
+			"sql/modifier",
+			"sql/execquery",
+			"sql/versioned-migration",
+			"namedges",
+		),
+	}
+	if err := entc.Generate("./schema", &gen.Config{}, opts...); err != nil {
+		log.Fatalf("running ent codegen: %v", err)
+	}
+}

@@ -1,0 +1,234 @@
+package schema
+
+import (
+	"entgo.io/contrib/entgql"
+	"entgo.io/ent"
+	"entgo.io/ent/dialect/entsql"
+	"entgo.io/ent/schema"
+	"entgo.io/ent/schema/edge"
+	"entgo.io/ent/schema/field"
+	"entgo.io/ent/schema/index"
+	"github.com/google/uuid"
+)
+
+// TenantDataset is the analytics store a tenant's audiences and event filters compile against.
+type TenantDataset struct{ ent.Schema }
+
+// Mixin of the TenantDataset.
+func (TenantDataset) Mixin() []ent.Mixin {
+	return []ent.Mixin{IDMixin{}, TimeMixin{}, TenantMixin{}}
+}
+
+// Fields of the TenantDataset.
+func (TenantDataset) Fields() []ent.Field {
+	return []ent.Field{
+		field.Enum("engine").Values("bigquery", "postgres", "sqlite"),
+		// connection is the DSN or file path (or BigQuery credentials), encrypted by the service.
+		field.Bytes("connection").Sensitive().Optional().
+			Annotations(entgql.Skip()),
+		field.String("schema_name").Optional(),
+		field.String("bigquery_project").Optional(),
+		field.String("bigquery_dataset").Optional(),
+	}
+}
+
+// Edges of the TenantDataset.
+func (TenantDataset) Edges() []ent.Edge {
+	return []ent.Edge{
+		edge.From("tables", CatalogTable.Type).Ref("dataset"),
+	}
+}
+
+// Indexes of the TenantDataset.
+func (TenantDataset) Indexes() []ent.Index {
+	return []ent.Index{
+		// One dataset per tenant. StorageKey avoids clashing with the
+		// TenantMixin's plain tenant_id index name.
+		index.Fields("tenant_id").Unique().StorageKey("tenantdataset_tenant_id_unique"),
+	}
+}
+
+// Annotations of the TenantDataset.
+func (TenantDataset) Annotations() []schema.Annotation {
+	return []schema.Annotation{entgql.RelayConnection()}
+}
+
+// CatalogTable is a table of the tenant dataset exposed to the query builder.
+type CatalogTable struct{ ent.Schema }
+
+// Mixin of the CatalogTable.
+func (CatalogTable) Mixin() []ent.Mixin {
+	return []ent.Mixin{IDMixin{}, TimeMixin{}, TenantMixin{}}
+}
+
+// Fields of the CatalogTable.
+func (CatalogTable) Fields() []ent.Field {
+	return []ent.Field{
+		field.UUID("dataset_id", uuid.UUID{}).Immutable(),
+		field.String("name").NotEmpty().
+			Annotations(entgql.OrderField("NAME")),
+		field.String("description").Optional(),
+		field.Enum("purpose").Values("EVENTS", "SUBJECTS", "PRODUCTS", "TRANSACTIONS", "OTHER").
+			Default("OTHER"),
+		// default_time_reference_column names the column a time window uses when none is given.
+		field.String("default_time_reference_column").Optional(),
+	}
+}
+
+// Edges of the CatalogTable.
+func (CatalogTable) Edges() []ent.Edge {
+	return []ent.Edge{
+		edge.To("dataset", TenantDataset.Type).Field("dataset_id").Unique().Required().Immutable().
+			Annotations(entsql.OnDelete(entsql.Cascade)),
+		edge.From("columns", CatalogColumn.Type).Ref("table"),
+		edge.From("semi_joins", CatalogSemiJoin.Type).Ref("from_table"),
+	}
+}
+
+// Indexes of the CatalogTable.
+func (CatalogTable) Indexes() []ent.Index {
+	return []ent.Index{
+		index.Fields("dataset_id", "name").Unique(),
+	}
+}
+
+// Annotations of the CatalogTable.
+func (CatalogTable) Annotations() []schema.Annotation {
+	return []schema.Annotation{entgql.RelayConnection()}
+}
+
+// CatalogColumn is a column of a catalog table, or a sub-field of a RECORD column.
+type CatalogColumn struct{ ent.Schema }
+
+// Mixin of the CatalogColumn.
+func (CatalogColumn) Mixin() []ent.Mixin {
+	return []ent.Mixin{IDMixin{}, TimeMixin{}, TenantMixin{}}
+}
+
+// Fields of the CatalogColumn.
+func (CatalogColumn) Fields() []ent.Field {
+	return []ent.Field{
+		field.UUID("table_id", uuid.UUID{}).Immutable(),
+		// parent_id is set on the sub-fields of a RECORD column.
+		field.UUID("parent_id", uuid.UUID{}).Optional().Nillable().Immutable(),
+		field.String("name").NotEmpty().
+			Annotations(entgql.OrderField("NAME")),
+		// RECORD marks a (repeated) record column such as attributes or items.
+		field.Enum("type").
+			Values("STRING", "TIMESTAMP", "BOOLEAN", "FLOAT64", "INT64", "NUMERIC", "BIGNUMERIC", "RECORD"),
+		field.Bool("is_repeated").Default(false),
+		field.Bool("is_identity").Default(false),
+		field.Bool("is_default_time_reference").Default(false),
+		field.String("description").Optional(),
+		field.Int("sort_order").Default(0).
+			Annotations(entgql.OrderField("SORT_ORDER")),
+	}
+}
+
+// Edges of the CatalogColumn.
+func (CatalogColumn) Edges() []ent.Edge {
+	return []ent.Edge{
+		edge.To("table", CatalogTable.Type).Field("table_id").Unique().Required().Immutable().
+			Annotations(entsql.OnDelete(entsql.Cascade)),
+		edge.To("parent", CatalogColumn.Type).Field("parent_id").Unique().Immutable().
+			Annotations(entsql.OnDelete(entsql.Cascade)),
+		edge.From("sub_fields", CatalogColumn.Type).Ref("parent"),
+	}
+}
+
+// Indexes of the CatalogColumn.
+func (CatalogColumn) Indexes() []ent.Index {
+	return []ent.Index{
+		index.Fields("table_id", "parent_id", "name").Unique(),
+		// NULL parent_id is distinct in unique indexes on both engines, so
+		// top-level names need their own rule.
+		index.Fields("table_id", "name").Unique().
+			Annotations(entsql.IndexWhere("parent_id IS NULL")),
+		index.Fields("parent_id"),
+	}
+}
+
+// Annotations of the CatalogColumn.
+func (CatalogColumn) Annotations() []schema.Annotation {
+	return []schema.Annotation{entgql.RelayConnection()}
+}
+
+// CatalogSemiJoin declares a relation from one catalog table to another
+// (for example events to product properties) usable in semiJoinPredicate.
+type CatalogSemiJoin struct{ ent.Schema }
+
+// Mixin of the CatalogSemiJoin.
+func (CatalogSemiJoin) Mixin() []ent.Mixin {
+	return []ent.Mixin{IDMixin{}, TimeMixin{}, TenantMixin{}}
+}
+
+// Fields of the CatalogSemiJoin.
+func (CatalogSemiJoin) Fields() []ent.Field {
+	return []ent.Field{
+		field.UUID("from_table_id", uuid.UUID{}).Immutable(),
+		field.UUID("to_table_id", uuid.UUID{}),
+		field.String("name").NotEmpty().
+			Annotations(entgql.OrderField("NAME")),
+		// on_keys is the join condition: a list of {"left": <from column>,
+		// "right": <to column>} pairs. It is a plain map (not a struct declared
+		// here) because a Go type from this package would create the import
+		// cycle ent -> ent/schema -> ent/privacy -> ent.
+		field.JSON("on_keys", []map[string]string{}).
+			Annotations(entgql.Skip()),
+	}
+}
+
+// Edges of the CatalogSemiJoin.
+func (CatalogSemiJoin) Edges() []ent.Edge {
+	return []ent.Edge{
+		edge.To("from_table", CatalogTable.Type).Field("from_table_id").Unique().Required().Immutable().
+			Annotations(entsql.OnDelete(entsql.Cascade)),
+		edge.To("to_table", CatalogTable.Type).Field("to_table_id").Unique().Required().
+			Annotations(entsql.OnDelete(entsql.Cascade)),
+	}
+}
+
+// Indexes of the CatalogSemiJoin.
+func (CatalogSemiJoin) Indexes() []ent.Index {
+	return []ent.Index{
+		index.Fields("from_table_id", "name").Unique(),
+		index.Fields("to_table_id"),
+	}
+}
+
+// Annotations of the CatalogSemiJoin.
+func (CatalogSemiJoin) Annotations() []schema.Annotation {
+	return []schema.Annotation{entgql.RelayConnection()}
+}
+
+// EventFilter (event criteria) is a project's saved query-builder definition over events.
+type EventFilter struct{ ent.Schema }
+
+// Mixin of the EventFilter.
+func (EventFilter) Mixin() []ent.Mixin {
+	return []ent.Mixin{IDMixin{}, TimeMixin{}, TenantMixin{}, ProjectMixin{}, ArchiveMixin{}}
+}
+
+// Fields of the EventFilter.
+func (EventFilter) Fields() []ent.Field {
+	return []ent.Field{
+		field.String("name").NotEmpty().
+			Annotations(entgql.OrderField("NAME")),
+		field.String("description").Optional().Nillable(),
+		field.Bool("is_active").Default(true),
+		field.UUID("owner_id", uuid.UUID{}).Optional().Nillable(),
+		field.UUID("updated_by", uuid.UUID{}).Optional().Nillable(),
+	}
+}
+
+// Edges of the EventFilter.
+func (EventFilter) Edges() []ent.Edge {
+	return []ent.Edge{
+		edge.From("query_blocks", QueryBlock.Type).Ref("event_filter"),
+	}
+}
+
+// Annotations of the EventFilter.
+func (EventFilter) Annotations() []schema.Annotation {
+	return []schema.Annotation{entgql.RelayConnection()}
+}

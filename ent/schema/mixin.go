@@ -1,0 +1,145 @@
+package schema
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"entgo.io/contrib/entgql"
+	"entgo.io/ent"
+	"entgo.io/ent/schema/edge"
+	"entgo.io/ent/schema/field"
+	"entgo.io/ent/schema/index"
+	"entgo.io/ent/schema/mixin"
+	"github.com/google/uuid"
+
+	"github.com/reten-io/reten/internal/viewer"
+)
+
+// IDMixin gives every entity a random UUID primary key.
+type IDMixin struct{ mixin.Schema }
+
+// Fields of the IDMixin.
+func (IDMixin) Fields() []ent.Field {
+	return []ent.Field{
+		field.UUID("id", uuid.UUID{}).Default(uuid.New).Immutable(),
+	}
+}
+
+// TimeMixin adds created_at and updated_at, both managed by the data layer.
+type TimeMixin struct{ mixin.Schema }
+
+// Fields of the TimeMixin.
+func (TimeMixin) Fields() []ent.Field {
+	return []ent.Field{
+		field.Time("created_at").Default(time.Now).Immutable().
+			Annotations(entgql.OrderField("CREATED_AT")),
+		field.Time("updated_at").Default(time.Now).UpdateDefault(time.Now).
+			Annotations(entgql.OrderField("UPDATED_AT")),
+	}
+}
+
+// TenantMixin marks a tenant-owned entity: a tenant_id column, an edge to the
+// tenant, and the data-layer half of tenancy enforcement (a privacy filter that
+// adds tenant_id = <viewer tenant> to every query and mutation, and a hook that
+// stamps the tenant on create and refuses a foreign one).
+type TenantMixin struct{ mixin.Schema }
+
+// Fields of the TenantMixin.
+func (TenantMixin) Fields() []ent.Field {
+	return []ent.Field{
+		field.UUID("tenant_id", uuid.UUID{}).Immutable(),
+	}
+}
+
+// Edges of the TenantMixin.
+func (TenantMixin) Edges() []ent.Edge {
+	return []ent.Edge{
+		edge.To("tenant", Tenant.Type).Field("tenant_id").Unique().Required().Immutable().
+			Annotations(entgql.Skip(entgql.SkipAll)),
+	}
+}
+
+// Indexes of the TenantMixin.
+func (TenantMixin) Indexes() []ent.Index {
+	return []ent.Index{index.Fields("tenant_id")}
+}
+
+// Hooks of the TenantMixin.
+func (TenantMixin) Hooks() []ent.Hook {
+	return []ent.Hook{stampOnCreate("tenant_id", viewer.TenantID)}
+}
+
+// Policy of the TenantMixin.
+func (TenantMixin) Policy() ent.Policy { return tenantPolicy() }
+
+// ProjectMixin marks a project-owned entity (always used with TenantMixin):
+// a project_id column, an edge to the project, and a privacy filter that
+// narrows to the active project when the request has one.
+type ProjectMixin struct{ mixin.Schema }
+
+// Fields of the ProjectMixin.
+func (ProjectMixin) Fields() []ent.Field {
+	return []ent.Field{
+		field.UUID("project_id", uuid.UUID{}).Immutable(),
+	}
+}
+
+// Edges of the ProjectMixin.
+func (ProjectMixin) Edges() []ent.Edge {
+	return []ent.Edge{
+		edge.To("project", Project.Type).Field("project_id").Unique().Required().Immutable().
+			Annotations(entgql.Skip(entgql.SkipAll)),
+	}
+}
+
+// Indexes of the ProjectMixin.
+func (ProjectMixin) Indexes() []ent.Index {
+	return []ent.Index{index.Fields("project_id")}
+}
+
+// Hooks of the ProjectMixin.
+func (ProjectMixin) Hooks() []ent.Hook {
+	return []ent.Hook{stampOnCreate("project_id", viewer.ProjectID)}
+}
+
+// Policy of the ProjectMixin.
+func (ProjectMixin) Policy() ent.Policy { return projectPolicy() }
+
+// ArchiveMixin adds archived_at for records that DELETE moves to the trash.
+// Archived rows stay in the table (restorable with the same id and children);
+// partial unique indexes exclude them (WHERE archived_at IS NULL).
+type ArchiveMixin struct{ mixin.Schema }
+
+// Fields of the ArchiveMixin.
+func (ArchiveMixin) Fields() []ent.Field {
+	return []ent.Field{
+		field.Time("archived_at").Optional().Nillable(),
+	}
+}
+
+// stampOnCreate sets column from the request context on create, and refuses a
+// create whose explicit value differs from the context's.
+func stampOnCreate(column string, fromCtx func(context.Context) (uuid.UUID, bool)) ent.Hook {
+	return func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if !m.Op().Is(ent.OpCreate) {
+				return next.Mutate(ctx, m)
+			}
+			want, ok := fromCtx(ctx)
+			if !ok {
+				return next.Mutate(ctx, m)
+			}
+			if cur, set := m.Field(column); set {
+				if cur.(uuid.UUID) != want {
+					return nil, fmt.Errorf("%s: %s %s does not match the request context", m.Type(), column, cur)
+				}
+				return next.Mutate(ctx, m)
+			}
+			if err := m.SetField(column, want); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+}

@@ -1,0 +1,68 @@
+package schema
+
+import (
+	"context"
+
+	"entgo.io/contrib/entgql"
+	"entgo.io/ent"
+	"entgo.io/ent/entql"
+	"entgo.io/ent/schema"
+	"entgo.io/ent/schema/edge"
+	"entgo.io/ent/schema/field"
+	"entgo.io/ent/schema/index"
+
+	"github.com/reten-io/reten/ent/privacy"
+	"github.com/reten-io/reten/internal/viewer"
+)
+
+// Tenant is a customer organisation; everything else hangs off one.
+type Tenant struct{ ent.Schema }
+
+// Mixin of Tenant.
+func (Tenant) Mixin() []ent.Mixin { return []ent.Mixin{IDMixin{}, TimeMixin{}} }
+
+// Fields of Tenant.
+func (Tenant) Fields() []ent.Field {
+	return []ent.Field{
+		field.String("name").NotEmpty().MaxLen(255).
+			Annotations(entgql.OrderField("NAME")),
+		// name_key is lower(name), kept by the service: tenant names are unique case-insensitively.
+		field.String("name_key").NotEmpty().MaxLen(255).Annotations(entgql.Skip()),
+		// time_zone is an IANA zone name; it decides the day of activities and the cutoff.
+		field.String("time_zone").Default("UTC"),
+		// day_cutoff is the local time ("HH:MM") after which an activity's day is closed.
+		field.String("day_cutoff").Default("23:59"),
+		field.Bool("is_active").Default(true),
+	}
+}
+
+// Edges of Tenant.
+func (Tenant) Edges() []ent.Edge {
+	return []ent.Edge{
+		edge.From("memberships", Membership.Type).Ref("tenant").
+			Annotations(entgql.Skip(entgql.SkipAll)),
+	}
+}
+
+// Indexes of Tenant.
+func (Tenant) Indexes() []ent.Index {
+	return []ent.Index{index.Fields("name_key").Unique()}
+}
+
+// Annotations of Tenant.
+func (Tenant) Annotations() []schema.Annotation {
+	return []schema.Annotation{entgql.RelayConnection()}
+}
+
+// Policy of Tenant: a viewer sees only the tenants they are a member of.
+func (Tenant) Policy() ent.Policy {
+	rule := privacy.FilterFunc(func(ctx context.Context, f privacy.Filter) error {
+		v := viewer.FromContext(ctx)
+		if v == nil {
+			return privacy.Denyf("tenant data needs a viewer")
+		}
+		f.Where(entql.HasEdgeWith("memberships", entql.FieldEQ("user_id", v.UserID)))
+		return privacy.Skip
+	})
+	return privacy.Policy{Query: privacy.QueryPolicy{rule}, Mutation: privacy.MutationPolicy{rule}}
+}

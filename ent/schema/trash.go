@@ -1,0 +1,94 @@
+package schema
+
+import (
+	"encoding/json"
+	"time"
+
+	"entgo.io/contrib/entgql"
+	"entgo.io/ent"
+	"entgo.io/ent/schema"
+	"entgo.io/ent/schema/field"
+	"entgo.io/ent/schema/index"
+	"github.com/google/uuid"
+)
+
+// TrashRecord indexes one archived record so it can be listed, restored or purged.
+type TrashRecord struct{ ent.Schema }
+
+// Mixin of the TrashRecord.
+func (TrashRecord) Mixin() []ent.Mixin {
+	return []ent.Mixin{IDMixin{}, TimeMixin{}, TenantMixin{}}
+}
+
+// Fields of the TrashRecord.
+func (TrashRecord) Fields() []ent.Field {
+	return []ent.Field{
+		field.Enum("kind").
+			Values(
+				"AUDIENCE_CRITERIA",
+				"COMMERCE",
+				"OPERATOR",
+				"ROUTE",
+				"SUPERVISOR",
+				"ACTIVITY_GENERATION_CONFIG",
+				"EVENT_CRITERIA",
+			).
+			Immutable(),
+		// record_id is the id of the archived row in its own table (same id on restore).
+		field.UUID("record_id", uuid.UUID{}).Immutable(),
+		// project_id is set for project-owned kinds; a plain column, not an edge.
+		field.UUID("project_id", uuid.UUID{}).Optional().Nillable().Immutable(),
+		// label is a display name captured at deletion time.
+		field.String("label"),
+		// snapshot is the record as read at deletion time (display only; the row itself stays archived).
+		field.JSON("snapshot", json.RawMessage{}).Optional().
+			Annotations(entgql.Skip()),
+		field.UUID("deleted_by", uuid.UUID{}).Optional().Nillable().Immutable(),
+		field.Time("deleted_at").Default(time.Now).Immutable().
+			Annotations(entgql.OrderField("DELETED_AT")),
+		field.Time("purge_after").
+			Annotations(entgql.OrderField("PURGE_AFTER")),
+	}
+}
+
+// Indexes of the TrashRecord.
+func (TrashRecord) Indexes() []ent.Index {
+	return []ent.Index{
+		index.Fields("kind", "record_id").Unique(),
+		index.Fields("tenant_id", "deleted_at"),
+		index.Fields("purge_after"),
+	}
+}
+
+// Annotations of the TrashRecord.
+func (TrashRecord) Annotations() []schema.Annotation {
+	return []schema.Annotation{entgql.RelayConnection()}
+}
+
+// TrashSetting holds a tenant's trash retention window (one row per tenant).
+type TrashSetting struct{ ent.Schema }
+
+// Mixin of the TrashSetting.
+func (TrashSetting) Mixin() []ent.Mixin {
+	return []ent.Mixin{IDMixin{}, TimeMixin{}, TenantMixin{}}
+}
+
+// Fields of the TrashSetting.
+func (TrashSetting) Fields() []ent.Field {
+	return []ent.Field{
+		field.Int("retention_days").Default(30).Positive(),
+	}
+}
+
+// Indexes of the TrashSetting.
+func (TrashSetting) Indexes() []ent.Index {
+	return []ent.Index{
+		// StorageKey avoids clashing with the TenantMixin's plain tenant_id index name.
+		index.Fields("tenant_id").Unique().StorageKey("trashsetting_tenant_id_unique"),
+	}
+}
+
+// Annotations of the TrashSetting.
+func (TrashSetting) Annotations() []schema.Annotation {
+	return []schema.Annotation{entgql.RelayConnection()}
+}

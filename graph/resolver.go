@@ -1,0 +1,19 @@
+// Package graph holds the gqlgen resolvers. They stay thin: decode, call the
+// same service method REST calls, return. Generated exec code is in
+// graph/generated.
+package graph
+
+import (
+	"github.com/reten-io/reten/internal/node"
+	"github.com/reten-io/reten/internal/project"
+	"github.com/reten-io/reten/internal/tenant"
+	"github.com/reten-io/reten/internal/user"
+)
+
+// Resolver is the root resolver; it holds the services.
+type Resolver struct {
+	Nodes    *node.Service
+	Projects *project.Service
+	Tenants  *tenant.Service
+	Users    *user.Service
+}

@@ -1,0 +1,70 @@
+package app
+
+import (
+	"context"
+	"net/http"
+
+	"github.com/reten-io/reten/graph"
+	"github.com/reten-io/reten/internal/auth"
+	"github.com/reten-io/reten/internal/node"
+	"github.com/reten-io/reten/internal/project"
+	"github.com/reten-io/reten/internal/tenancy"
+	"github.com/reten-io/reten/internal/tenant"
+	"github.com/reten-io/reten/internal/user"
+	"github.com/reten-io/reten/rest"
+)
+
+// App is the wired service.
+type App struct {
+	Config   Config
+	DB       *DB
+	Auth     *auth.Service
+	Tenancy  *tenancy.Resolver
+	Projects *project.Service
+	Tenants  *tenant.Service
+	Users    *user.Service
+	Nodes    *node.Service
+	Handler  http.Handler
+}
+
+// New opens the database, applies pending migrations and wires the services.
+func New(ctx context.Context, cfg Config) (*App, error) {
+	db, err := OpenDB(cfg.DatabaseURL)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := db.Migrate(ctx); err != nil {
+		_ = db.Close()
+		return nil, err
+	}
+	return Wire(cfg, db), nil
+}
+
+// Wire builds the services and the HTTP handler over an open, migrated database.
+func Wire(cfg Config, db *DB) *App {
+	a := &App{Config: cfg, DB: db}
+	a.Auth = auth.NewService(db.Client, cfg.JWTSecret)
+	a.Tenancy = tenancy.NewResolver(db.Client, a.Auth)
+	a.Projects = project.NewService(db.Client)
+	a.Tenants = tenant.NewService(db.Client)
+	a.Users = user.NewService(db.Client)
+	a.Nodes = node.NewService(db.Client, db.SQL)
+	a.Handler = a.handler()
+	return a
+}
+
+// Close releases the database.
+func (a *App) Close() error { return a.DB.Close() }
+
+func (a *App) restHandler() http.Handler {
+	return rest.NewRouter(rest.Deps{
+		Auth: a.Auth, Tenancy: a.Tenancy, Projects: a.Projects, Tenants: a.Tenants,
+		SecureCookies: a.Config.SecureCookies,
+	})
+}
+
+func (a *App) graphqlHandler() http.Handler {
+	return graphqlHandler(a.DB.Client, a.Tenancy, &graph.Resolver{
+		Nodes: a.Nodes, Projects: a.Projects, Tenants: a.Tenants, Users: a.Users,
+	})
+}

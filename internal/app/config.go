@@ -1,0 +1,111 @@
+// Package app wires the service: configuration, database, services and the
+// HTTP server that mounts /api, /graphql, /playground and the probes.
+package app
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// DefaultDatabaseURL is the embedded SQLite file used when DATABASE_URL is unset.
+const DefaultDatabaseURL = "sqlite://./data/reten.db"
+
+// Config is read from the environment (see README "Configuration").
+type Config struct {
+	DatabaseURL     string        // DATABASE_URL: postgres://... or sqlite://PATH
+	Addr            string        // RETEN_ADDR
+	JWTSecret       []byte        // RETEN_JWT_SECRET
+	LogLevel        slog.Level    // RETEN_LOG_LEVEL: debug, info, warn, error
+	MaxBodyBytes    int64         // RETEN_MAX_BODY_BYTES
+	ShutdownTimeout time.Duration // RETEN_SHUTDOWN_TIMEOUT
+	SecureCookies   bool          // RETEN_SECURE_COOKIES
+}
+
+// Postgres reports whether the configured database is PostgreSQL.
+func (c Config) Postgres() bool { return isPostgres(c.DatabaseURL) }
+
+func isPostgres(url string) bool {
+	return strings.HasPrefix(url, "postgres://") || strings.HasPrefix(url, "postgresql://")
+}
+
+// LoadConfig reads the environment. In embedded mode a JWT secret is generated
+// once and kept beside the database file; with PostgreSQL it is required.
+func LoadConfig() (Config, error) {
+	c := Config{
+		DatabaseURL:     envOr("DATABASE_URL", DefaultDatabaseURL),
+		Addr:            envOr("RETEN_ADDR", "127.0.0.1:8080"),
+		MaxBodyBytes:    16 << 20,
+		ShutdownTimeout: 15 * time.Second,
+		SecureCookies:   os.Getenv("RETEN_SECURE_COOKIES") == "true",
+	}
+	if err := c.LogLevel.UnmarshalText([]byte(envOr("RETEN_LOG_LEVEL", "info"))); err != nil {
+		return c, fmt.Errorf("RETEN_LOG_LEVEL: %w", err)
+	}
+	if v := os.Getenv("RETEN_MAX_BODY_BYTES"); v != "" {
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || n <= 0 {
+			return c, fmt.Errorf("RETEN_MAX_BODY_BYTES: %q is not a positive integer", v)
+		}
+		c.MaxBodyBytes = n
+	}
+	if v := os.Getenv("RETEN_SHUTDOWN_TIMEOUT"); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil {
+			return c, fmt.Errorf("RETEN_SHUTDOWN_TIMEOUT: %w", err)
+		}
+		c.ShutdownTimeout = d
+	}
+	switch {
+	case !isPostgres(c.DatabaseURL) && !strings.HasPrefix(c.DatabaseURL, "sqlite://"):
+		return c, fmt.Errorf("DATABASE_URL must start with postgres:// or sqlite://")
+	case os.Getenv("RETEN_JWT_SECRET") != "":
+		c.JWTSecret = []byte(os.Getenv("RETEN_JWT_SECRET"))
+	case c.Postgres():
+		return c, errors.New("RETEN_JWT_SECRET is required with PostgreSQL")
+	default:
+		secret, err := embeddedSecret(filepath.Dir(sqlitePath(c.DatabaseURL)))
+		if err != nil {
+			return c, err
+		}
+		c.JWTSecret = secret
+	}
+	if len(c.JWTSecret) < 32 {
+		return c, errors.New("RETEN_JWT_SECRET must be at least 32 bytes")
+	}
+	return c, nil
+}
+
+// embeddedSecret reads, or creates once, the JWT secret of the data directory.
+func embeddedSecret(dir string) ([]byte, error) {
+	path := filepath.Join(dir, "jwt.secret")
+	if b, err := os.ReadFile(path); err == nil {
+		return []byte(strings.TrimSpace(string(b))), nil
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("create data directory: %w", err)
+	}
+	raw := make([]byte, 32)
+	if _, err := rand.Read(raw); err != nil {
+		return nil, err
+	}
+	secret := hex.EncodeToString(raw)
+	if err := os.WriteFile(path, []byte(secret+"\n"), 0o600); err != nil {
+		return nil, fmt.Errorf("write JWT secret: %w", err)
+	}
+	return []byte(secret), nil
+}
+
+func envOr(key, def string) string {
+	if v := os.Getenv(key); v != "" {
+		return v
+	}
+	return def
+}

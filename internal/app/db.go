@@ -1,0 +1,96 @@
+package app
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"entgo.io/ent/dialect"
+	entsql "entgo.io/ent/dialect/sql"
+	_ "github.com/lib/pq" // PostgreSQL driver
+	"github.com/pressly/goose/v3"
+	_ "modernc.org/sqlite" // pure-Go SQLite driver ("sqlite")
+
+	"github.com/reten-io/reten/ent"
+	"github.com/reten-io/reten/ent/migrate/migrations"
+	_ "github.com/reten-io/reten/ent/runtime" // schema hooks and privacy policies
+)
+
+// DB is an open database with its ent client.
+type DB struct {
+	Client  *ent.Client
+	SQL     *sql.DB
+	Dialect string
+}
+
+// Close closes the client and the pool.
+func (d *DB) Close() error { return d.Client.Close() }
+
+// OpenDB opens DATABASE_URL (postgres://... or sqlite://PATH).
+func OpenDB(url string, opts ...ent.Option) (*DB, error) {
+	var (
+		db  *sql.DB
+		err error
+		d   string
+	)
+	if isPostgres(url) {
+		d = dialect.Postgres
+		db, err = sql.Open("postgres", url)
+		if err == nil {
+			db.SetMaxOpenConns(20)
+			db.SetMaxIdleConns(10)
+		}
+	} else {
+		d = dialect.SQLite
+		path := sqlitePath(url)
+		if dir := filepath.Dir(path); dir != "." {
+			if err := os.MkdirAll(dir, 0o755); err != nil {
+				return nil, fmt.Errorf("create database directory: %w", err)
+			}
+		}
+		// WAL for concurrent readers, a busy timeout instead of immediate
+		// SQLITE_BUSY, and BEGIN IMMEDIATE so write transactions never deadlock.
+		dsn := "file:" + path + "?_pragma=foreign_keys(1)&_pragma=journal_mode(WAL)" +
+			"&_pragma=busy_timeout(10000)&_pragma=synchronous(NORMAL)&_txlock=immediate"
+		db, err = sql.Open("sqlite", dsn)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("open database: %w", err)
+	}
+	drv := entsql.OpenDB(d, db)
+	client := ent.NewClient(append([]ent.Option{ent.Driver(drv)}, opts...)...)
+	return &DB{Client: client, SQL: db, Dialect: d}, nil
+}
+
+func sqlitePath(url string) string {
+	p := strings.TrimPrefix(url, "sqlite://")
+	if i := strings.IndexByte(p, '?'); i >= 0 {
+		p = p[:i]
+	}
+	return p
+}
+
+// Migrate applies the pending versioned migrations of the dialect.
+func (d *DB) Migrate(ctx context.Context) (applied int, err error) {
+	sub, err := fs.Sub(migrations.FS, map[string]string{dialect.Postgres: "postgres", dialect.SQLite: "sqlite"}[d.Dialect])
+	if err != nil {
+		return 0, err
+	}
+	gd := goose.DialectPostgres
+	if d.Dialect == dialect.SQLite {
+		gd = goose.DialectSQLite3
+	}
+	p, err := goose.NewProvider(gd, d.SQL, sub)
+	if err != nil {
+		return 0, fmt.Errorf("migrations: %w", err)
+	}
+	res, err := p.Up(ctx)
+	if err != nil {
+		return 0, fmt.Errorf("apply migrations: %w", err)
+	}
+	return len(res), nil
+}

@@ -1,0 +1,140 @@
+package app
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"net/http"
+	"strings"
+
+	"entgo.io/contrib/entgql"
+	"github.com/99designs/gqlgen/graphql"
+	"github.com/99designs/gqlgen/graphql/handler"
+	"github.com/99designs/gqlgen/graphql/handler/extension"
+	"github.com/99designs/gqlgen/graphql/handler/lru"
+	"github.com/99designs/gqlgen/graphql/handler/transport"
+	"github.com/vektah/gqlparser/v2/ast"
+	"github.com/vektah/gqlparser/v2/gqlerror"
+
+	"github.com/reten-io/reten/ent"
+	"github.com/reten-io/reten/graph"
+	"github.com/reten-io/reten/graph/generated"
+	"github.com/reten-io/reten/internal/apperr"
+	"github.com/reten-io/reten/internal/tenancy"
+	"github.com/reten-io/reten/internal/viewer"
+	"github.com/reten-io/reten/rest"
+)
+
+// GraphQL limits: every query is bounded in depth and complexity.
+const (
+	maxQueryDepth      = 12
+	maxQueryComplexity = 2000
+)
+
+// graphqlHandler serves /graphql: credentials are resolved like a
+// project-optional REST route (x-project-id is validated when sent), then the
+// query runs with the viewer in context; mutations run in one transaction.
+func graphqlHandler(client *ent.Client, tenancyResolver *tenancy.Resolver, r *graph.Resolver) http.Handler {
+	srv := handler.New(generated.NewExecutableSchema(generated.Config{Resolvers: r}))
+	srv.AddTransport(transport.Options{})
+	srv.AddTransport(transport.GET{})
+	srv.AddTransport(transport.POST{})
+	srv.SetQueryCache(lru.New[*ast.QueryDocument](1000))
+	srv.Use(extension.Introspection{})
+	srv.Use(extension.AutomaticPersistedQuery{Cache: lru.New[string](100)})
+	srv.Use(extension.FixedComplexityLimit(maxQueryComplexity))
+	srv.Use(depthLimit(maxQueryDepth))
+	srv.Use(entgql.Transactioner{TxOpener: client})
+	srv.SetErrorPresenter(presentGraphQLError)
+	srv.SetRecoverFunc(func(ctx context.Context, p any) error {
+		slog.ErrorContext(ctx, "graphql panic", "panic", p)
+		return apperr.Internal(errors.New("panic in resolver"))
+	})
+	return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		if req.Method == http.MethodOptions {
+			srv.ServeHTTP(w, req)
+			return
+		}
+		v, err := tenancyResolver.Resolve(req.Context(), rest.CredentialsFrom(req), tenancy.ProjectOptional)
+		if err != nil {
+			writeGraphQLError(w, req.Context(), err)
+			return
+		}
+		srv.ServeHTTP(w, req.WithContext(viewer.NewContext(req.Context(), v)))
+	})
+}
+
+// presentGraphQLError maps typed errors to GraphQL errors with
+// extensions.code and extensions.statusCode, the same mapping REST uses.
+func presentGraphQLError(ctx context.Context, err error) *gqlerror.Error {
+	var gqlErr *gqlerror.Error
+	if errors.As(err, &gqlErr) && gqlErr.Err == nil {
+		return gqlErr // parse and validation errors: already presented
+	}
+	out := graphql.DefaultErrorPresenter(ctx, err)
+	e := apperr.Normalize(err)
+	if e.Kind == apperr.KindInternal {
+		slog.ErrorContext(ctx, "graphql resolver failed", "err", err)
+	}
+	out.Message = strings.Join(e.Messages, "; ")
+	if out.Extensions == nil {
+		out.Extensions = map[string]any{}
+	}
+	out.Extensions["code"] = e.GraphQLCode()
+	out.Extensions["statusCode"] = e.Status()
+	if e.List {
+		out.Extensions["messages"] = e.Messages
+	}
+	return out
+}
+
+// writeGraphQLError answers a request that failed before execution
+// (authentication, tenant or project context) with a GraphQL error body and
+// the HTTP status REST would use.
+func writeGraphQLError(w http.ResponseWriter, ctx context.Context, err error) {
+	e := apperr.Normalize(err)
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(e.Status())
+	_ = json.NewEncoder(w).Encode(map[string]any{"errors": []*gqlerror.Error{presentGraphQLError(ctx, e)}})
+}
+
+// depthLimit rejects operations nested deeper than its value.
+type depthLimit int
+
+func (depthLimit) ExtensionName() string                          { return "DepthLimit" }
+func (depthLimit) Validate(graphql.ExecutableSchema) error         { return nil }
+func (d depthLimit) MutateOperationContext(_ context.Context, oc *graphql.OperationContext) *gqlerror.Error {
+	if oc.Operation != nil && selectionDepth(oc.Operation.SelectionSet, 0) > int(d) {
+		return gqlerror.Errorf("query is nested deeper than %d levels", int(d))
+	}
+	return nil
+}
+
+func selectionDepth(set ast.SelectionSet, depth int) int {
+	if depth > 64 { // fragments cycling are rejected by validation; stay bounded anyway
+		return depth
+	}
+	best := depth
+	for _, sel := range set {
+		var d int
+		switch s := sel.(type) {
+		case *ast.Field:
+			if len(s.SelectionSet) == 0 {
+				d = depth + 1
+			} else {
+				d = selectionDepth(s.SelectionSet, depth+1)
+			}
+		case *ast.InlineFragment:
+			d = selectionDepth(s.SelectionSet, depth)
+		case *ast.FragmentSpread:
+			if s.Definition != nil {
+				d = selectionDepth(s.Definition.SelectionSet, depth)
+			}
+		}
+		if d > best {
+			best = d
+		}
+	}
+	return best
+}

@@ -1,0 +1,156 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/go-chi/chi/v5"
+	"github.com/go-chi/chi/v5/middleware"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/reten-io/reten/internal/apperr"
+	"github.com/reten-io/reten/internal/playground"
+	"github.com/reten-io/reten/rest"
+)
+
+// handler builds the root router: probes, metrics, /api, /graphql, /playground.
+func (a *App) handler() http.Handler {
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	requests := prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "reten_http_requests_total", Help: "HTTP requests by route pattern, method and status.",
+	}, []string{"route", "method", "status"})
+	latency := prometheus.NewHistogramVec(prometheus.HistogramOpts{
+		Name: "reten_http_request_duration_seconds", Help: "HTTP request latency by route pattern.",
+		Buckets: prometheus.DefBuckets,
+	}, []string{"route", "method"})
+	reg.MustRegister(requests, latency)
+
+	r := chi.NewRouter()
+	r.Use(middleware.RequestID)
+	r.Use(requestIDHeader)
+	r.Use(accessLog(requests, latency))
+	r.Use(recoverer)
+	r.Use(bodyLimit(a.Config.MaxBodyBytes))
+
+	r.Get("/healthz", func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(`{"status":"ok"}` + "\n"))
+	})
+	r.Get("/readyz", func(w http.ResponseWriter, req *http.Request) {
+		ctx, cancel := context.WithTimeout(req.Context(), 2*time.Second)
+		defer cancel()
+		w.Header().Set("Content-Type", "application/json")
+		if err := a.DB.SQL.PingContext(ctx); err != nil {
+			w.WriteHeader(http.StatusServiceUnavailable)
+			_, _ = w.Write([]byte(`{"status":"unavailable","database":"unreachable"}` + "\n"))
+			return
+		}
+		_, _ = w.Write([]byte(`{"status":"ok","database":"ok"}` + "\n"))
+	})
+	r.Handle("/metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
+	r.Mount("/api", a.restHandler())
+	r.Handle("/graphql", a.graphqlHandler())
+	r.Mount("/playground", playground.Handler("/playground", "/graphql"))
+	return r
+}
+
+func requestIDHeader(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("X-Request-Id", middleware.GetReqID(r.Context()))
+		next.ServeHTTP(w, r)
+	})
+}
+
+// accessLog writes one structured line per request and records metrics.
+func accessLog(requests *prometheus.CounterVec, latency *prometheus.HistogramVec) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			ww := middleware.NewWrapResponseWriter(w, r.ProtoMajor)
+			start := time.Now()
+			next.ServeHTTP(ww, r)
+			took := time.Since(start)
+			route := r.URL.Path
+			if rc := chi.RouteContext(r.Context()); rc != nil && rc.RoutePattern() != "" {
+				route = rc.RoutePattern()
+			}
+			status := ww.Status()
+			if status == 0 {
+				status = http.StatusOK
+			}
+			requests.WithLabelValues(route, r.Method, strconv.Itoa(status)).Inc()
+			latency.WithLabelValues(route, r.Method).Observe(took.Seconds())
+			slog.LogAttrs(r.Context(), slog.LevelInfo, "http request",
+				slog.String("request_id", middleware.GetReqID(r.Context())),
+				slog.String("method", r.Method), slog.String("path", r.URL.Path),
+				slog.Int("status", status), slog.Int("bytes", ww.BytesWritten()),
+				slog.Duration("duration", took), slog.String("remote", r.RemoteAddr))
+		})
+	}
+}
+
+// recoverer turns a panic into the 500 error envelope.
+func recoverer(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		defer func() {
+			if p := recover(); p != nil {
+				if p == http.ErrAbortHandler {
+					panic(p)
+				}
+				rest.WriteError(w, r, apperr.Internal(fmt.Errorf("panic: %v", p)))
+			}
+		}()
+		next.ServeHTTP(w, r)
+	})
+}
+
+func bodyLimit(n int64) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.ContentLength > n {
+				rest.WriteError(w, r, apperr.TooLarge("Request body is too large"))
+				return
+			}
+			r.Body = http.MaxBytesReader(w, r.Body, n)
+			next.ServeHTTP(w, r)
+		})
+	}
+}
+
+// Serve listens on the configured address until ctx ends, then shuts down
+// gracefully within the shutdown timeout.
+func (a *App) Serve(ctx context.Context) error {
+	srv := &http.Server{
+		Addr:              a.Config.Addr,
+		Handler:           a.Handler,
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       60 * time.Second,
+		WriteTimeout:      120 * time.Second,
+		IdleTimeout:       120 * time.Second,
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- srv.ListenAndServe() }()
+	slog.Info("reten listening", "addr", a.Config.Addr, "database", a.DB.Dialect)
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	slog.Info("shutting down")
+	sctx, cancel := context.WithTimeout(context.Background(), a.Config.ShutdownTimeout)
+	defer cancel()
+	if err := srv.Shutdown(sctx); err != nil {
+		return fmt.Errorf("shutdown: %w", err)
+	}
+	if err := <-errc; !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}

@@ -1,0 +1,365 @@
+// Package auth authenticates requests: passwords, JWT access tokens, rotating
+// refresh tokens and API keys; it also holds the permission catalog and the
+// role -> permission map.
+package auth
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/go-chi/jwtauth/v5"
+	"github.com/google/uuid"
+	"github.com/lestrrat-go/jwx/v2/jwt"
+
+	"github.com/reten-io/reten/ent"
+	"github.com/reten-io/reten/ent/apikey"
+	"github.com/reten-io/reten/ent/membership"
+	"github.com/reten-io/reten/ent/refreshtoken"
+	"github.com/reten-io/reten/ent/user"
+	"github.com/reten-io/reten/internal/apperr"
+	"github.com/reten-io/reten/internal/txn"
+	"github.com/reten-io/reten/internal/viewer"
+)
+
+// Token lifetimes (SPEC.md "Limits").
+const (
+	AccessTokenTTL  = 15 * time.Minute
+	RefreshTokenTTL = 7 * 24 * time.Hour
+	// keyUsageResolution bounds lastUsedAt writes to one per key per minute.
+	keyUsageResolution = time.Minute
+)
+
+// Service authenticates users and keys.
+type Service struct {
+	client *ent.Client
+	jwt    *jwtauth.JWTAuth
+	now    func() time.Time
+}
+
+// NewService returns the authentication service; secret signs access tokens (HS256).
+func NewService(client *ent.Client, secret []byte) *Service {
+	return &Service{client: client, jwt: jwtauth.New("HS256", secret, nil), now: time.Now}
+}
+
+// SetClock replaces the clock (tests).
+func (s *Service) SetClock(now func() time.Time) { s.now = now }
+
+// LoginUser is the user block of the login response.
+type LoginUser struct {
+	ID          uuid.UUID   `json:"id"`
+	Username    string      `json:"username"`
+	Email       string      `json:"email"`
+	FirstName   string      `json:"firstName"`
+	LastName    string      `json:"lastName"`
+	Roles       []string    `json:"roles"`
+	Permissions []string    `json:"permissions"`
+	TenantIDs   []uuid.UUID `json:"tenantIds"`
+}
+
+// Session is the outcome of a login or refresh.
+type Session struct {
+	AccessToken  string
+	RefreshToken string
+	RefreshUntil time.Time
+	User         LoginUser
+}
+
+// LoginInput is the body of POST /api/auth/login.
+type LoginInput struct {
+	Identifier string
+	Password   string
+	UserAgent  string
+	IP         string
+}
+
+// Validate returns one message per broken rule.
+func (in LoginInput) Validate() []string {
+	var msgs []string
+	if strings.TrimSpace(in.Identifier) == "" {
+		msgs = append(msgs, "identifier should not be empty")
+	}
+	if len(in.Password) < MinPasswordLength {
+		msgs = append(msgs, "password must be longer than or equal to 8 characters")
+	}
+	return msgs
+}
+
+// Login checks the identifier (username or email) and password and opens a session.
+func (s *Service) Login(ctx context.Context, in LoginInput) (*Session, error) {
+	if msgs := in.Validate(); len(msgs) > 0 {
+		return nil, apperr.Validation(msgs...)
+	}
+	sys := viewer.SystemContext(ctx)
+	key := strings.ToLower(strings.TrimSpace(in.Identifier))
+	u, err := s.client.User.Query().
+		Where(user.Or(user.EmailKey(key), user.UsernameKey(key))).
+		Only(sys)
+	switch {
+	case ent.IsNotFound(err):
+		CheckPassword(string(dummyHash), in.Password)
+		return nil, apperr.Unauthorized(MsgInvalidCredentials)
+	case err != nil:
+		return nil, fmt.Errorf("login: %w", err)
+	}
+	if !CheckPassword(u.PasswordHash, in.Password) || !u.IsActive {
+		return nil, apperr.Unauthorized(MsgInvalidCredentials)
+	}
+	if err := u.Update().SetLastLoginAt(s.now()).Exec(sys); err != nil {
+		return nil, fmt.Errorf("login: %w", err)
+	}
+	return s.openSession(sys, u, in.UserAgent, in.IP)
+}
+
+// Refresh validates a refresh token, rotates it and issues a new access token.
+// Presenting an already rotated token also revokes its successor: reuse of a
+// rotated token signals a stolen one.
+func (s *Service) Refresh(ctx context.Context, token, userAgent, ip string) (*Session, error) {
+	sys := viewer.SystemContext(ctx)
+	if token == "" {
+		return nil, apperr.Unauthorized(MsgInvalidRefresh)
+	}
+	var (
+		sess   *Session
+		reused bool
+	)
+	err := txn.Run(sys, s.client, func(ctx context.Context, tx *ent.Client) error {
+		rt, err := tx.RefreshToken.Query().Where(refreshtoken.TokenHash(HashToken(token))).Only(ctx)
+		if ent.IsNotFound(err) {
+			return apperr.Unauthorized(MsgInvalidRefresh)
+		}
+		if err != nil {
+			return err
+		}
+		now := s.now()
+		if rt.RevokedAt != nil {
+			if rt.ReplacedBy != nil {
+				if err := tx.RefreshToken.Update().
+					Where(refreshtoken.ID(*rt.ReplacedBy), refreshtoken.RevokedAtIsNil()).
+					SetRevokedAt(now).Exec(ctx); err != nil {
+					return err
+				}
+			}
+			reused = true
+			return nil
+		}
+		if !rt.ExpiresAt.After(now) {
+			return apperr.Unauthorized(MsgInvalidRefresh)
+		}
+		u, err := tx.User.Get(ctx, rt.UserID)
+		if err != nil || !u.IsActive {
+			return apperr.Unauthorized(MsgInvalidRefresh)
+		}
+		// Claim the token atomically: of two concurrent refreshes, one wins.
+		n, err := tx.RefreshToken.Update().Where(refreshtoken.ID(rt.ID), refreshtoken.RevokedAtIsNil()).
+			SetRevokedAt(now).Save(ctx)
+		if err != nil {
+			return err
+		}
+		if n == 0 {
+			return apperr.Unauthorized(MsgInvalidRefresh)
+		}
+		var newID uuid.UUID
+		sess, newID, err = s.openSessionTx(ctx, tx, u, userAgent, ip)
+		if err != nil {
+			return err
+		}
+		return tx.RefreshToken.UpdateOneID(rt.ID).SetReplacedBy(newID).Exec(ctx)
+	})
+	if err != nil {
+		return nil, err
+	}
+	if reused {
+		return nil, apperr.Unauthorized(MsgInvalidRefresh)
+	}
+	return sess, nil
+}
+
+// Logout revokes the refresh token (unknown or revoked tokens are ignored).
+func (s *Service) Logout(ctx context.Context, token string) error {
+	if token == "" {
+		return nil
+	}
+	sys := viewer.SystemContext(ctx)
+	_, err := s.client.RefreshToken.Update().
+		Where(refreshtoken.TokenHash(HashToken(token)), refreshtoken.RevokedAtIsNil()).
+		SetRevokedAt(s.now()).Save(sys)
+	return err
+}
+
+func (s *Service) openSession(ctx context.Context, u *ent.User, ua, ip string) (*Session, error) {
+	var sess *Session
+	err := txn.Run(ctx, s.client, func(ctx context.Context, tx *ent.Client) (err error) {
+		sess, _, err = s.openSessionTx(ctx, tx, u, ua, ip)
+		return err
+	})
+	return sess, err
+}
+
+// openSessionTx issues an access token and stores a new refresh token; it
+// returns the refresh token's row id for rotation links.
+func (s *Service) openSessionTx(ctx context.Context, tx *ent.Client, u *ent.User, ua, ip string) (*Session, uuid.UUID, error) {
+	now := s.now()
+	access, err := s.IssueAccessToken(u.ID, now)
+	if err != nil {
+		return nil, uuid.Nil, err
+	}
+	refresh := randomToken(32)
+	until := now.Add(RefreshTokenTTL)
+	rt, err := tx.RefreshToken.Create().
+		SetUserID(u.ID).SetTokenHash(HashToken(refresh)).SetExpiresAt(until).
+		SetUserAgent(truncate(ua, 512)).SetIP(truncate(ip, 64)).Save(ctx)
+	if err != nil {
+		return nil, uuid.Nil, err
+	}
+	lu, err := s.loginUser(ctx, tx, u)
+	if err != nil {
+		return nil, uuid.Nil, err
+	}
+	return &Session{AccessToken: access, RefreshToken: refresh, RefreshUntil: until, User: lu}, rt.ID, nil
+}
+
+// loginUser describes u across all their tenants: roles and permissions are
+// the unions over the memberships (the active tenant's own set is applied per
+// request from x-tenant-id).
+func (s *Service) loginUser(ctx context.Context, c *ent.Client, u *ent.User) (LoginUser, error) {
+	ms, err := c.Membership.Query().Where(membership.UserID(u.ID)).Order(membership.ByCreatedAt()).All(ctx)
+	if err != nil {
+		return LoginUser{}, err
+	}
+	lu := LoginUser{ID: u.ID, Username: u.Username, Email: u.Email, FirstName: u.FirstName, LastName: u.LastName,
+		Roles: []string{}, Permissions: []string{}, TenantIDs: []uuid.UUID{}}
+	for _, m := range ms {
+		lu.TenantIDs = append(lu.TenantIDs, m.TenantID)
+		lu.Roles = append(lu.Roles, m.Roles...)
+	}
+	lu.Roles = sortedUnique(lu.Roles...)
+	lu.Permissions = PermissionsOf(lu.Roles)
+	return lu, nil
+}
+
+// IssueAccessToken signs a 15-minute access token for the user.
+func (s *Service) IssueAccessToken(userID uuid.UUID, now time.Time) (string, error) {
+	_, tok, err := s.jwt.Encode(map[string]any{
+		jwt.SubjectKey:    userID.String(),
+		jwt.IssuedAtKey:   now.Unix(),
+		jwt.ExpirationKey: now.Add(AccessTokenTTL).Unix(),
+		"typ":             "access",
+	})
+	return tok, err
+}
+
+// UserFromAccessToken verifies an access token and returns its user id.
+func (s *Service) UserFromAccessToken(token string) (uuid.UUID, error) {
+	t, err := jwtauth.VerifyToken(s.jwt, token)
+	if err != nil {
+		return uuid.Nil, apperr.Unauthorized(MsgUnauthorized)
+	}
+	if err := jwt.Validate(t, jwt.WithClock(jwt.ClockFunc(s.now))); err != nil {
+		return uuid.Nil, apperr.Unauthorized(MsgUnauthorized)
+	}
+	if typ, _ := t.PrivateClaims()["typ"].(string); typ != "access" {
+		return uuid.Nil, apperr.Unauthorized(MsgUnauthorized)
+	}
+	id, err := uuid.Parse(t.Subject())
+	if err != nil {
+		return uuid.Nil, apperr.Unauthorized(MsgUnauthorized)
+	}
+	return id, nil
+}
+
+// UserViewer builds the viewer of a JWT request in tenant tenantID: the user
+// must be active and a member of the tenant.
+func (s *Service) UserViewer(ctx context.Context, userID, tenantID uuid.UUID) (*viewer.Viewer, error) {
+	sys := viewer.SystemContext(ctx)
+	u, err := s.client.User.Get(sys, userID)
+	if ent.IsNotFound(err) {
+		return nil, apperr.Unauthorized(MsgUnauthorized)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("load user: %w", err)
+	}
+	if !u.IsActive {
+		return nil, apperr.Unauthorized(MsgUnauthorized)
+	}
+	m, err := s.client.Membership.Query().Where(membership.UserID(userID), membership.TenantID(tenantID)).Only(sys)
+	if ent.IsNotFound(err) {
+		return nil, apperr.Forbidden(MsgNotTenantMember)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("load membership: %w", err)
+	}
+	roles := sortedUnique(m.Roles...)
+	return &viewer.Viewer{UserID: userID, TenantID: tenantID, Roles: roles, Permissions: PermissionsOf(roles)}, nil
+}
+
+// KeyViewer authenticates an API key (plaintext from x-api-key). Effective
+// permissions are the key's list intersected with its owner's current ones.
+func (s *Service) KeyViewer(ctx context.Context, plaintext string) (*viewer.Viewer, error) {
+	sys := viewer.SystemContext(ctx)
+	k, err := s.client.APIKey.Query().Where(apikey.KeyHash(HashToken(plaintext))).Only(sys)
+	if ent.IsNotFound(err) {
+		return nil, apperr.Unauthorized(MsgKeyInvalid)
+	}
+	if err != nil {
+		return nil, apperr.Unauthorized(MsgKeyValidationFailed)
+	}
+	now := s.now()
+	if !k.IsActive || k.RevokedAt != nil || (k.ExpiresAt != nil && !k.ExpiresAt.After(now)) {
+		return nil, apperr.Unauthorized(MsgKeyInvalid)
+	}
+	u, err := s.client.User.Get(sys, k.UserID)
+	if err != nil && !ent.IsNotFound(err) {
+		return nil, apperr.Unauthorized(MsgKeyValidationFailed)
+	}
+	if u == nil || !u.IsActive {
+		return nil, apperr.Unauthorized(MsgKeyOwnerInactive)
+	}
+	m, err := s.client.Membership.Query().Where(membership.UserID(k.UserID), membership.TenantID(k.TenantID)).Only(sys)
+	if ent.IsNotFound(err) {
+		return nil, apperr.Unauthorized(MsgKeyOwnerInactive)
+	}
+	if err != nil {
+		return nil, apperr.Unauthorized(MsgKeyValidationFailed)
+	}
+	if k.LastUsedAt == nil || now.Sub(*k.LastUsedAt) >= keyUsageResolution {
+		// Conditional, so concurrent replicas write at most once per minute per key.
+		_ = s.client.APIKey.Update().
+			Where(apikey.ID(k.ID), apikey.Or(apikey.LastUsedAtIsNil(), apikey.LastUsedAtLT(now.Add(-keyUsageResolution)))).
+			SetLastUsedAt(now).Exec(sys)
+	}
+	owner := PermissionsOf(m.Roles)
+	var effective []string
+	for _, p := range sortedUnique(k.Permissions...) {
+		if _, ok := slices.BinarySearch(owner, p); ok && p != PermAPIKeyManage {
+			effective = append(effective, p)
+		}
+	}
+	v := &viewer.Viewer{UserID: k.UserID, TenantID: k.TenantID, APIKeyID: k.ID, Permissions: effective}
+	if k.ProjectID != nil {
+		v.KeyProjectID = *k.ProjectID
+	}
+	return v, nil
+}
+
+// Require returns the SPEC.md 403 when the viewer lacks the permission.
+func Require(v *viewer.Viewer, permission string) error {
+	if v.Has(permission) {
+		return nil
+	}
+	return apperr.Forbidden(fmt.Sprintf(MsgRequiredPermissionsFm, permission))
+}
+
+// RequireCtx is Require for the viewer of ctx (used by services).
+func RequireCtx(ctx context.Context, permission string) error {
+	return Require(viewer.FromContext(ctx), permission)
+}
+
+func truncate(s string, n int) string {
+	if len(s) > n {
+		return s[:n]
+	}
+	return s
+}

@@ -1,0 +1,102 @@
+package rest
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"slices"
+
+	"github.com/google/uuid"
+
+	"github.com/reten-io/reten/internal/apperr"
+)
+
+// Messages of body decoding.
+const (
+	msgMalformedJSON = "Malformed JSON body"
+	msgBodyNotObject = "Request body must be a JSON object"
+	msgBodyTooLarge  = "Request body is too large"
+	msgUUIDExpected  = "Validation failed (uuid is expected)"
+	msgUnknownPropFm = "property %s should not exist"
+)
+
+// body is a decoded JSON object being validated: it keeps the raw members and
+// collects one message per broken rule, so a DTO error lists them all.
+type body struct {
+	fields map[string]json.RawMessage
+	msgs   []string
+}
+
+// decodeBody reads the request body as a JSON object whose members must all be
+// in allowed (others add "property <name> should not exist"). An empty body is
+// an empty object. Malformed JSON or a non-object is an immediate 400.
+func decodeBody(r *http.Request, allowed ...string) (*body, error) {
+	raw, err := io.ReadAll(r.Body)
+	if err != nil {
+		var tooLarge *http.MaxBytesError
+		if errors.As(err, &tooLarge) {
+			return nil, apperr.TooLarge(msgBodyTooLarge)
+		}
+		return nil, apperr.Invalid(msgMalformedJSON)
+	}
+	b := &body{fields: map[string]json.RawMessage{}}
+	if len(bytes.TrimSpace(raw)) == 0 {
+		return b, nil
+	}
+	if !json.Valid(raw) {
+		return nil, apperr.Invalid(msgMalformedJSON)
+	}
+	if err := json.Unmarshal(raw, &b.fields); err != nil || b.fields == nil {
+		return nil, apperr.Invalid(msgBodyNotObject)
+	}
+	names := make([]string, 0, len(b.fields))
+	for name := range b.fields {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		if !slices.Contains(allowed, name) {
+			b.fail(fmt.Sprintf(msgUnknownPropFm, name))
+		}
+	}
+	return b, nil
+}
+
+func (b *body) fail(msg string) { b.msgs = append(b.msgs, msg) }
+
+// err returns the DTO validation error, or nil when every rule held.
+func (b *body) err() error {
+	if len(b.msgs) == 0 {
+		return nil
+	}
+	return apperr.Validation(b.msgs...)
+}
+
+// has reports whether the member was sent (null counts as sent).
+func (b *body) has(name string) bool { _, ok := b.fields[name]; return ok }
+
+// str reads a string member. Missing or null: present=false. Another JSON type
+// adds notString.
+func (b *body) str(name, notString string) (val string, present bool) {
+	raw, ok := b.fields[name]
+	if !ok || string(raw) == "null" {
+		return "", false
+	}
+	if err := json.Unmarshal(raw, &val); err != nil {
+		b.fail(notString)
+		return "", false
+	}
+	return val, true
+}
+
+// pathUUID parses a path parameter that must be a UUID.
+func pathUUID(r *http.Request, name string) (uuid.UUID, error) {
+	id, err := uuid.Parse(urlParam(r, name))
+	if err != nil {
+		return uuid.Nil, apperr.Invalid(msgUUIDExpected)
+	}
+	return id, nil
+}

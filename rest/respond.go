@@ -1,0 +1,36 @@
+// Package rest is the chi adapter for /api: the route table, credential and
+// permission checks, strict DTO decoding and presenters in the casing SPEC.md
+// documents. It decides nothing itself; services in internal/ do.
+package rest
+
+import (
+	"encoding/json"
+	"log/slog"
+	"net/http"
+
+	"github.com/reten-io/reten/internal/apperr"
+)
+
+// errorBody is the SPEC.md error envelope.
+type errorBody struct {
+	StatusCode int    `json:"statusCode"`
+	Error      string `json:"error"`
+	Message    any    `json:"message"`
+	Code       string `json:"code,omitempty"`
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(v)
+}
+
+// WriteError writes err as the error envelope; unexpected errors are logged
+// and answered with a 500 that reveals nothing.
+func WriteError(w http.ResponseWriter, r *http.Request, err error) {
+	e := apperr.Normalize(err)
+	if e.Kind == apperr.KindInternal {
+		slog.ErrorContext(r.Context(), "request failed", "err", err, "method", r.Method, "path", r.URL.Path)
+	}
+	writeJSON(w, e.Status(), errorBody{StatusCode: e.Status(), Error: e.StatusText(), Message: e.Message(), Code: e.Code})
+}
