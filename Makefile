@@ -26,7 +26,7 @@ generate: ## regenerate ent, entgql and gqlgen code, then diff versioned migrati
 	$(MAKE) migrations
 
 migrations: ## write a new versioned migration per dialect when the ent schema changed (MIGRATION_NAME=...)
-	psql "$(MIGRATE_DEV_PG)/postgres" -qc 'DROP DATABASE IF EXISTS reten_migrate_dev' -c 'CREATE DATABASE reten_migrate_dev' >/dev/null
+	PGOPTIONS='--client-min-messages=warning' psql "$(MIGRATE_DEV_PG)/postgres" -qc 'DROP DATABASE IF EXISTS reten_migrate_dev' -c 'CREATE DATABASE reten_migrate_dev' >/dev/null
 	$(GO) run ./ent/migrate/diff -name $(MIGRATION_NAME) -pg "$(MIGRATE_DEV_PG)/reten_migrate_dev?sslmode=disable"
 	psql "$(MIGRATE_DEV_PG)/postgres" -qc 'DROP DATABASE IF EXISTS reten_migrate_dev' >/dev/null
 

@@ -124,11 +124,6 @@ var (
 				Unique:  false,
 				Columns: []*schema.Column{ActivationConfigsColumns[13]},
 			},
-			{
-				Name:    "activationconfig_activity_generation_config_id",
-				Unique:  true,
-				Columns: []*schema.Column{ActivationConfigsColumns[14]},
-			},
 		},
 	}
 	// ActivationMomentsColumns holds the columns for the "activation_moments" table.
@@ -534,11 +529,6 @@ var (
 				Name:    "activityresult_tenant_id",
 				Unique:  false,
 				Columns: []*schema.Column{ActivityResultsColumns[20]},
-			},
-			{
-				Name:    "activityresult_activity_id",
-				Unique:  true,
-				Columns: []*schema.Column{ActivityResultsColumns[19]},
 			},
 			{
 				Name:    "activityresult_tenant_id_updated_at_id",
@@ -1442,11 +1432,6 @@ var (
 				Unique:  false,
 				Columns: []*schema.Column{EngagementConfigsColumns[16]},
 			},
-			{
-				Name:    "engagementconfig_activity_generation_config_id",
-				Unique:  true,
-				Columns: []*schema.Column{EngagementConfigsColumns[14]},
-			},
 		},
 	}
 	// EngagementLevelsColumns holds the columns for the "engagement_levels" table.
@@ -1947,11 +1932,6 @@ var (
 				Name:    "resurrectionconfig_project_id",
 				Unique:  false,
 				Columns: []*schema.Column{ResurrectionConfigsColumns[13]},
-			},
-			{
-				Name:    "resurrectionconfig_activity_generation_config_id",
-				Unique:  true,
-				Columns: []*schema.Column{ResurrectionConfigsColumns[11]},
 			},
 		},
 	}

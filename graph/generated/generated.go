@@ -15755,10 +15755,6 @@ input TenantWhereInput {
   isActive: Boolean
   isActiveNEQ: Boolean
 }
-"""
-The builtin Time type
-"""
-scalar Time
 type TrashRecord implements Node {
   id: ID!
   createdAt: Time!
@@ -16289,6 +16285,8 @@ type Mutation {
 `, BuiltIn: false},
 	{Name: "../../schema/scalars.graphql", Input: `"A UUID in its canonical textual form (plain uuid columns that are not edges)."
 scalar UUID
+"An RFC 3339 instant (declared here so that entgql's generated schema is stable across regenerations)."
+scalar Time
 `, BuiltIn: false},
 	{Name: "../../schema/viewer.graphql", Input: `"""
 The authenticated caller in the active tenant (x-tenant-id, or the API key's

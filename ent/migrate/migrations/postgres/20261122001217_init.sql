@@ -11,8 +11,6 @@ CREATE INDEX "apikey_tenant_id_user_id" ON "api_keys" ("tenant_id", "user_id");
 CREATE TABLE "activation_configs" ("id" uuid NOT NULL, "created_at" timestamptz NOT NULL, "updated_at" timestamptz NOT NULL, "archived_at" timestamptz NULL, "name" character varying NOT NULL, "description" character varying NULL, "source_table" character varying NOT NULL, "source_columns" jsonb NULL, "date_column" character varying NOT NULL, "aggregation_method" character varying NOT NULL, "is_active" boolean NOT NULL DEFAULT true, "updated_by" uuid NULL, "tenant_id" uuid NOT NULL, "project_id" uuid NOT NULL, "activity_generation_config_id" uuid NOT NULL, PRIMARY KEY ("id"));
 -- create index "activation_configs_activity_generation_config_id_key" to table: "activation_configs"
 CREATE UNIQUE INDEX "activation_configs_activity_generation_config_id_key" ON "activation_configs" ("activity_generation_config_id");
--- create index "activationconfig_activity_generation_config_id" to table: "activation_configs"
-CREATE UNIQUE INDEX "activationconfig_activity_generation_config_id" ON "activation_configs" ("activity_generation_config_id");
 -- create index "activationconfig_project_id" to table: "activation_configs"
 CREATE INDEX "activationconfig_project_id" ON "activation_configs" ("project_id");
 -- create index "activationconfig_tenant_id" to table: "activation_configs"
@@ -79,8 +77,6 @@ CREATE UNIQUE INDEX "activityreasonconfig_tenant_id_code" ON "activity_reason_co
 CREATE TABLE "activity_results" ("id" uuid NOT NULL, "created_at" timestamptz NOT NULL, "updated_at" timestamptz NOT NULL, "project_id" uuid NULL, "commerce_external_id" character varying NULL, "provider_activity_id" character varying NULL, "source" character varying NOT NULL, "result_status" character varying NOT NULL, "external_status" character varying NULL, "occurred_at" timestamptz NOT NULL, "result_code" character varying NOT NULL, "comment" text NULL, "contact_type" character varying NULL, "operator_external_id" character varying NULL, "future_scheduled_at" timestamptz NULL, "payload" jsonb NULL, "raw_payload" jsonb NULL, "hard_override" boolean NOT NULL DEFAULT false, "submitted_by" uuid NULL, "activity_id" uuid NULL, "tenant_id" uuid NOT NULL, "commerce_id" uuid NULL, PRIMARY KEY ("id"));
 -- create index "activity_results_activity_id_key" to table: "activity_results"
 CREATE UNIQUE INDEX "activity_results_activity_id_key" ON "activity_results" ("activity_id");
--- create index "activityresult_activity_id" to table: "activity_results"
-CREATE UNIQUE INDEX "activityresult_activity_id" ON "activity_results" ("activity_id");
 -- create index "activityresult_commerce_id" to table: "activity_results"
 CREATE INDEX "activityresult_commerce_id" ON "activity_results" ("commerce_id");
 -- create index "activityresult_project_id" to table: "activity_results"
@@ -219,8 +215,6 @@ CREATE UNIQUE INDEX "dispatchprovider_tenant_id_name" ON "dispatch_providers" ("
 CREATE TABLE "engagement_configs" ("id" uuid NOT NULL, "created_at" timestamptz NOT NULL, "updated_at" timestamptz NOT NULL, "archived_at" timestamptz NULL, "name" character varying NOT NULL, "description" character varying NULL, "source_table" character varying NOT NULL, "source_columns" jsonb NULL, "date_column" character varying NOT NULL, "engagement_window_days" bigint NOT NULL, "min_lifetime_actions_for_engaged" bigint NOT NULL, "counting_method" character varying NOT NULL, "is_active" boolean NOT NULL DEFAULT true, "updated_by" uuid NULL, "activity_generation_config_id" uuid NOT NULL, "tenant_id" uuid NOT NULL, "project_id" uuid NOT NULL, PRIMARY KEY ("id"));
 -- create index "engagement_configs_activity_generation_config_id_key" to table: "engagement_configs"
 CREATE UNIQUE INDEX "engagement_configs_activity_generation_config_id_key" ON "engagement_configs" ("activity_generation_config_id");
--- create index "engagementconfig_activity_generation_config_id" to table: "engagement_configs"
-CREATE UNIQUE INDEX "engagementconfig_activity_generation_config_id" ON "engagement_configs" ("activity_generation_config_id");
 -- create index "engagementconfig_project_id" to table: "engagement_configs"
 CREATE INDEX "engagementconfig_project_id" ON "engagement_configs" ("project_id");
 -- create index "engagementconfig_tenant_id" to table: "engagement_configs"
@@ -297,8 +291,6 @@ CREATE UNIQUE INDEX "resulttype_code" ON "result_types" ("code");
 CREATE TABLE "resurrection_configs" ("id" uuid NOT NULL, "created_at" timestamptz NOT NULL, "updated_at" timestamptz NOT NULL, "archived_at" timestamptz NULL, "name" character varying NOT NULL, "description" character varying NULL, "source_table" character varying NOT NULL, "source_columns" jsonb NULL, "date_column" character varying NOT NULL, "is_active" boolean NOT NULL DEFAULT true, "updated_by" uuid NULL, "activity_generation_config_id" uuid NOT NULL, "tenant_id" uuid NOT NULL, "project_id" uuid NOT NULL, PRIMARY KEY ("id"));
 -- create index "resurrection_configs_activity_generation_config_id_key" to table: "resurrection_configs"
 CREATE UNIQUE INDEX "resurrection_configs_activity_generation_config_id_key" ON "resurrection_configs" ("activity_generation_config_id");
--- create index "resurrectionconfig_activity_generation_config_id" to table: "resurrection_configs"
-CREATE UNIQUE INDEX "resurrectionconfig_activity_generation_config_id" ON "resurrection_configs" ("activity_generation_config_id");
 -- create index "resurrectionconfig_project_id" to table: "resurrection_configs"
 CREATE INDEX "resurrectionconfig_project_id" ON "resurrection_configs" ("project_id");
 -- create index "resurrectionconfig_tenant_id" to table: "resurrection_configs"
@@ -661,8 +653,6 @@ DROP TABLE "resurrection_thresholds";
 DROP INDEX "resurrectionconfig_tenant_id";
 -- reverse: create index "resurrectionconfig_project_id" to table: "resurrection_configs"
 DROP INDEX "resurrectionconfig_project_id";
--- reverse: create index "resurrectionconfig_activity_generation_config_id" to table: "resurrection_configs"
-DROP INDEX "resurrectionconfig_activity_generation_config_id";
 -- reverse: create index "resurrection_configs_activity_generation_config_id_key" to table: "resurrection_configs"
 DROP INDEX "resurrection_configs_activity_generation_config_id_key";
 -- reverse: create "resurrection_configs" table
@@ -739,8 +729,6 @@ DROP TABLE "engagement_levels";
 DROP INDEX "engagementconfig_tenant_id";
 -- reverse: create index "engagementconfig_project_id" to table: "engagement_configs"
 DROP INDEX "engagementconfig_project_id";
--- reverse: create index "engagementconfig_activity_generation_config_id" to table: "engagement_configs"
-DROP INDEX "engagementconfig_activity_generation_config_id";
 -- reverse: create index "engagement_configs_activity_generation_config_id_key" to table: "engagement_configs"
 DROP INDEX "engagement_configs_activity_generation_config_id_key";
 -- reverse: create "engagement_configs" table
@@ -879,8 +867,6 @@ DROP INDEX "activityresult_tenant_id";
 DROP INDEX "activityresult_project_id";
 -- reverse: create index "activityresult_commerce_id" to table: "activity_results"
 DROP INDEX "activityresult_commerce_id";
--- reverse: create index "activityresult_activity_id" to table: "activity_results"
-DROP INDEX "activityresult_activity_id";
 -- reverse: create index "activity_results_activity_id_key" to table: "activity_results"
 DROP INDEX "activity_results_activity_id_key";
 -- reverse: create "activity_results" table
@@ -947,8 +933,6 @@ DROP TABLE "activation_moments";
 DROP INDEX "activationconfig_tenant_id";
 -- reverse: create index "activationconfig_project_id" to table: "activation_configs"
 DROP INDEX "activationconfig_project_id";
--- reverse: create index "activationconfig_activity_generation_config_id" to table: "activation_configs"
-DROP INDEX "activationconfig_activity_generation_config_id";
 -- reverse: create index "activation_configs_activity_generation_config_id_key" to table: "activation_configs"
 DROP INDEX "activation_configs_activity_generation_config_id_key";
 -- reverse: create "activation_configs" table

@@ -15,8 +15,6 @@ CREATE UNIQUE INDEX `activation_configs_activity_generation_config_id_key` ON `a
 CREATE INDEX `activationconfig_tenant_id` ON `activation_configs` (`tenant_id`);
 -- create index "activationconfig_project_id" to table: "activation_configs"
 CREATE INDEX `activationconfig_project_id` ON `activation_configs` (`project_id`);
--- create index "activationconfig_activity_generation_config_id" to table: "activation_configs"
-CREATE UNIQUE INDEX `activationconfig_activity_generation_config_id` ON `activation_configs` (`activity_generation_config_id`);
 -- create "activation_moments" table
 CREATE TABLE `activation_moments` (`id` uuid NOT NULL, `created_at` datetime NOT NULL, `updated_at` datetime NOT NULL, `status_code` text NOT NULL, `min_actions` integer NULL, `window_days` integer NULL, `time_window` integer NULL, `priority` integer NOT NULL DEFAULT (0), `is_active` bool NOT NULL DEFAULT (true), `tenant_id` uuid NOT NULL, `project_id` uuid NOT NULL, `activation_config_id` uuid NOT NULL, `user_retention_status_config_id` uuid NOT NULL, PRIMARY KEY (`id`), CONSTRAINT `activation_moments_tenants_tenant` FOREIGN KEY (`tenant_id`) REFERENCES `tenants` (`id`) ON DELETE NO ACTION, CONSTRAINT `activation_moments_projects_project` FOREIGN KEY (`project_id`) REFERENCES `projects` (`id`) ON DELETE NO ACTION, CONSTRAINT `activation_moments_activation_configs_activation_config` FOREIGN KEY (`activation_config_id`) REFERENCES `activation_configs` (`id`) ON DELETE CASCADE, CONSTRAINT `activation_moments_retention_st_3713f2bcec803cd02061c04439616fff` FOREIGN KEY (`user_retention_status_config_id`) REFERENCES `retention_status_configs` (`id`) ON DELETE NO ACTION);
 -- create index "activationmoment_tenant_id" to table: "activation_moments"
@@ -81,8 +79,6 @@ CREATE TABLE `activity_results` (`id` uuid NOT NULL, `created_at` datetime NOT N
 CREATE UNIQUE INDEX `activity_results_activity_id_key` ON `activity_results` (`activity_id`);
 -- create index "activityresult_tenant_id" to table: "activity_results"
 CREATE INDEX `activityresult_tenant_id` ON `activity_results` (`tenant_id`);
--- create index "activityresult_activity_id" to table: "activity_results"
-CREATE UNIQUE INDEX `activityresult_activity_id` ON `activity_results` (`activity_id`);
 -- create index "activityresult_tenant_id_updated_at_id" to table: "activity_results"
 CREATE INDEX `activityresult_tenant_id_updated_at_id` ON `activity_results` (`tenant_id`, `updated_at`, `id`);
 -- create index "activityresult_project_id" to table: "activity_results"
@@ -223,8 +219,6 @@ CREATE UNIQUE INDEX `engagement_configs_activity_generation_config_id_key` ON `e
 CREATE INDEX `engagementconfig_tenant_id` ON `engagement_configs` (`tenant_id`);
 -- create index "engagementconfig_project_id" to table: "engagement_configs"
 CREATE INDEX `engagementconfig_project_id` ON `engagement_configs` (`project_id`);
--- create index "engagementconfig_activity_generation_config_id" to table: "engagement_configs"
-CREATE UNIQUE INDEX `engagementconfig_activity_generation_config_id` ON `engagement_configs` (`activity_generation_config_id`);
 -- create "engagement_levels" table
 CREATE TABLE `engagement_levels` (`id` uuid NOT NULL, `created_at` datetime NOT NULL, `updated_at` datetime NOT NULL, `status_code` text NOT NULL, `label` text NOT NULL, `min_threshold` integer NOT NULL, `max_threshold` integer NULL, `sort_order` integer NOT NULL DEFAULT (0), `is_active` bool NOT NULL DEFAULT (true), `tenant_id` uuid NOT NULL, `project_id` uuid NOT NULL, `engagement_config_id` uuid NOT NULL, `user_retention_status_config_id` uuid NOT NULL, PRIMARY KEY (`id`), CONSTRAINT `engagement_levels_tenants_tenant` FOREIGN KEY (`tenant_id`) REFERENCES `tenants` (`id`) ON DELETE NO ACTION, CONSTRAINT `engagement_levels_projects_project` FOREIGN KEY (`project_id`) REFERENCES `projects` (`id`) ON DELETE NO ACTION, CONSTRAINT `engagement_levels_engagement_configs_engagement_config` FOREIGN KEY (`engagement_config_id`) REFERENCES `engagement_configs` (`id`) ON DELETE CASCADE, CONSTRAINT `engagement_levels_retention_sta_ff4184135ebfd639c637b0ef5ef65324` FOREIGN KEY (`user_retention_status_config_id`) REFERENCES `retention_status_configs` (`id`) ON DELETE NO ACTION);
 -- create index "engagementlevel_tenant_id" to table: "engagement_levels"
@@ -301,8 +295,6 @@ CREATE UNIQUE INDEX `resurrection_configs_activity_generation_config_id_key` ON 
 CREATE INDEX `resurrectionconfig_tenant_id` ON `resurrection_configs` (`tenant_id`);
 -- create index "resurrectionconfig_project_id" to table: "resurrection_configs"
 CREATE INDEX `resurrectionconfig_project_id` ON `resurrection_configs` (`project_id`);
--- create index "resurrectionconfig_activity_generation_config_id" to table: "resurrection_configs"
-CREATE UNIQUE INDEX `resurrectionconfig_activity_generation_config_id` ON `resurrection_configs` (`activity_generation_config_id`);
 -- create "resurrection_thresholds" table
 CREATE TABLE `resurrection_thresholds` (`id` uuid NOT NULL, `created_at` datetime NOT NULL, `updated_at` datetime NOT NULL, `status_code` text NOT NULL, `label` text NOT NULL, `threshold_days` integer NOT NULL, `sort_order` integer NOT NULL DEFAULT (0), `is_active` bool NOT NULL DEFAULT (true), `tenant_id` uuid NOT NULL, `project_id` uuid NOT NULL, `resurrection_config_id` uuid NOT NULL, `user_retention_status_config_id` uuid NOT NULL, PRIMARY KEY (`id`), CONSTRAINT `resurrection_thresholds_tenants_tenant` FOREIGN KEY (`tenant_id`) REFERENCES `tenants` (`id`) ON DELETE NO ACTION, CONSTRAINT `resurrection_thresholds_projects_project` FOREIGN KEY (`project_id`) REFERENCES `projects` (`id`) ON DELETE NO ACTION, CONSTRAINT `resurrection_thresholds_resurrection_configs_resurrection_config` FOREIGN KEY (`resurrection_config_id`) REFERENCES `resurrection_configs` (`id`) ON DELETE CASCADE, CONSTRAINT `resurrection_thresholds_retenti_ccb2e9e822387294b396d49a2f1d2df0` FOREIGN KEY (`user_retention_status_config_id`) REFERENCES `retention_status_configs` (`id`) ON DELETE NO ACTION);
 -- create index "resurrectionthreshold_tenant_id" to table: "resurrection_thresholds"
@@ -485,8 +477,6 @@ DROP INDEX `resurrectionthreshold_project_id`;
 DROP INDEX `resurrectionthreshold_tenant_id`;
 -- reverse: create "resurrection_thresholds" table
 DROP TABLE `resurrection_thresholds`;
--- reverse: create index "resurrectionconfig_activity_generation_config_id" to table: "resurrection_configs"
-DROP INDEX `resurrectionconfig_activity_generation_config_id`;
 -- reverse: create index "resurrectionconfig_project_id" to table: "resurrection_configs"
 DROP INDEX `resurrectionconfig_project_id`;
 -- reverse: create index "resurrectionconfig_tenant_id" to table: "resurrection_configs"
@@ -563,8 +553,6 @@ DROP INDEX `engagementlevel_project_id`;
 DROP INDEX `engagementlevel_tenant_id`;
 -- reverse: create "engagement_levels" table
 DROP TABLE `engagement_levels`;
--- reverse: create index "engagementconfig_activity_generation_config_id" to table: "engagement_configs"
-DROP INDEX `engagementconfig_activity_generation_config_id`;
 -- reverse: create index "engagementconfig_project_id" to table: "engagement_configs"
 DROP INDEX `engagementconfig_project_id`;
 -- reverse: create index "engagementconfig_tenant_id" to table: "engagement_configs"
@@ -705,8 +693,6 @@ DROP INDEX `activityresult_commerce_id`;
 DROP INDEX `activityresult_project_id`;
 -- reverse: create index "activityresult_tenant_id_updated_at_id" to table: "activity_results"
 DROP INDEX `activityresult_tenant_id_updated_at_id`;
--- reverse: create index "activityresult_activity_id" to table: "activity_results"
-DROP INDEX `activityresult_activity_id`;
 -- reverse: create index "activityresult_tenant_id" to table: "activity_results"
 DROP INDEX `activityresult_tenant_id`;
 -- reverse: create index "activity_results_activity_id_key" to table: "activity_results"
@@ -771,8 +757,6 @@ DROP INDEX `activationmoment_project_id`;
 DROP INDEX `activationmoment_tenant_id`;
 -- reverse: create "activation_moments" table
 DROP TABLE `activation_moments`;
--- reverse: create index "activationconfig_activity_generation_config_id" to table: "activation_configs"
-DROP INDEX `activationconfig_activity_generation_config_id`;
 -- reverse: create index "activationconfig_project_id" to table: "activation_configs"
 DROP INDEX `activationconfig_project_id`;
 -- reverse: create index "activationconfig_tenant_id" to table: "activation_configs"
