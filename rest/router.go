@@ -8,6 +8,7 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/reten-io/reten/internal/apperr"
+	"github.com/reten-io/reten/internal/audience"
 	"github.com/reten-io/reten/internal/auth"
 	"github.com/reten-io/reten/internal/project"
 	"github.com/reten-io/reten/internal/tenancy"
@@ -21,6 +22,7 @@ type Deps struct {
 	Tenancy       *tenancy.Resolver
 	Projects      *project.Service
 	Tenants       *tenant.Service
+	Audiences     *audience.Service
 	SecureCookies bool
 }
 
@@ -44,6 +46,7 @@ func (a *api) routes() []Route {
 		{"GET", "/tenant/mine", tenancy.TenantLevel, "", a.myTenants},
 		{"GET", "/projects", tenancy.TenantLevel, auth.PermProjectView, a.listProjects},
 		{"PATCH", "/projects/{id}", tenancy.TenantLevel, auth.PermProjectUpdate, a.renameProject},
+		{"GET", "/audience-criterias/{id}", tenancy.ProjectScoped, auth.PermAudienceView, a.getAudience},
 	}
 }
 

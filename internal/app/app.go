@@ -5,6 +5,7 @@ import (
 	"net/http"
 
 	"github.com/reten-io/reten/graph"
+	"github.com/reten-io/reten/internal/audience"
 	"github.com/reten-io/reten/internal/auth"
 	"github.com/reten-io/reten/internal/node"
 	"github.com/reten-io/reten/internal/project"
@@ -16,15 +17,16 @@ import (
 
 // App is the wired service.
 type App struct {
-	Config   Config
-	DB       *DB
-	Auth     *auth.Service
-	Tenancy  *tenancy.Resolver
-	Projects *project.Service
-	Tenants  *tenant.Service
-	Users    *user.Service
-	Nodes    *node.Service
-	Handler  http.Handler
+	Config    Config
+	DB        *DB
+	Auth      *auth.Service
+	Tenancy   *tenancy.Resolver
+	Projects  *project.Service
+	Tenants   *tenant.Service
+	Users     *user.Service
+	Nodes     *node.Service
+	Audiences *audience.Service
+	Handler   http.Handler
 }
 
 // New opens the database, applies pending migrations and wires the services.
@@ -49,6 +51,7 @@ func Wire(cfg Config, db *DB) *App {
 	a.Tenants = tenant.NewService(db.Client)
 	a.Users = user.NewService(db.Client)
 	a.Nodes = node.NewService(db.Client, db.SQL)
+	a.Audiences = audience.NewService(db.Client)
 	a.Handler = a.handler()
 	return a
 }
@@ -59,7 +62,7 @@ func (a *App) Close() error { return a.DB.Close() }
 func (a *App) restHandler() http.Handler {
 	return rest.NewRouter(rest.Deps{
 		Auth: a.Auth, Tenancy: a.Tenancy, Projects: a.Projects, Tenants: a.Tenants,
-		SecureCookies: a.Config.SecureCookies,
+		Audiences: a.Audiences, SecureCookies: a.Config.SecureCookies,
 	})
 }
 

@@ -102,8 +102,8 @@ func writeGraphQLError(w http.ResponseWriter, ctx context.Context, err error) {
 // depthLimit rejects operations nested deeper than its value.
 type depthLimit int
 
-func (depthLimit) ExtensionName() string                          { return "DepthLimit" }
-func (depthLimit) Validate(graphql.ExecutableSchema) error         { return nil }
+func (depthLimit) ExtensionName() string                   { return "DepthLimit" }
+func (depthLimit) Validate(graphql.ExecutableSchema) error { return nil }
 func (d depthLimit) MutateOperationContext(_ context.Context, oc *graphql.OperationContext) *gqlerror.Error {
 	if oc.Operation != nil && selectionDepth(oc.Operation.SelectionSet, 0) > int(d) {
 		return gqlerror.Errorf("query is nested deeper than %d levels", int(d))
