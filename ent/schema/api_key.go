@@ -22,7 +22,7 @@ func (APIKey) Mixin() []ent.Mixin {
 // Fields of APIKey.
 func (APIKey) Fields() []ent.Field {
 	return []ent.Field{
-		field.String("name").NotEmpty().MaxLen(255),
+		field.String("name").NotEmpty().Validate(maxRunes(255)),
 		// key_prefix is "svc_sk_" plus the first 8 characters of the secret.
 		field.String("key_prefix").Immutable(),
 		field.String("key_hash").Sensitive().Immutable(),

@@ -28,7 +28,7 @@ func (Audience) Mixin() []ent.Mixin {
 // Fields of Audience.
 func (Audience) Fields() []ent.Field {
 	return []ent.Field{
-		field.String("name").NotEmpty().MaxLen(255).Annotations(entgql.OrderField("NAME")),
+		field.String("name").NotEmpty().Validate(maxRunes(255)).Annotations(entgql.OrderField("NAME")),
 		field.String("description").Optional().Nillable(),
 		field.Bool("is_active").Default(true),
 		field.Bool("is_root").Default(false).Immutable(),

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"time"
+	"unicode/utf8"
 
 	"entgo.io/contrib/entgql"
 	"entgo.io/ent"
@@ -141,5 +142,16 @@ func stampOnCreate(column string, fromCtx func(context.Context) (uuid.UUID, bool
 			}
 			return next.Mutate(ctx, m)
 		})
+	}
+}
+
+// maxRunes validates a length in characters (MaxLen would count bytes, and
+// SPEC.md limits such as "name max 255" count characters).
+func maxRunes(n int) func(string) error {
+	return func(s string) error {
+		if utf8.RuneCountInString(s) > n {
+			return fmt.Errorf("value is longer than %d characters", n)
+		}
+		return nil
 	}
 }

@@ -22,10 +22,10 @@ func (Project) Mixin() []ent.Mixin {
 // Fields of Project.
 func (Project) Fields() []ent.Field {
 	return []ent.Field{
-		field.String("name").NotEmpty().MaxLen(255).
+		field.String("name").NotEmpty().Validate(maxRunes(255)).
 			Annotations(entgql.OrderField("NAME")),
 		// name_key is lower(name): project names are unique per tenant case-insensitively.
-		field.String("name_key").NotEmpty().MaxLen(255).Annotations(entgql.Skip()),
+		field.String("name_key").NotEmpty().Validate(maxRunes(255)).Annotations(entgql.Skip()),
 		field.Bool("is_main").Default(false).Immutable(),
 		// root_audience_id is set in the same transaction that creates the project.
 		field.UUID("root_audience_id", uuid.UUID{}).Optional().Nillable(),

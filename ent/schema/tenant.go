@@ -24,10 +24,10 @@ func (Tenant) Mixin() []ent.Mixin { return []ent.Mixin{IDMixin{}, TimeMixin{}} }
 // Fields of Tenant.
 func (Tenant) Fields() []ent.Field {
 	return []ent.Field{
-		field.String("name").NotEmpty().MaxLen(255).
+		field.String("name").NotEmpty().Validate(maxRunes(255)).
 			Annotations(entgql.OrderField("NAME")),
 		// name_key is lower(name), kept by the service: tenant names are unique case-insensitively.
-		field.String("name_key").NotEmpty().MaxLen(255).Annotations(entgql.Skip()),
+		field.String("name_key").NotEmpty().Validate(maxRunes(255)).Annotations(entgql.Skip()),
 		// time_zone is an IANA zone name; it decides the day of activities and the cutoff.
 		field.String("time_zone").Default("UTC"),
 		// day_cutoff is the local time ("HH:MM") after which an activity's day is closed.

@@ -25,11 +25,11 @@ func (User) Mixin() []ent.Mixin { return []ent.Mixin{IDMixin{}, TimeMixin{}} }
 // Fields of User.
 func (User) Fields() []ent.Field {
 	return []ent.Field{
-		field.String("email").NotEmpty().MaxLen(320),
+		field.String("email").NotEmpty().Validate(maxRunes(320)),
 		// email_key is lower(email); emails are unique case-insensitively.
-		field.String("email_key").NotEmpty().MaxLen(320).Annotations(entgql.Skip()),
-		field.String("username").NotEmpty().MaxLen(100),
-		field.String("username_key").NotEmpty().MaxLen(100).Annotations(entgql.Skip()),
+		field.String("email_key").NotEmpty().Validate(maxRunes(320)).Annotations(entgql.Skip()),
+		field.String("username").NotEmpty().Validate(maxRunes(100)),
+		field.String("username_key").NotEmpty().Validate(maxRunes(100)).Annotations(entgql.Skip()),
 		field.String("password_hash").Sensitive().Annotations(entgql.Skip()),
 		field.String("first_name").Default(""),
 		field.String("last_name").Default(""),
@@ -126,8 +126,8 @@ func (RefreshToken) Fields() []ent.Field {
 		field.Time("expires_at").Immutable(),
 		field.Time("revoked_at").Optional().Nillable(),
 		field.UUID("replaced_by", uuid.UUID{}).Optional().Nillable(),
-		field.String("user_agent").Default("").MaxLen(512),
-		field.String("ip").Default("").MaxLen(64),
+		field.String("user_agent").Default("").Validate(maxRunes(512)),
+		field.String("ip").Default("").Validate(maxRunes(64)),
 	}
 }
 

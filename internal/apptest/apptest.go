@@ -10,12 +10,14 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/google/uuid"
@@ -30,6 +32,8 @@ import (
 
 // Password is the password of every user the helpers create.
 const Password = "correct-horse-9"
+
+var quietLogs sync.Once
 
 // Env is one running service over a fresh database.
 type Env struct {
@@ -50,6 +54,10 @@ func Each(t *testing.T, fn func(t *testing.T, env *Env)) {
 // New starts the service on a fresh database of the given kind.
 func New(t testing.TB, kind string) *Env {
 	t.Helper()
+	quietLogs.Do(func() {
+		// Access lines would drown test output; warnings and errors still show.
+		slog.SetDefault(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})))
+	})
 	var dsn string
 	switch kind {
 	case "sqlite":
