@@ -280,4 +280,3 @@ func ExpectError(t testing.TB, res *Response, status int, message any) {
 		t.Fatalf("body = %s\nwant   %s", g, w)
 	}
 }
-

@@ -27,8 +27,8 @@ const (
 	PermLifecycleConfigDelete = "lifecycle-config:delete"
 
 	PermAudienceView    = "audience-criteria:view"
-	PermAudienceCreate  = "audience-criteria:create"   // designed
-	PermAudienceUpdate  = "audience-criteria:update"   // designed
+	PermAudienceCreate  = "audience-criteria:create" // designed
+	PermAudienceUpdate  = "audience-criteria:update" // designed
 	PermAudienceDelete  = "audience-criteria:delete"
 	PermAudienceViewSQL = "audience-criteria:view-sql" // designed
 

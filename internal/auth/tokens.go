@@ -19,7 +19,9 @@ func NewAPIKeySecret() (plaintext, prefix, hash string) {
 }
 
 // LooksLikeAPIKey reports whether a header value counts as an API key.
-func LooksLikeAPIKey(v string) bool { return strings.HasPrefix(v, KeyPrefix) && len(v) > len(KeyPrefix) }
+func LooksLikeAPIKey(v string) bool {
+	return strings.HasPrefix(v, KeyPrefix) && len(v) > len(KeyPrefix)
+}
 
 // HashToken is the SHA-256 hex digest under which secrets are stored.
 func HashToken(s string) string {

@@ -17,9 +17,9 @@ import (
 	"github.com/reten-io/reten/ent/user"
 	"github.com/reten-io/reten/internal/apperr"
 	"github.com/reten-io/reten/internal/auth"
+	projectsvc "github.com/reten-io/reten/internal/project"
 	"github.com/reten-io/reten/internal/txn"
 	"github.com/reten-io/reten/internal/viewer"
-	projectsvc "github.com/reten-io/reten/internal/project"
 )
 
 // MainProjectName names the main project that bootstrap creates.
