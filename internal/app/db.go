@@ -13,6 +13,7 @@ import (
 	entsql "entgo.io/ent/dialect/sql"
 	_ "github.com/lib/pq" // PostgreSQL driver
 	"github.com/pressly/goose/v3"
+	"github.com/pressly/goose/v3/lock"
 	_ "modernc.org/sqlite" // pure-Go SQLite driver ("sqlite")
 
 	"github.com/reten-io/reten/ent"
@@ -80,11 +81,16 @@ func (d *DB) Migrate(ctx context.Context) (applied int, err error) {
 	if err != nil {
 		return 0, err
 	}
-	gd := goose.DialectPostgres
-	if d.Dialect == dialect.SQLite {
-		gd = goose.DialectSQLite3
+	gd, opts := goose.DialectSQLite3, []goose.ProviderOption(nil)
+	if d.Dialect == dialect.Postgres {
+		// Replicas starting together take turns: an advisory lock serialises them.
+		locker, err := lock.NewPostgresSessionLocker()
+		if err != nil {
+			return 0, err
+		}
+		gd, opts = goose.DialectPostgres, append(opts, goose.WithSessionLocker(locker))
 	}
-	p, err := goose.NewProvider(gd, d.SQL, sub)
+	p, err := goose.NewProvider(gd, d.SQL, sub, opts...)
 	if err != nil {
 		return 0, fmt.Errorf("migrations: %w", err)
 	}

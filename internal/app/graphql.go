@@ -21,6 +21,7 @@ import (
 	"github.com/reten-io/reten/graph"
 	"github.com/reten-io/reten/graph/generated"
 	"github.com/reten-io/reten/internal/apperr"
+	"github.com/reten-io/reten/internal/auth"
 	"github.com/reten-io/reten/internal/tenancy"
 	"github.com/reten-io/reten/internal/viewer"
 	"github.com/reten-io/reten/rest"
@@ -46,6 +47,7 @@ func graphqlHandler(client *ent.Client, tenancyResolver *tenancy.Resolver, r *gr
 	srv.Use(extension.FixedComplexityLimit(maxQueryComplexity))
 	srv.Use(depthLimit(maxQueryDepth))
 	srv.Use(entgql.Transactioner{TxOpener: client})
+	srv.AroundFields(guardEntityFields)
 	srv.SetErrorPresenter(presentGraphQLError)
 	srv.SetRecoverFunc(func(ctx context.Context, p any) error {
 		slog.ErrorContext(ctx, "graphql panic", "panic", p)
@@ -63,6 +65,25 @@ func graphqlHandler(client *ent.Client, tenancyResolver *tenancy.Resolver, r *gr
 		}
 		srv.ServeHTTP(w, req.WithContext(viewer.NewContext(req.Context(), v)))
 	})
+}
+
+// guardEntityFields applies the read permission of an entity type to every
+// field that returns it (or a connection of it), so edges cannot reach data
+// the typed queries would refuse: project { rootAudience } needs
+// audience-criteria:view like the audience routes. The fields of Viewer
+// describe the caller and are exempt.
+func guardEntityFields(ctx context.Context, next graphql.Resolver) (any, error) {
+	fc := graphql.GetFieldContext(ctx)
+	if fc == nil || fc.Object == "Viewer" || fc.Field.Definition == nil {
+		return next(ctx)
+	}
+	name := strings.TrimSuffix(strings.TrimSuffix(fc.Field.Definition.Type.Name(), "Connection"), "Edge")
+	if perm, known := auth.ViewPermission(name); known && perm != "" {
+		if err := auth.RequireCtx(ctx, perm); err != nil {
+			return nil, err
+		}
+	}
+	return next(ctx)
 }
 
 // presentGraphQLError maps typed errors to GraphQL errors with

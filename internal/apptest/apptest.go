@@ -63,7 +63,7 @@ func New(t testing.TB, kind string) *Env {
 	case "sqlite":
 		dsn = "sqlite://" + filepath.Join(t.TempDir(), "reten.db")
 	case "postgres":
-		dsn = postgresSchema(t)
+		dsn = PostgresSchema(t)
 	default:
 		t.Fatalf("unknown database kind %q", kind)
 	}
@@ -76,9 +76,9 @@ func New(t testing.TB, kind string) *Env {
 	return &Env{T: t, App: a}
 }
 
-// postgresSchema creates a schema of its own for the test and returns a URL
+// PostgresSchema creates a schema of its own for the test and returns a URL
 // whose search_path selects it; the schema is dropped at cleanup.
-func postgresSchema(t testing.TB) string {
+func PostgresSchema(t testing.TB) string {
 	base := os.Getenv("TEST_DATABASE_URL")
 	db, err := app.OpenDB(base)
 	if err != nil {

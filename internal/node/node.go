@@ -24,32 +24,6 @@ import (
 // MsgNotFound answers ids that do not resolve (or are not visible).
 const MsgNotFound = "Node not found"
 
-// viewPermission is the permission needed to read a node, by ent type name.
-// A type missing here is never served (fail closed).
-var viewPermission = map[string]string{
-	"Tenant": "", "Project": auth.PermProjectView,
-	"User": auth.PermUserView, "Membership": auth.PermUserView, "APIKey": auth.PermAPIKeyManage,
-	"Audience": auth.PermAudienceView, "QueryBlock": auth.PermAudienceView, "AudienceComposition": auth.PermAudienceView,
-	"EventFilter":   auth.PermEventCriteriaView,
-	"TenantDataset": auth.PermDatasetView, "CatalogTable": auth.PermDatasetView,
-	"CatalogColumn": auth.PermDatasetView, "CatalogSemiJoin": auth.PermDatasetView,
-	"Commerce": auth.PermCommerceView, "CommerceAddress": auth.PermCommerceView, "CommerceUser": auth.PermCommerceView,
-	"CommerceUserRole": auth.PermCommerceView, "CommerceContact": auth.PermCommerceView,
-	"Operator": auth.PermOperatorView, "Route": auth.PermRouteView, "RouteOperator": auth.PermRouteView,
-	"Supervisor": auth.PermSupervisorView, "SupervisorAssignment": auth.PermSupervisorView,
-	"DispatchProvider": auth.PermDispatchView, "ChannelDefinition": auth.PermDispatchView, "DispatchConfig": auth.PermDispatchView,
-	"TrashRecord": auth.PermTrashView, "TrashSetting": auth.PermTrashManageSettings,
-	"RetentionStatusConfig": auth.PermAGCView, "ActivityReasonConfig": auth.PermActivityView,
-	"ActivityGenerationConfig": auth.PermAGCView,
-	"ActivationConfig":         auth.PermLifecycleConfigView, "ActivationMoment": auth.PermLifecycleConfigView,
-	"EngagementConfig": auth.PermLifecycleConfigView, "EngagementLevel": auth.PermLifecycleConfigView,
-	"ResurrectionConfig": auth.PermLifecycleConfigView, "ResurrectionThreshold": auth.PermLifecycleConfigView,
-	"CommerceLifecycleSnapshot": auth.PermSnapshotView,
-	"Activity":                  auth.PermActivityView, "ActivityStatusEvent": auth.PermActivityView, "ActivityAttribute": auth.PermActivityView,
-	"ActivityResult": auth.PermActivityResultView,
-	"ResultType":     auth.PermResultTypeView, "TenantResultTypeConfig": auth.PermResultTypeView,
-}
-
 // Service resolves nodes.
 type Service struct {
 	client *ent.Client
@@ -79,7 +53,7 @@ func (s *Service) Node(ctx context.Context, id uuid.UUID) (ent.Noder, error) {
 	if err != nil {
 		return nil, apperr.FromEnt(err, MsgNotFound, "")
 	}
-	perm, known := viewPermission[reflect.TypeOf(n).Elem().Name()]
+	perm, known := auth.ViewPermission(reflect.TypeOf(n).Elem().Name())
 	if !known {
 		return nil, apperr.NotFound(MsgNotFound)
 	}

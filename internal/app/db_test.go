@@ -1,0 +1,80 @@
+package app_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+
+	"github.com/reten-io/reten/internal/app"
+	"github.com/reten-io/reten/internal/apptest"
+)
+
+// TestMigrationsApplyOnceAndConcurrently: a second run applies nothing, and
+// several replicas migrating the same database at once all succeed.
+func TestMigrationsApplyOnceAndConcurrently(t *testing.T) {
+	apptest.Each(t, func(t *testing.T, env *apptest.Env) {
+		n, err := env.App.DB.Migrate(context.Background())
+		if err != nil || n != 0 {
+			t.Fatalf("second migrate applied %d (%v), want 0", n, err)
+		}
+	})
+	if os.Getenv("TEST_DATABASE_URL") == "" {
+		return
+	}
+	url := apptest.PostgresSchema(t)
+	var wg sync.WaitGroup
+	errs := make([]error, 4)
+	for i := range errs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			db, err := app.OpenDB(url)
+			if err != nil {
+				errs[i] = err
+				return
+			}
+			defer db.Close()
+			_, errs[i] = db.Migrate(context.Background())
+		}()
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			t.Fatalf("replica %d: %v", i, err)
+		}
+	}
+}
+
+func TestLoadConfig(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("DATABASE_URL", "sqlite://"+filepath.Join(dir, "x.db"))
+	t.Setenv("RETEN_JWT_SECRET", "")
+	t.Setenv("RETEN_ADDR", "")
+	cfg, err := app.LoadConfig()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Addr != "127.0.0.1:8080" || cfg.Postgres() || len(cfg.JWTSecret) != 64 {
+		t.Fatalf("cfg = %+v", cfg)
+	}
+	again, err := app.LoadConfig()
+	if err != nil || string(again.JWTSecret) != string(cfg.JWTSecret) {
+		t.Fatalf("secret not kept: %v", err)
+	}
+
+	t.Setenv("DATABASE_URL", "postgres://x@localhost/db")
+	if _, err := app.LoadConfig(); err == nil || err.Error() != "RETEN_JWT_SECRET is required with PostgreSQL" {
+		t.Fatalf("err = %v", err)
+	}
+	t.Setenv("DATABASE_URL", "mysql://x")
+	if _, err := app.LoadConfig(); err == nil || err.Error() != "DATABASE_URL must start with postgres:// or sqlite://" {
+		t.Fatalf("err = %v", err)
+	}
+	t.Setenv("DATABASE_URL", "postgres://x@localhost/db")
+	t.Setenv("RETEN_JWT_SECRET", "short")
+	if _, err := app.LoadConfig(); err == nil || err.Error() != "RETEN_JWT_SECRET must be at least 32 bytes" {
+		t.Fatalf("err = %v", err)
+	}
+}
