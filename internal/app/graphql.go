@@ -10,6 +10,7 @@ import (
 
 	"entgo.io/contrib/entgql"
 	"github.com/99designs/gqlgen/graphql"
+	"github.com/99designs/gqlgen/graphql/errcode"
 	"github.com/99designs/gqlgen/graphql/handler"
 	"github.com/99designs/gqlgen/graphql/handler/extension"
 	"github.com/99designs/gqlgen/graphql/handler/lru"
@@ -71,10 +72,11 @@ func graphqlHandler(client *ent.Client, tenancyResolver *tenancy.Resolver, r *gr
 // field that returns it (or a connection of it), so edges cannot reach data
 // the typed queries would refuse: project { rootAudience } needs
 // audience-criteria:view like the audience routes. The fields of Viewer
-// describe the caller and are exempt.
+// describe the caller and are exempt; a root mutation is authorised by its
+// own service method (updateProject needs project:update, as PATCH does).
 func guardEntityFields(ctx context.Context, next graphql.Resolver) (any, error) {
 	fc := graphql.GetFieldContext(ctx)
-	if fc == nil || fc.Object == "Viewer" || fc.Field.Definition == nil {
+	if fc == nil || fc.Object == "Viewer" || fc.Object == "Mutation" || fc.Field.Definition == nil {
 		return next(ctx)
 	}
 	name := strings.TrimSuffix(strings.TrimSuffix(fc.Field.Definition.Type.Name(), "Connection"), "Edge")
@@ -127,7 +129,9 @@ func (depthLimit) ExtensionName() string                   { return "DepthLimit"
 func (depthLimit) Validate(graphql.ExecutableSchema) error { return nil }
 func (d depthLimit) MutateOperationContext(_ context.Context, oc *graphql.OperationContext) *gqlerror.Error {
 	if oc.Operation != nil && selectionDepth(oc.Operation.SelectionSet, 0) > int(d) {
-		return gqlerror.Errorf("query is nested deeper than %d levels", int(d))
+		err := gqlerror.Errorf("query is nested deeper than %d levels", int(d))
+		errcode.Set(err, "QUERY_TOO_DEEP")
+		return err
 	}
 	return nil
 }

@@ -110,8 +110,11 @@ func (r *Resolver) resolveProject(ctx context.Context, v *viewer.Viewer, c Crede
 		return nil
 	}
 	if v.KeyProjectID != uuid.Nil {
-		if c.HasProject && c.ProjectHeader != v.KeyProjectID.String() {
-			return apperr.Forbidden(MsgProjectKeyMismatch)
+		if c.HasProject {
+			// Compared as UUIDs (any letter case); a non-UUID names no project of the key.
+			if pid, err := uuid.Parse(c.ProjectHeader); err != nil || pid != v.KeyProjectID {
+				return apperr.Forbidden(MsgProjectKeyMismatch)
+			}
 		}
 		v.ProjectID = v.KeyProjectID
 		return nil

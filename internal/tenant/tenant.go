@@ -31,16 +31,18 @@ type Service struct{ client *ent.Client }
 // NewService returns a Service.
 func NewService(client *ent.Client) *Service { return &Service{client: client} }
 
-// Mine lists the tenants the viewer belongs to, by name.
+// Mine lists the tenants the viewer belongs to, by name. An API key is bound
+// to one tenant and sees only that one, never its owner's other tenants.
 func (s *Service) Mine(ctx context.Context) ([]*ent.Tenant, error) {
 	v := viewer.FromContext(ctx)
 	if v == nil {
 		return nil, apperr.Unauthorized(auth.MsgUnauthorized)
 	}
-	return s.client.Tenant.Query().
-		Where(enttenant.HasMembershipsWith(membership.UserID(v.UserID))).
-		Order(enttenant.ByNameKey(), enttenant.ByID()).
-		All(ctx)
+	q := s.client.Tenant.Query().Where(enttenant.HasMembershipsWith(membership.UserID(v.UserID)))
+	if v.IsAPIKey() {
+		q.Where(enttenant.ID(v.TenantID))
+	}
+	return q.Order(enttenant.ByNameKey(), enttenant.ByID()).All(ctx)
 }
 
 // BootstrapInput describes the tenant and first user to create.
