@@ -31,7 +31,8 @@ migrations: ## write a new versioned migration per dialect when the ent schema c
 	psql "$(MIGRATE_DEV_PG)/postgres" -qc 'DROP DATABASE IF EXISTS reten_migrate_dev' >/dev/null
 
 generate-check: generate ## fail when regeneration changes a tracked file (CI)
-	@git status --porcelain -- ent graph schema gqlgen.yml | tee /dev/stderr | (! grep -q .) || (echo "generated code is stale: run make generate and commit" >&2; exit 1)
+	@changes=$$(git status --porcelain -- ent graph schema gqlgen.yml); \
+	if [ -n "$$changes" ]; then echo "$$changes"; echo "generated code is stale: run make generate and commit" >&2; exit 1; fi
 
 lint: ## gofmt and go vet
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
