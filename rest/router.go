@@ -40,6 +40,7 @@ type api struct{ Deps }
 
 func (a *api) routes() []Route {
 	return []Route{
+		{"GET", "/openapi.yaml", tenancy.Public, "", a.openAPI},
 		{"POST", "/auth/login", tenancy.Public, "", a.login},
 		{"POST", "/auth/refresh", tenancy.Public, "", a.refresh},
 		{"POST", "/auth/logout", tenancy.Public, "", a.logout},

@@ -1,0 +1,60 @@
+package rest_test
+
+import (
+	"sort"
+	"strings"
+	"testing"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/reten-io/reten/internal/apptest"
+	"github.com/reten-io/reten/rest"
+)
+
+// TestOpenAPIDocumentsEveryRoute fails when a route is added without its
+// documentation, or documented with another scope or permission.
+func TestOpenAPIDocumentsEveryRoute(t *testing.T) {
+	var doc struct {
+		Paths map[string]map[string]struct {
+			Scope      string `yaml:"x-scope"`
+			Permission string `yaml:"x-permission"`
+		} `yaml:"paths"`
+	}
+	if err := yaml.Unmarshal(rest.OpenAPI, &doc); err != nil {
+		t.Fatalf("openapi.yaml: %v", err)
+	}
+	documented := map[string]bool{}
+	for path, ops := range doc.Paths {
+		for method := range ops {
+			documented[strings.ToUpper(method)+" "+path] = true
+		}
+	}
+	for _, r := range rest.Routes() {
+		key := r.Method + " " + r.Pattern
+		op, ok := doc.Paths[r.Pattern][strings.ToLower(r.Method)]
+		if !ok {
+			t.Errorf("%s is not documented in rest/openapi.yaml", key)
+			continue
+		}
+		delete(documented, key)
+		if op.Scope != r.Scope.String() || op.Permission != r.Permission {
+			t.Errorf("%s documented as scope %q permission %q, routed as %q %q", key, op.Scope, op.Permission, r.Scope, r.Permission)
+		}
+	}
+	var extra []string
+	for k := range documented {
+		extra = append(extra, k)
+	}
+	sort.Strings(extra)
+	if len(extra) > 0 {
+		t.Errorf("documented but not routed: %v", extra)
+	}
+}
+
+func TestOpenAPIServed(t *testing.T) {
+	env := apptest.New(t, "sqlite")
+	res := env.Do("GET", "/api/openapi.yaml", nil, nil)
+	if res.Status != 200 || res.Header.Get("Content-Type") != "application/yaml; charset=utf-8" || string(res.Body) != string(rest.OpenAPI) {
+		t.Fatalf("GET /api/openapi.yaml: %d %q", res.Status, res.Header.Get("Content-Type"))
+	}
+}
