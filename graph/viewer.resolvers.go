@@ -15,12 +15,12 @@ import (
 
 // Viewer is the resolver for the viewer field.
 func (r *queryResolver) Viewer(ctx context.Context) (*viewer.Viewer, error) {
-	return r.Users.Viewer(ctx)
+	return r.Resolver.Users.Viewer(ctx)
 }
 
 // User is the resolver for the user field.
 func (r *viewerResolver) User(ctx context.Context, obj *viewer.Viewer) (*ent.User, error) {
-	return r.Users.Me(ctx)
+	return r.Resolver.Users.Me(ctx)
 }
 
 // Tenants is the resolver for the tenants field.

@@ -8,10 +8,12 @@ import (
 	"io"
 	"net/http"
 	"slices"
+	"time"
 
 	"github.com/google/uuid"
 
 	"github.com/reten-io/reten/internal/apperr"
+	"github.com/reten-io/reten/internal/paging"
 )
 
 // Messages of body decoding.
@@ -99,4 +101,93 @@ func pathUUID(r *http.Request, name string) (uuid.UUID, error) {
 		return uuid.Nil, apperr.Invalid(msgUUIDExpected)
 	}
 	return id, nil
+}
+
+// strs reads an array of strings. Missing or null: present=false.
+func (b *body) strs(name, notArray string) (val []string, present bool) {
+	raw, ok := b.fields[name]
+	if !ok || string(raw) == "null" {
+		return nil, false
+	}
+	if err := json.Unmarshal(raw, &val); err != nil {
+		b.fail(notArray)
+		return nil, false
+	}
+	if val == nil {
+		val = []string{}
+	}
+	return val, true
+}
+
+// boolean reads a boolean member; nil when missing or null.
+func (b *body) boolean(name, notBool string) *bool {
+	raw, ok := b.fields[name]
+	if !ok || string(raw) == "null" {
+		return nil
+	}
+	var v bool
+	if err := json.Unmarshal(raw, &v); err != nil {
+		b.fail(notBool)
+		return nil
+	}
+	return &v
+}
+
+// optStr reads an optional string member; nil when missing or null.
+func (b *body) optStr(name, notString string) *string {
+	if v, ok := b.str(name, notString); ok {
+		return &v
+	}
+	return nil
+}
+
+// instant reads an ISO 8601 instant; nil when missing or null.
+func (b *body) instant(name, invalid string) *time.Time {
+	s, ok := b.str(name, invalid)
+	if !ok {
+		return nil
+	}
+	t, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		b.fail(invalid)
+		return nil
+	}
+	return &t
+}
+
+// optUUID reads a UUID member; nil when missing or null.
+func (b *body) optUUID(name, invalid string) *uuid.UUID {
+	s, ok := b.str(name, invalid)
+	if !ok {
+		return nil
+	}
+	id, err := uuid.Parse(s)
+	if err != nil {
+		b.fail(invalid)
+		return nil
+	}
+	return &id
+}
+
+// pageParams parses page and per_page from the query string.
+func pageParams(r *http.Request) (paging.Page, error) {
+	p, msgs := paging.Parse(r.URL.Query().Get("page"), r.URL.Query().Get("per_page"))
+	if len(msgs) > 0 {
+		return p, apperr.Validation(msgs...)
+	}
+	return p, nil
+}
+
+// pageOf is the {data, meta} envelope of paginated lists.
+type pageOf[T any] struct {
+	Data []T         `json:"data"`
+	Meta paging.Meta `json:"meta"`
+}
+
+func presentPage[S, T any](l *paging.List[S], present func(S) T) pageOf[T] {
+	out := pageOf[T]{Data: make([]T, len(l.Items)), Meta: paging.MetaOf(l.Page, l.Total)}
+	for i, it := range l.Items {
+		out.Data[i] = present(it)
+	}
+	return out
 }

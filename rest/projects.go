@@ -55,3 +55,20 @@ func (a *api) renameProject(w http.ResponseWriter, r *http.Request) error {
 	writeJSON(w, http.StatusOK, presentProject(p))
 	return nil
 }
+
+func (a *api) createProject(w http.ResponseWriter, r *http.Request) error {
+	b, err := decodeBody(r, "name")
+	if err != nil {
+		return err
+	}
+	name, _ := b.str("name", project.MsgNameNotString)
+	if err := b.err(); err != nil {
+		return err
+	}
+	p, err := a.Projects.New(r.Context(), name)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusCreated, presentProject(p))
+	return nil
+}

@@ -7,12 +7,14 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
+	"github.com/reten-io/reten/internal/apikey"
 	"github.com/reten-io/reten/internal/apperr"
 	"github.com/reten-io/reten/internal/audience"
 	"github.com/reten-io/reten/internal/auth"
 	"github.com/reten-io/reten/internal/project"
 	"github.com/reten-io/reten/internal/tenancy"
 	"github.com/reten-io/reten/internal/tenant"
+	"github.com/reten-io/reten/internal/user"
 	"github.com/reten-io/reten/internal/viewer"
 )
 
@@ -23,6 +25,8 @@ type Deps struct {
 	Projects      *project.Service
 	Tenants       *tenant.Service
 	Audiences     *audience.Service
+	APIKeys       *apikey.Service
+	Users         *user.Service
 	SecureCookies bool
 }
 
@@ -44,9 +48,23 @@ func (a *api) routes() []Route {
 		{"POST", "/auth/login", tenancy.Public, "", a.login},
 		{"POST", "/auth/refresh", tenancy.Public, "", a.refresh},
 		{"POST", "/auth/logout", tenancy.Public, "", a.logout},
+		{"POST", "/auth/register", tenancy.TenantLevel, auth.PermUserUpdate, a.register},
 		{"GET", "/tenant/mine", tenancy.TenantLevel, "", a.myTenants},
+		{"GET", "/tenants", tenancy.TenantLevel, auth.PermTenantManage, a.listTenants},
+		{"POST", "/tenants", tenancy.TenantLevel, auth.PermTenantManage, a.createTenant},
+		{"PATCH", "/tenants/{id}", tenancy.TenantLevel, auth.PermTenantManage, a.updateTenant},
 		{"GET", "/projects", tenancy.TenantLevel, auth.PermProjectView, a.listProjects},
+		{"POST", "/projects", tenancy.TenantLevel, auth.PermProjectCreate, a.createProject},
 		{"PATCH", "/projects/{id}", tenancy.TenantLevel, auth.PermProjectUpdate, a.renameProject},
+		{"POST", "/api-keys", tenancy.TenantLevel, auth.PermAPIKeyManage, a.createAPIKey},
+		{"GET", "/api-keys", tenancy.TenantLevel, auth.PermAPIKeyManage, a.listAPIKeys},
+		{"GET", "/api-keys/{id}", tenancy.TenantLevel, auth.PermAPIKeyManage, a.getAPIKey},
+		{"DELETE", "/api-keys/{id}", tenancy.TenantLevel, auth.PermAPIKeyManage, a.revokeAPIKey},
+		{"PUT", "/api-keys/{id}/permissions", tenancy.TenantLevel, auth.PermAPIKeyManage, a.setAPIKeyPermissions},
+		{"GET", "/users", tenancy.TenantLevel, auth.PermUserView, a.listUsers},
+		{"GET", "/users/{id}", tenancy.TenantLevel, auth.PermUserView, a.getUser},
+		{"PATCH", "/users/{id}", tenancy.TenantLevel, auth.PermUserUpdate, a.updateUser},
+		{"PUT", "/user/{id}/roles", tenancy.TenantLevel, auth.PermUserUpdate, a.setUserRoles},
 		{"GET", "/audience-criterias/{id}", tenancy.ProjectScoped, auth.PermAudienceView, a.getAudience},
 	}
 }

@@ -52,5 +52,5 @@ func (APIKey) Indexes() []ent.Index {
 
 // Annotations of APIKey.
 func (APIKey) Annotations() []schema.Annotation {
-	return []schema.Annotation{entgql.RelayConnection()}
+	return []schema.Annotation{entgql.RelayConnection(), entgql.QueryField("apiKeys")}
 }

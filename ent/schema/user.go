@@ -55,7 +55,7 @@ func (User) Indexes() []ent.Index {
 
 // Annotations of User.
 func (User) Annotations() []schema.Annotation {
-	return []schema.Annotation{entgql.RelayConnection()}
+	return []schema.Annotation{entgql.RelayConnection(), entgql.QueryField("users")}
 }
 
 // Policy of User: a viewer sees themself and the members of the active tenant.

@@ -2,8 +2,67 @@
 
 package model
 
+import (
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/reten-io/reten/ent"
+	"github.com/reten-io/reten/ent/apikey"
+)
+
+// Input of createAPIKey; the same rules as POST /api/api-keys.
+type CreateAPIKeyInput struct {
+	Name string `json:"name"`
+	// A subset of the caller's permissions; never api-key:manage.
+	Permissions []string     `json:"permissions"`
+	ExpiresAt   *time.Time   `json:"expiresAt,omitempty"`
+	Scope       apikey.Scope `json:"scope"`
+	// Required when scope is project: a project of the active tenant.
+	ProjectID *uuid.UUID `json:"projectID,omitempty"`
+}
+
+// A new API key; plaintextKey is shown only here.
+type CreateAPIKeyPayload struct {
+	APIKey       *ent.APIKey `json:"apiKey"`
+	PlaintextKey string      `json:"plaintextKey"`
+}
+
+// Input of createProject; the same rules as POST /api/projects.
+type CreateProjectInput struct {
+	Name string `json:"name"`
+}
+
+// Input of registerUser; the same rules as POST /api/auth/register.
+type RegisterUserInput struct {
+	Email    string `json:"email"`
+	Username string `json:"username"`
+	// At least 8 characters.
+	Password  string  `json:"password"`
+	FirstName *string `json:"firstName,omitempty"`
+	LastName  *string `json:"lastName,omitempty"`
+	// Roles in the caller's tenant, each strictly lower than the caller's own.
+	Roles []string `json:"roles"`
+}
+
+// Input of createTenant and updateTenant; omitted fields are unchanged (createTenant requires name).
+type TenantInput struct {
+	Name *string `json:"name,omitempty"`
+	// IANA time zone, e.g. America/Santiago.
+	TimeZone *string `json:"timeZone,omitempty"`
+	// Local time HH:MM after which an activity day is closed.
+	DayCutoff *string `json:"dayCutoff,omitempty"`
+}
+
 // Input of updateProject; the same rules as PATCH /api/projects/:id.
 type UpdateProjectInput struct {
 	// Required, at most 255 characters, unique in the tenant case-insensitively.
 	Name string `json:"name"`
+}
+
+// Input of updateUser; omitted fields are unchanged.
+type UpdateUserInput struct {
+	FirstName *string `json:"firstName,omitempty"`
+	LastName  *string `json:"lastName,omitempty"`
+	Email     *string `json:"email,omitempty"`
+	IsActive  *bool   `json:"isActive,omitempty"`
 }

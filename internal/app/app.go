@@ -5,6 +5,7 @@ import (
 	"net/http"
 
 	"github.com/reten-io/reten/graph"
+	"github.com/reten-io/reten/internal/apikey"
 	"github.com/reten-io/reten/internal/audience"
 	"github.com/reten-io/reten/internal/auth"
 	"github.com/reten-io/reten/internal/node"
@@ -26,6 +27,7 @@ type App struct {
 	Users     *user.Service
 	Nodes     *node.Service
 	Audiences *audience.Service
+	APIKeys   *apikey.Service
 	Handler   http.Handler
 }
 
@@ -52,6 +54,7 @@ func Wire(cfg Config, db *DB) *App {
 	a.Users = user.NewService(db.Client)
 	a.Nodes = node.NewService(db.Client, db.SQL)
 	a.Audiences = audience.NewService(db.Client)
+	a.APIKeys = apikey.NewService(db.Client)
 	a.Handler = a.handler()
 	return a
 }
@@ -62,12 +65,12 @@ func (a *App) Close() error { return a.DB.Close() }
 func (a *App) restHandler() http.Handler {
 	return rest.NewRouter(rest.Deps{
 		Auth: a.Auth, Tenancy: a.Tenancy, Projects: a.Projects, Tenants: a.Tenants,
-		Audiences: a.Audiences, SecureCookies: a.Config.SecureCookies,
+		Audiences: a.Audiences, APIKeys: a.APIKeys, Users: a.Users, SecureCookies: a.Config.SecureCookies,
 	})
 }
 
 func (a *App) graphqlHandler() http.Handler {
 	return graphqlHandler(a.DB.Client, a.Tenancy, &graph.Resolver{
-		Nodes: a.Nodes, Projects: a.Projects, Tenants: a.Tenants, Users: a.Users,
+		APIKeys: a.APIKeys, Nodes: a.Nodes, Projects: a.Projects, Tenants: a.Tenants, Users: a.Users,
 	})
 }

@@ -141,3 +141,28 @@ func (s *Service) Connection(ctx context.Context, after *ent.Cursor, first *int,
 	return s.client.Project.Query().Paginate(ctx, after, first, before, last,
 		ent.WithProjectOrder(orderBy), ent.WithProjectFilter(where.Filter))
 }
+
+// New creates a project of the viewer's tenant with its root audience
+// (POST /api/projects, permission project:create).
+func (s *Service) New(ctx context.Context, name string) (*ent.Project, error) {
+	if err := auth.RequireCtx(ctx, auth.PermProjectCreate); err != nil {
+		return nil, err
+	}
+	if msgs := ValidateName(name); msgs != nil {
+		return nil, apperr.Validation(msgs...)
+	}
+	v := viewer.FromContext(ctx)
+	var out *ent.Project
+	err := txn.Run(ctx, s.client, func(ctx context.Context, tx *ent.Client) error {
+		taken, err := tx.Project.Query().Where(project.NameKey(nameKey(name))).Exist(ctx)
+		if err != nil {
+			return err
+		}
+		if taken {
+			return apperr.Conflict(fmt.Sprintf(MsgNameTakenFmt, strings.TrimSpace(name)))
+		}
+		out, err = Create(ctx, tx, v.TenantID, name, false, v.UserID)
+		return err
+	})
+	return out, err
+}

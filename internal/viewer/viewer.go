@@ -71,8 +71,9 @@ func ProjectID(ctx context.Context) (uuid.UUID, bool) {
 }
 
 // SystemContext marks ctx as trusted internal work (authentication look-ups,
-// bootstrap, migrations of data): the data layer lets it through without a
-// tenant filter. Never derive it from request input.
+// bootstrap, tenant creation): the data layer lets it through without a
+// tenant filter, and the viewer is dropped so that nothing is stamped with
+// the caller's tenant. Never derive it from request input.
 func SystemContext(ctx context.Context) context.Context {
-	return privacy.DecisionContext(ctx, privacy.Allow)
+	return privacy.DecisionContext(NewContext(ctx, nil), privacy.Allow)
 }

@@ -1,0 +1,380 @@
+package user
+
+import (
+	"context"
+	"fmt"
+	"net/mail"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/google/uuid"
+
+	"github.com/reten-io/reten/ent"
+	"github.com/reten-io/reten/ent/membership"
+	"github.com/reten-io/reten/ent/predicate"
+	entuser "github.com/reten-io/reten/ent/user"
+	"github.com/reten-io/reten/internal/apperr"
+	"github.com/reten-io/reten/internal/auth"
+	"github.com/reten-io/reten/internal/paging"
+	"github.com/reten-io/reten/internal/txn"
+	"github.com/reten-io/reten/internal/viewer"
+)
+
+// Messages of user administration (SPEC.md "Users" where it spells them).
+const (
+	MsgNotFound          = "User not found"
+	MsgRolesRequired     = "At least one role is required"
+	MsgRoleValues        = "each value in roles must be one of the following values: admin, fde, supervisor, operator, viewer"
+	MsgOwnRoles          = "Cannot modify your own roles"
+	MsgOutsideTenant     = "Cannot modify roles for user outside your active tenant"
+	MsgEqualOrHigher     = "Cannot modify roles for user with equal or higher role"
+	MsgAssignTooHighFmt  = "Cannot assign role %s - you can only assign roles lower than your own"
+	MsgRolesUpdated      = "Roles updated successfully"
+	MsgManageHigher      = "Cannot modify user with equal or higher role"
+	MsgDeactivateSelf    = "Cannot deactivate yourself"
+	MsgEmailInvalid      = "email must be an email"
+	MsgUsernameInvalid   = "username must be 3 to 100 letters, digits, dots, dashes or underscores"
+	MsgPasswordShort     = "password must be longer than or equal to 8 characters"
+	MsgNameTooLong       = "names must be shorter than or equal to 100 characters"
+	MsgEmailTakenFmt     = `A user with email "%s" already exists`
+	MsgUsernameTakenFmt  = `A user with username "%s" already exists`
+	MsgSessionRequiredFm = "This operation needs a user session; API keys cannot %s"
+)
+
+// assignableRoles are the roles that can be given through the API
+// (super_admin only through bootstrap).
+var assignableRoles = []string{auth.RoleAdmin, auth.RoleFDE, auth.RoleSupervisor, auth.RoleOperator, auth.RoleViewer}
+
+var usernamePattern = regexp.MustCompile(`^[A-Za-z0-9._-]{3,100}$`)
+
+// Member is a user with their roles in the active tenant.
+type Member struct {
+	*ent.User
+	Roles []string
+}
+
+// validateRoles applies the role list rules: at least one, each assignable.
+func validateRoles(roles []string) []string {
+	if len(roles) == 0 {
+		return []string{MsgRolesRequired}
+	}
+	for _, r := range roles {
+		if !slices.Contains(assignableRoles, r) {
+			return []string{MsgRoleValues}
+		}
+	}
+	return nil
+}
+
+// canAssign checks that every role is strictly lower than the caller's highest.
+func canAssign(v *viewer.Viewer, roles []string) error {
+	mine := auth.HighestRank(v.Roles)
+	for _, r := range roles {
+		if auth.Rank(r) <= mine {
+			return apperr.Forbidden(fmt.Sprintf(MsgAssignTooHighFmt, r))
+		}
+	}
+	return nil
+}
+
+func sessionCaller(ctx context.Context, permission, what string) (*viewer.Viewer, error) {
+	v := viewer.FromContext(ctx)
+	if err := auth.Require(v, permission); err != nil {
+		return nil, err
+	}
+	if v.IsAPIKey() {
+		return nil, apperr.Forbidden(fmt.Sprintf(MsgSessionRequiredFm, what))
+	}
+	return v, nil
+}
+
+// RegisterInput is the body of POST /api/auth/register.
+type RegisterInput struct {
+	Email, Username, Password, FirstName, LastName string
+	Roles                                          []string
+}
+
+func (in RegisterInput) validate() []string {
+	var msgs []string
+	if _, err := mail.ParseAddress(in.Email); err != nil || !strings.Contains(in.Email, "@") || strings.ContainsAny(in.Email, " <>") {
+		msgs = append(msgs, MsgEmailInvalid)
+	}
+	if !usernamePattern.MatchString(in.Username) {
+		msgs = append(msgs, MsgUsernameInvalid)
+	}
+	if len(in.Password) < auth.MinPasswordLength {
+		msgs = append(msgs, MsgPasswordShort)
+	}
+	if len([]rune(in.FirstName)) > 100 || len([]rune(in.LastName)) > 100 {
+		msgs = append(msgs, MsgNameTooLong)
+	}
+	return append(msgs, validateRoles(in.Roles)...)
+}
+
+// Register creates a user who joins the caller's tenant with roles strictly
+// lower than the caller's own.
+func (s *Service) Register(ctx context.Context, in RegisterInput) (*Member, error) {
+	v, err := sessionCaller(ctx, auth.PermUserUpdate, "register users")
+	if err != nil {
+		return nil, err
+	}
+	in.Email, in.Username = strings.TrimSpace(in.Email), strings.TrimSpace(in.Username)
+	if msgs := in.validate(); len(msgs) > 0 {
+		return nil, apperr.Validation(msgs...)
+	}
+	if err := canAssign(v, in.Roles); err != nil {
+		return nil, err
+	}
+	hash, err := auth.HashPassword(in.Password)
+	if err != nil {
+		return nil, err
+	}
+	var out *Member
+	err = txn.Run(ctx, s.client, func(ctx context.Context, tx *ent.Client) error {
+		sys := viewer.SystemContext(ctx) // uniqueness is global: users span tenants
+		if taken, err := tx.User.Query().Where(entuser.EmailKey(strings.ToLower(in.Email))).Exist(sys); err != nil || taken {
+			return conflictOr(err, fmt.Sprintf(MsgEmailTakenFmt, in.Email))
+		}
+		if taken, err := tx.User.Query().Where(entuser.UsernameKey(strings.ToLower(in.Username))).Exist(sys); err != nil || taken {
+			return conflictOr(err, fmt.Sprintf(MsgUsernameTakenFmt, in.Username))
+		}
+		u, err := tx.User.Create().SetEmail(in.Email).SetEmailKey(strings.ToLower(in.Email)).
+			SetUsername(in.Username).SetUsernameKey(strings.ToLower(in.Username)).SetPasswordHash(hash).
+			SetFirstName(strings.TrimSpace(in.FirstName)).SetLastName(strings.TrimSpace(in.LastName)).Save(sys)
+		if err != nil {
+			return apperr.FromEnt(err, "", fmt.Sprintf(MsgEmailTakenFmt, in.Email))
+		}
+		if err := tx.Membership.Create().SetTenantID(v.TenantID).SetUserID(u.ID).SetRoles(in.Roles).Exec(ctx); err != nil {
+			return err
+		}
+		out = &Member{User: u, Roles: slices.Clone(in.Roles)}
+		return nil
+	})
+	return out, err
+}
+
+func conflictOr(err error, msg string) error {
+	if err != nil {
+		return err
+	}
+	return apperr.Conflict(msg)
+}
+
+// members returns the users of ids with their roles in the active tenant.
+func (s *Service) members(ctx context.Context, users []*ent.User) ([]*Member, error) {
+	ids := make([]uuid.UUID, len(users))
+	for i, u := range users {
+		ids[i] = u.ID
+	}
+	ms, err := s.client.Membership.Query().Where(membership.UserIDIn(ids...)).All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	roles := map[uuid.UUID][]string{}
+	for _, m := range ms {
+		roles[m.UserID] = m.Roles
+	}
+	out := make([]*Member, len(users))
+	for i, u := range users {
+		out[i] = &Member{User: u, Roles: orEmpty(roles[u.ID])}
+	}
+	return out, nil
+}
+
+func orEmpty(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+// inTenant filters users to the members of the active tenant.
+func inTenant(tenantID uuid.UUID) predicate.User {
+	return entuser.HasMembershipsWith(membership.TenantID(tenantID))
+}
+
+// List returns a page of the active tenant's users, by username.
+func (s *Service) List(ctx context.Context, p paging.Page) (*paging.List[*Member], error) {
+	if err := auth.RequireCtx(ctx, auth.PermUserView); err != nil {
+		return nil, err
+	}
+	v := viewer.FromContext(ctx)
+	q := s.client.User.Query().Where(inTenant(v.TenantID))
+	total, err := q.Clone().Count(ctx)
+	if err != nil {
+		return nil, err
+	}
+	users, err := q.Order(entuser.ByUsernameKey(), entuser.ByID()).Offset(p.Offset()).Limit(p.PerPage).All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	ms, err := s.members(ctx, users)
+	if err != nil {
+		return nil, err
+	}
+	return &paging.List[*Member]{Items: ms, Total: total, Page: p}, nil
+}
+
+// Connection pages through the active tenant's users (GraphQL).
+func (s *Service) Connection(ctx context.Context, after *ent.Cursor, first *int, before *ent.Cursor, last *int,
+	orderBy *ent.UserOrder, where *ent.UserWhereInput) (*ent.UserConnection, error) {
+	if err := auth.RequireCtx(ctx, auth.PermUserView); err != nil {
+		return nil, err
+	}
+	return s.client.User.Query().Where(inTenant(viewer.FromContext(ctx).TenantID)).Paginate(ctx, after, first,
+		before, last, ent.WithUserOrder(orderBy), ent.WithUserFilter(where.Filter))
+}
+
+// RolesOf returns the roles of a user in the active tenant (GraphQL User.roles).
+func (s *Service) RolesOf(ctx context.Context, userID uuid.UUID) ([]string, error) {
+	m, err := s.client.Membership.Query().Where(membership.UserID(userID)).Only(ctx)
+	if ent.IsNotFound(err) {
+		return []string{}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return m.Roles, nil
+}
+
+// Get returns a user of the active tenant.
+func (s *Service) Get(ctx context.Context, id uuid.UUID) (*Member, error) {
+	if err := auth.RequireCtx(ctx, auth.PermUserView); err != nil {
+		return nil, err
+	}
+	return s.member(ctx, s.client, id)
+}
+
+func (s *Service) member(ctx context.Context, c *ent.Client, id uuid.UUID) (*Member, error) {
+	v := viewer.FromContext(ctx)
+	u, err := c.User.Query().Where(entuser.ID(id), inTenant(v.TenantID)).Only(ctx)
+	if err != nil {
+		return nil, apperr.FromEnt(err, MsgNotFound, "")
+	}
+	ms, err := s.members(ctx, []*ent.User{u})
+	if err != nil {
+		return nil, err
+	}
+	return ms[0], nil
+}
+
+// UpdateInput is the body of PATCH /api/users/:id; nil fields are unchanged.
+type UpdateInput struct {
+	FirstName, LastName, Email *string
+	IsActive                   *bool
+}
+
+// Update changes a user of the active tenant. Callers edit themselves
+// (not their active flag) or users whose highest role is strictly lower than
+// theirs. Users are global identities: deactivation applies everywhere, so
+// their keys answer 401 and their refresh tokens stop working.
+func (s *Service) Update(ctx context.Context, id uuid.UUID, in UpdateInput) (*Member, error) {
+	v, err := sessionCaller(ctx, auth.PermUserUpdate, "update users")
+	if err != nil {
+		return nil, err
+	}
+	var msgs []string
+	if in.Email != nil {
+		*in.Email = strings.TrimSpace(*in.Email)
+		if _, err := mail.ParseAddress(*in.Email); err != nil || strings.ContainsAny(*in.Email, " <>") {
+			msgs = append(msgs, MsgEmailInvalid)
+		}
+	}
+	if in.FirstName != nil && len([]rune(*in.FirstName)) > 100 || in.LastName != nil && len([]rune(*in.LastName)) > 100 {
+		msgs = append(msgs, MsgNameTooLong)
+	}
+	if len(msgs) > 0 {
+		return nil, apperr.Validation(msgs...)
+	}
+	var out *Member
+	err = txn.Run(ctx, s.client, func(ctx context.Context, tx *ent.Client) error {
+		target, err := s.member(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		if id == v.UserID {
+			if in.IsActive != nil && !*in.IsActive {
+				return apperr.Forbidden(MsgDeactivateSelf)
+			}
+		} else if auth.HighestRank(target.Roles) <= auth.HighestRank(v.Roles) {
+			return apperr.Forbidden(MsgManageHigher)
+		}
+		upd := tx.User.UpdateOneID(id)
+		if in.FirstName != nil {
+			upd.SetFirstName(strings.TrimSpace(*in.FirstName))
+		}
+		if in.LastName != nil {
+			upd.SetLastName(strings.TrimSpace(*in.LastName))
+		}
+		if in.Email != nil {
+			key := strings.ToLower(*in.Email)
+			taken, err := tx.User.Query().Where(entuser.EmailKey(key), entuser.IDNEQ(id)).Exist(viewer.SystemContext(ctx))
+			if err != nil || taken {
+				return conflictOr(err, fmt.Sprintf(MsgEmailTakenFmt, *in.Email))
+			}
+			upd.SetEmail(*in.Email).SetEmailKey(key)
+		}
+		if in.IsActive != nil {
+			upd.SetIsActive(*in.IsActive)
+		}
+		u, err := upd.Save(ctx)
+		if err != nil {
+			return apperr.FromEnt(err, MsgNotFound, fmt.Sprintf(MsgEmailTakenFmt, deref(in.Email)))
+		}
+		out = &Member{User: u, Roles: target.Roles}
+		return nil
+	})
+	return out, err
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}
+
+// SetRoles replaces a user's roles in the active tenant (SPEC.md
+// PUT /api/user/:id/roles, checks in the SPEC.md order).
+func (s *Service) SetRoles(ctx context.Context, id uuid.UUID, roles []string) error {
+	v, err := sessionCaller(ctx, auth.PermUserUpdate, "change roles")
+	if err != nil {
+		return err
+	}
+	if msgs := validateRoles(roles); len(msgs) > 0 {
+		return apperr.Validation(msgs...)
+	}
+	if id == v.UserID {
+		return apperr.Forbidden(MsgOwnRoles)
+	}
+	return txn.Run(ctx, s.client, func(ctx context.Context, tx *ent.Client) error {
+		exists, err := tx.User.Query().Where(entuser.ID(id)).Exist(viewer.SystemContext(ctx))
+		if err != nil {
+			return err
+		}
+		if !exists {
+			return apperr.NotFound(MsgNotFound)
+		}
+		m, err := tx.Membership.Query().Where(membership.UserID(id)).Only(ctx)
+		if ent.IsNotFound(err) {
+			return apperr.Forbidden(MsgOutsideTenant)
+		}
+		if err != nil {
+			return err
+		}
+		if auth.HighestRank(m.Roles) <= auth.HighestRank(v.Roles) {
+			return apperr.Forbidden(MsgEqualOrHigher)
+		}
+		if err := canAssign(v, roles); err != nil {
+			return err
+		}
+		return tx.Membership.UpdateOne(m).SetRoles(dedupe(roles)).Exec(ctx)
+	})
+}
+
+func dedupe(roles []string) []string {
+	out := slices.Clone(roles)
+	slices.SortFunc(out, func(a, b string) int { return auth.Rank(a) - auth.Rank(b) })
+	return slices.Compact(out)
+}
