@@ -20,6 +20,10 @@ type sessionResponse struct {
 }
 
 func (a *api) login(w http.ResponseWriter, r *http.Request) error {
+	// Brute-force protection: per client IP first, then per identifier.
+	if err := a.Limiter.LoginIP(w, r); err != nil {
+		return err
+	}
 	b, err := decodeBody(r, "identifier", "password")
 	if err != nil {
 		return err
@@ -27,6 +31,9 @@ func (a *api) login(w http.ResponseWriter, r *http.Request) error {
 	identifier, _ := b.str("identifier", "identifier must be a string")
 	password, _ := b.str("password", "password must be a string")
 	if err := b.err(); err != nil {
+		return err
+	}
+	if err := a.Limiter.LoginIdentifier(w, r, identifier); err != nil {
 		return err
 	}
 	sess, err := a.Auth.Login(r.Context(), auth.LoginInput{

@@ -30,8 +30,8 @@ func TestOpenAPIDocumentsEveryRoute(t *testing.T) {
 		}
 	}
 	for _, r := range rest.Routes() {
-		key := r.Method + " " + r.Pattern
-		op, ok := doc.Paths[r.Pattern][strings.ToLower(r.Method)]
+		key := r.Method + " " + r.Path
+		op, ok := doc.Paths[r.Path][strings.ToLower(r.Method)]
 		if !ok {
 			t.Errorf("%s is not documented in rest/openapi.yaml", key)
 			continue

@@ -12,6 +12,7 @@ import (
 	"github.com/reten-io/reten/internal/audience"
 	"github.com/reten-io/reten/internal/auth"
 	"github.com/reten-io/reten/internal/project"
+	"github.com/reten-io/reten/internal/ratelimit"
 	"github.com/reten-io/reten/internal/tenancy"
 	"github.com/reten-io/reten/internal/tenant"
 	"github.com/reten-io/reten/internal/user"
@@ -27,50 +28,69 @@ type Deps struct {
 	Audiences     *audience.Service
 	APIKeys       *apikey.Service
 	Users         *user.Service
+	Limiter       *ratelimit.Limiter
 	SecureCookies bool
 }
 
-// Route is one entry of the REST route table: the single place that states
-// each route's scope and permission (the authorization matrix reads it).
+// Route is a REST route: its line of the authorization matrix and its handler.
 type Route struct {
-	Method     string
-	Pattern    string // relative to /api
-	Scope      tenancy.Scope
-	Permission string // "" when the route needs none beyond authentication
-	handle     func(w http.ResponseWriter, r *http.Request) error
+	tenancy.Entry
+	handle func(w http.ResponseWriter, r *http.Request) error
 }
 
 type api struct{ Deps }
 
-func (a *api) routes() []Route {
-	return []Route{
-		{"GET", "/openapi.yaml", tenancy.Public, "", a.openAPI},
-		{"POST", "/auth/login", tenancy.Public, "", a.login},
-		{"POST", "/auth/refresh", tenancy.Public, "", a.refresh},
-		{"POST", "/auth/logout", tenancy.Public, "", a.logout},
-		{"POST", "/auth/register", tenancy.TenantLevel, auth.PermUserUpdate, a.register},
-		{"GET", "/tenant/mine", tenancy.TenantLevel, "", a.myTenants},
-		{"GET", "/tenants", tenancy.TenantLevel, auth.PermTenantManage, a.listTenants},
-		{"POST", "/tenants", tenancy.TenantLevel, auth.PermTenantManage, a.createTenant},
-		{"PATCH", "/tenants/{id}", tenancy.TenantLevel, auth.PermTenantManage, a.updateTenant},
-		{"GET", "/projects", tenancy.TenantLevel, auth.PermProjectView, a.listProjects},
-		{"POST", "/projects", tenancy.TenantLevel, auth.PermProjectCreate, a.createProject},
-		{"PATCH", "/projects/{id}", tenancy.TenantLevel, auth.PermProjectUpdate, a.renameProject},
-		{"POST", "/api-keys", tenancy.TenantLevel, auth.PermAPIKeyManage, a.createAPIKey},
-		{"GET", "/api-keys", tenancy.TenantLevel, auth.PermAPIKeyManage, a.listAPIKeys},
-		{"GET", "/api-keys/{id}", tenancy.TenantLevel, auth.PermAPIKeyManage, a.getAPIKey},
-		{"DELETE", "/api-keys/{id}", tenancy.TenantLevel, auth.PermAPIKeyManage, a.revokeAPIKey},
-		{"PUT", "/api-keys/{id}/permissions", tenancy.TenantLevel, auth.PermAPIKeyManage, a.setAPIKeyPermissions},
-		{"GET", "/users", tenancy.TenantLevel, auth.PermUserView, a.listUsers},
-		{"GET", "/users/{id}", tenancy.TenantLevel, auth.PermUserView, a.getUser},
-		{"PATCH", "/users/{id}", tenancy.TenantLevel, auth.PermUserUpdate, a.updateUser},
-		{"PUT", "/user/{id}/roles", tenancy.TenantLevel, auth.PermUserUpdate, a.setUserRoles},
-		{"GET", "/audience-criterias/{id}", tenancy.ProjectScoped, auth.PermAudienceView, a.getAudience},
+// handlers maps each REST line of tenancy.Matrix ("METHOD /path") to its handler.
+func (a *api) handlers() map[string]func(w http.ResponseWriter, r *http.Request) error {
+	return map[string]func(w http.ResponseWriter, r *http.Request) error{
+		"GET /openapi.yaml":              a.openAPI,
+		"POST /auth/login":               a.login,
+		"POST /auth/refresh":             a.refresh,
+		"POST /auth/logout":              a.logout,
+		"POST /auth/register":            a.register,
+		"GET /tenant/mine":               a.myTenants,
+		"GET /tenants":                   a.listTenants,
+		"POST /tenants":                  a.createTenant,
+		"PATCH /tenants/{id}":            a.updateTenant,
+		"GET /projects":                  a.listProjects,
+		"POST /projects":                 a.createProject,
+		"PATCH /projects/{id}":           a.renameProject,
+		"POST /api-keys":                 a.createAPIKey,
+		"GET /api-keys":                  a.listAPIKeys,
+		"GET /api-keys/{id}":             a.getAPIKey,
+		"DELETE /api-keys/{id}":          a.revokeAPIKey,
+		"PUT /api-keys/{id}/permissions": a.setAPIKeyPermissions,
+		"GET /users":                     a.listUsers,
+		"GET /users/{id}":                a.getUser,
+		"PATCH /users/{id}":              a.updateUser,
+		"PUT /user/{id}/roles":           a.setUserRoles,
+		"GET /audience-criterias/{id}":   a.getAudience,
 	}
 }
 
-// Routes returns the route table (without handlers' dependencies), for the
-// authorization matrix test and documentation.
+// routes pairs every REST line of the matrix with its handler; a line without
+// a handler (or a handler without a line) is a programming error.
+func (a *api) routes() []Route {
+	hs := a.handlers()
+	var out []Route
+	for _, e := range tenancy.Matrix {
+		if e.IsGraphQL() {
+			continue
+		}
+		h, ok := hs[e.Key()]
+		if !ok {
+			panic("rest: no handler for " + e.Key())
+		}
+		delete(hs, e.Key())
+		out = append(out, Route{Entry: e, handle: h})
+	}
+	for k := range hs {
+		panic("rest: handler " + k + " is missing from tenancy.Matrix")
+	}
+	return out
+}
+
+// Routes returns the REST routes (for the authorization matrix test and docs).
 func Routes() []Route { return (&api{}).routes() }
 
 // NewRouter returns the /api router.
@@ -84,7 +104,7 @@ func NewRouter(d Deps) http.Handler {
 		WriteError(w, r, apperr.NotFound(fmt.Sprintf("Cannot %s %s", r.Method, r.URL.Path)))
 	})
 	for _, rt := range a.routes() {
-		r.Method(rt.Method, rt.Pattern, a.guard(rt))
+		r.Method(rt.Method, rt.Path, a.guard(rt))
 	}
 	return r
 }
@@ -95,6 +115,9 @@ func (a *api) guard(rt Route) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if rt.Scope != tenancy.Public {
 			v, err := a.Tenancy.Resolve(r.Context(), CredentialsFrom(r), rt.Scope)
+			if err == nil {
+				err = a.Limiter.Credential(w, r, v)
+			}
 			if err != nil {
 				WriteError(w, r, err)
 				return

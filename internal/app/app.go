@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"errors"
 	"net/http"
 
 	"github.com/reten-io/reten/graph"
@@ -10,6 +11,7 @@ import (
 	"github.com/reten-io/reten/internal/auth"
 	"github.com/reten-io/reten/internal/node"
 	"github.com/reten-io/reten/internal/project"
+	"github.com/reten-io/reten/internal/ratelimit"
 	"github.com/reten-io/reten/internal/tenancy"
 	"github.com/reten-io/reten/internal/tenant"
 	"github.com/reten-io/reten/internal/user"
@@ -28,6 +30,7 @@ type App struct {
 	Nodes     *node.Service
 	Audiences *audience.Service
 	APIKeys   *apikey.Service
+	Limiter   *ratelimit.Limiter
 	Handler   http.Handler
 }
 
@@ -41,12 +44,22 @@ func New(ctx context.Context, cfg Config) (*App, error) {
 		_ = db.Close()
 		return nil, err
 	}
-	return Wire(cfg, db), nil
+	a, err := Wire(cfg, db)
+	if err != nil {
+		_ = db.Close()
+		return nil, err
+	}
+	return a, nil
 }
 
-// Wire builds the services and the HTTP handler over an open, migrated database.
-func Wire(cfg Config, db *DB) *App {
-	a := &App{Config: cfg, DB: db}
+// Wire builds the services and the HTTP handler over an open, migrated
+// database (several Apps may share one database, like replicas).
+func Wire(cfg Config, db *DB) (*App, error) {
+	limiter, err := ratelimit.New(cfg.RateLimit)
+	if err != nil {
+		return nil, err
+	}
+	a := &App{Config: cfg, DB: db, Limiter: limiter}
 	a.Auth = auth.NewService(db.Client, cfg.JWTSecret)
 	a.Tenancy = tenancy.NewResolver(db.Client, a.Auth)
 	a.Projects = project.NewService(db.Client)
@@ -56,21 +69,21 @@ func Wire(cfg Config, db *DB) *App {
 	a.Audiences = audience.NewService(db.Client)
 	a.APIKeys = apikey.NewService(db.Client)
 	a.Handler = a.handler()
-	return a
+	return a, nil
 }
 
-// Close releases the database.
-func (a *App) Close() error { return a.DB.Close() }
+// Close releases the rate limiter and the database.
+func (a *App) Close() error { return errors.Join(a.Limiter.Close(), a.DB.Close()) }
 
 func (a *App) restHandler() http.Handler {
 	return rest.NewRouter(rest.Deps{
 		Auth: a.Auth, Tenancy: a.Tenancy, Projects: a.Projects, Tenants: a.Tenants,
-		Audiences: a.Audiences, APIKeys: a.APIKeys, Users: a.Users, SecureCookies: a.Config.SecureCookies,
+		Audiences: a.Audiences, APIKeys: a.APIKeys, Users: a.Users, Limiter: a.Limiter, SecureCookies: a.Config.SecureCookies,
 	})
 }
 
 func (a *App) graphqlHandler() http.Handler {
-	return graphqlHandler(a.DB.Client, a.Tenancy, &graph.Resolver{
+	return graphqlHandler(a.DB.Client, a.Tenancy, a.Limiter, &graph.Resolver{
 		APIKeys: a.APIKeys, Nodes: a.Nodes, Projects: a.Projects, Tenants: a.Tenants, Users: a.Users,
 	})
 }

@@ -13,6 +13,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/reten-io/reten/internal/ratelimit"
 )
 
 // DefaultDatabaseURL is the embedded SQLite file used when DATABASE_URL is unset.
@@ -27,6 +29,7 @@ type Config struct {
 	MaxBodyBytes    int64         // RETEN_MAX_BODY_BYTES
 	ShutdownTimeout time.Duration // RETEN_SHUTDOWN_TIMEOUT
 	SecureCookies   bool          // RETEN_SECURE_COOKIES
+	RateLimit       ratelimit.Config
 }
 
 // Postgres reports whether the configured database is PostgreSQL.
@@ -46,6 +49,11 @@ func LoadConfig() (Config, error) {
 		ShutdownTimeout: 15 * time.Second,
 		SecureCookies:   os.Getenv("RETEN_SECURE_COOKIES") == "true",
 	}
+	rl, err := ratelimit.ConfigFromEnv()
+	if err != nil {
+		return c, err
+	}
+	c.RateLimit = rl
 	if err := c.LogLevel.UnmarshalText([]byte(envOr("RETEN_LOG_LEVEL", "info"))); err != nil {
 		return c, fmt.Errorf("RETEN_LOG_LEVEL: %w", err)
 	}

@@ -23,6 +23,7 @@ import (
 	"github.com/reten-io/reten/graph/generated"
 	"github.com/reten-io/reten/internal/apperr"
 	"github.com/reten-io/reten/internal/auth"
+	"github.com/reten-io/reten/internal/ratelimit"
 	"github.com/reten-io/reten/internal/tenancy"
 	"github.com/reten-io/reten/internal/viewer"
 	"github.com/reten-io/reten/rest"
@@ -37,7 +38,7 @@ const (
 // graphqlHandler serves /graphql: credentials are resolved like a
 // project-optional REST route (x-project-id is validated when sent), then the
 // query runs with the viewer in context; mutations run in one transaction.
-func graphqlHandler(client *ent.Client, tenancyResolver *tenancy.Resolver, r *graph.Resolver) http.Handler {
+func graphqlHandler(client *ent.Client, tenancyResolver *tenancy.Resolver, limiter *ratelimit.Limiter, r *graph.Resolver) http.Handler {
 	srv := handler.New(generated.NewExecutableSchema(generated.Config{Resolvers: r}))
 	srv.AddTransport(transport.Options{})
 	srv.AddTransport(transport.GET{})
@@ -48,7 +49,7 @@ func graphqlHandler(client *ent.Client, tenancyResolver *tenancy.Resolver, r *gr
 	srv.Use(extension.FixedComplexityLimit(maxQueryComplexity))
 	srv.Use(depthLimit(maxQueryDepth))
 	srv.Use(entgql.Transactioner{TxOpener: client})
-	srv.AroundFields(guardEntityFields)
+	srv.AroundFields(guardFields)
 	srv.SetErrorPresenter(presentGraphQLError)
 	srv.SetRecoverFunc(func(ctx context.Context, p any) error {
 		slog.ErrorContext(ctx, "graphql panic", "panic", p)
@@ -60,6 +61,9 @@ func graphqlHandler(client *ent.Client, tenancyResolver *tenancy.Resolver, r *gr
 			return
 		}
 		v, err := tenancyResolver.Resolve(req.Context(), rest.CredentialsFrom(req), tenancy.ProjectOptional)
+		if err == nil {
+			err = limiter.Credential(w, req, v)
+		}
 		if err != nil {
 			writeGraphQLError(w, req.Context(), err)
 			return
@@ -68,15 +72,37 @@ func graphqlHandler(client *ent.Client, tenancyResolver *tenancy.Resolver, r *gr
 	})
 }
 
-// guardEntityFields applies the read permission of an entity type to every
-// field that returns it (or a connection of it), so edges cannot reach data
-// the typed queries would refuse: project { rootAudience } needs
-// audience-criteria:view like the audience routes. The fields of Viewer
-// describe the caller and are exempt; a root mutation is authorised by its
-// own service method (updateProject needs project:update, as PATCH does).
-func guardEntityFields(ctx context.Context, next graphql.Resolver) (any, error) {
+// guardFields authorises every field resolution:
+//   - a root field (Query or Mutation) must be in tenancy.Matrix; its
+//     project scope and permission are checked there, in the SPEC.md order
+//     (project, then permission), before the resolver decodes anything;
+//   - any other field returning an entity (or a connection of it) needs that
+//     entity's read permission, so edges cannot reach data the typed queries
+//     would refuse: project { rootAudience } needs audience-criteria:view.
+//     The fields of Viewer describe the caller and are exempt.
+func guardFields(ctx context.Context, next graphql.Resolver) (any, error) {
 	fc := graphql.GetFieldContext(ctx)
-	if fc == nil || fc.Object == "Viewer" || fc.Object == "Mutation" || fc.Field.Definition == nil {
+	if fc == nil || fc.Field.Definition == nil || fc.Object == "Viewer" {
+		return next(ctx)
+	}
+	if fc.Object == "Query" || fc.Object == "Mutation" {
+		if strings.HasPrefix(fc.Field.Name, "__") { // introspection
+			return next(ctx)
+		}
+		e, ok := tenancy.Lookup(fc.Object + "." + fc.Field.Name)
+		if !ok {
+			return nil, apperr.Forbidden("Operation " + fc.Object + "." + fc.Field.Name + " is not authorised")
+		}
+		if e.Scope == tenancy.ProjectScoped {
+			if _, err := tenancy.RequireProject(ctx); err != nil {
+				return nil, err
+			}
+		}
+		if e.Permission != "" {
+			if err := auth.RequireCtx(ctx, e.Permission); err != nil {
+				return nil, err
+			}
+		}
 		return next(ctx)
 	}
 	name := strings.TrimSuffix(strings.TrimSuffix(fc.Field.Definition.Type.Name(), "Connection"), "Edge")

@@ -26,6 +26,7 @@ import (
 	"github.com/reten-io/reten/ent"
 	"github.com/reten-io/reten/internal/app"
 	"github.com/reten-io/reten/internal/auth"
+	"github.com/reten-io/reten/internal/ratelimit"
 	"github.com/reten-io/reten/internal/tenant"
 	"github.com/reten-io/reten/internal/viewer"
 )
@@ -52,7 +53,10 @@ func Each(t *testing.T, fn func(t *testing.T, env *Env)) {
 }
 
 // New starts the service on a fresh database of the given kind.
-func New(t testing.TB, kind string) *Env {
+func New(t testing.TB, kind string) *Env { return NewWith(t, kind, nil) }
+
+// NewWith is New with a hook to adjust the configuration (rate limits...).
+func NewWith(t testing.TB, kind string, configure func(*app.Config)) *Env {
 	t.Helper()
 	quietLogs.Do(func() {
 		// Access lines would drown test output; warnings and errors still show.
@@ -67,7 +71,12 @@ func New(t testing.TB, kind string) *Env {
 	default:
 		t.Fatalf("unknown database kind %q", kind)
 	}
-	cfg := app.Config{DatabaseURL: dsn, JWTSecret: []byte(strings.Repeat("s", 32)), MaxBodyBytes: 1 << 20}
+	cfg := app.Config{DatabaseURL: dsn, JWTSecret: []byte(strings.Repeat("s", 32)), MaxBodyBytes: 1 << 20,
+		// Generous limits: tests log in and call often; rate-limit tests set their own.
+		RateLimit: ratelimit.Config{PerCredential: 100000, LoginPerIP: 100000, LoginPerIdentifier: 100000}}
+	if configure != nil {
+		configure(&cfg)
+	}
 	a, err := app.New(context.Background(), cfg)
 	if err != nil {
 		t.Fatalf("start app: %v", err)

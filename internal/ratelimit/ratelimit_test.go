@@ -267,19 +267,22 @@ func TestRedisSharedAcrossReplicas(t *testing.T) {
 		t.Fatalf("TEST_REDIS_URL: %v", err)
 	}
 	rdb := redis.NewClient(opts)
-	defer rdb.Close()
 	ctx := context.Background()
+	prefix := randomPrefix(t)
+	// Registered first, so it runs after the limiters are closed.
+	t.Cleanup(func() {
+		defer rdb.Close()
+		keys, err := rdb.Keys(ctx, prefix+":*").Result()
+		if err == nil && len(keys) > 0 {
+			err = rdb.Del(ctx, keys...).Err()
+		}
+		if err != nil {
+			t.Errorf("deleting test keys: %v", err)
+		}
+	})
 	if err := rdb.Ping(ctx).Err(); err != nil {
 		t.Fatalf("Redis at TEST_REDIS_URL unreachable: %v", err)
 	}
-
-	prefix := randomPrefix(t)
-	t.Cleanup(func() {
-		keys, _ := rdb.Keys(ctx, prefix+":*").Result()
-		if len(keys) > 0 {
-			rdb.Del(ctx, keys...)
-		}
-	})
 	cfg := ratelimit.Config{
 		RedisURL:           url,
 		PerCredential:      4,
