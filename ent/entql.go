@@ -818,6 +818,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			refreshtoken.FieldUpdatedAt:  {Type: field.TypeTime, Column: refreshtoken.FieldUpdatedAt},
 			refreshtoken.FieldUserID:     {Type: field.TypeUUID, Column: refreshtoken.FieldUserID},
 			refreshtoken.FieldTokenHash:  {Type: field.TypeString, Column: refreshtoken.FieldTokenHash},
+			refreshtoken.FieldFamilyID:   {Type: field.TypeUUID, Column: refreshtoken.FieldFamilyID},
 			refreshtoken.FieldExpiresAt:  {Type: field.TypeTime, Column: refreshtoken.FieldExpiresAt},
 			refreshtoken.FieldRevokedAt:  {Type: field.TypeTime, Column: refreshtoken.FieldRevokedAt},
 			refreshtoken.FieldReplacedBy: {Type: field.TypeUUID, Column: refreshtoken.FieldReplacedBy},
@@ -7171,6 +7172,11 @@ func (f *RefreshTokenFilter) WhereUserID(p entql.ValueP) {
 // WhereTokenHash applies the entql string predicate on the token_hash field.
 func (f *RefreshTokenFilter) WhereTokenHash(p entql.StringP) {
 	f.Where(p.Field(refreshtoken.FieldTokenHash))
+}
+
+// WhereFamilyID applies the entql [16]byte predicate on the family_id field.
+func (f *RefreshTokenFilter) WhereFamilyID(p entql.ValueP) {
+	f.Where(p.Field(refreshtoken.FieldFamilyID))
 }
 
 // WhereExpiresAt applies the entql time.Time predicate on the expires_at field.

@@ -35799,6 +35799,7 @@ type RefreshTokenMutation struct {
 	created_at    *time.Time
 	updated_at    *time.Time
 	token_hash    *string
+	family_id     *uuid.UUID
 	expires_at    *time.Time
 	revoked_at    *time.Time
 	replaced_by   *uuid.UUID
@@ -36058,6 +36059,42 @@ func (m *RefreshTokenMutation) OldTokenHash(ctx context.Context) (v string, err 
 // ResetTokenHash resets all changes to the "token_hash" field.
 func (m *RefreshTokenMutation) ResetTokenHash() {
 	m.token_hash = nil
+}
+
+// SetFamilyID sets the "family_id" field.
+func (m *RefreshTokenMutation) SetFamilyID(u uuid.UUID) {
+	m.family_id = &u
+}
+
+// FamilyID returns the value of the "family_id" field in the mutation.
+func (m *RefreshTokenMutation) FamilyID() (r uuid.UUID, exists bool) {
+	v := m.family_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldFamilyID returns the old "family_id" field's value of the RefreshToken entity.
+// If the RefreshToken object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RefreshTokenMutation) OldFamilyID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldFamilyID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldFamilyID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldFamilyID: %w", err)
+	}
+	return oldValue.FamilyID, nil
+}
+
+// ResetFamilyID resets all changes to the "family_id" field.
+func (m *RefreshTokenMutation) ResetFamilyID() {
+	m.family_id = nil
 }
 
 // SetExpiresAt sets the "expires_at" field.
@@ -36327,7 +36364,7 @@ func (m *RefreshTokenMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *RefreshTokenMutation) Fields() []string {
-	fields := make([]string, 0, 9)
+	fields := make([]string, 0, 10)
 	if m.created_at != nil {
 		fields = append(fields, refreshtoken.FieldCreatedAt)
 	}
@@ -36339,6 +36376,9 @@ func (m *RefreshTokenMutation) Fields() []string {
 	}
 	if m.token_hash != nil {
 		fields = append(fields, refreshtoken.FieldTokenHash)
+	}
+	if m.family_id != nil {
+		fields = append(fields, refreshtoken.FieldFamilyID)
 	}
 	if m.expires_at != nil {
 		fields = append(fields, refreshtoken.FieldExpiresAt)
@@ -36371,6 +36411,8 @@ func (m *RefreshTokenMutation) Field(name string) (ent.Value, bool) {
 		return m.UserID()
 	case refreshtoken.FieldTokenHash:
 		return m.TokenHash()
+	case refreshtoken.FieldFamilyID:
+		return m.FamilyID()
 	case refreshtoken.FieldExpiresAt:
 		return m.ExpiresAt()
 	case refreshtoken.FieldRevokedAt:
@@ -36398,6 +36440,8 @@ func (m *RefreshTokenMutation) OldField(ctx context.Context, name string) (ent.V
 		return m.OldUserID(ctx)
 	case refreshtoken.FieldTokenHash:
 		return m.OldTokenHash(ctx)
+	case refreshtoken.FieldFamilyID:
+		return m.OldFamilyID(ctx)
 	case refreshtoken.FieldExpiresAt:
 		return m.OldExpiresAt(ctx)
 	case refreshtoken.FieldRevokedAt:
@@ -36444,6 +36488,13 @@ func (m *RefreshTokenMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetTokenHash(v)
+		return nil
+	case refreshtoken.FieldFamilyID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetFamilyID(v)
 		return nil
 	case refreshtoken.FieldExpiresAt:
 		v, ok := value.(time.Time)
@@ -36555,6 +36606,9 @@ func (m *RefreshTokenMutation) ResetField(name string) error {
 		return nil
 	case refreshtoken.FieldTokenHash:
 		m.ResetTokenHash()
+		return nil
+	case refreshtoken.FieldFamilyID:
+		m.ResetFamilyID()
 		return nil
 	case refreshtoken.FieldExpiresAt:
 		m.ResetExpiresAt()

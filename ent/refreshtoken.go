@@ -27,6 +27,8 @@ type RefreshToken struct {
 	UserID uuid.UUID `json:"user_id,omitempty"`
 	// TokenHash holds the value of the "token_hash" field.
 	TokenHash string `json:"-"`
+	// FamilyID holds the value of the "family_id" field.
+	FamilyID uuid.UUID `json:"family_id,omitempty"`
 	// ExpiresAt holds the value of the "expires_at" field.
 	ExpiresAt time.Time `json:"expires_at,omitempty"`
 	// RevokedAt holds the value of the "revoked_at" field.
@@ -76,7 +78,7 @@ func (*RefreshToken) scanValues(columns []string) ([]any, error) {
 			values[i] = new(sql.NullString)
 		case refreshtoken.FieldCreatedAt, refreshtoken.FieldUpdatedAt, refreshtoken.FieldExpiresAt, refreshtoken.FieldRevokedAt:
 			values[i] = new(sql.NullTime)
-		case refreshtoken.FieldID, refreshtoken.FieldUserID:
+		case refreshtoken.FieldID, refreshtoken.FieldUserID, refreshtoken.FieldFamilyID:
 			values[i] = new(uuid.UUID)
 		default:
 			values[i] = new(sql.UnknownType)
@@ -122,6 +124,12 @@ func (_m *RefreshToken) assignValues(columns []string, values []any) error {
 				return fmt.Errorf("unexpected type %T for field token_hash", values[i])
 			} else if value.Valid {
 				_m.TokenHash = value.String
+			}
+		case refreshtoken.FieldFamilyID:
+			if value, ok := values[i].(*uuid.UUID); !ok {
+				return fmt.Errorf("unexpected type %T for field family_id", values[i])
+			} else if value != nil {
+				_m.FamilyID = *value
 			}
 		case refreshtoken.FieldExpiresAt:
 			if value, ok := values[i].(*sql.NullTime); !ok {
@@ -206,6 +214,9 @@ func (_m *RefreshToken) String() string {
 	builder.WriteString(fmt.Sprintf("%v", _m.UserID))
 	builder.WriteString(", ")
 	builder.WriteString("token_hash=<sensitive>")
+	builder.WriteString(", ")
+	builder.WriteString("family_id=")
+	builder.WriteString(fmt.Sprintf("%v", _m.FamilyID))
 	builder.WriteString(", ")
 	builder.WriteString("expires_at=")
 	builder.WriteString(_m.ExpiresAt.Format(time.ANSIC))

@@ -65,6 +65,12 @@ func (_c *RefreshTokenCreate) SetTokenHash(v string) *RefreshTokenCreate {
 	return _c
 }
 
+// SetFamilyID sets the "family_id" field.
+func (_c *RefreshTokenCreate) SetFamilyID(v uuid.UUID) *RefreshTokenCreate {
+	_c.mutation.SetFamilyID(v)
+	return _c
+}
+
 // SetExpiresAt sets the "expires_at" field.
 func (_c *RefreshTokenCreate) SetExpiresAt(v time.Time) *RefreshTokenCreate {
 	_c.mutation.SetExpiresAt(v)
@@ -229,6 +235,9 @@ func (_c *RefreshTokenCreate) check() error {
 	if _, ok := _c.mutation.TokenHash(); !ok {
 		return &ValidationError{Name: "token_hash", err: errors.New(`ent: missing required field "RefreshToken.token_hash"`)}
 	}
+	if _, ok := _c.mutation.FamilyID(); !ok {
+		return &ValidationError{Name: "family_id", err: errors.New(`ent: missing required field "RefreshToken.family_id"`)}
+	}
 	if _, ok := _c.mutation.ExpiresAt(); !ok {
 		return &ValidationError{Name: "expires_at", err: errors.New(`ent: missing required field "RefreshToken.expires_at"`)}
 	}
@@ -298,6 +307,10 @@ func (_c *RefreshTokenCreate) createSpec() (*RefreshToken, *sqlgraph.CreateSpec)
 	if value, ok := _c.mutation.TokenHash(); ok {
 		_spec.SetField(refreshtoken.FieldTokenHash, field.TypeString, value)
 		_node.TokenHash = value
+	}
+	if value, ok := _c.mutation.FamilyID(); ok {
+		_spec.SetField(refreshtoken.FieldFamilyID, field.TypeUUID, value)
+		_node.FamilyID = value
 	}
 	if value, ok := _c.mutation.ExpiresAt(); ok {
 		_spec.SetField(refreshtoken.FieldExpiresAt, field.TypeTime, value)
@@ -485,6 +498,9 @@ func (u *RefreshTokenUpsertOne) UpdateNewValues() *RefreshTokenUpsertOne {
 		}
 		if _, exists := u.create.mutation.TokenHash(); exists {
 			s.SetIgnore(refreshtoken.FieldTokenHash)
+		}
+		if _, exists := u.create.mutation.FamilyID(); exists {
+			s.SetIgnore(refreshtoken.FieldFamilyID)
 		}
 		if _, exists := u.create.mutation.ExpiresAt(); exists {
 			s.SetIgnore(refreshtoken.FieldExpiresAt)
@@ -795,6 +811,9 @@ func (u *RefreshTokenUpsertBulk) UpdateNewValues() *RefreshTokenUpsertBulk {
 			}
 			if _, exists := b.mutation.TokenHash(); exists {
 				s.SetIgnore(refreshtoken.FieldTokenHash)
+			}
+			if _, exists := b.mutation.FamilyID(); exists {
+				s.SetIgnore(refreshtoken.FieldFamilyID)
 			}
 			if _, exists := b.mutation.ExpiresAt(); exists {
 				s.SetIgnore(refreshtoken.FieldExpiresAt)

@@ -1,6 +1,7 @@
 package rest
 
 import (
+	"errors"
 	"net"
 	"net/http"
 	"time"
@@ -50,7 +51,9 @@ func (a *api) login(w http.ResponseWriter, r *http.Request) error {
 func (a *api) refresh(w http.ResponseWriter, r *http.Request) error {
 	sess, err := a.Auth.Refresh(r.Context(), refreshToken(r), r.UserAgent(), clientIP(r))
 	if err != nil {
-		a.clearRefreshCookie(w)
+		if !errors.Is(err, auth.ErrRefreshRaced) { // a concurrent winner set the cookie to keep
+			a.clearRefreshCookie(w)
+		}
 		return err
 	}
 	a.setRefreshCookie(w, sess.RefreshToken, sess.RefreshUntil)

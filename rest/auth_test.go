@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -110,8 +111,11 @@ func TestRefreshRotatesAndDetectsReuse(t *testing.T) {
 		acme := env.Bootstrap("Acme")
 		login := env.Do("POST", "/api/auth/login", map[string]string{"identifier": acme.Email, "password": apptest.Password}, nil)
 		first := refreshCookie(t, login)
+		refresh := func(c *http.Cookie) *apptest.Response {
+			return env.Do("POST", "/api/auth/refresh", nil, cookieHeader(c))
+		}
 
-		res := env.Do("POST", "/api/auth/refresh", nil, cookieHeader(first))
+		res := refresh(first)
 		if res.Status != http.StatusCreated {
 			t.Fatalf("refresh: %d %s", res.Status, res.Body)
 		}
@@ -124,15 +128,80 @@ func TestRefreshRotatesAndDetectsReuse(t *testing.T) {
 		if second.Value == first.Value {
 			t.Fatal("refresh did not rotate the refresh token")
 		}
-		// The new access token works.
 		if got := env.Do("GET", "/api/projects", nil, apptest.JWT(body.AccessToken, acme.TenantID, uuid.Nil)); got.Status != 200 {
 			t.Fatalf("projects with refreshed token: %d %s", got.Status, got.Body)
 		}
-		// Replaying the rotated token fails and revokes its successor.
-		apptest.ExpectError(t, env.Do("POST", "/api/auth/refresh", nil, cookieHeader(first)), 401, "Invalid or expired refresh token")
-		apptest.ExpectError(t, env.Do("POST", "/api/auth/refresh", nil, cookieHeader(second)), 401, "Invalid or expired refresh token")
+
+		// Within the grace period a rotated token is a concurrent retry: 401,
+		// the session survives and the cookie is left alone.
+		res = refresh(first)
+		apptest.ExpectError(t, res, 401, "Invalid or expired refresh token")
+		if len(res.Header["Set-Cookie"]) != 0 {
+			t.Fatalf("a raced refresh touched the cookie: %v", res.Header["Set-Cookie"])
+		}
+		res = refresh(second)
+		if res.Status != http.StatusCreated {
+			t.Fatalf("successor after a raced retry: %d %s", res.Status, res.Body)
+		}
+		third := refreshCookie(t, res)
+
+		// Later, replaying any rotated token of the chain revokes the whole family.
+		start := time.Now()
+		env.App.Auth.SetClock(func() time.Time { return start.Add(time.Minute) })
+		res = refresh(first)
+		apptest.ExpectError(t, res, 401, "Invalid or expired refresh token")
+		if cleared := refreshCookie(t, res); cleared.Value != "" {
+			t.Fatalf("replay did not clear the cookie: %+v", cleared)
+		}
+		apptest.ExpectError(t, refresh(third), 401, "Invalid or expired refresh token")
 		// No cookie at all.
 		apptest.ExpectError(t, env.Do("POST", "/api/auth/refresh", nil, nil), 401, "Invalid or expired refresh token")
+
+		// Another login is a family of its own and is unaffected.
+		other := refreshCookie(t, env.Do("POST", "/api/auth/login", map[string]string{"identifier": acme.Email, "password": apptest.Password}, nil))
+		if res := refresh(other); res.Status != http.StatusCreated {
+			t.Fatalf("new login after a revoked family: %d %s", res.Status, res.Body)
+		}
+	})
+}
+
+func TestConcurrentRefreshKeepsTheSession(t *testing.T) {
+	apptest.Each(t, func(t *testing.T, env *apptest.Env) {
+		acme := env.Bootstrap("Acme")
+		cookie := refreshCookie(t, env.Do("POST", "/api/auth/login", map[string]string{"identifier": acme.Email, "password": apptest.Password}, nil))
+		const n = 4
+		results := make([]*apptest.Response, n)
+		var wg sync.WaitGroup
+		for i := range results {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				results[i] = env.Do("POST", "/api/auth/refresh", nil, cookieHeader(cookie))
+			}()
+		}
+		wg.Wait()
+		var winner *apptest.Response
+		for _, res := range results {
+			switch res.Status {
+			case http.StatusCreated:
+				if winner != nil {
+					t.Fatal("two concurrent refreshes of one token both succeeded")
+				}
+				winner = res
+			case http.StatusUnauthorized:
+				if len(res.Header["Set-Cookie"]) != 0 {
+					t.Fatalf("a losing refresh touched the cookie: %v", res.Header["Set-Cookie"])
+				}
+			default:
+				t.Fatalf("refresh: %d %s", res.Status, res.Body)
+			}
+		}
+		if winner == nil {
+			t.Fatal("no concurrent refresh succeeded")
+		}
+		if res := env.Do("POST", "/api/auth/refresh", nil, cookieHeader(refreshCookie(t, winner))); res.Status != http.StatusCreated {
+			t.Fatalf("the winner's token after the race: %d %s", res.Status, res.Body)
+		}
 	})
 }
 
@@ -188,5 +257,24 @@ func TestDeactivatedUserLosesAccess(t *testing.T) {
 		}
 		apptest.ExpectError(t, env.Do("GET", "/api/projects", nil, apptest.JWT(body.AccessToken, acme.TenantID, uuid.Nil)), 401, "Unauthorized")
 		apptest.ExpectError(t, env.Do("POST", "/api/auth/refresh", nil, cookieHeader(cookie)), 401, "Invalid or expired refresh token")
+	})
+}
+
+// TestLoginPrefersEmail: an identifier that is one user's email and another
+// user's username logs the email's owner in (never a 500).
+func TestLoginPrefersEmail(t *testing.T) {
+	apptest.Each(t, func(t *testing.T, env *apptest.Env) {
+		acme := env.Bootstrap("Acme")
+		hash, _ := auth.HashPassword(apptest.Password)
+		if _, err := env.App.DB.Client.User.Create().SetEmail("x@example.test").SetEmailKey("x@example.test").
+			SetUsername(acme.Email).SetUsernameKey(acme.Email).SetPasswordHash(hash).Save(sys); err != nil {
+			t.Fatal(err)
+		}
+		res := env.Do("POST", "/api/auth/login", map[string]string{"identifier": acme.Email, "password": apptest.Password}, nil)
+		var body loginBody
+		res.JSON(t, &body)
+		if res.Status != http.StatusCreated || body.User.ID != acme.UserID {
+			t.Fatalf("login: %d %s", res.Status, res.Body)
+		}
 	})
 }

@@ -161,6 +161,7 @@ func TestProjectContext(t *testing.T) {
 			msg    string
 		}{
 			{"JWT without x-project-id", jwt, 400, msgNeedProject},
+			{"JWT with an empty x-project-id", jwt.With("x-project-id", " "), 400, msgNeedProject},
 			{"JWT with a non-uuid x-project-id", jwt.With("x-project-id", "main"), 400, msgProjectUUID},
 			{"JWT with an unknown project", jwt.With("x-project-id", uuid.NewString()), 404, msgNoProject},
 			{"JWT with another tenant's project", jwt.With("x-project-id", beta.ProjectID.String()), 404, msgNoProject},
@@ -180,10 +181,11 @@ func TestProjectContext(t *testing.T) {
 		}
 
 		for name, h := range map[string]apptest.Headers{
-			"JWT with its project":           jwt.With("x-project-id", acme.ProjectID.String()),
-			"tenant key with its project":    apptest.Key(tenantKey).With("x-project-id", acme.ProjectID.String()),
-			"project key without the header": apptest.Key(projectKey),
-			"project key naming its project": apptest.Key(projectKey).With("x-project-id", acme.ProjectID.String()),
+			"JWT with its project":             jwt.With("x-project-id", acme.ProjectID.String()),
+			"tenant key with its project":      apptest.Key(tenantKey).With("x-project-id", acme.ProjectID.String()),
+			"project key without the header":   apptest.Key(projectKey),
+			"project key with an empty header": apptest.Key(projectKey).With("x-project-id", ""),
+			"project key naming its project":   apptest.Key(projectKey).With("x-project-id", acme.ProjectID.String()),
 		} {
 			t.Run(name, func(t *testing.T) {
 				res := env.Do("GET", path, nil, h)
@@ -231,7 +233,8 @@ func TestEnvelopeForUnknownRoutesAndLargeBodies(t *testing.T) {
 			t.Fatal("no X-Request-Id header")
 		}
 		res = env.Do("GET", "/metrics", nil, nil)
-		if res.Status != 200 || !strings.Contains(string(res.Body), `reten_http_requests_total{method="GET",route="/healthz",status="200"} 1`) {
+		if res.Status != 200 || !strings.Contains(string(res.Body), `reten_http_requests_total{method="GET",route="/healthz",status="200"} 1`) ||
+			!strings.Contains(string(res.Body), `route="unmatched"`) || strings.Contains(string(res.Body), `route="/api/nope"`) {
 			t.Fatalf("metrics: %d\n%s", res.Status, res.Body)
 		}
 		// readyz reports an unreachable database.

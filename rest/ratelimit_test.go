@@ -78,7 +78,9 @@ func TestRateLimitPerCredential(t *testing.T) {
 func TestRateLimitLogin(t *testing.T) {
 	env := apptest.NewWith(t, "sqlite", limited(1000, 4, 2))
 	acme := env.Bootstrap("Acme")
-	body := func(id string) map[string]string { return map[string]string{"identifier": id, "password": "wrong-password"} }
+	body := func(id string) map[string]string {
+		return map[string]string{"identifier": id, "password": "wrong-password"}
+	}
 
 	// Per identifier (case-insensitive): 2 attempts, then 429 even with the right password.
 	apptest.ExpectError(t, env.Do("POST", "/api/auth/login", body(acme.Email), nil), 401, "Invalid credentials")

@@ -145,9 +145,10 @@ func CredentialsFrom(r *http.Request) tenancy.Credentials {
 	if h := r.Header.Get("Authorization"); len(h) > 7 && strings.EqualFold(h[:7], "bearer ") {
 		c.Bearer = strings.TrimSpace(h[7:])
 	}
-	if vals, ok := r.Header[http.CanonicalHeaderKey("x-project-id")]; ok && len(vals) > 0 {
+	// An empty x-project-id counts as not sent.
+	if v := strings.TrimSpace(r.Header.Get("x-project-id")); v != "" {
 		c.HasProject = true
-		c.ProjectHeader = strings.TrimSpace(vals[0])
+		c.ProjectHeader = v
 	}
 	return c
 }

@@ -1824,6 +1824,7 @@ var (
 		{Name: "created_at", Type: field.TypeTime},
 		{Name: "updated_at", Type: field.TypeTime},
 		{Name: "token_hash", Type: field.TypeString},
+		{Name: "family_id", Type: field.TypeUUID},
 		{Name: "expires_at", Type: field.TypeTime},
 		{Name: "revoked_at", Type: field.TypeTime, Nullable: true},
 		{Name: "replaced_by", Type: field.TypeUUID, Nullable: true},
@@ -1839,7 +1840,7 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "refresh_tokens_users_user",
-				Columns:    []*schema.Column{RefreshTokensColumns[9]},
+				Columns:    []*schema.Column{RefreshTokensColumns[10]},
 				RefColumns: []*schema.Column{UsersColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
@@ -1853,7 +1854,12 @@ var (
 			{
 				Name:    "refreshtoken_user_id",
 				Unique:  false,
-				Columns: []*schema.Column{RefreshTokensColumns[9]},
+				Columns: []*schema.Column{RefreshTokensColumns[10]},
+			},
+			{
+				Name:    "refreshtoken_family_id",
+				Unique:  false,
+				Columns: []*schema.Column{RefreshTokensColumns[4]},
 			},
 		},
 	}

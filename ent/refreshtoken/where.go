@@ -76,6 +76,11 @@ func TokenHash(v string) predicate.RefreshToken {
 	return predicate.RefreshToken(sql.FieldEQ(FieldTokenHash, v))
 }
 
+// FamilyID applies equality check predicate on the "family_id" field. It's identical to FamilyIDEQ.
+func FamilyID(v uuid.UUID) predicate.RefreshToken {
+	return predicate.RefreshToken(sql.FieldEQ(FieldFamilyID, v))
+}
+
 // ExpiresAt applies equality check predicate on the "expires_at" field. It's identical to ExpiresAtEQ.
 func ExpiresAt(v time.Time) predicate.RefreshToken {
 	return predicate.RefreshToken(sql.FieldEQ(FieldExpiresAt, v))
@@ -264,6 +269,46 @@ func TokenHashEqualFold(v string) predicate.RefreshToken {
 // TokenHashContainsFold applies the ContainsFold predicate on the "token_hash" field.
 func TokenHashContainsFold(v string) predicate.RefreshToken {
 	return predicate.RefreshToken(sql.FieldContainsFold(FieldTokenHash, v))
+}
+
+// FamilyIDEQ applies the EQ predicate on the "family_id" field.
+func FamilyIDEQ(v uuid.UUID) predicate.RefreshToken {
+	return predicate.RefreshToken(sql.FieldEQ(FieldFamilyID, v))
+}
+
+// FamilyIDNEQ applies the NEQ predicate on the "family_id" field.
+func FamilyIDNEQ(v uuid.UUID) predicate.RefreshToken {
+	return predicate.RefreshToken(sql.FieldNEQ(FieldFamilyID, v))
+}
+
+// FamilyIDIn applies the In predicate on the "family_id" field.
+func FamilyIDIn(vs ...uuid.UUID) predicate.RefreshToken {
+	return predicate.RefreshToken(sql.FieldIn(FieldFamilyID, vs...))
+}
+
+// FamilyIDNotIn applies the NotIn predicate on the "family_id" field.
+func FamilyIDNotIn(vs ...uuid.UUID) predicate.RefreshToken {
+	return predicate.RefreshToken(sql.FieldNotIn(FieldFamilyID, vs...))
+}
+
+// FamilyIDGT applies the GT predicate on the "family_id" field.
+func FamilyIDGT(v uuid.UUID) predicate.RefreshToken {
+	return predicate.RefreshToken(sql.FieldGT(FieldFamilyID, v))
+}
+
+// FamilyIDGTE applies the GTE predicate on the "family_id" field.
+func FamilyIDGTE(v uuid.UUID) predicate.RefreshToken {
+	return predicate.RefreshToken(sql.FieldGTE(FieldFamilyID, v))
+}
+
+// FamilyIDLT applies the LT predicate on the "family_id" field.
+func FamilyIDLT(v uuid.UUID) predicate.RefreshToken {
+	return predicate.RefreshToken(sql.FieldLT(FieldFamilyID, v))
+}
+
+// FamilyIDLTE applies the LTE predicate on the "family_id" field.
+func FamilyIDLTE(v uuid.UUID) predicate.RefreshToken {
+	return predicate.RefreshToken(sql.FieldLTE(FieldFamilyID, v))
 }
 
 // ExpiresAtEQ applies the EQ predicate on the "expires_at" field.

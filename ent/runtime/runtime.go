@@ -1512,13 +1512,13 @@ func init() {
 	// refreshtoken.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
 	refreshtoken.UpdateDefaultUpdatedAt = refreshtokenDescUpdatedAt.UpdateDefault.(func() time.Time)
 	// refreshtokenDescUserAgent is the schema descriptor for user_agent field.
-	refreshtokenDescUserAgent := refreshtokenFields[5].Descriptor()
+	refreshtokenDescUserAgent := refreshtokenFields[6].Descriptor()
 	// refreshtoken.DefaultUserAgent holds the default value on creation for the user_agent field.
 	refreshtoken.DefaultUserAgent = refreshtokenDescUserAgent.Default.(string)
 	// refreshtoken.UserAgentValidator is a validator for the "user_agent" field. It is called by the builders before save.
 	refreshtoken.UserAgentValidator = refreshtokenDescUserAgent.Validators[0].(func(string) error)
 	// refreshtokenDescIP is the schema descriptor for ip field.
-	refreshtokenDescIP := refreshtokenFields[6].Descriptor()
+	refreshtokenDescIP := refreshtokenFields[7].Descriptor()
 	// refreshtoken.DefaultIP holds the default value on creation for the ip field.
 	refreshtoken.DefaultIP = refreshtokenDescIP.Default.(string)
 	// refreshtoken.IPValidator is a validator for the "ip" field. It is called by the builders before save.

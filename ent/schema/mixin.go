@@ -14,6 +14,8 @@ import (
 	"entgo.io/ent/schema/mixin"
 	"github.com/google/uuid"
 
+	gen "github.com/reten-io/reten/ent"
+	"github.com/reten-io/reten/ent/project"
 	"github.com/reten-io/reten/internal/viewer"
 )
 
@@ -101,7 +103,7 @@ func (ProjectMixin) Indexes() []ent.Index {
 
 // Hooks of the ProjectMixin.
 func (ProjectMixin) Hooks() []ent.Hook {
-	return []ent.Hook{stampOnCreate("project_id", viewer.ProjectID)}
+	return []ent.Hook{stampProject}
 }
 
 // Policy of the ProjectMixin.
@@ -117,6 +119,41 @@ func (ArchiveMixin) Fields() []ent.Field {
 	return []ent.Field{
 		field.Time("archived_at").Optional().Nillable(),
 	}
+}
+
+// stampProject sets project_id from the active project on create when the
+// caller left it unset. An explicit project_id other than the active one (a
+// project's root audience created while another project is active) must be a
+// project of the viewer's tenant: the lookup runs through the tenant filter.
+func stampProject(next ent.Mutator) ent.Mutator {
+	return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+		if !m.Op().Is(ent.OpCreate) {
+			return next.Mutate(ctx, m)
+		}
+		active, hasActive := viewer.ProjectID(ctx)
+		cur, set := m.Field("project_id")
+		switch {
+		case !set && hasActive:
+			if err := m.SetField("project_id", active); err != nil {
+				return nil, err
+			}
+		case set && cur.(uuid.UUID) != active:
+			if _, hasTenant := viewer.TenantID(ctx); hasTenant {
+				c, ok := m.(interface{ Client() *gen.Client })
+				if !ok {
+					return nil, fmt.Errorf("%s: cannot check project_id", m.Type())
+				}
+				exists, err := c.Client().Project.Query().Where(project.ID(cur.(uuid.UUID))).Exist(ctx)
+				if err != nil {
+					return nil, err
+				}
+				if !exists {
+					return nil, fmt.Errorf("%s: project %s is not a project of the tenant", m.Type(), cur)
+				}
+			}
+		}
+		return next.Mutate(ctx, m)
+	})
 }
 
 // stampOnCreate sets column from the request context on create, and refuses a

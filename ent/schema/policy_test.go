@@ -57,14 +57,28 @@ func TestTenantFilterInTheDataLayer(t *testing.T) {
 		if err != nil || p.TenantID != acme.TenantID {
 			t.Fatalf("create in own tenant: %v %v", p, err)
 		}
+		// A project-owned row cannot point at another tenant's project.
+		if _, err := c.Audience.Create().SetProjectID(beta.ProjectID).SetName("Sneaky").Save(asAcme); err == nil {
+			t.Fatal("created an audience in another tenant's project")
+		}
+		// With another project active, an explicit project of the tenant is fine (a new project's root audience).
+		inVentas := viewer.NewContext(bg, &viewer.Viewer{UserID: acme.UserID, TenantID: acme.TenantID, ProjectID: p.ID})
+		if _, err := c.Audience.Create().SetProjectID(acme.ProjectID).SetName("Mine").Save(inVentas); err != nil {
+			t.Fatalf("explicit project of the tenant: %v", err)
+		}
+		// Unset, the active project is stamped.
+		a, err := c.Audience.Create().SetName("Stamped").Save(inVentas)
+		if err != nil || a.ProjectID != p.ID || a.TenantID != acme.TenantID {
+			t.Fatalf("stamped audience = %+v (%v)", a, err)
+		}
 		// An active project narrows project-owned rows further.
 		inMain := viewer.NewContext(bg, &viewer.Viewer{UserID: acme.UserID, TenantID: acme.TenantID, ProjectID: acme.ProjectID})
 		auds, err := c.Audience.Query().All(inMain)
-		if err != nil || len(auds) != 1 || auds[0].ProjectID != acme.ProjectID {
+		if err != nil || len(auds) != 2 || auds[0].ProjectID != acme.ProjectID || auds[1].ProjectID != acme.ProjectID {
 			t.Fatalf("audiences in main project = %v (%v)", auds, err)
 		}
-		if all, _ := c.Audience.Query().Count(asAcme); all != 2 {
-			t.Fatalf("audiences in tenant = %d, want 2", all)
+		if all, _ := c.Audience.Query().Count(asAcme); all != 4 {
+			t.Fatalf("audiences in tenant = %d, want 4 (two roots, two created above)", all)
 		}
 		// Users: a viewer sees themself and the members of the active tenant only.
 		users, err := c.User.Query().All(asAcme)

@@ -54,7 +54,8 @@ func (Tenant) Annotations() []schema.Annotation {
 	return []schema.Annotation{entgql.RelayConnection()}
 }
 
-// Policy of Tenant: a viewer sees only the tenants they are a member of.
+// Policy of Tenant: a user sees only the tenants they are a member of; an API
+// key, bound to one tenant, sees only that one.
 func (Tenant) Policy() ent.Policy {
 	rule := privacy.FilterFunc(func(ctx context.Context, f privacy.Filter) error {
 		v := viewer.FromContext(ctx)
@@ -62,6 +63,9 @@ func (Tenant) Policy() ent.Policy {
 			return privacy.Denyf("tenant data needs a viewer")
 		}
 		f.Where(entql.HasEdgeWith("memberships", entql.FieldEQ("user_id", v.UserID)))
+		if v.IsAPIKey() {
+			f.Where(entql.FieldEQ("id", v.TenantID))
+		}
 		return privacy.Skip
 	})
 	return privacy.Policy{Query: privacy.QueryPolicy{rule}, Mutation: privacy.MutationPolicy{rule}}

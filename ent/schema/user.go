@@ -123,6 +123,9 @@ func (RefreshToken) Fields() []ent.Field {
 	return []ent.Field{
 		field.UUID("user_id", uuid.UUID{}).Immutable(),
 		field.String("token_hash").Sensitive().Immutable(),
+		// family_id is shared by a login's chain of rotated tokens: presenting a
+		// rotated token after the grace period revokes the whole family.
+		field.UUID("family_id", uuid.UUID{}).Immutable(),
 		field.Time("expires_at").Immutable(),
 		field.Time("revoked_at").Optional().Nillable(),
 		field.UUID("replaced_by", uuid.UUID{}).Optional().Nillable(),
@@ -140,7 +143,7 @@ func (RefreshToken) Edges() []ent.Edge {
 
 // Indexes of RefreshToken.
 func (RefreshToken) Indexes() []ent.Index {
-	return []ent.Index{index.Fields("token_hash").Unique(), index.Fields("user_id")}
+	return []ent.Index{index.Fields("token_hash").Unique(), index.Fields("user_id"), index.Fields("family_id")}
 }
 
 // Annotations of RefreshToken: never exposed over GraphQL.

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/google/uuid"
 
@@ -17,6 +18,7 @@ import (
 	"github.com/reten-io/reten/internal/apperr"
 	"github.com/reten-io/reten/internal/auth"
 	"github.com/reten-io/reten/internal/paging"
+	"github.com/reten-io/reten/internal/txn"
 	"github.com/reten-io/reten/internal/viewer"
 )
 
@@ -35,6 +37,7 @@ const (
 	MsgRevoked           = "Cannot update permissions of a revoked API key"
 	MsgJWTOnly           = "API keys cannot manage API keys: sign in with a user session"
 	MsgNameRequired      = "name should not be empty"
+	MsgNameTooLong       = "name must be shorter than or equal to 255 characters"
 	MsgPermsMin          = "permissions must contain at least 1 elements"
 	MsgPermsUnique       = "All permissions's elements must be unique"
 	MsgUnknownPermFmt    = "Unknown permission: %s"
@@ -62,6 +65,9 @@ type CreateInput struct {
 	Scope       string
 	ProjectID   *uuid.UUID
 }
+
+// db is the transaction client of ctx when there is one, else the pool.
+func (s *Service) db(ctx context.Context) *ent.Client { return txn.Client(ctx, s.client) }
 
 // Created is a new key with its plaintext secret (shown only once).
 type Created struct {
@@ -91,8 +97,11 @@ func ValidatePermissions(perms []string) []string {
 
 func (in CreateInput) validate(now time.Time) []string {
 	var msgs []string
-	if strings.TrimSpace(in.Name) == "" {
+	switch name := strings.TrimSpace(in.Name); {
+	case name == "":
 		msgs = append(msgs, MsgNameRequired)
+	case utf8.RuneCountInString(name) > 255:
+		msgs = append(msgs, MsgNameTooLong)
 	}
 	msgs = append(msgs, ValidatePermissions(in.Permissions)...)
 	if in.ExpiresAt != nil && !in.ExpiresAt.After(now) {
@@ -151,7 +160,7 @@ func (s *Service) Create(ctx context.Context, in CreateInput) (*Created, error) 
 	}
 	msgs := in.validate(s.now())
 	if in.Scope == ScopeProject && in.ProjectID != nil {
-		ok, err := s.client.Project.Query().Where(project.ID(*in.ProjectID)).Exist(ctx)
+		ok, err := s.db(ctx).Project.Query().Where(project.ID(*in.ProjectID), project.TenantID(v.TenantID)).Exist(ctx)
 		if err != nil {
 			return nil, err
 		}
@@ -166,7 +175,7 @@ func (s *Service) Create(ctx context.Context, in CreateInput) (*Created, error) 
 		return nil, err
 	}
 	plain, prefix, hash := auth.NewAPIKeySecret()
-	k, err := s.client.APIKey.Create().
+	k, err := s.db(ctx).APIKey.Create().
 		SetTenantID(v.TenantID).SetUserID(v.UserID).SetName(strings.TrimSpace(in.Name)).
 		SetKeyPrefix(prefix).SetKeyHash(hash).SetPermissions(in.Permissions).
 		SetScope(apikey.Scope(in.Scope)).SetNillableProjectID(in.ProjectID).
@@ -183,7 +192,7 @@ func (s *Service) List(ctx context.Context, p paging.Page) (*paging.List[*ent.AP
 	if err != nil {
 		return nil, err
 	}
-	q := s.client.APIKey.Query().Where(apikey.UserID(v.UserID))
+	q := s.db(ctx).APIKey.Query().Where(apikey.UserID(v.UserID), apikey.TenantID(v.TenantID))
 	total, err := q.Clone().Count(ctx)
 	if err != nil {
 		return nil, err
@@ -203,7 +212,7 @@ func (s *Service) Connection(ctx context.Context, after *ent.Cursor, first *int,
 	if err != nil {
 		return nil, err
 	}
-	return s.client.APIKey.Query().Where(apikey.UserID(v.UserID)).Paginate(ctx, after, first, before, last,
+	return s.db(ctx).APIKey.Query().Where(apikey.UserID(v.UserID), apikey.TenantID(v.TenantID)).Paginate(ctx, after, first, before, last,
 		ent.WithAPIKeyOrder(orderBy), ent.WithAPIKeyFilter(where.Filter))
 }
 
@@ -220,7 +229,7 @@ func (s *Service) Get(ctx context.Context, id uuid.UUID) (*ent.APIKey, error) {
 // tenant: SPEC.md answers 403 "You do not own this API key" for another
 // user's or another tenant's key, 404 only when no key has that id.
 func (s *Service) owned(ctx context.Context, v *viewer.Viewer, id uuid.UUID) (*ent.APIKey, error) {
-	k, err := s.client.APIKey.Get(viewer.SystemContext(ctx), id)
+	k, err := s.db(ctx).APIKey.Get(viewer.SystemContext(ctx), id)
 	if err != nil {
 		return nil, apperr.FromEnt(err, MsgNotFound, "")
 	}
@@ -241,7 +250,7 @@ func (s *Service) Revoke(ctx context.Context, id uuid.UUID) (*ent.APIKey, error)
 	if err != nil || k.RevokedAt != nil {
 		return k, err
 	}
-	return s.client.APIKey.UpdateOne(k).SetIsActive(false).SetRevokedAt(s.now()).Save(ctx)
+	return s.db(ctx).APIKey.UpdateOne(k).SetIsActive(false).SetRevokedAt(s.now()).Save(ctx)
 }
 
 // SetPermissions replaces the permission set of one of the caller's keys; the
@@ -264,5 +273,5 @@ func (s *Service) SetPermissions(ctx context.Context, id uuid.UUID, perms []stri
 	if err := grantable(v, perms); err != nil {
 		return nil, err
 	}
-	return s.client.APIKey.UpdateOne(k).SetPermissions(perms).Save(ctx)
+	return s.db(ctx).APIKey.UpdateOne(k).SetPermissions(perms).Save(ctx)
 }

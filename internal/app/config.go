@@ -91,7 +91,9 @@ func LoadConfig() (Config, error) {
 	return c, nil
 }
 
-// embeddedSecret reads, or creates once, the JWT secret of the data directory.
+// embeddedSecret reads, or creates once, the JWT secret of the data
+// directory. The file appears whole or not at all (written aside, then
+// linked), and of two processes creating it at once both use the winner's.
 func embeddedSecret(dir string) ([]byte, error) {
 	path := filepath.Join(dir, "jwt.secret")
 	if b, err := os.ReadFile(path); err == nil {
@@ -104,11 +106,26 @@ func embeddedSecret(dir string) ([]byte, error) {
 	if _, err := rand.Read(raw); err != nil {
 		return nil, err
 	}
-	secret := hex.EncodeToString(raw)
-	if err := os.WriteFile(path, []byte(secret+"\n"), 0o600); err != nil {
+	tmp, err := os.CreateTemp(dir, "jwt.secret.*")
+	if err != nil {
 		return nil, fmt.Errorf("write JWT secret: %w", err)
 	}
-	return []byte(secret), nil
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.WriteString(hex.EncodeToString(raw) + "\n"); err != nil {
+		_ = tmp.Close()
+		return nil, fmt.Errorf("write JWT secret: %w", err)
+	}
+	if err := tmp.Close(); err != nil {
+		return nil, fmt.Errorf("write JWT secret: %w", err)
+	}
+	if err := os.Link(tmp.Name(), path); err != nil && !errors.Is(err, os.ErrExist) {
+		return nil, fmt.Errorf("write JWT secret: %w", err)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("read JWT secret: %w", err)
+	}
+	return []byte(strings.TrimSpace(string(b))), nil
 }
 
 func envOr(key, def string) string {

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 
 	"entgo.io/ent/dialect"
 	entsql "entgo.io/ent/dialect/sql"
@@ -26,6 +27,7 @@ type DB struct {
 	Client  *ent.Client
 	SQL     *sql.DB
 	Dialect string
+	path    string // SQLite file
 }
 
 // Close closes the client and the pool.
@@ -64,7 +66,7 @@ func OpenDB(url string, opts ...ent.Option) (*DB, error) {
 	}
 	drv := entsql.OpenDB(d, db)
 	client := ent.NewClient(append([]ent.Option{ent.Driver(drv)}, opts...)...)
-	return &DB{Client: client, SQL: db, Dialect: d}, nil
+	return &DB{Client: client, SQL: db, Dialect: d, path: sqlitePath(url)}, nil
 }
 
 func sqlitePath(url string) string {
@@ -82,6 +84,14 @@ func (d *DB) Migrate(ctx context.Context) (applied int, err error) {
 		return 0, err
 	}
 	gd, opts := goose.DialectSQLite3, []goose.ProviderOption(nil)
+	if d.Dialect == dialect.SQLite {
+		// Processes sharing the file (serve and bootstrap started together) take turns.
+		unlock, err := lockFile(d.path + ".lock")
+		if err != nil {
+			return 0, err
+		}
+		defer unlock()
+	}
 	if d.Dialect == dialect.Postgres {
 		// Replicas starting together take turns: an advisory lock serialises them.
 		locker, err := lock.NewPostgresSessionLocker()
@@ -99,4 +109,21 @@ func (d *DB) Migrate(ctx context.Context) (applied int, err error) {
 		return 0, fmt.Errorf("apply migrations: %w", err)
 	}
 	return len(res), nil
+}
+
+// lockFile takes an exclusive advisory lock on path (created if needed) and
+// returns its release.
+func lockFile(path string) (func(), error) {
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("migration lock: %w", err)
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
+		_ = f.Close()
+		return nil, fmt.Errorf("migration lock: %w", err)
+	}
+	return func() {
+		_ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+		_ = f.Close()
+	}, nil
 }

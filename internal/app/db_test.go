@@ -78,3 +78,47 @@ func TestLoadConfig(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 }
+
+// TestFreshSQLiteStartedTwiceAtOnce: serve and bootstrap started together on
+// a fresh data directory both come up with the same secret and one schema.
+func TestFreshSQLiteStartedTwiceAtOnce(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("DATABASE_URL", "sqlite://"+filepath.Join(dir, "reten.db"))
+	t.Setenv("RETEN_JWT_SECRET", "")
+	const n = 4
+	var wg sync.WaitGroup
+	secrets := make([]string, n)
+	errs := make([]error, n)
+	for i := 0; i < n; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			cfg, err := app.LoadConfig()
+			if err != nil {
+				errs[i] = err
+				return
+			}
+			secrets[i] = string(cfg.JWTSecret)
+			db, err := app.OpenDB(cfg.DatabaseURL)
+			if err != nil {
+				errs[i] = err
+				return
+			}
+			defer db.Close()
+			_, errs[i] = db.Migrate(context.Background())
+		}()
+	}
+	wg.Wait()
+	for i := 0; i < n; i++ {
+		if errs[i] != nil {
+			t.Fatalf("starter %d: %v", i, errs[i])
+		}
+		if secrets[i] != secrets[0] || len(secrets[i]) != 64 {
+			t.Fatalf("secrets differ or are short: %q vs %q", secrets[i], secrets[0])
+		}
+	}
+	leftovers, _ := filepath.Glob(filepath.Join(dir, "jwt.secret.*"))
+	if len(leftovers) != 0 {
+		t.Fatalf("temporary secret files left: %v", leftovers)
+	}
+}

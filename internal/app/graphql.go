@@ -39,7 +39,8 @@ const (
 // project-optional REST route (x-project-id is validated when sent), then the
 // query runs with the viewer in context; mutations run in one transaction.
 func graphqlHandler(client *ent.Client, tenancyResolver *tenancy.Resolver, limiter *ratelimit.Limiter, r *graph.Resolver) http.Handler {
-	srv := handler.New(generated.NewExecutableSchema(generated.Config{Resolvers: r}))
+	es := generated.NewExecutableSchema(generated.Config{Resolvers: r})
+	srv := handler.New(es)
 	srv.AddTransport(transport.Options{})
 	srv.AddTransport(transport.GET{})
 	srv.AddTransport(transport.POST{})
@@ -48,8 +49,12 @@ func graphqlHandler(client *ent.Client, tenancyResolver *tenancy.Resolver, limit
 	srv.Use(extension.AutomaticPersistedQuery{Cache: lru.New[string](100)})
 	srv.Use(extension.FixedComplexityLimit(maxQueryComplexity))
 	srv.Use(depthLimit(maxQueryDepth))
-	srv.Use(entgql.Transactioner{TxOpener: client})
-	srv.AroundFields(guardFields)
+	// Mutations run in one transaction (services pick it up from ctx);
+	// queries need none and must not hold SQLite's write lock.
+	srv.Use(entgql.Transactioner{TxOpener: client, SkipTxFunc: func(op *ast.OperationDefinition) bool {
+		return op.Operation != ast.Mutation
+	}})
+	srv.AroundFields(fieldGuard(es.Schema()))
 	srv.SetErrorPresenter(presentGraphQLError)
 	srv.SetRecoverFunc(func(ctx context.Context, p any) error {
 		slog.ErrorContext(ctx, "graphql panic", "panic", p)
@@ -72,46 +77,91 @@ func graphqlHandler(client *ent.Client, tenancyResolver *tenancy.Resolver, limit
 	})
 }
 
-// guardFields authorises every field resolution:
+// fieldGuard authorises every field resolution:
 //   - a root field (Query or Mutation) must be in tenancy.Matrix; its
 //     project scope and permission are checked there, in the SPEC.md order
 //     (project, then permission), before the resolver decodes anything;
 //   - any other field returning an entity (or a connection of it) needs that
 //     entity's read permission, so edges cannot reach data the typed queries
 //     would refuse: project { rootAudience } needs audience-criteria:view.
-//     The fields of Viewer describe the caller and are exempt.
-func guardFields(ctx context.Context, next graphql.Resolver) (any, error) {
-	fc := graphql.GetFieldContext(ctx)
-	if fc == nil || fc.Field.Definition == nil || fc.Object == "Viewer" {
-		return next(ctx)
-	}
-	if fc.Object == "Query" || fc.Object == "Mutation" {
-		if strings.HasPrefix(fc.Field.Name, "__") { // introspection
+//     The fields of Viewer describe the caller and are exempt;
+//   - a where argument may filter only on entities the caller may read
+//     (projects(where: {hasRootAudienceWith: ...}) needs audience-criteria:view),
+//     so filters cannot probe data either.
+func fieldGuard(schema *ast.Schema) graphql.FieldMiddleware {
+	return func(ctx context.Context, next graphql.Resolver) (any, error) {
+		fc := graphql.GetFieldContext(ctx)
+		if fc == nil || fc.Field.Definition == nil || fc.Object == "Viewer" || strings.HasPrefix(fc.Field.Name, "__") {
 			return next(ctx)
 		}
-		e, ok := tenancy.Lookup(fc.Object + "." + fc.Field.Name)
-		if !ok {
-			return nil, apperr.Forbidden("Operation " + fc.Object + "." + fc.Field.Name + " is not authorised")
-		}
-		if e.Scope == tenancy.ProjectScoped {
-			if _, err := tenancy.RequireProject(ctx); err != nil {
+		if where := fc.Field.Definition.Arguments.ForName("where"); where != nil {
+			raw := fc.Field.ArgumentMap(graphql.GetOperationContext(ctx).Variables)["where"]
+			if err := checkWhere(ctx, schema, where.Type.Name(), raw); err != nil {
 				return nil, err
 			}
 		}
-		if e.Permission != "" {
-			if err := auth.RequireCtx(ctx, e.Permission); err != nil {
-				return nil, err
+		if fc.Object == "Query" || fc.Object == "Mutation" {
+			e, ok := tenancy.Lookup(fc.Object + "." + fc.Field.Name)
+			if !ok {
+				return nil, apperr.Forbidden("Operation " + fc.Object + "." + fc.Field.Name + " is not authorised")
 			}
+			if e.Scope == tenancy.ProjectScoped {
+				if _, err := tenancy.RequireProject(ctx); err != nil {
+					return nil, err
+				}
+			}
+			if e.Permission != "" {
+				if err := auth.RequireCtx(ctx, e.Permission); err != nil {
+					return nil, err
+				}
+			}
+			return next(ctx)
+		}
+		if err := requireRead(ctx, strings.TrimSuffix(strings.TrimSuffix(fc.Field.Definition.Type.Name(), "Connection"), "Edge")); err != nil {
+			return nil, err
 		}
 		return next(ctx)
 	}
-	name := strings.TrimSuffix(strings.TrimSuffix(fc.Field.Definition.Type.Name(), "Connection"), "Edge")
-	if perm, known := auth.ViewPermission(name); known && perm != "" {
-		if err := auth.RequireCtx(ctx, perm); err != nil {
-			return nil, err
+}
+
+// requireRead checks the read permission of an entity type, if it has one.
+func requireRead(ctx context.Context, entity string) error {
+	if perm, known := auth.ViewPermission(entity); known && perm != "" {
+		return auth.RequireCtx(ctx, perm)
+	}
+	return nil
+}
+
+// checkWhere walks a where-input value of input type typeName and requires
+// the read permission of every entity it filters on (hasXWith nests XWhereInput).
+func checkWhere(ctx context.Context, schema *ast.Schema, typeName string, value any) error {
+	if value == nil {
+		return nil
+	}
+	if err := requireRead(ctx, strings.TrimSuffix(typeName, "WhereInput")); err != nil {
+		return err
+	}
+	switch v := value.(type) {
+	case []any:
+		for _, item := range v {
+			if err := checkWhere(ctx, schema, typeName, item); err != nil {
+				return err
+			}
+		}
+	case map[string]any:
+		def := schema.Types[typeName]
+		if def == nil {
+			return nil
+		}
+		for key, sub := range v {
+			if f := def.Fields.ForName(key); f != nil && strings.HasSuffix(f.Type.Name(), "WhereInput") {
+				if err := checkWhere(ctx, schema, f.Type.Name(), sub); err != nil {
+					return err
+				}
+			}
 		}
 	}
-	return next(ctx)
+	return nil
 }
 
 // presentGraphQLError maps typed errors to GraphQL errors with

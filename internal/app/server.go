@@ -77,7 +77,8 @@ func accessLog(requests *prometheus.CounterVec, latency *prometheus.HistogramVec
 			start := time.Now()
 			next.ServeHTTP(ww, r)
 			took := time.Since(start)
-			route := r.URL.Path
+			// Route patterns only: raw paths would let any client grow the label set.
+			route := "unmatched"
 			if rc := chi.RouteContext(r.Context()); rc != nil && rc.RoutePattern() != "" {
 				route = rc.RoutePattern()
 			}

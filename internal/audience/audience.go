@@ -14,6 +14,7 @@ import (
 	"github.com/reten-io/reten/internal/apperr"
 	"github.com/reten-io/reten/internal/auth"
 	"github.com/reten-io/reten/internal/tenancy"
+	"github.com/reten-io/reten/internal/txn"
 )
 
 // MsgNotFound is the SPEC.md 404 of audience routes.
@@ -32,6 +33,9 @@ type Detail struct {
 	OperandNames map[uuid.UUID]string
 }
 
+// db is the transaction client of ctx when there is one, else the pool.
+func (s *Service) db(ctx context.Context) *ent.Client { return txn.Client(ctx, s.client) }
+
 // Get returns a non-archived audience of the active project with its blocks
 // (ascending order) and compositions.
 func (s *Service) Get(ctx context.Context, id uuid.UUID) (*Detail, error) {
@@ -42,7 +46,7 @@ func (s *Service) Get(ctx context.Context, id uuid.UUID) (*Detail, error) {
 	if err != nil {
 		return nil, err
 	}
-	a, err := s.client.Audience.Query().
+	a, err := s.db(ctx).Audience.Query().
 		Where(audience.ID(id), audience.ProjectID(pid), audience.ArchivedAtIsNil()).
 		WithQueryBlocks(func(q *ent.QueryBlockQuery) { q.Order(queryblock.ByOrder(), queryblock.ByID()) }).
 		WithCompositions(func(q *ent.AudienceCompositionQuery) {
@@ -58,7 +62,7 @@ func (s *Service) Get(ctx context.Context, id uuid.UUID) (*Detail, error) {
 		operands = append(operands, c.OperandAudienceID)
 	}
 	if len(operands) > 0 {
-		named, err := s.client.Audience.Query().
+		named, err := s.db(ctx).Audience.Query().
 			Where(audience.IDIn(operands...), audience.ArchivedAtIsNil()).
 			Select(audience.FieldID, audience.FieldName).All(ctx)
 		if err != nil {

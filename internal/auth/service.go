@@ -5,6 +5,7 @@ package auth
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -94,9 +95,11 @@ func (s *Service) Login(ctx context.Context, in LoginInput) (*Session, error) {
 	}
 	sys := viewer.SystemContext(ctx)
 	key := strings.ToLower(strings.TrimSpace(in.Identifier))
-	u, err := s.client.User.Query().
-		Where(user.Or(user.EmailKey(key), user.UsernameKey(key))).
-		Only(sys)
+	// An email wins over a username that happens to look the same.
+	u, err := s.client.User.Query().Where(user.EmailKey(key)).Only(sys)
+	if ent.IsNotFound(err) {
+		u, err = s.client.User.Query().Where(user.UsernameKey(key)).Only(sys)
+	}
 	switch {
 	case ent.IsNotFound(err):
 		CheckPassword(string(dummyHash), in.Password)
@@ -113,44 +116,55 @@ func (s *Service) Login(ctx context.Context, in LoginInput) (*Session, error) {
 	return s.openSession(sys, u, in.UserAgent, in.IP)
 }
 
+// ErrRefreshRaced marks the 401 of a refresh token that another request
+// rotated moments ago (two tabs, a retry): the session is not revoked and the
+// client keeps the cookie the winning request set.
+var ErrRefreshRaced = errors.New("refresh token rotated by a concurrent request")
+
+// refreshGrace is how long a just-rotated token counts as a concurrent retry
+// rather than a replay.
+const refreshGrace = 30 * time.Second
+
 // Refresh validates a refresh token, rotates it and issues a new access token.
-// Presenting an already rotated token also revokes its successor: reuse of a
-// rotated token signals a stolen one.
+// Presenting a token rotated more than refreshGrace ago signals a stolen token:
+// every token of its family (the login's chain) is revoked.
 func (s *Service) Refresh(ctx context.Context, token, userAgent, ip string) (*Session, error) {
 	sys := viewer.SystemContext(ctx)
 	if token == "" {
 		return nil, apperr.Unauthorized(MsgInvalidRefresh)
 	}
 	var (
-		sess   *Session
-		reused bool
+		sess    *Session
+		outcome error
 	)
 	err := txn.Run(sys, s.client, func(ctx context.Context, tx *ent.Client) error {
 		rt, err := tx.RefreshToken.Query().Where(refreshtoken.TokenHash(HashToken(token))).Only(ctx)
 		if ent.IsNotFound(err) {
-			return apperr.Unauthorized(MsgInvalidRefresh)
+			outcome = apperr.Unauthorized(MsgInvalidRefresh)
+			return nil
 		}
 		if err != nil {
 			return err
 		}
 		now := s.now()
-		if rt.RevokedAt != nil {
-			if rt.ReplacedBy != nil {
-				if err := tx.RefreshToken.Update().
-					Where(refreshtoken.ID(*rt.ReplacedBy), refreshtoken.RevokedAtIsNil()).
-					SetRevokedAt(now).Exec(ctx); err != nil {
-					return err
-				}
-			}
-			reused = true
+		switch {
+		case rt.RevokedAt != nil && rt.ReplacedBy != nil && now.Sub(*rt.RevokedAt) < refreshGrace:
+			outcome = &apperr.Error{Kind: apperr.KindUnauthorized, Messages: []string{MsgInvalidRefresh}, Err: ErrRefreshRaced}
 			return nil
-		}
-		if !rt.ExpiresAt.After(now) {
-			return apperr.Unauthorized(MsgInvalidRefresh)
+		case rt.RevokedAt != nil && rt.ReplacedBy != nil:
+			// Replay of a rotated token: cut the whole family off (committed).
+			outcome = apperr.Unauthorized(MsgInvalidRefresh)
+			return tx.RefreshToken.Update().
+				Where(refreshtoken.FamilyID(rt.FamilyID), refreshtoken.RevokedAtIsNil()).
+				SetRevokedAt(now).Exec(ctx)
+		case rt.RevokedAt != nil || !rt.ExpiresAt.After(now):
+			outcome = apperr.Unauthorized(MsgInvalidRefresh)
+			return nil
 		}
 		u, err := tx.User.Get(ctx, rt.UserID)
 		if err != nil || !u.IsActive {
-			return apperr.Unauthorized(MsgInvalidRefresh)
+			outcome = apperr.Unauthorized(MsgInvalidRefresh)
+			return nil
 		}
 		// Claim the token atomically: of two concurrent refreshes, one wins.
 		n, err := tx.RefreshToken.Update().Where(refreshtoken.ID(rt.ID), refreshtoken.RevokedAtIsNil()).
@@ -159,10 +173,11 @@ func (s *Service) Refresh(ctx context.Context, token, userAgent, ip string) (*Se
 			return err
 		}
 		if n == 0 {
-			return apperr.Unauthorized(MsgInvalidRefresh)
+			outcome = &apperr.Error{Kind: apperr.KindUnauthorized, Messages: []string{MsgInvalidRefresh}, Err: ErrRefreshRaced}
+			return nil
 		}
 		var newID uuid.UUID
-		sess, newID, err = s.openSessionTx(ctx, tx, u, userAgent, ip)
+		sess, newID, err = s.openSessionTx(ctx, tx, u, rt.FamilyID, userAgent, ip)
 		if err != nil {
 			return err
 		}
@@ -171,8 +186,8 @@ func (s *Service) Refresh(ctx context.Context, token, userAgent, ip string) (*Se
 	if err != nil {
 		return nil, err
 	}
-	if reused {
-		return nil, apperr.Unauthorized(MsgInvalidRefresh)
+	if outcome != nil {
+		return nil, outcome
 	}
 	return sess, nil
 }
@@ -192,15 +207,15 @@ func (s *Service) Logout(ctx context.Context, token string) error {
 func (s *Service) openSession(ctx context.Context, u *ent.User, ua, ip string) (*Session, error) {
 	var sess *Session
 	err := txn.Run(ctx, s.client, func(ctx context.Context, tx *ent.Client) (err error) {
-		sess, _, err = s.openSessionTx(ctx, tx, u, ua, ip)
+		sess, _, err = s.openSessionTx(ctx, tx, u, uuid.New(), ua, ip)
 		return err
 	})
 	return sess, err
 }
 
-// openSessionTx issues an access token and stores a new refresh token; it
-// returns the refresh token's row id for rotation links.
-func (s *Service) openSessionTx(ctx context.Context, tx *ent.Client, u *ent.User, ua, ip string) (*Session, uuid.UUID, error) {
+// openSessionTx issues an access token and stores a new refresh token of
+// family; it returns the refresh token's row id for rotation links.
+func (s *Service) openSessionTx(ctx context.Context, tx *ent.Client, u *ent.User, family uuid.UUID, ua, ip string) (*Session, uuid.UUID, error) {
 	now := s.now()
 	access, err := s.IssueAccessToken(u.ID, now)
 	if err != nil {
@@ -209,7 +224,7 @@ func (s *Service) openSessionTx(ctx context.Context, tx *ent.Client, u *ent.User
 	refresh := randomToken(32)
 	until := now.Add(RefreshTokenTTL)
 	rt, err := tx.RefreshToken.Create().
-		SetUserID(u.ID).SetTokenHash(HashToken(refresh)).SetExpiresAt(until).
+		SetUserID(u.ID).SetTokenHash(HashToken(refresh)).SetFamilyID(family).SetExpiresAt(until).
 		SetUserAgent(truncate(ua, 512)).SetIP(truncate(ip, 64)).Save(ctx)
 	if err != nil {
 		return nil, uuid.Nil, err

@@ -18,6 +18,7 @@ import (
 	"github.com/reten-io/reten/ent/migrate"
 	"github.com/reten-io/reten/internal/apperr"
 	"github.com/reten-io/reten/internal/auth"
+	"github.com/reten-io/reten/internal/txn"
 	"github.com/reten-io/reten/internal/viewer"
 )
 
@@ -27,7 +28,7 @@ const MsgNotFound = "Node not found"
 // Service resolves nodes.
 type Service struct {
 	client *ent.Client
-	db     *sql.DB
+	pool   *sql.DB
 	lookup string // one UNION ALL statement naming the table that holds an id
 }
 
@@ -40,8 +41,11 @@ func NewService(client *ent.Client, db *sql.DB) *Service {
 		}
 		parts = append(parts, fmt.Sprintf("SELECT '%s' FROM %s WHERE id = $1", t.Name, quote(t.Name)))
 	}
-	return &Service{client: client, db: db, lookup: strings.Join(parts, " UNION ALL ") + " LIMIT 1"}
+	return &Service{client: client, pool: db, lookup: strings.Join(parts, " UNION ALL ") + " LIMIT 1"}
 }
+
+// db is the transaction client of ctx when there is one, else the pool.
+func (s *Service) db(ctx context.Context) *ent.Client { return txn.Client(ctx, s.client) }
 
 // Node returns the entity with id when the viewer may see it.
 func (s *Service) Node(ctx context.Context, id uuid.UUID) (ent.Noder, error) {
@@ -49,7 +53,7 @@ func (s *Service) Node(ctx context.Context, id uuid.UUID) (ent.Noder, error) {
 	if err != nil {
 		return nil, err
 	}
-	n, err := s.client.Noder(ctx, id, ent.WithFixedNodeType(table))
+	n, err := s.db(ctx).Noder(ctx, id, ent.WithFixedNodeType(table))
 	if err != nil {
 		return nil, apperr.FromEnt(err, MsgNotFound, "")
 	}
@@ -85,7 +89,7 @@ func (s *Service) tableOf(ctx context.Context, id uuid.UUID) (string, error) {
 	if viewer.FromContext(ctx) == nil {
 		return "", apperr.Unauthorized(auth.MsgUnauthorized)
 	}
-	rows, err := s.db.QueryContext(ctx, s.lookup, id)
+	rows, err := s.pool.QueryContext(ctx, s.lookup, id)
 	if err != nil {
 		return "", fmt.Errorf("resolve node: %w", err)
 	}

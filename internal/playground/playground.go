@@ -41,11 +41,12 @@ const DefaultEndpoint = "/graphql"
 const defaultHeaders = `{
   "Authorization": "Bearer <access token>",
   "x-tenant-id": "<tenant uuid>",
-  "x-project-id": "<project uuid>"
+  "x-project-id": ""
 }`
 
-const defaultQuery = `# Set the Authorization, x-tenant-id and x-project-id headers
-# in the Headers tab below, then run the query.
+const defaultQuery = `# Set the Authorization and x-tenant-id headers in the Headers tab
+# below, then run the query. Fill x-project-id for project-scoped fields
+# (an empty value counts as not sent).
 query {
   viewer {
     user {

@@ -226,7 +226,7 @@ func TestHeaderTemplate(t *testing.T) {
 	want := map[string]string{
 		"Authorization": "Bearer <access token>",
 		"x-tenant-id":   "<tenant uuid>",
-		"x-project-id":  "<project uuid>",
+		"x-project-id":  "",
 	}
 	if len(headers) != len(want) {
 		t.Errorf("defaultHeaders has %d keys, want %d: %v", len(headers), len(want), headers)

@@ -12,6 +12,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/reten-io/reten/ent"
+	"github.com/reten-io/reten/ent/predicate"
 	"github.com/reten-io/reten/ent/project"
 	"github.com/reten-io/reten/internal/apperr"
 	"github.com/reten-io/reten/internal/auth"
@@ -48,12 +49,15 @@ func ValidateName(name string) []string {
 	return nil
 }
 
+// db is the transaction client of ctx when there is one, else the pool.
+func (s *Service) db(ctx context.Context) *ent.Client { return txn.Client(ctx, s.client) }
+
 // List returns the projects of the viewer's tenant, main project first.
 func (s *Service) List(ctx context.Context) ([]*ent.Project, error) {
 	if err := auth.RequireCtx(ctx, auth.PermProjectView); err != nil {
 		return nil, err
 	}
-	return s.client.Project.Query().
+	return s.db(ctx).Project.Query().Where(inTenant(ctx)).
 		Order(project.ByIsMain(sql.OrderDesc()), project.ByNameKey(), project.ByID()).
 		All(ctx)
 }
@@ -63,7 +67,7 @@ func (s *Service) Get(ctx context.Context, id uuid.UUID) (*ent.Project, error) {
 	if err := auth.RequireCtx(ctx, auth.PermProjectView); err != nil {
 		return nil, err
 	}
-	p, err := s.client.Project.Get(ctx, id)
+	p, err := s.db(ctx).Project.Query().Where(project.ID(id), inTenant(ctx)).Only(ctx)
 	return p, apperr.FromEnt(err, tenancy.MsgProjectNotFound, "")
 }
 
@@ -79,12 +83,12 @@ func (s *Service) Rename(ctx context.Context, id uuid.UUID, name string) (*ent.P
 	name = strings.TrimSpace(name)
 	var out *ent.Project
 	err := txn.Run(ctx, s.client, func(ctx context.Context, tx *ent.Client) error {
-		p, err := tx.Project.Get(ctx, id)
+		p, err := tx.Project.Query().Where(project.ID(id), inTenant(ctx)).Only(ctx)
 		if err != nil {
 			return apperr.FromEnt(err, tenancy.MsgProjectNotFound, "")
 		}
 		taken, err := tx.Project.Query().
-			Where(project.NameKey(nameKey(name)), project.IDNEQ(id)).Exist(ctx)
+			Where(project.NameKey(nameKey(name)), project.IDNEQ(id), inTenant(ctx)).Exist(ctx)
 		if err != nil {
 			return err
 		}
@@ -121,6 +125,13 @@ func Create(ctx context.Context, tx *ent.Client, tenantID uuid.UUID, name string
 	return p.Update().SetRootAudienceID(root.ID).Save(ctx)
 }
 
+// inTenant is the service's own tenant predicate; the data layer adds the
+// same filter, so tenancy never rests on one of them alone.
+func inTenant(ctx context.Context) predicate.Project {
+	tid, _ := viewer.TenantID(ctx)
+	return project.TenantID(tid)
+}
+
 func nameKey(name string) string { return strings.ToLower(strings.TrimSpace(name)) }
 
 // ViewerProjects is a convenience for the GraphQL viewer: the projects of the
@@ -138,7 +149,7 @@ func (s *Service) Connection(ctx context.Context, after *ent.Cursor, first *int,
 	if err := auth.RequireCtx(ctx, auth.PermProjectView); err != nil {
 		return nil, err
 	}
-	return s.client.Project.Query().Paginate(ctx, after, first, before, last,
+	return s.db(ctx).Project.Query().Where(inTenant(ctx)).Paginate(ctx, after, first, before, last,
 		ent.WithProjectOrder(orderBy), ent.WithProjectFilter(where.Filter))
 }
 
@@ -154,7 +165,7 @@ func (s *Service) New(ctx context.Context, name string) (*ent.Project, error) {
 	v := viewer.FromContext(ctx)
 	var out *ent.Project
 	err := txn.Run(ctx, s.client, func(ctx context.Context, tx *ent.Client) error {
-		taken, err := tx.Project.Query().Where(project.NameKey(nameKey(name))).Exist(ctx)
+		taken, err := tx.Project.Query().Where(project.NameKey(nameKey(name)), inTenant(ctx)).Exist(ctx)
 		if err != nil {
 			return err
 		}

@@ -80,7 +80,7 @@ func adminCaller(ctx context.Context, what string) (*viewer.Viewer, error) {
 
 // adminTenantIDs loads the caller's memberships and keeps those with super_admin.
 func (s *Service) adminTenantIDs(ctx context.Context, userID uuid.UUID) ([]uuid.UUID, error) {
-	ms, err := s.client.Membership.Query().Where(membership.UserID(userID)).All(viewer.SystemContext(ctx))
+	ms, err := s.db(ctx).Membership.Query().Where(membership.UserID(userID)).All(viewer.SystemContext(ctx))
 	if err != nil {
 		return nil, err
 	}
@@ -103,7 +103,7 @@ func (s *Service) List(ctx context.Context) ([]*ent.Tenant, error) {
 	if err != nil {
 		return nil, err
 	}
-	return s.client.Tenant.Query().Where(enttenant.IDIn(ids...)).
+	return s.db(ctx).Tenant.Query().Where(enttenant.IDIn(ids...)).
 		Order(enttenant.ByNameKey(), enttenant.ByID()).All(ctx)
 }
 

@@ -32,18 +32,21 @@ type Service struct{ client *ent.Client }
 func NewService(client *ent.Client) *Service { return &Service{client: client} }
 
 // Mine lists the tenants the viewer belongs to, by name. An API key is bound
-// to one tenant and sees only that one, never its owner's other tenants.
+// to one tenant and sees only that one (the data layer enforces it too).
 func (s *Service) Mine(ctx context.Context) ([]*ent.Tenant, error) {
 	v := viewer.FromContext(ctx)
 	if v == nil {
 		return nil, apperr.Unauthorized(auth.MsgUnauthorized)
 	}
-	q := s.client.Tenant.Query().Where(enttenant.HasMembershipsWith(membership.UserID(v.UserID)))
+	q := s.db(ctx).Tenant.Query().Where(enttenant.HasMembershipsWith(membership.UserID(v.UserID)))
 	if v.IsAPIKey() {
 		q.Where(enttenant.ID(v.TenantID))
 	}
 	return q.Order(enttenant.ByNameKey(), enttenant.ByID()).All(ctx)
 }
+
+// db is the transaction client of ctx when there is one, else the pool.
+func (s *Service) db(ctx context.Context) *ent.Client { return txn.Client(ctx, s.client) }
 
 // BootstrapInput describes the tenant and first user to create.
 type BootstrapInput struct {

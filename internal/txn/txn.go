@@ -40,3 +40,13 @@ func Run(ctx context.Context, client *ent.Client, fn func(ctx context.Context, t
 	}
 	return nil
 }
+
+// Client returns the transaction client carried by ctx (a GraphQL mutation
+// or an enclosing Run), or fallback. Services read and write through it so
+// that everything one operation does shares its transaction.
+func Client(ctx context.Context, fallback *ent.Client) *ent.Client {
+	if c := ent.FromContext(ctx); c != nil {
+		return c
+	}
+	return fallback
+}

@@ -7,12 +7,15 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"time"
+	"unicode/utf8"
 
 	"github.com/google/uuid"
 
 	"github.com/reten-io/reten/ent"
 	"github.com/reten-io/reten/ent/membership"
 	"github.com/reten-io/reten/ent/predicate"
+	"github.com/reten-io/reten/ent/refreshtoken"
 	entuser "github.com/reten-io/reten/ent/user"
 	"github.com/reten-io/reten/internal/apperr"
 	"github.com/reten-io/reten/internal/auth"
@@ -95,9 +98,15 @@ type RegisterInput struct {
 	Roles                                          []string
 }
 
+// validEmail accepts a bare address of at most 320 characters.
+func validEmail(email string) bool {
+	addr, err := mail.ParseAddress(email)
+	return err == nil && addr.Address == email && utf8.RuneCountInString(email) <= 320
+}
+
 func (in RegisterInput) validate() []string {
 	var msgs []string
-	if _, err := mail.ParseAddress(in.Email); err != nil || !strings.Contains(in.Email, "@") || strings.ContainsAny(in.Email, " <>") {
+	if !validEmail(in.Email) {
 		msgs = append(msgs, MsgEmailInvalid)
 	}
 	if !usernamePattern.MatchString(in.Username) {
@@ -126,6 +135,7 @@ func (s *Service) Register(ctx context.Context, in RegisterInput) (*Member, erro
 	if err := canAssign(v, in.Roles); err != nil {
 		return nil, err
 	}
+	in.Roles = dedupe(in.Roles)
 	hash, err := auth.HashPassword(in.Password)
 	if err != nil {
 		return nil, err
@@ -167,7 +177,7 @@ func (s *Service) members(ctx context.Context, users []*ent.User) ([]*Member, er
 	for i, u := range users {
 		ids[i] = u.ID
 	}
-	ms, err := s.client.Membership.Query().Where(membership.UserIDIn(ids...)).All(ctx)
+	ms, err := s.db(ctx).Membership.Query().Where(membership.UserIDIn(ids...)).All(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -200,7 +210,7 @@ func (s *Service) List(ctx context.Context, p paging.Page) (*paging.List[*Member
 		return nil, err
 	}
 	v := viewer.FromContext(ctx)
-	q := s.client.User.Query().Where(inTenant(v.TenantID))
+	q := s.db(ctx).User.Query().Where(inTenant(v.TenantID))
 	total, err := q.Clone().Count(ctx)
 	if err != nil {
 		return nil, err
@@ -222,13 +232,13 @@ func (s *Service) Connection(ctx context.Context, after *ent.Cursor, first *int,
 	if err := auth.RequireCtx(ctx, auth.PermUserView); err != nil {
 		return nil, err
 	}
-	return s.client.User.Query().Where(inTenant(viewer.FromContext(ctx).TenantID)).Paginate(ctx, after, first,
+	return s.db(ctx).User.Query().Where(inTenant(viewer.FromContext(ctx).TenantID)).Paginate(ctx, after, first,
 		before, last, ent.WithUserOrder(orderBy), ent.WithUserFilter(where.Filter))
 }
 
 // RolesOf returns the roles of a user in the active tenant (GraphQL User.roles).
 func (s *Service) RolesOf(ctx context.Context, userID uuid.UUID) ([]string, error) {
-	m, err := s.client.Membership.Query().Where(membership.UserID(userID)).Only(ctx)
+	m, err := s.db(ctx).Membership.Query().Where(membership.UserID(userID)).Only(ctx)
 	if ent.IsNotFound(err) {
 		return []string{}, nil
 	}
@@ -266,9 +276,11 @@ type UpdateInput struct {
 }
 
 // Update changes a user of the active tenant. Callers edit themselves
-// (not their active flag) or users whose highest role is strictly lower than
-// theirs. Users are global identities: deactivation applies everywhere, so
-// their keys answer 401 and their refresh tokens stop working.
+// (not their active flag) or users whose highest role, in every tenant they
+// belong to, is strictly lower than the caller's: users are global
+// identities, so an admin of one tenant cannot lock out or rename a user who
+// ranks higher elsewhere. Deactivation applies everywhere: their keys answer
+// 401 and their refresh tokens are revoked.
 func (s *Service) Update(ctx context.Context, id uuid.UUID, in UpdateInput) (*Member, error) {
 	v, err := sessionCaller(ctx, auth.PermUserUpdate, "update users")
 	if err != nil {
@@ -277,7 +289,7 @@ func (s *Service) Update(ctx context.Context, id uuid.UUID, in UpdateInput) (*Me
 	var msgs []string
 	if in.Email != nil {
 		*in.Email = strings.TrimSpace(*in.Email)
-		if _, err := mail.ParseAddress(*in.Email); err != nil || strings.ContainsAny(*in.Email, " <>") {
+		if !validEmail(*in.Email) {
 			msgs = append(msgs, MsgEmailInvalid)
 		}
 	}
@@ -297,8 +309,16 @@ func (s *Service) Update(ctx context.Context, id uuid.UUID, in UpdateInput) (*Me
 			if in.IsActive != nil && !*in.IsActive {
 				return apperr.Forbidden(MsgDeactivateSelf)
 			}
-		} else if auth.HighestRank(target.Roles) <= auth.HighestRank(v.Roles) {
-			return apperr.Forbidden(MsgManageHigher)
+		} else {
+			everywhere, err := tx.Membership.Query().Where(membership.UserID(id)).All(viewer.SystemContext(ctx))
+			if err != nil {
+				return err
+			}
+			for _, m := range everywhere {
+				if auth.HighestRank(m.Roles) <= auth.HighestRank(v.Roles) {
+					return apperr.Forbidden(MsgManageHigher)
+				}
+			}
 		}
 		upd := tx.User.UpdateOneID(id)
 		if in.FirstName != nil {
@@ -317,6 +337,12 @@ func (s *Service) Update(ctx context.Context, id uuid.UUID, in UpdateInput) (*Me
 		}
 		if in.IsActive != nil {
 			upd.SetIsActive(*in.IsActive)
+			if !*in.IsActive {
+				if err := tx.RefreshToken.Update().Where(refreshtoken.UserID(id), refreshtoken.RevokedAtIsNil()).
+					SetRevokedAt(time.Now()).Exec(viewer.SystemContext(ctx)); err != nil {
+					return err
+				}
+			}
 		}
 		u, err := upd.Save(ctx)
 		if err != nil {

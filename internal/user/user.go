@@ -7,6 +7,7 @@ import (
 	"github.com/reten-io/reten/ent"
 	"github.com/reten-io/reten/internal/apperr"
 	"github.com/reten-io/reten/internal/auth"
+	"github.com/reten-io/reten/internal/txn"
 	"github.com/reten-io/reten/internal/viewer"
 )
 
@@ -25,12 +26,15 @@ func (s *Service) Viewer(ctx context.Context) (*viewer.Viewer, error) {
 	return v, nil
 }
 
+// db is the transaction client of ctx when there is one, else the pool.
+func (s *Service) db(ctx context.Context) *ent.Client { return txn.Client(ctx, s.client) }
+
 // Me returns the caller's own user record (the key owner for API keys).
 func (s *Service) Me(ctx context.Context) (*ent.User, error) {
 	v, err := s.Viewer(ctx)
 	if err != nil {
 		return nil, err
 	}
-	u, err := s.client.User.Get(ctx, v.UserID)
+	u, err := s.db(ctx).User.Get(ctx, v.UserID)
 	return u, apperr.FromEnt(err, "User not found", "")
 }

@@ -278,11 +278,13 @@ CREATE INDEX `queryblock_audience_id_sort_order` ON `query_blocks` (`audience_id
 -- create index "queryblock_event_filter_id_sort_order" to table: "query_blocks"
 CREATE INDEX `queryblock_event_filter_id_sort_order` ON `query_blocks` (`event_filter_id`, `sort_order`);
 -- create "refresh_tokens" table
-CREATE TABLE `refresh_tokens` (`id` uuid NOT NULL, `created_at` datetime NOT NULL, `updated_at` datetime NOT NULL, `token_hash` text NOT NULL, `expires_at` datetime NOT NULL, `revoked_at` datetime NULL, `replaced_by` uuid NULL, `user_agent` text NOT NULL DEFAULT (''), `ip` text NOT NULL DEFAULT (''), `user_id` uuid NOT NULL, PRIMARY KEY (`id`), CONSTRAINT `refresh_tokens_users_user` FOREIGN KEY (`user_id`) REFERENCES `users` (`id`) ON DELETE NO ACTION);
+CREATE TABLE `refresh_tokens` (`id` uuid NOT NULL, `created_at` datetime NOT NULL, `updated_at` datetime NOT NULL, `token_hash` text NOT NULL, `family_id` uuid NOT NULL, `expires_at` datetime NOT NULL, `revoked_at` datetime NULL, `replaced_by` uuid NULL, `user_agent` text NOT NULL DEFAULT (''), `ip` text NOT NULL DEFAULT (''), `user_id` uuid NOT NULL, PRIMARY KEY (`id`), CONSTRAINT `refresh_tokens_users_user` FOREIGN KEY (`user_id`) REFERENCES `users` (`id`) ON DELETE NO ACTION);
 -- create index "refreshtoken_token_hash" to table: "refresh_tokens"
 CREATE UNIQUE INDEX `refreshtoken_token_hash` ON `refresh_tokens` (`token_hash`);
 -- create index "refreshtoken_user_id" to table: "refresh_tokens"
 CREATE INDEX `refreshtoken_user_id` ON `refresh_tokens` (`user_id`);
+-- create index "refreshtoken_family_id" to table: "refresh_tokens"
+CREATE INDEX `refreshtoken_family_id` ON `refresh_tokens` (`family_id`);
 -- create "result_types" table
 CREATE TABLE `result_types` (`id` uuid NOT NULL, `created_at` datetime NOT NULL, `updated_at` datetime NOT NULL, `code` text NOT NULL, `label` text NOT NULL, `requires_future_scheduled_at` bool NOT NULL DEFAULT (false), `sort_order` integer NOT NULL DEFAULT (0), PRIMARY KEY (`id`));
 -- create index "resulttype_code" to table: "result_types"
@@ -489,6 +491,8 @@ DROP TABLE `resurrection_configs`;
 DROP INDEX `resulttype_code`;
 -- reverse: create "result_types" table
 DROP TABLE `result_types`;
+-- reverse: create index "refreshtoken_family_id" to table: "refresh_tokens"
+DROP INDEX `refreshtoken_family_id`;
 -- reverse: create index "refreshtoken_user_id" to table: "refresh_tokens"
 DROP INDEX `refreshtoken_user_id`;
 -- reverse: create index "refreshtoken_token_hash" to table: "refresh_tokens"

@@ -278,7 +278,9 @@ CREATE INDEX "queryblock_project_id" ON "query_blocks" ("project_id");
 -- create index "queryblock_tenant_id" to table: "query_blocks"
 CREATE INDEX "queryblock_tenant_id" ON "query_blocks" ("tenant_id");
 -- create "refresh_tokens" table
-CREATE TABLE "refresh_tokens" ("id" uuid NOT NULL, "created_at" timestamptz NOT NULL, "updated_at" timestamptz NOT NULL, "token_hash" character varying NOT NULL, "expires_at" timestamptz NOT NULL, "revoked_at" timestamptz NULL, "replaced_by" uuid NULL, "user_agent" character varying NOT NULL DEFAULT '', "ip" character varying NOT NULL DEFAULT '', "user_id" uuid NOT NULL, PRIMARY KEY ("id"));
+CREATE TABLE "refresh_tokens" ("id" uuid NOT NULL, "created_at" timestamptz NOT NULL, "updated_at" timestamptz NOT NULL, "token_hash" character varying NOT NULL, "family_id" uuid NOT NULL, "expires_at" timestamptz NOT NULL, "revoked_at" timestamptz NULL, "replaced_by" uuid NULL, "user_agent" character varying NOT NULL DEFAULT '', "ip" character varying NOT NULL DEFAULT '', "user_id" uuid NOT NULL, PRIMARY KEY ("id"));
+-- create index "refreshtoken_family_id" to table: "refresh_tokens"
+CREATE INDEX "refreshtoken_family_id" ON "refresh_tokens" ("family_id");
 -- create index "refreshtoken_token_hash" to table: "refresh_tokens"
 CREATE UNIQUE INDEX "refreshtoken_token_hash" ON "refresh_tokens" ("token_hash");
 -- create index "refreshtoken_user_id" to table: "refresh_tokens"
@@ -665,6 +667,8 @@ DROP TABLE "result_types";
 DROP INDEX "refreshtoken_user_id";
 -- reverse: create index "refreshtoken_token_hash" to table: "refresh_tokens"
 DROP INDEX "refreshtoken_token_hash";
+-- reverse: create index "refreshtoken_family_id" to table: "refresh_tokens"
+DROP INDEX "refreshtoken_family_id";
 -- reverse: create "refresh_tokens" table
 DROP TABLE "refresh_tokens";
 -- reverse: create index "queryblock_tenant_id" to table: "query_blocks"

@@ -1,0 +1,277 @@
+package app_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/go-chi/chi/v5"
+	"github.com/google/uuid"
+
+	"github.com/reten-io/reten/graph/generated"
+	"github.com/reten-io/reten/internal/apptest"
+	"github.com/reten-io/reten/internal/auth"
+	"github.com/reten-io/reten/internal/project"
+	"github.com/reten-io/reten/internal/tenancy"
+	"github.com/reten-io/reten/internal/viewer"
+	"github.com/reten-io/reten/rest"
+)
+
+// TestMatrixCoversEveryRouteAndOperation fails when a REST route or a GraphQL
+// root field exists without its line in tenancy.Matrix (or the reverse).
+func TestMatrixCoversEveryRouteAndOperation(t *testing.T) {
+	var want, got []string
+	for _, e := range tenancy.Matrix {
+		want = append(want, e.Key())
+	}
+	router, ok := rest.NewRouter(rest.Deps{}).(chi.Routes)
+	if !ok {
+		t.Fatal("the REST router is not a chi router")
+	}
+	if err := chi.Walk(router, func(method, route string, _ http.Handler, _ ...func(http.Handler) http.Handler) error {
+		got = append(got, method+" "+route)
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	schema := generated.NewExecutableSchema(generated.Config{}).Schema()
+	for _, typ := range []string{"Query", "Mutation"} {
+		for _, f := range schema.Types[typ].Fields {
+			if !strings.HasPrefix(f.Name, "__") {
+				got = append(got, typ+"."+f.Name)
+			}
+		}
+	}
+	slices.Sort(want)
+	slices.Sort(got)
+	if !slices.Equal(want, got) {
+		t.Fatalf("matrix and router/schema differ:\nmatrix: %v\nserved: %v", want, got)
+	}
+}
+
+// fixture is tenant A's data that every probe points at, and tenant B's
+// super_admin who must never reach it.
+type fixture struct {
+	env            *apptest.Env
+	a, b           apptest.Tenant
+	aToken, bToken string
+	aRoot          uuid.UUID
+	aUser          uuid.UUID
+	aKey           uuid.UUID
+}
+
+// probe is how to call one matrix line: a REST request or a GraphQL operation,
+// and what another tenant's super_admin must get.
+type probe struct {
+	body      func() any
+	path      func(f *fixture) string // REST path with tenant A's ids; nil = the matrix path
+	query     string                  // GraphQL document
+	vars      func(f *fixture) map[string]any
+	crossCode int    // REST status for B on A's resource; 0 = a list or creation (B's own data)
+	crossMsg  string // message of that error
+}
+
+var seq int
+
+func unique(prefix string) string {
+	seq++
+	return fmt.Sprintf("%s%d%s", prefix, seq, uuid.NewString()[:6])
+}
+
+var probes = map[string]probe{
+	"POST /auth/register": {body: func() any {
+		u := unique("u")
+		return map[string]any{"email": u + "@example.test", "username": u, "password": "long-enough-1", "roles": []string{"viewer"}}
+	}},
+	"GET /tenant/mine":    {},
+	"GET /tenants":        {},
+	"POST /tenants":       {body: func() any { return map[string]any{"name": unique("T")} }},
+	"PATCH /tenants/{id}": {path: func(f *fixture) string { return "/tenants/" + f.a.TenantID.String() }, body: func() any { return map[string]any{"time_zone": "UTC"} }, crossCode: 404, crossMsg: "Tenant not found"},
+	"GET /projects":       {},
+	"POST /projects":      {body: func() any { return map[string]any{"name": unique("P")} }},
+	"PATCH /projects/{id}": {path: func(f *fixture) string { return "/projects/" + f.a.ProjectID.String() },
+		body: func() any { return map[string]any{"name": unique("P")} }, crossCode: 404, crossMsg: "El proyecto no existe."},
+	"POST /api-keys": {body: func() any {
+		return map[string]any{"name": "k", "permissions": []string{auth.PermProjectView}, "scope": "tenant"}
+	}},
+	"GET /api-keys":      {},
+	"GET /api-keys/{id}": {path: func(f *fixture) string { return "/api-keys/" + f.aKey.String() }, crossCode: 403, crossMsg: "You do not own this API key"},
+	"DELETE /api-keys/{id}": {path: func(f *fixture) string { return "/api-keys/" + f.aKey.String() },
+		crossCode: 403, crossMsg: "You do not own this API key"},
+	"PUT /api-keys/{id}/permissions": {path: func(f *fixture) string { return "/api-keys/" + f.aKey.String() + "/permissions" },
+		body: func() any { return map[string]any{"permissions": []string{auth.PermProjectView}} }, crossCode: 403, crossMsg: "You do not own this API key"},
+	"GET /users":        {},
+	"GET /users/{id}":   {path: func(f *fixture) string { return "/users/" + f.aUser.String() }, crossCode: 404, crossMsg: "User not found"},
+	"PATCH /users/{id}": {path: func(f *fixture) string { return "/users/" + f.aUser.String() }, body: func() any { return map[string]any{"first_name": "X"} }, crossCode: 404, crossMsg: "User not found"},
+	"PUT /user/{id}/roles": {path: func(f *fixture) string { return "/user/" + f.aUser.String() + "/roles" },
+		body: func() any { return map[string]any{"roles": []string{"operator"}} }, crossCode: 403, crossMsg: "Cannot modify roles for user outside your active tenant"},
+	"GET /audience-criterias/{id}": {path: func(f *fixture) string { return "/audience-criterias/" + f.aRoot.String() }, crossCode: 404, crossMsg: "Audience criteria not found"},
+
+	"Query.node":                {query: `query($id: ID!) { node(id: $id) { id } }`, vars: func(f *fixture) map[string]any { return map[string]any{"id": f.a.ProjectID} }, crossCode: 404, crossMsg: "Node not found"},
+	"Query.nodes":               {query: `query($id: ID!) { nodes(ids: [$id]) { id } }`, vars: func(f *fixture) map[string]any { return map[string]any{"id": f.a.ProjectID} }},
+	"Query.viewer":              {query: `{ viewer { isAPIKey } }`},
+	"Query.projects":            {query: `{ projects { totalCount } }`},
+	"Query.apiKeys":             {query: `{ apiKeys { totalCount } }`},
+	"Query.users":               {query: `{ users { totalCount } }`},
+	"Query.administeredTenants": {query: `{ administeredTenants { id } }`},
+	"Mutation.updateProject": {query: `mutation($id: ID!, $n: String!) { updateProject(id: $id, input: {name: $n}) { id } }`,
+		vars: func(f *fixture) map[string]any { return map[string]any{"id": f.a.ProjectID, "n": unique("P")} }, crossCode: 404, crossMsg: "El proyecto no existe."},
+	"Mutation.createProject": {query: `mutation($n: String!) { createProject(input: {name: $n}) { id } }`,
+		vars: func(*fixture) map[string]any { return map[string]any{"n": unique("P")} }},
+	"Mutation.createAPIKey": {query: `mutation { createAPIKey(input: {name: "k", permissions: ["project:view"], scope: tenant}) { plaintextKey } }`},
+	"Mutation.revokeAPIKey": {query: `mutation($id: ID!) { revokeAPIKey(id: $id) { id } }`,
+		vars: func(f *fixture) map[string]any { return map[string]any{"id": f.aKey} }, crossCode: 403, crossMsg: "You do not own this API key"},
+	"Mutation.updateAPIKeyPermissions": {query: `mutation($id: ID!) { updateAPIKeyPermissions(id: $id, permissions: ["project:view"]) { id } }`,
+		vars: func(f *fixture) map[string]any { return map[string]any{"id": f.aKey} }, crossCode: 403, crossMsg: "You do not own this API key"},
+	"Mutation.registerUser": {query: `mutation($u: String!, $e: String!) { registerUser(input: {email: $e, username: $u, password: "long-enough-1", roles: ["viewer"]}) { id } }`,
+		vars: func(*fixture) map[string]any {
+			u := unique("u")
+			return map[string]any{"u": u, "e": u + "@example.test"}
+		}},
+	"Mutation.updateUser": {query: `mutation($id: ID!) { updateUser(id: $id, input: {firstName: "X"}) { id } }`,
+		vars: func(f *fixture) map[string]any { return map[string]any{"id": f.aUser} }, crossCode: 404, crossMsg: "User not found"},
+	"Mutation.setUserRoles": {query: `mutation($id: ID!) { setUserRoles(id: $id, roles: ["operator"]) { id } }`,
+		vars: func(f *fixture) map[string]any { return map[string]any{"id": f.aUser} }, crossCode: 403, crossMsg: "Cannot modify roles for user outside your active tenant"},
+	"Mutation.createTenant": {query: `mutation($n: String!) { createTenant(input: {name: $n}) { id } }`,
+		vars: func(*fixture) map[string]any { return map[string]any{"n": unique("T")} }},
+	"Mutation.updateTenant": {query: `mutation($id: ID!) { updateTenant(id: $id, input: {timeZone: "UTC"}) { id } }`,
+		vars: func(f *fixture) map[string]any { return map[string]any{"id": f.a.TenantID} }, crossCode: 404, crossMsg: "Tenant not found"},
+}
+
+// call sends the probe for entry e with headers h (project header added for
+// project-scoped lines when project is set).
+func (f *fixture) call(e tenancy.Entry, p probe, h apptest.Headers) *apptest.Response {
+	if e.IsGraphQL() {
+		var vars map[string]any
+		if p.vars != nil {
+			vars = p.vars(f)
+		}
+		return f.env.GraphQL(p.query, vars, h)
+	}
+	path := e.Path
+	if p.path != nil {
+		path = p.path(f)
+	}
+	var body any
+	if p.body != nil {
+		body = p.body()
+	}
+	return f.env.Do(e.Method, "/api"+path, body, h)
+}
+
+// gqlError returns the first GraphQL error's message and statusCode.
+func gqlError(t *testing.T, res *apptest.Response) (string, int) {
+	t.Helper()
+	var out struct {
+		Errors []struct {
+			Message    string `json:"message"`
+			Extensions struct {
+				StatusCode int `json:"statusCode"`
+			} `json:"extensions"`
+		} `json:"errors"`
+	}
+	if err := json.Unmarshal(res.Body, &out); err != nil {
+		t.Fatalf("graphql body %s: %v", res.Body, err)
+	}
+	if len(out.Errors) == 0 {
+		return "", 0
+	}
+	return out.Errors[0].Message, out.Errors[0].Extensions.StatusCode
+}
+
+// expect checks a REST envelope or a GraphQL error against status and message.
+func expect(t *testing.T, e tenancy.Entry, res *apptest.Response, status int, msg string) {
+	t.Helper()
+	if !e.IsGraphQL() {
+		apptest.ExpectError(t, res, status, msg)
+		return
+	}
+	if res.Status != http.StatusOK && res.Status != status {
+		t.Fatalf("graphql HTTP status = %d, want %d; body %s", res.Status, status, res.Body)
+	}
+	gotMsg, gotStatus := gqlError(t, res)
+	if gotStatus != status || gotMsg != msg {
+		t.Fatalf("graphql error = %d %q, want %d %q; body %s", gotStatus, gotMsg, status, msg, res.Body)
+	}
+}
+
+// TestAuthorizationMatrix walks every line of the matrix: without
+// credentials, with a key lacking the permission, as another tenant, and
+// allowed.
+func TestAuthorizationMatrix(t *testing.T) {
+	apptest.Each(t, func(t *testing.T, env *apptest.Env) {
+		f := &fixture{env: env, a: env.Bootstrap("Acme"), b: env.Bootstrap("Beta")}
+		f.aToken, f.bToken = env.Login(f.a.Email), env.Login(f.b.Email)
+		p, err := env.App.DB.Client.Project.Get(viewer.SystemContext(context.Background()), f.a.ProjectID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.aRoot = *p.RootAudienceID
+		f.aUser = env.CreateUser(f.a.TenantID, "vito", auth.RoleViewer).ID
+		bProject, err := project.Create(viewer.SystemContext(context.Background()), env.App.DB.Client, f.b.TenantID, "Extra", false, uuid.Nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+
+		for _, e := range tenancy.Matrix {
+			if e.Method == "GET" && e.Path == "/openapi.yaml" || e.Scope == tenancy.Public && !e.IsGraphQL() {
+				continue // public routes have their own tests (auth_test.go, openapi_test.go)
+			}
+			pr, ok := probes[e.Key()]
+			if !ok {
+				t.Fatalf("no probe for %s: add one to probes", e.Key())
+			}
+			t.Run(e.Key(), func(t *testing.T) {
+				_, f.aKey = func() (string, uuid.UUID) {
+					plain, k := env.CreateKey(f.a.TenantID, f.a.UserID, uuid.Nil, auth.PermProjectView)
+					return plain, k.ID
+				}()
+				withProject := func(h apptest.Headers, pid uuid.UUID) apptest.Headers {
+					if e.Scope == tenancy.ProjectScoped {
+						return h.With("x-project-id", pid.String())
+					}
+					return h
+				}
+
+				// 1. No credentials.
+				expect(t, e, f.call(e, pr, nil), 400, "Missing required header: x-tenant-id")
+				expect(t, e, f.call(e, pr, apptest.Headers{"x-tenant-id": f.a.TenantID.String()}), 401, "Unauthorized")
+
+				// 2. A key without the permission.
+				if e.Permission != "" {
+					other := auth.PermProjectView
+					if e.Permission == other {
+						other = auth.PermUserView
+					}
+					plain, _ := env.CreateKey(f.a.TenantID, f.a.UserID, uuid.Nil, other)
+					expect(t, e, f.call(e, pr, withProject(apptest.Key(plain), f.a.ProjectID)), 403, "Required permissions: "+e.Permission)
+				}
+
+				// 3. Another tenant's super_admin.
+				bh := withProject(apptest.JWT(f.bToken, f.b.TenantID, uuid.Nil), f.b.ProjectID)
+				if pr.crossCode != 0 {
+					expect(t, e, f.call(e, pr, bh), pr.crossCode, pr.crossMsg)
+				} else if res := f.call(e, pr, bh); strings.Contains(string(res.Body), f.a.TenantID.String()) && e.Path != "/tenant/mine" ||
+					strings.Contains(string(res.Body), f.a.ProjectID.String()) || strings.Contains(string(res.Body), f.aRoot.String()) {
+					t.Fatalf("tenant B saw tenant A's ids: %s", res.Body)
+				}
+				_ = bProject
+
+				// 4. Allowed: tenant A's super_admin.
+				res := f.call(e, pr, withProject(apptest.JWT(f.aToken, f.a.TenantID, uuid.Nil), f.a.ProjectID))
+				if res.Status == 401 || res.Status == 403 || res.Status >= 500 {
+					t.Fatalf("allowed call: %d %s", res.Status, res.Body)
+				}
+				if e.IsGraphQL() {
+					if msg, status := gqlError(t, res); status != 0 {
+						t.Fatalf("allowed call: graphql error %d %q", status, msg)
+					}
+				}
+			})
+		}
+	})
+}
