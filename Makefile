@@ -22,7 +22,7 @@ test: ## run the whole suite on SQLite, and on PostgreSQL too when TEST_DATABASE
 
 generate: ## regenerate ent, entgql and gqlgen code, then diff versioned migrations for both dialects
 	$(GO) generate ./ent
-	$(GO) run github.com/99designs/gqlgen generate
+	$(GO) tool gqlgen generate
 	$(MAKE) migrations
 
 migrations: ## write a new versioned migration per dialect when the ent schema changed (MIGRATION_NAME=...)
@@ -31,7 +31,7 @@ migrations: ## write a new versioned migration per dialect when the ent schema c
 	psql "$(MIGRATE_DEV_PG)/postgres" -qc 'DROP DATABASE IF EXISTS reten_migrate_dev' >/dev/null
 
 generate-check: generate ## fail when regeneration changes a tracked file (CI)
-	@changes=$$(git status --porcelain -- ent graph schema gqlgen.yml); \
+	@changes=$$(git status --porcelain -- ent graph schema gqlgen.yml go.mod go.sum); \
 	if [ -n "$$changes" ]; then echo "$$changes"; echo "generated code is stale: run make generate and commit" >&2; exit 1; fi
 
 lint: ## gofmt and go vet
