@@ -91,10 +91,3 @@ func (r *queryResolver) AdministeredTenants(ctx context.Context) ([]*ent.Tenant,
 func (r *userResolver) Roles(ctx context.Context, obj *ent.User) ([]string, error) {
 	return r.Resolver.Users.RolesOf(ctx, obj.ID)
 }
-
-func deref(s *string) string {
-	if s == nil {
-		return ""
-	}
-	return *s
-}

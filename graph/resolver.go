@@ -20,3 +20,11 @@ type Resolver struct {
 	Tenants  *tenant.Service
 	Users    *user.Service
 }
+
+// deref returns *s, or "" for nil (optional GraphQL strings).
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}
