@@ -952,7 +952,8 @@ func (c *ActivationConfigClient) Hooks() []Hook {
 
 // Interceptors returns the client interceptors.
 func (c *ActivationConfigClient) Interceptors() []Interceptor {
-	return c.inters.ActivationConfig
+	inters := c.inters.ActivationConfig
+	return append(inters[:len(inters):len(inters)], activationconfig.Interceptors[:]...)
 }
 
 func (c *ActivationConfigClient) mutate(ctx context.Context, m *ActivationConfigMutation) (Value, error) {
@@ -1840,7 +1841,8 @@ func (c *ActivityGenerationConfigClient) Hooks() []Hook {
 
 // Interceptors returns the client interceptors.
 func (c *ActivityGenerationConfigClient) Interceptors() []Interceptor {
-	return c.inters.ActivityGenerationConfig
+	inters := c.inters.ActivityGenerationConfig
+	return append(inters[:len(inters):len(inters)], activitygenerationconfig.Interceptors[:]...)
 }
 
 func (c *ActivityGenerationConfigClient) mutate(ctx context.Context, m *ActivityGenerationConfigMutation) (Value, error) {
@@ -2552,7 +2554,8 @@ func (c *AudienceClient) Hooks() []Hook {
 
 // Interceptors returns the client interceptors.
 func (c *AudienceClient) Interceptors() []Interceptor {
-	return c.inters.Audience
+	inters := c.inters.Audience
+	return append(inters[:len(inters):len(inters)], audience.Interceptors[:]...)
 }
 
 func (c *AudienceClient) mutate(ctx context.Context, m *AudienceMutation) (Value, error) {
@@ -3708,7 +3711,8 @@ func (c *CommerceClient) Hooks() []Hook {
 
 // Interceptors returns the client interceptors.
 func (c *CommerceClient) Interceptors() []Interceptor {
-	return c.inters.Commerce
+	inters := c.inters.Commerce
+	return append(inters[:len(inters):len(inters)], commerce.Interceptors[:]...)
 }
 
 func (c *CommerceClient) mutate(ctx context.Context, m *CommerceMutation) (Value, error) {
@@ -5164,7 +5168,8 @@ func (c *EngagementConfigClient) Hooks() []Hook {
 
 // Interceptors returns the client interceptors.
 func (c *EngagementConfigClient) Interceptors() []Interceptor {
-	return c.inters.EngagementConfig
+	inters := c.inters.EngagementConfig
+	return append(inters[:len(inters):len(inters)], engagementconfig.Interceptors[:]...)
 }
 
 func (c *EngagementConfigClient) mutate(ctx context.Context, m *EngagementConfigMutation) (Value, error) {
@@ -5544,7 +5549,8 @@ func (c *EventFilterClient) Hooks() []Hook {
 
 // Interceptors returns the client interceptors.
 func (c *EventFilterClient) Interceptors() []Interceptor {
-	return c.inters.EventFilter
+	inters := c.inters.EventFilter
+	return append(inters[:len(inters):len(inters)], eventfilter.Interceptors[:]...)
 }
 
 func (c *EventFilterClient) mutate(ctx context.Context, m *EventFilterMutation) (Value, error) {
@@ -6026,7 +6032,8 @@ func (c *OperatorClient) Hooks() []Hook {
 
 // Interceptors returns the client interceptors.
 func (c *OperatorClient) Interceptors() []Interceptor {
-	return c.inters.Operator
+	inters := c.inters.Operator
+	return append(inters[:len(inters):len(inters)], operator.Interceptors[:]...)
 }
 
 func (c *OperatorClient) mutate(ctx context.Context, m *OperatorMutation) (Value, error) {
@@ -6871,7 +6878,8 @@ func (c *ResurrectionConfigClient) Hooks() []Hook {
 
 // Interceptors returns the client interceptors.
 func (c *ResurrectionConfigClient) Interceptors() []Interceptor {
-	return c.inters.ResurrectionConfig
+	inters := c.inters.ResurrectionConfig
+	return append(inters[:len(inters):len(inters)], resurrectionconfig.Interceptors[:]...)
 }
 
 func (c *ResurrectionConfigClient) mutate(ctx context.Context, m *ResurrectionConfigMutation) (Value, error) {
@@ -7385,7 +7393,8 @@ func (c *RouteClient) Hooks() []Hook {
 
 // Interceptors returns the client interceptors.
 func (c *RouteClient) Interceptors() []Interceptor {
-	return c.inters.Route
+	inters := c.inters.Route
+	return append(inters[:len(inters):len(inters)], route.Interceptors[:]...)
 }
 
 func (c *RouteClient) mutate(ctx context.Context, m *RouteMutation) (Value, error) {
@@ -7733,7 +7742,8 @@ func (c *SupervisorClient) Hooks() []Hook {
 
 // Interceptors returns the client interceptors.
 func (c *SupervisorClient) Interceptors() []Interceptor {
-	return c.inters.Supervisor
+	inters := c.inters.Supervisor
+	return append(inters[:len(inters):len(inters)], supervisor.Interceptors[:]...)
 }
 
 func (c *SupervisorClient) mutate(ctx context.Context, m *SupervisorMutation) (Value, error) {

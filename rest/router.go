@@ -11,10 +11,14 @@ import (
 	"github.com/reten-io/reten/internal/apperr"
 	"github.com/reten-io/reten/internal/audience"
 	"github.com/reten-io/reten/internal/auth"
+	"github.com/reten-io/reten/internal/commerce"
+	"github.com/reten-io/reten/internal/dispatch"
+	"github.com/reten-io/reten/internal/fieldorg"
 	"github.com/reten-io/reten/internal/project"
 	"github.com/reten-io/reten/internal/ratelimit"
 	"github.com/reten-io/reten/internal/tenancy"
 	"github.com/reten-io/reten/internal/tenant"
+	"github.com/reten-io/reten/internal/trash"
 	"github.com/reten-io/reten/internal/user"
 	"github.com/reten-io/reten/internal/viewer"
 )
@@ -29,6 +33,10 @@ type Deps struct {
 	APIKeys       *apikey.Service
 	Users         *user.Service
 	Limiter       *ratelimit.Limiter
+	Commerces     *commerce.Service
+	FieldOrg      *fieldorg.Service
+	Trash         *trash.Service
+	Dispatch      *dispatch.Service
 	SecureCookies bool
 }
 
@@ -40,9 +48,27 @@ type Route struct {
 
 type api struct{ Deps }
 
-// handlers maps each REST line of tenancy.Matrix ("METHOD /path") to its handler.
-func (a *api) handlers() map[string]func(w http.ResponseWriter, r *http.Request) error {
-	return map[string]func(w http.ResponseWriter, r *http.Request) error{
+// handler answers one REST route.
+type handler = func(w http.ResponseWriter, r *http.Request) error
+
+// handlers maps each REST line of tenancy.Matrix ("METHOD /path") to its
+// handler; each domain contributes its own map.
+func (a *api) handlers() map[string]handler {
+	all := a.identityHandlers()
+	for _, m := range []map[string]handler{a.commerceHandlers(), a.fieldOrgHandlers(), a.trashHandlers(), a.dispatchHandlers()} {
+		for k, h := range m {
+			if _, dup := all[k]; dup {
+				panic("rest: two handlers for " + k)
+			}
+			all[k] = h
+		}
+	}
+	return all
+}
+
+// identityHandlers: auth, tenants, projects, API keys, users, audiences.
+func (a *api) identityHandlers() map[string]handler {
+	return map[string]handler{
 		"GET /openapi.yaml":              a.openAPI,
 		"POST /auth/login":               a.login,
 		"POST /auth/refresh":             a.refresh,

@@ -134,6 +134,8 @@ func init() {
 	activationconfig.Hooks[1] = activationconfigMixinHooks2[0]
 
 	activationconfig.Hooks[2] = activationconfigMixinHooks3[0]
+	activationconfigMixinInters4 := activationconfigMixin[4].Interceptors()
+	activationconfig.Interceptors[0] = activationconfigMixinInters4[0]
 	activationconfigMixinFields0 := activationconfigMixin[0].Fields()
 	_ = activationconfigMixinFields0
 	activationconfigMixinFields1 := activationconfigMixin[1].Fields()
@@ -308,6 +310,8 @@ func init() {
 	activitygenerationconfig.Hooks[1] = activitygenerationconfigMixinHooks2[0]
 
 	activitygenerationconfig.Hooks[2] = activitygenerationconfigMixinHooks3[0]
+	activitygenerationconfigMixinInters4 := activitygenerationconfigMixin[4].Interceptors()
+	activitygenerationconfig.Interceptors[0] = activitygenerationconfigMixinInters4[0]
 	activitygenerationconfigMixinFields0 := activitygenerationconfigMixin[0].Fields()
 	_ = activitygenerationconfigMixinFields0
 	activitygenerationconfigMixinFields1 := activitygenerationconfigMixin[1].Fields()
@@ -478,6 +482,8 @@ func init() {
 	audience.Hooks[1] = audienceMixinHooks2[0]
 
 	audience.Hooks[2] = audienceMixinHooks3[0]
+	audienceMixinInters4 := audienceMixin[4].Interceptors()
+	audience.Interceptors[0] = audienceMixinInters4[0]
 	audienceMixinFields0 := audienceMixin[0].Fields()
 	_ = audienceMixinFields0
 	audienceMixinFields1 := audienceMixin[1].Fields()
@@ -751,6 +757,8 @@ func init() {
 	commerceMixinHooks2 := commerceMixin[2].Hooks()
 
 	commerce.Hooks[1] = commerceMixinHooks2[0]
+	commerceMixinInters3 := commerceMixin[3].Interceptors()
+	commerce.Interceptors[0] = commerceMixinInters3[0]
 	commerceMixinFields0 := commerceMixin[0].Fields()
 	_ = commerceMixinFields0
 	commerceMixinFields1 := commerceMixin[1].Fields()
@@ -1121,6 +1129,8 @@ func init() {
 	engagementconfig.Hooks[1] = engagementconfigMixinHooks2[0]
 
 	engagementconfig.Hooks[2] = engagementconfigMixinHooks3[0]
+	engagementconfigMixinInters4 := engagementconfigMixin[4].Interceptors()
+	engagementconfig.Interceptors[0] = engagementconfigMixinInters4[0]
 	engagementconfigMixinFields0 := engagementconfigMixin[0].Fields()
 	_ = engagementconfigMixinFields0
 	engagementconfigMixinFields1 := engagementconfigMixin[1].Fields()
@@ -1221,6 +1231,8 @@ func init() {
 	eventfilter.Hooks[1] = eventfilterMixinHooks2[0]
 
 	eventfilter.Hooks[2] = eventfilterMixinHooks3[0]
+	eventfilterMixinInters4 := eventfilterMixin[4].Interceptors()
+	eventfilter.Interceptors[0] = eventfilterMixinInters4[0]
 	eventfilterMixinFields0 := eventfilterMixin[0].Fields()
 	_ = eventfilterMixinFields0
 	eventfilterMixinFields1 := eventfilterMixin[1].Fields()
@@ -1340,6 +1352,8 @@ func init() {
 	operatorMixinHooks2 := operatorMixin[2].Hooks()
 
 	operator.Hooks[1] = operatorMixinHooks2[0]
+	operatorMixinInters3 := operatorMixin[3].Interceptors()
+	operator.Interceptors[0] = operatorMixinInters3[0]
 	operatorMixinFields0 := operatorMixin[0].Fields()
 	_ = operatorMixinFields0
 	operatorMixinFields1 := operatorMixin[1].Fields()
@@ -1580,6 +1594,8 @@ func init() {
 	resurrectionconfig.Hooks[1] = resurrectionconfigMixinHooks2[0]
 
 	resurrectionconfig.Hooks[2] = resurrectionconfigMixinHooks3[0]
+	resurrectionconfigMixinInters4 := resurrectionconfigMixin[4].Interceptors()
+	resurrectionconfig.Interceptors[0] = resurrectionconfigMixinInters4[0]
 	resurrectionconfigMixinFields0 := resurrectionconfigMixin[0].Fields()
 	_ = resurrectionconfigMixinFields0
 	resurrectionconfigMixinFields1 := resurrectionconfigMixin[1].Fields()
@@ -1718,6 +1734,8 @@ func init() {
 	routeMixinHooks2 := routeMixin[2].Hooks()
 
 	route.Hooks[1] = routeMixinHooks2[0]
+	routeMixinInters3 := routeMixin[3].Interceptors()
+	route.Interceptors[0] = routeMixinInters3[0]
 	routeMixinFields0 := routeMixin[0].Fields()
 	_ = routeMixinFields0
 	routeMixinFields1 := routeMixin[1].Fields()
@@ -1800,6 +1818,8 @@ func init() {
 	supervisorMixinHooks2 := supervisorMixin[2].Hooks()
 
 	supervisor.Hooks[1] = supervisorMixinHooks2[0]
+	supervisorMixinInters3 := supervisorMixin[3].Interceptors()
+	supervisor.Interceptors[0] = supervisorMixinInters3[0]
 	supervisorMixinFields0 := supervisorMixin[0].Fields()
 	_ = supervisorMixinFields0
 	supervisorMixinFields1 := supervisorMixin[1].Fields()

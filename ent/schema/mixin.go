@@ -8,6 +8,7 @@ import (
 
 	"entgo.io/contrib/entgql"
 	"entgo.io/ent"
+	entsql "entgo.io/ent/dialect/sql"
 	"entgo.io/ent/schema/edge"
 	"entgo.io/ent/schema/field"
 	"entgo.io/ent/schema/index"
@@ -15,6 +16,7 @@ import (
 	"github.com/google/uuid"
 
 	gen "github.com/reten-io/reten/ent"
+	"github.com/reten-io/reten/ent/intercept"
 	"github.com/reten-io/reten/ent/project"
 	"github.com/reten-io/reten/internal/viewer"
 )
@@ -118,6 +120,20 @@ type ArchiveMixin struct{ mixin.Schema }
 func (ArchiveMixin) Fields() []ent.Field {
 	return []ent.Field{
 		field.Time("archived_at").Optional().Nillable(),
+	}
+}
+
+// Interceptors of the ArchiveMixin: every query (REST, GraphQL connections,
+// edges, eager loading) skips archived rows, unless the context is the
+// trash's own (viewer.WithArchived). A deleted record disappears at once.
+func (ArchiveMixin) Interceptors() []ent.Interceptor {
+	return []ent.Interceptor{
+		intercept.TraverseFunc(func(ctx context.Context, q intercept.Query) error {
+			if !viewer.IncludesArchived(ctx) {
+				q.WhereP(entsql.FieldIsNull("archived_at"))
+			}
+			return nil
+		}),
 	}
 }
 

@@ -9,11 +9,15 @@ import (
 	"github.com/reten-io/reten/internal/apikey"
 	"github.com/reten-io/reten/internal/audience"
 	"github.com/reten-io/reten/internal/auth"
+	"github.com/reten-io/reten/internal/commerce"
+	"github.com/reten-io/reten/internal/dispatch"
+	"github.com/reten-io/reten/internal/fieldorg"
 	"github.com/reten-io/reten/internal/node"
 	"github.com/reten-io/reten/internal/project"
 	"github.com/reten-io/reten/internal/ratelimit"
 	"github.com/reten-io/reten/internal/tenancy"
 	"github.com/reten-io/reten/internal/tenant"
+	"github.com/reten-io/reten/internal/trash"
 	"github.com/reten-io/reten/internal/user"
 	"github.com/reten-io/reten/rest"
 )
@@ -31,6 +35,10 @@ type App struct {
 	Audiences *audience.Service
 	APIKeys   *apikey.Service
 	Limiter   *ratelimit.Limiter
+	Commerces *commerce.Service
+	FieldOrg  *fieldorg.Service
+	Trash     *trash.Service
+	Dispatch  *dispatch.Service
 	Handler   http.Handler
 }
 
@@ -68,6 +76,10 @@ func Wire(cfg Config, db *DB) (*App, error) {
 	a.Nodes = node.NewService(db.Client, db.SQL)
 	a.Audiences = audience.NewService(db.Client)
 	a.APIKeys = apikey.NewService(db.Client)
+	a.Commerces = commerce.NewService(db.Client)
+	a.FieldOrg = fieldorg.NewService(db.Client)
+	a.Trash = trash.NewService(db.Client)
+	a.Dispatch = dispatch.NewService(db.Client)
 	a.Handler = a.handler()
 	return a, nil
 }
@@ -78,7 +90,8 @@ func (a *App) Close() error { return errors.Join(a.Limiter.Close(), a.DB.Close()
 func (a *App) restHandler() http.Handler {
 	return rest.NewRouter(rest.Deps{
 		Auth: a.Auth, Tenancy: a.Tenancy, Projects: a.Projects, Tenants: a.Tenants,
-		Audiences: a.Audiences, APIKeys: a.APIKeys, Users: a.Users, Limiter: a.Limiter, SecureCookies: a.Config.SecureCookies,
+		Audiences: a.Audiences, APIKeys: a.APIKeys, Users: a.Users, Limiter: a.Limiter,
+		Commerces: a.Commerces, FieldOrg: a.FieldOrg, Trash: a.Trash, Dispatch: a.Dispatch, SecureCookies: a.Config.SecureCookies,
 	})
 }
 

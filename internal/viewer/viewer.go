@@ -77,3 +77,17 @@ func ProjectID(ctx context.Context) (uuid.UUID, bool) {
 func SystemContext(ctx context.Context) context.Context {
 	return privacy.DecisionContext(NewContext(ctx, nil), privacy.Allow)
 }
+
+type archivedKey struct{}
+
+// WithArchived lets queries of ctx see archived (trashed) rows; only the trash
+// itself (listing, restore, purge) uses it.
+func WithArchived(ctx context.Context) context.Context {
+	return context.WithValue(ctx, archivedKey{}, true)
+}
+
+// IncludesArchived reports whether ctx sees archived rows.
+func IncludesArchived(ctx context.Context) bool {
+	v, _ := ctx.Value(archivedKey{}).(bool)
+	return v
+}

@@ -1,0 +1,4 @@
+package tenancy
+
+// fieldOrgMatrix: operators, routes, route-operator links, supervisors; their sync and batch upserts.
+var fieldOrgMatrix = []Entry{}

@@ -1,0 +1,4 @@
+package tenancy
+
+// trashMatrix: the trash and its settings.
+var trashMatrix = []Entry{}
