@@ -4,15 +4,19 @@ package app
 
 import (
 	"crypto/rand"
+	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
+
+	"golang.org/x/crypto/hkdf"
 
 	"github.com/reten-io/reten/internal/ratelimit"
 )
@@ -30,6 +34,9 @@ type Config struct {
 	ShutdownTimeout time.Duration // RETEN_SHUTDOWN_TIMEOUT
 	SecureCookies   bool          // RETEN_SECURE_COOKIES
 	RateLimit       ratelimit.Config
+	// SecretsKey (32 bytes) encrypts provider credentials at rest:
+	// RETEN_SECRETS_KEY (64 hex characters), or derived from the JWT secret.
+	SecretsKey []byte
 }
 
 // Postgres reports whether the configured database is PostgreSQL.
@@ -88,7 +95,29 @@ func LoadConfig() (Config, error) {
 	if len(c.JWTSecret) < 32 {
 		return c, errors.New("RETEN_JWT_SECRET must be at least 32 bytes")
 	}
+	key, err := secretsKey(os.Getenv("RETEN_SECRETS_KEY"), c.JWTSecret)
+	if err != nil {
+		return c, err
+	}
+	c.SecretsKey = key
 	return c, nil
+}
+
+// secretsKey decodes RETEN_SECRETS_KEY, or derives a key from the JWT secret
+// (HKDF-SHA256) so that the embedded default needs no extra setting.
+func secretsKey(hexKey string, jwtSecret []byte) ([]byte, error) {
+	if hexKey != "" {
+		key, err := hex.DecodeString(hexKey)
+		if err != nil || len(key) != 32 {
+			return nil, errors.New("RETEN_SECRETS_KEY must be 64 hexadecimal characters (32 bytes)")
+		}
+		return key, nil
+	}
+	key := make([]byte, 32)
+	if _, err := io.ReadFull(hkdf.New(sha256.New, jwtSecret, nil, []byte("reten provider credentials")), key); err != nil {
+		return nil, err
+	}
+	return key, nil
 }
 
 // embeddedSecret reads, or creates once, the JWT secret of the data

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 
@@ -63,6 +64,19 @@ func TestLoadConfig(t *testing.T) {
 	if err != nil || string(again.JWTSecret) != string(cfg.JWTSecret) {
 		t.Fatalf("secret not kept: %v", err)
 	}
+	// The credentials key is derived from the JWT secret unless set.
+	if len(cfg.SecretsKey) != 32 || string(again.SecretsKey) != string(cfg.SecretsKey) || string(cfg.SecretsKey) == string(cfg.JWTSecret[:32]) {
+		t.Fatalf("derived secrets key = %x", cfg.SecretsKey)
+	}
+	t.Setenv("RETEN_SECRETS_KEY", strings.Repeat("ab", 32))
+	if set, err := app.LoadConfig(); err != nil || string(set.SecretsKey) != strings.Repeat("\xab", 32) {
+		t.Fatalf("RETEN_SECRETS_KEY: %x %v", set.SecretsKey, err)
+	}
+	t.Setenv("RETEN_SECRETS_KEY", "short")
+	if _, err := app.LoadConfig(); err == nil || err.Error() != "RETEN_SECRETS_KEY must be 64 hexadecimal characters (32 bytes)" {
+		t.Fatalf("err = %v", err)
+	}
+	t.Setenv("RETEN_SECRETS_KEY", "")
 
 	t.Setenv("DATABASE_URL", "postgres://x@localhost/db")
 	if _, err := app.LoadConfig(); err == nil || err.Error() != "RETEN_JWT_SECRET is required with PostgreSQL" {

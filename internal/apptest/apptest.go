@@ -72,6 +72,7 @@ func NewWith(t testing.TB, kind string, configure func(*app.Config)) *Env {
 		t.Fatalf("unknown database kind %q", kind)
 	}
 	cfg := app.Config{DatabaseURL: dsn, JWTSecret: []byte(strings.Repeat("s", 32)), MaxBodyBytes: 1 << 20,
+		SecretsKey: []byte(strings.Repeat("k", 32)),
 		// Generous limits: tests log in and call often; rate-limit tests set their own.
 		RateLimit: ratelimit.Config{PerCredential: 100000, LoginPerIP: 100000, LoginPerIdentifier: 100000}}
 	if configure != nil {
