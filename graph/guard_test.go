@@ -85,3 +85,19 @@ func TestCreateProjectWhileAnotherProjectIsActive(t *testing.T) {
 			M{"node": M{"rootAudience": M{"isRoot": true, "project": rootAudience(t, env, p.ID).String()}}})
 	})
 }
+
+// TestNodeShowsOnlyOwnAPIKeys: another user's key of the same tenant is not
+// a node for the caller.
+func TestNodeShowsOnlyOwnAPIKeys(t *testing.T) {
+	apptest.Each(t, func(t *testing.T, env *apptest.Env) {
+		acme := env.Bootstrap("Acme")
+		other := env.CreateUser(acme.TenantID, "ana", auth.RoleAdmin)
+		_, theirs := env.CreateKey(acme.TenantID, other.ID, uuid.Nil, auth.PermProjectView)
+		_, mine := env.CreateKey(acme.TenantID, acme.UserID, uuid.Nil, auth.PermProjectView)
+		h := apptest.JWT(env.Login(acme.Email), acme.TenantID, uuid.Nil)
+		q := `query($id: ID!) { node(id: $id) { id } }`
+		expectData(t, env.GraphQL(q, M{"id": mine.ID}, h), M{"node": M{"id": mine.ID.String()}})
+		expectBody(t, env.GraphQL(q, M{"id": theirs.ID}, h), 200, M{"data": M{"node": nil},
+			"errors": L{fieldError(L{"node"}, "Node not found", "NOT_FOUND", 404)}})
+	})
+}

@@ -15,6 +15,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/reten-io/reten/ent"
+	"github.com/reten-io/reten/ent/apikey"
 	"github.com/reten-io/reten/ent/migrate"
 	"github.com/reten-io/reten/internal/apperr"
 	"github.com/reten-io/reten/internal/auth"
@@ -64,6 +65,17 @@ func (s *Service) Node(ctx context.Context, id uuid.UUID) (ent.Noder, error) {
 	if perm != "" {
 		if err := auth.RequireCtx(ctx, perm); err != nil {
 			return nil, err
+		}
+	}
+	// API keys are visible to their owner only, as on GET /api/api-keys/:id.
+	// (Checked with a query: field collection loads only the selected columns.)
+	if _, ok := n.(*ent.APIKey); ok {
+		own, err := s.db(ctx).APIKey.Query().Where(apikey.ID(id), apikey.UserID(viewer.FromContext(ctx).UserID)).Exist(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if !own {
+			return nil, apperr.NotFound(MsgNotFound)
 		}
 	}
 	return n, nil
