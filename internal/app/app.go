@@ -79,7 +79,7 @@ func Wire(cfg Config, db *DB) (*App, error) {
 	a.Commerces = commerce.NewService(db.Client)
 	a.FieldOrg = fieldorg.NewService(db.Client)
 	a.Trash = trash.NewService(db.Client)
-	a.Dispatch = dispatch.NewService(db.Client)
+	a.Dispatch = dispatch.NewService(db.Client, cfg.SecretsKey)
 	a.Handler = a.handler()
 	return a, nil
 }

@@ -8,15 +8,20 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/go-chi/chi/v5"
 	"github.com/google/uuid"
 
+	"github.com/reten-io/reten/ent"
+	"github.com/reten-io/reten/ent/trashrecord"
 	"github.com/reten-io/reten/graph/generated"
 	"github.com/reten-io/reten/internal/apptest"
 	"github.com/reten-io/reten/internal/auth"
 	"github.com/reten-io/reten/internal/project"
 	"github.com/reten-io/reten/internal/tenancy"
+	"github.com/reten-io/reten/internal/trash"
+	"github.com/reten-io/reten/internal/txn"
 	"github.com/reten-io/reten/internal/viewer"
 	"github.com/reten-io/reten/rest"
 )
@@ -62,6 +67,9 @@ type fixture struct {
 	aRoot          uuid.UUID
 	aUser          uuid.UUID
 	aKey           uuid.UUID
+	aOperator      string // tenant A's operator, route and supervisor (field organisation probes)
+	aRoute         string
+	aSupervisor    string
 }
 
 // probe is how to call one matrix line: a REST request or a GraphQL operation,
@@ -111,6 +119,90 @@ var probes = map[string]probe{
 		body: func() any { return map[string]any{"roles": []string{"operator"}} }, crossCode: 403, crossMsg: "Cannot modify roles for user outside your active tenant"},
 	"GET /audience-criterias/{id}": {path: func(f *fixture) string { return "/audience-criterias/" + f.aRoot.String() }, crossCode: 404, crossMsg: "Audience criteria not found"},
 
+	// Commerces (each probe creates its own tenant-A commerce tree with cmA).
+	"GET /commerces":  {},
+	"POST /commerces": {body: func() any { return map[string]any{"name": unique("C")} }},
+	"GET /commerces/{id}": {path: func(f *fixture) string { return "/commerces/" + cmA(f).commerce },
+		crossCode: 404, crossMsg: "Commerce not found"},
+	"PATCH /commerces/{id}": {path: func(f *fixture) string { return "/commerces/" + cmA(f).commerce },
+		body: func() any { return map[string]any{"name": "X"} }, crossCode: 404, crossMsg: "Commerce not found"},
+	"DELETE /commerces/{id}": {path: func(f *fixture) string { return "/commerces/" + cmA(f).commerce },
+		crossCode: 404, crossMsg: "Commerce not found"},
+	"GET /commerces/{id}/addresses": {path: func(f *fixture) string { return "/commerces/" + cmA(f).commerce + "/addresses" },
+		crossCode: 404, crossMsg: "Commerce not found"},
+	"POST /commerces/{id}/addresses": {path: func(f *fixture) string { return "/commerces/" + cmA(f).commerce + "/addresses" },
+		body: func() any { return map[string]any{"source": "RETEN"} }, crossCode: 404, crossMsg: "Commerce not found"},
+	"PATCH /commerces/{id}/addresses/{addressId}": {path: func(f *fixture) string { i := cmA(f); return "/commerces/" + i.commerce + "/addresses/" + i.address },
+		body: func() any { return map[string]any{"city": "X"} }, crossCode: 404, crossMsg: "Commerce not found"},
+	"POST /commerces/{id}/addresses/{addressId}/set-primary": {path: func(f *fixture) string {
+		i := cmA(f)
+		return "/commerces/" + i.commerce + "/addresses/" + i.address + "/set-primary"
+	}, crossCode: 404, crossMsg: "Commerce not found"},
+	"GET /commerces/{id}/users": {path: func(f *fixture) string { return "/commerces/" + cmA(f).commerce + "/users" },
+		crossCode: 404, crossMsg: "Commerce not found"},
+	"POST /commerces/{id}/users": {path: func(f *fixture) string { return "/commerces/" + cmA(f).commerce + "/users" },
+		body: func() any { return map[string]any{"name": "X"} }, crossCode: 404, crossMsg: "Commerce not found"},
+	"PATCH /commerces/{id}/users/{userId}": {path: func(f *fixture) string { i := cmA(f); return "/commerces/" + i.commerce + "/users/" + i.user },
+		body: func() any { return map[string]any{"name": "X"} }, crossCode: 404, crossMsg: "Commerce not found"},
+	"POST /commerces/{id}/users/{userId}/roles": {path: func(f *fixture) string {
+		i := cmA(f)
+		return "/commerces/" + i.commerce + "/users/" + i.user + "/roles"
+	},
+		body: func() any { return map[string]any{"role": "OWNER"} }, crossCode: 404, crossMsg: "Commerce not found"},
+	"DELETE /commerces/{id}/users/{userId}/roles/{role}": {path: func(f *fixture) string {
+		i := cmA(f)
+		return "/commerces/" + i.commerce + "/users/" + i.user + "/roles/OWNER"
+	}, crossCode: 404, crossMsg: "Commerce not found"},
+	"POST /commerces/{id}/users/{userId}/contacts": {path: func(f *fixture) string {
+		i := cmA(f)
+		return "/commerces/" + i.commerce + "/users/" + i.user + "/contacts"
+	}, body: func() any { return map[string]any{"contact_type": "OTHER", "value": "x", "source": "RETEN"} }, crossCode: 404, crossMsg: "Commerce not found"},
+	"PATCH /commerces/{id}/users/{userId}/contacts/{contactId}": {path: func(f *fixture) string {
+		i := cmA(f)
+		return "/commerces/" + i.commerce + "/users/" + i.user + "/contacts/" + i.contact
+	}, body: func() any { return map[string]any{"value": "y"} }, crossCode: 404, crossMsg: "Commerce not found"},
+	"POST /commerces/{id}/users/{userId}/contacts/{contactId}/set-primary": {path: func(f *fixture) string {
+		i := cmA(f)
+		return "/commerces/" + i.commerce + "/users/" + i.user + "/contacts/" + i.contact + "/set-primary"
+	}, crossCode: 404, crossMsg: "Commerce not found"},
+	"POST /integration/commerces/batch-upsert": {body: func() any {
+		return map[string]any{"items": []any{map[string]any{"external_id": unique("E"), "name": "X"}}}
+	}},
+
+	"GET /operators": {},
+	"POST /operators": {body: func() any {
+		return map[string]any{"type": "SALESMAN", "name": "Op", "email": unique("op") + "@example.test"}
+	}},
+	"POST /operators/sync": {body: func() any {
+		return map[string]any{"items": []any{map[string]any{"external_id": unique("E"), "type": "SALESMAN", "name": "Op"}}}
+	}},
+	"GET /operators/{id}": {path: func(f *fixture) string { return "/operators/" + f.aOperator }, crossCode: 404, crossMsg: "Operator not found"},
+	"PATCH /operators/{id}": {path: func(f *fixture) string { return "/operators/" + f.aOperator },
+		body: func() any { return map[string]any{"name": "Renamed"} }, crossCode: 404, crossMsg: "Operator not found"},
+	"DELETE /operators/{id}": {path: func(f *fixture) string { return "/operators/" + f.aOperator }, crossCode: 404, crossMsg: "Operator not found"},
+	"POST /integration/operators/batch-upsert": {body: func() any {
+		return map[string]any{"items": []any{map[string]any{"external_id": unique("E"), "type": "SALESMAN", "name": "Op"}}}
+	}},
+	"GET /routes":      {},
+	"POST /routes":     {body: func() any { return map[string]any{"code": unique("R"), "name": "Route"} }},
+	"GET /routes/{id}": {path: func(f *fixture) string { return "/routes/" + f.aRoute }, crossCode: 404, crossMsg: "Route not found"},
+	"PATCH /routes/{id}": {path: func(f *fixture) string { return "/routes/" + f.aRoute },
+		body: func() any { return map[string]any{"name": "Renamed"} }, crossCode: 404, crossMsg: "Route not found"},
+	"DELETE /routes/{id}": {path: func(f *fixture) string { return "/routes/" + f.aRoute }, crossCode: 404, crossMsg: "Route not found"},
+	"POST /routes/{id}/operators": {path: func(f *fixture) string { return "/routes/" + f.aRoute + "/operators" },
+		body: func() any { return map[string]any{"operator_id": uuid.NewString()} }, crossCode: 404, crossMsg: "Route not found"},
+	"DELETE /routes/{id}/operators/{opId}": {path: func(f *fixture) string { return "/routes/" + f.aRoute + "/operators/" + f.aOperator },
+		crossCode: 404, crossMsg: "Route not found"},
+	"POST /integration/routes/batch-upsert": {body: func() any {
+		return map[string]any{"items": []any{map[string]any{"code": unique("R"), "name": "Route"}}}
+	}},
+	"GET /supervisors":      {},
+	"POST /supervisors":     {body: func() any { return map[string]any{"name": "Sup", "email": unique("sup") + "@example.test"} }},
+	"GET /supervisors/{id}": {path: func(f *fixture) string { return "/supervisors/" + f.aSupervisor }, crossCode: 404, crossMsg: "Supervisor not found"},
+	"PATCH /supervisors/{id}": {path: func(f *fixture) string { return "/supervisors/" + f.aSupervisor },
+		body: func() any { return map[string]any{"name": "Renamed"} }, crossCode: 404, crossMsg: "Supervisor not found"},
+	"DELETE /supervisors/{id}": {path: func(f *fixture) string { return "/supervisors/" + f.aSupervisor }, crossCode: 404, crossMsg: "Supervisor not found"},
+
 	"Query.node":                {query: `query($id: ID!) { node(id: $id) { id } }`, vars: func(f *fixture) map[string]any { return map[string]any{"id": f.a.ProjectID} }, crossCode: 404, crossMsg: "Node not found"},
 	"Query.nodes":               {query: `query($id: ID!) { nodes(ids: [$id]) { id } }`, vars: func(f *fixture) map[string]any { return map[string]any{"id": f.a.ProjectID} }},
 	"Query.viewer":              {query: `{ viewer { isAPIKey } }`},
@@ -140,6 +232,66 @@ var probes = map[string]probe{
 		vars: func(*fixture) map[string]any { return map[string]any{"n": unique("T")} }},
 	"Mutation.updateTenant": {query: `mutation($id: ID!) { updateTenant(id: $id, input: {timeZone: "UTC"}) { id } }`,
 		vars: func(f *fixture) map[string]any { return map[string]any{"id": f.a.TenantID} }, crossCode: 404, crossMsg: "Tenant not found"},
+	// Trash and dispatch (entries of tenant A created by the path functions).
+	"GET /trash":            {},
+	"GET /trash/settings":   {},
+	"PATCH /trash/settings": {body: func() any { return map[string]any{"retention_days": 30} }},
+	"GET /trash/{id}":       {path: func(f *fixture) string { return "/trash/" + f.trashEntry() }, crossCode: 404, crossMsg: "Trash record not found"},
+	"POST /trash/{id}/restore": {path: func(f *fixture) string { return "/trash/" + f.trashEntry() + "/restore" },
+		crossCode: 404, crossMsg: "Trash record not found"},
+	"DELETE /trash/{id}":       {path: func(f *fixture) string { return "/trash/" + f.trashEntry() }, crossCode: 404, crossMsg: "Trash record not found"},
+	"POST /dispatch-providers": {body: func() any { return map[string]any{"name": unique("P"), "channel": "SMS", "kind": "log"} }},
+	"GET /dispatch-providers":  {},
+	"GET /dispatch-providers/{id}": {path: func(f *fixture) string { return "/dispatch-providers/" + f.provider() },
+		crossCode: 404, crossMsg: "Dispatch provider not found"},
+	"PATCH /dispatch-providers/{id}": {path: func(f *fixture) string { return "/dispatch-providers/" + f.provider() },
+		body: func() any { return map[string]any{"name": unique("P")} }, crossCode: 404, crossMsg: "Dispatch provider not found"},
+	"DELETE /dispatch-providers/{id}": {path: func(f *fixture) string { return "/dispatch-providers/" + f.provider() },
+		crossCode: 404, crossMsg: "Dispatch provider not found"},
+	"POST /dispatch-providers/{providerId}/channel-definitions": {path: func(f *fixture) string { return "/dispatch-providers/" + f.provider() + "/channel-definitions" },
+		body: func() any { return map[string]any{"name": unique("D")} }, crossCode: 404, crossMsg: "Dispatch provider not found"},
+	"GET /dispatch-providers/{providerId}/channel-definitions": {path: func(f *fixture) string { return "/dispatch-providers/" + f.provider() + "/channel-definitions" },
+		crossCode: 404, crossMsg: "Dispatch provider not found"},
+	"PATCH /dispatch-providers/{providerId}/channel-definitions/{definitionId}": {path: func(f *fixture) string { return f.definition() },
+		body: func() any { return map[string]any{"template": "x"} }, crossCode: 404, crossMsg: "Dispatch provider not found"},
+	"GET /projects/{projectId}/dispatch-configs": {path: func(f *fixture) string { return "/projects/" + f.a.ProjectID.String() + "/dispatch-configs" },
+		crossCode: 404, crossMsg: "El proyecto no existe."},
+	"PUT /projects/{projectId}/dispatch-configs/{channel}": {path: func(f *fixture) string { return "/projects/" + f.a.ProjectID.String() + "/dispatch-configs/SMS" },
+		body: func() any { return map[string]any{"provider_id": uuid.NewString()} }, crossCode: 404, crossMsg: "El proyecto no existe."},
+}
+
+// aCtx is tenant A's data-layer context.
+func (f *fixture) aCtx() context.Context {
+	return viewer.NewContext(context.Background(), &viewer.Viewer{TenantID: f.a.TenantID, UserID: f.a.UserID})
+}
+
+// trashEntry archives a new route of tenant A and returns its trash entry id.
+func (f *fixture) trashEntry() string {
+	ctx, c := f.aCtx(), f.env.App.DB.Client
+	r := c.Route.Create().SetTenantID(f.a.TenantID).SetCode(unique("R")).SetName("R").SaveX(ctx)
+	if err := txn.Run(ctx, c, func(ctx context.Context, tx *ent.Client) error {
+		if err := tx.Route.UpdateOneID(r.ID).SetArchivedAt(time.Now()).Exec(ctx); err != nil {
+			return err
+		}
+		return trash.Archive(ctx, tx, trash.Record{Kind: trash.KindRoute, RecordID: r.ID, Label: r.Code})
+	}); err != nil {
+		panic(err)
+	}
+	return c.TrashRecord.Query().Where(trashrecord.RecordID(r.ID)).OnlyX(ctx).ID.String()
+}
+
+// provider creates a dispatch provider of tenant A and returns its id.
+func (f *fixture) provider() string {
+	return f.env.App.DB.Client.DispatchProvider.Create().SetTenantID(f.a.TenantID).SetName(unique("P")).
+		SetChannel("SMS").SetKind("log").SaveX(f.aCtx()).ID.String()
+}
+
+// definition creates a provider and a channel definition of tenant A and returns the definition's path.
+func (f *fixture) definition() string {
+	pid := f.provider()
+	d := f.env.App.DB.Client.ChannelDefinition.Create().SetTenantID(f.a.TenantID).SetProviderID(uuid.MustParse(pid)).
+		SetName(unique("D")).SetChannel("SMS").SaveX(f.aCtx())
+	return "/dispatch-providers/" + pid + "/channel-definitions/" + d.ID.String()
 }
 
 // call sends the probe for entry e with headers h (project header added for
@@ -217,6 +369,26 @@ func TestAuthorizationMatrix(t *testing.T) {
 			t.Fatal(err)
 		}
 
+		aHeaders := apptest.JWT(f.aToken, f.a.TenantID, uuid.Nil)
+		for _, c := range []struct {
+			path string
+			body map[string]any
+			dst  *string
+		}{
+			{"/api/operators", map[string]any{"type": "SALESMAN", "name": "Probe"}, &f.aOperator},
+			{"/api/routes", map[string]any{"code": "PROBE", "name": "Probe"}, &f.aRoute},
+			{"/api/supervisors", map[string]any{"name": "Probe"}, &f.aSupervisor},
+		} {
+			res := env.Do("POST", c.path, c.body, aHeaders)
+			if res.Status != 201 {
+				t.Fatalf("fixture %s: %d %s", c.path, res.Status, res.Body)
+			}
+			*c.dst = res.Map(t)["id"].(string)
+		}
+		if res := env.Do("POST", "/api/routes/"+f.aRoute+"/operators", map[string]any{"operator_id": f.aOperator}, aHeaders); res.Status != 201 {
+			t.Fatalf("fixture link: %d %s", res.Status, res.Body)
+		}
+
 		for _, e := range tenancy.Matrix {
 			if e.Method == "GET" && e.Path == "/openapi.yaml" || e.Scope == tenancy.Public && !e.IsGraphQL() {
 				continue // public routes have their own tests (auth_test.go, openapi_test.go)
@@ -274,4 +446,20 @@ func TestAuthorizationMatrix(t *testing.T) {
 			})
 		}
 	})
+}
+
+// cmIDs is a commerce of tenant A with one address, one user and one contact.
+type cmIDs struct{ commerce, address, user, contact string }
+
+// cmA creates a fresh commerce tree in tenant A (each probe call gets its own,
+// so DELETE and the allowed call never collide).
+func cmA(f *fixture) cmIDs {
+	ctx := viewer.SystemContext(context.Background())
+	c, tid := f.env.App.DB.Client, f.a.TenantID
+	co := c.Commerce.Create().SetTenantID(tid).SetName(unique("C")).SaveX(ctx)
+	ad := c.CommerceAddress.Create().SetTenantID(tid).SetCommerceID(co.ID).SetSource("RETEN").SetIsPrimary(true).SaveX(ctx)
+	u := c.CommerceUser.Create().SetTenantID(tid).SetCommerceID(co.ID).SaveX(ctx)
+	ct := c.CommerceContact.Create().SetTenantID(tid).SetCommerceUserID(u.ID).SetContactType("OTHER").SetValue("x").
+		SetSource("RETEN").SetIsPrimary(true).SaveX(ctx)
+	return cmIDs{co.ID.String(), ad.ID.String(), u.ID.String(), ct.ID.String()}
 }

@@ -138,6 +138,8 @@ func (a *App) Serve(ctx context.Context) error {
 	}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.ListenAndServe() }()
+	// Scheduled work, safe on any number of replicas (SKIP LOCKED).
+	go a.Trash.RunPurger(ctx, time.Hour)
 	slog.Info("reten listening", "addr", a.Config.Addr, "database", a.DB.Dialect)
 	select {
 	case err := <-errc:

@@ -1,4 +1,29 @@
 package tenancy
 
+import "github.com/reten-io/reten/internal/auth"
+
 // commerceMatrix: commerces with their addresses, users, roles and contacts; commerce batch upsert.
-var commerceMatrix = []Entry{}
+var commerceMatrix = []Entry{
+	// REST: commerces (tenant-level).
+	{"GET", "/commerces", TenantLevel, auth.PermCommerceView},
+	{"POST", "/commerces", TenantLevel, auth.PermCommerceManage},
+	{"GET", "/commerces/{id}", TenantLevel, auth.PermCommerceView},
+	{"PATCH", "/commerces/{id}", TenantLevel, auth.PermCommerceManage},
+	{"DELETE", "/commerces/{id}", TenantLevel, auth.PermCommerceDelete},
+	// REST: commerce addresses.
+	{"GET", "/commerces/{id}/addresses", TenantLevel, auth.PermCommerceView},
+	{"POST", "/commerces/{id}/addresses", TenantLevel, auth.PermCommerceManage},
+	{"PATCH", "/commerces/{id}/addresses/{addressId}", TenantLevel, auth.PermCommerceManage},
+	{"POST", "/commerces/{id}/addresses/{addressId}/set-primary", TenantLevel, auth.PermCommerceManage},
+	// REST: commerce users, their roles and contacts.
+	{"GET", "/commerces/{id}/users", TenantLevel, auth.PermCommerceView},
+	{"POST", "/commerces/{id}/users", TenantLevel, auth.PermCommerceManage},
+	{"PATCH", "/commerces/{id}/users/{userId}", TenantLevel, auth.PermCommerceManage},
+	{"POST", "/commerces/{id}/users/{userId}/roles", TenantLevel, auth.PermCommerceManage},
+	{"DELETE", "/commerces/{id}/users/{userId}/roles/{role}", TenantLevel, auth.PermCommerceManage},
+	{"POST", "/commerces/{id}/users/{userId}/contacts", TenantLevel, auth.PermCommerceManage},
+	{"PATCH", "/commerces/{id}/users/{userId}/contacts/{contactId}", TenantLevel, auth.PermCommerceManage},
+	{"POST", "/commerces/{id}/users/{userId}/contacts/{contactId}/set-primary", TenantLevel, auth.PermCommerceManage},
+	// REST: integrators' batch upsert (tenant-level; API key or JWT).
+	{"POST", "/integration/commerces/batch-upsert", TenantLevel, auth.PermCommerceBatchUpsert},
+}

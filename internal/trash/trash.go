@@ -12,6 +12,7 @@ import (
 
 	"github.com/reten-io/reten/ent"
 	"github.com/reten-io/reten/ent/trashrecord"
+	"github.com/reten-io/reten/ent/trashsetting"
 	"github.com/reten-io/reten/internal/viewer"
 )
 
@@ -48,7 +49,11 @@ func NewService(client *ent.Client) *Service { return &Service{client: client, n
 
 // RetentionDays returns the tenant's retention window.
 func RetentionDays(ctx context.Context, c *ent.Client) (int, error) {
-	s, err := c.TrashSetting.Query().Only(ctx)
+	q := c.TrashSetting.Query()
+	if tid, ok := viewer.TenantID(ctx); ok {
+		q.Where(trashsetting.TenantID(tid))
+	}
+	s, err := q.Only(ctx)
 	if ent.IsNotFound(err) {
 		return DefaultRetentionDays, nil
 	}

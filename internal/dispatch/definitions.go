@@ -1,0 +1,181 @@
+package dispatch
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/google/uuid"
+
+	"github.com/reten-io/reten/ent"
+	"github.com/reten-io/reten/ent/channeldefinition"
+	"github.com/reten-io/reten/internal/apperr"
+	"github.com/reten-io/reten/internal/auth"
+	"github.com/reten-io/reten/internal/paging"
+	"github.com/reten-io/reten/internal/txn"
+	"github.com/reten-io/reten/internal/viewer"
+)
+
+// DefinitionInput is the body of POST and PATCH
+// /api/dispatch-providers/:providerId/channel-definitions[/:definitionId];
+// nil fields are not sent (POST requires Name; Channel defaults to the
+// provider's).
+type DefinitionInput struct {
+	Name          *string
+	Channel       *string
+	Template      *string
+	Sender        *string
+	RatePerMinute *int
+	// ClearRatePerMinute removes the rate limit (rate_per_minute: null on PATCH).
+	ClearRatePerMinute bool
+	Settings           *map[string]any
+	IsActive           *bool
+}
+
+func (in *DefinitionInput) validate(create bool) []string {
+	var msgs []string
+	switch {
+	case in.Name != nil:
+		*in.Name = strings.TrimSpace(*in.Name)
+		msgs = append(msgs, validateName(*in.Name)...)
+	case create:
+		msgs = append(msgs, MsgNameEmpty)
+	}
+	if in.Channel != nil && !ValidChannel(*in.Channel) {
+		msgs = append(msgs, MsgChannel)
+	}
+	if in.RatePerMinute != nil && *in.RatePerMinute < 1 {
+		msgs = append(msgs, MsgRateMin)
+	}
+	return msgs
+}
+
+// checkChannel applies "a definition serves its provider's channel".
+func checkChannel(p *ent.DispatchProvider, channel *string) error {
+	if channel != nil && *channel != string(p.Channel) {
+		return apperr.Unprocessable(fmt.Sprintf(MsgChannelMismatchFmt, p.Channel, *channel))
+	}
+	return nil
+}
+
+func (s *Service) definitionNameTaken(ctx context.Context, c *ent.Client, providerID uuid.UUID, name string, except uuid.UUID) error {
+	taken, err := c.ChannelDefinition.Query().Where(channeldefinition.ProviderID(providerID),
+		channeldefinition.Name(name), channeldefinition.IDNEQ(except)).Exist(ctx)
+	if err != nil {
+		return err
+	}
+	if taken {
+		return apperr.Conflict(fmt.Sprintf(MsgDefinitionNameTakenFmt, name))
+	}
+	return nil
+}
+
+// CreateDefinition adds a channel definition to a provider of the tenant.
+func (s *Service) CreateDefinition(ctx context.Context, providerID uuid.UUID, in DefinitionInput) (*ent.ChannelDefinition, error) {
+	if err := auth.RequireCtx(ctx, auth.PermDispatchManage); err != nil {
+		return nil, err
+	}
+	if msgs := in.validate(true); len(msgs) > 0 {
+		return nil, apperr.Validation(msgs...)
+	}
+	var out *ent.ChannelDefinition
+	err := txn.Run(ctx, s.client, func(ctx context.Context, tx *ent.Client) error {
+		p, err := s.provider(ctx, tx, providerID)
+		if err != nil {
+			return err
+		}
+		if err := checkChannel(p, in.Channel); err != nil {
+			return err
+		}
+		if err := s.definitionNameTaken(ctx, tx, p.ID, *in.Name, uuid.Nil); err != nil {
+			return err
+		}
+		b := tx.ChannelDefinition.Create().SetTenantID(p.TenantID).SetProviderID(p.ID).SetName(*in.Name).
+			SetChannel(channeldefinition.Channel(p.Channel)).SetNillableTemplate(in.Template).
+			SetNillableSender(in.Sender).SetNillableRatePerMinute(in.RatePerMinute).SetNillableIsActive(in.IsActive).
+			SetSettings(map[string]any{})
+		now := stamp()
+		b.SetCreatedAt(now).SetUpdatedAt(now)
+		if in.Settings != nil {
+			b.SetSettings(orEmpty(*in.Settings))
+		}
+		out, err = b.Save(ctx)
+		return apperr.FromEnt(err, "", fmt.Sprintf(MsgDefinitionNameTakenFmt, *in.Name))
+	})
+	return out, err
+}
+
+// ListDefinitions returns a page of a provider's channel definitions by name.
+func (s *Service) ListDefinitions(ctx context.Context, providerID uuid.UUID, pg paging.Page) (*paging.List[*ent.ChannelDefinition], error) {
+	if err := auth.RequireCtx(ctx, auth.PermDispatchView); err != nil {
+		return nil, err
+	}
+	p, err := s.provider(ctx, s.db(ctx), providerID)
+	if err != nil {
+		return nil, err
+	}
+	q := s.db(ctx).ChannelDefinition.Query().Where(channeldefinition.ProviderID(p.ID),
+		channeldefinition.TenantID(viewer.FromContext(ctx).TenantID))
+	total, err := q.Clone().Count(ctx)
+	if err != nil {
+		return nil, err
+	}
+	items, err := q.Order(channeldefinition.ByName(), channeldefinition.ByID()).Offset(pg.Offset()).Limit(pg.PerPage).All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return &paging.List[*ent.ChannelDefinition]{Items: items, Total: total, Page: pg}, nil
+}
+
+// definition loads a channel definition of the provider (another provider's answers 404).
+func (s *Service) definition(ctx context.Context, c *ent.Client, providerID, id uuid.UUID) (*ent.ChannelDefinition, error) {
+	d, err := c.ChannelDefinition.Query().Where(channeldefinition.ID(id), channeldefinition.ProviderID(providerID),
+		channeldefinition.TenantID(viewer.FromContext(ctx).TenantID)).Only(ctx)
+	if err != nil {
+		return nil, apperr.FromEnt(err, MsgDefinitionNotFound, "")
+	}
+	return d, nil
+}
+
+// UpdateDefinition changes a channel definition of a provider of the tenant.
+func (s *Service) UpdateDefinition(ctx context.Context, providerID, id uuid.UUID, in DefinitionInput) (*ent.ChannelDefinition, error) {
+	if err := auth.RequireCtx(ctx, auth.PermDispatchManage); err != nil {
+		return nil, err
+	}
+	if msgs := in.validate(false); len(msgs) > 0 {
+		return nil, apperr.Validation(msgs...)
+	}
+	var out *ent.ChannelDefinition
+	err := txn.Run(ctx, s.client, func(ctx context.Context, tx *ent.Client) error {
+		p, err := s.provider(ctx, tx, providerID)
+		if err != nil {
+			return err
+		}
+		d, err := s.definition(ctx, tx, p.ID, id)
+		if err != nil {
+			return err
+		}
+		if err := checkChannel(p, in.Channel); err != nil {
+			return err
+		}
+		u := tx.ChannelDefinition.UpdateOne(d).SetNillableTemplate(in.Template).SetNillableSender(in.Sender).
+			SetNillableRatePerMinute(in.RatePerMinute).SetNillableIsActive(in.IsActive).SetUpdatedAt(stamp())
+		if in.ClearRatePerMinute {
+			u.ClearRatePerMinute()
+		}
+		if in.Settings != nil {
+			u.SetSettings(orEmpty(*in.Settings))
+		}
+		name := d.Name
+		if in.Name != nil {
+			name = *in.Name
+			if err := s.definitionNameTaken(ctx, tx, p.ID, name, d.ID); err != nil {
+				return err
+			}
+			u.SetName(name)
+		}
+		out, err = u.Save(ctx)
+		return apperr.FromEnt(err, MsgDefinitionNotFound, fmt.Sprintf(MsgDefinitionNameTakenFmt, name))
+	})
+	return out, err
+}
