@@ -427,6 +427,15 @@ func TestDispatcherFor(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		if _, err := d.Dispatch(ctx, dispatch.Message{Recipient: "ana@example.test", Body: "hola"}); err == nil ||
+			!strings.Contains(err.Error(), "is not a public address") {
+			t.Fatalf("webhook to a loopback address: %v", err)
+		}
+		svc.SetWebhookClient(srv.Client())
+		d, _, err = svc.For(ctx, acme.ProjectID, "EMAIL")
+		if err != nil {
+			t.Fatal(err)
+		}
 		ref, err = d.Dispatch(ctx, dispatch.Message{Recipient: "ana@example.test", Body: "hola"})
 		if err != nil || ref != "msg-42" {
 			t.Fatalf("webhook dispatch = %q, %v", ref, err)

@@ -34,12 +34,16 @@ func (IDMixin) Fields() []ent.Field {
 // TimeMixin adds created_at and updated_at, both managed by the data layer.
 type TimeMixin struct{ mixin.Schema }
 
+// now is the clock of created_at/updated_at, truncated to microseconds (the
+// precision PostgreSQL stores) so that a write's response equals later reads.
+func now() time.Time { return time.Now().Truncate(time.Microsecond) }
+
 // Fields of the TimeMixin.
 func (TimeMixin) Fields() []ent.Field {
 	return []ent.Field{
-		field.Time("created_at").Default(time.Now).Immutable().
+		field.Time("created_at").Default(now).Immutable().
 			Annotations(entgql.OrderField("CREATED_AT")),
-		field.Time("updated_at").Default(time.Now).UpdateDefault(time.Now).
+		field.Time("updated_at").Default(now).UpdateDefault(now).
 			Annotations(entgql.OrderField("UPDATED_AT")),
 	}
 }

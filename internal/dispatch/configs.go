@@ -53,6 +53,10 @@ func (in ConfigInput) validate(channel string) []string {
 // checkProject answers 404 "El proyecto no existe." unless projectID is a
 // project of the tenant.
 func (s *Service) checkProject(ctx context.Context, c *ent.Client, projectID uuid.UUID) error {
+	// A project-scoped API key reaches only its own project.
+	if v := viewer.FromContext(ctx); v.KeyProjectID != uuid.Nil && v.KeyProjectID != projectID {
+		return apperr.NotFound(tenancy.MsgProjectNotFound)
+	}
 	ok, err := c.Project.Query().Where(project.ID(projectID), project.TenantID(viewer.FromContext(ctx).TenantID)).Exist(ctx)
 	if err != nil {
 		return err

@@ -9,6 +9,7 @@ import (
 	"crypto/aes"
 	"crypto/cipher"
 	"fmt"
+	"net/http"
 	"net/url"
 	"slices"
 	"strings"
@@ -69,9 +70,10 @@ const (
 
 // Service manages dispatch configuration of the viewer's tenant.
 type Service struct {
-	client *ent.Client
-	aead   cipher.AEAD
-	keyErr error
+	client   *ent.Client
+	aead     cipher.AEAD
+	keyErr   error
+	webhooks *http.Client // nil: webhookClient (public addresses only)
 }
 
 // NewService returns a Service; secretKey (32 bytes) encrypts provider

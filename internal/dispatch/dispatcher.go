@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
+	"syscall"
 	"time"
 
 	"github.com/google/uuid"
@@ -93,7 +95,11 @@ func (s *Service) dispatcherOf(p *ent.DispatchProvider, def *ent.ChannelDefiniti
 			return nil, err
 		}
 		u, _ := p.Settings["url"].(string)
-		return webhookDispatcher{envelope: base, url: u, creds: creds, client: &http.Client{Timeout: webhookTimeout}}, nil
+		client := s.webhooks
+		if client == nil {
+			client = webhookClient
+		}
+		return webhookDispatcher{envelope: base, url: u, creds: creds, client: client}, nil
 	}
 	return nil, fmt.Errorf("dispatch: provider %s has unknown kind %q", p.ID, p.Kind)
 }
@@ -172,3 +178,37 @@ func (d webhookDispatcher) Dispatch(ctx context.Context, m Message) (string, err
 	}
 	return "webhook-" + uuid.NewString(), nil
 }
+
+// webhookClient refuses to connect to loopback, private, link-local and
+// unspecified addresses (checked on the resolved IP, so DNS cannot smuggle
+// them in): a tenant-configured URL must not reach the service's own network.
+var webhookClient = &http.Client{
+	Timeout: webhookTimeout,
+	Transport: &http.Transport{
+		Proxy: nil,
+		DialContext: (&net.Dialer{
+			Timeout: 5 * time.Second,
+			Control: func(_, address string, _ syscall.RawConn) error {
+				host, _, err := net.SplitHostPort(address)
+				if err != nil {
+					return err
+				}
+				ip := net.ParseIP(host)
+				if ip == nil || !publicIP(ip) {
+					return fmt.Errorf("dispatch: webhook address %s is not a public address", host)
+				}
+				return nil
+			},
+		}).DialContext,
+	},
+}
+
+// publicIP reports whether ip may be the target of a webhook.
+func publicIP(ip net.IP) bool {
+	return !(ip.IsLoopback() || ip.IsPrivate() || ip.IsLinkLocalUnicast() || ip.IsLinkLocalMulticast() ||
+		ip.IsUnspecified() || ip.IsMulticast() || ip.IsInterfaceLocalMulticast())
+}
+
+// SetWebhookClient replaces the HTTP client of webhook providers (tests point
+// it at a local server, which the default client refuses).
+func (s *Service) SetWebhookClient(c *http.Client) { s.webhooks = c }

@@ -248,7 +248,9 @@ func writeRoutes(ctx context.Context, tx *ent.Client, tenantID uuid.UUID, plans 
 	// Current links of the existing routes, in bulk.
 	current := map[uuid.UUID]map[uuid.UUID]*ent.RouteOperator{}
 	for _, chunk := range chunks(linked, lookupChunk) {
-		ls, err := tx.RouteOperator.Query().Where(routeoperator.TenantID(tenantID), routeoperator.RouteIDIn(chunk...)).All(ctx)
+		ls, err := tx.RouteOperator.Query().Where(routeoperator.TenantID(tenantID), routeoperator.RouteIDIn(chunk...),
+			// Links to archived operators stay as they are: restoring the operator brings them back.
+			routeoperator.HasOperatorWith(operator.ArchivedAtIsNil())).All(ctx)
 		if err != nil {
 			return err
 		}
