@@ -184,11 +184,10 @@ func deref(p *string) string {
 	return *p
 }
 
-// existing is what the batch loaded about the commerces it updates.
+// existing is what the batch loaded about the commerces it updates (their
+// children are read per item, under the commerce's lock).
 type existing struct {
-	commerces map[string]*ent.Commerce             // by external id
-	addresses map[uuid.UUID][]*ent.CommerceAddress // by commerce, oldest first
-	users     map[uuid.UUID][]*ent.CommerceUser    // by commerce, with roles and contacts
+	commerces map[string]*ent.Commerce // by external id
 }
 
 // BatchUpsert creates or updates the tenant's commerces by external id, with
@@ -199,6 +198,7 @@ type existing struct {
 // queries, not one query per item; new items without children are inserted
 // in bulk.
 func (s *Service) BatchUpsert(ctx context.Context, items []BatchItem) (*BatchResult, error) {
+	ctx = txn.Detached(ctx) // every item commits on its own, whoever calls
 	tid, err := tenantOf(ctx, auth.PermCommerceBatchUpsert)
 	if err != nil {
 		return nil, err
@@ -246,7 +246,7 @@ func (s *Service) BatchUpsert(ctx context.Context, items []BatchItem) (*BatchRes
 			res.Updated++
 			continue
 		}
-		msgs, err := s.writeItem(ctx, tid, it, cur, ex)
+		msgs, err := s.writeItem(ctx, tid, it, cur)
 		if err != nil {
 			return nil, err
 		}
@@ -267,7 +267,7 @@ func (s *Service) BatchUpsert(ctx context.Context, items []BatchItem) (*BatchRes
 		// One item of the chunk failed (a commerce created meanwhile by
 		// another request): write them one by one to find it.
 		for _, i := range chunk {
-			msgs, err := s.writeItem(ctx, tid, &items[i], nil, ex)
+			msgs, err := s.writeItem(ctx, tid, &items[i], nil)
 			if err != nil {
 				return nil, err
 			}
@@ -284,11 +284,9 @@ func (s *Service) BatchUpsert(ctx context.Context, items []BatchItem) (*BatchRes
 	return res, nil
 }
 
-// loadExisting loads the live commerces the valid items name, and the
-// children of those whose items carry children.
+// loadExisting loads the live commerces the valid items name.
 func (s *Service) loadExisting(ctx context.Context, tid uuid.UUID, items []BatchItem, failed map[int][]string) (*existing, error) {
-	ex := &existing{commerces: map[string]*ent.Commerce{}, addresses: map[uuid.UUID][]*ent.CommerceAddress{},
-		users: map[uuid.UUID][]*ent.CommerceUser{}}
+	ex := &existing{commerces: map[string]*ent.Commerce{}}
 	var ids []string
 	for i := range items {
 		if _, bad := failed[i]; !bad {
@@ -303,32 +301,6 @@ func (s *Service) loadExisting(ctx context.Context, tid uuid.UUID, items []Batch
 		}
 		for _, c := range cs {
 			ex.commerces[*c.ExternalID] = c
-		}
-	}
-	var parents []uuid.UUID
-	for i := range items {
-		if c := ex.commerces[items[i].ExternalID]; c != nil && items[i].hasChildren() {
-			if _, bad := failed[i]; !bad {
-				parents = append(parents, c.ID)
-			}
-		}
-	}
-	for chunk := range slices.Chunk(parents, lookupChunk) {
-		as, err := db.CommerceAddress.Query().Where(commerceaddress.TenantID(tid), commerceaddress.CommerceIDIn(chunk...)).
-			Order(commerceaddress.ByCreatedAt(), commerceaddress.ByID()).All(ctx)
-		if err != nil {
-			return nil, err
-		}
-		for _, a := range as {
-			ex.addresses[a.CommerceID] = append(ex.addresses[a.CommerceID], a)
-		}
-		us, err := withChildren(db.CommerceUser.Query().Where(commerceuser.TenantID(tid), commerceuser.CommerceIDIn(chunk...))).
-			Order(commerceuser.ByCreatedAt(), commerceuser.ByID()).All(ctx)
-		if err != nil {
-			return nil, err
-		}
-		for _, u := range us {
-			ex.users[u.CommerceID] = append(ex.users[u.CommerceID], u)
 		}
 	}
 	return ex, nil
@@ -387,10 +359,14 @@ func newCommerce(tx *ent.Client, tid uuid.UUID, it *BatchItem) *ent.CommerceCrea
 // writeItem writes one item with its children in a transaction of its own.
 // It returns the item's messages when the data refused it (a unique value
 // taken meanwhile), and an error only for unexpected failures.
-func (s *Service) writeItem(ctx context.Context, tid uuid.UUID, it *BatchItem, cur *ent.Commerce, ex *existing) ([]string, error) {
+func (s *Service) writeItem(ctx context.Context, tid uuid.UUID, it *BatchItem, cur *ent.Commerce) ([]string, error) {
 	err := txn.Run(ctx, s.client, func(ctx context.Context, tx *ent.Client) error {
-		var c *ent.Commerce
-		var err error
+		var (
+			c     *ent.Commerce
+			err   error
+			addrs []*ent.CommerceAddress // the commerce's children, oldest first
+			users []*ent.CommerceUser    // with roles and contacts
+		)
 		if cur == nil {
 			if c, err = newCommerce(tx, tid, it).Save(ctx); err != nil {
 				return apperr.FromEnt(err, MsgNotFound, fmt.Sprintf(MsgExternalIDTakenFmt, it.ExternalID))
@@ -398,6 +374,17 @@ func (s *Service) writeItem(ctx context.Context, tid uuid.UUID, it *BatchItem, c
 		} else {
 			if it.hasChildren() {
 				if _, err := lockCommerce(ctx, tx, tid, cur.ID); err != nil {
+					return err
+				}
+				// Re-read the children under the lock: a request that added a
+				// user or address since loadExisting has committed by now
+				// (child writes lock the commerce too), so nothing is duplicated.
+				if addrs, err = tx.CommerceAddress.Query().Where(commerceaddress.TenantID(tid), commerceaddress.CommerceID(cur.ID)).
+					Order(commerceaddress.ByCreatedAt(), commerceaddress.ByID()).All(ctx); err != nil {
+					return err
+				}
+				if users, err = withChildren(tx.CommerceUser.Query().Where(commerceuser.TenantID(tid), commerceuser.CommerceID(cur.ID))).
+					Order(commerceuser.ByCreatedAt(), commerceuser.ByID()).All(ctx); err != nil {
 					return err
 				}
 			}
@@ -414,10 +401,10 @@ func (s *Service) writeItem(ctx context.Context, tid uuid.UUID, it *BatchItem, c
 				return apperr.FromEnt(err, MsgNotFound, MsgConcurrentChange)
 			}
 		}
-		if err := upsertAddresses(ctx, tx, tid, c.ID, it.Addresses, ex.addresses[c.ID], cur == nil); err != nil {
+		if err := upsertAddresses(ctx, tx, tid, c.ID, it.Addresses, addrs, cur == nil); err != nil {
 			return err
 		}
-		return upsertUsers(ctx, tx, tid, c.ID, it.Users, ex.users[c.ID])
+		return upsertUsers(ctx, tx, tid, c.ID, it.Users, users)
 	})
 	if err == nil {
 		return nil, nil

@@ -50,3 +50,10 @@ func Client(ctx context.Context, fallback *ent.Client) *ent.Client {
 	}
 	return fallback
 }
+
+// Detached returns ctx without an enclosing transaction, for work that must
+// commit item by item (batch upserts) even when called from a GraphQL
+// mutation.
+func Detached(ctx context.Context) context.Context {
+	return ent.NewTxContext(ent.NewContext(ctx, nil), nil)
+}
