@@ -28,9 +28,39 @@ func (r *queryResolver) APIKeys(ctx context.Context, after *entgql.Cursor[uuid.U
 	return r.Resolver.APIKeys.Connection(ctx, after, first, before, last, orderBy, where)
 }
 
+// Commerces is the resolver for the commerces field.
+func (r *queryResolver) Commerces(ctx context.Context, after *entgql.Cursor[uuid.UUID], first *int, before *entgql.Cursor[uuid.UUID], last *int, orderBy *ent.CommerceOrder, where *ent.CommerceWhereInput) (*ent.CommerceConnection, error) {
+	return r.Resolver.Commerces.Connection(ctx, after, first, before, last, orderBy, where)
+}
+
+// DispatchProviders is the resolver for the dispatchProviders field.
+func (r *queryResolver) DispatchProviders(ctx context.Context, after *entgql.Cursor[uuid.UUID], first *int, before *entgql.Cursor[uuid.UUID], last *int, orderBy *ent.DispatchProviderOrder, where *ent.DispatchProviderWhereInput) (*ent.DispatchProviderConnection, error) {
+	return r.Resolver.Dispatch.ProviderConnection(ctx, after, first, before, last, orderBy, where)
+}
+
+// Operators is the resolver for the operators field.
+func (r *queryResolver) Operators(ctx context.Context, after *entgql.Cursor[uuid.UUID], first *int, before *entgql.Cursor[uuid.UUID], last *int, orderBy *ent.OperatorOrder, where *ent.OperatorWhereInput) (*ent.OperatorConnection, error) {
+	return r.Resolver.FieldOrg.OperatorConnection(ctx, after, first, before, last, orderBy, where)
+}
+
 // Projects is the resolver for the projects field.
 func (r *queryResolver) Projects(ctx context.Context, after *entgql.Cursor[uuid.UUID], first *int, before *entgql.Cursor[uuid.UUID], last *int, orderBy *ent.ProjectOrder, where *ent.ProjectWhereInput) (*ent.ProjectConnection, error) {
 	return r.Resolver.Projects.Connection(ctx, after, first, before, last, orderBy, where)
+}
+
+// Routes is the resolver for the routes field.
+func (r *queryResolver) Routes(ctx context.Context, after *entgql.Cursor[uuid.UUID], first *int, before *entgql.Cursor[uuid.UUID], last *int, orderBy *ent.RouteOrder, where *ent.RouteWhereInput) (*ent.RouteConnection, error) {
+	return r.Resolver.FieldOrg.RouteConnection(ctx, after, first, before, last, orderBy, where)
+}
+
+// Supervisors is the resolver for the supervisors field.
+func (r *queryResolver) Supervisors(ctx context.Context, after *entgql.Cursor[uuid.UUID], first *int, before *entgql.Cursor[uuid.UUID], last *int, orderBy *ent.SupervisorOrder, where *ent.SupervisorWhereInput) (*ent.SupervisorConnection, error) {
+	return r.Resolver.FieldOrg.SupervisorConnection(ctx, after, first, before, last, orderBy, where)
+}
+
+// TrashRecords is the resolver for the trashRecords field.
+func (r *queryResolver) TrashRecords(ctx context.Context, after *entgql.Cursor[uuid.UUID], first *int, before *entgql.Cursor[uuid.UUID], last *int, orderBy *ent.TrashRecordOrder, where *ent.TrashRecordWhereInput) (*ent.TrashRecordConnection, error) {
+	return r.Resolver.Trash.Connection(ctx, after, first, before, last, orderBy, where)
 }
 
 // Users is the resolver for the users field.
@@ -38,11 +68,21 @@ func (r *queryResolver) Users(ctx context.Context, after *entgql.Cursor[uuid.UUI
 	return r.Resolver.Users.Connection(ctx, after, first, before, last, orderBy, where)
 }
 
+// DispatchProvider returns generated.DispatchProviderResolver implementation.
+func (r *Resolver) DispatchProvider() generated.DispatchProviderResolver {
+	return &dispatchProviderResolver{r}
+}
+
 // Query returns generated.QueryResolver implementation.
 func (r *Resolver) Query() generated.QueryResolver { return &queryResolver{r} }
+
+// Supervisor returns generated.SupervisorResolver implementation.
+func (r *Resolver) Supervisor() generated.SupervisorResolver { return &supervisorResolver{r} }
 
 // User returns generated.UserResolver implementation.
 func (r *Resolver) User() generated.UserResolver { return &userResolver{r} }
 
+type dispatchProviderResolver struct{ *Resolver }
 type queryResolver struct{ *Resolver }
+type supervisorResolver struct{ *Resolver }
 type userResolver struct{ *Resolver }

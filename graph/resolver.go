@@ -4,21 +4,35 @@
 package graph
 
 import (
+	"context"
+
+	"github.com/google/uuid"
+
+	"github.com/reten-io/reten/ent"
+	"github.com/reten-io/reten/graph/model"
 	"github.com/reten-io/reten/internal/apikey"
+	"github.com/reten-io/reten/internal/commerce"
+	"github.com/reten-io/reten/internal/dispatch"
+	"github.com/reten-io/reten/internal/fieldorg"
 	"github.com/reten-io/reten/internal/node"
 	"github.com/reten-io/reten/internal/project"
 	"github.com/reten-io/reten/internal/tenant"
+	"github.com/reten-io/reten/internal/trash"
 	"github.com/reten-io/reten/internal/user"
 )
 
 // Resolver is the root resolver; it holds the services. Resolver methods
 // reach them as r.Resolver.X, since query fields share their names.
 type Resolver struct {
-	APIKeys  *apikey.Service
-	Nodes    *node.Service
-	Projects *project.Service
-	Tenants  *tenant.Service
-	Users    *user.Service
+	APIKeys   *apikey.Service
+	Commerces *commerce.Service
+	Dispatch  *dispatch.Service
+	FieldOrg  *fieldorg.Service
+	Nodes     *node.Service
+	Projects  *project.Service
+	Tenants   *tenant.Service
+	Trash     *trash.Service
+	Users     *user.Service
 }
 
 // deref returns *s, or "" for nil (optional GraphQL strings).
@@ -27,4 +41,107 @@ func deref(s *string) string {
 		return ""
 	}
 	return *s
+}
+
+// done turns the error of a delete-like service call into a Boolean! answer.
+func done(err error) (bool, error) { return err == nil, err }
+
+// enumPtr converts an optional ent enum to the optional string services take.
+func enumPtr[E ~string](e *E) *string {
+	if e == nil {
+		return nil
+	}
+	s := string(*e)
+	return &s
+}
+
+// enumStrings converts ent enum values to strings; nil stays nil.
+func enumStrings[E ~string](es []E) []string {
+	if es == nil {
+		return nil
+	}
+	out := make([]string, len(es))
+	for i, e := range es {
+		out[i] = string(e)
+	}
+	return out
+}
+
+// nonNil answers [] rather than null for a list field.
+func nonNil(ids []uuid.UUID) []uuid.UUID {
+	if ids == nil {
+		return []uuid.UUID{}
+	}
+	return ids
+}
+
+// supervisorOf returns the supervisor of a service detail (its routeIDs and
+// operatorIDs resolve on their own).
+func supervisorOf(d *fieldorg.SupervisorDetail, err error) (*ent.Supervisor, error) {
+	if err != nil {
+		return nil, err
+	}
+	return d.Supervisor, nil
+}
+
+// fieldOrgBatch presents the outcome of an operator or route sync/batch upsert.
+func fieldOrgBatch(res *fieldorg.BatchResult, err error) (*model.BatchUpsertResult, error) {
+	if err != nil {
+		return nil, err
+	}
+	out := &model.BatchUpsertResult{Created: res.Created, Updated: res.Updated, Total: res.Total, Errors: []*model.BatchItemError{}}
+	for _, e := range res.Errors {
+		out.Errors = append(out.Errors, &model.BatchItemError{Index: e.Index, Messages: e.Messages})
+	}
+	return out, nil
+}
+
+// commerceBatchItems maps batchUpsertCommerces items to the service's items.
+func commerceBatchItems(items []*model.CommerceBatchItemInput) []commerce.BatchItem {
+	out := make([]commerce.BatchItem, len(items))
+	for i, it := range items {
+		b := commerce.BatchItem{ExternalID: it.ExternalID, Name: it.Name, TaxID: it.TaxID, Segment: it.Segment,
+			IsActive: it.IsActive, Metadata: it.Metadata}
+		for _, a := range it.Addresses {
+			b.Addresses = append(b.Addresses, commerce.BatchAddress{AddressFields: commerce.AddressFields{
+				AddressAlias: a.AddressAlias, CountryCode: a.CountryCode, Region: a.Region, Commune: a.Commune, City: a.City,
+				Street: a.Street, StreetNumber: a.StreetNumber, Unit: a.Unit, FormattedAddress: a.FormattedAddress,
+				Latitude: a.Latitude, Longitude: a.Longitude}, IsPrimary: a.IsPrimary, IsActive: a.IsActive})
+		}
+		for _, u := range it.Users {
+			bu := commerce.BatchUser{ExternalID: u.ExternalID, Name: u.Name, IsActive: u.IsActive, Roles: enumStrings(u.Roles)}
+			for _, c := range u.Contacts {
+				bu.Contacts = append(bu.Contacts, commerce.BatchContact{ContactType: string(c.ContactType), Value: c.Value,
+					IsPrimary: c.IsPrimary, IsActive: c.IsActive})
+			}
+			b.Users = append(b.Users, bu)
+		}
+		out[i] = b
+	}
+	return out
+}
+
+// definitionInput maps a channel definition input to the service's.
+func definitionInput(in model.ChannelDefinitionInput) dispatch.DefinitionInput {
+	out := dispatch.DefinitionInput{Name: in.Name, Channel: enumPtr(in.Channel), Template: in.Template, Sender: in.Sender,
+		RatePerMinute: in.RatePerMinute, ClearRatePerMinute: in.ClearRatePerMinute != nil && *in.ClearRatePerMinute,
+		IsActive: in.IsActive}
+	if in.Settings != nil {
+		out.Settings = &in.Settings
+	}
+	return out
+}
+
+// detached rebinds an entity that a service loaded inside a transaction it
+// committed itself (no enclosing GraphQL transaction: see selfCommitting in
+// internal/app) to the base client, so that edges selected on the result
+// still load after the commit. Inside an enclosing transaction the entity
+// keeps it: edges must see the mutation's uncommitted rows.
+func detached[T interface{ Unwrap() T }](ctx context.Context, v T, err error) (out T, _ error) {
+	out = v
+	if err != nil || ent.TxFromContext(ctx) != nil {
+		return out, err
+	}
+	defer func() { _ = recover() }() // not transactional (read through the pool): already detached
+	return v.Unwrap(), nil
 }

@@ -58,7 +58,7 @@ func (Commerce) Indexes() []ent.Index {
 
 // Annotations of the Commerce.
 func (Commerce) Annotations() []schema.Annotation {
-	return []schema.Annotation{entgql.RelayConnection()}
+	return []schema.Annotation{entgql.RelayConnection(), entgql.QueryField("commerces")}
 }
 
 // CommerceAddress is a postal address of a commerce.

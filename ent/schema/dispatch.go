@@ -53,7 +53,7 @@ func (DispatchProvider) Indexes() []ent.Index {
 
 // Annotations of the DispatchProvider.
 func (DispatchProvider) Annotations() []schema.Annotation {
-	return []schema.Annotation{entgql.RelayConnection()}
+	return []schema.Annotation{entgql.RelayConnection(), entgql.QueryField("dispatchProviders")}
 }
 
 // ChannelDefinition is a provider-side message definition (template, sender, rate).

@@ -61,7 +61,7 @@ func (Operator) Indexes() []ent.Index {
 
 // Annotations of the Operator.
 func (Operator) Annotations() []schema.Annotation {
-	return []schema.Annotation{entgql.RelayConnection()}
+	return []schema.Annotation{entgql.RelayConnection(), entgql.QueryField("operators")}
 }
 
 // Route is a territory worked by operators (tenant-level; DELETE moves it to the trash).
@@ -101,7 +101,7 @@ func (Route) Indexes() []ent.Index {
 
 // Annotations of the Route.
 func (Route) Annotations() []schema.Annotation {
-	return []schema.Annotation{entgql.RelayConnection()}
+	return []schema.Annotation{entgql.RelayConnection(), entgql.QueryField("routes")}
 }
 
 // RouteOperator links an operator to a route; removal is a hard delete.
@@ -189,7 +189,7 @@ func (Supervisor) Indexes() []ent.Index {
 
 // Annotations of the Supervisor.
 func (Supervisor) Annotations() []schema.Annotation {
-	return []schema.Annotation{entgql.RelayConnection()}
+	return []schema.Annotation{entgql.RelayConnection(), entgql.QueryField("supervisors")}
 }
 
 // SupervisorAssignment puts a route and/or an operator under a supervisor.

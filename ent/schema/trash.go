@@ -62,7 +62,7 @@ func (TrashRecord) Indexes() []ent.Index {
 
 // Annotations of the TrashRecord.
 func (TrashRecord) Annotations() []schema.Annotation {
-	return []schema.Annotation{entgql.RelayConnection()}
+	return []schema.Annotation{entgql.RelayConnection(), entgql.QueryField("trashRecords")}
 }
 
 // TrashSetting holds a tenant's trash retention window (one row per tenant).

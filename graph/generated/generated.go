@@ -42,6 +42,7 @@ import (
 	"github.com/reten-io/reten/ent/tenantresulttypeconfig"
 	"github.com/reten-io/reten/ent/trashrecord"
 	"github.com/reten-io/reten/graph/model"
+	"github.com/reten-io/reten/internal/trash"
 	"github.com/reten-io/reten/internal/viewer"
 	gqlparser "github.com/vektah/gqlparser/v2"
 	"github.com/vektah/gqlparser/v2/ast"
@@ -67,8 +68,10 @@ type Config struct {
 }
 
 type ResolverRoot interface {
+	DispatchProvider() DispatchProviderResolver
 	Mutation() MutationResolver
 	Query() QueryResolver
+	Supervisor() SupervisorResolver
 	User() UserResolver
 	Viewer() ViewerResolver
 }
@@ -397,6 +400,18 @@ type ComplexityRoot struct {
 		Node   func(childComplexity int) int
 	}
 
+	BatchItemError struct {
+		Index    func(childComplexity int) int
+		Messages func(childComplexity int) int
+	}
+
+	BatchUpsertResult struct {
+		Created func(childComplexity int) int
+		Errors  func(childComplexity int) int
+		Total   func(childComplexity int) int
+		Updated func(childComplexity int) int
+	}
+
 	CatalogColumn struct {
 		CreatedAt              func(childComplexity int) int
 		Description            func(childComplexity int) int
@@ -486,6 +501,7 @@ type ComplexityRoot struct {
 		ProviderID    func(childComplexity int) int
 		RatePerMinute func(childComplexity int) int
 		Sender        func(childComplexity int) int
+		Settings      func(childComplexity int) int
 		Template      func(childComplexity int) int
 		TenantID      func(childComplexity int) int
 		UpdatedAt     func(childComplexity int) int
@@ -511,6 +527,7 @@ type ComplexityRoot struct {
 		ID                 func(childComplexity int) int
 		IsActive           func(childComplexity int) int
 		LifecycleSnapshots func(childComplexity int) int
+		Metadata           func(childComplexity int) int
 		Name               func(childComplexity int) int
 		Segment            func(childComplexity int) int
 		TaxID              func(childComplexity int) int
@@ -701,10 +718,12 @@ type ComplexityRoot struct {
 		ChannelDefinitions func(childComplexity int) int
 		CreatedAt          func(childComplexity int) int
 		DispatchConfigs    func(childComplexity int) int
+		HasCredentials     func(childComplexity int) int
 		ID                 func(childComplexity int) int
 		IsActive           func(childComplexity int) int
 		Kind               func(childComplexity int) int
 		Name               func(childComplexity int) int
+		Settings           func(childComplexity int) int
 		TenantID           func(childComplexity int) int
 		UpdatedAt          func(childComplexity int) int
 	}
@@ -854,16 +873,53 @@ type ComplexityRoot struct {
 	}
 
 	Mutation struct {
-		CreateAPIKey            func(childComplexity int, input model.CreateAPIKeyInput) int
-		CreateProject           func(childComplexity int, input model.CreateProjectInput) int
-		CreateTenant            func(childComplexity int, input model.TenantInput) int
-		RegisterUser            func(childComplexity int, input model.RegisterUserInput) int
-		RevokeAPIKey            func(childComplexity int, id uuid.UUID) int
-		SetUserRoles            func(childComplexity int, id uuid.UUID, roles []string) int
-		UpdateAPIKeyPermissions func(childComplexity int, id uuid.UUID, permissions []string) int
-		UpdateProject           func(childComplexity int, id uuid.UUID, input model.UpdateProjectInput) int
-		UpdateTenant            func(childComplexity int, id uuid.UUID, input model.TenantInput) int
-		UpdateUser              func(childComplexity int, id uuid.UUID, input model.UpdateUserInput) int
+		AddCommerceAddress        func(childComplexity int, commerceID uuid.UUID, input model.CommerceAddressInput) int
+		AddCommerceContact        func(childComplexity int, commerceID uuid.UUID, userID uuid.UUID, input model.CommerceContactInput) int
+		AddCommerceUserRole       func(childComplexity int, commerceID uuid.UUID, userID uuid.UUID, role commerceuserrole.Role) int
+		BatchUpsertCommerces      func(childComplexity int, items []*model.CommerceBatchItemInput) int
+		BatchUpsertOperators      func(childComplexity int, items []*model.OperatorItemInput) int
+		BatchUpsertRoutes         func(childComplexity int, items []*model.RouteItemInput) int
+		CreateAPIKey              func(childComplexity int, input model.CreateAPIKeyInput) int
+		CreateChannelDefinition   func(childComplexity int, providerID uuid.UUID, input model.ChannelDefinitionInput) int
+		CreateCommerce            func(childComplexity int, input model.CreateCommerceInput) int
+		CreateCommerceUser        func(childComplexity int, commerceID uuid.UUID, input model.CreateCommerceUserInput) int
+		CreateDispatchProvider    func(childComplexity int, input model.CreateDispatchProviderInput) int
+		CreateOperator            func(childComplexity int, input model.CreateOperatorInput) int
+		CreateProject             func(childComplexity int, input model.CreateProjectInput) int
+		CreateRoute               func(childComplexity int, input model.CreateRouteInput) int
+		CreateSupervisor          func(childComplexity int, input model.CreateSupervisorInput) int
+		CreateTenant              func(childComplexity int, input model.TenantInput) int
+		DeleteCommerce            func(childComplexity int, id uuid.UUID) int
+		DeleteDispatchProvider    func(childComplexity int, id uuid.UUID) int
+		DeleteOperator            func(childComplexity int, id uuid.UUID) int
+		DeleteRoute               func(childComplexity int, id uuid.UUID) int
+		DeleteSupervisor          func(childComplexity int, id uuid.UUID) int
+		LinkRouteOperator         func(childComplexity int, routeID uuid.UUID, operatorID uuid.UUID, role *routeoperator.Role) int
+		PurgeTrashRecord          func(childComplexity int, id uuid.UUID) int
+		PutDispatchConfig         func(childComplexity int, projectID uuid.UUID, channel dispatchconfig.Channel, input model.DispatchConfigInput) int
+		RegisterUser              func(childComplexity int, input model.RegisterUserInput) int
+		RemoveCommerceUserRole    func(childComplexity int, commerceID uuid.UUID, userID uuid.UUID, role commerceuserrole.Role) int
+		RestoreTrashRecord        func(childComplexity int, id uuid.UUID) int
+		RevokeAPIKey              func(childComplexity int, id uuid.UUID) int
+		SetPrimaryCommerceAddress func(childComplexity int, commerceID uuid.UUID, id uuid.UUID) int
+		SetPrimaryCommerceContact func(childComplexity int, commerceID uuid.UUID, userID uuid.UUID, id uuid.UUID) int
+		SetUserRoles              func(childComplexity int, id uuid.UUID, roles []string) int
+		SyncOperators             func(childComplexity int, items []*model.SyncOperatorInput) int
+		UnlinkRouteOperator       func(childComplexity int, routeID uuid.UUID, operatorID uuid.UUID) int
+		UpdateAPIKeyPermissions   func(childComplexity int, id uuid.UUID, permissions []string) int
+		UpdateChannelDefinition   func(childComplexity int, providerID uuid.UUID, id uuid.UUID, input model.ChannelDefinitionInput) int
+		UpdateCommerce            func(childComplexity int, id uuid.UUID, input model.UpdateCommerceInput) int
+		UpdateCommerceAddress     func(childComplexity int, commerceID uuid.UUID, id uuid.UUID, input model.UpdateCommerceAddressInput) int
+		UpdateCommerceContact     func(childComplexity int, commerceID uuid.UUID, userID uuid.UUID, id uuid.UUID, input model.UpdateCommerceContactInput) int
+		UpdateCommerceUser        func(childComplexity int, commerceID uuid.UUID, id uuid.UUID, input model.UpdateCommerceUserInput) int
+		UpdateDispatchProvider    func(childComplexity int, id uuid.UUID, input model.UpdateDispatchProviderInput) int
+		UpdateOperator            func(childComplexity int, id uuid.UUID, input model.UpdateOperatorInput) int
+		UpdateProject             func(childComplexity int, id uuid.UUID, input model.UpdateProjectInput) int
+		UpdateRoute               func(childComplexity int, id uuid.UUID, input model.UpdateRouteInput) int
+		UpdateSupervisor          func(childComplexity int, id uuid.UUID, input model.UpdateSupervisorInput) int
+		UpdateTenant              func(childComplexity int, id uuid.UUID, input model.TenantInput) int
+		UpdateTrashSettings       func(childComplexity int, input model.TrashSettingsInput) int
+		UpdateUser                func(childComplexity int, id uuid.UUID, input model.UpdateUserInput) int
 	}
 
 	Operator struct {
@@ -874,6 +930,7 @@ type ComplexityRoot struct {
 		ID            func(childComplexity int) int
 		IsActive      func(childComplexity int) int
 		IsPlaceholder func(childComplexity int) int
+		Metadata      func(childComplexity int) int
 		Name          func(childComplexity int) int
 		Phone         func(childComplexity int) int
 		RouteLinks    func(childComplexity int) int
@@ -925,9 +982,17 @@ type ComplexityRoot struct {
 	Query struct {
 		APIKeys             func(childComplexity int, after *entgql.Cursor[uuid.UUID], first *int, before *entgql.Cursor[uuid.UUID], last *int, orderBy *ent.APIKeyOrder, where *ent.APIKeyWhereInput) int
 		AdministeredTenants func(childComplexity int) int
+		Commerces           func(childComplexity int, after *entgql.Cursor[uuid.UUID], first *int, before *entgql.Cursor[uuid.UUID], last *int, orderBy *ent.CommerceOrder, where *ent.CommerceWhereInput) int
+		DispatchConfigs     func(childComplexity int, projectID uuid.UUID) int
+		DispatchProviders   func(childComplexity int, after *entgql.Cursor[uuid.UUID], first *int, before *entgql.Cursor[uuid.UUID], last *int, orderBy *ent.DispatchProviderOrder, where *ent.DispatchProviderWhereInput) int
 		Node                func(childComplexity int, id uuid.UUID) int
 		Nodes               func(childComplexity int, ids []uuid.UUID) int
+		Operators           func(childComplexity int, after *entgql.Cursor[uuid.UUID], first *int, before *entgql.Cursor[uuid.UUID], last *int, orderBy *ent.OperatorOrder, where *ent.OperatorWhereInput) int
 		Projects            func(childComplexity int, after *entgql.Cursor[uuid.UUID], first *int, before *entgql.Cursor[uuid.UUID], last *int, orderBy *ent.ProjectOrder, where *ent.ProjectWhereInput) int
+		Routes              func(childComplexity int, after *entgql.Cursor[uuid.UUID], first *int, before *entgql.Cursor[uuid.UUID], last *int, orderBy *ent.RouteOrder, where *ent.RouteWhereInput) int
+		Supervisors         func(childComplexity int, after *entgql.Cursor[uuid.UUID], first *int, before *entgql.Cursor[uuid.UUID], last *int, orderBy *ent.SupervisorOrder, where *ent.SupervisorWhereInput) int
+		TrashRecords        func(childComplexity int, after *entgql.Cursor[uuid.UUID], first *int, before *entgql.Cursor[uuid.UUID], last *int, orderBy *ent.TrashRecordOrder, where *ent.TrashRecordWhereInput) int
+		TrashSettings       func(childComplexity int) int
 		Users               func(childComplexity int, after *entgql.Cursor[uuid.UUID], first *int, before *entgql.Cursor[uuid.UUID], last *int, orderBy *ent.UserOrder, where *ent.UserWhereInput) int
 		Viewer              func(childComplexity int) int
 	}
@@ -1114,8 +1179,11 @@ type ComplexityRoot struct {
 		ExternalID  func(childComplexity int) int
 		ID          func(childComplexity int) int
 		IsActive    func(childComplexity int) int
+		Metadata    func(childComplexity int) int
 		Name        func(childComplexity int) int
+		OperatorIDs func(childComplexity int) int
 		Phone       func(childComplexity int) int
+		RouteIDs    func(childComplexity int) int
 		TenantID    func(childComplexity int) int
 		UpdatedAt   func(childComplexity int) int
 	}
@@ -1265,6 +1333,10 @@ type ComplexityRoot struct {
 		Node   func(childComplexity int) int
 	}
 
+	TrashSettings struct {
+		RetentionDays func(childComplexity int) int
+	}
+
 	User struct {
 		CreatedAt   func(childComplexity int) int
 		Email       func(childComplexity int) int
@@ -1302,6 +1374,9 @@ type ComplexityRoot struct {
 	}
 }
 
+type DispatchProviderResolver interface {
+	HasCredentials(ctx context.Context, obj *ent.DispatchProvider) (bool, error)
+}
 type MutationResolver interface {
 	UpdateProject(ctx context.Context, id uuid.UUID, input model.UpdateProjectInput) (*ent.Project, error)
 	CreateAPIKey(ctx context.Context, input model.CreateAPIKeyInput) (*model.CreateAPIKeyPayload, error)
@@ -1313,15 +1388,64 @@ type MutationResolver interface {
 	CreateTenant(ctx context.Context, input model.TenantInput) (*ent.Tenant, error)
 	UpdateTenant(ctx context.Context, id uuid.UUID, input model.TenantInput) (*ent.Tenant, error)
 	CreateProject(ctx context.Context, input model.CreateProjectInput) (*ent.Project, error)
+	CreateCommerce(ctx context.Context, input model.CreateCommerceInput) (*ent.Commerce, error)
+	UpdateCommerce(ctx context.Context, id uuid.UUID, input model.UpdateCommerceInput) (*ent.Commerce, error)
+	DeleteCommerce(ctx context.Context, id uuid.UUID) (bool, error)
+	AddCommerceAddress(ctx context.Context, commerceID uuid.UUID, input model.CommerceAddressInput) (*ent.CommerceAddress, error)
+	UpdateCommerceAddress(ctx context.Context, commerceID uuid.UUID, id uuid.UUID, input model.UpdateCommerceAddressInput) (*ent.CommerceAddress, error)
+	SetPrimaryCommerceAddress(ctx context.Context, commerceID uuid.UUID, id uuid.UUID) (*ent.CommerceAddress, error)
+	CreateCommerceUser(ctx context.Context, commerceID uuid.UUID, input model.CreateCommerceUserInput) (*ent.CommerceUser, error)
+	UpdateCommerceUser(ctx context.Context, commerceID uuid.UUID, id uuid.UUID, input model.UpdateCommerceUserInput) (*ent.CommerceUser, error)
+	AddCommerceUserRole(ctx context.Context, commerceID uuid.UUID, userID uuid.UUID, role commerceuserrole.Role) (*ent.CommerceUser, error)
+	RemoveCommerceUserRole(ctx context.Context, commerceID uuid.UUID, userID uuid.UUID, role commerceuserrole.Role) (bool, error)
+	AddCommerceContact(ctx context.Context, commerceID uuid.UUID, userID uuid.UUID, input model.CommerceContactInput) (*ent.CommerceContact, error)
+	UpdateCommerceContact(ctx context.Context, commerceID uuid.UUID, userID uuid.UUID, id uuid.UUID, input model.UpdateCommerceContactInput) (*ent.CommerceContact, error)
+	SetPrimaryCommerceContact(ctx context.Context, commerceID uuid.UUID, userID uuid.UUID, id uuid.UUID) (*ent.CommerceContact, error)
+	BatchUpsertCommerces(ctx context.Context, items []*model.CommerceBatchItemInput) (*model.BatchUpsertResult, error)
+	CreateOperator(ctx context.Context, input model.CreateOperatorInput) (*ent.Operator, error)
+	UpdateOperator(ctx context.Context, id uuid.UUID, input model.UpdateOperatorInput) (*ent.Operator, error)
+	DeleteOperator(ctx context.Context, id uuid.UUID) (bool, error)
+	SyncOperators(ctx context.Context, items []*model.SyncOperatorInput) (*model.BatchUpsertResult, error)
+	BatchUpsertOperators(ctx context.Context, items []*model.OperatorItemInput) (*model.BatchUpsertResult, error)
+	CreateRoute(ctx context.Context, input model.CreateRouteInput) (*ent.Route, error)
+	UpdateRoute(ctx context.Context, id uuid.UUID, input model.UpdateRouteInput) (*ent.Route, error)
+	DeleteRoute(ctx context.Context, id uuid.UUID) (bool, error)
+	LinkRouteOperator(ctx context.Context, routeID uuid.UUID, operatorID uuid.UUID, role *routeoperator.Role) (*ent.RouteOperator, error)
+	UnlinkRouteOperator(ctx context.Context, routeID uuid.UUID, operatorID uuid.UUID) (bool, error)
+	BatchUpsertRoutes(ctx context.Context, items []*model.RouteItemInput) (*model.BatchUpsertResult, error)
+	CreateSupervisor(ctx context.Context, input model.CreateSupervisorInput) (*ent.Supervisor, error)
+	UpdateSupervisor(ctx context.Context, id uuid.UUID, input model.UpdateSupervisorInput) (*ent.Supervisor, error)
+	DeleteSupervisor(ctx context.Context, id uuid.UUID) (bool, error)
+	RestoreTrashRecord(ctx context.Context, id uuid.UUID) (*ent.TrashRecord, error)
+	PurgeTrashRecord(ctx context.Context, id uuid.UUID) (bool, error)
+	UpdateTrashSettings(ctx context.Context, input model.TrashSettingsInput) (*trash.Settings, error)
+	CreateDispatchProvider(ctx context.Context, input model.CreateDispatchProviderInput) (*ent.DispatchProvider, error)
+	UpdateDispatchProvider(ctx context.Context, id uuid.UUID, input model.UpdateDispatchProviderInput) (*ent.DispatchProvider, error)
+	DeleteDispatchProvider(ctx context.Context, id uuid.UUID) (bool, error)
+	CreateChannelDefinition(ctx context.Context, providerID uuid.UUID, input model.ChannelDefinitionInput) (*ent.ChannelDefinition, error)
+	UpdateChannelDefinition(ctx context.Context, providerID uuid.UUID, id uuid.UUID, input model.ChannelDefinitionInput) (*ent.ChannelDefinition, error)
+	PutDispatchConfig(ctx context.Context, projectID uuid.UUID, channel dispatchconfig.Channel, input model.DispatchConfigInput) (*ent.DispatchConfig, error)
 }
 type QueryResolver interface {
 	Node(ctx context.Context, id uuid.UUID) (ent.Noder, error)
 	Nodes(ctx context.Context, ids []uuid.UUID) ([]ent.Noder, error)
 	APIKeys(ctx context.Context, after *entgql.Cursor[uuid.UUID], first *int, before *entgql.Cursor[uuid.UUID], last *int, orderBy *ent.APIKeyOrder, where *ent.APIKeyWhereInput) (*ent.APIKeyConnection, error)
+	Commerces(ctx context.Context, after *entgql.Cursor[uuid.UUID], first *int, before *entgql.Cursor[uuid.UUID], last *int, orderBy *ent.CommerceOrder, where *ent.CommerceWhereInput) (*ent.CommerceConnection, error)
+	DispatchProviders(ctx context.Context, after *entgql.Cursor[uuid.UUID], first *int, before *entgql.Cursor[uuid.UUID], last *int, orderBy *ent.DispatchProviderOrder, where *ent.DispatchProviderWhereInput) (*ent.DispatchProviderConnection, error)
+	Operators(ctx context.Context, after *entgql.Cursor[uuid.UUID], first *int, before *entgql.Cursor[uuid.UUID], last *int, orderBy *ent.OperatorOrder, where *ent.OperatorWhereInput) (*ent.OperatorConnection, error)
 	Projects(ctx context.Context, after *entgql.Cursor[uuid.UUID], first *int, before *entgql.Cursor[uuid.UUID], last *int, orderBy *ent.ProjectOrder, where *ent.ProjectWhereInput) (*ent.ProjectConnection, error)
+	Routes(ctx context.Context, after *entgql.Cursor[uuid.UUID], first *int, before *entgql.Cursor[uuid.UUID], last *int, orderBy *ent.RouteOrder, where *ent.RouteWhereInput) (*ent.RouteConnection, error)
+	Supervisors(ctx context.Context, after *entgql.Cursor[uuid.UUID], first *int, before *entgql.Cursor[uuid.UUID], last *int, orderBy *ent.SupervisorOrder, where *ent.SupervisorWhereInput) (*ent.SupervisorConnection, error)
+	TrashRecords(ctx context.Context, after *entgql.Cursor[uuid.UUID], first *int, before *entgql.Cursor[uuid.UUID], last *int, orderBy *ent.TrashRecordOrder, where *ent.TrashRecordWhereInput) (*ent.TrashRecordConnection, error)
 	Users(ctx context.Context, after *entgql.Cursor[uuid.UUID], first *int, before *entgql.Cursor[uuid.UUID], last *int, orderBy *ent.UserOrder, where *ent.UserWhereInput) (*ent.UserConnection, error)
 	AdministeredTenants(ctx context.Context) ([]*ent.Tenant, error)
+	TrashSettings(ctx context.Context) (*trash.Settings, error)
+	DispatchConfigs(ctx context.Context, projectID uuid.UUID) ([]*ent.DispatchConfig, error)
 	Viewer(ctx context.Context) (*viewer.Viewer, error)
+}
+type SupervisorResolver interface {
+	RouteIDs(ctx context.Context, obj *ent.Supervisor) ([]uuid.UUID, error)
+	OperatorIDs(ctx context.Context, obj *ent.Supervisor) ([]uuid.UUID, error)
 }
 type UserResolver interface {
 	Roles(ctx context.Context, obj *ent.User) ([]string, error)
@@ -2902,6 +3026,48 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.complexity.AudienceEdge.Node(childComplexity), true
 
+	case "BatchItemError.index":
+		if e.complexity.BatchItemError.Index == nil {
+			break
+		}
+
+		return e.complexity.BatchItemError.Index(childComplexity), true
+
+	case "BatchItemError.messages":
+		if e.complexity.BatchItemError.Messages == nil {
+			break
+		}
+
+		return e.complexity.BatchItemError.Messages(childComplexity), true
+
+	case "BatchUpsertResult.created":
+		if e.complexity.BatchUpsertResult.Created == nil {
+			break
+		}
+
+		return e.complexity.BatchUpsertResult.Created(childComplexity), true
+
+	case "BatchUpsertResult.errors":
+		if e.complexity.BatchUpsertResult.Errors == nil {
+			break
+		}
+
+		return e.complexity.BatchUpsertResult.Errors(childComplexity), true
+
+	case "BatchUpsertResult.total":
+		if e.complexity.BatchUpsertResult.Total == nil {
+			break
+		}
+
+		return e.complexity.BatchUpsertResult.Total(childComplexity), true
+
+	case "BatchUpsertResult.updated":
+		if e.complexity.BatchUpsertResult.Updated == nil {
+			break
+		}
+
+		return e.complexity.BatchUpsertResult.Updated(childComplexity), true
+
 	case "CatalogColumn.createdAt":
 		if e.complexity.CatalogColumn.CreatedAt == nil {
 			break
@@ -3329,6 +3495,13 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.complexity.ChannelDefinition.Sender(childComplexity), true
 
+	case "ChannelDefinition.settings":
+		if e.complexity.ChannelDefinition.Settings == nil {
+			break
+		}
+
+		return e.complexity.ChannelDefinition.Settings(childComplexity), true
+
 	case "ChannelDefinition.template":
 		if e.complexity.ChannelDefinition.Template == nil {
 			break
@@ -3440,6 +3613,13 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.complexity.Commerce.LifecycleSnapshots(childComplexity), true
+
+	case "Commerce.metadata":
+		if e.complexity.Commerce.Metadata == nil {
+			break
+		}
+
+		return e.complexity.Commerce.Metadata(childComplexity), true
 
 	case "Commerce.name":
 		if e.complexity.Commerce.Name == nil {
@@ -4309,6 +4489,13 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.complexity.DispatchProvider.DispatchConfigs(childComplexity), true
 
+	case "DispatchProvider.hasCredentials":
+		if e.complexity.DispatchProvider.HasCredentials == nil {
+			break
+		}
+
+		return e.complexity.DispatchProvider.HasCredentials(childComplexity), true
+
 	case "DispatchProvider.id":
 		if e.complexity.DispatchProvider.ID == nil {
 			break
@@ -4336,6 +4523,13 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.complexity.DispatchProvider.Name(childComplexity), true
+
+	case "DispatchProvider.settings":
+		if e.complexity.DispatchProvider.Settings == nil {
+			break
+		}
+
+		return e.complexity.DispatchProvider.Settings(childComplexity), true
 
 	case "DispatchProvider.tenantID":
 		if e.complexity.DispatchProvider.TenantID == nil {
@@ -5002,6 +5196,78 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.complexity.MembershipEdge.Node(childComplexity), true
 
+	case "Mutation.addCommerceAddress":
+		if e.complexity.Mutation.AddCommerceAddress == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_addCommerceAddress_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.complexity.Mutation.AddCommerceAddress(childComplexity, args["commerceID"].(uuid.UUID), args["input"].(model.CommerceAddressInput)), true
+
+	case "Mutation.addCommerceContact":
+		if e.complexity.Mutation.AddCommerceContact == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_addCommerceContact_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.complexity.Mutation.AddCommerceContact(childComplexity, args["commerceID"].(uuid.UUID), args["userID"].(uuid.UUID), args["input"].(model.CommerceContactInput)), true
+
+	case "Mutation.addCommerceUserRole":
+		if e.complexity.Mutation.AddCommerceUserRole == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_addCommerceUserRole_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.complexity.Mutation.AddCommerceUserRole(childComplexity, args["commerceID"].(uuid.UUID), args["userID"].(uuid.UUID), args["role"].(commerceuserrole.Role)), true
+
+	case "Mutation.batchUpsertCommerces":
+		if e.complexity.Mutation.BatchUpsertCommerces == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_batchUpsertCommerces_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.complexity.Mutation.BatchUpsertCommerces(childComplexity, args["items"].([]*model.CommerceBatchItemInput)), true
+
+	case "Mutation.batchUpsertOperators":
+		if e.complexity.Mutation.BatchUpsertOperators == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_batchUpsertOperators_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.complexity.Mutation.BatchUpsertOperators(childComplexity, args["items"].([]*model.OperatorItemInput)), true
+
+	case "Mutation.batchUpsertRoutes":
+		if e.complexity.Mutation.BatchUpsertRoutes == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_batchUpsertRoutes_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.complexity.Mutation.BatchUpsertRoutes(childComplexity, args["items"].([]*model.RouteItemInput)), true
+
 	case "Mutation.createAPIKey":
 		if e.complexity.Mutation.CreateAPIKey == nil {
 			break
@@ -5013,6 +5279,66 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.complexity.Mutation.CreateAPIKey(childComplexity, args["input"].(model.CreateAPIKeyInput)), true
+
+	case "Mutation.createChannelDefinition":
+		if e.complexity.Mutation.CreateChannelDefinition == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createChannelDefinition_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.complexity.Mutation.CreateChannelDefinition(childComplexity, args["providerID"].(uuid.UUID), args["input"].(model.ChannelDefinitionInput)), true
+
+	case "Mutation.createCommerce":
+		if e.complexity.Mutation.CreateCommerce == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createCommerce_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.complexity.Mutation.CreateCommerce(childComplexity, args["input"].(model.CreateCommerceInput)), true
+
+	case "Mutation.createCommerceUser":
+		if e.complexity.Mutation.CreateCommerceUser == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createCommerceUser_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.complexity.Mutation.CreateCommerceUser(childComplexity, args["commerceID"].(uuid.UUID), args["input"].(model.CreateCommerceUserInput)), true
+
+	case "Mutation.createDispatchProvider":
+		if e.complexity.Mutation.CreateDispatchProvider == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createDispatchProvider_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.complexity.Mutation.CreateDispatchProvider(childComplexity, args["input"].(model.CreateDispatchProviderInput)), true
+
+	case "Mutation.createOperator":
+		if e.complexity.Mutation.CreateOperator == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createOperator_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.complexity.Mutation.CreateOperator(childComplexity, args["input"].(model.CreateOperatorInput)), true
 
 	case "Mutation.createProject":
 		if e.complexity.Mutation.CreateProject == nil {
@@ -5026,6 +5352,30 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.complexity.Mutation.CreateProject(childComplexity, args["input"].(model.CreateProjectInput)), true
 
+	case "Mutation.createRoute":
+		if e.complexity.Mutation.CreateRoute == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createRoute_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.complexity.Mutation.CreateRoute(childComplexity, args["input"].(model.CreateRouteInput)), true
+
+	case "Mutation.createSupervisor":
+		if e.complexity.Mutation.CreateSupervisor == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createSupervisor_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.complexity.Mutation.CreateSupervisor(childComplexity, args["input"].(model.CreateSupervisorInput)), true
+
 	case "Mutation.createTenant":
 		if e.complexity.Mutation.CreateTenant == nil {
 			break
@@ -5037,6 +5387,102 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.complexity.Mutation.CreateTenant(childComplexity, args["input"].(model.TenantInput)), true
+
+	case "Mutation.deleteCommerce":
+		if e.complexity.Mutation.DeleteCommerce == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteCommerce_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.complexity.Mutation.DeleteCommerce(childComplexity, args["id"].(uuid.UUID)), true
+
+	case "Mutation.deleteDispatchProvider":
+		if e.complexity.Mutation.DeleteDispatchProvider == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteDispatchProvider_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.complexity.Mutation.DeleteDispatchProvider(childComplexity, args["id"].(uuid.UUID)), true
+
+	case "Mutation.deleteOperator":
+		if e.complexity.Mutation.DeleteOperator == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteOperator_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.complexity.Mutation.DeleteOperator(childComplexity, args["id"].(uuid.UUID)), true
+
+	case "Mutation.deleteRoute":
+		if e.complexity.Mutation.DeleteRoute == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteRoute_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.complexity.Mutation.DeleteRoute(childComplexity, args["id"].(uuid.UUID)), true
+
+	case "Mutation.deleteSupervisor":
+		if e.complexity.Mutation.DeleteSupervisor == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteSupervisor_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.complexity.Mutation.DeleteSupervisor(childComplexity, args["id"].(uuid.UUID)), true
+
+	case "Mutation.linkRouteOperator":
+		if e.complexity.Mutation.LinkRouteOperator == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_linkRouteOperator_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.complexity.Mutation.LinkRouteOperator(childComplexity, args["routeID"].(uuid.UUID), args["operatorID"].(uuid.UUID), args["role"].(*routeoperator.Role)), true
+
+	case "Mutation.purgeTrashRecord":
+		if e.complexity.Mutation.PurgeTrashRecord == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_purgeTrashRecord_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.complexity.Mutation.PurgeTrashRecord(childComplexity, args["id"].(uuid.UUID)), true
+
+	case "Mutation.putDispatchConfig":
+		if e.complexity.Mutation.PutDispatchConfig == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_putDispatchConfig_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.complexity.Mutation.PutDispatchConfig(childComplexity, args["projectID"].(uuid.UUID), args["channel"].(dispatchconfig.Channel), args["input"].(model.DispatchConfigInput)), true
 
 	case "Mutation.registerUser":
 		if e.complexity.Mutation.RegisterUser == nil {
@@ -5050,6 +5496,30 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.complexity.Mutation.RegisterUser(childComplexity, args["input"].(model.RegisterUserInput)), true
 
+	case "Mutation.removeCommerceUserRole":
+		if e.complexity.Mutation.RemoveCommerceUserRole == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_removeCommerceUserRole_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.complexity.Mutation.RemoveCommerceUserRole(childComplexity, args["commerceID"].(uuid.UUID), args["userID"].(uuid.UUID), args["role"].(commerceuserrole.Role)), true
+
+	case "Mutation.restoreTrashRecord":
+		if e.complexity.Mutation.RestoreTrashRecord == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_restoreTrashRecord_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.complexity.Mutation.RestoreTrashRecord(childComplexity, args["id"].(uuid.UUID)), true
+
 	case "Mutation.revokeAPIKey":
 		if e.complexity.Mutation.RevokeAPIKey == nil {
 			break
@@ -5061,6 +5531,30 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.complexity.Mutation.RevokeAPIKey(childComplexity, args["id"].(uuid.UUID)), true
+
+	case "Mutation.setPrimaryCommerceAddress":
+		if e.complexity.Mutation.SetPrimaryCommerceAddress == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_setPrimaryCommerceAddress_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.complexity.Mutation.SetPrimaryCommerceAddress(childComplexity, args["commerceID"].(uuid.UUID), args["id"].(uuid.UUID)), true
+
+	case "Mutation.setPrimaryCommerceContact":
+		if e.complexity.Mutation.SetPrimaryCommerceContact == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_setPrimaryCommerceContact_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.complexity.Mutation.SetPrimaryCommerceContact(childComplexity, args["commerceID"].(uuid.UUID), args["userID"].(uuid.UUID), args["id"].(uuid.UUID)), true
 
 	case "Mutation.setUserRoles":
 		if e.complexity.Mutation.SetUserRoles == nil {
@@ -5074,6 +5568,30 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.complexity.Mutation.SetUserRoles(childComplexity, args["id"].(uuid.UUID), args["roles"].([]string)), true
 
+	case "Mutation.syncOperators":
+		if e.complexity.Mutation.SyncOperators == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_syncOperators_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.complexity.Mutation.SyncOperators(childComplexity, args["items"].([]*model.SyncOperatorInput)), true
+
+	case "Mutation.unlinkRouteOperator":
+		if e.complexity.Mutation.UnlinkRouteOperator == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_unlinkRouteOperator_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.complexity.Mutation.UnlinkRouteOperator(childComplexity, args["routeID"].(uuid.UUID), args["operatorID"].(uuid.UUID)), true
+
 	case "Mutation.updateAPIKeyPermissions":
 		if e.complexity.Mutation.UpdateAPIKeyPermissions == nil {
 			break
@@ -5085,6 +5603,90 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.complexity.Mutation.UpdateAPIKeyPermissions(childComplexity, args["id"].(uuid.UUID), args["permissions"].([]string)), true
+
+	case "Mutation.updateChannelDefinition":
+		if e.complexity.Mutation.UpdateChannelDefinition == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateChannelDefinition_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.complexity.Mutation.UpdateChannelDefinition(childComplexity, args["providerID"].(uuid.UUID), args["id"].(uuid.UUID), args["input"].(model.ChannelDefinitionInput)), true
+
+	case "Mutation.updateCommerce":
+		if e.complexity.Mutation.UpdateCommerce == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateCommerce_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.complexity.Mutation.UpdateCommerce(childComplexity, args["id"].(uuid.UUID), args["input"].(model.UpdateCommerceInput)), true
+
+	case "Mutation.updateCommerceAddress":
+		if e.complexity.Mutation.UpdateCommerceAddress == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateCommerceAddress_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.complexity.Mutation.UpdateCommerceAddress(childComplexity, args["commerceID"].(uuid.UUID), args["id"].(uuid.UUID), args["input"].(model.UpdateCommerceAddressInput)), true
+
+	case "Mutation.updateCommerceContact":
+		if e.complexity.Mutation.UpdateCommerceContact == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateCommerceContact_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.complexity.Mutation.UpdateCommerceContact(childComplexity, args["commerceID"].(uuid.UUID), args["userID"].(uuid.UUID), args["id"].(uuid.UUID), args["input"].(model.UpdateCommerceContactInput)), true
+
+	case "Mutation.updateCommerceUser":
+		if e.complexity.Mutation.UpdateCommerceUser == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateCommerceUser_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.complexity.Mutation.UpdateCommerceUser(childComplexity, args["commerceID"].(uuid.UUID), args["id"].(uuid.UUID), args["input"].(model.UpdateCommerceUserInput)), true
+
+	case "Mutation.updateDispatchProvider":
+		if e.complexity.Mutation.UpdateDispatchProvider == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateDispatchProvider_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.complexity.Mutation.UpdateDispatchProvider(childComplexity, args["id"].(uuid.UUID), args["input"].(model.UpdateDispatchProviderInput)), true
+
+	case "Mutation.updateOperator":
+		if e.complexity.Mutation.UpdateOperator == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateOperator_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.complexity.Mutation.UpdateOperator(childComplexity, args["id"].(uuid.UUID), args["input"].(model.UpdateOperatorInput)), true
 
 	case "Mutation.updateProject":
 		if e.complexity.Mutation.UpdateProject == nil {
@@ -5098,6 +5700,30 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.complexity.Mutation.UpdateProject(childComplexity, args["id"].(uuid.UUID), args["input"].(model.UpdateProjectInput)), true
 
+	case "Mutation.updateRoute":
+		if e.complexity.Mutation.UpdateRoute == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateRoute_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.complexity.Mutation.UpdateRoute(childComplexity, args["id"].(uuid.UUID), args["input"].(model.UpdateRouteInput)), true
+
+	case "Mutation.updateSupervisor":
+		if e.complexity.Mutation.UpdateSupervisor == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateSupervisor_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.complexity.Mutation.UpdateSupervisor(childComplexity, args["id"].(uuid.UUID), args["input"].(model.UpdateSupervisorInput)), true
+
 	case "Mutation.updateTenant":
 		if e.complexity.Mutation.UpdateTenant == nil {
 			break
@@ -5109,6 +5735,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.complexity.Mutation.UpdateTenant(childComplexity, args["id"].(uuid.UUID), args["input"].(model.TenantInput)), true
+
+	case "Mutation.updateTrashSettings":
+		if e.complexity.Mutation.UpdateTrashSettings == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateTrashSettings_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.complexity.Mutation.UpdateTrashSettings(childComplexity, args["input"].(model.TrashSettingsInput)), true
 
 	case "Mutation.updateUser":
 		if e.complexity.Mutation.UpdateUser == nil {
@@ -5170,6 +5808,13 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.complexity.Operator.IsPlaceholder(childComplexity), true
+
+	case "Operator.metadata":
+		if e.complexity.Operator.Metadata == nil {
+			break
+		}
+
+		return e.complexity.Operator.Metadata(childComplexity), true
 
 	case "Operator.name":
 		if e.complexity.Operator.Name == nil {
@@ -5386,6 +6031,42 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.complexity.Query.AdministeredTenants(childComplexity), true
 
+	case "Query.commerces":
+		if e.complexity.Query.Commerces == nil {
+			break
+		}
+
+		args, err := ec.field_Query_commerces_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.complexity.Query.Commerces(childComplexity, args["after"].(*entgql.Cursor[uuid.UUID]), args["first"].(*int), args["before"].(*entgql.Cursor[uuid.UUID]), args["last"].(*int), args["orderBy"].(*ent.CommerceOrder), args["where"].(*ent.CommerceWhereInput)), true
+
+	case "Query.dispatchConfigs":
+		if e.complexity.Query.DispatchConfigs == nil {
+			break
+		}
+
+		args, err := ec.field_Query_dispatchConfigs_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.complexity.Query.DispatchConfigs(childComplexity, args["projectID"].(uuid.UUID)), true
+
+	case "Query.dispatchProviders":
+		if e.complexity.Query.DispatchProviders == nil {
+			break
+		}
+
+		args, err := ec.field_Query_dispatchProviders_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.complexity.Query.DispatchProviders(childComplexity, args["after"].(*entgql.Cursor[uuid.UUID]), args["first"].(*int), args["before"].(*entgql.Cursor[uuid.UUID]), args["last"].(*int), args["orderBy"].(*ent.DispatchProviderOrder), args["where"].(*ent.DispatchProviderWhereInput)), true
+
 	case "Query.node":
 		if e.complexity.Query.Node == nil {
 			break
@@ -5410,6 +6091,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.complexity.Query.Nodes(childComplexity, args["ids"].([]uuid.UUID)), true
 
+	case "Query.operators":
+		if e.complexity.Query.Operators == nil {
+			break
+		}
+
+		args, err := ec.field_Query_operators_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.complexity.Query.Operators(childComplexity, args["after"].(*entgql.Cursor[uuid.UUID]), args["first"].(*int), args["before"].(*entgql.Cursor[uuid.UUID]), args["last"].(*int), args["orderBy"].(*ent.OperatorOrder), args["where"].(*ent.OperatorWhereInput)), true
+
 	case "Query.projects":
 		if e.complexity.Query.Projects == nil {
 			break
@@ -5421,6 +6114,49 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.complexity.Query.Projects(childComplexity, args["after"].(*entgql.Cursor[uuid.UUID]), args["first"].(*int), args["before"].(*entgql.Cursor[uuid.UUID]), args["last"].(*int), args["orderBy"].(*ent.ProjectOrder), args["where"].(*ent.ProjectWhereInput)), true
+
+	case "Query.routes":
+		if e.complexity.Query.Routes == nil {
+			break
+		}
+
+		args, err := ec.field_Query_routes_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.complexity.Query.Routes(childComplexity, args["after"].(*entgql.Cursor[uuid.UUID]), args["first"].(*int), args["before"].(*entgql.Cursor[uuid.UUID]), args["last"].(*int), args["orderBy"].(*ent.RouteOrder), args["where"].(*ent.RouteWhereInput)), true
+
+	case "Query.supervisors":
+		if e.complexity.Query.Supervisors == nil {
+			break
+		}
+
+		args, err := ec.field_Query_supervisors_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.complexity.Query.Supervisors(childComplexity, args["after"].(*entgql.Cursor[uuid.UUID]), args["first"].(*int), args["before"].(*entgql.Cursor[uuid.UUID]), args["last"].(*int), args["orderBy"].(*ent.SupervisorOrder), args["where"].(*ent.SupervisorWhereInput)), true
+
+	case "Query.trashRecords":
+		if e.complexity.Query.TrashRecords == nil {
+			break
+		}
+
+		args, err := ec.field_Query_trashRecords_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.complexity.Query.TrashRecords(childComplexity, args["after"].(*entgql.Cursor[uuid.UUID]), args["first"].(*int), args["before"].(*entgql.Cursor[uuid.UUID]), args["last"].(*int), args["orderBy"].(*ent.TrashRecordOrder), args["where"].(*ent.TrashRecordWhereInput)), true
+
+	case "Query.trashSettings":
+		if e.complexity.Query.TrashSettings == nil {
+			break
+		}
+
+		return e.complexity.Query.TrashSettings(childComplexity), true
 
 	case "Query.users":
 		if e.complexity.Query.Users == nil {
@@ -6267,6 +7003,13 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.complexity.Supervisor.IsActive(childComplexity), true
 
+	case "Supervisor.metadata":
+		if e.complexity.Supervisor.Metadata == nil {
+			break
+		}
+
+		return e.complexity.Supervisor.Metadata(childComplexity), true
+
 	case "Supervisor.name":
 		if e.complexity.Supervisor.Name == nil {
 			break
@@ -6274,12 +7017,26 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.complexity.Supervisor.Name(childComplexity), true
 
+	case "Supervisor.operatorIDs":
+		if e.complexity.Supervisor.OperatorIDs == nil {
+			break
+		}
+
+		return e.complexity.Supervisor.OperatorIDs(childComplexity), true
+
 	case "Supervisor.phone":
 		if e.complexity.Supervisor.Phone == nil {
 			break
 		}
 
 		return e.complexity.Supervisor.Phone(childComplexity), true
+
+	case "Supervisor.routeIDs":
+		if e.complexity.Supervisor.RouteIDs == nil {
+			break
+		}
+
+		return e.complexity.Supervisor.RouteIDs(childComplexity), true
 
 	case "Supervisor.tenantID":
 		if e.complexity.Supervisor.TenantID == nil {
@@ -6890,6 +7647,13 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.complexity.TrashSettingEdge.Node(childComplexity), true
 
+	case "TrashSettings.retentionDays":
+		if e.complexity.TrashSettings.RetentionDays == nil {
+			break
+		}
+
+		return e.complexity.TrashSettings.RetentionDays(childComplexity), true
+
 	case "User.createdAt":
 		if e.complexity.User.CreatedAt == nil {
 			break
@@ -7094,10 +7858,17 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputCatalogSemiJoinWhereInput,
 		ec.unmarshalInputCatalogTableOrder,
 		ec.unmarshalInputCatalogTableWhereInput,
+		ec.unmarshalInputChannelDefinitionInput,
 		ec.unmarshalInputChannelDefinitionOrder,
 		ec.unmarshalInputChannelDefinitionWhereInput,
+		ec.unmarshalInputCommerceAddressInput,
 		ec.unmarshalInputCommerceAddressOrder,
 		ec.unmarshalInputCommerceAddressWhereInput,
+		ec.unmarshalInputCommerceBatchAddressInput,
+		ec.unmarshalInputCommerceBatchContactInput,
+		ec.unmarshalInputCommerceBatchItemInput,
+		ec.unmarshalInputCommerceBatchUserInput,
+		ec.unmarshalInputCommerceContactInput,
 		ec.unmarshalInputCommerceContactOrder,
 		ec.unmarshalInputCommerceContactWhereInput,
 		ec.unmarshalInputCommerceLifecycleSnapshotOrder,
@@ -7109,7 +7880,14 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputCommerceUserWhereInput,
 		ec.unmarshalInputCommerceWhereInput,
 		ec.unmarshalInputCreateAPIKeyInput,
+		ec.unmarshalInputCreateCommerceInput,
+		ec.unmarshalInputCreateCommerceUserInput,
+		ec.unmarshalInputCreateDispatchProviderInput,
+		ec.unmarshalInputCreateOperatorInput,
 		ec.unmarshalInputCreateProjectInput,
+		ec.unmarshalInputCreateRouteInput,
+		ec.unmarshalInputCreateSupervisorInput,
+		ec.unmarshalInputDispatchConfigInput,
 		ec.unmarshalInputDispatchConfigOrder,
 		ec.unmarshalInputDispatchConfigWhereInput,
 		ec.unmarshalInputDispatchProviderOrder,
@@ -7124,6 +7902,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputIdempotencyRecordWhereInput,
 		ec.unmarshalInputMembershipOrder,
 		ec.unmarshalInputMembershipWhereInput,
+		ec.unmarshalInputOperatorItemInput,
 		ec.unmarshalInputOperatorOrder,
 		ec.unmarshalInputOperatorWhereInput,
 		ec.unmarshalInputProjectOrder,
@@ -7139,6 +7918,8 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputResurrectionThresholdWhereInput,
 		ec.unmarshalInputRetentionStatusConfigOrder,
 		ec.unmarshalInputRetentionStatusConfigWhereInput,
+		ec.unmarshalInputRouteItemInput,
+		ec.unmarshalInputRouteItemOperatorInput,
 		ec.unmarshalInputRouteOperatorOrder,
 		ec.unmarshalInputRouteOperatorWhereInput,
 		ec.unmarshalInputRouteOrder,
@@ -7147,6 +7928,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputSupervisorAssignmentWhereInput,
 		ec.unmarshalInputSupervisorOrder,
 		ec.unmarshalInputSupervisorWhereInput,
+		ec.unmarshalInputSyncOperatorInput,
 		ec.unmarshalInputTenantDatasetOrder,
 		ec.unmarshalInputTenantDatasetWhereInput,
 		ec.unmarshalInputTenantInput,
@@ -7158,7 +7940,16 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputTrashRecordWhereInput,
 		ec.unmarshalInputTrashSettingOrder,
 		ec.unmarshalInputTrashSettingWhereInput,
+		ec.unmarshalInputTrashSettingsInput,
+		ec.unmarshalInputUpdateCommerceAddressInput,
+		ec.unmarshalInputUpdateCommerceContactInput,
+		ec.unmarshalInputUpdateCommerceInput,
+		ec.unmarshalInputUpdateCommerceUserInput,
+		ec.unmarshalInputUpdateDispatchProviderInput,
+		ec.unmarshalInputUpdateOperatorInput,
 		ec.unmarshalInputUpdateProjectInput,
+		ec.unmarshalInputUpdateRouteInput,
+		ec.unmarshalInputUpdateSupervisorInput,
 		ec.unmarshalInputUpdateUserInput,
 		ec.unmarshalInputUserOrder,
 		ec.unmarshalInputUserWhereInput,
@@ -13835,6 +14626,99 @@ type Query {
     """
     where: APIKeyWhereInput
   ): APIKeyConnection!
+  commerces(
+    """
+    Returns the elements in the list that come after the specified cursor.
+    """
+    after: Cursor
+
+    """
+    Returns the first _n_ elements from the list.
+    """
+    first: Int
+
+    """
+    Returns the elements in the list that come before the specified cursor.
+    """
+    before: Cursor
+
+    """
+    Returns the last _n_ elements from the list.
+    """
+    last: Int
+
+    """
+    Ordering options for Commerces returned from the connection.
+    """
+    orderBy: CommerceOrder
+
+    """
+    Filtering options for Commerces returned from the connection.
+    """
+    where: CommerceWhereInput
+  ): CommerceConnection!
+  dispatchProviders(
+    """
+    Returns the elements in the list that come after the specified cursor.
+    """
+    after: Cursor
+
+    """
+    Returns the first _n_ elements from the list.
+    """
+    first: Int
+
+    """
+    Returns the elements in the list that come before the specified cursor.
+    """
+    before: Cursor
+
+    """
+    Returns the last _n_ elements from the list.
+    """
+    last: Int
+
+    """
+    Ordering options for DispatchProviders returned from the connection.
+    """
+    orderBy: DispatchProviderOrder
+
+    """
+    Filtering options for DispatchProviders returned from the connection.
+    """
+    where: DispatchProviderWhereInput
+  ): DispatchProviderConnection!
+  operators(
+    """
+    Returns the elements in the list that come after the specified cursor.
+    """
+    after: Cursor
+
+    """
+    Returns the first _n_ elements from the list.
+    """
+    first: Int
+
+    """
+    Returns the elements in the list that come before the specified cursor.
+    """
+    before: Cursor
+
+    """
+    Returns the last _n_ elements from the list.
+    """
+    last: Int
+
+    """
+    Ordering options for Operators returned from the connection.
+    """
+    orderBy: OperatorOrder
+
+    """
+    Filtering options for Operators returned from the connection.
+    """
+    where: OperatorWhereInput
+  ): OperatorConnection!
   projects(
     """
     Returns the elements in the list that come after the specified cursor.
@@ -13866,6 +14750,99 @@ type Query {
     """
     where: ProjectWhereInput
   ): ProjectConnection!
+  routes(
+    """
+    Returns the elements in the list that come after the specified cursor.
+    """
+    after: Cursor
+
+    """
+    Returns the first _n_ elements from the list.
+    """
+    first: Int
+
+    """
+    Returns the elements in the list that come before the specified cursor.
+    """
+    before: Cursor
+
+    """
+    Returns the last _n_ elements from the list.
+    """
+    last: Int
+
+    """
+    Ordering options for Routes returned from the connection.
+    """
+    orderBy: RouteOrder
+
+    """
+    Filtering options for Routes returned from the connection.
+    """
+    where: RouteWhereInput
+  ): RouteConnection!
+  supervisors(
+    """
+    Returns the elements in the list that come after the specified cursor.
+    """
+    after: Cursor
+
+    """
+    Returns the first _n_ elements from the list.
+    """
+    first: Int
+
+    """
+    Returns the elements in the list that come before the specified cursor.
+    """
+    before: Cursor
+
+    """
+    Returns the last _n_ elements from the list.
+    """
+    last: Int
+
+    """
+    Ordering options for Supervisors returned from the connection.
+    """
+    orderBy: SupervisorOrder
+
+    """
+    Filtering options for Supervisors returned from the connection.
+    """
+    where: SupervisorWhereInput
+  ): SupervisorConnection!
+  trashRecords(
+    """
+    Returns the elements in the list that come after the specified cursor.
+    """
+    after: Cursor
+
+    """
+    Returns the first _n_ elements from the list.
+    """
+    first: Int
+
+    """
+    Returns the elements in the list that come before the specified cursor.
+    """
+    before: Cursor
+
+    """
+    Returns the last _n_ elements from the list.
+    """
+    last: Int
+
+    """
+    Ordering options for TrashRecords returned from the connection.
+    """
+    orderBy: TrashRecordOrder
+
+    """
+    Filtering options for TrashRecords returned from the connection.
+    """
+    where: TrashRecordWhereInput
+  ): TrashRecordConnection!
   users(
     """
     Returns the elements in the list that come after the specified cursor.
@@ -16615,6 +17592,445 @@ extend type Mutation {
   createProject(input: CreateProjectInput!): Project!
 }
 `, BuiltIn: false},
+	{Name: "../../schema/org.graphql", Input: `# Org data (issue 4): commerces, operators, routes, supervisors, the trash and
+# dispatch. Every mutation calls the same service method as its REST route.
+
+extend type Commerce {
+  "Free-form JSON object of the caller's system."
+  metadata: Map
+}
+
+extend type Operator {
+  metadata: Map
+}
+
+extend type Supervisor {
+  metadata: Map
+  "Live routes the supervisor supervises."
+  routeIDs: [ID!]!
+  "Live operators the supervisor supervises."
+  operatorIDs: [ID!]!
+}
+
+extend type DispatchProvider {
+  settings: Map
+  "Whether credentials are stored; the credentials themselves are write-only."
+  hasCredentials: Boolean!
+}
+
+extend type ChannelDefinition {
+  settings: Map
+}
+
+"Outcome of a sync or batch upsert: created + updated + len(errors) = total."
+type BatchUpsertResult {
+  created: Int!
+  updated: Int!
+  total: Int!
+  "Rejected items (empty for syncOperators, which is all or nothing)."
+  errors: [BatchItemError!]!
+}
+
+"Why the item at index (from 0) was not written."
+type BatchItemError {
+  index: Int!
+  messages: [String!]!
+}
+
+"A tenant's trash settings."
+type TrashSettings {
+  retentionDays: Int!
+}
+
+# ---- commerces ----
+
+"Input of createCommerce; the same rules as POST /api/commerces."
+input CreateCommerceInput {
+  "Unique per tenant among live commerces; blank means none."
+  externalID: String
+  name: String!
+  taxID: String
+  segment: String
+  "Default true."
+  isActive: Boolean
+  metadata: Map
+}
+
+"Input of updateCommerce; omitted fields are unchanged, a blank externalID, taxID or segment clears it."
+input UpdateCommerceInput {
+  externalID: String
+  name: String
+  taxID: String
+  segment: String
+  isActive: Boolean
+  "Replaces the whole object."
+  metadata: Map
+}
+
+"Input of addCommerceAddress; the same rules as POST /api/commerces/:id/addresses."
+input CommerceAddressInput {
+  source: CommerceAddressSource!
+  addressAlias: String
+  countryCode: String
+  region: String
+  commune: String
+  city: String
+  street: String
+  streetNumber: String
+  unit: String
+  formattedAddress: String
+  latitude: Float
+  longitude: Float
+  "true: becomes the primary address (the previous one is unset)."
+  isPrimary: Boolean
+  "Default true."
+  isActive: Boolean
+}
+
+"Input of updateCommerceAddress; omitted fields are unchanged, a blank text clears it."
+input UpdateCommerceAddressInput {
+  addressAlias: String
+  countryCode: String
+  region: String
+  commune: String
+  city: String
+  street: String
+  streetNumber: String
+  unit: String
+  formattedAddress: String
+  latitude: Float
+  longitude: Float
+  isActive: Boolean
+}
+
+"Input of createCommerceUser; the same rules as POST /api/commerces/:id/users."
+input CreateCommerceUserInput {
+  name: String
+  "Unique within the commerce; blank means none."
+  externalID: String
+  "Default RETEN."
+  source: CommerceUserSource
+  roles: [CommerceUserRoleRole!]
+}
+
+"Input of updateCommerceUser; omitted fields are unchanged, a blank name or externalID clears it."
+input UpdateCommerceUserInput {
+  name: String
+  externalID: String
+  isActive: Boolean
+}
+
+"Input of addCommerceContact; an email for EMAIL, E.164 for PHONE and WHATSAPP."
+input CommerceContactInput {
+  contactType: CommerceContactContactType!
+  value: String!
+  source: CommerceContactSource!
+  "true: becomes the primary contact of its type."
+  isPrimary: Boolean
+}
+
+"Input of updateCommerceContact; omitted fields are unchanged."
+input UpdateCommerceContactInput {
+  value: String
+  source: CommerceContactSource
+  isActive: Boolean
+}
+
+"A commerce of batchUpsertCommerces, keyed by externalID; omitted fields keep their stored value."
+input CommerceBatchItemInput {
+  externalID: String!
+  name: String!
+  taxID: String
+  segment: String
+  isActive: Boolean
+  metadata: Map
+  "Upserted by addressAlias (required); addresses not sent stay as they are."
+  addresses: [CommerceBatchAddressInput!]
+  "Upserted by externalID; users not sent stay as they are."
+  users: [CommerceBatchUserInput!]
+}
+
+"An address of a batch item (source INTEGRATION)."
+input CommerceBatchAddressInput {
+  addressAlias: String
+  countryCode: String
+  region: String
+  commune: String
+  city: String
+  street: String
+  streetNumber: String
+  unit: String
+  formattedAddress: String
+  latitude: Float
+  longitude: Float
+  isPrimary: Boolean
+  isActive: Boolean
+}
+
+"A commerce user of a batch item (source INTEGRATION)."
+input CommerceBatchUserInput {
+  externalID: String!
+  name: String
+  isActive: Boolean
+  "When sent, replaces the user's roles."
+  roles: [CommerceUserRoleRole!]
+  "Upserted by (contactType, value)."
+  contacts: [CommerceBatchContactInput!]
+}
+
+"A contact of a batch user (source INTEGRATION)."
+input CommerceBatchContactInput {
+  contactType: CommerceContactContactType!
+  value: String!
+  isPrimary: Boolean
+  isActive: Boolean
+}
+
+# ---- operators, routes, supervisors ----
+
+"Input of createOperator; the same rules as POST /api/operators."
+input CreateOperatorInput {
+  type: OperatorType!
+  name: String!
+  email: String
+  phone: String
+  externalID: String
+  isPlaceholder: Boolean
+  metadata: Map
+}
+
+"Input of updateOperator; omitted fields are unchanged, a blank email, phone or externalID clears it."
+input UpdateOperatorInput {
+  name: String
+  email: String
+  phone: String
+  externalID: String
+  isActive: Boolean
+  isPlaceholder: Boolean
+  "Replaces the metadata (an empty object clears it)."
+  metadata: Map
+}
+
+"An item of syncOperators, matched on (type, externalID)."
+input SyncOperatorInput {
+  externalID: String!
+  type: OperatorType!
+  name: String!
+  email: String
+  phone: String
+  metadata: Map
+}
+
+"An item of batchUpsertOperators, matched on (type, externalID)."
+input OperatorItemInput {
+  externalID: String!
+  type: OperatorType!
+  name: String!
+  email: String
+  phone: String
+  "Omitted: unchanged (true on create)."
+  isActive: Boolean
+  metadata: Map
+}
+
+"Input of createRoute; the same rules as POST /api/routes."
+input CreateRouteInput {
+  code: String!
+  name: String!
+}
+
+"Input of updateRoute; omitted fields are unchanged."
+input UpdateRouteInput {
+  code: String
+  name: String
+  isActive: Boolean
+}
+
+"An item of batchUpsertRoutes, matched on code."
+input RouteItemInput {
+  code: String!
+  name: String!
+  isActive: Boolean
+  "When sent (even empty), sets the route's operator links."
+  operators: [RouteItemOperatorInput!]
+}
+
+"An operator of a route item, named by (type, externalID); role defaults to MEMBER."
+input RouteItemOperatorInput {
+  externalID: String!
+  type: OperatorType!
+  role: RouteOperatorRole
+}
+
+"Input of createSupervisor; the same rules as POST /api/supervisors."
+input CreateSupervisorInput {
+  name: String!
+  email: String
+  externalID: String
+  phone: String
+  metadata: Map
+  routeIDs: [ID!]
+  operatorIDs: [ID!]
+}
+
+"Input of updateSupervisor; omitted fields are unchanged; a sent routeIDs or operatorIDs (even empty) replaces those assignments."
+input UpdateSupervisorInput {
+  name: String
+  email: String
+  externalID: String
+  phone: String
+  isActive: Boolean
+  metadata: Map
+  routeIDs: [ID!]
+  operatorIDs: [ID!]
+}
+
+# ---- trash ----
+
+"Input of updateTrashSettings."
+input TrashSettingsInput {
+  "1..3650."
+  retentionDays: Int!
+}
+
+# ---- dispatch ----
+
+"Input of createDispatchProvider; the same rules as POST /api/dispatch-providers."
+input CreateDispatchProviderInput {
+  name: String!
+  channel: DispatchProviderChannel!
+  kind: String!
+  settings: Map
+  "Write-only; stored encrypted and never returned."
+  credentials: Map
+  isActive: Boolean
+}
+
+"Input of updateDispatchProvider; omitted fields are unchanged. Channel and kind are fixed at creation."
+input UpdateDispatchProviderInput {
+  name: String
+  settings: Map
+  "Replaces the stored credentials (write-only)."
+  credentials: Map
+  "true removes the stored credentials."
+  clearCredentials: Boolean
+  isActive: Boolean
+}
+
+"Input of createChannelDefinition (name required) and updateChannelDefinition (omitted fields unchanged)."
+input ChannelDefinitionInput {
+  name: String
+  "Defaults to the provider's channel; must match it."
+  channel: ChannelDefinitionChannel
+  template: String
+  sender: String
+  ratePerMinute: Int
+  "true removes the rate limit."
+  clearRatePerMinute: Boolean
+  settings: Map
+  isActive: Boolean
+}
+
+"Input of putDispatchConfig; the whole config is replaced (omitted fields take their defaults)."
+input DispatchConfigInput {
+  providerID: ID!
+  channelDefinitionID: ID
+  "1..10, default 3."
+  maxAttempts: Int
+  ">= 0, default 300."
+  retryBackoffSeconds: Int
+  isActive: Boolean
+}
+
+extend type Query {
+  "The tenant's trash settings (trash:manage-settings)."
+  trashSettings: TrashSettings!
+  "A project's dispatch configs by channel (dispatch:view)."
+  dispatchConfigs(projectID: ID!): [DispatchConfig!]!
+}
+
+extend type Mutation {
+  "Creates a commerce (commerce:manage)."
+  createCommerce(input: CreateCommerceInput!): Commerce!
+  "Updates a commerce (commerce:manage)."
+  updateCommerce(id: ID!, input: UpdateCommerceInput!): Commerce!
+  "Archives a commerce into the trash (commerce:delete)."
+  deleteCommerce(id: ID!): Boolean!
+  "Adds an address to a commerce (commerce:manage)."
+  addCommerceAddress(commerceID: ID!, input: CommerceAddressInput!): CommerceAddress!
+  "Updates an address of a commerce (commerce:manage)."
+  updateCommerceAddress(commerceID: ID!, id: ID!, input: UpdateCommerceAddressInput!): CommerceAddress!
+  "Makes an address the commerce's primary one, unsetting the previous (commerce:manage)."
+  setPrimaryCommerceAddress(commerceID: ID!, id: ID!): CommerceAddress!
+  "Adds a user to a commerce (commerce:manage)."
+  createCommerceUser(commerceID: ID!, input: CreateCommerceUserInput!): CommerceUser!
+  "Updates a commerce user (commerce:manage)."
+  updateCommerceUser(commerceID: ID!, id: ID!, input: UpdateCommerceUserInput!): CommerceUser!
+  "Gives a commerce user a role (commerce:manage)."
+  addCommerceUserRole(commerceID: ID!, userID: ID!, role: CommerceUserRoleRole!): CommerceUser!
+  "Takes a role from a commerce user (commerce:manage)."
+  removeCommerceUserRole(commerceID: ID!, userID: ID!, role: CommerceUserRoleRole!): Boolean!
+  "Adds a contact to a commerce user (commerce:manage)."
+  addCommerceContact(commerceID: ID!, userID: ID!, input: CommerceContactInput!): CommerceContact!
+  "Updates a contact of a commerce user (commerce:manage)."
+  updateCommerceContact(commerceID: ID!, userID: ID!, id: ID!, input: UpdateCommerceContactInput!): CommerceContact!
+  "Makes a contact the primary one of its type (commerce:manage)."
+  setPrimaryCommerceContact(commerceID: ID!, userID: ID!, id: ID!): CommerceContact!
+  "Upserts commerces by externalID, each item on its own (commerce:batch-upsert)."
+  batchUpsertCommerces(items: [CommerceBatchItemInput!]!): BatchUpsertResult!
+
+  "Creates an operator (operator:manage)."
+  createOperator(input: CreateOperatorInput!): Operator!
+  "Updates an operator (operator:manage)."
+  updateOperator(id: ID!, input: UpdateOperatorInput!): Operator!
+  "Archives an operator into the trash (operator:delete)."
+  deleteOperator(id: ID!): Boolean!
+  "Upserts operators on (type, externalID), all or nothing (operator:sync)."
+  syncOperators(items: [SyncOperatorInput!]!): BatchUpsertResult!
+  "Upserts operators with a per-item outcome (operator:batch-upsert)."
+  batchUpsertOperators(items: [OperatorItemInput!]!): BatchUpsertResult!
+
+  "Creates a route (route:manage)."
+  createRoute(input: CreateRouteInput!): Route!
+  "Updates a route (route:manage)."
+  updateRoute(id: ID!, input: UpdateRouteInput!): Route!
+  "Archives a route into the trash (route:delete)."
+  deleteRoute(id: ID!): Boolean!
+  "Links an operator to a route, idempotently, reactivating an inactive link (route:manage)."
+  linkRouteOperator(routeID: ID!, operatorID: ID!, role: RouteOperatorRole): RouteOperator!
+  "Removes an operator link of a route (route:manage)."
+  unlinkRouteOperator(routeID: ID!, operatorID: ID!): Boolean!
+  "Upserts routes by code with their operator links (route:batch-upsert)."
+  batchUpsertRoutes(items: [RouteItemInput!]!): BatchUpsertResult!
+
+  "Creates a supervisor (supervisor:manage)."
+  createSupervisor(input: CreateSupervisorInput!): Supervisor!
+  "Updates a supervisor (supervisor:manage)."
+  updateSupervisor(id: ID!, input: UpdateSupervisorInput!): Supervisor!
+  "Archives a supervisor into the trash (supervisor:delete)."
+  deleteSupervisor(id: ID!): Boolean!
+
+  "Restores a trashed record (trash:restore plus the delete permission of its kind); returns the removed entry."
+  restoreTrashRecord(id: ID!): TrashRecord!
+  "Deletes a trashed record for good (trash:purge)."
+  purgeTrashRecord(id: ID!): Boolean!
+  "Sets the tenant's retention window (trash:manage-settings)."
+  updateTrashSettings(input: TrashSettingsInput!): TrashSettings!
+
+  "Creates a dispatch provider (dispatch:manage)."
+  createDispatchProvider(input: CreateDispatchProviderInput!): DispatchProvider!
+  "Updates a dispatch provider (dispatch:manage)."
+  updateDispatchProvider(id: ID!, input: UpdateDispatchProviderInput!): DispatchProvider!
+  "Deletes a dispatch provider with its channel definitions (dispatch:manage)."
+  deleteDispatchProvider(id: ID!): Boolean!
+  "Adds a channel definition to a provider (dispatch:manage)."
+  createChannelDefinition(providerID: ID!, input: ChannelDefinitionInput!): ChannelDefinition!
+  "Updates a channel definition of a provider (dispatch:manage)."
+  updateChannelDefinition(providerID: ID!, id: ID!, input: ChannelDefinitionInput!): ChannelDefinition!
+  "Creates or replaces the dispatch config of a project's channel (dispatch:manage)."
+  putDispatchConfig(projectID: ID!, channel: DispatchConfigChannel!, input: DispatchConfigInput!): DispatchConfig!
+}
+`, BuiltIn: false},
 	{Name: "../../schema/project.graphql", Input: `"Input of updateProject; the same rules as PATCH /api/projects/:id."
 input UpdateProjectInput {
   "Required, at most 255 characters, unique in the tenant case-insensitively."
@@ -16630,6 +18046,8 @@ type Mutation {
 scalar UUID
 "An RFC 3339 instant (declared here so that entgql's generated schema is stable across regenerations)."
 scalar Time
+"A JSON object (gqlgen's builtin Map): metadata, settings and write-only credentials."
+scalar Map
 `, BuiltIn: false},
 	{Name: "../../schema/viewer.graphql", Input: `"""
 The authenticated caller in the active tenant (x-tenant-id, or the API key's
@@ -16663,10 +18081,166 @@ var parsedSchema = gqlparser.MustLoadSchema(sources...)
 
 // region    ***************************** args.gotpl *****************************
 
+func (ec *executionContext) field_Mutation_addCommerceAddress_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "commerceID", ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID)
+	if err != nil {
+		return nil, err
+	}
+	args["commerceID"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input", ec.unmarshalNCommerceAddressInput2githubᚗcomᚋretenᚑioᚋretenᚋgraphᚋmodelᚐCommerceAddressInput)
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_addCommerceContact_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "commerceID", ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID)
+	if err != nil {
+		return nil, err
+	}
+	args["commerceID"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "userID", ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID)
+	if err != nil {
+		return nil, err
+	}
+	args["userID"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "input", ec.unmarshalNCommerceContactInput2githubᚗcomᚋretenᚑioᚋretenᚋgraphᚋmodelᚐCommerceContactInput)
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_addCommerceUserRole_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "commerceID", ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID)
+	if err != nil {
+		return nil, err
+	}
+	args["commerceID"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "userID", ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID)
+	if err != nil {
+		return nil, err
+	}
+	args["userID"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "role", ec.unmarshalNCommerceUserRoleRole2githubᚗcomᚋretenᚑioᚋretenᚋentᚋcommerceuserroleᚐRole)
+	if err != nil {
+		return nil, err
+	}
+	args["role"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_batchUpsertCommerces_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "items", ec.unmarshalNCommerceBatchItemInput2ᚕᚖgithubᚗcomᚋretenᚑioᚋretenᚋgraphᚋmodelᚐCommerceBatchItemInputᚄ)
+	if err != nil {
+		return nil, err
+	}
+	args["items"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_batchUpsertOperators_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "items", ec.unmarshalNOperatorItemInput2ᚕᚖgithubᚗcomᚋretenᚑioᚋretenᚋgraphᚋmodelᚐOperatorItemInputᚄ)
+	if err != nil {
+		return nil, err
+	}
+	args["items"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_batchUpsertRoutes_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "items", ec.unmarshalNRouteItemInput2ᚕᚖgithubᚗcomᚋretenᚑioᚋretenᚋgraphᚋmodelᚐRouteItemInputᚄ)
+	if err != nil {
+		return nil, err
+	}
+	args["items"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_createAPIKey_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input", ec.unmarshalNCreateAPIKeyInput2githubᚗcomᚋretenᚑioᚋretenᚋgraphᚋmodelᚐCreateAPIKeyInput)
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_createChannelDefinition_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "providerID", ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID)
+	if err != nil {
+		return nil, err
+	}
+	args["providerID"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input", ec.unmarshalNChannelDefinitionInput2githubᚗcomᚋretenᚑioᚋretenᚋgraphᚋmodelᚐChannelDefinitionInput)
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_createCommerceUser_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "commerceID", ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID)
+	if err != nil {
+		return nil, err
+	}
+	args["commerceID"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input", ec.unmarshalNCreateCommerceUserInput2githubᚗcomᚋretenᚑioᚋretenᚋgraphᚋmodelᚐCreateCommerceUserInput)
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_createCommerce_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input", ec.unmarshalNCreateCommerceInput2githubᚗcomᚋretenᚑioᚋretenᚋgraphᚋmodelᚐCreateCommerceInput)
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_createDispatchProvider_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input", ec.unmarshalNCreateDispatchProviderInput2githubᚗcomᚋretenᚑioᚋretenᚋgraphᚋmodelᚐCreateDispatchProviderInput)
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_createOperator_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input", ec.unmarshalNCreateOperatorInput2githubᚗcomᚋretenᚑioᚋretenᚋgraphᚋmodelᚐCreateOperatorInput)
 	if err != nil {
 		return nil, err
 	}
@@ -16685,6 +18259,28 @@ func (ec *executionContext) field_Mutation_createProject_args(ctx context.Contex
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_createRoute_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input", ec.unmarshalNCreateRouteInput2githubᚗcomᚋretenᚑioᚋretenᚋgraphᚋmodelᚐCreateRouteInput)
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_createSupervisor_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input", ec.unmarshalNCreateSupervisorInput2githubᚗcomᚋretenᚑioᚋretenᚋgraphᚋmodelᚐCreateSupervisorInput)
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_createTenant_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -16693,6 +18289,114 @@ func (ec *executionContext) field_Mutation_createTenant_args(ctx context.Context
 		return nil, err
 	}
 	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_deleteCommerce_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id", ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID)
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_deleteDispatchProvider_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id", ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID)
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_deleteOperator_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id", ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID)
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_deleteRoute_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id", ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID)
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_deleteSupervisor_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id", ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID)
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_linkRouteOperator_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "routeID", ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID)
+	if err != nil {
+		return nil, err
+	}
+	args["routeID"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "operatorID", ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID)
+	if err != nil {
+		return nil, err
+	}
+	args["operatorID"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "role", ec.unmarshalORouteOperatorRole2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋentᚋrouteoperatorᚐRole)
+	if err != nil {
+		return nil, err
+	}
+	args["role"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_purgeTrashRecord_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id", ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID)
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_putDispatchConfig_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "projectID", ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID)
+	if err != nil {
+		return nil, err
+	}
+	args["projectID"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "channel", ec.unmarshalNDispatchConfigChannel2githubᚗcomᚋretenᚑioᚋretenᚋentᚋdispatchconfigᚐChannel)
+	if err != nil {
+		return nil, err
+	}
+	args["channel"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "input", ec.unmarshalNDispatchConfigInput2githubᚗcomᚋretenᚑioᚋretenᚋgraphᚋmodelᚐDispatchConfigInput)
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg2
 	return args, nil
 }
 
@@ -16707,6 +18411,38 @@ func (ec *executionContext) field_Mutation_registerUser_args(ctx context.Context
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_removeCommerceUserRole_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "commerceID", ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID)
+	if err != nil {
+		return nil, err
+	}
+	args["commerceID"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "userID", ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID)
+	if err != nil {
+		return nil, err
+	}
+	args["userID"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "role", ec.unmarshalNCommerceUserRoleRole2githubᚗcomᚋretenᚑioᚋretenᚋentᚋcommerceuserroleᚐRole)
+	if err != nil {
+		return nil, err
+	}
+	args["role"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_restoreTrashRecord_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id", ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID)
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_revokeAPIKey_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -16715,6 +18451,43 @@ func (ec *executionContext) field_Mutation_revokeAPIKey_args(ctx context.Context
 		return nil, err
 	}
 	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_setPrimaryCommerceAddress_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "commerceID", ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID)
+	if err != nil {
+		return nil, err
+	}
+	args["commerceID"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "id", ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID)
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_setPrimaryCommerceContact_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "commerceID", ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID)
+	if err != nil {
+		return nil, err
+	}
+	args["commerceID"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "userID", ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID)
+	if err != nil {
+		return nil, err
+	}
+	args["userID"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "id", ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID)
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg2
 	return args, nil
 }
 
@@ -16734,6 +18507,33 @@ func (ec *executionContext) field_Mutation_setUserRoles_args(ctx context.Context
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_syncOperators_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "items", ec.unmarshalNSyncOperatorInput2ᚕᚖgithubᚗcomᚋretenᚑioᚋretenᚋgraphᚋmodelᚐSyncOperatorInputᚄ)
+	if err != nil {
+		return nil, err
+	}
+	args["items"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_unlinkRouteOperator_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "routeID", ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID)
+	if err != nil {
+		return nil, err
+	}
+	args["routeID"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "operatorID", ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID)
+	if err != nil {
+		return nil, err
+	}
+	args["operatorID"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_updateAPIKeyPermissions_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -16750,6 +18550,143 @@ func (ec *executionContext) field_Mutation_updateAPIKeyPermissions_args(ctx cont
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_updateChannelDefinition_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "providerID", ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID)
+	if err != nil {
+		return nil, err
+	}
+	args["providerID"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "id", ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID)
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "input", ec.unmarshalNChannelDefinitionInput2githubᚗcomᚋretenᚑioᚋretenᚋgraphᚋmodelᚐChannelDefinitionInput)
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updateCommerceAddress_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "commerceID", ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID)
+	if err != nil {
+		return nil, err
+	}
+	args["commerceID"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "id", ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID)
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "input", ec.unmarshalNUpdateCommerceAddressInput2githubᚗcomᚋretenᚑioᚋretenᚋgraphᚋmodelᚐUpdateCommerceAddressInput)
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updateCommerceContact_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "commerceID", ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID)
+	if err != nil {
+		return nil, err
+	}
+	args["commerceID"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "userID", ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID)
+	if err != nil {
+		return nil, err
+	}
+	args["userID"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "id", ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID)
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "input", ec.unmarshalNUpdateCommerceContactInput2githubᚗcomᚋretenᚑioᚋretenᚋgraphᚋmodelᚐUpdateCommerceContactInput)
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg3
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updateCommerceUser_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "commerceID", ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID)
+	if err != nil {
+		return nil, err
+	}
+	args["commerceID"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "id", ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID)
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "input", ec.unmarshalNUpdateCommerceUserInput2githubᚗcomᚋretenᚑioᚋretenᚋgraphᚋmodelᚐUpdateCommerceUserInput)
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updateCommerce_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id", ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID)
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input", ec.unmarshalNUpdateCommerceInput2githubᚗcomᚋretenᚑioᚋretenᚋgraphᚋmodelᚐUpdateCommerceInput)
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updateDispatchProvider_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id", ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID)
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input", ec.unmarshalNUpdateDispatchProviderInput2githubᚗcomᚋretenᚑioᚋretenᚋgraphᚋmodelᚐUpdateDispatchProviderInput)
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updateOperator_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id", ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID)
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input", ec.unmarshalNUpdateOperatorInput2githubᚗcomᚋretenᚑioᚋretenᚋgraphᚋmodelᚐUpdateOperatorInput)
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_updateProject_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -16759,6 +18696,38 @@ func (ec *executionContext) field_Mutation_updateProject_args(ctx context.Contex
 	}
 	args["id"] = arg0
 	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input", ec.unmarshalNUpdateProjectInput2githubᚗcomᚋretenᚑioᚋretenᚋgraphᚋmodelᚐUpdateProjectInput)
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updateRoute_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id", ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID)
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input", ec.unmarshalNUpdateRouteInput2githubᚗcomᚋretenᚑioᚋretenᚋgraphᚋmodelᚐUpdateRouteInput)
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updateSupervisor_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id", ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID)
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input", ec.unmarshalNUpdateSupervisorInput2githubᚗcomᚋretenᚑioᚋretenᚋgraphᚋmodelᚐUpdateSupervisorInput)
 	if err != nil {
 		return nil, err
 	}
@@ -16779,6 +18748,17 @@ func (ec *executionContext) field_Mutation_updateTenant_args(ctx context.Context
 		return nil, err
 	}
 	args["input"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updateTrashSettings_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input", ec.unmarshalNTrashSettingsInput2githubᚗcomᚋretenᚑioᚋretenᚋgraphᚋmodelᚐTrashSettingsInput)
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
 	return args, nil
 }
 
@@ -16845,6 +18825,89 @@ func (ec *executionContext) field_Query_apiKeys_args(ctx context.Context, rawArg
 	return args, nil
 }
 
+func (ec *executionContext) field_Query_commerces_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "after", ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor)
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "first", ec.unmarshalOInt2ᚖint)
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "before", ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor)
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "last", ec.unmarshalOInt2ᚖint)
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "orderBy", ec.unmarshalOCommerceOrder2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋentᚐCommerceOrder)
+	if err != nil {
+		return nil, err
+	}
+	args["orderBy"] = arg4
+	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "where", ec.unmarshalOCommerceWhereInput2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋentᚐCommerceWhereInput)
+	if err != nil {
+		return nil, err
+	}
+	args["where"] = arg5
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_dispatchConfigs_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "projectID", ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID)
+	if err != nil {
+		return nil, err
+	}
+	args["projectID"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_dispatchProviders_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "after", ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor)
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "first", ec.unmarshalOInt2ᚖint)
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "before", ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor)
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "last", ec.unmarshalOInt2ᚖint)
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "orderBy", ec.unmarshalODispatchProviderOrder2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋentᚐDispatchProviderOrder)
+	if err != nil {
+		return nil, err
+	}
+	args["orderBy"] = arg4
+	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "where", ec.unmarshalODispatchProviderWhereInput2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋentᚐDispatchProviderWhereInput)
+	if err != nil {
+		return nil, err
+	}
+	args["where"] = arg5
+	return args, nil
+}
+
 func (ec *executionContext) field_Query_node_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -16864,6 +18927,42 @@ func (ec *executionContext) field_Query_nodes_args(ctx context.Context, rawArgs 
 		return nil, err
 	}
 	args["ids"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_operators_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "after", ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor)
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "first", ec.unmarshalOInt2ᚖint)
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "before", ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor)
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "last", ec.unmarshalOInt2ᚖint)
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "orderBy", ec.unmarshalOOperatorOrder2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋentᚐOperatorOrder)
+	if err != nil {
+		return nil, err
+	}
+	args["orderBy"] = arg4
+	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "where", ec.unmarshalOOperatorWhereInput2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋentᚐOperatorWhereInput)
+	if err != nil {
+		return nil, err
+	}
+	args["where"] = arg5
 	return args, nil
 }
 
@@ -16896,6 +18995,114 @@ func (ec *executionContext) field_Query_projects_args(ctx context.Context, rawAr
 	}
 	args["orderBy"] = arg4
 	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "where", ec.unmarshalOProjectWhereInput2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋentᚐProjectWhereInput)
+	if err != nil {
+		return nil, err
+	}
+	args["where"] = arg5
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_routes_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "after", ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor)
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "first", ec.unmarshalOInt2ᚖint)
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "before", ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor)
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "last", ec.unmarshalOInt2ᚖint)
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "orderBy", ec.unmarshalORouteOrder2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋentᚐRouteOrder)
+	if err != nil {
+		return nil, err
+	}
+	args["orderBy"] = arg4
+	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "where", ec.unmarshalORouteWhereInput2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋentᚐRouteWhereInput)
+	if err != nil {
+		return nil, err
+	}
+	args["where"] = arg5
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_supervisors_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "after", ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor)
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "first", ec.unmarshalOInt2ᚖint)
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "before", ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor)
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "last", ec.unmarshalOInt2ᚖint)
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "orderBy", ec.unmarshalOSupervisorOrder2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋentᚐSupervisorOrder)
+	if err != nil {
+		return nil, err
+	}
+	args["orderBy"] = arg4
+	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "where", ec.unmarshalOSupervisorWhereInput2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋentᚐSupervisorWhereInput)
+	if err != nil {
+		return nil, err
+	}
+	args["where"] = arg5
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_trashRecords_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "after", ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor)
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "first", ec.unmarshalOInt2ᚖint)
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "before", ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor)
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "last", ec.unmarshalOInt2ᚖint)
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "orderBy", ec.unmarshalOTrashRecordOrder2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋentᚐTrashRecordOrder)
+	if err != nil {
+		return nil, err
+	}
+	args["orderBy"] = arg4
+	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "where", ec.unmarshalOTrashRecordWhereInput2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋentᚐTrashRecordWhereInput)
 	if err != nil {
 		return nil, err
 	}
@@ -20981,6 +23188,8 @@ func (ec *executionContext) fieldContext_Activity_commerce(_ context.Context, fi
 				return ec.fieldContext_Commerce_lifecycleSnapshots(ctx, field)
 			case "activities":
 				return ec.fieldContext_Commerce_activities(ctx, field)
+			case "metadata":
+				return ec.fieldContext_Commerce_metadata(ctx, field)
 			}
 			return nil, fmt.Errorf("no field named %q was found under type Commerce", field.Name)
 		},
@@ -21050,6 +23259,8 @@ func (ec *executionContext) fieldContext_Activity_operator(_ context.Context, fi
 				return ec.fieldContext_Operator_isPlaceholder(ctx, field)
 			case "routeLinks":
 				return ec.fieldContext_Operator_routeLinks(ctx, field)
+			case "metadata":
+				return ec.fieldContext_Operator_metadata(ctx, field)
 			}
 			return nil, fmt.Errorf("no field named %q was found under type Operator", field.Name)
 		},
@@ -24997,6 +27208,8 @@ func (ec *executionContext) fieldContext_ActivityResult_commerce(_ context.Conte
 				return ec.fieldContext_Commerce_lifecycleSnapshots(ctx, field)
 			case "activities":
 				return ec.fieldContext_Commerce_activities(ctx, field)
+			case "metadata":
+				return ec.fieldContext_Commerce_metadata(ctx, field)
 			}
 			return nil, fmt.Errorf("no field named %q was found under type Commerce", field.Name)
 		},
@@ -27813,6 +30026,276 @@ func (ec *executionContext) fieldContext_AudienceEdge_cursor(_ context.Context, 
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return nil, errors.New("field of type Cursor does not have child fields")
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _BatchItemError_index(ctx context.Context, field graphql.CollectedField, obj *model.BatchItemError) (ret graphql.Marshaler) {
+	fc, err := ec.fieldContext_BatchItemError_index(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	resTmp, err := ec.ResolverMiddleware(ctx, func(rctx context.Context) (any, error) {
+		ctx = rctx // use context from middleware stack in children
+		return obj.Index, nil
+	})
+	if err != nil {
+		ec.Error(ctx, err)
+		return graphql.Null
+	}
+	if resTmp == nil {
+		if !graphql.HasFieldError(ctx, fc) {
+			ec.Errorf(ctx, "must not be null")
+		}
+		return graphql.Null
+	}
+	res := resTmp.(int)
+	fc.Result = res
+	return ec.marshalNInt2int(ctx, field.Selections, res)
+}
+
+func (ec *executionContext) fieldContext_BatchItemError_index(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "BatchItemError",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Int does not have child fields")
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _BatchItemError_messages(ctx context.Context, field graphql.CollectedField, obj *model.BatchItemError) (ret graphql.Marshaler) {
+	fc, err := ec.fieldContext_BatchItemError_messages(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	resTmp, err := ec.ResolverMiddleware(ctx, func(rctx context.Context) (any, error) {
+		ctx = rctx // use context from middleware stack in children
+		return obj.Messages, nil
+	})
+	if err != nil {
+		ec.Error(ctx, err)
+		return graphql.Null
+	}
+	if resTmp == nil {
+		if !graphql.HasFieldError(ctx, fc) {
+			ec.Errorf(ctx, "must not be null")
+		}
+		return graphql.Null
+	}
+	res := resTmp.([]string)
+	fc.Result = res
+	return ec.marshalNString2ᚕstringᚄ(ctx, field.Selections, res)
+}
+
+func (ec *executionContext) fieldContext_BatchItemError_messages(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "BatchItemError",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type String does not have child fields")
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _BatchUpsertResult_created(ctx context.Context, field graphql.CollectedField, obj *model.BatchUpsertResult) (ret graphql.Marshaler) {
+	fc, err := ec.fieldContext_BatchUpsertResult_created(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	resTmp, err := ec.ResolverMiddleware(ctx, func(rctx context.Context) (any, error) {
+		ctx = rctx // use context from middleware stack in children
+		return obj.Created, nil
+	})
+	if err != nil {
+		ec.Error(ctx, err)
+		return graphql.Null
+	}
+	if resTmp == nil {
+		if !graphql.HasFieldError(ctx, fc) {
+			ec.Errorf(ctx, "must not be null")
+		}
+		return graphql.Null
+	}
+	res := resTmp.(int)
+	fc.Result = res
+	return ec.marshalNInt2int(ctx, field.Selections, res)
+}
+
+func (ec *executionContext) fieldContext_BatchUpsertResult_created(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "BatchUpsertResult",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Int does not have child fields")
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _BatchUpsertResult_updated(ctx context.Context, field graphql.CollectedField, obj *model.BatchUpsertResult) (ret graphql.Marshaler) {
+	fc, err := ec.fieldContext_BatchUpsertResult_updated(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	resTmp, err := ec.ResolverMiddleware(ctx, func(rctx context.Context) (any, error) {
+		ctx = rctx // use context from middleware stack in children
+		return obj.Updated, nil
+	})
+	if err != nil {
+		ec.Error(ctx, err)
+		return graphql.Null
+	}
+	if resTmp == nil {
+		if !graphql.HasFieldError(ctx, fc) {
+			ec.Errorf(ctx, "must not be null")
+		}
+		return graphql.Null
+	}
+	res := resTmp.(int)
+	fc.Result = res
+	return ec.marshalNInt2int(ctx, field.Selections, res)
+}
+
+func (ec *executionContext) fieldContext_BatchUpsertResult_updated(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "BatchUpsertResult",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Int does not have child fields")
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _BatchUpsertResult_total(ctx context.Context, field graphql.CollectedField, obj *model.BatchUpsertResult) (ret graphql.Marshaler) {
+	fc, err := ec.fieldContext_BatchUpsertResult_total(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	resTmp, err := ec.ResolverMiddleware(ctx, func(rctx context.Context) (any, error) {
+		ctx = rctx // use context from middleware stack in children
+		return obj.Total, nil
+	})
+	if err != nil {
+		ec.Error(ctx, err)
+		return graphql.Null
+	}
+	if resTmp == nil {
+		if !graphql.HasFieldError(ctx, fc) {
+			ec.Errorf(ctx, "must not be null")
+		}
+		return graphql.Null
+	}
+	res := resTmp.(int)
+	fc.Result = res
+	return ec.marshalNInt2int(ctx, field.Selections, res)
+}
+
+func (ec *executionContext) fieldContext_BatchUpsertResult_total(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "BatchUpsertResult",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Int does not have child fields")
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _BatchUpsertResult_errors(ctx context.Context, field graphql.CollectedField, obj *model.BatchUpsertResult) (ret graphql.Marshaler) {
+	fc, err := ec.fieldContext_BatchUpsertResult_errors(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	resTmp, err := ec.ResolverMiddleware(ctx, func(rctx context.Context) (any, error) {
+		ctx = rctx // use context from middleware stack in children
+		return obj.Errors, nil
+	})
+	if err != nil {
+		ec.Error(ctx, err)
+		return graphql.Null
+	}
+	if resTmp == nil {
+		if !graphql.HasFieldError(ctx, fc) {
+			ec.Errorf(ctx, "must not be null")
+		}
+		return graphql.Null
+	}
+	res := resTmp.([]*model.BatchItemError)
+	fc.Result = res
+	return ec.marshalNBatchItemError2ᚕᚖgithubᚗcomᚋretenᚑioᚋretenᚋgraphᚋmodelᚐBatchItemErrorᚄ(ctx, field.Selections, res)
+}
+
+func (ec *executionContext) fieldContext_BatchUpsertResult_errors(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "BatchUpsertResult",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			switch field.Name {
+			case "index":
+				return ec.fieldContext_BatchItemError_index(ctx, field)
+			case "messages":
+				return ec.fieldContext_BatchItemError_messages(ctx, field)
+			}
+			return nil, fmt.Errorf("no field named %q was found under type BatchItemError", field.Name)
 		},
 	}
 	return fc, nil
@@ -30946,8 +33429,53 @@ func (ec *executionContext) fieldContext_ChannelDefinition_provider(_ context.Co
 				return ec.fieldContext_DispatchProvider_channelDefinitions(ctx, field)
 			case "dispatchConfigs":
 				return ec.fieldContext_DispatchProvider_dispatchConfigs(ctx, field)
+			case "settings":
+				return ec.fieldContext_DispatchProvider_settings(ctx, field)
+			case "hasCredentials":
+				return ec.fieldContext_DispatchProvider_hasCredentials(ctx, field)
 			}
 			return nil, fmt.Errorf("no field named %q was found under type DispatchProvider", field.Name)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ChannelDefinition_settings(ctx context.Context, field graphql.CollectedField, obj *ent.ChannelDefinition) (ret graphql.Marshaler) {
+	fc, err := ec.fieldContext_ChannelDefinition_settings(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	resTmp, err := ec.ResolverMiddleware(ctx, func(rctx context.Context) (any, error) {
+		ctx = rctx // use context from middleware stack in children
+		return obj.Settings, nil
+	})
+	if err != nil {
+		ec.Error(ctx, err)
+		return graphql.Null
+	}
+	if resTmp == nil {
+		return graphql.Null
+	}
+	res := resTmp.(map[string]any)
+	fc.Result = res
+	return ec.marshalOMap2map(ctx, field.Selections, res)
+}
+
+func (ec *executionContext) fieldContext_ChannelDefinition_settings(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ChannelDefinition",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Map does not have child fields")
 		},
 	}
 	return fc, nil
@@ -31158,6 +33686,8 @@ func (ec *executionContext) fieldContext_ChannelDefinitionEdge_node(_ context.Co
 				return ec.fieldContext_ChannelDefinition_isActive(ctx, field)
 			case "provider":
 				return ec.fieldContext_ChannelDefinition_provider(ctx, field)
+			case "settings":
+				return ec.fieldContext_ChannelDefinition_settings(ctx, field)
 			}
 			return nil, fmt.Errorf("no field named %q was found under type ChannelDefinition", field.Name)
 		},
@@ -31950,6 +34480,47 @@ func (ec *executionContext) fieldContext_Commerce_activities(_ context.Context, 
 				return ec.fieldContext_Activity_result(ctx, field)
 			}
 			return nil, fmt.Errorf("no field named %q was found under type Activity", field.Name)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Commerce_metadata(ctx context.Context, field graphql.CollectedField, obj *ent.Commerce) (ret graphql.Marshaler) {
+	fc, err := ec.fieldContext_Commerce_metadata(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	resTmp, err := ec.ResolverMiddleware(ctx, func(rctx context.Context) (any, error) {
+		ctx = rctx // use context from middleware stack in children
+		return obj.Metadata, nil
+	})
+	if err != nil {
+		ec.Error(ctx, err)
+		return graphql.Null
+	}
+	if resTmp == nil {
+		return graphql.Null
+	}
+	res := resTmp.(map[string]any)
+	fc.Result = res
+	return ec.marshalOMap2map(ctx, field.Selections, res)
+}
+
+func (ec *executionContext) fieldContext_Commerce_metadata(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Commerce",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Map does not have child fields")
 		},
 	}
 	return fc, nil
@@ -32825,6 +35396,8 @@ func (ec *executionContext) fieldContext_CommerceAddress_commerce(_ context.Cont
 				return ec.fieldContext_Commerce_lifecycleSnapshots(ctx, field)
 			case "activities":
 				return ec.fieldContext_Commerce_activities(ctx, field)
+			case "metadata":
+				return ec.fieldContext_Commerce_metadata(ctx, field)
 			}
 			return nil, fmt.Errorf("no field named %q was found under type Commerce", field.Name)
 		},
@@ -34077,6 +36650,8 @@ func (ec *executionContext) fieldContext_CommerceEdge_node(_ context.Context, fi
 				return ec.fieldContext_Commerce_lifecycleSnapshots(ctx, field)
 			case "activities":
 				return ec.fieldContext_Commerce_activities(ctx, field)
+			case "metadata":
+				return ec.fieldContext_Commerce_metadata(ctx, field)
 			}
 			return nil, fmt.Errorf("no field named %q was found under type Commerce", field.Name)
 		},
@@ -34720,6 +37295,8 @@ func (ec *executionContext) fieldContext_CommerceLifecycleSnapshot_commerce(_ co
 				return ec.fieldContext_Commerce_lifecycleSnapshots(ctx, field)
 			case "activities":
 				return ec.fieldContext_Commerce_activities(ctx, field)
+			case "metadata":
+				return ec.fieldContext_Commerce_metadata(ctx, field)
 			}
 			return nil, fmt.Errorf("no field named %q was found under type Commerce", field.Name)
 		},
@@ -35522,6 +38099,8 @@ func (ec *executionContext) fieldContext_CommerceUser_commerce(_ context.Context
 				return ec.fieldContext_Commerce_lifecycleSnapshots(ctx, field)
 			case "activities":
 				return ec.fieldContext_Commerce_activities(ctx, field)
+			case "metadata":
+				return ec.fieldContext_Commerce_metadata(ctx, field)
 			}
 			return nil, fmt.Errorf("no field named %q was found under type Commerce", field.Name)
 		},
@@ -37149,6 +39728,10 @@ func (ec *executionContext) fieldContext_DispatchConfig_provider(_ context.Conte
 				return ec.fieldContext_DispatchProvider_channelDefinitions(ctx, field)
 			case "dispatchConfigs":
 				return ec.fieldContext_DispatchProvider_dispatchConfigs(ctx, field)
+			case "settings":
+				return ec.fieldContext_DispatchProvider_settings(ctx, field)
+			case "hasCredentials":
+				return ec.fieldContext_DispatchProvider_hasCredentials(ctx, field)
 			}
 			return nil, fmt.Errorf("no field named %q was found under type DispatchProvider", field.Name)
 		},
@@ -37216,6 +39799,8 @@ func (ec *executionContext) fieldContext_DispatchConfig_channelDefinition(_ cont
 				return ec.fieldContext_ChannelDefinition_isActive(ctx, field)
 			case "provider":
 				return ec.fieldContext_ChannelDefinition_provider(ctx, field)
+			case "settings":
+				return ec.fieldContext_ChannelDefinition_settings(ctx, field)
 			}
 			return nil, fmt.Errorf("no field named %q was found under type ChannelDefinition", field.Name)
 		},
@@ -37893,6 +40478,8 @@ func (ec *executionContext) fieldContext_DispatchProvider_channelDefinitions(_ c
 				return ec.fieldContext_ChannelDefinition_isActive(ctx, field)
 			case "provider":
 				return ec.fieldContext_ChannelDefinition_provider(ctx, field)
+			case "settings":
+				return ec.fieldContext_ChannelDefinition_settings(ctx, field)
 			}
 			return nil, fmt.Errorf("no field named %q was found under type ChannelDefinition", field.Name)
 		},
@@ -37964,6 +40551,91 @@ func (ec *executionContext) fieldContext_DispatchProvider_dispatchConfigs(_ cont
 				return ec.fieldContext_DispatchConfig_channelDefinition(ctx, field)
 			}
 			return nil, fmt.Errorf("no field named %q was found under type DispatchConfig", field.Name)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _DispatchProvider_settings(ctx context.Context, field graphql.CollectedField, obj *ent.DispatchProvider) (ret graphql.Marshaler) {
+	fc, err := ec.fieldContext_DispatchProvider_settings(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	resTmp, err := ec.ResolverMiddleware(ctx, func(rctx context.Context) (any, error) {
+		ctx = rctx // use context from middleware stack in children
+		return obj.Settings, nil
+	})
+	if err != nil {
+		ec.Error(ctx, err)
+		return graphql.Null
+	}
+	if resTmp == nil {
+		return graphql.Null
+	}
+	res := resTmp.(map[string]any)
+	fc.Result = res
+	return ec.marshalOMap2map(ctx, field.Selections, res)
+}
+
+func (ec *executionContext) fieldContext_DispatchProvider_settings(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "DispatchProvider",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Map does not have child fields")
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _DispatchProvider_hasCredentials(ctx context.Context, field graphql.CollectedField, obj *ent.DispatchProvider) (ret graphql.Marshaler) {
+	fc, err := ec.fieldContext_DispatchProvider_hasCredentials(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	resTmp, err := ec.ResolverMiddleware(ctx, func(rctx context.Context) (any, error) {
+		ctx = rctx // use context from middleware stack in children
+		return ec.resolvers.DispatchProvider().HasCredentials(rctx, obj)
+	})
+	if err != nil {
+		ec.Error(ctx, err)
+		return graphql.Null
+	}
+	if resTmp == nil {
+		if !graphql.HasFieldError(ctx, fc) {
+			ec.Errorf(ctx, "must not be null")
+		}
+		return graphql.Null
+	}
+	res := resTmp.(bool)
+	fc.Result = res
+	return ec.marshalNBoolean2bool(ctx, field.Selections, res)
+}
+
+func (ec *executionContext) fieldContext_DispatchProvider_hasCredentials(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "DispatchProvider",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
 		},
 	}
 	return fc, nil
@@ -38170,6 +40842,10 @@ func (ec *executionContext) fieldContext_DispatchProviderEdge_node(_ context.Con
 				return ec.fieldContext_DispatchProvider_channelDefinitions(ctx, field)
 			case "dispatchConfigs":
 				return ec.fieldContext_DispatchProvider_dispatchConfigs(ctx, field)
+			case "settings":
+				return ec.fieldContext_DispatchProvider_settings(ctx, field)
+			case "hasCredentials":
+				return ec.fieldContext_DispatchProvider_hasCredentials(ctx, field)
 			}
 			return nil, fmt.Errorf("no field named %q was found under type DispatchProvider", field.Name)
 		},
@@ -43184,6 +45860,2767 @@ func (ec *executionContext) fieldContext_Mutation_createProject(ctx context.Cont
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_createCommerce(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	fc, err := ec.fieldContext_Mutation_createCommerce(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	resTmp, err := ec.ResolverMiddleware(ctx, func(rctx context.Context) (any, error) {
+		ctx = rctx // use context from middleware stack in children
+		return ec.resolvers.Mutation().CreateCommerce(rctx, fc.Args["input"].(model.CreateCommerceInput))
+	})
+	if err != nil {
+		ec.Error(ctx, err)
+		return graphql.Null
+	}
+	if resTmp == nil {
+		if !graphql.HasFieldError(ctx, fc) {
+			ec.Errorf(ctx, "must not be null")
+		}
+		return graphql.Null
+	}
+	res := resTmp.(*ent.Commerce)
+	fc.Result = res
+	return ec.marshalNCommerce2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋentᚐCommerce(ctx, field.Selections, res)
+}
+
+func (ec *executionContext) fieldContext_Mutation_createCommerce(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			switch field.Name {
+			case "id":
+				return ec.fieldContext_Commerce_id(ctx, field)
+			case "createdAt":
+				return ec.fieldContext_Commerce_createdAt(ctx, field)
+			case "updatedAt":
+				return ec.fieldContext_Commerce_updatedAt(ctx, field)
+			case "tenantID":
+				return ec.fieldContext_Commerce_tenantID(ctx, field)
+			case "archivedAt":
+				return ec.fieldContext_Commerce_archivedAt(ctx, field)
+			case "externalID":
+				return ec.fieldContext_Commerce_externalID(ctx, field)
+			case "name":
+				return ec.fieldContext_Commerce_name(ctx, field)
+			case "taxID":
+				return ec.fieldContext_Commerce_taxID(ctx, field)
+			case "segment":
+				return ec.fieldContext_Commerce_segment(ctx, field)
+			case "isActive":
+				return ec.fieldContext_Commerce_isActive(ctx, field)
+			case "addresses":
+				return ec.fieldContext_Commerce_addresses(ctx, field)
+			case "users":
+				return ec.fieldContext_Commerce_users(ctx, field)
+			case "lifecycleSnapshots":
+				return ec.fieldContext_Commerce_lifecycleSnapshots(ctx, field)
+			case "activities":
+				return ec.fieldContext_Commerce_activities(ctx, field)
+			case "metadata":
+				return ec.fieldContext_Commerce_metadata(ctx, field)
+			}
+			return nil, fmt.Errorf("no field named %q was found under type Commerce", field.Name)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createCommerce_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateCommerce(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	fc, err := ec.fieldContext_Mutation_updateCommerce(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	resTmp, err := ec.ResolverMiddleware(ctx, func(rctx context.Context) (any, error) {
+		ctx = rctx // use context from middleware stack in children
+		return ec.resolvers.Mutation().UpdateCommerce(rctx, fc.Args["id"].(uuid.UUID), fc.Args["input"].(model.UpdateCommerceInput))
+	})
+	if err != nil {
+		ec.Error(ctx, err)
+		return graphql.Null
+	}
+	if resTmp == nil {
+		if !graphql.HasFieldError(ctx, fc) {
+			ec.Errorf(ctx, "must not be null")
+		}
+		return graphql.Null
+	}
+	res := resTmp.(*ent.Commerce)
+	fc.Result = res
+	return ec.marshalNCommerce2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋentᚐCommerce(ctx, field.Selections, res)
+}
+
+func (ec *executionContext) fieldContext_Mutation_updateCommerce(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			switch field.Name {
+			case "id":
+				return ec.fieldContext_Commerce_id(ctx, field)
+			case "createdAt":
+				return ec.fieldContext_Commerce_createdAt(ctx, field)
+			case "updatedAt":
+				return ec.fieldContext_Commerce_updatedAt(ctx, field)
+			case "tenantID":
+				return ec.fieldContext_Commerce_tenantID(ctx, field)
+			case "archivedAt":
+				return ec.fieldContext_Commerce_archivedAt(ctx, field)
+			case "externalID":
+				return ec.fieldContext_Commerce_externalID(ctx, field)
+			case "name":
+				return ec.fieldContext_Commerce_name(ctx, field)
+			case "taxID":
+				return ec.fieldContext_Commerce_taxID(ctx, field)
+			case "segment":
+				return ec.fieldContext_Commerce_segment(ctx, field)
+			case "isActive":
+				return ec.fieldContext_Commerce_isActive(ctx, field)
+			case "addresses":
+				return ec.fieldContext_Commerce_addresses(ctx, field)
+			case "users":
+				return ec.fieldContext_Commerce_users(ctx, field)
+			case "lifecycleSnapshots":
+				return ec.fieldContext_Commerce_lifecycleSnapshots(ctx, field)
+			case "activities":
+				return ec.fieldContext_Commerce_activities(ctx, field)
+			case "metadata":
+				return ec.fieldContext_Commerce_metadata(ctx, field)
+			}
+			return nil, fmt.Errorf("no field named %q was found under type Commerce", field.Name)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateCommerce_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deleteCommerce(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	fc, err := ec.fieldContext_Mutation_deleteCommerce(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	resTmp, err := ec.ResolverMiddleware(ctx, func(rctx context.Context) (any, error) {
+		ctx = rctx // use context from middleware stack in children
+		return ec.resolvers.Mutation().DeleteCommerce(rctx, fc.Args["id"].(uuid.UUID))
+	})
+	if err != nil {
+		ec.Error(ctx, err)
+		return graphql.Null
+	}
+	if resTmp == nil {
+		if !graphql.HasFieldError(ctx, fc) {
+			ec.Errorf(ctx, "must not be null")
+		}
+		return graphql.Null
+	}
+	res := resTmp.(bool)
+	fc.Result = res
+	return ec.marshalNBoolean2bool(ctx, field.Selections, res)
+}
+
+func (ec *executionContext) fieldContext_Mutation_deleteCommerce(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deleteCommerce_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_addCommerceAddress(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	fc, err := ec.fieldContext_Mutation_addCommerceAddress(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	resTmp, err := ec.ResolverMiddleware(ctx, func(rctx context.Context) (any, error) {
+		ctx = rctx // use context from middleware stack in children
+		return ec.resolvers.Mutation().AddCommerceAddress(rctx, fc.Args["commerceID"].(uuid.UUID), fc.Args["input"].(model.CommerceAddressInput))
+	})
+	if err != nil {
+		ec.Error(ctx, err)
+		return graphql.Null
+	}
+	if resTmp == nil {
+		if !graphql.HasFieldError(ctx, fc) {
+			ec.Errorf(ctx, "must not be null")
+		}
+		return graphql.Null
+	}
+	res := resTmp.(*ent.CommerceAddress)
+	fc.Result = res
+	return ec.marshalNCommerceAddress2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋentᚐCommerceAddress(ctx, field.Selections, res)
+}
+
+func (ec *executionContext) fieldContext_Mutation_addCommerceAddress(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			switch field.Name {
+			case "id":
+				return ec.fieldContext_CommerceAddress_id(ctx, field)
+			case "createdAt":
+				return ec.fieldContext_CommerceAddress_createdAt(ctx, field)
+			case "updatedAt":
+				return ec.fieldContext_CommerceAddress_updatedAt(ctx, field)
+			case "tenantID":
+				return ec.fieldContext_CommerceAddress_tenantID(ctx, field)
+			case "commerceID":
+				return ec.fieldContext_CommerceAddress_commerceID(ctx, field)
+			case "source":
+				return ec.fieldContext_CommerceAddress_source(ctx, field)
+			case "addressAlias":
+				return ec.fieldContext_CommerceAddress_addressAlias(ctx, field)
+			case "isPrimary":
+				return ec.fieldContext_CommerceAddress_isPrimary(ctx, field)
+			case "countryCode":
+				return ec.fieldContext_CommerceAddress_countryCode(ctx, field)
+			case "region":
+				return ec.fieldContext_CommerceAddress_region(ctx, field)
+			case "commune":
+				return ec.fieldContext_CommerceAddress_commune(ctx, field)
+			case "city":
+				return ec.fieldContext_CommerceAddress_city(ctx, field)
+			case "street":
+				return ec.fieldContext_CommerceAddress_street(ctx, field)
+			case "streetNumber":
+				return ec.fieldContext_CommerceAddress_streetNumber(ctx, field)
+			case "unit":
+				return ec.fieldContext_CommerceAddress_unit(ctx, field)
+			case "formattedAddress":
+				return ec.fieldContext_CommerceAddress_formattedAddress(ctx, field)
+			case "latitude":
+				return ec.fieldContext_CommerceAddress_latitude(ctx, field)
+			case "longitude":
+				return ec.fieldContext_CommerceAddress_longitude(ctx, field)
+			case "isActive":
+				return ec.fieldContext_CommerceAddress_isActive(ctx, field)
+			case "commerce":
+				return ec.fieldContext_CommerceAddress_commerce(ctx, field)
+			}
+			return nil, fmt.Errorf("no field named %q was found under type CommerceAddress", field.Name)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_addCommerceAddress_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateCommerceAddress(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	fc, err := ec.fieldContext_Mutation_updateCommerceAddress(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	resTmp, err := ec.ResolverMiddleware(ctx, func(rctx context.Context) (any, error) {
+		ctx = rctx // use context from middleware stack in children
+		return ec.resolvers.Mutation().UpdateCommerceAddress(rctx, fc.Args["commerceID"].(uuid.UUID), fc.Args["id"].(uuid.UUID), fc.Args["input"].(model.UpdateCommerceAddressInput))
+	})
+	if err != nil {
+		ec.Error(ctx, err)
+		return graphql.Null
+	}
+	if resTmp == nil {
+		if !graphql.HasFieldError(ctx, fc) {
+			ec.Errorf(ctx, "must not be null")
+		}
+		return graphql.Null
+	}
+	res := resTmp.(*ent.CommerceAddress)
+	fc.Result = res
+	return ec.marshalNCommerceAddress2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋentᚐCommerceAddress(ctx, field.Selections, res)
+}
+
+func (ec *executionContext) fieldContext_Mutation_updateCommerceAddress(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			switch field.Name {
+			case "id":
+				return ec.fieldContext_CommerceAddress_id(ctx, field)
+			case "createdAt":
+				return ec.fieldContext_CommerceAddress_createdAt(ctx, field)
+			case "updatedAt":
+				return ec.fieldContext_CommerceAddress_updatedAt(ctx, field)
+			case "tenantID":
+				return ec.fieldContext_CommerceAddress_tenantID(ctx, field)
+			case "commerceID":
+				return ec.fieldContext_CommerceAddress_commerceID(ctx, field)
+			case "source":
+				return ec.fieldContext_CommerceAddress_source(ctx, field)
+			case "addressAlias":
+				return ec.fieldContext_CommerceAddress_addressAlias(ctx, field)
+			case "isPrimary":
+				return ec.fieldContext_CommerceAddress_isPrimary(ctx, field)
+			case "countryCode":
+				return ec.fieldContext_CommerceAddress_countryCode(ctx, field)
+			case "region":
+				return ec.fieldContext_CommerceAddress_region(ctx, field)
+			case "commune":
+				return ec.fieldContext_CommerceAddress_commune(ctx, field)
+			case "city":
+				return ec.fieldContext_CommerceAddress_city(ctx, field)
+			case "street":
+				return ec.fieldContext_CommerceAddress_street(ctx, field)
+			case "streetNumber":
+				return ec.fieldContext_CommerceAddress_streetNumber(ctx, field)
+			case "unit":
+				return ec.fieldContext_CommerceAddress_unit(ctx, field)
+			case "formattedAddress":
+				return ec.fieldContext_CommerceAddress_formattedAddress(ctx, field)
+			case "latitude":
+				return ec.fieldContext_CommerceAddress_latitude(ctx, field)
+			case "longitude":
+				return ec.fieldContext_CommerceAddress_longitude(ctx, field)
+			case "isActive":
+				return ec.fieldContext_CommerceAddress_isActive(ctx, field)
+			case "commerce":
+				return ec.fieldContext_CommerceAddress_commerce(ctx, field)
+			}
+			return nil, fmt.Errorf("no field named %q was found under type CommerceAddress", field.Name)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateCommerceAddress_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_setPrimaryCommerceAddress(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	fc, err := ec.fieldContext_Mutation_setPrimaryCommerceAddress(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	resTmp, err := ec.ResolverMiddleware(ctx, func(rctx context.Context) (any, error) {
+		ctx = rctx // use context from middleware stack in children
+		return ec.resolvers.Mutation().SetPrimaryCommerceAddress(rctx, fc.Args["commerceID"].(uuid.UUID), fc.Args["id"].(uuid.UUID))
+	})
+	if err != nil {
+		ec.Error(ctx, err)
+		return graphql.Null
+	}
+	if resTmp == nil {
+		if !graphql.HasFieldError(ctx, fc) {
+			ec.Errorf(ctx, "must not be null")
+		}
+		return graphql.Null
+	}
+	res := resTmp.(*ent.CommerceAddress)
+	fc.Result = res
+	return ec.marshalNCommerceAddress2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋentᚐCommerceAddress(ctx, field.Selections, res)
+}
+
+func (ec *executionContext) fieldContext_Mutation_setPrimaryCommerceAddress(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			switch field.Name {
+			case "id":
+				return ec.fieldContext_CommerceAddress_id(ctx, field)
+			case "createdAt":
+				return ec.fieldContext_CommerceAddress_createdAt(ctx, field)
+			case "updatedAt":
+				return ec.fieldContext_CommerceAddress_updatedAt(ctx, field)
+			case "tenantID":
+				return ec.fieldContext_CommerceAddress_tenantID(ctx, field)
+			case "commerceID":
+				return ec.fieldContext_CommerceAddress_commerceID(ctx, field)
+			case "source":
+				return ec.fieldContext_CommerceAddress_source(ctx, field)
+			case "addressAlias":
+				return ec.fieldContext_CommerceAddress_addressAlias(ctx, field)
+			case "isPrimary":
+				return ec.fieldContext_CommerceAddress_isPrimary(ctx, field)
+			case "countryCode":
+				return ec.fieldContext_CommerceAddress_countryCode(ctx, field)
+			case "region":
+				return ec.fieldContext_CommerceAddress_region(ctx, field)
+			case "commune":
+				return ec.fieldContext_CommerceAddress_commune(ctx, field)
+			case "city":
+				return ec.fieldContext_CommerceAddress_city(ctx, field)
+			case "street":
+				return ec.fieldContext_CommerceAddress_street(ctx, field)
+			case "streetNumber":
+				return ec.fieldContext_CommerceAddress_streetNumber(ctx, field)
+			case "unit":
+				return ec.fieldContext_CommerceAddress_unit(ctx, field)
+			case "formattedAddress":
+				return ec.fieldContext_CommerceAddress_formattedAddress(ctx, field)
+			case "latitude":
+				return ec.fieldContext_CommerceAddress_latitude(ctx, field)
+			case "longitude":
+				return ec.fieldContext_CommerceAddress_longitude(ctx, field)
+			case "isActive":
+				return ec.fieldContext_CommerceAddress_isActive(ctx, field)
+			case "commerce":
+				return ec.fieldContext_CommerceAddress_commerce(ctx, field)
+			}
+			return nil, fmt.Errorf("no field named %q was found under type CommerceAddress", field.Name)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_setPrimaryCommerceAddress_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_createCommerceUser(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	fc, err := ec.fieldContext_Mutation_createCommerceUser(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	resTmp, err := ec.ResolverMiddleware(ctx, func(rctx context.Context) (any, error) {
+		ctx = rctx // use context from middleware stack in children
+		return ec.resolvers.Mutation().CreateCommerceUser(rctx, fc.Args["commerceID"].(uuid.UUID), fc.Args["input"].(model.CreateCommerceUserInput))
+	})
+	if err != nil {
+		ec.Error(ctx, err)
+		return graphql.Null
+	}
+	if resTmp == nil {
+		if !graphql.HasFieldError(ctx, fc) {
+			ec.Errorf(ctx, "must not be null")
+		}
+		return graphql.Null
+	}
+	res := resTmp.(*ent.CommerceUser)
+	fc.Result = res
+	return ec.marshalNCommerceUser2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋentᚐCommerceUser(ctx, field.Selections, res)
+}
+
+func (ec *executionContext) fieldContext_Mutation_createCommerceUser(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			switch field.Name {
+			case "id":
+				return ec.fieldContext_CommerceUser_id(ctx, field)
+			case "createdAt":
+				return ec.fieldContext_CommerceUser_createdAt(ctx, field)
+			case "updatedAt":
+				return ec.fieldContext_CommerceUser_updatedAt(ctx, field)
+			case "tenantID":
+				return ec.fieldContext_CommerceUser_tenantID(ctx, field)
+			case "commerceID":
+				return ec.fieldContext_CommerceUser_commerceID(ctx, field)
+			case "name":
+				return ec.fieldContext_CommerceUser_name(ctx, field)
+			case "externalID":
+				return ec.fieldContext_CommerceUser_externalID(ctx, field)
+			case "source":
+				return ec.fieldContext_CommerceUser_source(ctx, field)
+			case "isActive":
+				return ec.fieldContext_CommerceUser_isActive(ctx, field)
+			case "commerce":
+				return ec.fieldContext_CommerceUser_commerce(ctx, field)
+			case "roles":
+				return ec.fieldContext_CommerceUser_roles(ctx, field)
+			case "contacts":
+				return ec.fieldContext_CommerceUser_contacts(ctx, field)
+			}
+			return nil, fmt.Errorf("no field named %q was found under type CommerceUser", field.Name)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createCommerceUser_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateCommerceUser(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	fc, err := ec.fieldContext_Mutation_updateCommerceUser(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	resTmp, err := ec.ResolverMiddleware(ctx, func(rctx context.Context) (any, error) {
+		ctx = rctx // use context from middleware stack in children
+		return ec.resolvers.Mutation().UpdateCommerceUser(rctx, fc.Args["commerceID"].(uuid.UUID), fc.Args["id"].(uuid.UUID), fc.Args["input"].(model.UpdateCommerceUserInput))
+	})
+	if err != nil {
+		ec.Error(ctx, err)
+		return graphql.Null
+	}
+	if resTmp == nil {
+		if !graphql.HasFieldError(ctx, fc) {
+			ec.Errorf(ctx, "must not be null")
+		}
+		return graphql.Null
+	}
+	res := resTmp.(*ent.CommerceUser)
+	fc.Result = res
+	return ec.marshalNCommerceUser2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋentᚐCommerceUser(ctx, field.Selections, res)
+}
+
+func (ec *executionContext) fieldContext_Mutation_updateCommerceUser(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			switch field.Name {
+			case "id":
+				return ec.fieldContext_CommerceUser_id(ctx, field)
+			case "createdAt":
+				return ec.fieldContext_CommerceUser_createdAt(ctx, field)
+			case "updatedAt":
+				return ec.fieldContext_CommerceUser_updatedAt(ctx, field)
+			case "tenantID":
+				return ec.fieldContext_CommerceUser_tenantID(ctx, field)
+			case "commerceID":
+				return ec.fieldContext_CommerceUser_commerceID(ctx, field)
+			case "name":
+				return ec.fieldContext_CommerceUser_name(ctx, field)
+			case "externalID":
+				return ec.fieldContext_CommerceUser_externalID(ctx, field)
+			case "source":
+				return ec.fieldContext_CommerceUser_source(ctx, field)
+			case "isActive":
+				return ec.fieldContext_CommerceUser_isActive(ctx, field)
+			case "commerce":
+				return ec.fieldContext_CommerceUser_commerce(ctx, field)
+			case "roles":
+				return ec.fieldContext_CommerceUser_roles(ctx, field)
+			case "contacts":
+				return ec.fieldContext_CommerceUser_contacts(ctx, field)
+			}
+			return nil, fmt.Errorf("no field named %q was found under type CommerceUser", field.Name)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateCommerceUser_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_addCommerceUserRole(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	fc, err := ec.fieldContext_Mutation_addCommerceUserRole(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	resTmp, err := ec.ResolverMiddleware(ctx, func(rctx context.Context) (any, error) {
+		ctx = rctx // use context from middleware stack in children
+		return ec.resolvers.Mutation().AddCommerceUserRole(rctx, fc.Args["commerceID"].(uuid.UUID), fc.Args["userID"].(uuid.UUID), fc.Args["role"].(commerceuserrole.Role))
+	})
+	if err != nil {
+		ec.Error(ctx, err)
+		return graphql.Null
+	}
+	if resTmp == nil {
+		if !graphql.HasFieldError(ctx, fc) {
+			ec.Errorf(ctx, "must not be null")
+		}
+		return graphql.Null
+	}
+	res := resTmp.(*ent.CommerceUser)
+	fc.Result = res
+	return ec.marshalNCommerceUser2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋentᚐCommerceUser(ctx, field.Selections, res)
+}
+
+func (ec *executionContext) fieldContext_Mutation_addCommerceUserRole(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			switch field.Name {
+			case "id":
+				return ec.fieldContext_CommerceUser_id(ctx, field)
+			case "createdAt":
+				return ec.fieldContext_CommerceUser_createdAt(ctx, field)
+			case "updatedAt":
+				return ec.fieldContext_CommerceUser_updatedAt(ctx, field)
+			case "tenantID":
+				return ec.fieldContext_CommerceUser_tenantID(ctx, field)
+			case "commerceID":
+				return ec.fieldContext_CommerceUser_commerceID(ctx, field)
+			case "name":
+				return ec.fieldContext_CommerceUser_name(ctx, field)
+			case "externalID":
+				return ec.fieldContext_CommerceUser_externalID(ctx, field)
+			case "source":
+				return ec.fieldContext_CommerceUser_source(ctx, field)
+			case "isActive":
+				return ec.fieldContext_CommerceUser_isActive(ctx, field)
+			case "commerce":
+				return ec.fieldContext_CommerceUser_commerce(ctx, field)
+			case "roles":
+				return ec.fieldContext_CommerceUser_roles(ctx, field)
+			case "contacts":
+				return ec.fieldContext_CommerceUser_contacts(ctx, field)
+			}
+			return nil, fmt.Errorf("no field named %q was found under type CommerceUser", field.Name)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_addCommerceUserRole_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_removeCommerceUserRole(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	fc, err := ec.fieldContext_Mutation_removeCommerceUserRole(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	resTmp, err := ec.ResolverMiddleware(ctx, func(rctx context.Context) (any, error) {
+		ctx = rctx // use context from middleware stack in children
+		return ec.resolvers.Mutation().RemoveCommerceUserRole(rctx, fc.Args["commerceID"].(uuid.UUID), fc.Args["userID"].(uuid.UUID), fc.Args["role"].(commerceuserrole.Role))
+	})
+	if err != nil {
+		ec.Error(ctx, err)
+		return graphql.Null
+	}
+	if resTmp == nil {
+		if !graphql.HasFieldError(ctx, fc) {
+			ec.Errorf(ctx, "must not be null")
+		}
+		return graphql.Null
+	}
+	res := resTmp.(bool)
+	fc.Result = res
+	return ec.marshalNBoolean2bool(ctx, field.Selections, res)
+}
+
+func (ec *executionContext) fieldContext_Mutation_removeCommerceUserRole(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_removeCommerceUserRole_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_addCommerceContact(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	fc, err := ec.fieldContext_Mutation_addCommerceContact(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	resTmp, err := ec.ResolverMiddleware(ctx, func(rctx context.Context) (any, error) {
+		ctx = rctx // use context from middleware stack in children
+		return ec.resolvers.Mutation().AddCommerceContact(rctx, fc.Args["commerceID"].(uuid.UUID), fc.Args["userID"].(uuid.UUID), fc.Args["input"].(model.CommerceContactInput))
+	})
+	if err != nil {
+		ec.Error(ctx, err)
+		return graphql.Null
+	}
+	if resTmp == nil {
+		if !graphql.HasFieldError(ctx, fc) {
+			ec.Errorf(ctx, "must not be null")
+		}
+		return graphql.Null
+	}
+	res := resTmp.(*ent.CommerceContact)
+	fc.Result = res
+	return ec.marshalNCommerceContact2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋentᚐCommerceContact(ctx, field.Selections, res)
+}
+
+func (ec *executionContext) fieldContext_Mutation_addCommerceContact(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			switch field.Name {
+			case "id":
+				return ec.fieldContext_CommerceContact_id(ctx, field)
+			case "createdAt":
+				return ec.fieldContext_CommerceContact_createdAt(ctx, field)
+			case "updatedAt":
+				return ec.fieldContext_CommerceContact_updatedAt(ctx, field)
+			case "tenantID":
+				return ec.fieldContext_CommerceContact_tenantID(ctx, field)
+			case "commerceUserID":
+				return ec.fieldContext_CommerceContact_commerceUserID(ctx, field)
+			case "contactType":
+				return ec.fieldContext_CommerceContact_contactType(ctx, field)
+			case "value":
+				return ec.fieldContext_CommerceContact_value(ctx, field)
+			case "source":
+				return ec.fieldContext_CommerceContact_source(ctx, field)
+			case "isPrimary":
+				return ec.fieldContext_CommerceContact_isPrimary(ctx, field)
+			case "isActive":
+				return ec.fieldContext_CommerceContact_isActive(ctx, field)
+			case "commerceUser":
+				return ec.fieldContext_CommerceContact_commerceUser(ctx, field)
+			}
+			return nil, fmt.Errorf("no field named %q was found under type CommerceContact", field.Name)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_addCommerceContact_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateCommerceContact(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	fc, err := ec.fieldContext_Mutation_updateCommerceContact(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	resTmp, err := ec.ResolverMiddleware(ctx, func(rctx context.Context) (any, error) {
+		ctx = rctx // use context from middleware stack in children
+		return ec.resolvers.Mutation().UpdateCommerceContact(rctx, fc.Args["commerceID"].(uuid.UUID), fc.Args["userID"].(uuid.UUID), fc.Args["id"].(uuid.UUID), fc.Args["input"].(model.UpdateCommerceContactInput))
+	})
+	if err != nil {
+		ec.Error(ctx, err)
+		return graphql.Null
+	}
+	if resTmp == nil {
+		if !graphql.HasFieldError(ctx, fc) {
+			ec.Errorf(ctx, "must not be null")
+		}
+		return graphql.Null
+	}
+	res := resTmp.(*ent.CommerceContact)
+	fc.Result = res
+	return ec.marshalNCommerceContact2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋentᚐCommerceContact(ctx, field.Selections, res)
+}
+
+func (ec *executionContext) fieldContext_Mutation_updateCommerceContact(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			switch field.Name {
+			case "id":
+				return ec.fieldContext_CommerceContact_id(ctx, field)
+			case "createdAt":
+				return ec.fieldContext_CommerceContact_createdAt(ctx, field)
+			case "updatedAt":
+				return ec.fieldContext_CommerceContact_updatedAt(ctx, field)
+			case "tenantID":
+				return ec.fieldContext_CommerceContact_tenantID(ctx, field)
+			case "commerceUserID":
+				return ec.fieldContext_CommerceContact_commerceUserID(ctx, field)
+			case "contactType":
+				return ec.fieldContext_CommerceContact_contactType(ctx, field)
+			case "value":
+				return ec.fieldContext_CommerceContact_value(ctx, field)
+			case "source":
+				return ec.fieldContext_CommerceContact_source(ctx, field)
+			case "isPrimary":
+				return ec.fieldContext_CommerceContact_isPrimary(ctx, field)
+			case "isActive":
+				return ec.fieldContext_CommerceContact_isActive(ctx, field)
+			case "commerceUser":
+				return ec.fieldContext_CommerceContact_commerceUser(ctx, field)
+			}
+			return nil, fmt.Errorf("no field named %q was found under type CommerceContact", field.Name)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateCommerceContact_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_setPrimaryCommerceContact(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	fc, err := ec.fieldContext_Mutation_setPrimaryCommerceContact(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	resTmp, err := ec.ResolverMiddleware(ctx, func(rctx context.Context) (any, error) {
+		ctx = rctx // use context from middleware stack in children
+		return ec.resolvers.Mutation().SetPrimaryCommerceContact(rctx, fc.Args["commerceID"].(uuid.UUID), fc.Args["userID"].(uuid.UUID), fc.Args["id"].(uuid.UUID))
+	})
+	if err != nil {
+		ec.Error(ctx, err)
+		return graphql.Null
+	}
+	if resTmp == nil {
+		if !graphql.HasFieldError(ctx, fc) {
+			ec.Errorf(ctx, "must not be null")
+		}
+		return graphql.Null
+	}
+	res := resTmp.(*ent.CommerceContact)
+	fc.Result = res
+	return ec.marshalNCommerceContact2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋentᚐCommerceContact(ctx, field.Selections, res)
+}
+
+func (ec *executionContext) fieldContext_Mutation_setPrimaryCommerceContact(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			switch field.Name {
+			case "id":
+				return ec.fieldContext_CommerceContact_id(ctx, field)
+			case "createdAt":
+				return ec.fieldContext_CommerceContact_createdAt(ctx, field)
+			case "updatedAt":
+				return ec.fieldContext_CommerceContact_updatedAt(ctx, field)
+			case "tenantID":
+				return ec.fieldContext_CommerceContact_tenantID(ctx, field)
+			case "commerceUserID":
+				return ec.fieldContext_CommerceContact_commerceUserID(ctx, field)
+			case "contactType":
+				return ec.fieldContext_CommerceContact_contactType(ctx, field)
+			case "value":
+				return ec.fieldContext_CommerceContact_value(ctx, field)
+			case "source":
+				return ec.fieldContext_CommerceContact_source(ctx, field)
+			case "isPrimary":
+				return ec.fieldContext_CommerceContact_isPrimary(ctx, field)
+			case "isActive":
+				return ec.fieldContext_CommerceContact_isActive(ctx, field)
+			case "commerceUser":
+				return ec.fieldContext_CommerceContact_commerceUser(ctx, field)
+			}
+			return nil, fmt.Errorf("no field named %q was found under type CommerceContact", field.Name)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_setPrimaryCommerceContact_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_batchUpsertCommerces(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	fc, err := ec.fieldContext_Mutation_batchUpsertCommerces(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	resTmp, err := ec.ResolverMiddleware(ctx, func(rctx context.Context) (any, error) {
+		ctx = rctx // use context from middleware stack in children
+		return ec.resolvers.Mutation().BatchUpsertCommerces(rctx, fc.Args["items"].([]*model.CommerceBatchItemInput))
+	})
+	if err != nil {
+		ec.Error(ctx, err)
+		return graphql.Null
+	}
+	if resTmp == nil {
+		if !graphql.HasFieldError(ctx, fc) {
+			ec.Errorf(ctx, "must not be null")
+		}
+		return graphql.Null
+	}
+	res := resTmp.(*model.BatchUpsertResult)
+	fc.Result = res
+	return ec.marshalNBatchUpsertResult2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋgraphᚋmodelᚐBatchUpsertResult(ctx, field.Selections, res)
+}
+
+func (ec *executionContext) fieldContext_Mutation_batchUpsertCommerces(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			switch field.Name {
+			case "created":
+				return ec.fieldContext_BatchUpsertResult_created(ctx, field)
+			case "updated":
+				return ec.fieldContext_BatchUpsertResult_updated(ctx, field)
+			case "total":
+				return ec.fieldContext_BatchUpsertResult_total(ctx, field)
+			case "errors":
+				return ec.fieldContext_BatchUpsertResult_errors(ctx, field)
+			}
+			return nil, fmt.Errorf("no field named %q was found under type BatchUpsertResult", field.Name)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_batchUpsertCommerces_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_createOperator(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	fc, err := ec.fieldContext_Mutation_createOperator(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	resTmp, err := ec.ResolverMiddleware(ctx, func(rctx context.Context) (any, error) {
+		ctx = rctx // use context from middleware stack in children
+		return ec.resolvers.Mutation().CreateOperator(rctx, fc.Args["input"].(model.CreateOperatorInput))
+	})
+	if err != nil {
+		ec.Error(ctx, err)
+		return graphql.Null
+	}
+	if resTmp == nil {
+		if !graphql.HasFieldError(ctx, fc) {
+			ec.Errorf(ctx, "must not be null")
+		}
+		return graphql.Null
+	}
+	res := resTmp.(*ent.Operator)
+	fc.Result = res
+	return ec.marshalNOperator2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋentᚐOperator(ctx, field.Selections, res)
+}
+
+func (ec *executionContext) fieldContext_Mutation_createOperator(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			switch field.Name {
+			case "id":
+				return ec.fieldContext_Operator_id(ctx, field)
+			case "createdAt":
+				return ec.fieldContext_Operator_createdAt(ctx, field)
+			case "updatedAt":
+				return ec.fieldContext_Operator_updatedAt(ctx, field)
+			case "tenantID":
+				return ec.fieldContext_Operator_tenantID(ctx, field)
+			case "archivedAt":
+				return ec.fieldContext_Operator_archivedAt(ctx, field)
+			case "name":
+				return ec.fieldContext_Operator_name(ctx, field)
+			case "email":
+				return ec.fieldContext_Operator_email(ctx, field)
+			case "phone":
+				return ec.fieldContext_Operator_phone(ctx, field)
+			case "type":
+				return ec.fieldContext_Operator_type(ctx, field)
+			case "externalID":
+				return ec.fieldContext_Operator_externalID(ctx, field)
+			case "isActive":
+				return ec.fieldContext_Operator_isActive(ctx, field)
+			case "isPlaceholder":
+				return ec.fieldContext_Operator_isPlaceholder(ctx, field)
+			case "routeLinks":
+				return ec.fieldContext_Operator_routeLinks(ctx, field)
+			case "metadata":
+				return ec.fieldContext_Operator_metadata(ctx, field)
+			}
+			return nil, fmt.Errorf("no field named %q was found under type Operator", field.Name)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createOperator_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateOperator(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	fc, err := ec.fieldContext_Mutation_updateOperator(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	resTmp, err := ec.ResolverMiddleware(ctx, func(rctx context.Context) (any, error) {
+		ctx = rctx // use context from middleware stack in children
+		return ec.resolvers.Mutation().UpdateOperator(rctx, fc.Args["id"].(uuid.UUID), fc.Args["input"].(model.UpdateOperatorInput))
+	})
+	if err != nil {
+		ec.Error(ctx, err)
+		return graphql.Null
+	}
+	if resTmp == nil {
+		if !graphql.HasFieldError(ctx, fc) {
+			ec.Errorf(ctx, "must not be null")
+		}
+		return graphql.Null
+	}
+	res := resTmp.(*ent.Operator)
+	fc.Result = res
+	return ec.marshalNOperator2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋentᚐOperator(ctx, field.Selections, res)
+}
+
+func (ec *executionContext) fieldContext_Mutation_updateOperator(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			switch field.Name {
+			case "id":
+				return ec.fieldContext_Operator_id(ctx, field)
+			case "createdAt":
+				return ec.fieldContext_Operator_createdAt(ctx, field)
+			case "updatedAt":
+				return ec.fieldContext_Operator_updatedAt(ctx, field)
+			case "tenantID":
+				return ec.fieldContext_Operator_tenantID(ctx, field)
+			case "archivedAt":
+				return ec.fieldContext_Operator_archivedAt(ctx, field)
+			case "name":
+				return ec.fieldContext_Operator_name(ctx, field)
+			case "email":
+				return ec.fieldContext_Operator_email(ctx, field)
+			case "phone":
+				return ec.fieldContext_Operator_phone(ctx, field)
+			case "type":
+				return ec.fieldContext_Operator_type(ctx, field)
+			case "externalID":
+				return ec.fieldContext_Operator_externalID(ctx, field)
+			case "isActive":
+				return ec.fieldContext_Operator_isActive(ctx, field)
+			case "isPlaceholder":
+				return ec.fieldContext_Operator_isPlaceholder(ctx, field)
+			case "routeLinks":
+				return ec.fieldContext_Operator_routeLinks(ctx, field)
+			case "metadata":
+				return ec.fieldContext_Operator_metadata(ctx, field)
+			}
+			return nil, fmt.Errorf("no field named %q was found under type Operator", field.Name)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateOperator_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deleteOperator(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	fc, err := ec.fieldContext_Mutation_deleteOperator(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	resTmp, err := ec.ResolverMiddleware(ctx, func(rctx context.Context) (any, error) {
+		ctx = rctx // use context from middleware stack in children
+		return ec.resolvers.Mutation().DeleteOperator(rctx, fc.Args["id"].(uuid.UUID))
+	})
+	if err != nil {
+		ec.Error(ctx, err)
+		return graphql.Null
+	}
+	if resTmp == nil {
+		if !graphql.HasFieldError(ctx, fc) {
+			ec.Errorf(ctx, "must not be null")
+		}
+		return graphql.Null
+	}
+	res := resTmp.(bool)
+	fc.Result = res
+	return ec.marshalNBoolean2bool(ctx, field.Selections, res)
+}
+
+func (ec *executionContext) fieldContext_Mutation_deleteOperator(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deleteOperator_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_syncOperators(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	fc, err := ec.fieldContext_Mutation_syncOperators(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	resTmp, err := ec.ResolverMiddleware(ctx, func(rctx context.Context) (any, error) {
+		ctx = rctx // use context from middleware stack in children
+		return ec.resolvers.Mutation().SyncOperators(rctx, fc.Args["items"].([]*model.SyncOperatorInput))
+	})
+	if err != nil {
+		ec.Error(ctx, err)
+		return graphql.Null
+	}
+	if resTmp == nil {
+		if !graphql.HasFieldError(ctx, fc) {
+			ec.Errorf(ctx, "must not be null")
+		}
+		return graphql.Null
+	}
+	res := resTmp.(*model.BatchUpsertResult)
+	fc.Result = res
+	return ec.marshalNBatchUpsertResult2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋgraphᚋmodelᚐBatchUpsertResult(ctx, field.Selections, res)
+}
+
+func (ec *executionContext) fieldContext_Mutation_syncOperators(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			switch field.Name {
+			case "created":
+				return ec.fieldContext_BatchUpsertResult_created(ctx, field)
+			case "updated":
+				return ec.fieldContext_BatchUpsertResult_updated(ctx, field)
+			case "total":
+				return ec.fieldContext_BatchUpsertResult_total(ctx, field)
+			case "errors":
+				return ec.fieldContext_BatchUpsertResult_errors(ctx, field)
+			}
+			return nil, fmt.Errorf("no field named %q was found under type BatchUpsertResult", field.Name)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_syncOperators_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_batchUpsertOperators(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	fc, err := ec.fieldContext_Mutation_batchUpsertOperators(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	resTmp, err := ec.ResolverMiddleware(ctx, func(rctx context.Context) (any, error) {
+		ctx = rctx // use context from middleware stack in children
+		return ec.resolvers.Mutation().BatchUpsertOperators(rctx, fc.Args["items"].([]*model.OperatorItemInput))
+	})
+	if err != nil {
+		ec.Error(ctx, err)
+		return graphql.Null
+	}
+	if resTmp == nil {
+		if !graphql.HasFieldError(ctx, fc) {
+			ec.Errorf(ctx, "must not be null")
+		}
+		return graphql.Null
+	}
+	res := resTmp.(*model.BatchUpsertResult)
+	fc.Result = res
+	return ec.marshalNBatchUpsertResult2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋgraphᚋmodelᚐBatchUpsertResult(ctx, field.Selections, res)
+}
+
+func (ec *executionContext) fieldContext_Mutation_batchUpsertOperators(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			switch field.Name {
+			case "created":
+				return ec.fieldContext_BatchUpsertResult_created(ctx, field)
+			case "updated":
+				return ec.fieldContext_BatchUpsertResult_updated(ctx, field)
+			case "total":
+				return ec.fieldContext_BatchUpsertResult_total(ctx, field)
+			case "errors":
+				return ec.fieldContext_BatchUpsertResult_errors(ctx, field)
+			}
+			return nil, fmt.Errorf("no field named %q was found under type BatchUpsertResult", field.Name)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_batchUpsertOperators_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_createRoute(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	fc, err := ec.fieldContext_Mutation_createRoute(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	resTmp, err := ec.ResolverMiddleware(ctx, func(rctx context.Context) (any, error) {
+		ctx = rctx // use context from middleware stack in children
+		return ec.resolvers.Mutation().CreateRoute(rctx, fc.Args["input"].(model.CreateRouteInput))
+	})
+	if err != nil {
+		ec.Error(ctx, err)
+		return graphql.Null
+	}
+	if resTmp == nil {
+		if !graphql.HasFieldError(ctx, fc) {
+			ec.Errorf(ctx, "must not be null")
+		}
+		return graphql.Null
+	}
+	res := resTmp.(*ent.Route)
+	fc.Result = res
+	return ec.marshalNRoute2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋentᚐRoute(ctx, field.Selections, res)
+}
+
+func (ec *executionContext) fieldContext_Mutation_createRoute(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			switch field.Name {
+			case "id":
+				return ec.fieldContext_Route_id(ctx, field)
+			case "createdAt":
+				return ec.fieldContext_Route_createdAt(ctx, field)
+			case "updatedAt":
+				return ec.fieldContext_Route_updatedAt(ctx, field)
+			case "tenantID":
+				return ec.fieldContext_Route_tenantID(ctx, field)
+			case "archivedAt":
+				return ec.fieldContext_Route_archivedAt(ctx, field)
+			case "code":
+				return ec.fieldContext_Route_code(ctx, field)
+			case "name":
+				return ec.fieldContext_Route_name(ctx, field)
+			case "isActive":
+				return ec.fieldContext_Route_isActive(ctx, field)
+			case "operatorLinks":
+				return ec.fieldContext_Route_operatorLinks(ctx, field)
+			}
+			return nil, fmt.Errorf("no field named %q was found under type Route", field.Name)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createRoute_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateRoute(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	fc, err := ec.fieldContext_Mutation_updateRoute(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	resTmp, err := ec.ResolverMiddleware(ctx, func(rctx context.Context) (any, error) {
+		ctx = rctx // use context from middleware stack in children
+		return ec.resolvers.Mutation().UpdateRoute(rctx, fc.Args["id"].(uuid.UUID), fc.Args["input"].(model.UpdateRouteInput))
+	})
+	if err != nil {
+		ec.Error(ctx, err)
+		return graphql.Null
+	}
+	if resTmp == nil {
+		if !graphql.HasFieldError(ctx, fc) {
+			ec.Errorf(ctx, "must not be null")
+		}
+		return graphql.Null
+	}
+	res := resTmp.(*ent.Route)
+	fc.Result = res
+	return ec.marshalNRoute2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋentᚐRoute(ctx, field.Selections, res)
+}
+
+func (ec *executionContext) fieldContext_Mutation_updateRoute(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			switch field.Name {
+			case "id":
+				return ec.fieldContext_Route_id(ctx, field)
+			case "createdAt":
+				return ec.fieldContext_Route_createdAt(ctx, field)
+			case "updatedAt":
+				return ec.fieldContext_Route_updatedAt(ctx, field)
+			case "tenantID":
+				return ec.fieldContext_Route_tenantID(ctx, field)
+			case "archivedAt":
+				return ec.fieldContext_Route_archivedAt(ctx, field)
+			case "code":
+				return ec.fieldContext_Route_code(ctx, field)
+			case "name":
+				return ec.fieldContext_Route_name(ctx, field)
+			case "isActive":
+				return ec.fieldContext_Route_isActive(ctx, field)
+			case "operatorLinks":
+				return ec.fieldContext_Route_operatorLinks(ctx, field)
+			}
+			return nil, fmt.Errorf("no field named %q was found under type Route", field.Name)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateRoute_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deleteRoute(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	fc, err := ec.fieldContext_Mutation_deleteRoute(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	resTmp, err := ec.ResolverMiddleware(ctx, func(rctx context.Context) (any, error) {
+		ctx = rctx // use context from middleware stack in children
+		return ec.resolvers.Mutation().DeleteRoute(rctx, fc.Args["id"].(uuid.UUID))
+	})
+	if err != nil {
+		ec.Error(ctx, err)
+		return graphql.Null
+	}
+	if resTmp == nil {
+		if !graphql.HasFieldError(ctx, fc) {
+			ec.Errorf(ctx, "must not be null")
+		}
+		return graphql.Null
+	}
+	res := resTmp.(bool)
+	fc.Result = res
+	return ec.marshalNBoolean2bool(ctx, field.Selections, res)
+}
+
+func (ec *executionContext) fieldContext_Mutation_deleteRoute(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deleteRoute_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_linkRouteOperator(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	fc, err := ec.fieldContext_Mutation_linkRouteOperator(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	resTmp, err := ec.ResolverMiddleware(ctx, func(rctx context.Context) (any, error) {
+		ctx = rctx // use context from middleware stack in children
+		return ec.resolvers.Mutation().LinkRouteOperator(rctx, fc.Args["routeID"].(uuid.UUID), fc.Args["operatorID"].(uuid.UUID), fc.Args["role"].(*routeoperator.Role))
+	})
+	if err != nil {
+		ec.Error(ctx, err)
+		return graphql.Null
+	}
+	if resTmp == nil {
+		if !graphql.HasFieldError(ctx, fc) {
+			ec.Errorf(ctx, "must not be null")
+		}
+		return graphql.Null
+	}
+	res := resTmp.(*ent.RouteOperator)
+	fc.Result = res
+	return ec.marshalNRouteOperator2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋentᚐRouteOperator(ctx, field.Selections, res)
+}
+
+func (ec *executionContext) fieldContext_Mutation_linkRouteOperator(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			switch field.Name {
+			case "id":
+				return ec.fieldContext_RouteOperator_id(ctx, field)
+			case "createdAt":
+				return ec.fieldContext_RouteOperator_createdAt(ctx, field)
+			case "updatedAt":
+				return ec.fieldContext_RouteOperator_updatedAt(ctx, field)
+			case "tenantID":
+				return ec.fieldContext_RouteOperator_tenantID(ctx, field)
+			case "routeID":
+				return ec.fieldContext_RouteOperator_routeID(ctx, field)
+			case "operatorID":
+				return ec.fieldContext_RouteOperator_operatorID(ctx, field)
+			case "role":
+				return ec.fieldContext_RouteOperator_role(ctx, field)
+			case "isActive":
+				return ec.fieldContext_RouteOperator_isActive(ctx, field)
+			case "route":
+				return ec.fieldContext_RouteOperator_route(ctx, field)
+			case "operator":
+				return ec.fieldContext_RouteOperator_operator(ctx, field)
+			}
+			return nil, fmt.Errorf("no field named %q was found under type RouteOperator", field.Name)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_linkRouteOperator_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_unlinkRouteOperator(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	fc, err := ec.fieldContext_Mutation_unlinkRouteOperator(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	resTmp, err := ec.ResolverMiddleware(ctx, func(rctx context.Context) (any, error) {
+		ctx = rctx // use context from middleware stack in children
+		return ec.resolvers.Mutation().UnlinkRouteOperator(rctx, fc.Args["routeID"].(uuid.UUID), fc.Args["operatorID"].(uuid.UUID))
+	})
+	if err != nil {
+		ec.Error(ctx, err)
+		return graphql.Null
+	}
+	if resTmp == nil {
+		if !graphql.HasFieldError(ctx, fc) {
+			ec.Errorf(ctx, "must not be null")
+		}
+		return graphql.Null
+	}
+	res := resTmp.(bool)
+	fc.Result = res
+	return ec.marshalNBoolean2bool(ctx, field.Selections, res)
+}
+
+func (ec *executionContext) fieldContext_Mutation_unlinkRouteOperator(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_unlinkRouteOperator_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_batchUpsertRoutes(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	fc, err := ec.fieldContext_Mutation_batchUpsertRoutes(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	resTmp, err := ec.ResolverMiddleware(ctx, func(rctx context.Context) (any, error) {
+		ctx = rctx // use context from middleware stack in children
+		return ec.resolvers.Mutation().BatchUpsertRoutes(rctx, fc.Args["items"].([]*model.RouteItemInput))
+	})
+	if err != nil {
+		ec.Error(ctx, err)
+		return graphql.Null
+	}
+	if resTmp == nil {
+		if !graphql.HasFieldError(ctx, fc) {
+			ec.Errorf(ctx, "must not be null")
+		}
+		return graphql.Null
+	}
+	res := resTmp.(*model.BatchUpsertResult)
+	fc.Result = res
+	return ec.marshalNBatchUpsertResult2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋgraphᚋmodelᚐBatchUpsertResult(ctx, field.Selections, res)
+}
+
+func (ec *executionContext) fieldContext_Mutation_batchUpsertRoutes(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			switch field.Name {
+			case "created":
+				return ec.fieldContext_BatchUpsertResult_created(ctx, field)
+			case "updated":
+				return ec.fieldContext_BatchUpsertResult_updated(ctx, field)
+			case "total":
+				return ec.fieldContext_BatchUpsertResult_total(ctx, field)
+			case "errors":
+				return ec.fieldContext_BatchUpsertResult_errors(ctx, field)
+			}
+			return nil, fmt.Errorf("no field named %q was found under type BatchUpsertResult", field.Name)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_batchUpsertRoutes_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_createSupervisor(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	fc, err := ec.fieldContext_Mutation_createSupervisor(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	resTmp, err := ec.ResolverMiddleware(ctx, func(rctx context.Context) (any, error) {
+		ctx = rctx // use context from middleware stack in children
+		return ec.resolvers.Mutation().CreateSupervisor(rctx, fc.Args["input"].(model.CreateSupervisorInput))
+	})
+	if err != nil {
+		ec.Error(ctx, err)
+		return graphql.Null
+	}
+	if resTmp == nil {
+		if !graphql.HasFieldError(ctx, fc) {
+			ec.Errorf(ctx, "must not be null")
+		}
+		return graphql.Null
+	}
+	res := resTmp.(*ent.Supervisor)
+	fc.Result = res
+	return ec.marshalNSupervisor2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋentᚐSupervisor(ctx, field.Selections, res)
+}
+
+func (ec *executionContext) fieldContext_Mutation_createSupervisor(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			switch field.Name {
+			case "id":
+				return ec.fieldContext_Supervisor_id(ctx, field)
+			case "createdAt":
+				return ec.fieldContext_Supervisor_createdAt(ctx, field)
+			case "updatedAt":
+				return ec.fieldContext_Supervisor_updatedAt(ctx, field)
+			case "tenantID":
+				return ec.fieldContext_Supervisor_tenantID(ctx, field)
+			case "archivedAt":
+				return ec.fieldContext_Supervisor_archivedAt(ctx, field)
+			case "name":
+				return ec.fieldContext_Supervisor_name(ctx, field)
+			case "email":
+				return ec.fieldContext_Supervisor_email(ctx, field)
+			case "externalID":
+				return ec.fieldContext_Supervisor_externalID(ctx, field)
+			case "phone":
+				return ec.fieldContext_Supervisor_phone(ctx, field)
+			case "isActive":
+				return ec.fieldContext_Supervisor_isActive(ctx, field)
+			case "assignments":
+				return ec.fieldContext_Supervisor_assignments(ctx, field)
+			case "metadata":
+				return ec.fieldContext_Supervisor_metadata(ctx, field)
+			case "routeIDs":
+				return ec.fieldContext_Supervisor_routeIDs(ctx, field)
+			case "operatorIDs":
+				return ec.fieldContext_Supervisor_operatorIDs(ctx, field)
+			}
+			return nil, fmt.Errorf("no field named %q was found under type Supervisor", field.Name)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createSupervisor_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateSupervisor(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	fc, err := ec.fieldContext_Mutation_updateSupervisor(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	resTmp, err := ec.ResolverMiddleware(ctx, func(rctx context.Context) (any, error) {
+		ctx = rctx // use context from middleware stack in children
+		return ec.resolvers.Mutation().UpdateSupervisor(rctx, fc.Args["id"].(uuid.UUID), fc.Args["input"].(model.UpdateSupervisorInput))
+	})
+	if err != nil {
+		ec.Error(ctx, err)
+		return graphql.Null
+	}
+	if resTmp == nil {
+		if !graphql.HasFieldError(ctx, fc) {
+			ec.Errorf(ctx, "must not be null")
+		}
+		return graphql.Null
+	}
+	res := resTmp.(*ent.Supervisor)
+	fc.Result = res
+	return ec.marshalNSupervisor2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋentᚐSupervisor(ctx, field.Selections, res)
+}
+
+func (ec *executionContext) fieldContext_Mutation_updateSupervisor(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			switch field.Name {
+			case "id":
+				return ec.fieldContext_Supervisor_id(ctx, field)
+			case "createdAt":
+				return ec.fieldContext_Supervisor_createdAt(ctx, field)
+			case "updatedAt":
+				return ec.fieldContext_Supervisor_updatedAt(ctx, field)
+			case "tenantID":
+				return ec.fieldContext_Supervisor_tenantID(ctx, field)
+			case "archivedAt":
+				return ec.fieldContext_Supervisor_archivedAt(ctx, field)
+			case "name":
+				return ec.fieldContext_Supervisor_name(ctx, field)
+			case "email":
+				return ec.fieldContext_Supervisor_email(ctx, field)
+			case "externalID":
+				return ec.fieldContext_Supervisor_externalID(ctx, field)
+			case "phone":
+				return ec.fieldContext_Supervisor_phone(ctx, field)
+			case "isActive":
+				return ec.fieldContext_Supervisor_isActive(ctx, field)
+			case "assignments":
+				return ec.fieldContext_Supervisor_assignments(ctx, field)
+			case "metadata":
+				return ec.fieldContext_Supervisor_metadata(ctx, field)
+			case "routeIDs":
+				return ec.fieldContext_Supervisor_routeIDs(ctx, field)
+			case "operatorIDs":
+				return ec.fieldContext_Supervisor_operatorIDs(ctx, field)
+			}
+			return nil, fmt.Errorf("no field named %q was found under type Supervisor", field.Name)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateSupervisor_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deleteSupervisor(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	fc, err := ec.fieldContext_Mutation_deleteSupervisor(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	resTmp, err := ec.ResolverMiddleware(ctx, func(rctx context.Context) (any, error) {
+		ctx = rctx // use context from middleware stack in children
+		return ec.resolvers.Mutation().DeleteSupervisor(rctx, fc.Args["id"].(uuid.UUID))
+	})
+	if err != nil {
+		ec.Error(ctx, err)
+		return graphql.Null
+	}
+	if resTmp == nil {
+		if !graphql.HasFieldError(ctx, fc) {
+			ec.Errorf(ctx, "must not be null")
+		}
+		return graphql.Null
+	}
+	res := resTmp.(bool)
+	fc.Result = res
+	return ec.marshalNBoolean2bool(ctx, field.Selections, res)
+}
+
+func (ec *executionContext) fieldContext_Mutation_deleteSupervisor(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deleteSupervisor_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_restoreTrashRecord(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	fc, err := ec.fieldContext_Mutation_restoreTrashRecord(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	resTmp, err := ec.ResolverMiddleware(ctx, func(rctx context.Context) (any, error) {
+		ctx = rctx // use context from middleware stack in children
+		return ec.resolvers.Mutation().RestoreTrashRecord(rctx, fc.Args["id"].(uuid.UUID))
+	})
+	if err != nil {
+		ec.Error(ctx, err)
+		return graphql.Null
+	}
+	if resTmp == nil {
+		if !graphql.HasFieldError(ctx, fc) {
+			ec.Errorf(ctx, "must not be null")
+		}
+		return graphql.Null
+	}
+	res := resTmp.(*ent.TrashRecord)
+	fc.Result = res
+	return ec.marshalNTrashRecord2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋentᚐTrashRecord(ctx, field.Selections, res)
+}
+
+func (ec *executionContext) fieldContext_Mutation_restoreTrashRecord(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			switch field.Name {
+			case "id":
+				return ec.fieldContext_TrashRecord_id(ctx, field)
+			case "createdAt":
+				return ec.fieldContext_TrashRecord_createdAt(ctx, field)
+			case "updatedAt":
+				return ec.fieldContext_TrashRecord_updatedAt(ctx, field)
+			case "tenantID":
+				return ec.fieldContext_TrashRecord_tenantID(ctx, field)
+			case "kind":
+				return ec.fieldContext_TrashRecord_kind(ctx, field)
+			case "recordID":
+				return ec.fieldContext_TrashRecord_recordID(ctx, field)
+			case "projectID":
+				return ec.fieldContext_TrashRecord_projectID(ctx, field)
+			case "label":
+				return ec.fieldContext_TrashRecord_label(ctx, field)
+			case "deletedBy":
+				return ec.fieldContext_TrashRecord_deletedBy(ctx, field)
+			case "deletedAt":
+				return ec.fieldContext_TrashRecord_deletedAt(ctx, field)
+			case "purgeAfter":
+				return ec.fieldContext_TrashRecord_purgeAfter(ctx, field)
+			}
+			return nil, fmt.Errorf("no field named %q was found under type TrashRecord", field.Name)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_restoreTrashRecord_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_purgeTrashRecord(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	fc, err := ec.fieldContext_Mutation_purgeTrashRecord(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	resTmp, err := ec.ResolverMiddleware(ctx, func(rctx context.Context) (any, error) {
+		ctx = rctx // use context from middleware stack in children
+		return ec.resolvers.Mutation().PurgeTrashRecord(rctx, fc.Args["id"].(uuid.UUID))
+	})
+	if err != nil {
+		ec.Error(ctx, err)
+		return graphql.Null
+	}
+	if resTmp == nil {
+		if !graphql.HasFieldError(ctx, fc) {
+			ec.Errorf(ctx, "must not be null")
+		}
+		return graphql.Null
+	}
+	res := resTmp.(bool)
+	fc.Result = res
+	return ec.marshalNBoolean2bool(ctx, field.Selections, res)
+}
+
+func (ec *executionContext) fieldContext_Mutation_purgeTrashRecord(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_purgeTrashRecord_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateTrashSettings(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	fc, err := ec.fieldContext_Mutation_updateTrashSettings(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	resTmp, err := ec.ResolverMiddleware(ctx, func(rctx context.Context) (any, error) {
+		ctx = rctx // use context from middleware stack in children
+		return ec.resolvers.Mutation().UpdateTrashSettings(rctx, fc.Args["input"].(model.TrashSettingsInput))
+	})
+	if err != nil {
+		ec.Error(ctx, err)
+		return graphql.Null
+	}
+	if resTmp == nil {
+		if !graphql.HasFieldError(ctx, fc) {
+			ec.Errorf(ctx, "must not be null")
+		}
+		return graphql.Null
+	}
+	res := resTmp.(*trash.Settings)
+	fc.Result = res
+	return ec.marshalNTrashSettings2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋinternalᚋtrashᚐSettings(ctx, field.Selections, res)
+}
+
+func (ec *executionContext) fieldContext_Mutation_updateTrashSettings(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			switch field.Name {
+			case "retentionDays":
+				return ec.fieldContext_TrashSettings_retentionDays(ctx, field)
+			}
+			return nil, fmt.Errorf("no field named %q was found under type TrashSettings", field.Name)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateTrashSettings_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_createDispatchProvider(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	fc, err := ec.fieldContext_Mutation_createDispatchProvider(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	resTmp, err := ec.ResolverMiddleware(ctx, func(rctx context.Context) (any, error) {
+		ctx = rctx // use context from middleware stack in children
+		return ec.resolvers.Mutation().CreateDispatchProvider(rctx, fc.Args["input"].(model.CreateDispatchProviderInput))
+	})
+	if err != nil {
+		ec.Error(ctx, err)
+		return graphql.Null
+	}
+	if resTmp == nil {
+		if !graphql.HasFieldError(ctx, fc) {
+			ec.Errorf(ctx, "must not be null")
+		}
+		return graphql.Null
+	}
+	res := resTmp.(*ent.DispatchProvider)
+	fc.Result = res
+	return ec.marshalNDispatchProvider2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋentᚐDispatchProvider(ctx, field.Selections, res)
+}
+
+func (ec *executionContext) fieldContext_Mutation_createDispatchProvider(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			switch field.Name {
+			case "id":
+				return ec.fieldContext_DispatchProvider_id(ctx, field)
+			case "createdAt":
+				return ec.fieldContext_DispatchProvider_createdAt(ctx, field)
+			case "updatedAt":
+				return ec.fieldContext_DispatchProvider_updatedAt(ctx, field)
+			case "tenantID":
+				return ec.fieldContext_DispatchProvider_tenantID(ctx, field)
+			case "name":
+				return ec.fieldContext_DispatchProvider_name(ctx, field)
+			case "channel":
+				return ec.fieldContext_DispatchProvider_channel(ctx, field)
+			case "kind":
+				return ec.fieldContext_DispatchProvider_kind(ctx, field)
+			case "isActive":
+				return ec.fieldContext_DispatchProvider_isActive(ctx, field)
+			case "channelDefinitions":
+				return ec.fieldContext_DispatchProvider_channelDefinitions(ctx, field)
+			case "dispatchConfigs":
+				return ec.fieldContext_DispatchProvider_dispatchConfigs(ctx, field)
+			case "settings":
+				return ec.fieldContext_DispatchProvider_settings(ctx, field)
+			case "hasCredentials":
+				return ec.fieldContext_DispatchProvider_hasCredentials(ctx, field)
+			}
+			return nil, fmt.Errorf("no field named %q was found under type DispatchProvider", field.Name)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createDispatchProvider_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateDispatchProvider(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	fc, err := ec.fieldContext_Mutation_updateDispatchProvider(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	resTmp, err := ec.ResolverMiddleware(ctx, func(rctx context.Context) (any, error) {
+		ctx = rctx // use context from middleware stack in children
+		return ec.resolvers.Mutation().UpdateDispatchProvider(rctx, fc.Args["id"].(uuid.UUID), fc.Args["input"].(model.UpdateDispatchProviderInput))
+	})
+	if err != nil {
+		ec.Error(ctx, err)
+		return graphql.Null
+	}
+	if resTmp == nil {
+		if !graphql.HasFieldError(ctx, fc) {
+			ec.Errorf(ctx, "must not be null")
+		}
+		return graphql.Null
+	}
+	res := resTmp.(*ent.DispatchProvider)
+	fc.Result = res
+	return ec.marshalNDispatchProvider2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋentᚐDispatchProvider(ctx, field.Selections, res)
+}
+
+func (ec *executionContext) fieldContext_Mutation_updateDispatchProvider(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			switch field.Name {
+			case "id":
+				return ec.fieldContext_DispatchProvider_id(ctx, field)
+			case "createdAt":
+				return ec.fieldContext_DispatchProvider_createdAt(ctx, field)
+			case "updatedAt":
+				return ec.fieldContext_DispatchProvider_updatedAt(ctx, field)
+			case "tenantID":
+				return ec.fieldContext_DispatchProvider_tenantID(ctx, field)
+			case "name":
+				return ec.fieldContext_DispatchProvider_name(ctx, field)
+			case "channel":
+				return ec.fieldContext_DispatchProvider_channel(ctx, field)
+			case "kind":
+				return ec.fieldContext_DispatchProvider_kind(ctx, field)
+			case "isActive":
+				return ec.fieldContext_DispatchProvider_isActive(ctx, field)
+			case "channelDefinitions":
+				return ec.fieldContext_DispatchProvider_channelDefinitions(ctx, field)
+			case "dispatchConfigs":
+				return ec.fieldContext_DispatchProvider_dispatchConfigs(ctx, field)
+			case "settings":
+				return ec.fieldContext_DispatchProvider_settings(ctx, field)
+			case "hasCredentials":
+				return ec.fieldContext_DispatchProvider_hasCredentials(ctx, field)
+			}
+			return nil, fmt.Errorf("no field named %q was found under type DispatchProvider", field.Name)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateDispatchProvider_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deleteDispatchProvider(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	fc, err := ec.fieldContext_Mutation_deleteDispatchProvider(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	resTmp, err := ec.ResolverMiddleware(ctx, func(rctx context.Context) (any, error) {
+		ctx = rctx // use context from middleware stack in children
+		return ec.resolvers.Mutation().DeleteDispatchProvider(rctx, fc.Args["id"].(uuid.UUID))
+	})
+	if err != nil {
+		ec.Error(ctx, err)
+		return graphql.Null
+	}
+	if resTmp == nil {
+		if !graphql.HasFieldError(ctx, fc) {
+			ec.Errorf(ctx, "must not be null")
+		}
+		return graphql.Null
+	}
+	res := resTmp.(bool)
+	fc.Result = res
+	return ec.marshalNBoolean2bool(ctx, field.Selections, res)
+}
+
+func (ec *executionContext) fieldContext_Mutation_deleteDispatchProvider(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deleteDispatchProvider_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_createChannelDefinition(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	fc, err := ec.fieldContext_Mutation_createChannelDefinition(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	resTmp, err := ec.ResolverMiddleware(ctx, func(rctx context.Context) (any, error) {
+		ctx = rctx // use context from middleware stack in children
+		return ec.resolvers.Mutation().CreateChannelDefinition(rctx, fc.Args["providerID"].(uuid.UUID), fc.Args["input"].(model.ChannelDefinitionInput))
+	})
+	if err != nil {
+		ec.Error(ctx, err)
+		return graphql.Null
+	}
+	if resTmp == nil {
+		if !graphql.HasFieldError(ctx, fc) {
+			ec.Errorf(ctx, "must not be null")
+		}
+		return graphql.Null
+	}
+	res := resTmp.(*ent.ChannelDefinition)
+	fc.Result = res
+	return ec.marshalNChannelDefinition2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋentᚐChannelDefinition(ctx, field.Selections, res)
+}
+
+func (ec *executionContext) fieldContext_Mutation_createChannelDefinition(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			switch field.Name {
+			case "id":
+				return ec.fieldContext_ChannelDefinition_id(ctx, field)
+			case "createdAt":
+				return ec.fieldContext_ChannelDefinition_createdAt(ctx, field)
+			case "updatedAt":
+				return ec.fieldContext_ChannelDefinition_updatedAt(ctx, field)
+			case "tenantID":
+				return ec.fieldContext_ChannelDefinition_tenantID(ctx, field)
+			case "providerID":
+				return ec.fieldContext_ChannelDefinition_providerID(ctx, field)
+			case "name":
+				return ec.fieldContext_ChannelDefinition_name(ctx, field)
+			case "channel":
+				return ec.fieldContext_ChannelDefinition_channel(ctx, field)
+			case "template":
+				return ec.fieldContext_ChannelDefinition_template(ctx, field)
+			case "sender":
+				return ec.fieldContext_ChannelDefinition_sender(ctx, field)
+			case "ratePerMinute":
+				return ec.fieldContext_ChannelDefinition_ratePerMinute(ctx, field)
+			case "isActive":
+				return ec.fieldContext_ChannelDefinition_isActive(ctx, field)
+			case "provider":
+				return ec.fieldContext_ChannelDefinition_provider(ctx, field)
+			case "settings":
+				return ec.fieldContext_ChannelDefinition_settings(ctx, field)
+			}
+			return nil, fmt.Errorf("no field named %q was found under type ChannelDefinition", field.Name)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createChannelDefinition_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateChannelDefinition(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	fc, err := ec.fieldContext_Mutation_updateChannelDefinition(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	resTmp, err := ec.ResolverMiddleware(ctx, func(rctx context.Context) (any, error) {
+		ctx = rctx // use context from middleware stack in children
+		return ec.resolvers.Mutation().UpdateChannelDefinition(rctx, fc.Args["providerID"].(uuid.UUID), fc.Args["id"].(uuid.UUID), fc.Args["input"].(model.ChannelDefinitionInput))
+	})
+	if err != nil {
+		ec.Error(ctx, err)
+		return graphql.Null
+	}
+	if resTmp == nil {
+		if !graphql.HasFieldError(ctx, fc) {
+			ec.Errorf(ctx, "must not be null")
+		}
+		return graphql.Null
+	}
+	res := resTmp.(*ent.ChannelDefinition)
+	fc.Result = res
+	return ec.marshalNChannelDefinition2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋentᚐChannelDefinition(ctx, field.Selections, res)
+}
+
+func (ec *executionContext) fieldContext_Mutation_updateChannelDefinition(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			switch field.Name {
+			case "id":
+				return ec.fieldContext_ChannelDefinition_id(ctx, field)
+			case "createdAt":
+				return ec.fieldContext_ChannelDefinition_createdAt(ctx, field)
+			case "updatedAt":
+				return ec.fieldContext_ChannelDefinition_updatedAt(ctx, field)
+			case "tenantID":
+				return ec.fieldContext_ChannelDefinition_tenantID(ctx, field)
+			case "providerID":
+				return ec.fieldContext_ChannelDefinition_providerID(ctx, field)
+			case "name":
+				return ec.fieldContext_ChannelDefinition_name(ctx, field)
+			case "channel":
+				return ec.fieldContext_ChannelDefinition_channel(ctx, field)
+			case "template":
+				return ec.fieldContext_ChannelDefinition_template(ctx, field)
+			case "sender":
+				return ec.fieldContext_ChannelDefinition_sender(ctx, field)
+			case "ratePerMinute":
+				return ec.fieldContext_ChannelDefinition_ratePerMinute(ctx, field)
+			case "isActive":
+				return ec.fieldContext_ChannelDefinition_isActive(ctx, field)
+			case "provider":
+				return ec.fieldContext_ChannelDefinition_provider(ctx, field)
+			case "settings":
+				return ec.fieldContext_ChannelDefinition_settings(ctx, field)
+			}
+			return nil, fmt.Errorf("no field named %q was found under type ChannelDefinition", field.Name)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateChannelDefinition_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_putDispatchConfig(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	fc, err := ec.fieldContext_Mutation_putDispatchConfig(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	resTmp, err := ec.ResolverMiddleware(ctx, func(rctx context.Context) (any, error) {
+		ctx = rctx // use context from middleware stack in children
+		return ec.resolvers.Mutation().PutDispatchConfig(rctx, fc.Args["projectID"].(uuid.UUID), fc.Args["channel"].(dispatchconfig.Channel), fc.Args["input"].(model.DispatchConfigInput))
+	})
+	if err != nil {
+		ec.Error(ctx, err)
+		return graphql.Null
+	}
+	if resTmp == nil {
+		if !graphql.HasFieldError(ctx, fc) {
+			ec.Errorf(ctx, "must not be null")
+		}
+		return graphql.Null
+	}
+	res := resTmp.(*ent.DispatchConfig)
+	fc.Result = res
+	return ec.marshalNDispatchConfig2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋentᚐDispatchConfig(ctx, field.Selections, res)
+}
+
+func (ec *executionContext) fieldContext_Mutation_putDispatchConfig(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			switch field.Name {
+			case "id":
+				return ec.fieldContext_DispatchConfig_id(ctx, field)
+			case "createdAt":
+				return ec.fieldContext_DispatchConfig_createdAt(ctx, field)
+			case "updatedAt":
+				return ec.fieldContext_DispatchConfig_updatedAt(ctx, field)
+			case "tenantID":
+				return ec.fieldContext_DispatchConfig_tenantID(ctx, field)
+			case "projectID":
+				return ec.fieldContext_DispatchConfig_projectID(ctx, field)
+			case "channel":
+				return ec.fieldContext_DispatchConfig_channel(ctx, field)
+			case "providerID":
+				return ec.fieldContext_DispatchConfig_providerID(ctx, field)
+			case "channelDefinitionID":
+				return ec.fieldContext_DispatchConfig_channelDefinitionID(ctx, field)
+			case "maxAttempts":
+				return ec.fieldContext_DispatchConfig_maxAttempts(ctx, field)
+			case "retryBackoffSeconds":
+				return ec.fieldContext_DispatchConfig_retryBackoffSeconds(ctx, field)
+			case "isActive":
+				return ec.fieldContext_DispatchConfig_isActive(ctx, field)
+			case "provider":
+				return ec.fieldContext_DispatchConfig_provider(ctx, field)
+			case "channelDefinition":
+				return ec.fieldContext_DispatchConfig_channelDefinition(ctx, field)
+			}
+			return nil, fmt.Errorf("no field named %q was found under type DispatchConfig", field.Name)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_putDispatchConfig_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Operator_id(ctx context.Context, field graphql.CollectedField, obj *ent.Operator) (ret graphql.Marshaler) {
 	fc, err := ec.fieldContext_Operator_id(ctx, field)
 	if err != nil {
@@ -43763,6 +49200,47 @@ func (ec *executionContext) fieldContext_Operator_routeLinks(_ context.Context, 
 	return fc, nil
 }
 
+func (ec *executionContext) _Operator_metadata(ctx context.Context, field graphql.CollectedField, obj *ent.Operator) (ret graphql.Marshaler) {
+	fc, err := ec.fieldContext_Operator_metadata(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	resTmp, err := ec.ResolverMiddleware(ctx, func(rctx context.Context) (any, error) {
+		ctx = rctx // use context from middleware stack in children
+		return obj.Metadata, nil
+	})
+	if err != nil {
+		ec.Error(ctx, err)
+		return graphql.Null
+	}
+	if resTmp == nil {
+		return graphql.Null
+	}
+	res := resTmp.(map[string]any)
+	fc.Result = res
+	return ec.marshalOMap2map(ctx, field.Selections, res)
+}
+
+func (ec *executionContext) fieldContext_Operator_metadata(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Operator",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Map does not have child fields")
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _OperatorConnection_edges(ctx context.Context, field graphql.CollectedField, obj *ent.OperatorConnection) (ret graphql.Marshaler) {
 	fc, err := ec.fieldContext_OperatorConnection_edges(ctx, field)
 	if err != nil {
@@ -43970,6 +49448,8 @@ func (ec *executionContext) fieldContext_OperatorEdge_node(_ context.Context, fi
 				return ec.fieldContext_Operator_isPlaceholder(ctx, field)
 			case "routeLinks":
 				return ec.fieldContext_Operator_routeLinks(ctx, field)
+			case "metadata":
+				return ec.fieldContext_Operator_metadata(ctx, field)
 			}
 			return nil, fmt.Errorf("no field named %q was found under type Operator", field.Name)
 		},
@@ -44985,6 +50465,195 @@ func (ec *executionContext) fieldContext_Query_apiKeys(ctx context.Context, fiel
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_commerces(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	fc, err := ec.fieldContext_Query_commerces(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	resTmp, err := ec.ResolverMiddleware(ctx, func(rctx context.Context) (any, error) {
+		ctx = rctx // use context from middleware stack in children
+		return ec.resolvers.Query().Commerces(rctx, fc.Args["after"].(*entgql.Cursor[uuid.UUID]), fc.Args["first"].(*int), fc.Args["before"].(*entgql.Cursor[uuid.UUID]), fc.Args["last"].(*int), fc.Args["orderBy"].(*ent.CommerceOrder), fc.Args["where"].(*ent.CommerceWhereInput))
+	})
+	if err != nil {
+		ec.Error(ctx, err)
+		return graphql.Null
+	}
+	if resTmp == nil {
+		if !graphql.HasFieldError(ctx, fc) {
+			ec.Errorf(ctx, "must not be null")
+		}
+		return graphql.Null
+	}
+	res := resTmp.(*ent.CommerceConnection)
+	fc.Result = res
+	return ec.marshalNCommerceConnection2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋentᚐCommerceConnection(ctx, field.Selections, res)
+}
+
+func (ec *executionContext) fieldContext_Query_commerces(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			switch field.Name {
+			case "edges":
+				return ec.fieldContext_CommerceConnection_edges(ctx, field)
+			case "pageInfo":
+				return ec.fieldContext_CommerceConnection_pageInfo(ctx, field)
+			case "totalCount":
+				return ec.fieldContext_CommerceConnection_totalCount(ctx, field)
+			}
+			return nil, fmt.Errorf("no field named %q was found under type CommerceConnection", field.Name)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_commerces_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_dispatchProviders(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	fc, err := ec.fieldContext_Query_dispatchProviders(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	resTmp, err := ec.ResolverMiddleware(ctx, func(rctx context.Context) (any, error) {
+		ctx = rctx // use context from middleware stack in children
+		return ec.resolvers.Query().DispatchProviders(rctx, fc.Args["after"].(*entgql.Cursor[uuid.UUID]), fc.Args["first"].(*int), fc.Args["before"].(*entgql.Cursor[uuid.UUID]), fc.Args["last"].(*int), fc.Args["orderBy"].(*ent.DispatchProviderOrder), fc.Args["where"].(*ent.DispatchProviderWhereInput))
+	})
+	if err != nil {
+		ec.Error(ctx, err)
+		return graphql.Null
+	}
+	if resTmp == nil {
+		if !graphql.HasFieldError(ctx, fc) {
+			ec.Errorf(ctx, "must not be null")
+		}
+		return graphql.Null
+	}
+	res := resTmp.(*ent.DispatchProviderConnection)
+	fc.Result = res
+	return ec.marshalNDispatchProviderConnection2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋentᚐDispatchProviderConnection(ctx, field.Selections, res)
+}
+
+func (ec *executionContext) fieldContext_Query_dispatchProviders(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			switch field.Name {
+			case "edges":
+				return ec.fieldContext_DispatchProviderConnection_edges(ctx, field)
+			case "pageInfo":
+				return ec.fieldContext_DispatchProviderConnection_pageInfo(ctx, field)
+			case "totalCount":
+				return ec.fieldContext_DispatchProviderConnection_totalCount(ctx, field)
+			}
+			return nil, fmt.Errorf("no field named %q was found under type DispatchProviderConnection", field.Name)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_dispatchProviders_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_operators(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	fc, err := ec.fieldContext_Query_operators(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	resTmp, err := ec.ResolverMiddleware(ctx, func(rctx context.Context) (any, error) {
+		ctx = rctx // use context from middleware stack in children
+		return ec.resolvers.Query().Operators(rctx, fc.Args["after"].(*entgql.Cursor[uuid.UUID]), fc.Args["first"].(*int), fc.Args["before"].(*entgql.Cursor[uuid.UUID]), fc.Args["last"].(*int), fc.Args["orderBy"].(*ent.OperatorOrder), fc.Args["where"].(*ent.OperatorWhereInput))
+	})
+	if err != nil {
+		ec.Error(ctx, err)
+		return graphql.Null
+	}
+	if resTmp == nil {
+		if !graphql.HasFieldError(ctx, fc) {
+			ec.Errorf(ctx, "must not be null")
+		}
+		return graphql.Null
+	}
+	res := resTmp.(*ent.OperatorConnection)
+	fc.Result = res
+	return ec.marshalNOperatorConnection2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋentᚐOperatorConnection(ctx, field.Selections, res)
+}
+
+func (ec *executionContext) fieldContext_Query_operators(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			switch field.Name {
+			case "edges":
+				return ec.fieldContext_OperatorConnection_edges(ctx, field)
+			case "pageInfo":
+				return ec.fieldContext_OperatorConnection_pageInfo(ctx, field)
+			case "totalCount":
+				return ec.fieldContext_OperatorConnection_totalCount(ctx, field)
+			}
+			return nil, fmt.Errorf("no field named %q was found under type OperatorConnection", field.Name)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_operators_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query_projects(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	fc, err := ec.fieldContext_Query_projects(ctx, field)
 	if err != nil {
@@ -45042,6 +50711,195 @@ func (ec *executionContext) fieldContext_Query_projects(ctx context.Context, fie
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Query_projects_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_routes(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	fc, err := ec.fieldContext_Query_routes(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	resTmp, err := ec.ResolverMiddleware(ctx, func(rctx context.Context) (any, error) {
+		ctx = rctx // use context from middleware stack in children
+		return ec.resolvers.Query().Routes(rctx, fc.Args["after"].(*entgql.Cursor[uuid.UUID]), fc.Args["first"].(*int), fc.Args["before"].(*entgql.Cursor[uuid.UUID]), fc.Args["last"].(*int), fc.Args["orderBy"].(*ent.RouteOrder), fc.Args["where"].(*ent.RouteWhereInput))
+	})
+	if err != nil {
+		ec.Error(ctx, err)
+		return graphql.Null
+	}
+	if resTmp == nil {
+		if !graphql.HasFieldError(ctx, fc) {
+			ec.Errorf(ctx, "must not be null")
+		}
+		return graphql.Null
+	}
+	res := resTmp.(*ent.RouteConnection)
+	fc.Result = res
+	return ec.marshalNRouteConnection2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋentᚐRouteConnection(ctx, field.Selections, res)
+}
+
+func (ec *executionContext) fieldContext_Query_routes(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			switch field.Name {
+			case "edges":
+				return ec.fieldContext_RouteConnection_edges(ctx, field)
+			case "pageInfo":
+				return ec.fieldContext_RouteConnection_pageInfo(ctx, field)
+			case "totalCount":
+				return ec.fieldContext_RouteConnection_totalCount(ctx, field)
+			}
+			return nil, fmt.Errorf("no field named %q was found under type RouteConnection", field.Name)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_routes_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_supervisors(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	fc, err := ec.fieldContext_Query_supervisors(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	resTmp, err := ec.ResolverMiddleware(ctx, func(rctx context.Context) (any, error) {
+		ctx = rctx // use context from middleware stack in children
+		return ec.resolvers.Query().Supervisors(rctx, fc.Args["after"].(*entgql.Cursor[uuid.UUID]), fc.Args["first"].(*int), fc.Args["before"].(*entgql.Cursor[uuid.UUID]), fc.Args["last"].(*int), fc.Args["orderBy"].(*ent.SupervisorOrder), fc.Args["where"].(*ent.SupervisorWhereInput))
+	})
+	if err != nil {
+		ec.Error(ctx, err)
+		return graphql.Null
+	}
+	if resTmp == nil {
+		if !graphql.HasFieldError(ctx, fc) {
+			ec.Errorf(ctx, "must not be null")
+		}
+		return graphql.Null
+	}
+	res := resTmp.(*ent.SupervisorConnection)
+	fc.Result = res
+	return ec.marshalNSupervisorConnection2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋentᚐSupervisorConnection(ctx, field.Selections, res)
+}
+
+func (ec *executionContext) fieldContext_Query_supervisors(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			switch field.Name {
+			case "edges":
+				return ec.fieldContext_SupervisorConnection_edges(ctx, field)
+			case "pageInfo":
+				return ec.fieldContext_SupervisorConnection_pageInfo(ctx, field)
+			case "totalCount":
+				return ec.fieldContext_SupervisorConnection_totalCount(ctx, field)
+			}
+			return nil, fmt.Errorf("no field named %q was found under type SupervisorConnection", field.Name)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_supervisors_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_trashRecords(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	fc, err := ec.fieldContext_Query_trashRecords(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	resTmp, err := ec.ResolverMiddleware(ctx, func(rctx context.Context) (any, error) {
+		ctx = rctx // use context from middleware stack in children
+		return ec.resolvers.Query().TrashRecords(rctx, fc.Args["after"].(*entgql.Cursor[uuid.UUID]), fc.Args["first"].(*int), fc.Args["before"].(*entgql.Cursor[uuid.UUID]), fc.Args["last"].(*int), fc.Args["orderBy"].(*ent.TrashRecordOrder), fc.Args["where"].(*ent.TrashRecordWhereInput))
+	})
+	if err != nil {
+		ec.Error(ctx, err)
+		return graphql.Null
+	}
+	if resTmp == nil {
+		if !graphql.HasFieldError(ctx, fc) {
+			ec.Errorf(ctx, "must not be null")
+		}
+		return graphql.Null
+	}
+	res := resTmp.(*ent.TrashRecordConnection)
+	fc.Result = res
+	return ec.marshalNTrashRecordConnection2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋentᚐTrashRecordConnection(ctx, field.Selections, res)
+}
+
+func (ec *executionContext) fieldContext_Query_trashRecords(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			switch field.Name {
+			case "edges":
+				return ec.fieldContext_TrashRecordConnection_edges(ctx, field)
+			case "pageInfo":
+				return ec.fieldContext_TrashRecordConnection_pageInfo(ctx, field)
+			case "totalCount":
+				return ec.fieldContext_TrashRecordConnection_totalCount(ctx, field)
+			}
+			return nil, fmt.Errorf("no field named %q was found under type TrashRecordConnection", field.Name)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_trashRecords_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -45167,6 +51025,137 @@ func (ec *executionContext) fieldContext_Query_administeredTenants(_ context.Con
 			}
 			return nil, fmt.Errorf("no field named %q was found under type Tenant", field.Name)
 		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_trashSettings(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	fc, err := ec.fieldContext_Query_trashSettings(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	resTmp, err := ec.ResolverMiddleware(ctx, func(rctx context.Context) (any, error) {
+		ctx = rctx // use context from middleware stack in children
+		return ec.resolvers.Query().TrashSettings(rctx)
+	})
+	if err != nil {
+		ec.Error(ctx, err)
+		return graphql.Null
+	}
+	if resTmp == nil {
+		if !graphql.HasFieldError(ctx, fc) {
+			ec.Errorf(ctx, "must not be null")
+		}
+		return graphql.Null
+	}
+	res := resTmp.(*trash.Settings)
+	fc.Result = res
+	return ec.marshalNTrashSettings2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋinternalᚋtrashᚐSettings(ctx, field.Selections, res)
+}
+
+func (ec *executionContext) fieldContext_Query_trashSettings(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			switch field.Name {
+			case "retentionDays":
+				return ec.fieldContext_TrashSettings_retentionDays(ctx, field)
+			}
+			return nil, fmt.Errorf("no field named %q was found under type TrashSettings", field.Name)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_dispatchConfigs(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	fc, err := ec.fieldContext_Query_dispatchConfigs(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	resTmp, err := ec.ResolverMiddleware(ctx, func(rctx context.Context) (any, error) {
+		ctx = rctx // use context from middleware stack in children
+		return ec.resolvers.Query().DispatchConfigs(rctx, fc.Args["projectID"].(uuid.UUID))
+	})
+	if err != nil {
+		ec.Error(ctx, err)
+		return graphql.Null
+	}
+	if resTmp == nil {
+		if !graphql.HasFieldError(ctx, fc) {
+			ec.Errorf(ctx, "must not be null")
+		}
+		return graphql.Null
+	}
+	res := resTmp.([]*ent.DispatchConfig)
+	fc.Result = res
+	return ec.marshalNDispatchConfig2ᚕᚖgithubᚗcomᚋretenᚑioᚋretenᚋentᚐDispatchConfigᚄ(ctx, field.Selections, res)
+}
+
+func (ec *executionContext) fieldContext_Query_dispatchConfigs(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			switch field.Name {
+			case "id":
+				return ec.fieldContext_DispatchConfig_id(ctx, field)
+			case "createdAt":
+				return ec.fieldContext_DispatchConfig_createdAt(ctx, field)
+			case "updatedAt":
+				return ec.fieldContext_DispatchConfig_updatedAt(ctx, field)
+			case "tenantID":
+				return ec.fieldContext_DispatchConfig_tenantID(ctx, field)
+			case "projectID":
+				return ec.fieldContext_DispatchConfig_projectID(ctx, field)
+			case "channel":
+				return ec.fieldContext_DispatchConfig_channel(ctx, field)
+			case "providerID":
+				return ec.fieldContext_DispatchConfig_providerID(ctx, field)
+			case "channelDefinitionID":
+				return ec.fieldContext_DispatchConfig_channelDefinitionID(ctx, field)
+			case "maxAttempts":
+				return ec.fieldContext_DispatchConfig_maxAttempts(ctx, field)
+			case "retryBackoffSeconds":
+				return ec.fieldContext_DispatchConfig_retryBackoffSeconds(ctx, field)
+			case "isActive":
+				return ec.fieldContext_DispatchConfig_isActive(ctx, field)
+			case "provider":
+				return ec.fieldContext_DispatchConfig_provider(ctx, field)
+			case "channelDefinition":
+				return ec.fieldContext_DispatchConfig_channelDefinition(ctx, field)
+			}
+			return nil, fmt.Errorf("no field named %q was found under type DispatchConfig", field.Name)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_dispatchConfigs_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
 	}
 	return fc, nil
 }
@@ -50430,6 +56419,8 @@ func (ec *executionContext) fieldContext_RouteOperator_operator(_ context.Contex
 				return ec.fieldContext_Operator_isPlaceholder(ctx, field)
 			case "routeLinks":
 				return ec.fieldContext_Operator_routeLinks(ctx, field)
+			case "metadata":
+				return ec.fieldContext_Operator_metadata(ctx, field)
 			}
 			return nil, fmt.Errorf("no field named %q was found under type Operator", field.Name)
 		},
@@ -51180,6 +57171,135 @@ func (ec *executionContext) fieldContext_Supervisor_assignments(_ context.Contex
 	return fc, nil
 }
 
+func (ec *executionContext) _Supervisor_metadata(ctx context.Context, field graphql.CollectedField, obj *ent.Supervisor) (ret graphql.Marshaler) {
+	fc, err := ec.fieldContext_Supervisor_metadata(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	resTmp, err := ec.ResolverMiddleware(ctx, func(rctx context.Context) (any, error) {
+		ctx = rctx // use context from middleware stack in children
+		return obj.Metadata, nil
+	})
+	if err != nil {
+		ec.Error(ctx, err)
+		return graphql.Null
+	}
+	if resTmp == nil {
+		return graphql.Null
+	}
+	res := resTmp.(map[string]any)
+	fc.Result = res
+	return ec.marshalOMap2map(ctx, field.Selections, res)
+}
+
+func (ec *executionContext) fieldContext_Supervisor_metadata(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Supervisor",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Map does not have child fields")
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Supervisor_routeIDs(ctx context.Context, field graphql.CollectedField, obj *ent.Supervisor) (ret graphql.Marshaler) {
+	fc, err := ec.fieldContext_Supervisor_routeIDs(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	resTmp, err := ec.ResolverMiddleware(ctx, func(rctx context.Context) (any, error) {
+		ctx = rctx // use context from middleware stack in children
+		return ec.resolvers.Supervisor().RouteIDs(rctx, obj)
+	})
+	if err != nil {
+		ec.Error(ctx, err)
+		return graphql.Null
+	}
+	if resTmp == nil {
+		if !graphql.HasFieldError(ctx, fc) {
+			ec.Errorf(ctx, "must not be null")
+		}
+		return graphql.Null
+	}
+	res := resTmp.([]uuid.UUID)
+	fc.Result = res
+	return ec.marshalNID2ᚕgithubᚗcomᚋgoogleᚋuuidᚐUUIDᚄ(ctx, field.Selections, res)
+}
+
+func (ec *executionContext) fieldContext_Supervisor_routeIDs(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Supervisor",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type ID does not have child fields")
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Supervisor_operatorIDs(ctx context.Context, field graphql.CollectedField, obj *ent.Supervisor) (ret graphql.Marshaler) {
+	fc, err := ec.fieldContext_Supervisor_operatorIDs(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	resTmp, err := ec.ResolverMiddleware(ctx, func(rctx context.Context) (any, error) {
+		ctx = rctx // use context from middleware stack in children
+		return ec.resolvers.Supervisor().OperatorIDs(rctx, obj)
+	})
+	if err != nil {
+		ec.Error(ctx, err)
+		return graphql.Null
+	}
+	if resTmp == nil {
+		if !graphql.HasFieldError(ctx, fc) {
+			ec.Errorf(ctx, "must not be null")
+		}
+		return graphql.Null
+	}
+	res := resTmp.([]uuid.UUID)
+	fc.Result = res
+	return ec.marshalNID2ᚕgithubᚗcomᚋgoogleᚋuuidᚐUUIDᚄ(ctx, field.Selections, res)
+}
+
+func (ec *executionContext) fieldContext_Supervisor_operatorIDs(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Supervisor",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type ID does not have child fields")
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _SupervisorAssignment_id(ctx context.Context, field graphql.CollectedField, obj *ent.SupervisorAssignment) (ret graphql.Marshaler) {
 	fc, err := ec.fieldContext_SupervisorAssignment_id(ctx, field)
 	if err != nil {
@@ -51543,6 +57663,12 @@ func (ec *executionContext) fieldContext_SupervisorAssignment_supervisor(_ conte
 				return ec.fieldContext_Supervisor_isActive(ctx, field)
 			case "assignments":
 				return ec.fieldContext_Supervisor_assignments(ctx, field)
+			case "metadata":
+				return ec.fieldContext_Supervisor_metadata(ctx, field)
+			case "routeIDs":
+				return ec.fieldContext_Supervisor_routeIDs(ctx, field)
+			case "operatorIDs":
+				return ec.fieldContext_Supervisor_operatorIDs(ctx, field)
 			}
 			return nil, fmt.Errorf("no field named %q was found under type Supervisor", field.Name)
 		},
@@ -51673,6 +57799,8 @@ func (ec *executionContext) fieldContext_SupervisorAssignment_operator(_ context
 				return ec.fieldContext_Operator_isPlaceholder(ctx, field)
 			case "routeLinks":
 				return ec.fieldContext_Operator_routeLinks(ctx, field)
+			case "metadata":
+				return ec.fieldContext_Operator_metadata(ctx, field)
 			}
 			return nil, fmt.Errorf("no field named %q was found under type Operator", field.Name)
 		},
@@ -52135,6 +58263,12 @@ func (ec *executionContext) fieldContext_SupervisorEdge_node(_ context.Context, 
 				return ec.fieldContext_Supervisor_isActive(ctx, field)
 			case "assignments":
 				return ec.fieldContext_Supervisor_assignments(ctx, field)
+			case "metadata":
+				return ec.fieldContext_Supervisor_metadata(ctx, field)
+			case "routeIDs":
+				return ec.fieldContext_Supervisor_routeIDs(ctx, field)
+			case "operatorIDs":
+				return ec.fieldContext_Supervisor_operatorIDs(ctx, field)
 			}
 			return nil, fmt.Errorf("no field named %q was found under type Supervisor", field.Name)
 		},
@@ -55189,6 +61323,50 @@ func (ec *executionContext) fieldContext_TrashSettingEdge_cursor(_ context.Conte
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return nil, errors.New("field of type Cursor does not have child fields")
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _TrashSettings_retentionDays(ctx context.Context, field graphql.CollectedField, obj *trash.Settings) (ret graphql.Marshaler) {
+	fc, err := ec.fieldContext_TrashSettings_retentionDays(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	resTmp, err := ec.ResolverMiddleware(ctx, func(rctx context.Context) (any, error) {
+		ctx = rctx // use context from middleware stack in children
+		return obj.RetentionDays, nil
+	})
+	if err != nil {
+		ec.Error(ctx, err)
+		return graphql.Null
+	}
+	if resTmp == nil {
+		if !graphql.HasFieldError(ctx, fc) {
+			ec.Errorf(ctx, "must not be null")
+		}
+		return graphql.Null
+	}
+	res := resTmp.(int)
+	fc.Result = res
+	return ec.marshalNInt2int(ctx, field.Selections, res)
+}
+
+func (ec *executionContext) fieldContext_TrashSettings_retentionDays(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "TrashSettings",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Int does not have child fields")
 		},
 	}
 	return fc, nil
@@ -68961,6 +75139,82 @@ func (ec *executionContext) unmarshalInputCatalogTableWhereInput(ctx context.Con
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputChannelDefinitionInput(ctx context.Context, obj any) (model.ChannelDefinitionInput, error) {
+	var it model.ChannelDefinitionInput
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"name", "channel", "template", "sender", "ratePerMinute", "clearRatePerMinute", "settings", "isActive"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Name = data
+		case "channel":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("channel"))
+			data, err := ec.unmarshalOChannelDefinitionChannel2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋentᚋchanneldefinitionᚐChannel(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Channel = data
+		case "template":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("template"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Template = data
+		case "sender":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("sender"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Sender = data
+		case "ratePerMinute":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("ratePerMinute"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RatePerMinute = data
+		case "clearRatePerMinute":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("clearRatePerMinute"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ClearRatePerMinute = data
+		case "settings":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("settings"))
+			data, err := ec.unmarshalOMap2map(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Settings = data
+		case "isActive":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("isActive"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IsActive = data
+		}
+	}
+
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputChannelDefinitionOrder(ctx context.Context, obj any) (ent.ChannelDefinitionOrder, error) {
 	var it ent.ChannelDefinitionOrder
 	asMap := map[string]any{}
@@ -69685,6 +75939,124 @@ func (ec *executionContext) unmarshalInputChannelDefinitionWhereInput(ctx contex
 				return it, err
 			}
 			it.HasProviderWith = data
+		}
+	}
+
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputCommerceAddressInput(ctx context.Context, obj any) (model.CommerceAddressInput, error) {
+	var it model.CommerceAddressInput
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"source", "addressAlias", "countryCode", "region", "commune", "city", "street", "streetNumber", "unit", "formattedAddress", "latitude", "longitude", "isPrimary", "isActive"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "source":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("source"))
+			data, err := ec.unmarshalNCommerceAddressSource2githubᚗcomᚋretenᚑioᚋretenᚋentᚋcommerceaddressᚐSource(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Source = data
+		case "addressAlias":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("addressAlias"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AddressAlias = data
+		case "countryCode":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("countryCode"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CountryCode = data
+		case "region":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("region"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Region = data
+		case "commune":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("commune"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Commune = data
+		case "city":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("city"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.City = data
+		case "street":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("street"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Street = data
+		case "streetNumber":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("streetNumber"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StreetNumber = data
+		case "unit":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unit"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Unit = data
+		case "formattedAddress":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("formattedAddress"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FormattedAddress = data
+		case "latitude":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("latitude"))
+			data, err := ec.unmarshalOFloat2ᚖfloat64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Latitude = data
+		case "longitude":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("longitude"))
+			data, err := ec.unmarshalOFloat2ᚖfloat64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Longitude = data
+		case "isPrimary":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("isPrimary"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IsPrimary = data
+		case "isActive":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("isActive"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IsActive = data
 		}
 	}
 
@@ -71143,6 +77515,344 @@ func (ec *executionContext) unmarshalInputCommerceAddressWhereInput(ctx context.
 				return it, err
 			}
 			it.HasCommerceWith = data
+		}
+	}
+
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputCommerceBatchAddressInput(ctx context.Context, obj any) (model.CommerceBatchAddressInput, error) {
+	var it model.CommerceBatchAddressInput
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"addressAlias", "countryCode", "region", "commune", "city", "street", "streetNumber", "unit", "formattedAddress", "latitude", "longitude", "isPrimary", "isActive"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "addressAlias":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("addressAlias"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AddressAlias = data
+		case "countryCode":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("countryCode"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CountryCode = data
+		case "region":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("region"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Region = data
+		case "commune":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("commune"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Commune = data
+		case "city":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("city"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.City = data
+		case "street":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("street"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Street = data
+		case "streetNumber":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("streetNumber"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StreetNumber = data
+		case "unit":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unit"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Unit = data
+		case "formattedAddress":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("formattedAddress"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FormattedAddress = data
+		case "latitude":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("latitude"))
+			data, err := ec.unmarshalOFloat2ᚖfloat64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Latitude = data
+		case "longitude":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("longitude"))
+			data, err := ec.unmarshalOFloat2ᚖfloat64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Longitude = data
+		case "isPrimary":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("isPrimary"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IsPrimary = data
+		case "isActive":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("isActive"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IsActive = data
+		}
+	}
+
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputCommerceBatchContactInput(ctx context.Context, obj any) (model.CommerceBatchContactInput, error) {
+	var it model.CommerceBatchContactInput
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"contactType", "value", "isPrimary", "isActive"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "contactType":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("contactType"))
+			data, err := ec.unmarshalNCommerceContactContactType2githubᚗcomᚋretenᚑioᚋretenᚋentᚋcommercecontactᚐContactType(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ContactType = data
+		case "value":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("value"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Value = data
+		case "isPrimary":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("isPrimary"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IsPrimary = data
+		case "isActive":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("isActive"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IsActive = data
+		}
+	}
+
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputCommerceBatchItemInput(ctx context.Context, obj any) (model.CommerceBatchItemInput, error) {
+	var it model.CommerceBatchItemInput
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"externalID", "name", "taxID", "segment", "isActive", "metadata", "addresses", "users"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "externalID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("externalID"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ExternalID = data
+		case "name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Name = data
+		case "taxID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("taxID"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TaxID = data
+		case "segment":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("segment"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Segment = data
+		case "isActive":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("isActive"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IsActive = data
+		case "metadata":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("metadata"))
+			data, err := ec.unmarshalOMap2map(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Metadata = data
+		case "addresses":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("addresses"))
+			data, err := ec.unmarshalOCommerceBatchAddressInput2ᚕᚖgithubᚗcomᚋretenᚑioᚋretenᚋgraphᚋmodelᚐCommerceBatchAddressInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Addresses = data
+		case "users":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("users"))
+			data, err := ec.unmarshalOCommerceBatchUserInput2ᚕᚖgithubᚗcomᚋretenᚑioᚋretenᚋgraphᚋmodelᚐCommerceBatchUserInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Users = data
+		}
+	}
+
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputCommerceBatchUserInput(ctx context.Context, obj any) (model.CommerceBatchUserInput, error) {
+	var it model.CommerceBatchUserInput
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"externalID", "name", "isActive", "roles", "contacts"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "externalID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("externalID"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ExternalID = data
+		case "name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Name = data
+		case "isActive":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("isActive"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IsActive = data
+		case "roles":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("roles"))
+			data, err := ec.unmarshalOCommerceUserRoleRole2ᚕgithubᚗcomᚋretenᚑioᚋretenᚋentᚋcommerceuserroleᚐRoleᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Roles = data
+		case "contacts":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("contacts"))
+			data, err := ec.unmarshalOCommerceBatchContactInput2ᚕᚖgithubᚗcomᚋretenᚑioᚋretenᚋgraphᚋmodelᚐCommerceBatchContactInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Contacts = data
+		}
+	}
+
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputCommerceContactInput(ctx context.Context, obj any) (model.CommerceContactInput, error) {
+	var it model.CommerceContactInput
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"contactType", "value", "source", "isPrimary"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "contactType":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("contactType"))
+			data, err := ec.unmarshalNCommerceContactContactType2githubᚗcomᚋretenᚑioᚋretenᚋentᚋcommercecontactᚐContactType(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ContactType = data
+		case "value":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("value"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Value = data
+		case "source":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("source"))
+			data, err := ec.unmarshalNCommerceContactSource2githubᚗcomᚋretenᚑioᚋretenᚋentᚋcommercecontactᚐSource(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Source = data
+		case "isPrimary":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("isPrimary"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IsPrimary = data
 		}
 	}
 
@@ -74245,6 +80955,247 @@ func (ec *executionContext) unmarshalInputCreateAPIKeyInput(ctx context.Context,
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputCreateCommerceInput(ctx context.Context, obj any) (model.CreateCommerceInput, error) {
+	var it model.CreateCommerceInput
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"externalID", "name", "taxID", "segment", "isActive", "metadata"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "externalID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("externalID"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ExternalID = data
+		case "name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Name = data
+		case "taxID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("taxID"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TaxID = data
+		case "segment":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("segment"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Segment = data
+		case "isActive":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("isActive"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IsActive = data
+		case "metadata":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("metadata"))
+			data, err := ec.unmarshalOMap2map(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Metadata = data
+		}
+	}
+
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputCreateCommerceUserInput(ctx context.Context, obj any) (model.CreateCommerceUserInput, error) {
+	var it model.CreateCommerceUserInput
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"name", "externalID", "source", "roles"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Name = data
+		case "externalID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("externalID"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ExternalID = data
+		case "source":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("source"))
+			data, err := ec.unmarshalOCommerceUserSource2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋentᚋcommerceuserᚐSource(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Source = data
+		case "roles":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("roles"))
+			data, err := ec.unmarshalOCommerceUserRoleRole2ᚕgithubᚗcomᚋretenᚑioᚋretenᚋentᚋcommerceuserroleᚐRoleᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Roles = data
+		}
+	}
+
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputCreateDispatchProviderInput(ctx context.Context, obj any) (model.CreateDispatchProviderInput, error) {
+	var it model.CreateDispatchProviderInput
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"name", "channel", "kind", "settings", "credentials", "isActive"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Name = data
+		case "channel":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("channel"))
+			data, err := ec.unmarshalNDispatchProviderChannel2githubᚗcomᚋretenᚑioᚋretenᚋentᚋdispatchproviderᚐChannel(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Channel = data
+		case "kind":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("kind"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Kind = data
+		case "settings":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("settings"))
+			data, err := ec.unmarshalOMap2map(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Settings = data
+		case "credentials":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("credentials"))
+			data, err := ec.unmarshalOMap2map(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Credentials = data
+		case "isActive":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("isActive"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IsActive = data
+		}
+	}
+
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputCreateOperatorInput(ctx context.Context, obj any) (model.CreateOperatorInput, error) {
+	var it model.CreateOperatorInput
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"type", "name", "email", "phone", "externalID", "isPlaceholder", "metadata"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "type":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("type"))
+			data, err := ec.unmarshalNOperatorType2githubᚗcomᚋretenᚑioᚋretenᚋentᚋoperatorᚐType(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Type = data
+		case "name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Name = data
+		case "email":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("email"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Email = data
+		case "phone":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("phone"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Phone = data
+		case "externalID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("externalID"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ExternalID = data
+		case "isPlaceholder":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("isPlaceholder"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IsPlaceholder = data
+		case "metadata":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("metadata"))
+			data, err := ec.unmarshalOMap2map(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Metadata = data
+		}
+	}
+
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputCreateProjectInput(ctx context.Context, obj any) (model.CreateProjectInput, error) {
 	var it model.CreateProjectInput
 	asMap := map[string]any{}
@@ -74266,6 +81217,164 @@ func (ec *executionContext) unmarshalInputCreateProjectInput(ctx context.Context
 				return it, err
 			}
 			it.Name = data
+		}
+	}
+
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputCreateRouteInput(ctx context.Context, obj any) (model.CreateRouteInput, error) {
+	var it model.CreateRouteInput
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"code", "name"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "code":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("code"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Code = data
+		case "name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Name = data
+		}
+	}
+
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputCreateSupervisorInput(ctx context.Context, obj any) (model.CreateSupervisorInput, error) {
+	var it model.CreateSupervisorInput
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"name", "email", "externalID", "phone", "metadata", "routeIDs", "operatorIDs"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Name = data
+		case "email":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("email"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Email = data
+		case "externalID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("externalID"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ExternalID = data
+		case "phone":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("phone"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Phone = data
+		case "metadata":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("metadata"))
+			data, err := ec.unmarshalOMap2map(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Metadata = data
+		case "routeIDs":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("routeIDs"))
+			data, err := ec.unmarshalOID2ᚕgithubᚗcomᚋgoogleᚋuuidᚐUUIDᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RouteIDs = data
+		case "operatorIDs":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("operatorIDs"))
+			data, err := ec.unmarshalOID2ᚕgithubᚗcomᚋgoogleᚋuuidᚐUUIDᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.OperatorIDs = data
+		}
+	}
+
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputDispatchConfigInput(ctx context.Context, obj any) (model.DispatchConfigInput, error) {
+	var it model.DispatchConfigInput
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"providerID", "channelDefinitionID", "maxAttempts", "retryBackoffSeconds", "isActive"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "providerID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("providerID"))
+			data, err := ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProviderID = data
+		case "channelDefinitionID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("channelDefinitionID"))
+			data, err := ec.unmarshalOID2ᚖgithubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ChannelDefinitionID = data
+		case "maxAttempts":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("maxAttempts"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MaxAttempts = data
+		case "retryBackoffSeconds":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("retryBackoffSeconds"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RetryBackoffSeconds = data
+		case "isActive":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("isActive"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IsActive = data
 		}
 	}
 
@@ -79018,6 +86127,75 @@ func (ec *executionContext) unmarshalInputMembershipWhereInput(ctx context.Conte
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputOperatorItemInput(ctx context.Context, obj any) (model.OperatorItemInput, error) {
+	var it model.OperatorItemInput
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"externalID", "type", "name", "email", "phone", "isActive", "metadata"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "externalID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("externalID"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ExternalID = data
+		case "type":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("type"))
+			data, err := ec.unmarshalNOperatorType2githubᚗcomᚋretenᚑioᚋretenᚋentᚋoperatorᚐType(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Type = data
+		case "name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Name = data
+		case "email":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("email"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Email = data
+		case "phone":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("phone"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Phone = data
+		case "isActive":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("isActive"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IsActive = data
+		case "metadata":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("metadata"))
+			data, err := ec.unmarshalOMap2map(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Metadata = data
+		}
+	}
+
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputOperatorOrder(ctx context.Context, obj any) (ent.OperatorOrder, error) {
 	var it ent.OperatorOrder
 	asMap := map[string]any{}
@@ -83539,6 +90717,95 @@ func (ec *executionContext) unmarshalInputRetentionStatusConfigWhereInput(ctx co
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputRouteItemInput(ctx context.Context, obj any) (model.RouteItemInput, error) {
+	var it model.RouteItemInput
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"code", "name", "isActive", "operators"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "code":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("code"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Code = data
+		case "name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Name = data
+		case "isActive":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("isActive"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IsActive = data
+		case "operators":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("operators"))
+			data, err := ec.unmarshalORouteItemOperatorInput2ᚕᚖgithubᚗcomᚋretenᚑioᚋretenᚋgraphᚋmodelᚐRouteItemOperatorInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Operators = data
+		}
+	}
+
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputRouteItemOperatorInput(ctx context.Context, obj any) (model.RouteItemOperatorInput, error) {
+	var it model.RouteItemOperatorInput
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"externalID", "type", "role"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "externalID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("externalID"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ExternalID = data
+		case "type":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("type"))
+			data, err := ec.unmarshalNOperatorType2githubᚗcomᚋretenᚑioᚋretenᚋentᚋoperatorᚐType(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Type = data
+		case "role":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("role"))
+			data, err := ec.unmarshalORouteOperatorRole2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋentᚋrouteoperatorᚐRole(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Role = data
+		}
+	}
+
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputRouteOperatorOrder(ctx context.Context, obj any) (ent.RouteOperatorOrder, error) {
 	var it ent.RouteOperatorOrder
 	asMap := map[string]any{}
@@ -85697,6 +92964,68 @@ func (ec *executionContext) unmarshalInputSupervisorWhereInput(ctx context.Conte
 				return it, err
 			}
 			it.HasAssignmentsWith = data
+		}
+	}
+
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputSyncOperatorInput(ctx context.Context, obj any) (model.SyncOperatorInput, error) {
+	var it model.SyncOperatorInput
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"externalID", "type", "name", "email", "phone", "metadata"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "externalID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("externalID"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ExternalID = data
+		case "type":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("type"))
+			data, err := ec.unmarshalNOperatorType2githubᚗcomᚋretenᚑioᚋretenᚋentᚋoperatorᚐType(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Type = data
+		case "name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Name = data
+		case "email":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("email"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Email = data
+		case "phone":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("phone"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Phone = data
+		case "metadata":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("metadata"))
+			data, err := ec.unmarshalOMap2map(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Metadata = data
 		}
 	}
 
@@ -88365,6 +95694,405 @@ func (ec *executionContext) unmarshalInputTrashSettingWhereInput(ctx context.Con
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputTrashSettingsInput(ctx context.Context, obj any) (model.TrashSettingsInput, error) {
+	var it model.TrashSettingsInput
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"retentionDays"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "retentionDays":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("retentionDays"))
+			data, err := ec.unmarshalNInt2int(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RetentionDays = data
+		}
+	}
+
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputUpdateCommerceAddressInput(ctx context.Context, obj any) (model.UpdateCommerceAddressInput, error) {
+	var it model.UpdateCommerceAddressInput
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"addressAlias", "countryCode", "region", "commune", "city", "street", "streetNumber", "unit", "formattedAddress", "latitude", "longitude", "isActive"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "addressAlias":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("addressAlias"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AddressAlias = data
+		case "countryCode":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("countryCode"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CountryCode = data
+		case "region":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("region"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Region = data
+		case "commune":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("commune"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Commune = data
+		case "city":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("city"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.City = data
+		case "street":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("street"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Street = data
+		case "streetNumber":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("streetNumber"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StreetNumber = data
+		case "unit":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unit"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Unit = data
+		case "formattedAddress":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("formattedAddress"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FormattedAddress = data
+		case "latitude":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("latitude"))
+			data, err := ec.unmarshalOFloat2ᚖfloat64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Latitude = data
+		case "longitude":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("longitude"))
+			data, err := ec.unmarshalOFloat2ᚖfloat64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Longitude = data
+		case "isActive":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("isActive"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IsActive = data
+		}
+	}
+
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputUpdateCommerceContactInput(ctx context.Context, obj any) (model.UpdateCommerceContactInput, error) {
+	var it model.UpdateCommerceContactInput
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"value", "source", "isActive"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "value":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("value"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Value = data
+		case "source":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("source"))
+			data, err := ec.unmarshalOCommerceContactSource2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋentᚋcommercecontactᚐSource(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Source = data
+		case "isActive":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("isActive"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IsActive = data
+		}
+	}
+
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputUpdateCommerceInput(ctx context.Context, obj any) (model.UpdateCommerceInput, error) {
+	var it model.UpdateCommerceInput
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"externalID", "name", "taxID", "segment", "isActive", "metadata"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "externalID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("externalID"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ExternalID = data
+		case "name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Name = data
+		case "taxID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("taxID"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TaxID = data
+		case "segment":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("segment"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Segment = data
+		case "isActive":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("isActive"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IsActive = data
+		case "metadata":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("metadata"))
+			data, err := ec.unmarshalOMap2map(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Metadata = data
+		}
+	}
+
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputUpdateCommerceUserInput(ctx context.Context, obj any) (model.UpdateCommerceUserInput, error) {
+	var it model.UpdateCommerceUserInput
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"name", "externalID", "isActive"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Name = data
+		case "externalID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("externalID"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ExternalID = data
+		case "isActive":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("isActive"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IsActive = data
+		}
+	}
+
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputUpdateDispatchProviderInput(ctx context.Context, obj any) (model.UpdateDispatchProviderInput, error) {
+	var it model.UpdateDispatchProviderInput
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"name", "settings", "credentials", "clearCredentials", "isActive"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Name = data
+		case "settings":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("settings"))
+			data, err := ec.unmarshalOMap2map(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Settings = data
+		case "credentials":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("credentials"))
+			data, err := ec.unmarshalOMap2map(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Credentials = data
+		case "clearCredentials":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("clearCredentials"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ClearCredentials = data
+		case "isActive":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("isActive"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IsActive = data
+		}
+	}
+
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputUpdateOperatorInput(ctx context.Context, obj any) (model.UpdateOperatorInput, error) {
+	var it model.UpdateOperatorInput
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"name", "email", "phone", "externalID", "isActive", "isPlaceholder", "metadata"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Name = data
+		case "email":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("email"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Email = data
+		case "phone":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("phone"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Phone = data
+		case "externalID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("externalID"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ExternalID = data
+		case "isActive":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("isActive"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IsActive = data
+		case "isPlaceholder":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("isPlaceholder"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IsPlaceholder = data
+		case "metadata":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("metadata"))
+			data, err := ec.unmarshalOMap2map(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Metadata = data
+		}
+	}
+
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputUpdateProjectInput(ctx context.Context, obj any) (model.UpdateProjectInput, error) {
 	var it model.UpdateProjectInput
 	asMap := map[string]any{}
@@ -88386,6 +96114,123 @@ func (ec *executionContext) unmarshalInputUpdateProjectInput(ctx context.Context
 				return it, err
 			}
 			it.Name = data
+		}
+	}
+
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputUpdateRouteInput(ctx context.Context, obj any) (model.UpdateRouteInput, error) {
+	var it model.UpdateRouteInput
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"code", "name", "isActive"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "code":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("code"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Code = data
+		case "name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Name = data
+		case "isActive":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("isActive"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IsActive = data
+		}
+	}
+
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputUpdateSupervisorInput(ctx context.Context, obj any) (model.UpdateSupervisorInput, error) {
+	var it model.UpdateSupervisorInput
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"name", "email", "externalID", "phone", "isActive", "metadata", "routeIDs", "operatorIDs"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Name = data
+		case "email":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("email"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Email = data
+		case "externalID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("externalID"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ExternalID = data
+		case "phone":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("phone"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Phone = data
+		case "isActive":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("isActive"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IsActive = data
+		case "metadata":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("metadata"))
+			data, err := ec.unmarshalOMap2map(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Metadata = data
+		case "routeIDs":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("routeIDs"))
+			data, err := ec.unmarshalOID2ᚕgithubᚗcomᚋgoogleᚋuuidᚐUUIDᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RouteIDs = data
+		case "operatorIDs":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("operatorIDs"))
+			data, err := ec.unmarshalOID2ᚕgithubᚗcomᚋgoogleᚋuuidᚐUUIDᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.OperatorIDs = data
 		}
 	}
 
@@ -92156,6 +100001,104 @@ func (ec *executionContext) _AudienceEdge(ctx context.Context, sel ast.Selection
 	return out
 }
 
+var batchItemErrorImplementors = []string{"BatchItemError"}
+
+func (ec *executionContext) _BatchItemError(ctx context.Context, sel ast.SelectionSet, obj *model.BatchItemError) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, batchItemErrorImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := make(map[string]*graphql.FieldSet)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("BatchItemError")
+		case "index":
+			out.Values[i] = ec._BatchItemError_index(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "messages":
+			out.Values[i] = ec._BatchItemError_messages(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.deferred, int32(len(deferred)))
+
+	for label, dfs := range deferred {
+		ec.processDeferredGroup(graphql.DeferredGroup{
+			Label:    label,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: dfs,
+			Context:  ctx,
+		})
+	}
+
+	return out
+}
+
+var batchUpsertResultImplementors = []string{"BatchUpsertResult"}
+
+func (ec *executionContext) _BatchUpsertResult(ctx context.Context, sel ast.SelectionSet, obj *model.BatchUpsertResult) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, batchUpsertResultImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := make(map[string]*graphql.FieldSet)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("BatchUpsertResult")
+		case "created":
+			out.Values[i] = ec._BatchUpsertResult_created(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updated":
+			out.Values[i] = ec._BatchUpsertResult_updated(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "total":
+			out.Values[i] = ec._BatchUpsertResult_total(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "errors":
+			out.Values[i] = ec._BatchUpsertResult_errors(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.deferred, int32(len(deferred)))
+
+	for label, dfs := range deferred {
+		ec.processDeferredGroup(graphql.DeferredGroup{
+			Label:    label,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: dfs,
+			Context:  ctx,
+		})
+	}
+
+	return out
+}
+
 var catalogColumnImplementors = []string{"CatalogColumn", "Node"}
 
 func (ec *executionContext) _CatalogColumn(ctx context.Context, sel ast.SelectionSet, obj *ent.CatalogColumn) graphql.Marshaler {
@@ -93021,6 +100964,8 @@ func (ec *executionContext) _ChannelDefinition(ctx context.Context, sel ast.Sele
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "settings":
+			out.Values[i] = ec._ChannelDefinition_settings(ctx, field, obj)
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -93312,6 +101257,8 @@ func (ec *executionContext) _Commerce(ctx context.Context, sel ast.SelectionSet,
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "metadata":
+			out.Values[i] = ec._Commerce_metadata(ctx, field, obj)
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -94950,6 +102897,44 @@ func (ec *executionContext) _DispatchProvider(ctx context.Context, sel ast.Selec
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "settings":
+			out.Values[i] = ec._DispatchProvider_settings(ctx, field, obj)
+		case "hasCredentials":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._DispatchProvider_hasCredentials(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.Deferrable != nil {
+				dfs, ok := deferred[field.Deferrable.Label]
+				di := 0
+				if ok {
+					dfs.AddField(field)
+					di = len(dfs.Values) - 1
+				} else {
+					dfs = graphql.NewFieldSet([]graphql.CollectedField{field})
+					deferred[field.Deferrable.Label] = dfs
+				}
+				dfs.Concurrently(di, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, dfs)
+				})
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -96222,6 +104207,265 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "createCommerce":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createCommerce(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updateCommerce":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateCommerce(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deleteCommerce":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deleteCommerce(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "addCommerceAddress":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_addCommerceAddress(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updateCommerceAddress":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateCommerceAddress(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "setPrimaryCommerceAddress":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_setPrimaryCommerceAddress(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createCommerceUser":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createCommerceUser(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updateCommerceUser":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateCommerceUser(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "addCommerceUserRole":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_addCommerceUserRole(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "removeCommerceUserRole":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_removeCommerceUserRole(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "addCommerceContact":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_addCommerceContact(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updateCommerceContact":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateCommerceContact(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "setPrimaryCommerceContact":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_setPrimaryCommerceContact(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "batchUpsertCommerces":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_batchUpsertCommerces(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createOperator":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createOperator(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updateOperator":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateOperator(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deleteOperator":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deleteOperator(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "syncOperators":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_syncOperators(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "batchUpsertOperators":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_batchUpsertOperators(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createRoute":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createRoute(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updateRoute":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateRoute(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deleteRoute":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deleteRoute(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "linkRouteOperator":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_linkRouteOperator(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "unlinkRouteOperator":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_unlinkRouteOperator(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "batchUpsertRoutes":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_batchUpsertRoutes(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createSupervisor":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createSupervisor(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updateSupervisor":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateSupervisor(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deleteSupervisor":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deleteSupervisor(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "restoreTrashRecord":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_restoreTrashRecord(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "purgeTrashRecord":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_purgeTrashRecord(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updateTrashSettings":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateTrashSettings(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createDispatchProvider":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createDispatchProvider(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updateDispatchProvider":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateDispatchProvider(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deleteDispatchProvider":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deleteDispatchProvider(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createChannelDefinition":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createChannelDefinition(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updateChannelDefinition":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateChannelDefinition(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "putDispatchConfig":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_putDispatchConfig(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -96337,6 +104581,8 @@ func (ec *executionContext) _Operator(ctx context.Context, sel ast.SelectionSet,
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "metadata":
+			out.Values[i] = ec._Operator_metadata(ctx, field, obj)
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -96763,6 +105009,72 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "commerces":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_commerces(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "dispatchProviders":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_dispatchProviders(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "operators":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_operators(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
 		case "projects":
 			field := field
 
@@ -96773,6 +105085,72 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 					}
 				}()
 				res = ec._Query_projects(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "routes":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_routes(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "supervisors":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_supervisors(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "trashRecords":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_trashRecords(ctx, field)
 				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
@@ -96817,6 +105195,50 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 					}
 				}()
 				res = ec._Query_administeredTenants(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "trashSettings":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_trashSettings(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "dispatchConfigs":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_dispatchConfigs(ctx, field)
 				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
@@ -98431,6 +106853,80 @@ func (ec *executionContext) _Supervisor(ctx context.Context, sel ast.SelectionSe
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "metadata":
+			out.Values[i] = ec._Supervisor_metadata(ctx, field, obj)
+		case "routeIDs":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Supervisor_routeIDs(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.Deferrable != nil {
+				dfs, ok := deferred[field.Deferrable.Label]
+				di := 0
+				if ok {
+					dfs.AddField(field)
+					di = len(dfs.Values) - 1
+				} else {
+					dfs = graphql.NewFieldSet([]graphql.CollectedField{field})
+					deferred[field.Deferrable.Label] = dfs
+				}
+				dfs.Concurrently(di, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, dfs)
+				})
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "operatorIDs":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Supervisor_operatorIDs(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.Deferrable != nil {
+				dfs, ok := deferred[field.Deferrable.Label]
+				di := 0
+				if ok {
+					dfs.AddField(field)
+					di = len(dfs.Values) - 1
+				} else {
+					dfs = graphql.NewFieldSet([]graphql.CollectedField{field})
+					deferred[field.Deferrable.Label] = dfs
+				}
+				dfs.Concurrently(di, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, dfs)
+				})
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -99585,6 +108081,45 @@ func (ec *executionContext) _TrashSettingEdge(ctx context.Context, sel ast.Selec
 			out.Values[i] = ec._TrashSettingEdge_node(ctx, field, obj)
 		case "cursor":
 			out.Values[i] = ec._TrashSettingEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.deferred, int32(len(deferred)))
+
+	for label, dfs := range deferred {
+		ec.processDeferredGroup(graphql.DeferredGroup{
+			Label:    label,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: dfs,
+			Context:  ctx,
+		})
+	}
+
+	return out
+}
+
+var trashSettingsImplementors = []string{"TrashSettings"}
+
+func (ec *executionContext) _TrashSettings(ctx context.Context, sel ast.SelectionSet, obj *trash.Settings) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, trashSettingsImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := make(map[string]*graphql.FieldSet)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("TrashSettings")
+		case "retentionDays":
+			out.Values[i] = ec._TrashSettings_retentionDays(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -100904,6 +109439,74 @@ func (ec *executionContext) unmarshalNAudienceWhereInput2ᚖgithubᚗcomᚋreten
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) marshalNBatchItemError2ᚕᚖgithubᚗcomᚋretenᚑioᚋretenᚋgraphᚋmodelᚐBatchItemErrorᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.BatchItemError) graphql.Marshaler {
+	ret := make(graphql.Array, len(v))
+	var wg sync.WaitGroup
+	isLen1 := len(v) == 1
+	if !isLen1 {
+		wg.Add(len(v))
+	}
+	for i := range v {
+		i := i
+		fc := &graphql.FieldContext{
+			Index:  &i,
+			Result: &v[i],
+		}
+		ctx := graphql.WithFieldContext(ctx, fc)
+		f := func(i int) {
+			defer func() {
+				if r := recover(); r != nil {
+					ec.Error(ctx, ec.Recover(ctx, r))
+					ret = nil
+				}
+			}()
+			if !isLen1 {
+				defer wg.Done()
+			}
+			ret[i] = ec.marshalNBatchItemError2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋgraphᚋmodelᚐBatchItemError(ctx, sel, v[i])
+		}
+		if isLen1 {
+			f(i)
+		} else {
+			go f(i)
+		}
+
+	}
+	wg.Wait()
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNBatchItemError2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋgraphᚋmodelᚐBatchItemError(ctx context.Context, sel ast.SelectionSet, v *model.BatchItemError) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			ec.Errorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._BatchItemError(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNBatchUpsertResult2githubᚗcomᚋretenᚑioᚋretenᚋgraphᚋmodelᚐBatchUpsertResult(ctx context.Context, sel ast.SelectionSet, v model.BatchUpsertResult) graphql.Marshaler {
+	return ec._BatchUpsertResult(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNBatchUpsertResult2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋgraphᚋmodelᚐBatchUpsertResult(ctx context.Context, sel ast.SelectionSet, v *model.BatchUpsertResult) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			ec.Errorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._BatchUpsertResult(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalNBoolean2bool(ctx context.Context, v any) (bool, error) {
 	res, err := graphql.UnmarshalBoolean(v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -101033,6 +109636,10 @@ func (ec *executionContext) unmarshalNCatalogTableWhereInput2ᚖgithubᚗcomᚋr
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) marshalNChannelDefinition2githubᚗcomᚋretenᚑioᚋretenᚋentᚐChannelDefinition(ctx context.Context, sel ast.SelectionSet, v ent.ChannelDefinition) graphql.Marshaler {
+	return ec._ChannelDefinition(ctx, sel, &v)
+}
+
 func (ec *executionContext) marshalNChannelDefinition2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋentᚐChannelDefinition(ctx context.Context, sel ast.SelectionSet, v *ent.ChannelDefinition) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
@@ -101051,6 +109658,11 @@ func (ec *executionContext) unmarshalNChannelDefinitionChannel2githubᚗcomᚋre
 
 func (ec *executionContext) marshalNChannelDefinitionChannel2githubᚗcomᚋretenᚑioᚋretenᚋentᚋchanneldefinitionᚐChannel(ctx context.Context, sel ast.SelectionSet, v channeldefinition.Channel) graphql.Marshaler {
 	return v
+}
+
+func (ec *executionContext) unmarshalNChannelDefinitionInput2githubᚗcomᚋretenᚑioᚋretenᚋgraphᚋmodelᚐChannelDefinitionInput(ctx context.Context, v any) (model.ChannelDefinitionInput, error) {
+	res, err := ec.unmarshalInputChannelDefinitionInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) unmarshalNChannelDefinitionOrderField2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋentᚐChannelDefinitionOrderField(ctx context.Context, v any) (*ent.ChannelDefinitionOrderField, error) {
@@ -101074,6 +109686,10 @@ func (ec *executionContext) unmarshalNChannelDefinitionWhereInput2ᚖgithubᚗco
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) marshalNCommerce2githubᚗcomᚋretenᚑioᚋretenᚋentᚐCommerce(ctx context.Context, sel ast.SelectionSet, v ent.Commerce) graphql.Marshaler {
+	return ec._Commerce(ctx, sel, &v)
+}
+
 func (ec *executionContext) marshalNCommerce2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋentᚐCommerce(ctx context.Context, sel ast.SelectionSet, v *ent.Commerce) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
@@ -101084,6 +109700,10 @@ func (ec *executionContext) marshalNCommerce2ᚖgithubᚗcomᚋretenᚑioᚋrete
 	return ec._Commerce(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalNCommerceAddress2githubᚗcomᚋretenᚑioᚋretenᚋentᚐCommerceAddress(ctx context.Context, sel ast.SelectionSet, v ent.CommerceAddress) graphql.Marshaler {
+	return ec._CommerceAddress(ctx, sel, &v)
+}
+
 func (ec *executionContext) marshalNCommerceAddress2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋentᚐCommerceAddress(ctx context.Context, sel ast.SelectionSet, v *ent.CommerceAddress) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
@@ -101092,6 +109712,11 @@ func (ec *executionContext) marshalNCommerceAddress2ᚖgithubᚗcomᚋretenᚑio
 		return graphql.Null
 	}
 	return ec._CommerceAddress(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNCommerceAddressInput2githubᚗcomᚋretenᚑioᚋretenᚋgraphᚋmodelᚐCommerceAddressInput(ctx context.Context, v any) (model.CommerceAddressInput, error) {
+	res, err := ec.unmarshalInputCommerceAddressInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) unmarshalNCommerceAddressOrderField2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋentᚐCommerceAddressOrderField(ctx context.Context, v any) (*ent.CommerceAddressOrderField, error) {
@@ -101125,6 +109750,59 @@ func (ec *executionContext) unmarshalNCommerceAddressWhereInput2ᚖgithubᚗcom�
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) unmarshalNCommerceBatchAddressInput2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋgraphᚋmodelᚐCommerceBatchAddressInput(ctx context.Context, v any) (*model.CommerceBatchAddressInput, error) {
+	res, err := ec.unmarshalInputCommerceBatchAddressInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNCommerceBatchContactInput2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋgraphᚋmodelᚐCommerceBatchContactInput(ctx context.Context, v any) (*model.CommerceBatchContactInput, error) {
+	res, err := ec.unmarshalInputCommerceBatchContactInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNCommerceBatchItemInput2ᚕᚖgithubᚗcomᚋretenᚑioᚋretenᚋgraphᚋmodelᚐCommerceBatchItemInputᚄ(ctx context.Context, v any) ([]*model.CommerceBatchItemInput, error) {
+	var vSlice []any
+	vSlice = graphql.CoerceList(v)
+	var err error
+	res := make([]*model.CommerceBatchItemInput, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNCommerceBatchItemInput2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋgraphᚋmodelᚐCommerceBatchItemInput(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) unmarshalNCommerceBatchItemInput2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋgraphᚋmodelᚐCommerceBatchItemInput(ctx context.Context, v any) (*model.CommerceBatchItemInput, error) {
+	res, err := ec.unmarshalInputCommerceBatchItemInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNCommerceBatchUserInput2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋgraphᚋmodelᚐCommerceBatchUserInput(ctx context.Context, v any) (*model.CommerceBatchUserInput, error) {
+	res, err := ec.unmarshalInputCommerceBatchUserInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNCommerceConnection2githubᚗcomᚋretenᚑioᚋretenᚋentᚐCommerceConnection(ctx context.Context, sel ast.SelectionSet, v ent.CommerceConnection) graphql.Marshaler {
+	return ec._CommerceConnection(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNCommerceConnection2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋentᚐCommerceConnection(ctx context.Context, sel ast.SelectionSet, v *ent.CommerceConnection) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			ec.Errorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._CommerceConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNCommerceContact2githubᚗcomᚋretenᚑioᚋretenᚋentᚐCommerceContact(ctx context.Context, sel ast.SelectionSet, v ent.CommerceContact) graphql.Marshaler {
+	return ec._CommerceContact(ctx, sel, &v)
+}
+
 func (ec *executionContext) marshalNCommerceContact2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋentᚐCommerceContact(ctx context.Context, sel ast.SelectionSet, v *ent.CommerceContact) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
@@ -101143,6 +109821,11 @@ func (ec *executionContext) unmarshalNCommerceContactContactType2githubᚗcomᚋ
 
 func (ec *executionContext) marshalNCommerceContactContactType2githubᚗcomᚋretenᚑioᚋretenᚋentᚋcommercecontactᚐContactType(ctx context.Context, sel ast.SelectionSet, v commercecontact.ContactType) graphql.Marshaler {
 	return v
+}
+
+func (ec *executionContext) unmarshalNCommerceContactInput2githubᚗcomᚋretenᚑioᚋretenᚋgraphᚋmodelᚐCommerceContactInput(ctx context.Context, v any) (model.CommerceContactInput, error) {
+	res, err := ec.unmarshalInputCommerceContactInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) unmarshalNCommerceContactOrderField2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋentᚐCommerceContactOrderField(ctx context.Context, v any) (*ent.CommerceContactOrderField, error) {
@@ -101231,6 +109914,10 @@ func (ec *executionContext) marshalNCommerceOrderField2ᚖgithubᚗcomᚋreten�
 		return graphql.Null
 	}
 	return v
+}
+
+func (ec *executionContext) marshalNCommerceUser2githubᚗcomᚋretenᚑioᚋretenᚋentᚐCommerceUser(ctx context.Context, sel ast.SelectionSet, v ent.CommerceUser) graphql.Marshaler {
+	return ec._CommerceUser(ctx, sel, &v)
 }
 
 func (ec *executionContext) marshalNCommerceUser2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋentᚐCommerceUser(ctx context.Context, sel ast.SelectionSet, v *ent.CommerceUser) graphql.Marshaler {
@@ -101339,8 +110026,38 @@ func (ec *executionContext) marshalNCreateAPIKeyPayload2ᚖgithubᚗcomᚋreten�
 	return ec._CreateAPIKeyPayload(ctx, sel, v)
 }
 
+func (ec *executionContext) unmarshalNCreateCommerceInput2githubᚗcomᚋretenᚑioᚋretenᚋgraphᚋmodelᚐCreateCommerceInput(ctx context.Context, v any) (model.CreateCommerceInput, error) {
+	res, err := ec.unmarshalInputCreateCommerceInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNCreateCommerceUserInput2githubᚗcomᚋretenᚑioᚋretenᚋgraphᚋmodelᚐCreateCommerceUserInput(ctx context.Context, v any) (model.CreateCommerceUserInput, error) {
+	res, err := ec.unmarshalInputCreateCommerceUserInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNCreateDispatchProviderInput2githubᚗcomᚋretenᚑioᚋretenᚋgraphᚋmodelᚐCreateDispatchProviderInput(ctx context.Context, v any) (model.CreateDispatchProviderInput, error) {
+	res, err := ec.unmarshalInputCreateDispatchProviderInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNCreateOperatorInput2githubᚗcomᚋretenᚑioᚋretenᚋgraphᚋmodelᚐCreateOperatorInput(ctx context.Context, v any) (model.CreateOperatorInput, error) {
+	res, err := ec.unmarshalInputCreateOperatorInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) unmarshalNCreateProjectInput2githubᚗcomᚋretenᚑioᚋretenᚋgraphᚋmodelᚐCreateProjectInput(ctx context.Context, v any) (model.CreateProjectInput, error) {
 	res, err := ec.unmarshalInputCreateProjectInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNCreateRouteInput2githubᚗcomᚋretenᚑioᚋretenᚋgraphᚋmodelᚐCreateRouteInput(ctx context.Context, v any) (model.CreateRouteInput, error) {
+	res, err := ec.unmarshalInputCreateRouteInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNCreateSupervisorInput2githubᚗcomᚋretenᚑioᚋretenᚋgraphᚋmodelᚐCreateSupervisorInput(ctx context.Context, v any) (model.CreateSupervisorInput, error) {
+	res, err := ec.unmarshalInputCreateSupervisorInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
@@ -101352,6 +110069,54 @@ func (ec *executionContext) unmarshalNCursor2entgoᚗioᚋcontribᚋentgqlᚐCur
 
 func (ec *executionContext) marshalNCursor2entgoᚗioᚋcontribᚋentgqlᚐCursor(ctx context.Context, sel ast.SelectionSet, v entgql.Cursor[uuid.UUID]) graphql.Marshaler {
 	return v
+}
+
+func (ec *executionContext) marshalNDispatchConfig2githubᚗcomᚋretenᚑioᚋretenᚋentᚐDispatchConfig(ctx context.Context, sel ast.SelectionSet, v ent.DispatchConfig) graphql.Marshaler {
+	return ec._DispatchConfig(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNDispatchConfig2ᚕᚖgithubᚗcomᚋretenᚑioᚋretenᚋentᚐDispatchConfigᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.DispatchConfig) graphql.Marshaler {
+	ret := make(graphql.Array, len(v))
+	var wg sync.WaitGroup
+	isLen1 := len(v) == 1
+	if !isLen1 {
+		wg.Add(len(v))
+	}
+	for i := range v {
+		i := i
+		fc := &graphql.FieldContext{
+			Index:  &i,
+			Result: &v[i],
+		}
+		ctx := graphql.WithFieldContext(ctx, fc)
+		f := func(i int) {
+			defer func() {
+				if r := recover(); r != nil {
+					ec.Error(ctx, ec.Recover(ctx, r))
+					ret = nil
+				}
+			}()
+			if !isLen1 {
+				defer wg.Done()
+			}
+			ret[i] = ec.marshalNDispatchConfig2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋentᚐDispatchConfig(ctx, sel, v[i])
+		}
+		if isLen1 {
+			f(i)
+		} else {
+			go f(i)
+		}
+
+	}
+	wg.Wait()
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
 }
 
 func (ec *executionContext) marshalNDispatchConfig2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋentᚐDispatchConfig(ctx context.Context, sel ast.SelectionSet, v *ent.DispatchConfig) graphql.Marshaler {
@@ -101372,6 +110137,11 @@ func (ec *executionContext) unmarshalNDispatchConfigChannel2githubᚗcomᚋreten
 
 func (ec *executionContext) marshalNDispatchConfigChannel2githubᚗcomᚋretenᚑioᚋretenᚋentᚋdispatchconfigᚐChannel(ctx context.Context, sel ast.SelectionSet, v dispatchconfig.Channel) graphql.Marshaler {
 	return v
+}
+
+func (ec *executionContext) unmarshalNDispatchConfigInput2githubᚗcomᚋretenᚑioᚋretenᚋgraphᚋmodelᚐDispatchConfigInput(ctx context.Context, v any) (model.DispatchConfigInput, error) {
+	res, err := ec.unmarshalInputDispatchConfigInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) unmarshalNDispatchConfigOrderField2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋentᚐDispatchConfigOrderField(ctx context.Context, v any) (*ent.DispatchConfigOrderField, error) {
@@ -101395,6 +110165,10 @@ func (ec *executionContext) unmarshalNDispatchConfigWhereInput2ᚖgithubᚗcom�
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) marshalNDispatchProvider2githubᚗcomᚋretenᚑioᚋretenᚋentᚐDispatchProvider(ctx context.Context, sel ast.SelectionSet, v ent.DispatchProvider) graphql.Marshaler {
+	return ec._DispatchProvider(ctx, sel, &v)
+}
+
 func (ec *executionContext) marshalNDispatchProvider2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋentᚐDispatchProvider(ctx context.Context, sel ast.SelectionSet, v *ent.DispatchProvider) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
@@ -101413,6 +110187,20 @@ func (ec *executionContext) unmarshalNDispatchProviderChannel2githubᚗcomᚋret
 
 func (ec *executionContext) marshalNDispatchProviderChannel2githubᚗcomᚋretenᚑioᚋretenᚋentᚋdispatchproviderᚐChannel(ctx context.Context, sel ast.SelectionSet, v dispatchprovider.Channel) graphql.Marshaler {
 	return v
+}
+
+func (ec *executionContext) marshalNDispatchProviderConnection2githubᚗcomᚋretenᚑioᚋretenᚋentᚐDispatchProviderConnection(ctx context.Context, sel ast.SelectionSet, v ent.DispatchProviderConnection) graphql.Marshaler {
+	return ec._DispatchProviderConnection(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNDispatchProviderConnection2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋentᚐDispatchProviderConnection(ctx context.Context, sel ast.SelectionSet, v *ent.DispatchProviderConnection) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			ec.Errorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._DispatchProviderConnection(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNDispatchProviderOrderField2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋentᚐDispatchProviderOrderField(ctx context.Context, v any) (*ent.DispatchProviderOrderField, error) {
@@ -101687,6 +110475,10 @@ func (ec *executionContext) marshalNNode2ᚕgithubᚗcomᚋretenᚑioᚋretenᚋ
 	return ret
 }
 
+func (ec *executionContext) marshalNOperator2githubᚗcomᚋretenᚑioᚋretenᚋentᚐOperator(ctx context.Context, sel ast.SelectionSet, v ent.Operator) graphql.Marshaler {
+	return ec._Operator(ctx, sel, &v)
+}
+
 func (ec *executionContext) marshalNOperator2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋentᚐOperator(ctx context.Context, sel ast.SelectionSet, v *ent.Operator) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
@@ -101695,6 +110487,40 @@ func (ec *executionContext) marshalNOperator2ᚖgithubᚗcomᚋretenᚑioᚋrete
 		return graphql.Null
 	}
 	return ec._Operator(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNOperatorConnection2githubᚗcomᚋretenᚑioᚋretenᚋentᚐOperatorConnection(ctx context.Context, sel ast.SelectionSet, v ent.OperatorConnection) graphql.Marshaler {
+	return ec._OperatorConnection(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNOperatorConnection2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋentᚐOperatorConnection(ctx context.Context, sel ast.SelectionSet, v *ent.OperatorConnection) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			ec.Errorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._OperatorConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNOperatorItemInput2ᚕᚖgithubᚗcomᚋretenᚑioᚋretenᚋgraphᚋmodelᚐOperatorItemInputᚄ(ctx context.Context, v any) ([]*model.OperatorItemInput, error) {
+	var vSlice []any
+	vSlice = graphql.CoerceList(v)
+	var err error
+	res := make([]*model.OperatorItemInput, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNOperatorItemInput2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋgraphᚋmodelᚐOperatorItemInput(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) unmarshalNOperatorItemInput2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋgraphᚋmodelᚐOperatorItemInput(ctx context.Context, v any) (*model.OperatorItemInput, error) {
+	res, err := ec.unmarshalInputOperatorItemInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) unmarshalNOperatorOrderField2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋentᚐOperatorOrderField(ctx context.Context, v any) (*ent.OperatorOrderField, error) {
@@ -102005,6 +110831,10 @@ func (ec *executionContext) unmarshalNRetentionStatusConfigWhereInput2ᚖgithub�
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) marshalNRoute2githubᚗcomᚋretenᚑioᚋretenᚋentᚐRoute(ctx context.Context, sel ast.SelectionSet, v ent.Route) graphql.Marshaler {
+	return ec._Route(ctx, sel, &v)
+}
+
 func (ec *executionContext) marshalNRoute2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋentᚐRoute(ctx context.Context, sel ast.SelectionSet, v *ent.Route) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
@@ -102013,6 +110843,49 @@ func (ec *executionContext) marshalNRoute2ᚖgithubᚗcomᚋretenᚑioᚋreten�
 		return graphql.Null
 	}
 	return ec._Route(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNRouteConnection2githubᚗcomᚋretenᚑioᚋretenᚋentᚐRouteConnection(ctx context.Context, sel ast.SelectionSet, v ent.RouteConnection) graphql.Marshaler {
+	return ec._RouteConnection(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNRouteConnection2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋentᚐRouteConnection(ctx context.Context, sel ast.SelectionSet, v *ent.RouteConnection) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			ec.Errorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._RouteConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNRouteItemInput2ᚕᚖgithubᚗcomᚋretenᚑioᚋretenᚋgraphᚋmodelᚐRouteItemInputᚄ(ctx context.Context, v any) ([]*model.RouteItemInput, error) {
+	var vSlice []any
+	vSlice = graphql.CoerceList(v)
+	var err error
+	res := make([]*model.RouteItemInput, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNRouteItemInput2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋgraphᚋmodelᚐRouteItemInput(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) unmarshalNRouteItemInput2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋgraphᚋmodelᚐRouteItemInput(ctx context.Context, v any) (*model.RouteItemInput, error) {
+	res, err := ec.unmarshalInputRouteItemInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNRouteItemOperatorInput2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋgraphᚋmodelᚐRouteItemOperatorInput(ctx context.Context, v any) (*model.RouteItemOperatorInput, error) {
+	res, err := ec.unmarshalInputRouteItemOperatorInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNRouteOperator2githubᚗcomᚋretenᚑioᚋretenᚋentᚐRouteOperator(ctx context.Context, sel ast.SelectionSet, v ent.RouteOperator) graphql.Marshaler {
+	return ec._RouteOperator(ctx, sel, &v)
 }
 
 func (ec *executionContext) marshalNRouteOperator2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋentᚐRouteOperator(ctx context.Context, sel ast.SelectionSet, v *ent.RouteOperator) graphql.Marshaler {
@@ -102123,6 +110996,10 @@ func (ec *executionContext) marshalNString2ᚕstringᚄ(ctx context.Context, sel
 	return ret
 }
 
+func (ec *executionContext) marshalNSupervisor2githubᚗcomᚋretenᚑioᚋretenᚋentᚐSupervisor(ctx context.Context, sel ast.SelectionSet, v ent.Supervisor) graphql.Marshaler {
+	return ec._Supervisor(ctx, sel, &v)
+}
+
 func (ec *executionContext) marshalNSupervisor2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋentᚐSupervisor(ctx context.Context, sel ast.SelectionSet, v *ent.Supervisor) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
@@ -102164,6 +111041,20 @@ func (ec *executionContext) unmarshalNSupervisorAssignmentWhereInput2ᚖgithub�
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) marshalNSupervisorConnection2githubᚗcomᚋretenᚑioᚋretenᚋentᚐSupervisorConnection(ctx context.Context, sel ast.SelectionSet, v ent.SupervisorConnection) graphql.Marshaler {
+	return ec._SupervisorConnection(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNSupervisorConnection2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋentᚐSupervisorConnection(ctx context.Context, sel ast.SelectionSet, v *ent.SupervisorConnection) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			ec.Errorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._SupervisorConnection(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalNSupervisorOrderField2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋentᚐSupervisorOrderField(ctx context.Context, v any) (*ent.SupervisorOrderField, error) {
 	var res = new(ent.SupervisorOrderField)
 	err := res.UnmarshalGQL(v)
@@ -102182,6 +111073,26 @@ func (ec *executionContext) marshalNSupervisorOrderField2ᚖgithubᚗcomᚋreten
 
 func (ec *executionContext) unmarshalNSupervisorWhereInput2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋentᚐSupervisorWhereInput(ctx context.Context, v any) (*ent.SupervisorWhereInput, error) {
 	res, err := ec.unmarshalInputSupervisorWhereInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNSyncOperatorInput2ᚕᚖgithubᚗcomᚋretenᚑioᚋretenᚋgraphᚋmodelᚐSyncOperatorInputᚄ(ctx context.Context, v any) ([]*model.SyncOperatorInput, error) {
+	var vSlice []any
+	vSlice = graphql.CoerceList(v)
+	var err error
+	res := make([]*model.SyncOperatorInput, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNSyncOperatorInput2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋgraphᚋmodelᚐSyncOperatorInput(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) unmarshalNSyncOperatorInput2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋgraphᚋmodelᚐSyncOperatorInput(ctx context.Context, v any) (*model.SyncOperatorInput, error) {
+	res, err := ec.unmarshalInputSyncOperatorInput(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
@@ -102357,6 +111268,34 @@ func (ec *executionContext) marshalNTime2timeᚐTime(ctx context.Context, sel as
 	return res
 }
 
+func (ec *executionContext) marshalNTrashRecord2githubᚗcomᚋretenᚑioᚋretenᚋentᚐTrashRecord(ctx context.Context, sel ast.SelectionSet, v ent.TrashRecord) graphql.Marshaler {
+	return ec._TrashRecord(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNTrashRecord2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋentᚐTrashRecord(ctx context.Context, sel ast.SelectionSet, v *ent.TrashRecord) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			ec.Errorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._TrashRecord(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNTrashRecordConnection2githubᚗcomᚋretenᚑioᚋretenᚋentᚐTrashRecordConnection(ctx context.Context, sel ast.SelectionSet, v ent.TrashRecordConnection) graphql.Marshaler {
+	return ec._TrashRecordConnection(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNTrashRecordConnection2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋentᚐTrashRecordConnection(ctx context.Context, sel ast.SelectionSet, v *ent.TrashRecordConnection) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			ec.Errorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._TrashRecordConnection(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalNTrashRecordKind2githubᚗcomᚋretenᚑioᚋretenᚋentᚋtrashrecordᚐKind(ctx context.Context, v any) (trashrecord.Kind, error) {
 	var res trashrecord.Kind
 	err := res.UnmarshalGQL(v)
@@ -102409,6 +111348,25 @@ func (ec *executionContext) unmarshalNTrashSettingWhereInput2ᚖgithubᚗcomᚋr
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) marshalNTrashSettings2githubᚗcomᚋretenᚑioᚋretenᚋinternalᚋtrashᚐSettings(ctx context.Context, sel ast.SelectionSet, v trash.Settings) graphql.Marshaler {
+	return ec._TrashSettings(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNTrashSettings2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋinternalᚋtrashᚐSettings(ctx context.Context, sel ast.SelectionSet, v *trash.Settings) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			ec.Errorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._TrashSettings(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNTrashSettingsInput2githubᚗcomᚋretenᚑioᚋretenᚋgraphᚋmodelᚐTrashSettingsInput(ctx context.Context, v any) (model.TrashSettingsInput, error) {
+	res, err := ec.unmarshalInputTrashSettingsInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) unmarshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx context.Context, v any) (uuid.UUID, error) {
 	res, err := graphql.UnmarshalUUID(v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -102425,8 +111383,48 @@ func (ec *executionContext) marshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx
 	return res
 }
 
+func (ec *executionContext) unmarshalNUpdateCommerceAddressInput2githubᚗcomᚋretenᚑioᚋretenᚋgraphᚋmodelᚐUpdateCommerceAddressInput(ctx context.Context, v any) (model.UpdateCommerceAddressInput, error) {
+	res, err := ec.unmarshalInputUpdateCommerceAddressInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNUpdateCommerceContactInput2githubᚗcomᚋretenᚑioᚋretenᚋgraphᚋmodelᚐUpdateCommerceContactInput(ctx context.Context, v any) (model.UpdateCommerceContactInput, error) {
+	res, err := ec.unmarshalInputUpdateCommerceContactInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNUpdateCommerceInput2githubᚗcomᚋretenᚑioᚋretenᚋgraphᚋmodelᚐUpdateCommerceInput(ctx context.Context, v any) (model.UpdateCommerceInput, error) {
+	res, err := ec.unmarshalInputUpdateCommerceInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNUpdateCommerceUserInput2githubᚗcomᚋretenᚑioᚋretenᚋgraphᚋmodelᚐUpdateCommerceUserInput(ctx context.Context, v any) (model.UpdateCommerceUserInput, error) {
+	res, err := ec.unmarshalInputUpdateCommerceUserInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNUpdateDispatchProviderInput2githubᚗcomᚋretenᚑioᚋretenᚋgraphᚋmodelᚐUpdateDispatchProviderInput(ctx context.Context, v any) (model.UpdateDispatchProviderInput, error) {
+	res, err := ec.unmarshalInputUpdateDispatchProviderInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNUpdateOperatorInput2githubᚗcomᚋretenᚑioᚋretenᚋgraphᚋmodelᚐUpdateOperatorInput(ctx context.Context, v any) (model.UpdateOperatorInput, error) {
+	res, err := ec.unmarshalInputUpdateOperatorInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) unmarshalNUpdateProjectInput2githubᚗcomᚋretenᚑioᚋretenᚋgraphᚋmodelᚐUpdateProjectInput(ctx context.Context, v any) (model.UpdateProjectInput, error) {
 	res, err := ec.unmarshalInputUpdateProjectInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNUpdateRouteInput2githubᚗcomᚋretenᚑioᚋretenᚋgraphᚋmodelᚐUpdateRouteInput(ctx context.Context, v any) (model.UpdateRouteInput, error) {
+	res, err := ec.unmarshalInputUpdateRouteInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNUpdateSupervisorInput2githubᚗcomᚋretenᚑioᚋretenᚋgraphᚋmodelᚐUpdateSupervisorInput(ctx context.Context, v any) (model.UpdateSupervisorInput, error) {
+	res, err := ec.unmarshalInputUpdateSupervisorInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
@@ -105939,6 +114937,60 @@ func (ec *executionContext) unmarshalOCommerceAddressWhereInput2ᚖgithubᚗcom�
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) unmarshalOCommerceBatchAddressInput2ᚕᚖgithubᚗcomᚋretenᚑioᚋretenᚋgraphᚋmodelᚐCommerceBatchAddressInputᚄ(ctx context.Context, v any) ([]*model.CommerceBatchAddressInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var vSlice []any
+	vSlice = graphql.CoerceList(v)
+	var err error
+	res := make([]*model.CommerceBatchAddressInput, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNCommerceBatchAddressInput2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋgraphᚋmodelᚐCommerceBatchAddressInput(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) unmarshalOCommerceBatchContactInput2ᚕᚖgithubᚗcomᚋretenᚑioᚋretenᚋgraphᚋmodelᚐCommerceBatchContactInputᚄ(ctx context.Context, v any) ([]*model.CommerceBatchContactInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var vSlice []any
+	vSlice = graphql.CoerceList(v)
+	var err error
+	res := make([]*model.CommerceBatchContactInput, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNCommerceBatchContactInput2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋgraphᚋmodelᚐCommerceBatchContactInput(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) unmarshalOCommerceBatchUserInput2ᚕᚖgithubᚗcomᚋretenᚑioᚋretenᚋgraphᚋmodelᚐCommerceBatchUserInputᚄ(ctx context.Context, v any) ([]*model.CommerceBatchUserInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var vSlice []any
+	vSlice = graphql.CoerceList(v)
+	var err error
+	res := make([]*model.CommerceBatchUserInput, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNCommerceBatchUserInput2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋgraphᚋmodelᚐCommerceBatchUserInput(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
 func (ec *executionContext) marshalOCommerceContact2ᚕᚖgithubᚗcomᚋretenᚑioᚋretenᚋentᚐCommerceContactᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.CommerceContact) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
@@ -106483,6 +115535,14 @@ func (ec *executionContext) unmarshalOCommerceLifecycleSnapshotWhereInput2ᚖgit
 		return nil, nil
 	}
 	res, err := ec.unmarshalInputCommerceLifecycleSnapshotWhereInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalOCommerceOrder2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋentᚐCommerceOrder(ctx context.Context, v any) (*ent.CommerceOrder, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputCommerceOrder(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
@@ -107291,6 +116351,14 @@ func (ec *executionContext) marshalODispatchProviderEdge2ᚖgithubᚗcomᚋreten
 	return ec._DispatchProviderEdge(ctx, sel, v)
 }
 
+func (ec *executionContext) unmarshalODispatchProviderOrder2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋentᚐDispatchProviderOrder(ctx context.Context, v any) (*ent.DispatchProviderOrder, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputDispatchProviderOrder(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) unmarshalODispatchProviderWhereInput2ᚕᚖgithubᚗcomᚋretenᚑioᚋretenᚋentᚐDispatchProviderWhereInputᚄ(ctx context.Context, v any) ([]*ent.DispatchProviderWhereInput, error) {
 	if v == nil {
 		return nil, nil
@@ -107849,6 +116917,24 @@ func (ec *executionContext) marshalOInt2ᚖint(ctx context.Context, sel ast.Sele
 	return res
 }
 
+func (ec *executionContext) unmarshalOMap2map(ctx context.Context, v any) (map[string]any, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := graphql.UnmarshalMap(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOMap2map(ctx context.Context, sel ast.SelectionSet, v map[string]any) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	_ = sel
+	_ = ctx
+	res := graphql.MarshalMap(v)
+	return res
+}
+
 func (ec *executionContext) marshalOMembership2ᚕᚖgithubᚗcomᚋretenᚑioᚋretenᚋentᚐMembershipᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.Membership) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
@@ -108037,6 +117123,14 @@ func (ec *executionContext) marshalOOperatorEdge2ᚖgithubᚗcomᚋretenᚑioᚋ
 		return graphql.Null
 	}
 	return ec._OperatorEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOOperatorOrder2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋentᚐOperatorOrder(ctx context.Context, v any) (*ent.OperatorOrder, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputOperatorOrder(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) unmarshalOOperatorType2ᚕgithubᚗcomᚋretenᚑioᚋretenᚋentᚋoperatorᚐTypeᚄ(ctx context.Context, v any) ([]operator.Type, error) {
@@ -108951,6 +118045,24 @@ func (ec *executionContext) marshalORouteEdge2ᚖgithubᚗcomᚋretenᚑioᚋret
 	return ec._RouteEdge(ctx, sel, v)
 }
 
+func (ec *executionContext) unmarshalORouteItemOperatorInput2ᚕᚖgithubᚗcomᚋretenᚑioᚋretenᚋgraphᚋmodelᚐRouteItemOperatorInputᚄ(ctx context.Context, v any) ([]*model.RouteItemOperatorInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var vSlice []any
+	vSlice = graphql.CoerceList(v)
+	var err error
+	res := make([]*model.RouteItemOperatorInput, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNRouteItemOperatorInput2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋgraphᚋmodelᚐRouteItemOperatorInput(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
 func (ec *executionContext) marshalORouteOperator2ᚕᚖgithubᚗcomᚋretenᚑioᚋretenᚋentᚐRouteOperatorᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.RouteOperator) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
@@ -109157,6 +118269,14 @@ func (ec *executionContext) unmarshalORouteOperatorWhereInput2ᚖgithubᚗcomᚋ
 		return nil, nil
 	}
 	res, err := ec.unmarshalInputRouteOperatorWhereInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalORouteOrder2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋentᚐRouteOrder(ctx context.Context, v any) (*ent.RouteOrder, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputRouteOrder(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
@@ -109433,6 +118553,14 @@ func (ec *executionContext) marshalOSupervisorEdge2ᚖgithubᚗcomᚋretenᚑio�
 		return graphql.Null
 	}
 	return ec._SupervisorEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOSupervisorOrder2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋentᚐSupervisorOrder(ctx context.Context, v any) (*ent.SupervisorOrder, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputSupervisorOrder(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) unmarshalOSupervisorWhereInput2ᚕᚖgithubᚗcomᚋretenᚑioᚋretenᚋentᚐSupervisorWhereInputᚄ(ctx context.Context, v any) ([]*ent.SupervisorWhereInput, error) {
@@ -110054,6 +119182,14 @@ func (ec *executionContext) marshalOTrashRecordKind2ᚖgithubᚗcomᚋretenᚑio
 		return graphql.Null
 	}
 	return v
+}
+
+func (ec *executionContext) unmarshalOTrashRecordOrder2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋentᚐTrashRecordOrder(ctx context.Context, v any) (*ent.TrashRecordOrder, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputTrashRecordOrder(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) unmarshalOTrashRecordWhereInput2ᚕᚖgithubᚗcomᚋretenᚑioᚋretenᚋentᚐTrashRecordWhereInputᚄ(ctx context.Context, v any) ([]*ent.TrashRecordWhereInput, error) {

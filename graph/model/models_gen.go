@@ -8,7 +8,123 @@ import (
 	"github.com/google/uuid"
 	"github.com/reten-io/reten/ent"
 	"github.com/reten-io/reten/ent/apikey"
+	"github.com/reten-io/reten/ent/channeldefinition"
+	"github.com/reten-io/reten/ent/commerceaddress"
+	"github.com/reten-io/reten/ent/commercecontact"
+	"github.com/reten-io/reten/ent/commerceuser"
+	"github.com/reten-io/reten/ent/commerceuserrole"
+	"github.com/reten-io/reten/ent/dispatchprovider"
+	"github.com/reten-io/reten/ent/operator"
+	"github.com/reten-io/reten/ent/routeoperator"
 )
+
+// Why the item at index (from 0) was not written.
+type BatchItemError struct {
+	Index    int      `json:"index"`
+	Messages []string `json:"messages"`
+}
+
+// Outcome of a sync or batch upsert: created + updated + len(errors) = total.
+type BatchUpsertResult struct {
+	Created int `json:"created"`
+	Updated int `json:"updated"`
+	Total   int `json:"total"`
+	// Rejected items (empty for syncOperators, which is all or nothing).
+	Errors []*BatchItemError `json:"errors"`
+}
+
+// Input of createChannelDefinition (name required) and updateChannelDefinition (omitted fields unchanged).
+type ChannelDefinitionInput struct {
+	Name *string `json:"name,omitempty"`
+	// Defaults to the provider's channel; must match it.
+	Channel       *channeldefinition.Channel `json:"channel,omitempty"`
+	Template      *string                    `json:"template,omitempty"`
+	Sender        *string                    `json:"sender,omitempty"`
+	RatePerMinute *int                       `json:"ratePerMinute,omitempty"`
+	// true removes the rate limit.
+	ClearRatePerMinute *bool          `json:"clearRatePerMinute,omitempty"`
+	Settings           map[string]any `json:"settings,omitempty"`
+	IsActive           *bool          `json:"isActive,omitempty"`
+}
+
+// Input of addCommerceAddress; the same rules as POST /api/commerces/:id/addresses.
+type CommerceAddressInput struct {
+	Source           commerceaddress.Source `json:"source"`
+	AddressAlias     *string                `json:"addressAlias,omitempty"`
+	CountryCode      *string                `json:"countryCode,omitempty"`
+	Region           *string                `json:"region,omitempty"`
+	Commune          *string                `json:"commune,omitempty"`
+	City             *string                `json:"city,omitempty"`
+	Street           *string                `json:"street,omitempty"`
+	StreetNumber     *string                `json:"streetNumber,omitempty"`
+	Unit             *string                `json:"unit,omitempty"`
+	FormattedAddress *string                `json:"formattedAddress,omitempty"`
+	Latitude         *float64               `json:"latitude,omitempty"`
+	Longitude        *float64               `json:"longitude,omitempty"`
+	// true: becomes the primary address (the previous one is unset).
+	IsPrimary *bool `json:"isPrimary,omitempty"`
+	// Default true.
+	IsActive *bool `json:"isActive,omitempty"`
+}
+
+// An address of a batch item (source INTEGRATION).
+type CommerceBatchAddressInput struct {
+	AddressAlias     *string  `json:"addressAlias,omitempty"`
+	CountryCode      *string  `json:"countryCode,omitempty"`
+	Region           *string  `json:"region,omitempty"`
+	Commune          *string  `json:"commune,omitempty"`
+	City             *string  `json:"city,omitempty"`
+	Street           *string  `json:"street,omitempty"`
+	StreetNumber     *string  `json:"streetNumber,omitempty"`
+	Unit             *string  `json:"unit,omitempty"`
+	FormattedAddress *string  `json:"formattedAddress,omitempty"`
+	Latitude         *float64 `json:"latitude,omitempty"`
+	Longitude        *float64 `json:"longitude,omitempty"`
+	IsPrimary        *bool    `json:"isPrimary,omitempty"`
+	IsActive         *bool    `json:"isActive,omitempty"`
+}
+
+// A contact of a batch user (source INTEGRATION).
+type CommerceBatchContactInput struct {
+	ContactType commercecontact.ContactType `json:"contactType"`
+	Value       string                      `json:"value"`
+	IsPrimary   *bool                       `json:"isPrimary,omitempty"`
+	IsActive    *bool                       `json:"isActive,omitempty"`
+}
+
+// A commerce of batchUpsertCommerces, keyed by externalID; omitted fields keep their stored value.
+type CommerceBatchItemInput struct {
+	ExternalID string         `json:"externalID"`
+	Name       string         `json:"name"`
+	TaxID      *string        `json:"taxID,omitempty"`
+	Segment    *string        `json:"segment,omitempty"`
+	IsActive   *bool          `json:"isActive,omitempty"`
+	Metadata   map[string]any `json:"metadata,omitempty"`
+	// Upserted by addressAlias (required); addresses not sent stay as they are.
+	Addresses []*CommerceBatchAddressInput `json:"addresses,omitempty"`
+	// Upserted by externalID; users not sent stay as they are.
+	Users []*CommerceBatchUserInput `json:"users,omitempty"`
+}
+
+// A commerce user of a batch item (source INTEGRATION).
+type CommerceBatchUserInput struct {
+	ExternalID string  `json:"externalID"`
+	Name       *string `json:"name,omitempty"`
+	IsActive   *bool   `json:"isActive,omitempty"`
+	// When sent, replaces the user's roles.
+	Roles []commerceuserrole.Role `json:"roles,omitempty"`
+	// Upserted by (contactType, value).
+	Contacts []*CommerceBatchContactInput `json:"contacts,omitempty"`
+}
+
+// Input of addCommerceContact; an email for EMAIL, E.164 for PHONE and WHATSAPP.
+type CommerceContactInput struct {
+	ContactType commercecontact.ContactType `json:"contactType"`
+	Value       string                      `json:"value"`
+	Source      commercecontact.Source      `json:"source"`
+	// true: becomes the primary contact of its type.
+	IsPrimary *bool `json:"isPrimary,omitempty"`
+}
 
 // Input of createAPIKey; the same rules as POST /api/api-keys.
 type CreateAPIKeyInput struct {
@@ -27,9 +143,93 @@ type CreateAPIKeyPayload struct {
 	PlaintextKey string      `json:"plaintextKey"`
 }
 
+// Input of createCommerce; the same rules as POST /api/commerces.
+type CreateCommerceInput struct {
+	// Unique per tenant among live commerces; blank means none.
+	ExternalID *string `json:"externalID,omitempty"`
+	Name       string  `json:"name"`
+	TaxID      *string `json:"taxID,omitempty"`
+	Segment    *string `json:"segment,omitempty"`
+	// Default true.
+	IsActive *bool          `json:"isActive,omitempty"`
+	Metadata map[string]any `json:"metadata,omitempty"`
+}
+
+// Input of createCommerceUser; the same rules as POST /api/commerces/:id/users.
+type CreateCommerceUserInput struct {
+	Name *string `json:"name,omitempty"`
+	// Unique within the commerce; blank means none.
+	ExternalID *string `json:"externalID,omitempty"`
+	// Default RETEN.
+	Source *commerceuser.Source    `json:"source,omitempty"`
+	Roles  []commerceuserrole.Role `json:"roles,omitempty"`
+}
+
+// Input of createDispatchProvider; the same rules as POST /api/dispatch-providers.
+type CreateDispatchProviderInput struct {
+	Name     string                   `json:"name"`
+	Channel  dispatchprovider.Channel `json:"channel"`
+	Kind     string                   `json:"kind"`
+	Settings map[string]any           `json:"settings,omitempty"`
+	// Write-only; stored encrypted and never returned.
+	Credentials map[string]any `json:"credentials,omitempty"`
+	IsActive    *bool          `json:"isActive,omitempty"`
+}
+
+// Input of createOperator; the same rules as POST /api/operators.
+type CreateOperatorInput struct {
+	Type          operator.Type  `json:"type"`
+	Name          string         `json:"name"`
+	Email         *string        `json:"email,omitempty"`
+	Phone         *string        `json:"phone,omitempty"`
+	ExternalID    *string        `json:"externalID,omitempty"`
+	IsPlaceholder *bool          `json:"isPlaceholder,omitempty"`
+	Metadata      map[string]any `json:"metadata,omitempty"`
+}
+
 // Input of createProject; the same rules as POST /api/projects.
 type CreateProjectInput struct {
 	Name string `json:"name"`
+}
+
+// Input of createRoute; the same rules as POST /api/routes.
+type CreateRouteInput struct {
+	Code string `json:"code"`
+	Name string `json:"name"`
+}
+
+// Input of createSupervisor; the same rules as POST /api/supervisors.
+type CreateSupervisorInput struct {
+	Name        string         `json:"name"`
+	Email       *string        `json:"email,omitempty"`
+	ExternalID  *string        `json:"externalID,omitempty"`
+	Phone       *string        `json:"phone,omitempty"`
+	Metadata    map[string]any `json:"metadata,omitempty"`
+	RouteIDs    []uuid.UUID    `json:"routeIDs,omitempty"`
+	OperatorIDs []uuid.UUID    `json:"operatorIDs,omitempty"`
+}
+
+// Input of putDispatchConfig; the whole config is replaced (omitted fields take their defaults).
+type DispatchConfigInput struct {
+	ProviderID          uuid.UUID  `json:"providerID"`
+	ChannelDefinitionID *uuid.UUID `json:"channelDefinitionID,omitempty"`
+	// 1..10, default 3.
+	MaxAttempts *int `json:"maxAttempts,omitempty"`
+	// >= 0, default 300.
+	RetryBackoffSeconds *int  `json:"retryBackoffSeconds,omitempty"`
+	IsActive            *bool `json:"isActive,omitempty"`
+}
+
+// An item of batchUpsertOperators, matched on (type, externalID).
+type OperatorItemInput struct {
+	ExternalID string        `json:"externalID"`
+	Type       operator.Type `json:"type"`
+	Name       string        `json:"name"`
+	Email      *string       `json:"email,omitempty"`
+	Phone      *string       `json:"phone,omitempty"`
+	// Omitted: unchanged (true on create).
+	IsActive *bool          `json:"isActive,omitempty"`
+	Metadata map[string]any `json:"metadata,omitempty"`
 }
 
 // Input of registerUser; the same rules as POST /api/auth/register.
@@ -44,6 +244,32 @@ type RegisterUserInput struct {
 	Roles []string `json:"roles"`
 }
 
+// An item of batchUpsertRoutes, matched on code.
+type RouteItemInput struct {
+	Code     string `json:"code"`
+	Name     string `json:"name"`
+	IsActive *bool  `json:"isActive,omitempty"`
+	// When sent (even empty), sets the route's operator links.
+	Operators []*RouteItemOperatorInput `json:"operators,omitempty"`
+}
+
+// An operator of a route item, named by (type, externalID); role defaults to MEMBER.
+type RouteItemOperatorInput struct {
+	ExternalID string              `json:"externalID"`
+	Type       operator.Type       `json:"type"`
+	Role       *routeoperator.Role `json:"role,omitempty"`
+}
+
+// An item of syncOperators, matched on (type, externalID).
+type SyncOperatorInput struct {
+	ExternalID string         `json:"externalID"`
+	Type       operator.Type  `json:"type"`
+	Name       string         `json:"name"`
+	Email      *string        `json:"email,omitempty"`
+	Phone      *string        `json:"phone,omitempty"`
+	Metadata   map[string]any `json:"metadata,omitempty"`
+}
+
 // Input of createTenant and updateTenant; omitted fields are unchanged (createTenant requires name).
 type TenantInput struct {
 	Name *string `json:"name,omitempty"`
@@ -53,10 +279,99 @@ type TenantInput struct {
 	DayCutoff *string `json:"dayCutoff,omitempty"`
 }
 
+// Input of updateTrashSettings.
+type TrashSettingsInput struct {
+	// 1..3650.
+	RetentionDays int `json:"retentionDays"`
+}
+
+// Input of updateCommerceAddress; omitted fields are unchanged, a blank text clears it.
+type UpdateCommerceAddressInput struct {
+	AddressAlias     *string  `json:"addressAlias,omitempty"`
+	CountryCode      *string  `json:"countryCode,omitempty"`
+	Region           *string  `json:"region,omitempty"`
+	Commune          *string  `json:"commune,omitempty"`
+	City             *string  `json:"city,omitempty"`
+	Street           *string  `json:"street,omitempty"`
+	StreetNumber     *string  `json:"streetNumber,omitempty"`
+	Unit             *string  `json:"unit,omitempty"`
+	FormattedAddress *string  `json:"formattedAddress,omitempty"`
+	Latitude         *float64 `json:"latitude,omitempty"`
+	Longitude        *float64 `json:"longitude,omitempty"`
+	IsActive         *bool    `json:"isActive,omitempty"`
+}
+
+// Input of updateCommerceContact; omitted fields are unchanged.
+type UpdateCommerceContactInput struct {
+	Value    *string                 `json:"value,omitempty"`
+	Source   *commercecontact.Source `json:"source,omitempty"`
+	IsActive *bool                   `json:"isActive,omitempty"`
+}
+
+// Input of updateCommerce; omitted fields are unchanged, a blank externalID, taxID or segment clears it.
+type UpdateCommerceInput struct {
+	ExternalID *string `json:"externalID,omitempty"`
+	Name       *string `json:"name,omitempty"`
+	TaxID      *string `json:"taxID,omitempty"`
+	Segment    *string `json:"segment,omitempty"`
+	IsActive   *bool   `json:"isActive,omitempty"`
+	// Replaces the whole object.
+	Metadata map[string]any `json:"metadata,omitempty"`
+}
+
+// Input of updateCommerceUser; omitted fields are unchanged, a blank name or externalID clears it.
+type UpdateCommerceUserInput struct {
+	Name       *string `json:"name,omitempty"`
+	ExternalID *string `json:"externalID,omitempty"`
+	IsActive   *bool   `json:"isActive,omitempty"`
+}
+
+// Input of updateDispatchProvider; omitted fields are unchanged. Channel and kind are fixed at creation.
+type UpdateDispatchProviderInput struct {
+	Name     *string        `json:"name,omitempty"`
+	Settings map[string]any `json:"settings,omitempty"`
+	// Replaces the stored credentials (write-only).
+	Credentials map[string]any `json:"credentials,omitempty"`
+	// true removes the stored credentials.
+	ClearCredentials *bool `json:"clearCredentials,omitempty"`
+	IsActive         *bool `json:"isActive,omitempty"`
+}
+
+// Input of updateOperator; omitted fields are unchanged, a blank email, phone or externalID clears it.
+type UpdateOperatorInput struct {
+	Name          *string `json:"name,omitempty"`
+	Email         *string `json:"email,omitempty"`
+	Phone         *string `json:"phone,omitempty"`
+	ExternalID    *string `json:"externalID,omitempty"`
+	IsActive      *bool   `json:"isActive,omitempty"`
+	IsPlaceholder *bool   `json:"isPlaceholder,omitempty"`
+	// Replaces the metadata (an empty object clears it).
+	Metadata map[string]any `json:"metadata,omitempty"`
+}
+
 // Input of updateProject; the same rules as PATCH /api/projects/:id.
 type UpdateProjectInput struct {
 	// Required, at most 255 characters, unique in the tenant case-insensitively.
 	Name string `json:"name"`
+}
+
+// Input of updateRoute; omitted fields are unchanged.
+type UpdateRouteInput struct {
+	Code     *string `json:"code,omitempty"`
+	Name     *string `json:"name,omitempty"`
+	IsActive *bool   `json:"isActive,omitempty"`
+}
+
+// Input of updateSupervisor; omitted fields are unchanged; a sent routeIDs or operatorIDs (even empty) replaces those assignments.
+type UpdateSupervisorInput struct {
+	Name        *string        `json:"name,omitempty"`
+	Email       *string        `json:"email,omitempty"`
+	ExternalID  *string        `json:"externalID,omitempty"`
+	Phone       *string        `json:"phone,omitempty"`
+	IsActive    *bool          `json:"isActive,omitempty"`
+	Metadata    map[string]any `json:"metadata,omitempty"`
+	RouteIDs    []uuid.UUID    `json:"routeIDs,omitempty"`
+	OperatorIDs []uuid.UUID    `json:"operatorIDs,omitempty"`
 }
 
 // Input of updateUser; omitted fields are unchanged.

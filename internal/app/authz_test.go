@@ -258,6 +258,124 @@ var probes = map[string]probe{
 		crossCode: 404, crossMsg: "El proyecto no existe."},
 	"PUT /projects/{projectId}/dispatch-configs/{channel}": {path: func(f *fixture) string { return "/projects/" + f.a.ProjectID.String() + "/dispatch-configs/SMS" },
 		body: func() any { return map[string]any{"provider_id": uuid.NewString()} }, crossCode: 404, crossMsg: "El proyecto no existe."},
+
+	// GraphQL org data: mutations on records use fresh tenant-A records (the
+	// REST probes above archive aOperator, aRoute and aSupervisor).
+	"Query.commerces": {query: `{ commerces { totalCount } }`},
+	"Mutation.createCommerce": {query: `mutation($n: String!) { createCommerce(input: {name: $n}) { id } }`,
+		vars: func(*fixture) map[string]any { return map[string]any{"n": unique("C")} }},
+	"Mutation.updateCommerce": {query: `mutation($id: ID!) { updateCommerce(id: $id, input: {name: "X"}) { id } }`,
+		vars: func(f *fixture) map[string]any { return map[string]any{"id": cmA(f).commerce} }, crossCode: 404, crossMsg: "Commerce not found"},
+	"Mutation.deleteCommerce": {query: `mutation($id: ID!) { deleteCommerce(id: $id) }`,
+		vars: func(f *fixture) map[string]any { return map[string]any{"id": cmA(f).commerce} }, crossCode: 404, crossMsg: "Commerce not found"},
+	"Mutation.addCommerceAddress": {query: `mutation($c: ID!) { addCommerceAddress(commerceID: $c, input: {source: RETEN}) { id } }`,
+		vars: func(f *fixture) map[string]any { return map[string]any{"c": cmA(f).commerce} }, crossCode: 404, crossMsg: "Commerce not found"},
+	"Mutation.updateCommerceAddress": {query: `mutation($c: ID!, $id: ID!) { updateCommerceAddress(commerceID: $c, id: $id, input: {city: "X"}) { id } }`,
+		vars: func(f *fixture) map[string]any { i := cmA(f); return map[string]any{"c": i.commerce, "id": i.address} }, crossCode: 404, crossMsg: "Commerce not found"},
+	"Mutation.setPrimaryCommerceAddress": {query: `mutation($c: ID!, $id: ID!) { setPrimaryCommerceAddress(commerceID: $c, id: $id) { id } }`,
+		vars: func(f *fixture) map[string]any { i := cmA(f); return map[string]any{"c": i.commerce, "id": i.address} }, crossCode: 404, crossMsg: "Commerce not found"},
+	"Mutation.createCommerceUser": {query: `mutation($c: ID!) { createCommerceUser(commerceID: $c, input: {name: "X"}) { id } }`,
+		vars: func(f *fixture) map[string]any { return map[string]any{"c": cmA(f).commerce} }, crossCode: 404, crossMsg: "Commerce not found"},
+	"Mutation.updateCommerceUser": {query: `mutation($c: ID!, $id: ID!) { updateCommerceUser(commerceID: $c, id: $id, input: {name: "X"}) { id } }`,
+		vars: func(f *fixture) map[string]any { i := cmA(f); return map[string]any{"c": i.commerce, "id": i.user} }, crossCode: 404, crossMsg: "Commerce not found"},
+	"Mutation.addCommerceUserRole": {query: `mutation($c: ID!, $u: ID!) { addCommerceUserRole(commerceID: $c, userID: $u, role: OWNER) { id } }`,
+		vars: func(f *fixture) map[string]any { i := cmA(f); return map[string]any{"c": i.commerce, "u": i.user} }, crossCode: 404, crossMsg: "Commerce not found"},
+	"Mutation.removeCommerceUserRole": {query: `mutation($c: ID!, $u: ID!) { removeCommerceUserRole(commerceID: $c, userID: $u, role: OWNER) }`,
+		vars: func(f *fixture) map[string]any { i := cmA(f); return map[string]any{"c": i.commerce, "u": i.user} }, crossCode: 404, crossMsg: "Commerce not found"},
+	"Mutation.addCommerceContact": {query: `mutation($c: ID!, $u: ID!, $v: String!) { addCommerceContact(commerceID: $c, userID: $u, input: {contactType: OTHER, value: $v, source: RETEN}) { id } }`,
+		vars: func(f *fixture) map[string]any {
+			i := cmA(f)
+			return map[string]any{"c": i.commerce, "u": i.user, "v": unique("v")}
+		}, crossCode: 404, crossMsg: "Commerce not found"},
+	"Mutation.updateCommerceContact": {query: `mutation($c: ID!, $u: ID!, $id: ID!) { updateCommerceContact(commerceID: $c, userID: $u, id: $id, input: {value: "y"}) { id } }`,
+		vars: func(f *fixture) map[string]any {
+			i := cmA(f)
+			return map[string]any{"c": i.commerce, "u": i.user, "id": i.contact}
+		}, crossCode: 404, crossMsg: "Commerce not found"},
+	"Mutation.setPrimaryCommerceContact": {query: `mutation($c: ID!, $u: ID!, $id: ID!) { setPrimaryCommerceContact(commerceID: $c, userID: $u, id: $id) { id } }`,
+		vars: func(f *fixture) map[string]any {
+			i := cmA(f)
+			return map[string]any{"c": i.commerce, "u": i.user, "id": i.contact}
+		}, crossCode: 404, crossMsg: "Commerce not found"},
+	"Mutation.batchUpsertCommerces": {query: `mutation($e: String!) { batchUpsertCommerces(items: [{externalID: $e, name: "X"}]) { total } }`,
+		vars: func(*fixture) map[string]any { return map[string]any{"e": unique("E")} }},
+
+	"Query.operators":   {query: `{ operators { totalCount } }`},
+	"Query.routes":      {query: `{ routes { totalCount } }`},
+	"Query.supervisors": {query: `{ supervisors { totalCount } }`},
+	"Mutation.createOperator": {query: `mutation($e: String!) { createOperator(input: {type: SALESMAN, name: "Op", email: $e}) { id } }`,
+		vars: func(*fixture) map[string]any { return map[string]any{"e": unique("op") + "@example.test"} }},
+	"Mutation.updateOperator": {query: `mutation($id: ID!) { updateOperator(id: $id, input: {name: "Renamed"}) { id } }`,
+		vars: func(f *fixture) map[string]any { return map[string]any{"id": f.newOperator()} }, crossCode: 404, crossMsg: "Operator not found"},
+	"Mutation.deleteOperator": {query: `mutation($id: ID!) { deleteOperator(id: $id) }`,
+		vars: func(f *fixture) map[string]any { return map[string]any{"id": f.newOperator()} }, crossCode: 404, crossMsg: "Operator not found"},
+	"Mutation.syncOperators": {query: `mutation($e: String!) { syncOperators(items: [{externalID: $e, type: SALESMAN, name: "Op"}]) { total } }`,
+		vars: func(*fixture) map[string]any { return map[string]any{"e": unique("E")} }},
+	"Mutation.batchUpsertOperators": {query: `mutation($e: String!) { batchUpsertOperators(items: [{externalID: $e, type: SALESMAN, name: "Op"}]) { total } }`,
+		vars: func(*fixture) map[string]any { return map[string]any{"e": unique("E")} }},
+	"Mutation.createRoute": {query: `mutation($c: String!) { createRoute(input: {code: $c, name: "Route"}) { id } }`,
+		vars: func(*fixture) map[string]any { return map[string]any{"c": unique("R")} }},
+	"Mutation.updateRoute": {query: `mutation($id: ID!) { updateRoute(id: $id, input: {name: "Renamed"}) { id } }`,
+		vars: func(f *fixture) map[string]any { return map[string]any{"id": f.newRoute()} }, crossCode: 404, crossMsg: "Route not found"},
+	"Mutation.deleteRoute": {query: `mutation($id: ID!) { deleteRoute(id: $id) }`,
+		vars: func(f *fixture) map[string]any { return map[string]any{"id": f.newRoute()} }, crossCode: 404, crossMsg: "Route not found"},
+	"Mutation.linkRouteOperator": {query: `mutation($r: ID!, $o: ID!) { linkRouteOperator(routeID: $r, operatorID: $o) { id } }`,
+		vars: func(f *fixture) map[string]any { return map[string]any{"r": f.newRoute(), "o": f.newOperator()} }, crossCode: 404, crossMsg: "Route not found"},
+	"Mutation.unlinkRouteOperator": {query: `mutation($r: ID!, $o: ID!) { unlinkRouteOperator(routeID: $r, operatorID: $o) }`,
+		vars: func(f *fixture) map[string]any {
+			r, o := f.newRoute(), f.newOperator()
+			f.env.App.DB.Client.RouteOperator.Create().SetTenantID(f.a.TenantID).SetRouteID(r).SetOperatorID(o).SaveX(f.aCtx())
+			return map[string]any{"r": r, "o": o}
+		}, crossCode: 404, crossMsg: "Route not found"},
+	"Mutation.batchUpsertRoutes": {query: `mutation($c: String!) { batchUpsertRoutes(items: [{code: $c, name: "Route"}]) { total } }`,
+		vars: func(*fixture) map[string]any { return map[string]any{"c": unique("R")} }},
+	"Mutation.createSupervisor": {query: `mutation($e: String!) { createSupervisor(input: {name: "Sup", email: $e}) { id } }`,
+		vars: func(*fixture) map[string]any { return map[string]any{"e": unique("sup") + "@example.test"} }},
+	"Mutation.updateSupervisor": {query: `mutation($id: ID!) { updateSupervisor(id: $id, input: {name: "Renamed"}) { id } }`,
+		vars: func(f *fixture) map[string]any { return map[string]any{"id": f.newSupervisor()} }, crossCode: 404, crossMsg: "Supervisor not found"},
+	"Mutation.deleteSupervisor": {query: `mutation($id: ID!) { deleteSupervisor(id: $id) }`,
+		vars: func(f *fixture) map[string]any { return map[string]any{"id": f.newSupervisor()} }, crossCode: 404, crossMsg: "Supervisor not found"},
+
+	"Query.trashRecords":  {query: `{ trashRecords { totalCount } }`},
+	"Query.trashSettings": {query: `{ trashSettings { retentionDays } }`},
+	"Mutation.restoreTrashRecord": {query: `mutation($id: ID!) { restoreTrashRecord(id: $id) { id } }`,
+		vars: func(f *fixture) map[string]any { return map[string]any{"id": f.trashEntry()} }, crossCode: 404, crossMsg: "Trash record not found"},
+	"Mutation.purgeTrashRecord": {query: `mutation($id: ID!) { purgeTrashRecord(id: $id) }`,
+		vars: func(f *fixture) map[string]any { return map[string]any{"id": f.trashEntry()} }, crossCode: 404, crossMsg: "Trash record not found"},
+	"Mutation.updateTrashSettings": {query: `mutation { updateTrashSettings(input: {retentionDays: 30}) { retentionDays } }`},
+
+	"Query.dispatchProviders": {query: `{ dispatchProviders { totalCount } }`},
+	"Query.dispatchConfigs": {query: `query($p: ID!) { dispatchConfigs(projectID: $p) { id } }`,
+		vars: func(f *fixture) map[string]any { return map[string]any{"p": f.a.ProjectID} }, crossCode: 404, crossMsg: "El proyecto no existe."},
+	"Mutation.createDispatchProvider": {query: `mutation($n: String!) { createDispatchProvider(input: {name: $n, channel: SMS, kind: "log"}) { id } }`,
+		vars: func(*fixture) map[string]any { return map[string]any{"n": unique("P")} }},
+	"Mutation.updateDispatchProvider": {query: `mutation($id: ID!, $n: String!) { updateDispatchProvider(id: $id, input: {name: $n}) { id } }`,
+		vars: func(f *fixture) map[string]any { return map[string]any{"id": f.provider(), "n": unique("P")} }, crossCode: 404, crossMsg: "Dispatch provider not found"},
+	"Mutation.deleteDispatchProvider": {query: `mutation($id: ID!) { deleteDispatchProvider(id: $id) }`,
+		vars: func(f *fixture) map[string]any { return map[string]any{"id": f.provider()} }, crossCode: 404, crossMsg: "Dispatch provider not found"},
+	"Mutation.createChannelDefinition": {query: `mutation($p: ID!, $n: String!) { createChannelDefinition(providerID: $p, input: {name: $n}) { id } }`,
+		vars: func(f *fixture) map[string]any { return map[string]any{"p": f.provider(), "n": unique("D")} }, crossCode: 404, crossMsg: "Dispatch provider not found"},
+	"Mutation.updateChannelDefinition": {query: `mutation($p: ID!, $id: ID!) { updateChannelDefinition(providerID: $p, id: $id, input: {template: "x"}) { id } }`,
+		vars: func(f *fixture) map[string]any {
+			parts := strings.Split(f.definition(), "/") // /dispatch-providers/{p}/channel-definitions/{d}
+			return map[string]any{"p": parts[2], "id": parts[4]}
+		}, crossCode: 404, crossMsg: "Dispatch provider not found"},
+	"Mutation.putDispatchConfig": {query: `mutation($p: ID!, $prov: ID!) { putDispatchConfig(projectID: $p, channel: SMS, input: {providerID: $prov}) { id } }`,
+		vars: func(f *fixture) map[string]any { return map[string]any{"p": f.a.ProjectID, "prov": f.provider()} }, crossCode: 404, crossMsg: "El proyecto no existe."},
+}
+
+// newOperator, newRoute and newSupervisor create a live record of tenant A
+// (the GraphQL probes that change or archive one each get their own).
+func (f *fixture) newOperator() uuid.UUID {
+	return f.env.App.DB.Client.Operator.Create().SetTenantID(f.a.TenantID).SetName("Op").SetType("SALESMAN").SaveX(f.aCtx()).ID
+}
+
+func (f *fixture) newRoute() uuid.UUID {
+	return f.env.App.DB.Client.Route.Create().SetTenantID(f.a.TenantID).SetCode(unique("R")).SetName("R").SaveX(f.aCtx()).ID
+}
+
+func (f *fixture) newSupervisor() uuid.UUID {
+	return f.env.App.DB.Client.Supervisor.Create().SetTenantID(f.a.TenantID).SetName("Sup").SaveX(f.aCtx()).ID
 }
 
 // aCtx is tenant A's data-layer context.

@@ -35,6 +35,15 @@ const (
 	maxQueryComplexity = 2000
 )
 
+// selfCommitting are the mutations whose service methods manage their own
+// transactions (per-item commits, or retries of a primary-flag race).
+var selfCommitting = []string{
+	"batchUpsertCommerces", "batchUpsertOperators", "batchUpsertRoutes", "syncOperators",
+	"addCommerceAddress", "updateCommerceAddress", "setPrimaryCommerceAddress",
+	"addCommerceContact", "updateCommerceContact", "setPrimaryCommerceContact",
+	"createCommerceUser", "updateCommerceUser", "addCommerceUserRole", "removeCommerceUserRole",
+}
+
 // graphqlHandler serves /graphql: credentials are resolved like a
 // project-optional REST route (x-project-id is validated when sent), then the
 // query runs with the viewer in context; mutations run in one transaction.
@@ -50,9 +59,13 @@ func graphqlHandler(client *ent.Client, tenancyResolver *tenancy.Resolver, limit
 	srv.Use(extension.FixedComplexityLimit(maxQueryComplexity))
 	srv.Use(depthLimit(maxQueryDepth))
 	// Mutations run in one transaction (services pick it up from ctx);
-	// queries need none and must not hold SQLite's write lock.
+	// queries need none and must not hold SQLite's write lock. Batch
+	// upserts commit item by item, and the primary-flag writes of commerces
+	// retry their own transactions when a concurrent request wins a unique
+	// index: operations holding those fields run without the enclosing one.
+	perItem := entgql.SkipIfHasFields(selfCommitting...)
 	srv.Use(entgql.Transactioner{TxOpener: client, SkipTxFunc: func(op *ast.OperationDefinition) bool {
-		return op.Operation != ast.Mutation
+		return op.Operation != ast.Mutation || perItem(op)
 	}})
 	srv.AroundFields(fieldGuard(es.Schema()))
 	srv.SetErrorPresenter(presentGraphQLError)

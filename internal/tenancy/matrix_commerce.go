@@ -26,4 +26,20 @@ var commerceMatrix = []Entry{
 	{"POST", "/commerces/{id}/users/{userId}/contacts/{contactId}/set-primary", TenantLevel, auth.PermCommerceManage},
 	// REST: integrators' batch upsert (tenant-level; API key or JWT).
 	{"POST", "/integration/commerces/batch-upsert", TenantLevel, auth.PermCommerceBatchUpsert},
+	// GraphQL (same permissions as the REST routes they mirror).
+	{"Query", "commerces", TenantLevel, auth.PermCommerceView},
+	{"Mutation", "createCommerce", TenantLevel, auth.PermCommerceManage},
+	{"Mutation", "updateCommerce", TenantLevel, auth.PermCommerceManage},
+	{"Mutation", "deleteCommerce", TenantLevel, auth.PermCommerceDelete},
+	{"Mutation", "addCommerceAddress", TenantLevel, auth.PermCommerceManage},
+	{"Mutation", "updateCommerceAddress", TenantLevel, auth.PermCommerceManage},
+	{"Mutation", "setPrimaryCommerceAddress", TenantLevel, auth.PermCommerceManage},
+	{"Mutation", "createCommerceUser", TenantLevel, auth.PermCommerceManage},
+	{"Mutation", "updateCommerceUser", TenantLevel, auth.PermCommerceManage},
+	{"Mutation", "addCommerceUserRole", TenantLevel, auth.PermCommerceManage},
+	{"Mutation", "removeCommerceUserRole", TenantLevel, auth.PermCommerceManage},
+	{"Mutation", "addCommerceContact", TenantLevel, auth.PermCommerceManage},
+	{"Mutation", "updateCommerceContact", TenantLevel, auth.PermCommerceManage},
+	{"Mutation", "setPrimaryCommerceContact", TenantLevel, auth.PermCommerceManage},
+	{"Mutation", "batchUpsertCommerces", TenantLevel, auth.PermCommerceBatchUpsert},
 }

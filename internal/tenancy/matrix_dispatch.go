@@ -15,4 +15,13 @@ var dispatchMatrix = []Entry{
 	// Dispatch configs are tenant-level routes naming the project in the path.
 	{"GET", "/projects/{projectId}/dispatch-configs", TenantLevel, auth.PermDispatchView},
 	{"PUT", "/projects/{projectId}/dispatch-configs/{channel}", TenantLevel, auth.PermDispatchManage},
+	// GraphQL (same permissions as the REST routes they mirror).
+	{"Query", "dispatchProviders", TenantLevel, auth.PermDispatchView},
+	{"Query", "dispatchConfigs", TenantLevel, auth.PermDispatchView},
+	{"Mutation", "createDispatchProvider", TenantLevel, auth.PermDispatchManage},
+	{"Mutation", "updateDispatchProvider", TenantLevel, auth.PermDispatchManage},
+	{"Mutation", "deleteDispatchProvider", TenantLevel, auth.PermDispatchManage},
+	{"Mutation", "createChannelDefinition", TenantLevel, auth.PermDispatchManage},
+	{"Mutation", "updateChannelDefinition", TenantLevel, auth.PermDispatchManage},
+	{"Mutation", "putDispatchConfig", TenantLevel, auth.PermDispatchManage},
 }

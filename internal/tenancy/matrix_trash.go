@@ -12,4 +12,10 @@ var trashMatrix = []Entry{
 	// checked by the trash service once the record is known.
 	{"POST", "/trash/{id}/restore", TenantLevel, auth.PermTrashRestore},
 	{"DELETE", "/trash/{id}", TenantLevel, auth.PermTrashPurge},
+	// GraphQL (same permissions as the REST routes they mirror).
+	{"Query", "trashRecords", TenantLevel, auth.PermTrashView},
+	{"Query", "trashSettings", TenantLevel, auth.PermTrashManageSettings},
+	{"Mutation", "restoreTrashRecord", TenantLevel, auth.PermTrashRestore},
+	{"Mutation", "purgeTrashRecord", TenantLevel, auth.PermTrashPurge},
+	{"Mutation", "updateTrashSettings", TenantLevel, auth.PermTrashManageSettings},
 }
