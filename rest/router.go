@@ -11,6 +11,7 @@ import (
 	"github.com/reten-io/reten/internal/apperr"
 	"github.com/reten-io/reten/internal/audience"
 	"github.com/reten-io/reten/internal/auth"
+	"github.com/reten-io/reten/internal/catalog"
 	"github.com/reten-io/reten/internal/commerce"
 	"github.com/reten-io/reten/internal/dispatch"
 	"github.com/reten-io/reten/internal/fieldorg"
@@ -37,6 +38,7 @@ type Deps struct {
 	FieldOrg      *fieldorg.Service
 	Trash         *trash.Service
 	Dispatch      *dispatch.Service
+	Catalog       *catalog.Service
 	SecureCookies bool
 }
 
@@ -55,7 +57,7 @@ type handler = func(w http.ResponseWriter, r *http.Request) error
 // handler; each domain contributes its own map.
 func (a *api) handlers() map[string]handler {
 	all := a.identityHandlers()
-	for _, m := range []map[string]handler{a.commerceHandlers(), a.fieldOrgHandlers(), a.trashHandlers(), a.dispatchHandlers()} {
+	for _, m := range []map[string]handler{a.commerceHandlers(), a.fieldOrgHandlers(), a.trashHandlers(), a.dispatchHandlers(), a.catalogHandlers()} {
 		for k, h := range m {
 			if _, dup := all[k]; dup {
 				panic("rest: two handlers for " + k)

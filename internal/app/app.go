@@ -9,6 +9,7 @@ import (
 	"github.com/reten-io/reten/internal/apikey"
 	"github.com/reten-io/reten/internal/audience"
 	"github.com/reten-io/reten/internal/auth"
+	"github.com/reten-io/reten/internal/catalog"
 	"github.com/reten-io/reten/internal/commerce"
 	"github.com/reten-io/reten/internal/dispatch"
 	"github.com/reten-io/reten/internal/fieldorg"
@@ -39,6 +40,7 @@ type App struct {
 	FieldOrg  *fieldorg.Service
 	Trash     *trash.Service
 	Dispatch  *dispatch.Service
+	Catalog   *catalog.Service
 	Handler   http.Handler
 }
 
@@ -80,6 +82,7 @@ func Wire(cfg Config, db *DB) (*App, error) {
 	a.FieldOrg = fieldorg.NewService(db.Client)
 	a.Trash = trash.NewService(db.Client)
 	a.Dispatch = dispatch.NewService(db.Client, cfg.SecretsKey)
+	a.Catalog = catalog.NewService(db.Client)
 	a.Handler = a.handler()
 	return a, nil
 }
@@ -91,7 +94,7 @@ func (a *App) restHandler() http.Handler {
 	return rest.NewRouter(rest.Deps{
 		Auth: a.Auth, Tenancy: a.Tenancy, Projects: a.Projects, Tenants: a.Tenants,
 		Audiences: a.Audiences, APIKeys: a.APIKeys, Users: a.Users, Limiter: a.Limiter,
-		Commerces: a.Commerces, FieldOrg: a.FieldOrg, Trash: a.Trash, Dispatch: a.Dispatch, SecureCookies: a.Config.SecureCookies,
+		Commerces: a.Commerces, FieldOrg: a.FieldOrg, Trash: a.Trash, Dispatch: a.Dispatch, Catalog: a.Catalog, SecureCookies: a.Config.SecureCookies,
 	})
 }
 

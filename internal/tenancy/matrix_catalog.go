@@ -1,0 +1,4 @@
+package tenancy
+
+// catalogMatrix: retention status configs and activity reason configs.
+var catalogMatrix = []Entry{}
