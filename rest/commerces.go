@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"slices"
 	"time"
 
 	"github.com/google/uuid"
@@ -184,21 +183,10 @@ func presentCommerceContact(c *ent.CommerceContact) commerceContactDTO {
 // cmObjectBody decodes raw as a JSON object whose members must be in allowed;
 // nil when raw is not an object.
 func cmObjectBody(raw json.RawMessage, allowed ...string) *body {
-	b := &body{}
-	if err := json.Unmarshal(raw, &b.fields); err != nil || b.fields == nil {
-		return nil
+	if b, ok := objectBody(raw, allowed...); ok {
+		return b
 	}
-	names := make([]string, 0, len(b.fields))
-	for name := range b.fields {
-		names = append(names, name)
-	}
-	slices.Sort(names)
-	for _, name := range names {
-		if !slices.Contains(allowed, name) {
-			b.fail(fmt.Sprintf(msgUnknownPropFm, name))
-		}
-	}
-	return b
+	return nil
 }
 
 // cmNumber reads a JSON number; nil when missing or null.
@@ -230,19 +218,6 @@ func cmObject(b *body, name, notObject string) map[string]any {
 		return nil
 	}
 	return v
-}
-
-// cmRawArray reads a JSON array member; present=false when missing or null.
-func cmRawArray(b *body, name, notArray string) (items []json.RawMessage, present bool) {
-	raw, ok := b.fields[name]
-	if !ok || string(raw) == "null" {
-		return nil, false
-	}
-	if err := json.Unmarshal(raw, &items); err != nil {
-		b.fail(notArray)
-		return nil, false
-	}
-	return items, true
 }
 
 // commerceAddressMembers are the body members of an address besides source and is_primary.
@@ -650,7 +625,7 @@ func (a *api) batchUpsertCommerces(w http.ResponseWriter, r *http.Request) error
 	if err != nil {
 		return err
 	}
-	raws, present := cmRawArray(b, "items", msgCmItemsArray)
+	raws, present := b.array("items", msgCmItemsArray)
 	if raw, sent := b.fields["items"]; !present && (!sent || string(raw) == "null") {
 		b.fail(msgCmItemsArray)
 	}
@@ -688,7 +663,7 @@ func decodeCommerceBatchItem(raw json.RawMessage) commerce.BatchItem {
 	it.Segment = b.optStr("segment", "segment must be a string")
 	it.IsActive = b.boolean("is_active", msgCmIsActiveBool)
 	it.Metadata = cmObject(b, "metadata", msgCmMetadataObject)
-	addresses, _ := cmRawArray(b, "addresses", fmt.Sprintf(msgCmArrayFmt, "addresses"))
+	addresses, _ := b.array("addresses", fmt.Sprintf(msgCmArrayFmt, "addresses"))
 	for i, raw := range addresses {
 		p := fmt.Sprintf("addresses.%d", i)
 		ab := cmObjectBody(raw, append([]string{"is_primary"}, commerceAddressMembers...)...)
@@ -701,7 +676,7 @@ func decodeCommerceBatchItem(raw json.RawMessage) commerce.BatchItem {
 		it.Addresses = append(it.Addresses, ad)
 		cmNest(b, ab, p)
 	}
-	users, _ := cmRawArray(b, "users", fmt.Sprintf(msgCmArrayFmt, "users"))
+	users, _ := b.array("users", fmt.Sprintf(msgCmArrayFmt, "users"))
 	for i, raw := range users {
 		p := fmt.Sprintf("users.%d", i)
 		ub := cmObjectBody(raw, "external_id", "name", "is_active", "roles", "contacts")
@@ -714,7 +689,7 @@ func decodeCommerceBatchItem(raw json.RawMessage) commerce.BatchItem {
 		u.Name = ub.optStr("name", msgCmNameString)
 		u.IsActive = ub.boolean("is_active", msgCmIsActiveBool)
 		u.Roles, _ = ub.strs("roles", msgRolesArray)
-		contacts, _ := cmRawArray(ub, "contacts", fmt.Sprintf(msgCmArrayFmt, "contacts"))
+		contacts, _ := ub.array("contacts", fmt.Sprintf(msgCmArrayFmt, "contacts"))
 		for j, raw := range contacts {
 			cp := fmt.Sprintf("contacts.%d", j)
 			cb := cmObjectBody(raw, "contact_type", "value", "is_primary", "is_active")

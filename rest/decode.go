@@ -54,6 +54,15 @@ func decodeBody(r *http.Request, allowed ...string) (*body, error) {
 	if err := json.Unmarshal(raw, &b.fields); err != nil || b.fields == nil {
 		return nil, apperr.Invalid(msgBodyNotObject)
 	}
+	b.rejectUnknown(allowed)
+	return b, nil
+}
+
+func (b *body) fail(msg string) { b.msgs = append(b.msgs, msg) }
+
+// rejectUnknown adds "property <name> should not exist" for every member
+// outside allowed, in name order.
+func (b *body) rejectUnknown(allowed []string) {
 	names := make([]string, 0, len(b.fields))
 	for name := range b.fields {
 		names = append(names, name)
@@ -64,10 +73,34 @@ func decodeBody(r *http.Request, allowed ...string) (*body, error) {
 			b.fail(fmt.Sprintf(msgUnknownPropFm, name))
 		}
 	}
-	return b, nil
 }
 
-func (b *body) fail(msg string) { b.msgs = append(b.msgs, msg) }
+// objectBody decodes a nested JSON object (an item of a batch, an address of
+// an item) as a body whose members must be in allowed; ok is false when raw
+// is not an object.
+func objectBody(raw json.RawMessage, allowed ...string) (b *body, ok bool) {
+	b = &body{fields: map[string]json.RawMessage{}}
+	if err := json.Unmarshal(raw, &b.fields); err != nil || b.fields == nil {
+		b.fields = map[string]json.RawMessage{}
+		return b, false
+	}
+	b.rejectUnknown(allowed)
+	return b, true
+}
+
+// array reads an array member as raw elements; present=false when missing or
+// null; another JSON type adds notArray.
+func (b *body) array(name, notArray string) (items []json.RawMessage, present bool) {
+	raw, ok := b.fields[name]
+	if !ok || string(raw) == "null" {
+		return nil, false
+	}
+	if err := json.Unmarshal(raw, &items); err != nil {
+		b.fail(notArray)
+		return nil, false
+	}
+	return items, true
+}
 
 // err returns the DTO validation error, or nil when every rule held.
 func (b *body) err() error {

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"slices"
 
 	"github.com/google/uuid"
 
@@ -109,33 +108,21 @@ func foUUIDs(b *body, name, invalid string) []uuid.UUID {
 // foArray reads an array member as raw elements; missing, null or another
 // type adds notArray.
 func foArray(b *body, name, notArray string) ([]json.RawMessage, bool) {
-	raw, ok := b.fields[name]
-	var items []json.RawMessage
-	if !ok || string(raw) == "null" || json.Unmarshal(raw, &items) != nil {
-		b.fail(notArray)
-		return nil, false
+	if items, ok := b.array(name, notArray); ok {
+		return items, true
 	}
-	return items, true
+	if raw, sent := b.fields[name]; !sent || string(raw) == "null" {
+		b.fail(notArray)
+	}
+	return nil, false
 }
 
 // foElement decodes one element of an item array as a body whose members
 // must be in allowed; a non-object element carries fieldorg.MsgItemNotObject.
 func foElement(raw json.RawMessage, allowed ...string) *body {
-	b := &body{fields: map[string]json.RawMessage{}}
-	if err := json.Unmarshal(raw, &b.fields); err != nil || b.fields == nil {
-		b.fields = map[string]json.RawMessage{}
+	b, ok := objectBody(raw, allowed...)
+	if !ok {
 		b.fail(fieldorg.MsgItemNotObject)
-		return b
-	}
-	names := make([]string, 0, len(b.fields))
-	for name := range b.fields {
-		names = append(names, name)
-	}
-	slices.Sort(names)
-	for _, name := range names {
-		if !slices.Contains(allowed, name) {
-			b.fail(fmt.Sprintf(msgUnknownPropFm, name))
-		}
 	}
 	return b
 }
@@ -267,7 +254,7 @@ func (a *api) updateOperator(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	var in fieldorg.OperatorPatch
-	in.Name = foPatchStr(b, "name", "name must be a string")
+	in.Name = foNullable(b, "name", "name must be a string")
 	in.Email = foNullable(b, "email", "email must be a string")
 	in.Phone = foNullable(b, "phone", "phone must be a string")
 	in.ExternalID = foNullable(b, "external_id", "external_id must be a string")
@@ -436,10 +423,6 @@ func (a *api) getRoute(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-// foPatchStr reads a string member of a PATCH body: nil when missing, ""
-// when null (so that required values answer "should not be empty").
-func foPatchStr(b *body, name, notString string) *string { return foNullable(b, name, notString) }
-
 func (a *api) updateRoute(w http.ResponseWriter, r *http.Request) error {
 	id, err := pathUUID(r, "id")
 	if err != nil {
@@ -450,8 +433,8 @@ func (a *api) updateRoute(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	var in fieldorg.RoutePatch
-	in.Code = foPatchStr(b, "code", "code must be a string")
-	in.Name = foPatchStr(b, "name", "name must be a string")
+	in.Code = foNullable(b, "code", "code must be a string")
+	in.Name = foNullable(b, "name", "name must be a string")
 	in.IsActive = b.boolean("is_active", "is_active must be a boolean value")
 	if err := b.err(); err != nil {
 		return err
@@ -649,7 +632,7 @@ func (a *api) updateSupervisor(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	var in fieldorg.SupervisorPatch
-	in.Name = foPatchStr(b, "name", "name must be a string")
+	in.Name = foNullable(b, "name", "name must be a string")
 	in.Email = foNullable(b, "email", "email must be a string")
 	in.ExternalID = foNullable(b, "external_id", "external_id must be a string")
 	in.Phone = foNullable(b, "phone", "phone must be a string")
