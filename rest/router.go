@@ -7,6 +7,7 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
+	"github.com/reten-io/reten/internal/agc"
 	"github.com/reten-io/reten/internal/apikey"
 	"github.com/reten-io/reten/internal/apperr"
 	"github.com/reten-io/reten/internal/audience"
@@ -39,6 +40,7 @@ type Deps struct {
 	Trash         *trash.Service
 	Dispatch      *dispatch.Service
 	Catalog       *catalog.Service
+	AGCs          *agc.Service
 	SecureCookies bool
 }
 
@@ -57,7 +59,7 @@ type handler = func(w http.ResponseWriter, r *http.Request) error
 // handler; each domain contributes its own map.
 func (a *api) handlers() map[string]handler {
 	all := a.identityHandlers()
-	for _, m := range []map[string]handler{a.commerceHandlers(), a.fieldOrgHandlers(), a.trashHandlers(), a.dispatchHandlers(), a.catalogHandlers()} {
+	for _, m := range []map[string]handler{a.commerceHandlers(), a.fieldOrgHandlers(), a.trashHandlers(), a.dispatchHandlers(), a.catalogHandlers(), a.agcHandlers()} {
 		for k, h := range m {
 			if _, dup := all[k]; dup {
 				panic("rest: two handlers for " + k)

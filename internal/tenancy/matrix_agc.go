@@ -1,0 +1,4 @@
+package tenancy
+
+// agcMatrix: activity generation configs, lifecycle pillars and defaults.
+var agcMatrix = []Entry{}
