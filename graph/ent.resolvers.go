@@ -28,6 +28,11 @@ func (r *queryResolver) APIKeys(ctx context.Context, after *entgql.Cursor[uuid.U
 	return r.Resolver.APIKeys.Connection(ctx, after, first, before, last, orderBy, where)
 }
 
+// ActivityReasonConfigs is the resolver for the activityReasonConfigs field.
+func (r *queryResolver) ActivityReasonConfigs(ctx context.Context, after *entgql.Cursor[uuid.UUID], first *int, before *entgql.Cursor[uuid.UUID], last *int, orderBy *ent.ActivityReasonConfigOrder, where *ent.ActivityReasonConfigWhereInput) (*ent.ActivityReasonConfigConnection, error) {
+	return r.Resolver.Catalog.ReasonConnection(ctx, after, first, before, last, orderBy, where)
+}
+
 // Commerces is the resolver for the commerces field.
 func (r *queryResolver) Commerces(ctx context.Context, after *entgql.Cursor[uuid.UUID], first *int, before *entgql.Cursor[uuid.UUID], last *int, orderBy *ent.CommerceOrder, where *ent.CommerceWhereInput) (*ent.CommerceConnection, error) {
 	return r.Resolver.Commerces.Connection(ctx, after, first, before, last, orderBy, where)
@@ -46,6 +51,11 @@ func (r *queryResolver) Operators(ctx context.Context, after *entgql.Cursor[uuid
 // Projects is the resolver for the projects field.
 func (r *queryResolver) Projects(ctx context.Context, after *entgql.Cursor[uuid.UUID], first *int, before *entgql.Cursor[uuid.UUID], last *int, orderBy *ent.ProjectOrder, where *ent.ProjectWhereInput) (*ent.ProjectConnection, error) {
 	return r.Resolver.Projects.Connection(ctx, after, first, before, last, orderBy, where)
+}
+
+// RetentionStatusConfigs is the resolver for the retentionStatusConfigs field.
+func (r *queryResolver) RetentionStatusConfigs(ctx context.Context, after *entgql.Cursor[uuid.UUID], first *int, before *entgql.Cursor[uuid.UUID], last *int, orderBy *ent.RetentionStatusConfigOrder, where *ent.RetentionStatusConfigWhereInput) (*ent.RetentionStatusConfigConnection, error) {
+	return r.Resolver.Catalog.StatusConnection(ctx, after, first, before, last, orderBy, where)
 }
 
 // Routes is the resolver for the routes field.

@@ -11,6 +11,7 @@ import (
 	"github.com/reten-io/reten/ent"
 	"github.com/reten-io/reten/graph/model"
 	"github.com/reten-io/reten/internal/apikey"
+	"github.com/reten-io/reten/internal/catalog"
 	"github.com/reten-io/reten/internal/commerce"
 	"github.com/reten-io/reten/internal/dispatch"
 	"github.com/reten-io/reten/internal/fieldorg"
@@ -25,6 +26,7 @@ import (
 // reach them as r.Resolver.X, since query fields share their names.
 type Resolver struct {
 	APIKeys   *apikey.Service
+	Catalog   *catalog.Service
 	Commerces *commerce.Service
 	Dispatch  *dispatch.Service
 	FieldOrg  *fieldorg.Service

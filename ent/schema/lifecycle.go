@@ -40,7 +40,7 @@ func (RetentionStatusConfig) Indexes() []ent.Index {
 
 // Annotations of the RetentionStatusConfig.
 func (RetentionStatusConfig) Annotations() []schema.Annotation {
-	return []schema.Annotation{entgql.RelayConnection()}
+	return []schema.Annotation{entgql.RelayConnection(), entgql.QueryField("retentionStatusConfigs")}
 }
 
 // ActivityReasonConfig is a tenant's catalog entry for an activity reason code.
@@ -70,7 +70,7 @@ func (ActivityReasonConfig) Indexes() []ent.Index {
 
 // Annotations of the ActivityReasonConfig.
 func (ActivityReasonConfig) Annotations() []schema.Annotation {
-	return []schema.Annotation{entgql.RelayConnection()}
+	return []schema.Annotation{entgql.RelayConnection(), entgql.QueryField("activityReasonConfigs")}
 }
 
 // ActivityGenerationConfig (AGC) groups the three lifecycle pillars of a project.

@@ -285,6 +285,11 @@ type ComplexityRoot struct {
 		Node   func(childComplexity int) int
 	}
 
+	ActivityReasonDefault struct {
+		Code  func(childComplexity int) int
+		Label func(childComplexity int) int
+	}
+
 	ActivityResult struct {
 		Activity           func(childComplexity int) int
 		ActivityID         func(childComplexity int) int
@@ -873,53 +878,60 @@ type ComplexityRoot struct {
 	}
 
 	Mutation struct {
-		AddCommerceAddress        func(childComplexity int, commerceID uuid.UUID, input model.CommerceAddressInput) int
-		AddCommerceContact        func(childComplexity int, commerceID uuid.UUID, userID uuid.UUID, input model.CommerceContactInput) int
-		AddCommerceUserRole       func(childComplexity int, commerceID uuid.UUID, userID uuid.UUID, role commerceuserrole.Role) int
-		BatchUpsertCommerces      func(childComplexity int, items []*model.CommerceBatchItemInput) int
-		BatchUpsertOperators      func(childComplexity int, items []*model.OperatorItemInput) int
-		BatchUpsertRoutes         func(childComplexity int, items []*model.RouteItemInput) int
-		CreateAPIKey              func(childComplexity int, input model.CreateAPIKeyInput) int
-		CreateChannelDefinition   func(childComplexity int, providerID uuid.UUID, input model.ChannelDefinitionInput) int
-		CreateCommerce            func(childComplexity int, input model.CreateCommerceInput) int
-		CreateCommerceUser        func(childComplexity int, commerceID uuid.UUID, input model.CreateCommerceUserInput) int
-		CreateDispatchProvider    func(childComplexity int, input model.CreateDispatchProviderInput) int
-		CreateOperator            func(childComplexity int, input model.CreateOperatorInput) int
-		CreateProject             func(childComplexity int, input model.CreateProjectInput) int
-		CreateRoute               func(childComplexity int, input model.CreateRouteInput) int
-		CreateSupervisor          func(childComplexity int, input model.CreateSupervisorInput) int
-		CreateTenant              func(childComplexity int, input model.TenantInput) int
-		DeleteCommerce            func(childComplexity int, id uuid.UUID) int
-		DeleteDispatchProvider    func(childComplexity int, id uuid.UUID) int
-		DeleteOperator            func(childComplexity int, id uuid.UUID) int
-		DeleteRoute               func(childComplexity int, id uuid.UUID) int
-		DeleteSupervisor          func(childComplexity int, id uuid.UUID) int
-		LinkRouteOperator         func(childComplexity int, routeID uuid.UUID, operatorID uuid.UUID, role *routeoperator.Role) int
-		PurgeTrashRecord          func(childComplexity int, id uuid.UUID) int
-		PutDispatchConfig         func(childComplexity int, projectID uuid.UUID, channel dispatchconfig.Channel, input model.DispatchConfigInput) int
-		RegisterUser              func(childComplexity int, input model.RegisterUserInput) int
-		RemoveCommerceUserRole    func(childComplexity int, commerceID uuid.UUID, userID uuid.UUID, role commerceuserrole.Role) int
-		RestoreTrashRecord        func(childComplexity int, id uuid.UUID) int
-		RevokeAPIKey              func(childComplexity int, id uuid.UUID) int
-		SetPrimaryCommerceAddress func(childComplexity int, commerceID uuid.UUID, id uuid.UUID) int
-		SetPrimaryCommerceContact func(childComplexity int, commerceID uuid.UUID, userID uuid.UUID, id uuid.UUID) int
-		SetUserRoles              func(childComplexity int, id uuid.UUID, roles []string) int
-		SyncOperators             func(childComplexity int, items []*model.SyncOperatorInput) int
-		UnlinkRouteOperator       func(childComplexity int, routeID uuid.UUID, operatorID uuid.UUID) int
-		UpdateAPIKeyPermissions   func(childComplexity int, id uuid.UUID, permissions []string) int
-		UpdateChannelDefinition   func(childComplexity int, providerID uuid.UUID, id uuid.UUID, input model.ChannelDefinitionInput) int
-		UpdateCommerce            func(childComplexity int, id uuid.UUID, input model.UpdateCommerceInput) int
-		UpdateCommerceAddress     func(childComplexity int, commerceID uuid.UUID, id uuid.UUID, input model.UpdateCommerceAddressInput) int
-		UpdateCommerceContact     func(childComplexity int, commerceID uuid.UUID, userID uuid.UUID, id uuid.UUID, input model.UpdateCommerceContactInput) int
-		UpdateCommerceUser        func(childComplexity int, commerceID uuid.UUID, id uuid.UUID, input model.UpdateCommerceUserInput) int
-		UpdateDispatchProvider    func(childComplexity int, id uuid.UUID, input model.UpdateDispatchProviderInput) int
-		UpdateOperator            func(childComplexity int, id uuid.UUID, input model.UpdateOperatorInput) int
-		UpdateProject             func(childComplexity int, id uuid.UUID, input model.UpdateProjectInput) int
-		UpdateRoute               func(childComplexity int, id uuid.UUID, input model.UpdateRouteInput) int
-		UpdateSupervisor          func(childComplexity int, id uuid.UUID, input model.UpdateSupervisorInput) int
-		UpdateTenant              func(childComplexity int, id uuid.UUID, input model.TenantInput) int
-		UpdateTrashSettings       func(childComplexity int, input model.TrashSettingsInput) int
-		UpdateUser                func(childComplexity int, id uuid.UUID, input model.UpdateUserInput) int
+		AddCommerceAddress              func(childComplexity int, commerceID uuid.UUID, input model.CommerceAddressInput) int
+		AddCommerceContact              func(childComplexity int, commerceID uuid.UUID, userID uuid.UUID, input model.CommerceContactInput) int
+		AddCommerceUserRole             func(childComplexity int, commerceID uuid.UUID, userID uuid.UUID, role commerceuserrole.Role) int
+		BatchUpsertCommerces            func(childComplexity int, items []*model.CommerceBatchItemInput) int
+		BatchUpsertOperators            func(childComplexity int, items []*model.OperatorItemInput) int
+		BatchUpsertRoutes               func(childComplexity int, items []*model.RouteItemInput) int
+		BulkCreateActivityReasonConfigs func(childComplexity int, items []*model.CreateActivityReasonConfigInput) int
+		CreateAPIKey                    func(childComplexity int, input model.CreateAPIKeyInput) int
+		CreateActivityReasonConfig      func(childComplexity int, input model.CreateActivityReasonConfigInput) int
+		CreateChannelDefinition         func(childComplexity int, providerID uuid.UUID, input model.ChannelDefinitionInput) int
+		CreateCommerce                  func(childComplexity int, input model.CreateCommerceInput) int
+		CreateCommerceUser              func(childComplexity int, commerceID uuid.UUID, input model.CreateCommerceUserInput) int
+		CreateDispatchProvider          func(childComplexity int, input model.CreateDispatchProviderInput) int
+		CreateOperator                  func(childComplexity int, input model.CreateOperatorInput) int
+		CreateProject                   func(childComplexity int, input model.CreateProjectInput) int
+		CreateRetentionStatusConfig     func(childComplexity int, input model.CreateRetentionStatusConfigInput) int
+		CreateRoute                     func(childComplexity int, input model.CreateRouteInput) int
+		CreateSupervisor                func(childComplexity int, input model.CreateSupervisorInput) int
+		CreateTenant                    func(childComplexity int, input model.TenantInput) int
+		DeactivateActivityReasonConfig  func(childComplexity int, id uuid.UUID) int
+		DeactivateRetentionStatusConfig func(childComplexity int, id uuid.UUID) int
+		DeleteCommerce                  func(childComplexity int, id uuid.UUID) int
+		DeleteDispatchProvider          func(childComplexity int, id uuid.UUID) int
+		DeleteOperator                  func(childComplexity int, id uuid.UUID) int
+		DeleteRoute                     func(childComplexity int, id uuid.UUID) int
+		DeleteSupervisor                func(childComplexity int, id uuid.UUID) int
+		LinkRouteOperator               func(childComplexity int, routeID uuid.UUID, operatorID uuid.UUID, role *routeoperator.Role) int
+		PurgeTrashRecord                func(childComplexity int, id uuid.UUID) int
+		PutDispatchConfig               func(childComplexity int, projectID uuid.UUID, channel dispatchconfig.Channel, input model.DispatchConfigInput) int
+		RegisterUser                    func(childComplexity int, input model.RegisterUserInput) int
+		RemoveCommerceUserRole          func(childComplexity int, commerceID uuid.UUID, userID uuid.UUID, role commerceuserrole.Role) int
+		RestoreTrashRecord              func(childComplexity int, id uuid.UUID) int
+		RevokeAPIKey                    func(childComplexity int, id uuid.UUID) int
+		SetPrimaryCommerceAddress       func(childComplexity int, commerceID uuid.UUID, id uuid.UUID) int
+		SetPrimaryCommerceContact       func(childComplexity int, commerceID uuid.UUID, userID uuid.UUID, id uuid.UUID) int
+		SetUserRoles                    func(childComplexity int, id uuid.UUID, roles []string) int
+		SyncOperators                   func(childComplexity int, items []*model.SyncOperatorInput) int
+		UnlinkRouteOperator             func(childComplexity int, routeID uuid.UUID, operatorID uuid.UUID) int
+		UpdateAPIKeyPermissions         func(childComplexity int, id uuid.UUID, permissions []string) int
+		UpdateActivityReasonConfig      func(childComplexity int, id uuid.UUID, input model.UpdateActivityReasonConfigInput) int
+		UpdateChannelDefinition         func(childComplexity int, providerID uuid.UUID, id uuid.UUID, input model.ChannelDefinitionInput) int
+		UpdateCommerce                  func(childComplexity int, id uuid.UUID, input model.UpdateCommerceInput) int
+		UpdateCommerceAddress           func(childComplexity int, commerceID uuid.UUID, id uuid.UUID, input model.UpdateCommerceAddressInput) int
+		UpdateCommerceContact           func(childComplexity int, commerceID uuid.UUID, userID uuid.UUID, id uuid.UUID, input model.UpdateCommerceContactInput) int
+		UpdateCommerceUser              func(childComplexity int, commerceID uuid.UUID, id uuid.UUID, input model.UpdateCommerceUserInput) int
+		UpdateDispatchProvider          func(childComplexity int, id uuid.UUID, input model.UpdateDispatchProviderInput) int
+		UpdateOperator                  func(childComplexity int, id uuid.UUID, input model.UpdateOperatorInput) int
+		UpdateProject                   func(childComplexity int, id uuid.UUID, input model.UpdateProjectInput) int
+		UpdateRetentionStatusConfig     func(childComplexity int, id uuid.UUID, input model.UpdateRetentionStatusConfigInput) int
+		UpdateRoute                     func(childComplexity int, id uuid.UUID, input model.UpdateRouteInput) int
+		UpdateSupervisor                func(childComplexity int, id uuid.UUID, input model.UpdateSupervisorInput) int
+		UpdateTenant                    func(childComplexity int, id uuid.UUID, input model.TenantInput) int
+		UpdateTrashSettings             func(childComplexity int, input model.TrashSettingsInput) int
+		UpdateUser                      func(childComplexity int, id uuid.UUID, input model.UpdateUserInput) int
 	}
 
 	Operator struct {
@@ -980,21 +992,24 @@ type ComplexityRoot struct {
 	}
 
 	Query struct {
-		APIKeys             func(childComplexity int, after *entgql.Cursor[uuid.UUID], first *int, before *entgql.Cursor[uuid.UUID], last *int, orderBy *ent.APIKeyOrder, where *ent.APIKeyWhereInput) int
-		AdministeredTenants func(childComplexity int) int
-		Commerces           func(childComplexity int, after *entgql.Cursor[uuid.UUID], first *int, before *entgql.Cursor[uuid.UUID], last *int, orderBy *ent.CommerceOrder, where *ent.CommerceWhereInput) int
-		DispatchConfigs     func(childComplexity int, projectID uuid.UUID) int
-		DispatchProviders   func(childComplexity int, after *entgql.Cursor[uuid.UUID], first *int, before *entgql.Cursor[uuid.UUID], last *int, orderBy *ent.DispatchProviderOrder, where *ent.DispatchProviderWhereInput) int
-		Node                func(childComplexity int, id uuid.UUID) int
-		Nodes               func(childComplexity int, ids []uuid.UUID) int
-		Operators           func(childComplexity int, after *entgql.Cursor[uuid.UUID], first *int, before *entgql.Cursor[uuid.UUID], last *int, orderBy *ent.OperatorOrder, where *ent.OperatorWhereInput) int
-		Projects            func(childComplexity int, after *entgql.Cursor[uuid.UUID], first *int, before *entgql.Cursor[uuid.UUID], last *int, orderBy *ent.ProjectOrder, where *ent.ProjectWhereInput) int
-		Routes              func(childComplexity int, after *entgql.Cursor[uuid.UUID], first *int, before *entgql.Cursor[uuid.UUID], last *int, orderBy *ent.RouteOrder, where *ent.RouteWhereInput) int
-		Supervisors         func(childComplexity int, after *entgql.Cursor[uuid.UUID], first *int, before *entgql.Cursor[uuid.UUID], last *int, orderBy *ent.SupervisorOrder, where *ent.SupervisorWhereInput) int
-		TrashRecords        func(childComplexity int, after *entgql.Cursor[uuid.UUID], first *int, before *entgql.Cursor[uuid.UUID], last *int, orderBy *ent.TrashRecordOrder, where *ent.TrashRecordWhereInput) int
-		TrashSettings       func(childComplexity int) int
-		Users               func(childComplexity int, after *entgql.Cursor[uuid.UUID], first *int, before *entgql.Cursor[uuid.UUID], last *int, orderBy *ent.UserOrder, where *ent.UserWhereInput) int
-		Viewer              func(childComplexity int) int
+		APIKeys                func(childComplexity int, after *entgql.Cursor[uuid.UUID], first *int, before *entgql.Cursor[uuid.UUID], last *int, orderBy *ent.APIKeyOrder, where *ent.APIKeyWhereInput) int
+		ActivityReasonConfigs  func(childComplexity int, after *entgql.Cursor[uuid.UUID], first *int, before *entgql.Cursor[uuid.UUID], last *int, orderBy *ent.ActivityReasonConfigOrder, where *ent.ActivityReasonConfigWhereInput) int
+		ActivityReasonDefaults func(childComplexity int) int
+		AdministeredTenants    func(childComplexity int) int
+		Commerces              func(childComplexity int, after *entgql.Cursor[uuid.UUID], first *int, before *entgql.Cursor[uuid.UUID], last *int, orderBy *ent.CommerceOrder, where *ent.CommerceWhereInput) int
+		DispatchConfigs        func(childComplexity int, projectID uuid.UUID) int
+		DispatchProviders      func(childComplexity int, after *entgql.Cursor[uuid.UUID], first *int, before *entgql.Cursor[uuid.UUID], last *int, orderBy *ent.DispatchProviderOrder, where *ent.DispatchProviderWhereInput) int
+		Node                   func(childComplexity int, id uuid.UUID) int
+		Nodes                  func(childComplexity int, ids []uuid.UUID) int
+		Operators              func(childComplexity int, after *entgql.Cursor[uuid.UUID], first *int, before *entgql.Cursor[uuid.UUID], last *int, orderBy *ent.OperatorOrder, where *ent.OperatorWhereInput) int
+		Projects               func(childComplexity int, after *entgql.Cursor[uuid.UUID], first *int, before *entgql.Cursor[uuid.UUID], last *int, orderBy *ent.ProjectOrder, where *ent.ProjectWhereInput) int
+		RetentionStatusConfigs func(childComplexity int, after *entgql.Cursor[uuid.UUID], first *int, before *entgql.Cursor[uuid.UUID], last *int, orderBy *ent.RetentionStatusConfigOrder, where *ent.RetentionStatusConfigWhereInput) int
+		Routes                 func(childComplexity int, after *entgql.Cursor[uuid.UUID], first *int, before *entgql.Cursor[uuid.UUID], last *int, orderBy *ent.RouteOrder, where *ent.RouteWhereInput) int
+		Supervisors            func(childComplexity int, after *entgql.Cursor[uuid.UUID], first *int, before *entgql.Cursor[uuid.UUID], last *int, orderBy *ent.SupervisorOrder, where *ent.SupervisorWhereInput) int
+		TrashRecords           func(childComplexity int, after *entgql.Cursor[uuid.UUID], first *int, before *entgql.Cursor[uuid.UUID], last *int, orderBy *ent.TrashRecordOrder, where *ent.TrashRecordWhereInput) int
+		TrashSettings          func(childComplexity int) int
+		Users                  func(childComplexity int, after *entgql.Cursor[uuid.UUID], first *int, before *entgql.Cursor[uuid.UUID], last *int, orderBy *ent.UserOrder, where *ent.UserWhereInput) int
+		Viewer                 func(childComplexity int) int
 	}
 
 	QueryBlock struct {
@@ -1379,6 +1394,13 @@ type DispatchProviderResolver interface {
 }
 type MutationResolver interface {
 	UpdateProject(ctx context.Context, id uuid.UUID, input model.UpdateProjectInput) (*ent.Project, error)
+	CreateActivityReasonConfig(ctx context.Context, input model.CreateActivityReasonConfigInput) (*ent.ActivityReasonConfig, error)
+	BulkCreateActivityReasonConfigs(ctx context.Context, items []*model.CreateActivityReasonConfigInput) ([]*ent.ActivityReasonConfig, error)
+	UpdateActivityReasonConfig(ctx context.Context, id uuid.UUID, input model.UpdateActivityReasonConfigInput) (*ent.ActivityReasonConfig, error)
+	DeactivateActivityReasonConfig(ctx context.Context, id uuid.UUID) (*ent.ActivityReasonConfig, error)
+	CreateRetentionStatusConfig(ctx context.Context, input model.CreateRetentionStatusConfigInput) (*ent.RetentionStatusConfig, error)
+	UpdateRetentionStatusConfig(ctx context.Context, id uuid.UUID, input model.UpdateRetentionStatusConfigInput) (*ent.RetentionStatusConfig, error)
+	DeactivateRetentionStatusConfig(ctx context.Context, id uuid.UUID) (*ent.RetentionStatusConfig, error)
 	CreateAPIKey(ctx context.Context, input model.CreateAPIKeyInput) (*model.CreateAPIKeyPayload, error)
 	RevokeAPIKey(ctx context.Context, id uuid.UUID) (*ent.APIKey, error)
 	UpdateAPIKeyPermissions(ctx context.Context, id uuid.UUID, permissions []string) (*ent.APIKey, error)
@@ -1430,14 +1452,17 @@ type QueryResolver interface {
 	Node(ctx context.Context, id uuid.UUID) (ent.Noder, error)
 	Nodes(ctx context.Context, ids []uuid.UUID) ([]ent.Noder, error)
 	APIKeys(ctx context.Context, after *entgql.Cursor[uuid.UUID], first *int, before *entgql.Cursor[uuid.UUID], last *int, orderBy *ent.APIKeyOrder, where *ent.APIKeyWhereInput) (*ent.APIKeyConnection, error)
+	ActivityReasonConfigs(ctx context.Context, after *entgql.Cursor[uuid.UUID], first *int, before *entgql.Cursor[uuid.UUID], last *int, orderBy *ent.ActivityReasonConfigOrder, where *ent.ActivityReasonConfigWhereInput) (*ent.ActivityReasonConfigConnection, error)
 	Commerces(ctx context.Context, after *entgql.Cursor[uuid.UUID], first *int, before *entgql.Cursor[uuid.UUID], last *int, orderBy *ent.CommerceOrder, where *ent.CommerceWhereInput) (*ent.CommerceConnection, error)
 	DispatchProviders(ctx context.Context, after *entgql.Cursor[uuid.UUID], first *int, before *entgql.Cursor[uuid.UUID], last *int, orderBy *ent.DispatchProviderOrder, where *ent.DispatchProviderWhereInput) (*ent.DispatchProviderConnection, error)
 	Operators(ctx context.Context, after *entgql.Cursor[uuid.UUID], first *int, before *entgql.Cursor[uuid.UUID], last *int, orderBy *ent.OperatorOrder, where *ent.OperatorWhereInput) (*ent.OperatorConnection, error)
 	Projects(ctx context.Context, after *entgql.Cursor[uuid.UUID], first *int, before *entgql.Cursor[uuid.UUID], last *int, orderBy *ent.ProjectOrder, where *ent.ProjectWhereInput) (*ent.ProjectConnection, error)
+	RetentionStatusConfigs(ctx context.Context, after *entgql.Cursor[uuid.UUID], first *int, before *entgql.Cursor[uuid.UUID], last *int, orderBy *ent.RetentionStatusConfigOrder, where *ent.RetentionStatusConfigWhereInput) (*ent.RetentionStatusConfigConnection, error)
 	Routes(ctx context.Context, after *entgql.Cursor[uuid.UUID], first *int, before *entgql.Cursor[uuid.UUID], last *int, orderBy *ent.RouteOrder, where *ent.RouteWhereInput) (*ent.RouteConnection, error)
 	Supervisors(ctx context.Context, after *entgql.Cursor[uuid.UUID], first *int, before *entgql.Cursor[uuid.UUID], last *int, orderBy *ent.SupervisorOrder, where *ent.SupervisorWhereInput) (*ent.SupervisorConnection, error)
 	TrashRecords(ctx context.Context, after *entgql.Cursor[uuid.UUID], first *int, before *entgql.Cursor[uuid.UUID], last *int, orderBy *ent.TrashRecordOrder, where *ent.TrashRecordWhereInput) (*ent.TrashRecordConnection, error)
 	Users(ctx context.Context, after *entgql.Cursor[uuid.UUID], first *int, before *entgql.Cursor[uuid.UUID], last *int, orderBy *ent.UserOrder, where *ent.UserWhereInput) (*ent.UserConnection, error)
+	ActivityReasonDefaults(ctx context.Context) ([]*model.ActivityReasonDefault, error)
 	AdministeredTenants(ctx context.Context) ([]*ent.Tenant, error)
 	TrashSettings(ctx context.Context) (*trash.Settings, error)
 	DispatchConfigs(ctx context.Context, projectID uuid.UUID) ([]*ent.DispatchConfig, error)
@@ -2472,6 +2497,20 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.complexity.ActivityReasonConfigEdge.Node(childComplexity), true
+
+	case "ActivityReasonDefault.code":
+		if e.complexity.ActivityReasonDefault.Code == nil {
+			break
+		}
+
+		return e.complexity.ActivityReasonDefault.Code(childComplexity), true
+
+	case "ActivityReasonDefault.label":
+		if e.complexity.ActivityReasonDefault.Label == nil {
+			break
+		}
+
+		return e.complexity.ActivityReasonDefault.Label(childComplexity), true
 
 	case "ActivityResult.activity":
 		if e.complexity.ActivityResult.Activity == nil {
@@ -5268,6 +5307,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.complexity.Mutation.BatchUpsertRoutes(childComplexity, args["items"].([]*model.RouteItemInput)), true
 
+	case "Mutation.bulkCreateActivityReasonConfigs":
+		if e.complexity.Mutation.BulkCreateActivityReasonConfigs == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_bulkCreateActivityReasonConfigs_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.complexity.Mutation.BulkCreateActivityReasonConfigs(childComplexity, args["items"].([]*model.CreateActivityReasonConfigInput)), true
+
 	case "Mutation.createAPIKey":
 		if e.complexity.Mutation.CreateAPIKey == nil {
 			break
@@ -5279,6 +5330,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.complexity.Mutation.CreateAPIKey(childComplexity, args["input"].(model.CreateAPIKeyInput)), true
+
+	case "Mutation.createActivityReasonConfig":
+		if e.complexity.Mutation.CreateActivityReasonConfig == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createActivityReasonConfig_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.complexity.Mutation.CreateActivityReasonConfig(childComplexity, args["input"].(model.CreateActivityReasonConfigInput)), true
 
 	case "Mutation.createChannelDefinition":
 		if e.complexity.Mutation.CreateChannelDefinition == nil {
@@ -5352,6 +5415,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.complexity.Mutation.CreateProject(childComplexity, args["input"].(model.CreateProjectInput)), true
 
+	case "Mutation.createRetentionStatusConfig":
+		if e.complexity.Mutation.CreateRetentionStatusConfig == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createRetentionStatusConfig_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.complexity.Mutation.CreateRetentionStatusConfig(childComplexity, args["input"].(model.CreateRetentionStatusConfigInput)), true
+
 	case "Mutation.createRoute":
 		if e.complexity.Mutation.CreateRoute == nil {
 			break
@@ -5387,6 +5462,30 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.complexity.Mutation.CreateTenant(childComplexity, args["input"].(model.TenantInput)), true
+
+	case "Mutation.deactivateActivityReasonConfig":
+		if e.complexity.Mutation.DeactivateActivityReasonConfig == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deactivateActivityReasonConfig_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.complexity.Mutation.DeactivateActivityReasonConfig(childComplexity, args["id"].(uuid.UUID)), true
+
+	case "Mutation.deactivateRetentionStatusConfig":
+		if e.complexity.Mutation.DeactivateRetentionStatusConfig == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deactivateRetentionStatusConfig_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.complexity.Mutation.DeactivateRetentionStatusConfig(childComplexity, args["id"].(uuid.UUID)), true
 
 	case "Mutation.deleteCommerce":
 		if e.complexity.Mutation.DeleteCommerce == nil {
@@ -5604,6 +5703,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.complexity.Mutation.UpdateAPIKeyPermissions(childComplexity, args["id"].(uuid.UUID), args["permissions"].([]string)), true
 
+	case "Mutation.updateActivityReasonConfig":
+		if e.complexity.Mutation.UpdateActivityReasonConfig == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateActivityReasonConfig_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.complexity.Mutation.UpdateActivityReasonConfig(childComplexity, args["id"].(uuid.UUID), args["input"].(model.UpdateActivityReasonConfigInput)), true
+
 	case "Mutation.updateChannelDefinition":
 		if e.complexity.Mutation.UpdateChannelDefinition == nil {
 			break
@@ -5699,6 +5810,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.complexity.Mutation.UpdateProject(childComplexity, args["id"].(uuid.UUID), args["input"].(model.UpdateProjectInput)), true
+
+	case "Mutation.updateRetentionStatusConfig":
+		if e.complexity.Mutation.UpdateRetentionStatusConfig == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateRetentionStatusConfig_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.complexity.Mutation.UpdateRetentionStatusConfig(childComplexity, args["id"].(uuid.UUID), args["input"].(model.UpdateRetentionStatusConfigInput)), true
 
 	case "Mutation.updateRoute":
 		if e.complexity.Mutation.UpdateRoute == nil {
@@ -6024,6 +6147,25 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.complexity.Query.APIKeys(childComplexity, args["after"].(*entgql.Cursor[uuid.UUID]), args["first"].(*int), args["before"].(*entgql.Cursor[uuid.UUID]), args["last"].(*int), args["orderBy"].(*ent.APIKeyOrder), args["where"].(*ent.APIKeyWhereInput)), true
 
+	case "Query.activityReasonConfigs":
+		if e.complexity.Query.ActivityReasonConfigs == nil {
+			break
+		}
+
+		args, err := ec.field_Query_activityReasonConfigs_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.complexity.Query.ActivityReasonConfigs(childComplexity, args["after"].(*entgql.Cursor[uuid.UUID]), args["first"].(*int), args["before"].(*entgql.Cursor[uuid.UUID]), args["last"].(*int), args["orderBy"].(*ent.ActivityReasonConfigOrder), args["where"].(*ent.ActivityReasonConfigWhereInput)), true
+
+	case "Query.activityReasonDefaults":
+		if e.complexity.Query.ActivityReasonDefaults == nil {
+			break
+		}
+
+		return e.complexity.Query.ActivityReasonDefaults(childComplexity), true
+
 	case "Query.administeredTenants":
 		if e.complexity.Query.AdministeredTenants == nil {
 			break
@@ -6114,6 +6256,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.complexity.Query.Projects(childComplexity, args["after"].(*entgql.Cursor[uuid.UUID]), args["first"].(*int), args["before"].(*entgql.Cursor[uuid.UUID]), args["last"].(*int), args["orderBy"].(*ent.ProjectOrder), args["where"].(*ent.ProjectWhereInput)), true
+
+	case "Query.retentionStatusConfigs":
+		if e.complexity.Query.RetentionStatusConfigs == nil {
+			break
+		}
+
+		args, err := ec.field_Query_retentionStatusConfigs_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.complexity.Query.RetentionStatusConfigs(childComplexity, args["after"].(*entgql.Cursor[uuid.UUID]), args["first"].(*int), args["before"].(*entgql.Cursor[uuid.UUID]), args["last"].(*int), args["orderBy"].(*ent.RetentionStatusConfigOrder), args["where"].(*ent.RetentionStatusConfigWhereInput)), true
 
 	case "Query.routes":
 		if e.complexity.Query.Routes == nil {
@@ -7880,11 +8034,13 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputCommerceUserWhereInput,
 		ec.unmarshalInputCommerceWhereInput,
 		ec.unmarshalInputCreateAPIKeyInput,
+		ec.unmarshalInputCreateActivityReasonConfigInput,
 		ec.unmarshalInputCreateCommerceInput,
 		ec.unmarshalInputCreateCommerceUserInput,
 		ec.unmarshalInputCreateDispatchProviderInput,
 		ec.unmarshalInputCreateOperatorInput,
 		ec.unmarshalInputCreateProjectInput,
+		ec.unmarshalInputCreateRetentionStatusConfigInput,
 		ec.unmarshalInputCreateRouteInput,
 		ec.unmarshalInputCreateSupervisorInput,
 		ec.unmarshalInputDispatchConfigInput,
@@ -7941,6 +8097,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputTrashSettingOrder,
 		ec.unmarshalInputTrashSettingWhereInput,
 		ec.unmarshalInputTrashSettingsInput,
+		ec.unmarshalInputUpdateActivityReasonConfigInput,
 		ec.unmarshalInputUpdateCommerceAddressInput,
 		ec.unmarshalInputUpdateCommerceContactInput,
 		ec.unmarshalInputUpdateCommerceInput,
@@ -7948,6 +8105,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputUpdateDispatchProviderInput,
 		ec.unmarshalInputUpdateOperatorInput,
 		ec.unmarshalInputUpdateProjectInput,
+		ec.unmarshalInputUpdateRetentionStatusConfigInput,
 		ec.unmarshalInputUpdateRouteInput,
 		ec.unmarshalInputUpdateSupervisorInput,
 		ec.unmarshalInputUpdateUserInput,
@@ -8050,6 +8208,69 @@ func (ec *executionContext) introspectType(name string) (*introspection.Type, er
 }
 
 var sources = []*ast.Source{
+	{Name: "../../schema/catalog.graphql", Input: `# Lifecycle catalogs (issue 5): retention status configs and activity reason
+# configs. The connections activityReasonConfigs and retentionStatusConfigs are
+# generated in ent.graphql; every mutation calls the same service method as
+# its REST route.
+
+"An entry of the platform defaults catalog of activity reasons (never persisted)."
+type ActivityReasonDefault {
+  code: String!
+  label: String!
+}
+
+"Input of createActivityReasonConfig and of each bulk item; the same rules as POST /api/activity-reason-configs."
+input CreateActivityReasonConfigInput {
+  "Unique in the tenant's catalog."
+  code: String!
+  label: String!
+}
+
+"Input of updateActivityReasonConfig; omitted fields are unchanged."
+input UpdateActivityReasonConfigInput {
+  label: String
+  isActive: Boolean
+}
+
+"Input of createRetentionStatusConfig; the same rules as POST /api/retention-status-configs."
+input CreateRetentionStatusConfigInput {
+  "Unique in the tenant's catalog; immutable."
+  code: String!
+  label: String!
+  stage: RetentionStatusConfigStage!
+  description: String
+}
+
+"Input of updateRetentionStatusConfig; omitted fields are unchanged, a blank description clears it."
+input UpdateRetentionStatusConfigInput {
+  label: String
+  stage: RetentionStatusConfigStage
+  description: String
+  isActive: Boolean
+}
+
+extend type Query {
+  "The platform defaults catalog of activity reasons (activity:view)."
+  activityReasonDefaults: [ActivityReasonDefault!]!
+}
+
+extend type Mutation {
+  "Adds a reason config (activity-config:manage); CONFLICT on a duplicate code."
+  createActivityReasonConfig(input: CreateActivityReasonConfigInput!): ActivityReasonConfig!
+  "Adds every item or none (activity-config:manage)."
+  bulkCreateActivityReasonConfigs(items: [CreateActivityReasonConfigInput!]!): [ActivityReasonConfig!]!
+  "Changes the label or the active flag (activity-config:manage)."
+  updateActivityReasonConfig(id: ID!, input: UpdateActivityReasonConfigInput!): ActivityReasonConfig!
+  "Sets isActive false; the config stays listed (activity-config:manage)."
+  deactivateActivityReasonConfig(id: ID!): ActivityReasonConfig!
+  "Adds a retention status config (activity-config:manage); CONFLICT on a duplicate code."
+  createRetentionStatusConfig(input: CreateRetentionStatusConfigInput!): RetentionStatusConfig!
+  "Changes a retention status config; the code is immutable (activity-config:manage)."
+  updateRetentionStatusConfig(id: ID!, input: UpdateRetentionStatusConfigInput!): RetentionStatusConfig!
+  "Sets isActive false; the config stays listed (activity-config:manage)."
+  deactivateRetentionStatusConfig(id: ID!): RetentionStatusConfig!
+}
+`, BuiltIn: false},
 	{Name: "../../schema/ent.graphql", Input: `directive @goField(forceResolver: Boolean, name: String, omittable: Boolean) on FIELD_DEFINITION | INPUT_FIELD_DEFINITION
 directive @goModel(model: String, models: [String!], forceGenerate: Boolean) on OBJECT | INPUT_OBJECT | SCALAR | ENUM | INTERFACE | UNION
 type APIKey implements Node {
@@ -14626,6 +14847,37 @@ type Query {
     """
     where: APIKeyWhereInput
   ): APIKeyConnection!
+  activityReasonConfigs(
+    """
+    Returns the elements in the list that come after the specified cursor.
+    """
+    after: Cursor
+
+    """
+    Returns the first _n_ elements from the list.
+    """
+    first: Int
+
+    """
+    Returns the elements in the list that come before the specified cursor.
+    """
+    before: Cursor
+
+    """
+    Returns the last _n_ elements from the list.
+    """
+    last: Int
+
+    """
+    Ordering options for ActivityReasonConfigs returned from the connection.
+    """
+    orderBy: ActivityReasonConfigOrder
+
+    """
+    Filtering options for ActivityReasonConfigs returned from the connection.
+    """
+    where: ActivityReasonConfigWhereInput
+  ): ActivityReasonConfigConnection!
   commerces(
     """
     Returns the elements in the list that come after the specified cursor.
@@ -14750,6 +15002,37 @@ type Query {
     """
     where: ProjectWhereInput
   ): ProjectConnection!
+  retentionStatusConfigs(
+    """
+    Returns the elements in the list that come after the specified cursor.
+    """
+    after: Cursor
+
+    """
+    Returns the first _n_ elements from the list.
+    """
+    first: Int
+
+    """
+    Returns the elements in the list that come before the specified cursor.
+    """
+    before: Cursor
+
+    """
+    Returns the last _n_ elements from the list.
+    """
+    last: Int
+
+    """
+    Ordering options for RetentionStatusConfigs returned from the connection.
+    """
+    orderBy: RetentionStatusConfigOrder
+
+    """
+    Filtering options for RetentionStatusConfigs returned from the connection.
+    """
+    where: RetentionStatusConfigWhereInput
+  ): RetentionStatusConfigConnection!
   routes(
     """
     Returns the elements in the list that come after the specified cursor.
@@ -18172,10 +18455,32 @@ func (ec *executionContext) field_Mutation_batchUpsertRoutes_args(ctx context.Co
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_bulkCreateActivityReasonConfigs_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "items", ec.unmarshalNCreateActivityReasonConfigInput2ᚕᚖgithubᚗcomᚋretenᚑioᚋretenᚋgraphᚋmodelᚐCreateActivityReasonConfigInputᚄ)
+	if err != nil {
+		return nil, err
+	}
+	args["items"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_createAPIKey_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input", ec.unmarshalNCreateAPIKeyInput2githubᚗcomᚋretenᚑioᚋretenᚋgraphᚋmodelᚐCreateAPIKeyInput)
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_createActivityReasonConfig_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input", ec.unmarshalNCreateActivityReasonConfigInput2githubᚗcomᚋretenᚑioᚋretenᚋgraphᚋmodelᚐCreateActivityReasonConfigInput)
 	if err != nil {
 		return nil, err
 	}
@@ -18259,6 +18564,17 @@ func (ec *executionContext) field_Mutation_createProject_args(ctx context.Contex
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_createRetentionStatusConfig_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input", ec.unmarshalNCreateRetentionStatusConfigInput2githubᚗcomᚋretenᚑioᚋretenᚋgraphᚋmodelᚐCreateRetentionStatusConfigInput)
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_createRoute_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -18289,6 +18605,28 @@ func (ec *executionContext) field_Mutation_createTenant_args(ctx context.Context
 		return nil, err
 	}
 	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_deactivateActivityReasonConfig_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id", ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID)
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_deactivateRetentionStatusConfig_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id", ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID)
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
 	return args, nil
 }
 
@@ -18550,6 +18888,22 @@ func (ec *executionContext) field_Mutation_updateAPIKeyPermissions_args(ctx cont
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_updateActivityReasonConfig_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id", ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID)
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input", ec.unmarshalNUpdateActivityReasonConfigInput2githubᚗcomᚋretenᚑioᚋretenᚋgraphᚋmodelᚐUpdateActivityReasonConfigInput)
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_updateChannelDefinition_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -18703,6 +19057,22 @@ func (ec *executionContext) field_Mutation_updateProject_args(ctx context.Contex
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_updateRetentionStatusConfig_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id", ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID)
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input", ec.unmarshalNUpdateRetentionStatusConfigInput2githubᚗcomᚋretenᚑioᚋretenᚋgraphᚋmodelᚐUpdateRetentionStatusConfigInput)
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_updateRoute_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -18786,6 +19156,42 @@ func (ec *executionContext) field_Query___type_args(ctx context.Context, rawArgs
 		return nil, err
 	}
 	args["name"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_activityReasonConfigs_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "after", ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor)
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "first", ec.unmarshalOInt2ᚖint)
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "before", ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor)
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "last", ec.unmarshalOInt2ᚖint)
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "orderBy", ec.unmarshalOActivityReasonConfigOrder2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋentᚐActivityReasonConfigOrder)
+	if err != nil {
+		return nil, err
+	}
+	args["orderBy"] = arg4
+	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "where", ec.unmarshalOActivityReasonConfigWhereInput2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋentᚐActivityReasonConfigWhereInput)
+	if err != nil {
+		return nil, err
+	}
+	args["where"] = arg5
 	return args, nil
 }
 
@@ -18995,6 +19401,42 @@ func (ec *executionContext) field_Query_projects_args(ctx context.Context, rawAr
 	}
 	args["orderBy"] = arg4
 	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "where", ec.unmarshalOProjectWhereInput2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋentᚐProjectWhereInput)
+	if err != nil {
+		return nil, err
+	}
+	args["where"] = arg5
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_retentionStatusConfigs_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "after", ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor)
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "first", ec.unmarshalOInt2ᚖint)
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "before", ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor)
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "last", ec.unmarshalOInt2ᚖint)
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "orderBy", ec.unmarshalORetentionStatusConfigOrder2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋentᚐRetentionStatusConfigOrder)
+	if err != nil {
+		return nil, err
+	}
+	args["orderBy"] = arg4
+	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "where", ec.unmarshalORetentionStatusConfigWhereInput2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋentᚐRetentionStatusConfigWhereInput)
 	if err != nil {
 		return nil, err
 	}
@@ -26195,6 +26637,94 @@ func (ec *executionContext) fieldContext_ActivityReasonConfigEdge_cursor(_ conte
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return nil, errors.New("field of type Cursor does not have child fields")
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ActivityReasonDefault_code(ctx context.Context, field graphql.CollectedField, obj *model.ActivityReasonDefault) (ret graphql.Marshaler) {
+	fc, err := ec.fieldContext_ActivityReasonDefault_code(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	resTmp, err := ec.ResolverMiddleware(ctx, func(rctx context.Context) (any, error) {
+		ctx = rctx // use context from middleware stack in children
+		return obj.Code, nil
+	})
+	if err != nil {
+		ec.Error(ctx, err)
+		return graphql.Null
+	}
+	if resTmp == nil {
+		if !graphql.HasFieldError(ctx, fc) {
+			ec.Errorf(ctx, "must not be null")
+		}
+		return graphql.Null
+	}
+	res := resTmp.(string)
+	fc.Result = res
+	return ec.marshalNString2string(ctx, field.Selections, res)
+}
+
+func (ec *executionContext) fieldContext_ActivityReasonDefault_code(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ActivityReasonDefault",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type String does not have child fields")
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ActivityReasonDefault_label(ctx context.Context, field graphql.CollectedField, obj *model.ActivityReasonDefault) (ret graphql.Marshaler) {
+	fc, err := ec.fieldContext_ActivityReasonDefault_label(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	resTmp, err := ec.ResolverMiddleware(ctx, func(rctx context.Context) (any, error) {
+		ctx = rctx // use context from middleware stack in children
+		return obj.Label, nil
+	})
+	if err != nil {
+		ec.Error(ctx, err)
+		return graphql.Null
+	}
+	if resTmp == nil {
+		if !graphql.HasFieldError(ctx, fc) {
+			ec.Errorf(ctx, "must not be null")
+		}
+		return graphql.Null
+	}
+	res := resTmp.(string)
+	fc.Result = res
+	return ec.marshalNString2string(ctx, field.Selections, res)
+}
+
+func (ec *executionContext) fieldContext_ActivityReasonDefault_label(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ActivityReasonDefault",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type String does not have child fields")
 		},
 	}
 	return fc, nil
@@ -45169,6 +45699,515 @@ func (ec *executionContext) fieldContext_Mutation_updateProject(ctx context.Cont
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_createActivityReasonConfig(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	fc, err := ec.fieldContext_Mutation_createActivityReasonConfig(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	resTmp, err := ec.ResolverMiddleware(ctx, func(rctx context.Context) (any, error) {
+		ctx = rctx // use context from middleware stack in children
+		return ec.resolvers.Mutation().CreateActivityReasonConfig(rctx, fc.Args["input"].(model.CreateActivityReasonConfigInput))
+	})
+	if err != nil {
+		ec.Error(ctx, err)
+		return graphql.Null
+	}
+	if resTmp == nil {
+		if !graphql.HasFieldError(ctx, fc) {
+			ec.Errorf(ctx, "must not be null")
+		}
+		return graphql.Null
+	}
+	res := resTmp.(*ent.ActivityReasonConfig)
+	fc.Result = res
+	return ec.marshalNActivityReasonConfig2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋentᚐActivityReasonConfig(ctx, field.Selections, res)
+}
+
+func (ec *executionContext) fieldContext_Mutation_createActivityReasonConfig(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			switch field.Name {
+			case "id":
+				return ec.fieldContext_ActivityReasonConfig_id(ctx, field)
+			case "createdAt":
+				return ec.fieldContext_ActivityReasonConfig_createdAt(ctx, field)
+			case "updatedAt":
+				return ec.fieldContext_ActivityReasonConfig_updatedAt(ctx, field)
+			case "tenantID":
+				return ec.fieldContext_ActivityReasonConfig_tenantID(ctx, field)
+			case "code":
+				return ec.fieldContext_ActivityReasonConfig_code(ctx, field)
+			case "label":
+				return ec.fieldContext_ActivityReasonConfig_label(ctx, field)
+			case "isActive":
+				return ec.fieldContext_ActivityReasonConfig_isActive(ctx, field)
+			}
+			return nil, fmt.Errorf("no field named %q was found under type ActivityReasonConfig", field.Name)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createActivityReasonConfig_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_bulkCreateActivityReasonConfigs(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	fc, err := ec.fieldContext_Mutation_bulkCreateActivityReasonConfigs(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	resTmp, err := ec.ResolverMiddleware(ctx, func(rctx context.Context) (any, error) {
+		ctx = rctx // use context from middleware stack in children
+		return ec.resolvers.Mutation().BulkCreateActivityReasonConfigs(rctx, fc.Args["items"].([]*model.CreateActivityReasonConfigInput))
+	})
+	if err != nil {
+		ec.Error(ctx, err)
+		return graphql.Null
+	}
+	if resTmp == nil {
+		if !graphql.HasFieldError(ctx, fc) {
+			ec.Errorf(ctx, "must not be null")
+		}
+		return graphql.Null
+	}
+	res := resTmp.([]*ent.ActivityReasonConfig)
+	fc.Result = res
+	return ec.marshalNActivityReasonConfig2ᚕᚖgithubᚗcomᚋretenᚑioᚋretenᚋentᚐActivityReasonConfigᚄ(ctx, field.Selections, res)
+}
+
+func (ec *executionContext) fieldContext_Mutation_bulkCreateActivityReasonConfigs(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			switch field.Name {
+			case "id":
+				return ec.fieldContext_ActivityReasonConfig_id(ctx, field)
+			case "createdAt":
+				return ec.fieldContext_ActivityReasonConfig_createdAt(ctx, field)
+			case "updatedAt":
+				return ec.fieldContext_ActivityReasonConfig_updatedAt(ctx, field)
+			case "tenantID":
+				return ec.fieldContext_ActivityReasonConfig_tenantID(ctx, field)
+			case "code":
+				return ec.fieldContext_ActivityReasonConfig_code(ctx, field)
+			case "label":
+				return ec.fieldContext_ActivityReasonConfig_label(ctx, field)
+			case "isActive":
+				return ec.fieldContext_ActivityReasonConfig_isActive(ctx, field)
+			}
+			return nil, fmt.Errorf("no field named %q was found under type ActivityReasonConfig", field.Name)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_bulkCreateActivityReasonConfigs_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateActivityReasonConfig(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	fc, err := ec.fieldContext_Mutation_updateActivityReasonConfig(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	resTmp, err := ec.ResolverMiddleware(ctx, func(rctx context.Context) (any, error) {
+		ctx = rctx // use context from middleware stack in children
+		return ec.resolvers.Mutation().UpdateActivityReasonConfig(rctx, fc.Args["id"].(uuid.UUID), fc.Args["input"].(model.UpdateActivityReasonConfigInput))
+	})
+	if err != nil {
+		ec.Error(ctx, err)
+		return graphql.Null
+	}
+	if resTmp == nil {
+		if !graphql.HasFieldError(ctx, fc) {
+			ec.Errorf(ctx, "must not be null")
+		}
+		return graphql.Null
+	}
+	res := resTmp.(*ent.ActivityReasonConfig)
+	fc.Result = res
+	return ec.marshalNActivityReasonConfig2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋentᚐActivityReasonConfig(ctx, field.Selections, res)
+}
+
+func (ec *executionContext) fieldContext_Mutation_updateActivityReasonConfig(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			switch field.Name {
+			case "id":
+				return ec.fieldContext_ActivityReasonConfig_id(ctx, field)
+			case "createdAt":
+				return ec.fieldContext_ActivityReasonConfig_createdAt(ctx, field)
+			case "updatedAt":
+				return ec.fieldContext_ActivityReasonConfig_updatedAt(ctx, field)
+			case "tenantID":
+				return ec.fieldContext_ActivityReasonConfig_tenantID(ctx, field)
+			case "code":
+				return ec.fieldContext_ActivityReasonConfig_code(ctx, field)
+			case "label":
+				return ec.fieldContext_ActivityReasonConfig_label(ctx, field)
+			case "isActive":
+				return ec.fieldContext_ActivityReasonConfig_isActive(ctx, field)
+			}
+			return nil, fmt.Errorf("no field named %q was found under type ActivityReasonConfig", field.Name)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateActivityReasonConfig_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deactivateActivityReasonConfig(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	fc, err := ec.fieldContext_Mutation_deactivateActivityReasonConfig(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	resTmp, err := ec.ResolverMiddleware(ctx, func(rctx context.Context) (any, error) {
+		ctx = rctx // use context from middleware stack in children
+		return ec.resolvers.Mutation().DeactivateActivityReasonConfig(rctx, fc.Args["id"].(uuid.UUID))
+	})
+	if err != nil {
+		ec.Error(ctx, err)
+		return graphql.Null
+	}
+	if resTmp == nil {
+		if !graphql.HasFieldError(ctx, fc) {
+			ec.Errorf(ctx, "must not be null")
+		}
+		return graphql.Null
+	}
+	res := resTmp.(*ent.ActivityReasonConfig)
+	fc.Result = res
+	return ec.marshalNActivityReasonConfig2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋentᚐActivityReasonConfig(ctx, field.Selections, res)
+}
+
+func (ec *executionContext) fieldContext_Mutation_deactivateActivityReasonConfig(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			switch field.Name {
+			case "id":
+				return ec.fieldContext_ActivityReasonConfig_id(ctx, field)
+			case "createdAt":
+				return ec.fieldContext_ActivityReasonConfig_createdAt(ctx, field)
+			case "updatedAt":
+				return ec.fieldContext_ActivityReasonConfig_updatedAt(ctx, field)
+			case "tenantID":
+				return ec.fieldContext_ActivityReasonConfig_tenantID(ctx, field)
+			case "code":
+				return ec.fieldContext_ActivityReasonConfig_code(ctx, field)
+			case "label":
+				return ec.fieldContext_ActivityReasonConfig_label(ctx, field)
+			case "isActive":
+				return ec.fieldContext_ActivityReasonConfig_isActive(ctx, field)
+			}
+			return nil, fmt.Errorf("no field named %q was found under type ActivityReasonConfig", field.Name)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deactivateActivityReasonConfig_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_createRetentionStatusConfig(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	fc, err := ec.fieldContext_Mutation_createRetentionStatusConfig(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	resTmp, err := ec.ResolverMiddleware(ctx, func(rctx context.Context) (any, error) {
+		ctx = rctx // use context from middleware stack in children
+		return ec.resolvers.Mutation().CreateRetentionStatusConfig(rctx, fc.Args["input"].(model.CreateRetentionStatusConfigInput))
+	})
+	if err != nil {
+		ec.Error(ctx, err)
+		return graphql.Null
+	}
+	if resTmp == nil {
+		if !graphql.HasFieldError(ctx, fc) {
+			ec.Errorf(ctx, "must not be null")
+		}
+		return graphql.Null
+	}
+	res := resTmp.(*ent.RetentionStatusConfig)
+	fc.Result = res
+	return ec.marshalNRetentionStatusConfig2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋentᚐRetentionStatusConfig(ctx, field.Selections, res)
+}
+
+func (ec *executionContext) fieldContext_Mutation_createRetentionStatusConfig(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			switch field.Name {
+			case "id":
+				return ec.fieldContext_RetentionStatusConfig_id(ctx, field)
+			case "createdAt":
+				return ec.fieldContext_RetentionStatusConfig_createdAt(ctx, field)
+			case "updatedAt":
+				return ec.fieldContext_RetentionStatusConfig_updatedAt(ctx, field)
+			case "tenantID":
+				return ec.fieldContext_RetentionStatusConfig_tenantID(ctx, field)
+			case "code":
+				return ec.fieldContext_RetentionStatusConfig_code(ctx, field)
+			case "label":
+				return ec.fieldContext_RetentionStatusConfig_label(ctx, field)
+			case "stage":
+				return ec.fieldContext_RetentionStatusConfig_stage(ctx, field)
+			case "isActive":
+				return ec.fieldContext_RetentionStatusConfig_isActive(ctx, field)
+			case "description":
+				return ec.fieldContext_RetentionStatusConfig_description(ctx, field)
+			}
+			return nil, fmt.Errorf("no field named %q was found under type RetentionStatusConfig", field.Name)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createRetentionStatusConfig_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateRetentionStatusConfig(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	fc, err := ec.fieldContext_Mutation_updateRetentionStatusConfig(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	resTmp, err := ec.ResolverMiddleware(ctx, func(rctx context.Context) (any, error) {
+		ctx = rctx // use context from middleware stack in children
+		return ec.resolvers.Mutation().UpdateRetentionStatusConfig(rctx, fc.Args["id"].(uuid.UUID), fc.Args["input"].(model.UpdateRetentionStatusConfigInput))
+	})
+	if err != nil {
+		ec.Error(ctx, err)
+		return graphql.Null
+	}
+	if resTmp == nil {
+		if !graphql.HasFieldError(ctx, fc) {
+			ec.Errorf(ctx, "must not be null")
+		}
+		return graphql.Null
+	}
+	res := resTmp.(*ent.RetentionStatusConfig)
+	fc.Result = res
+	return ec.marshalNRetentionStatusConfig2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋentᚐRetentionStatusConfig(ctx, field.Selections, res)
+}
+
+func (ec *executionContext) fieldContext_Mutation_updateRetentionStatusConfig(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			switch field.Name {
+			case "id":
+				return ec.fieldContext_RetentionStatusConfig_id(ctx, field)
+			case "createdAt":
+				return ec.fieldContext_RetentionStatusConfig_createdAt(ctx, field)
+			case "updatedAt":
+				return ec.fieldContext_RetentionStatusConfig_updatedAt(ctx, field)
+			case "tenantID":
+				return ec.fieldContext_RetentionStatusConfig_tenantID(ctx, field)
+			case "code":
+				return ec.fieldContext_RetentionStatusConfig_code(ctx, field)
+			case "label":
+				return ec.fieldContext_RetentionStatusConfig_label(ctx, field)
+			case "stage":
+				return ec.fieldContext_RetentionStatusConfig_stage(ctx, field)
+			case "isActive":
+				return ec.fieldContext_RetentionStatusConfig_isActive(ctx, field)
+			case "description":
+				return ec.fieldContext_RetentionStatusConfig_description(ctx, field)
+			}
+			return nil, fmt.Errorf("no field named %q was found under type RetentionStatusConfig", field.Name)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateRetentionStatusConfig_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deactivateRetentionStatusConfig(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	fc, err := ec.fieldContext_Mutation_deactivateRetentionStatusConfig(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	resTmp, err := ec.ResolverMiddleware(ctx, func(rctx context.Context) (any, error) {
+		ctx = rctx // use context from middleware stack in children
+		return ec.resolvers.Mutation().DeactivateRetentionStatusConfig(rctx, fc.Args["id"].(uuid.UUID))
+	})
+	if err != nil {
+		ec.Error(ctx, err)
+		return graphql.Null
+	}
+	if resTmp == nil {
+		if !graphql.HasFieldError(ctx, fc) {
+			ec.Errorf(ctx, "must not be null")
+		}
+		return graphql.Null
+	}
+	res := resTmp.(*ent.RetentionStatusConfig)
+	fc.Result = res
+	return ec.marshalNRetentionStatusConfig2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋentᚐRetentionStatusConfig(ctx, field.Selections, res)
+}
+
+func (ec *executionContext) fieldContext_Mutation_deactivateRetentionStatusConfig(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			switch field.Name {
+			case "id":
+				return ec.fieldContext_RetentionStatusConfig_id(ctx, field)
+			case "createdAt":
+				return ec.fieldContext_RetentionStatusConfig_createdAt(ctx, field)
+			case "updatedAt":
+				return ec.fieldContext_RetentionStatusConfig_updatedAt(ctx, field)
+			case "tenantID":
+				return ec.fieldContext_RetentionStatusConfig_tenantID(ctx, field)
+			case "code":
+				return ec.fieldContext_RetentionStatusConfig_code(ctx, field)
+			case "label":
+				return ec.fieldContext_RetentionStatusConfig_label(ctx, field)
+			case "stage":
+				return ec.fieldContext_RetentionStatusConfig_stage(ctx, field)
+			case "isActive":
+				return ec.fieldContext_RetentionStatusConfig_isActive(ctx, field)
+			case "description":
+				return ec.fieldContext_RetentionStatusConfig_description(ctx, field)
+			}
+			return nil, fmt.Errorf("no field named %q was found under type RetentionStatusConfig", field.Name)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deactivateRetentionStatusConfig_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Mutation_createAPIKey(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	fc, err := ec.fieldContext_Mutation_createAPIKey(ctx, field)
 	if err != nil {
@@ -50465,6 +51504,69 @@ func (ec *executionContext) fieldContext_Query_apiKeys(ctx context.Context, fiel
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_activityReasonConfigs(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	fc, err := ec.fieldContext_Query_activityReasonConfigs(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	resTmp, err := ec.ResolverMiddleware(ctx, func(rctx context.Context) (any, error) {
+		ctx = rctx // use context from middleware stack in children
+		return ec.resolvers.Query().ActivityReasonConfigs(rctx, fc.Args["after"].(*entgql.Cursor[uuid.UUID]), fc.Args["first"].(*int), fc.Args["before"].(*entgql.Cursor[uuid.UUID]), fc.Args["last"].(*int), fc.Args["orderBy"].(*ent.ActivityReasonConfigOrder), fc.Args["where"].(*ent.ActivityReasonConfigWhereInput))
+	})
+	if err != nil {
+		ec.Error(ctx, err)
+		return graphql.Null
+	}
+	if resTmp == nil {
+		if !graphql.HasFieldError(ctx, fc) {
+			ec.Errorf(ctx, "must not be null")
+		}
+		return graphql.Null
+	}
+	res := resTmp.(*ent.ActivityReasonConfigConnection)
+	fc.Result = res
+	return ec.marshalNActivityReasonConfigConnection2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋentᚐActivityReasonConfigConnection(ctx, field.Selections, res)
+}
+
+func (ec *executionContext) fieldContext_Query_activityReasonConfigs(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			switch field.Name {
+			case "edges":
+				return ec.fieldContext_ActivityReasonConfigConnection_edges(ctx, field)
+			case "pageInfo":
+				return ec.fieldContext_ActivityReasonConfigConnection_pageInfo(ctx, field)
+			case "totalCount":
+				return ec.fieldContext_ActivityReasonConfigConnection_totalCount(ctx, field)
+			}
+			return nil, fmt.Errorf("no field named %q was found under type ActivityReasonConfigConnection", field.Name)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_activityReasonConfigs_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query_commerces(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	fc, err := ec.fieldContext_Query_commerces(ctx, field)
 	if err != nil {
@@ -50711,6 +51813,69 @@ func (ec *executionContext) fieldContext_Query_projects(ctx context.Context, fie
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Query_projects_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_retentionStatusConfigs(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	fc, err := ec.fieldContext_Query_retentionStatusConfigs(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	resTmp, err := ec.ResolverMiddleware(ctx, func(rctx context.Context) (any, error) {
+		ctx = rctx // use context from middleware stack in children
+		return ec.resolvers.Query().RetentionStatusConfigs(rctx, fc.Args["after"].(*entgql.Cursor[uuid.UUID]), fc.Args["first"].(*int), fc.Args["before"].(*entgql.Cursor[uuid.UUID]), fc.Args["last"].(*int), fc.Args["orderBy"].(*ent.RetentionStatusConfigOrder), fc.Args["where"].(*ent.RetentionStatusConfigWhereInput))
+	})
+	if err != nil {
+		ec.Error(ctx, err)
+		return graphql.Null
+	}
+	if resTmp == nil {
+		if !graphql.HasFieldError(ctx, fc) {
+			ec.Errorf(ctx, "must not be null")
+		}
+		return graphql.Null
+	}
+	res := resTmp.(*ent.RetentionStatusConfigConnection)
+	fc.Result = res
+	return ec.marshalNRetentionStatusConfigConnection2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋentᚐRetentionStatusConfigConnection(ctx, field.Selections, res)
+}
+
+func (ec *executionContext) fieldContext_Query_retentionStatusConfigs(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			switch field.Name {
+			case "edges":
+				return ec.fieldContext_RetentionStatusConfigConnection_edges(ctx, field)
+			case "pageInfo":
+				return ec.fieldContext_RetentionStatusConfigConnection_pageInfo(ctx, field)
+			case "totalCount":
+				return ec.fieldContext_RetentionStatusConfigConnection_totalCount(ctx, field)
+			}
+			return nil, fmt.Errorf("no field named %q was found under type RetentionStatusConfigConnection", field.Name)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_retentionStatusConfigs_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -50965,6 +52130,56 @@ func (ec *executionContext) fieldContext_Query_users(ctx context.Context, field 
 	if fc.Args, err = ec.field_Query_users_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_activityReasonDefaults(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	fc, err := ec.fieldContext_Query_activityReasonDefaults(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	resTmp, err := ec.ResolverMiddleware(ctx, func(rctx context.Context) (any, error) {
+		ctx = rctx // use context from middleware stack in children
+		return ec.resolvers.Query().ActivityReasonDefaults(rctx)
+	})
+	if err != nil {
+		ec.Error(ctx, err)
+		return graphql.Null
+	}
+	if resTmp == nil {
+		if !graphql.HasFieldError(ctx, fc) {
+			ec.Errorf(ctx, "must not be null")
+		}
+		return graphql.Null
+	}
+	res := resTmp.([]*model.ActivityReasonDefault)
+	fc.Result = res
+	return ec.marshalNActivityReasonDefault2ᚕᚖgithubᚗcomᚋretenᚑioᚋretenᚋgraphᚋmodelᚐActivityReasonDefaultᚄ(ctx, field.Selections, res)
+}
+
+func (ec *executionContext) fieldContext_Query_activityReasonDefaults(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			switch field.Name {
+			case "code":
+				return ec.fieldContext_ActivityReasonDefault_code(ctx, field)
+			case "label":
+				return ec.fieldContext_ActivityReasonDefault_label(ctx, field)
+			}
+			return nil, fmt.Errorf("no field named %q was found under type ActivityReasonDefault", field.Name)
+		},
 	}
 	return fc, nil
 }
@@ -80955,6 +82170,40 @@ func (ec *executionContext) unmarshalInputCreateAPIKeyInput(ctx context.Context,
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputCreateActivityReasonConfigInput(ctx context.Context, obj any) (model.CreateActivityReasonConfigInput, error) {
+	var it model.CreateActivityReasonConfigInput
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"code", "label"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "code":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("code"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Code = data
+		case "label":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("label"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Label = data
+		}
+	}
+
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputCreateCommerceInput(ctx context.Context, obj any) (model.CreateCommerceInput, error) {
 	var it model.CreateCommerceInput
 	asMap := map[string]any{}
@@ -81217,6 +82466,54 @@ func (ec *executionContext) unmarshalInputCreateProjectInput(ctx context.Context
 				return it, err
 			}
 			it.Name = data
+		}
+	}
+
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputCreateRetentionStatusConfigInput(ctx context.Context, obj any) (model.CreateRetentionStatusConfigInput, error) {
+	var it model.CreateRetentionStatusConfigInput
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"code", "label", "stage", "description"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "code":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("code"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Code = data
+		case "label":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("label"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Label = data
+		case "stage":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("stage"))
+			data, err := ec.unmarshalNRetentionStatusConfigStage2githubᚗcomᚋretenᚑioᚋretenᚋentᚋretentionstatusconfigᚐStage(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Stage = data
+		case "description":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("description"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Description = data
 		}
 	}
 
@@ -95721,6 +97018,40 @@ func (ec *executionContext) unmarshalInputTrashSettingsInput(ctx context.Context
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputUpdateActivityReasonConfigInput(ctx context.Context, obj any) (model.UpdateActivityReasonConfigInput, error) {
+	var it model.UpdateActivityReasonConfigInput
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"label", "isActive"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "label":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("label"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Label = data
+		case "isActive":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("isActive"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IsActive = data
+		}
+	}
+
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputUpdateCommerceAddressInput(ctx context.Context, obj any) (model.UpdateCommerceAddressInput, error) {
 	var it model.UpdateCommerceAddressInput
 	asMap := map[string]any{}
@@ -96114,6 +97445,54 @@ func (ec *executionContext) unmarshalInputUpdateProjectInput(ctx context.Context
 				return it, err
 			}
 			it.Name = data
+		}
+	}
+
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputUpdateRetentionStatusConfigInput(ctx context.Context, obj any) (model.UpdateRetentionStatusConfigInput, error) {
+	var it model.UpdateRetentionStatusConfigInput
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"label", "stage", "description", "isActive"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "label":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("label"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Label = data
+		case "stage":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("stage"))
+			data, err := ec.unmarshalORetentionStatusConfigStage2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋentᚋretentionstatusconfigᚐStage(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Stage = data
+		case "description":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("description"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Description = data
+		case "isActive":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("isActive"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IsActive = data
 		}
 	}
 
@@ -99042,6 +100421,50 @@ func (ec *executionContext) _ActivityReasonConfigEdge(ctx context.Context, sel a
 			out.Values[i] = ec._ActivityReasonConfigEdge_node(ctx, field, obj)
 		case "cursor":
 			out.Values[i] = ec._ActivityReasonConfigEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.deferred, int32(len(deferred)))
+
+	for label, dfs := range deferred {
+		ec.processDeferredGroup(graphql.DeferredGroup{
+			Label:    label,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: dfs,
+			Context:  ctx,
+		})
+	}
+
+	return out
+}
+
+var activityReasonDefaultImplementors = []string{"ActivityReasonDefault"}
+
+func (ec *executionContext) _ActivityReasonDefault(ctx context.Context, sel ast.SelectionSet, obj *model.ActivityReasonDefault) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, activityReasonDefaultImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := make(map[string]*graphql.FieldSet)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ActivityReasonDefault")
+		case "code":
+			out.Values[i] = ec._ActivityReasonDefault_code(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "label":
+			out.Values[i] = ec._ActivityReasonDefault_label(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -104144,6 +105567,55 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "createActivityReasonConfig":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createActivityReasonConfig(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "bulkCreateActivityReasonConfigs":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_bulkCreateActivityReasonConfigs(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updateActivityReasonConfig":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateActivityReasonConfig(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deactivateActivityReasonConfig":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deactivateActivityReasonConfig(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createRetentionStatusConfig":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createRetentionStatusConfig(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updateRetentionStatusConfig":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateRetentionStatusConfig(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deactivateRetentionStatusConfig":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deactivateRetentionStatusConfig(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "createAPIKey":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_createAPIKey(ctx, field)
@@ -105009,6 +106481,28 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "activityReasonConfigs":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_activityReasonConfigs(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
 		case "commerces":
 			field := field
 
@@ -105097,6 +106591,28 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "retentionStatusConfigs":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_retentionStatusConfigs(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
 		case "routes":
 			field := field
 
@@ -105173,6 +106689,28 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 					}
 				}()
 				res = ec._Query_users(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "activityReasonDefaults":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_activityReasonDefaults(ctx, field)
 				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
@@ -109209,6 +110747,78 @@ func (ec *executionContext) marshalNActivityOrderField2ᚖgithubᚗcomᚋreten�
 	return v
 }
 
+func (ec *executionContext) marshalNActivityReasonConfig2githubᚗcomᚋretenᚑioᚋretenᚋentᚐActivityReasonConfig(ctx context.Context, sel ast.SelectionSet, v ent.ActivityReasonConfig) graphql.Marshaler {
+	return ec._ActivityReasonConfig(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNActivityReasonConfig2ᚕᚖgithubᚗcomᚋretenᚑioᚋretenᚋentᚐActivityReasonConfigᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.ActivityReasonConfig) graphql.Marshaler {
+	ret := make(graphql.Array, len(v))
+	var wg sync.WaitGroup
+	isLen1 := len(v) == 1
+	if !isLen1 {
+		wg.Add(len(v))
+	}
+	for i := range v {
+		i := i
+		fc := &graphql.FieldContext{
+			Index:  &i,
+			Result: &v[i],
+		}
+		ctx := graphql.WithFieldContext(ctx, fc)
+		f := func(i int) {
+			defer func() {
+				if r := recover(); r != nil {
+					ec.Error(ctx, ec.Recover(ctx, r))
+					ret = nil
+				}
+			}()
+			if !isLen1 {
+				defer wg.Done()
+			}
+			ret[i] = ec.marshalNActivityReasonConfig2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋentᚐActivityReasonConfig(ctx, sel, v[i])
+		}
+		if isLen1 {
+			f(i)
+		} else {
+			go f(i)
+		}
+
+	}
+	wg.Wait()
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNActivityReasonConfig2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋentᚐActivityReasonConfig(ctx context.Context, sel ast.SelectionSet, v *ent.ActivityReasonConfig) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			ec.Errorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._ActivityReasonConfig(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNActivityReasonConfigConnection2githubᚗcomᚋretenᚑioᚋretenᚋentᚐActivityReasonConfigConnection(ctx context.Context, sel ast.SelectionSet, v ent.ActivityReasonConfigConnection) graphql.Marshaler {
+	return ec._ActivityReasonConfigConnection(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNActivityReasonConfigConnection2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋentᚐActivityReasonConfigConnection(ctx context.Context, sel ast.SelectionSet, v *ent.ActivityReasonConfigConnection) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			ec.Errorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._ActivityReasonConfigConnection(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalNActivityReasonConfigOrderField2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋentᚐActivityReasonConfigOrderField(ctx context.Context, v any) (*ent.ActivityReasonConfigOrderField, error) {
 	var res = new(ent.ActivityReasonConfigOrderField)
 	err := res.UnmarshalGQL(v)
@@ -109228,6 +110838,60 @@ func (ec *executionContext) marshalNActivityReasonConfigOrderField2ᚖgithubᚗc
 func (ec *executionContext) unmarshalNActivityReasonConfigWhereInput2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋentᚐActivityReasonConfigWhereInput(ctx context.Context, v any) (*ent.ActivityReasonConfigWhereInput, error) {
 	res, err := ec.unmarshalInputActivityReasonConfigWhereInput(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNActivityReasonDefault2ᚕᚖgithubᚗcomᚋretenᚑioᚋretenᚋgraphᚋmodelᚐActivityReasonDefaultᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.ActivityReasonDefault) graphql.Marshaler {
+	ret := make(graphql.Array, len(v))
+	var wg sync.WaitGroup
+	isLen1 := len(v) == 1
+	if !isLen1 {
+		wg.Add(len(v))
+	}
+	for i := range v {
+		i := i
+		fc := &graphql.FieldContext{
+			Index:  &i,
+			Result: &v[i],
+		}
+		ctx := graphql.WithFieldContext(ctx, fc)
+		f := func(i int) {
+			defer func() {
+				if r := recover(); r != nil {
+					ec.Error(ctx, ec.Recover(ctx, r))
+					ret = nil
+				}
+			}()
+			if !isLen1 {
+				defer wg.Done()
+			}
+			ret[i] = ec.marshalNActivityReasonDefault2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋgraphᚋmodelᚐActivityReasonDefault(ctx, sel, v[i])
+		}
+		if isLen1 {
+			f(i)
+		} else {
+			go f(i)
+		}
+
+	}
+	wg.Wait()
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNActivityReasonDefault2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋgraphᚋmodelᚐActivityReasonDefault(ctx context.Context, sel ast.SelectionSet, v *model.ActivityReasonDefault) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			ec.Errorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._ActivityReasonDefault(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNActivityResultContactType2githubᚗcomᚋretenᚑioᚋretenᚋentᚋactivityresultᚐContactType(ctx context.Context, v any) (activityresult.ContactType, error) {
@@ -110026,6 +111690,31 @@ func (ec *executionContext) marshalNCreateAPIKeyPayload2ᚖgithubᚗcomᚋreten�
 	return ec._CreateAPIKeyPayload(ctx, sel, v)
 }
 
+func (ec *executionContext) unmarshalNCreateActivityReasonConfigInput2githubᚗcomᚋretenᚑioᚋretenᚋgraphᚋmodelᚐCreateActivityReasonConfigInput(ctx context.Context, v any) (model.CreateActivityReasonConfigInput, error) {
+	res, err := ec.unmarshalInputCreateActivityReasonConfigInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNCreateActivityReasonConfigInput2ᚕᚖgithubᚗcomᚋretenᚑioᚋretenᚋgraphᚋmodelᚐCreateActivityReasonConfigInputᚄ(ctx context.Context, v any) ([]*model.CreateActivityReasonConfigInput, error) {
+	var vSlice []any
+	vSlice = graphql.CoerceList(v)
+	var err error
+	res := make([]*model.CreateActivityReasonConfigInput, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNCreateActivityReasonConfigInput2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋgraphᚋmodelᚐCreateActivityReasonConfigInput(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) unmarshalNCreateActivityReasonConfigInput2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋgraphᚋmodelᚐCreateActivityReasonConfigInput(ctx context.Context, v any) (*model.CreateActivityReasonConfigInput, error) {
+	res, err := ec.unmarshalInputCreateActivityReasonConfigInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) unmarshalNCreateCommerceInput2githubᚗcomᚋretenᚑioᚋretenᚋgraphᚋmodelᚐCreateCommerceInput(ctx context.Context, v any) (model.CreateCommerceInput, error) {
 	res, err := ec.unmarshalInputCreateCommerceInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -110048,6 +111737,11 @@ func (ec *executionContext) unmarshalNCreateOperatorInput2githubᚗcomᚋreten�
 
 func (ec *executionContext) unmarshalNCreateProjectInput2githubᚗcomᚋretenᚑioᚋretenᚋgraphᚋmodelᚐCreateProjectInput(ctx context.Context, v any) (model.CreateProjectInput, error) {
 	res, err := ec.unmarshalInputCreateProjectInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNCreateRetentionStatusConfigInput2githubᚗcomᚋretenᚑioᚋretenᚋgraphᚋmodelᚐCreateRetentionStatusConfigInput(ctx context.Context, v any) (model.CreateRetentionStatusConfigInput, error) {
+	res, err := ec.unmarshalInputCreateRetentionStatusConfigInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
@@ -110790,6 +112484,10 @@ func (ec *executionContext) unmarshalNResurrectionThresholdWhereInput2ᚖgithub�
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) marshalNRetentionStatusConfig2githubᚗcomᚋretenᚑioᚋretenᚋentᚐRetentionStatusConfig(ctx context.Context, sel ast.SelectionSet, v ent.RetentionStatusConfig) graphql.Marshaler {
+	return ec._RetentionStatusConfig(ctx, sel, &v)
+}
+
 func (ec *executionContext) marshalNRetentionStatusConfig2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋentᚐRetentionStatusConfig(ctx context.Context, sel ast.SelectionSet, v *ent.RetentionStatusConfig) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
@@ -110798,6 +112496,20 @@ func (ec *executionContext) marshalNRetentionStatusConfig2ᚖgithubᚗcomᚋrete
 		return graphql.Null
 	}
 	return ec._RetentionStatusConfig(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNRetentionStatusConfigConnection2githubᚗcomᚋretenᚑioᚋretenᚋentᚐRetentionStatusConfigConnection(ctx context.Context, sel ast.SelectionSet, v ent.RetentionStatusConfigConnection) graphql.Marshaler {
+	return ec._RetentionStatusConfigConnection(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNRetentionStatusConfigConnection2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋentᚐRetentionStatusConfigConnection(ctx context.Context, sel ast.SelectionSet, v *ent.RetentionStatusConfigConnection) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			ec.Errorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._RetentionStatusConfigConnection(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNRetentionStatusConfigOrderField2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋentᚐRetentionStatusConfigOrderField(ctx context.Context, v any) (*ent.RetentionStatusConfigOrderField, error) {
@@ -111383,6 +113095,11 @@ func (ec *executionContext) marshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx
 	return res
 }
 
+func (ec *executionContext) unmarshalNUpdateActivityReasonConfigInput2githubᚗcomᚋretenᚑioᚋretenᚋgraphᚋmodelᚐUpdateActivityReasonConfigInput(ctx context.Context, v any) (model.UpdateActivityReasonConfigInput, error) {
+	res, err := ec.unmarshalInputUpdateActivityReasonConfigInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) unmarshalNUpdateCommerceAddressInput2githubᚗcomᚋretenᚑioᚋretenᚋgraphᚋmodelᚐUpdateCommerceAddressInput(ctx context.Context, v any) (model.UpdateCommerceAddressInput, error) {
 	res, err := ec.unmarshalInputUpdateCommerceAddressInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -111415,6 +113132,11 @@ func (ec *executionContext) unmarshalNUpdateOperatorInput2githubᚗcomᚋreten�
 
 func (ec *executionContext) unmarshalNUpdateProjectInput2githubᚗcomᚋretenᚑioᚋretenᚋgraphᚋmodelᚐUpdateProjectInput(ctx context.Context, v any) (model.UpdateProjectInput, error) {
 	res, err := ec.unmarshalInputUpdateProjectInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNUpdateRetentionStatusConfigInput2githubᚗcomᚋretenᚑioᚋretenᚋgraphᚋmodelᚐUpdateRetentionStatusConfigInput(ctx context.Context, v any) (model.UpdateRetentionStatusConfigInput, error) {
+	res, err := ec.unmarshalInputUpdateRetentionStatusConfigInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
@@ -112735,6 +114457,14 @@ func (ec *executionContext) marshalOActivityReasonConfigEdge2ᚖgithubᚗcomᚋr
 		return graphql.Null
 	}
 	return ec._ActivityReasonConfigEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOActivityReasonConfigOrder2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋentᚐActivityReasonConfigOrder(ctx context.Context, v any) (*ent.ActivityReasonConfigOrder, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputActivityReasonConfigOrder(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) unmarshalOActivityReasonConfigWhereInput2ᚕᚖgithubᚗcomᚋretenᚑioᚋretenᚋentᚐActivityReasonConfigWhereInputᚄ(ctx context.Context, v any) ([]*ent.ActivityReasonConfigWhereInput, error) {
@@ -117881,6 +119611,14 @@ func (ec *executionContext) marshalORetentionStatusConfigEdge2ᚖgithubᚗcomᚋ
 		return graphql.Null
 	}
 	return ec._RetentionStatusConfigEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalORetentionStatusConfigOrder2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋentᚐRetentionStatusConfigOrder(ctx context.Context, v any) (*ent.RetentionStatusConfigOrder, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputRetentionStatusConfigOrder(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) unmarshalORetentionStatusConfigStage2ᚕgithubᚗcomᚋretenᚑioᚋretenᚋentᚋretentionstatusconfigᚐStageᚄ(ctx context.Context, v any) ([]retentionstatusconfig.Stage, error) {

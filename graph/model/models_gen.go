@@ -15,8 +15,15 @@ import (
 	"github.com/reten-io/reten/ent/commerceuserrole"
 	"github.com/reten-io/reten/ent/dispatchprovider"
 	"github.com/reten-io/reten/ent/operator"
+	"github.com/reten-io/reten/ent/retentionstatusconfig"
 	"github.com/reten-io/reten/ent/routeoperator"
 )
+
+// An entry of the platform defaults catalog of activity reasons (never persisted).
+type ActivityReasonDefault struct {
+	Code  string `json:"code"`
+	Label string `json:"label"`
+}
 
 // Why the item at index (from 0) was not written.
 type BatchItemError struct {
@@ -143,6 +150,13 @@ type CreateAPIKeyPayload struct {
 	PlaintextKey string      `json:"plaintextKey"`
 }
 
+// Input of createActivityReasonConfig and of each bulk item; the same rules as POST /api/activity-reason-configs.
+type CreateActivityReasonConfigInput struct {
+	// Unique in the tenant's catalog.
+	Code  string `json:"code"`
+	Label string `json:"label"`
+}
+
 // Input of createCommerce; the same rules as POST /api/commerces.
 type CreateCommerceInput struct {
 	// Unique per tenant among live commerces; blank means none.
@@ -190,6 +204,15 @@ type CreateOperatorInput struct {
 // Input of createProject; the same rules as POST /api/projects.
 type CreateProjectInput struct {
 	Name string `json:"name"`
+}
+
+// Input of createRetentionStatusConfig; the same rules as POST /api/retention-status-configs.
+type CreateRetentionStatusConfigInput struct {
+	// Unique in the tenant's catalog; immutable.
+	Code        string                      `json:"code"`
+	Label       string                      `json:"label"`
+	Stage       retentionstatusconfig.Stage `json:"stage"`
+	Description *string                     `json:"description,omitempty"`
 }
 
 // Input of createRoute; the same rules as POST /api/routes.
@@ -285,6 +308,12 @@ type TrashSettingsInput struct {
 	RetentionDays int `json:"retentionDays"`
 }
 
+// Input of updateActivityReasonConfig; omitted fields are unchanged.
+type UpdateActivityReasonConfigInput struct {
+	Label    *string `json:"label,omitempty"`
+	IsActive *bool   `json:"isActive,omitempty"`
+}
+
 // Input of updateCommerceAddress; omitted fields are unchanged, a blank text clears it.
 type UpdateCommerceAddressInput struct {
 	AddressAlias     *string  `json:"addressAlias,omitempty"`
@@ -353,6 +382,14 @@ type UpdateOperatorInput struct {
 type UpdateProjectInput struct {
 	// Required, at most 255 characters, unique in the tenant case-insensitively.
 	Name string `json:"name"`
+}
+
+// Input of updateRetentionStatusConfig; omitted fields are unchanged, a blank description clears it.
+type UpdateRetentionStatusConfigInput struct {
+	Label       *string                      `json:"label,omitempty"`
+	Stage       *retentionstatusconfig.Stage `json:"stage,omitempty"`
+	Description *string                      `json:"description,omitempty"`
+	IsActive    *bool                        `json:"isActive,omitempty"`
 }
 
 // Input of updateRoute; omitted fields are unchanged.

@@ -6,6 +6,7 @@ import (
 	"net/http"
 
 	"github.com/reten-io/reten/graph"
+	"github.com/reten-io/reten/internal/agc"
 	"github.com/reten-io/reten/internal/apikey"
 	"github.com/reten-io/reten/internal/audience"
 	"github.com/reten-io/reten/internal/auth"
@@ -41,6 +42,7 @@ type App struct {
 	Trash     *trash.Service
 	Dispatch  *dispatch.Service
 	Catalog   *catalog.Service
+	AGCs      *agc.Service
 	Handler   http.Handler
 }
 
@@ -83,6 +85,7 @@ func Wire(cfg Config, db *DB) (*App, error) {
 	a.Trash = trash.NewService(db.Client)
 	a.Dispatch = dispatch.NewService(db.Client, cfg.SecretsKey)
 	a.Catalog = catalog.NewService(db.Client)
+	a.AGCs = agc.NewService(db.Client)
 	a.Handler = a.handler()
 	return a, nil
 }
@@ -94,13 +97,13 @@ func (a *App) restHandler() http.Handler {
 	return rest.NewRouter(rest.Deps{
 		Auth: a.Auth, Tenancy: a.Tenancy, Projects: a.Projects, Tenants: a.Tenants,
 		Audiences: a.Audiences, APIKeys: a.APIKeys, Users: a.Users, Limiter: a.Limiter,
-		Commerces: a.Commerces, FieldOrg: a.FieldOrg, Trash: a.Trash, Dispatch: a.Dispatch, Catalog: a.Catalog, SecureCookies: a.Config.SecureCookies,
+		Commerces: a.Commerces, FieldOrg: a.FieldOrg, Trash: a.Trash, Dispatch: a.Dispatch, Catalog: a.Catalog, AGCs: a.AGCs, SecureCookies: a.Config.SecureCookies,
 	})
 }
 
 func (a *App) graphqlHandler() http.Handler {
 	return graphqlHandler(a.DB.Client, a.Tenancy, a.Limiter, &graph.Resolver{
 		APIKeys: a.APIKeys, Nodes: a.Nodes, Projects: a.Projects, Tenants: a.Tenants, Users: a.Users,
-		Commerces: a.Commerces, FieldOrg: a.FieldOrg, Trash: a.Trash, Dispatch: a.Dispatch,
+		Commerces: a.Commerces, FieldOrg: a.FieldOrg, Trash: a.Trash, Dispatch: a.Dispatch, Catalog: a.Catalog,
 	})
 }

@@ -5,9 +5,32 @@ package catalog
 
 import (
 	"context"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/google/uuid"
 
 	"github.com/reten-io/reten/ent"
+	"github.com/reten-io/reten/internal/auth"
 	"github.com/reten-io/reten/internal/txn"
+	"github.com/reten-io/reten/internal/viewer"
+)
+
+// Messages shared by both catalogs (class-validator style).
+const (
+	MsgCodeRequired     = "code should not be empty"
+	MsgCodeTooLong      = "code must be shorter than or equal to 100 characters"
+	MsgLabelRequired    = "label should not be empty"
+	MsgLabelTooLong     = "label must be shorter than or equal to 255 characters"
+	MsgIsActiveQuery    = "is_active must be a boolean value"
+	maxCodeLen          = 100
+	maxLabelLen         = 255
+	maxDescriptionLen   = 1000
+	MsgDescriptionLong  = "description must be shorter than or equal to 1000 characters"
+	MsgItemsMin         = "items must contain at least 1 elements"
+	MsgItemsMaxFmt      = "items must contain no more than %d elements"
+	MaxBulkItems        = 100
+	msgItemDuplicateFmt = "items.%d.code %q duplicates items.%d.code"
 )
 
 // Service manages the catalogs of the viewer's tenant.
@@ -18,3 +41,43 @@ func NewService(client *ent.Client) *Service { return &Service{client: client} }
 
 // db is the transaction client of ctx when there is one, else the pool.
 func (s *Service) db(ctx context.Context) *ent.Client { return txn.Client(ctx, s.client) }
+
+// tenantOf checks the permission and returns the active tenant.
+func tenantOf(ctx context.Context, permission string) (uuid.UUID, error) {
+	if err := auth.RequireCtx(ctx, permission); err != nil {
+		return uuid.Nil, err
+	}
+	return viewer.FromContext(ctx).TenantID, nil
+}
+
+// codeLabel validates a code and a label (both trimmed by the caller).
+func codeLabel(code, label string) []string {
+	var msgs []string
+	switch {
+	case code == "":
+		msgs = append(msgs, MsgCodeRequired)
+	case utf8.RuneCountInString(code) > maxCodeLen:
+		msgs = append(msgs, MsgCodeTooLong)
+	}
+	msgs = append(msgs, labelRule(label)...)
+	return msgs
+}
+
+func labelRule(label string) []string {
+	switch {
+	case label == "":
+		return []string{MsgLabelRequired}
+	case utf8.RuneCountInString(label) > maxLabelLen:
+		return []string{MsgLabelTooLong}
+	}
+	return nil
+}
+
+// trimPtr trims an optional string in place.
+func trimPtr(s *string) *string {
+	if s == nil {
+		return nil
+	}
+	t := strings.TrimSpace(*s)
+	return &t
+}
