@@ -1,13 +1,46 @@
 // Package agc manages activity generation configs (AGCs): their three
 // lifecycle pillars (activation, engagement, resurrection) with moments,
 // levels and thresholds, lifecycle reconciliation, status and config hashes.
+//
+// Status lifecycle of an AGC: created as draft; Publish moves draft or paused
+// to active; Pause moves active to paused; Delete archives it (with its
+// pillars) into the trash.
 package agc
 
 import (
 	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
 
 	"github.com/reten-io/reten/ent"
+	"github.com/reten-io/reten/ent/activationmoment"
+	"github.com/reten-io/reten/ent/activitygenerationconfig"
+	"github.com/reten-io/reten/ent/audience"
+	"github.com/reten-io/reten/ent/engagementlevel"
+	"github.com/reten-io/reten/ent/project"
+	"github.com/reten-io/reten/ent/resurrectionthreshold"
+	"github.com/reten-io/reten/internal/apperr"
+	"github.com/reten-io/reten/internal/auth"
+	"github.com/reten-io/reten/internal/tenancy"
+	"github.com/reten-io/reten/internal/trash"
 	"github.com/reten-io/reten/internal/txn"
+	"github.com/reten-io/reten/internal/viewer"
+)
+
+// Messages of the AGC routes (SPEC.md and designed ones).
+const (
+	MsgNotFoundFmt        = "Activity generation config %s not found"
+	MsgDuplicateNameFmt   = "An activity generation config with name %q already exists"
+	MsgAudienceNotFound   = "La audiencia no existe en este proyecto."
+	MsgNameEmpty          = "name should not be empty"
+	MsgAlreadyActiveFmt   = "Activity generation config %s is already active"
+	MsgPauseNotActiveFmt  = "Activity generation config %s cannot be paused: only an active config can be paused (status is %s)"
+	MsgActivationNotFound = "Activation config not found"
+	MsgEngagementNotFound = "Engagement config not found"
+	MsgResurrectNotFound  = "Resurrection config not found"
 )
 
 // Service manages the AGCs of the active project.
@@ -18,3 +51,351 @@ func NewService(client *ent.Client) *Service { return &Service{client: client} }
 
 // db is the transaction client of ctx when there is one, else the pool.
 func (s *Service) db(ctx context.Context) *ent.Client { return txn.Client(ctx, s.client) }
+
+// AGC is an AGC with its three pillars and their children loaded, and the
+// audience that applies (its own, else the project's root audience).
+type AGC struct {
+	*ent.ActivityGenerationConfig
+	EffectiveAudienceID *uuid.UUID
+}
+
+// CreateInput is the body of POST /api/activity-generation-configs. The three
+// pillars are required, with all their required fields and child arrays.
+type CreateInput struct {
+	Name         string
+	Description  *string
+	AudienceID   *uuid.UUID
+	Activation   *ActivationInput
+	Engagement   *EngagementInput
+	Resurrection *ResurrectionInput
+}
+
+// UpdateInput is the metadata patch of PATCH /api/activity-generation-configs/:id;
+// nil fields are unchanged; ClearAudience removes the AGC's own audience.
+type UpdateInput struct {
+	Name          *string
+	Description   *string
+	AudienceID    *uuid.UUID
+	ClearAudience bool
+}
+
+// scope returns tenant and active project after checking the permission.
+func scope(ctx context.Context, perm string) (tenantID, projectID uuid.UUID, err error) {
+	if err := auth.RequireCtx(ctx, perm); err != nil {
+		return uuid.Nil, uuid.Nil, err
+	}
+	pid, err := tenancy.RequireProject(ctx)
+	if err != nil {
+		return uuid.Nil, uuid.Nil, err
+	}
+	return viewer.FromContext(ctx).TenantID, pid, nil
+}
+
+func notFound(id uuid.UUID) error { return apperr.NotFound(fmt.Sprintf(MsgNotFoundFmt, id)) }
+
+func actor(ctx context.Context) *uuid.UUID {
+	if v := viewer.FromContext(ctx); v != nil && v.UserID != uuid.Nil {
+		id := v.UserID
+		return &id
+	}
+	return nil
+}
+
+// withPillars eager-loads the three pillars and their ordered children
+// (a fixed number of queries, whatever the number of AGCs and children).
+func withPillars(q *ent.ActivityGenerationConfigQuery) *ent.ActivityGenerationConfigQuery {
+	return q.
+		WithActivationConfig(func(q *ent.ActivationConfigQuery) {
+			q.WithActivationMoments(func(q *ent.ActivationMomentQuery) {
+				q.Order(activationmoment.ByPriority(), activationmoment.ByID())
+			})
+		}).
+		WithEngagementConfig(func(q *ent.EngagementConfigQuery) {
+			q.WithEngagementLevels(func(q *ent.EngagementLevelQuery) {
+				q.Order(engagementlevel.ByOrder(), engagementlevel.ByID())
+			})
+		}).
+		WithResurrectionConfig(func(q *ent.ResurrectionConfigQuery) {
+			q.WithResurrectionThresholds(func(q *ent.ResurrectionThresholdQuery) {
+				q.Order(resurrectionthreshold.ByOrder(), resurrectionthreshold.ByID())
+			})
+		})
+}
+
+func (s *Service) rootAudience(ctx context.Context, tenantID, projectID uuid.UUID) (*uuid.UUID, error) {
+	p, err := s.db(ctx).Project.Query().Where(project.ID(projectID), project.TenantID(tenantID)).Only(ctx)
+	if err != nil {
+		return nil, apperr.FromEnt(err, tenancy.MsgProjectNotFound, "")
+	}
+	return p.RootAudienceID, nil
+}
+
+func effective(a *ent.ActivityGenerationConfig, root *uuid.UUID) *uuid.UUID {
+	if a.AudienceID != nil {
+		return a.AudienceID
+	}
+	return root
+}
+
+// load reads one AGC of the project with its pillars.
+func (s *Service) load(ctx context.Context, tenantID, projectID, id uuid.UUID) (*ent.ActivityGenerationConfig, error) {
+	a, err := withPillars(s.db(ctx).ActivityGenerationConfig.Query().Where(activitygenerationconfig.ID(id),
+		activitygenerationconfig.TenantID(tenantID), activitygenerationconfig.ProjectID(projectID))).Only(ctx)
+	if err != nil {
+		return nil, apperr.FromEnt(err, fmt.Sprintf(MsgNotFoundFmt, id), "")
+	}
+	return a, nil
+}
+
+// Get returns an AGC of the active project with pillars, children and its
+// effective audience.
+func (s *Service) Get(ctx context.Context, id uuid.UUID) (*AGC, error) {
+	tid, pid, err := scope(ctx, auth.PermAGCView)
+	if err != nil {
+		return nil, err
+	}
+	a, err := s.load(ctx, tid, pid, id)
+	if err != nil {
+		return nil, err
+	}
+	root, err := s.rootAudience(ctx, tid, pid)
+	if err != nil {
+		return nil, err
+	}
+	return &AGC{ActivityGenerationConfig: a, EffectiveAudienceID: effective(a, root)}, nil
+}
+
+// List returns the AGCs of the active project by name, with their pillars.
+func (s *Service) List(ctx context.Context) ([]*AGC, error) {
+	tid, pid, err := scope(ctx, auth.PermAGCView)
+	if err != nil {
+		return nil, err
+	}
+	items, err := withPillars(s.db(ctx).ActivityGenerationConfig.Query().Where(
+		activitygenerationconfig.TenantID(tid), activitygenerationconfig.ProjectID(pid))).
+		Order(activitygenerationconfig.ByName(), activitygenerationconfig.ByID()).All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	root, err := s.rootAudience(ctx, tid, pid)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*AGC, len(items))
+	for i, a := range items {
+		out[i] = &AGC{ActivityGenerationConfig: a, EffectiveAudienceID: effective(a, root)}
+	}
+	return out, nil
+}
+
+// checkAudience verifies that id is a live audience of the project.
+func (s *Service) checkAudience(ctx context.Context, tenantID, projectID, id uuid.UUID) error {
+	ok, err := s.db(ctx).Audience.Query().Where(audience.ID(id), audience.TenantID(tenantID),
+		audience.ProjectID(projectID), audience.ArchivedAtIsNil()).Exist(ctx)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return apperr.Invalid(MsgAudienceNotFound)
+	}
+	return nil
+}
+
+// checkName answers 409 when another live AGC of the project has the name.
+func (s *Service) checkName(ctx context.Context, projectID uuid.UUID, name string, except uuid.UUID) error {
+	ok, err := s.db(ctx).ActivityGenerationConfig.Query().Where(activitygenerationconfig.ProjectID(projectID),
+		activitygenerationconfig.Name(name), activitygenerationconfig.IDNEQ(except)).Exist(ctx)
+	if err != nil {
+		return err
+	}
+	if ok {
+		return apperr.Conflict(fmt.Sprintf(MsgDuplicateNameFmt, name))
+	}
+	return nil
+}
+
+// Create stores an AGC (status draft) with its three pillars and children in
+// one transaction and returns it as Get does.
+func (s *Service) Create(ctx context.Context, in CreateInput) (*AGC, error) {
+	tid, pid, err := scope(ctx, auth.PermAGCCreate)
+	if err != nil {
+		return nil, err
+	}
+	var msgs []string
+	if strings.TrimSpace(in.Name) == "" {
+		msgs = append(msgs, MsgNameEmpty)
+	}
+	if in.Activation == nil {
+		msgs = append(msgs, "activation should not be empty")
+	} else {
+		msgs = append(msgs, in.Activation.validate("activation", true)...)
+	}
+	if in.Engagement == nil {
+		msgs = append(msgs, "engagement should not be empty")
+	} else {
+		msgs = append(msgs, in.Engagement.validate("engagement", true)...)
+	}
+	if in.Resurrection == nil {
+		msgs = append(msgs, "resurrection should not be empty")
+	} else {
+		msgs = append(msgs, in.Resurrection.validate("resurrection", true)...)
+	}
+	if len(msgs) > 0 {
+		return nil, apperr.Validation(msgs...)
+	}
+	if in.AudienceID != nil {
+		if err := s.checkAudience(ctx, tid, pid, *in.AudienceID); err != nil {
+			return nil, err
+		}
+	}
+	if err := s.checkName(ctx, pid, in.Name, uuid.Nil); err != nil {
+		return nil, err
+	}
+	var id uuid.UUID
+	err = txn.Run(ctx, s.client, func(ctx context.Context, tx *ent.Client) error {
+		c := tx.ActivityGenerationConfig.Create().SetTenantID(tid).SetProjectID(pid).SetName(in.Name).
+			SetNillableAudienceID(in.AudienceID).SetNillableUpdatedBy(actor(ctx))
+		if in.Description != nil {
+			c.SetDescription(*in.Description)
+		}
+		a, err := c.Save(ctx)
+		if err != nil {
+			return apperr.FromEnt(err, "", fmt.Sprintf(MsgDuplicateNameFmt, in.Name))
+		}
+		id = a.ID
+		r := reconciler{tx: tx, tenantID: tid, projectID: pid, agcID: a.ID, by: actor(ctx)}
+		if err := r.createActivation(ctx, in.Activation); err != nil {
+			return err
+		}
+		if err := r.createEngagement(ctx, in.Engagement); err != nil {
+			return err
+		}
+		if err := r.createResurrection(ctx, in.Resurrection); err != nil {
+			return err
+		}
+		return storeHashes(ctx, tx, tid, pid, a.ID)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return s.Get(ctx, id)
+}
+
+// Update changes the metadata of an AGC (never its pillars) and returns it
+// with its pillars.
+func (s *Service) Update(ctx context.Context, id uuid.UUID, in UpdateInput) (*AGC, error) {
+	tid, pid, err := scope(ctx, auth.PermAGCUpdate)
+	if err != nil {
+		return nil, err
+	}
+	if in.Name != nil && strings.TrimSpace(*in.Name) == "" {
+		return nil, apperr.Validation(MsgNameEmpty)
+	}
+	if _, err := s.load(ctx, tid, pid, id); err != nil {
+		return nil, err
+	}
+	if in.AudienceID != nil {
+		if err := s.checkAudience(ctx, tid, pid, *in.AudienceID); err != nil {
+			return nil, err
+		}
+	}
+	if in.Name != nil {
+		if err := s.checkName(ctx, pid, *in.Name, id); err != nil {
+			return nil, err
+		}
+	}
+	u := s.db(ctx).ActivityGenerationConfig.UpdateOneID(id).
+		Where(activitygenerationconfig.TenantID(tid), activitygenerationconfig.ProjectID(pid)).
+		SetNillableName(in.Name).SetNillableDescription(in.Description).SetNillableUpdatedBy(actor(ctx))
+	switch {
+	case in.ClearAudience:
+		u.ClearAudienceID()
+	case in.AudienceID != nil:
+		u.SetAudienceID(*in.AudienceID)
+	}
+	if err := u.Exec(ctx); err != nil {
+		name := ""
+		if in.Name != nil {
+			name = *in.Name
+		}
+		return nil, apperr.FromEnt(err, fmt.Sprintf(MsgNotFoundFmt, id), fmt.Sprintf(MsgDuplicateNameFmt, name))
+	}
+	a, err := s.load(ctx, tid, pid, id)
+	if err != nil {
+		return nil, err
+	}
+	return &AGC{ActivityGenerationConfig: a}, nil
+}
+
+// Publish moves a draft or paused AGC to active.
+func (s *Service) Publish(ctx context.Context, id uuid.UUID) (*AGC, error) {
+	return s.transition(ctx, id, activitygenerationconfig.StatusActive)
+}
+
+// Pause moves an active AGC to paused.
+func (s *Service) Pause(ctx context.Context, id uuid.UUID) (*AGC, error) {
+	return s.transition(ctx, id, activitygenerationconfig.StatusPaused)
+}
+
+func (s *Service) transition(ctx context.Context, id uuid.UUID, to activitygenerationconfig.Status) (*AGC, error) {
+	tid, pid, err := scope(ctx, auth.PermAGCUpdate)
+	if err != nil {
+		return nil, err
+	}
+	a, err := s.load(ctx, tid, pid, id)
+	if err != nil {
+		return nil, err
+	}
+	from := a.Status
+	switch {
+	case to == activitygenerationconfig.StatusActive && from == activitygenerationconfig.StatusActive:
+		return nil, apperr.Conflict(fmt.Sprintf(MsgAlreadyActiveFmt, id))
+	case to == activitygenerationconfig.StatusPaused && from != activitygenerationconfig.StatusActive:
+		return nil, apperr.Conflict(fmt.Sprintf(MsgPauseNotActiveFmt, id, from))
+	}
+	// The status guard in the WHERE makes concurrent moves safe.
+	n, err := s.db(ctx).ActivityGenerationConfig.Update().Where(activitygenerationconfig.ID(id),
+		activitygenerationconfig.TenantID(tid), activitygenerationconfig.ProjectID(pid),
+		activitygenerationconfig.StatusEQ(from)).SetStatus(to).SetNillableUpdatedBy(actor(ctx)).Save(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if n == 0 {
+		return nil, apperr.Conflict(fmt.Sprintf("Activity generation config %s changed status concurrently; retry", id))
+	}
+	return s.Get(ctx, id)
+}
+
+// Delete archives the AGC and its three pillars and records it in the trash.
+func (s *Service) Delete(ctx context.Context, id uuid.UUID) error {
+	tid, pid, err := scope(ctx, auth.PermAGCDelete)
+	if err != nil {
+		return err
+	}
+	a, err := s.load(ctx, tid, pid, id)
+	if err != nil {
+		return err
+	}
+	now := time.Now()
+	return txn.Run(ctx, s.client, func(ctx context.Context, tx *ent.Client) error {
+		if err := tx.ActivityGenerationConfig.UpdateOneID(id).SetArchivedAt(now).Exec(ctx); err != nil {
+			return apperr.FromEnt(err, fmt.Sprintf(MsgNotFoundFmt, id), "")
+		}
+		if p := a.Edges.ActivationConfig; p != nil {
+			if err := tx.ActivationConfig.UpdateOneID(p.ID).SetArchivedAt(now).Exec(ctx); err != nil {
+				return err
+			}
+		}
+		if p := a.Edges.EngagementConfig; p != nil {
+			if err := tx.EngagementConfig.UpdateOneID(p.ID).SetArchivedAt(now).Exec(ctx); err != nil {
+				return err
+			}
+		}
+		if p := a.Edges.ResurrectionConfig; p != nil {
+			if err := tx.ResurrectionConfig.UpdateOneID(p.ID).SetArchivedAt(now).Exec(ctx); err != nil {
+				return err
+			}
+		}
+		return trash.Archive(ctx, tx, trash.Record{Kind: trash.KindAGC, RecordID: id, Label: a.Name, ProjectID: &pid})
+	})
+}

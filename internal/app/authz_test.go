@@ -14,6 +14,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/reten-io/reten/ent"
+	"github.com/reten-io/reten/ent/activitygenerationconfig"
 	"github.com/reten-io/reten/ent/trashrecord"
 	"github.com/reten-io/reten/graph/generated"
 	"github.com/reten-io/reten/internal/apptest"
@@ -362,6 +363,144 @@ var probes = map[string]probe{
 		}, crossCode: 404, crossMsg: "Dispatch provider not found"},
 	"Mutation.putDispatchConfig": {query: `mutation($p: ID!, $prov: ID!) { putDispatchConfig(projectID: $p, channel: SMS, input: {providerID: $prov}) { id } }`,
 		vars: func(f *fixture) map[string]any { return map[string]any{"p": f.a.ProjectID, "prov": f.provider()} }, crossCode: 404, crossMsg: "El proyecto no existe."},
+
+	// Lifecycle catalogs: every probe on a config gets a fresh tenant-A config.
+	"GET /activity-reason-configs":          {},
+	"GET /activity-reason-configs/defaults": {},
+	"POST /activity-reason-configs":         {body: func() any { return map[string]any{"code": unique("r"), "label": "Razón"} }},
+	"POST /activity-reason-configs/bulk": {body: func() any {
+		return map[string]any{"items": []any{map[string]any{"code": unique("r"), "label": "Razón"}}}
+	}},
+	"PATCH /activity-reason-configs/{id}": {path: func(f *fixture) string {
+		return "/activity-reason-configs/" + f.env.App.DB.Client.ActivityReasonConfig.Create().SetTenantID(f.a.TenantID).
+			SetCode(unique("r")).SetLabel("R").SaveX(f.aCtx()).ID.String()
+	}, body: func() any { return map[string]any{"label": "X"} }, crossCode: 404, crossMsg: "Activity reason config not found"},
+	"DELETE /activity-reason-configs/{id}": {path: func(f *fixture) string {
+		return "/activity-reason-configs/" + f.env.App.DB.Client.ActivityReasonConfig.Create().SetTenantID(f.a.TenantID).
+			SetCode(unique("r")).SetLabel("R").SaveX(f.aCtx()).ID.String()
+	}, crossCode: 404, crossMsg: "Activity reason config not found"},
+	"GET /retention-status-configs": {},
+	"POST /retention-status-configs": {body: func() any {
+		return map[string]any{"code": unique("s"), "label": "Activo", "stage": "ENGAGEMENT"}
+	}},
+	"GET /retention-status-configs/{id}": {path: func(f *fixture) string {
+		return "/retention-status-configs/" + f.env.App.DB.Client.RetentionStatusConfig.Create().SetTenantID(f.a.TenantID).
+			SetCode(unique("s")).SetLabel("S").SetStage("ACTIVATION").SaveX(f.aCtx()).ID.String()
+	}, crossCode: 404, crossMsg: "Retention status config not found"},
+	"PATCH /retention-status-configs/{id}": {path: func(f *fixture) string {
+		return "/retention-status-configs/" + f.env.App.DB.Client.RetentionStatusConfig.Create().SetTenantID(f.a.TenantID).
+			SetCode(unique("s")).SetLabel("S").SetStage("ACTIVATION").SaveX(f.aCtx()).ID.String()
+	}, body: func() any { return map[string]any{"label": "X"} }, crossCode: 404, crossMsg: "Retention status config not found"},
+	"DELETE /retention-status-configs/{id}": {path: func(f *fixture) string {
+		return "/retention-status-configs/" + f.env.App.DB.Client.RetentionStatusConfig.Create().SetTenantID(f.a.TenantID).
+			SetCode(unique("s")).SetLabel("S").SetStage("ACTIVATION").SaveX(f.aCtx()).ID.String()
+	}, crossCode: 404, crossMsg: "Retention status config not found"},
+	"Query.activityReasonConfigs":  {query: `{ activityReasonConfigs { totalCount } }`},
+	"Query.activityReasonDefaults": {query: `{ activityReasonDefaults { code } }`},
+	"Query.retentionStatusConfigs": {query: `{ retentionStatusConfigs { totalCount } }`},
+	"Mutation.createActivityReasonConfig": {query: `mutation($c: String!) { createActivityReasonConfig(input: {code: $c, label: "R"}) { id } }`,
+		vars: func(*fixture) map[string]any { return map[string]any{"c": unique("r")} }},
+	"Mutation.bulkCreateActivityReasonConfigs": {query: `mutation($c: String!) { bulkCreateActivityReasonConfigs(items: [{code: $c, label: "R"}]) { id } }`,
+		vars: func(*fixture) map[string]any { return map[string]any{"c": unique("r")} }},
+	"Mutation.updateActivityReasonConfig": {query: `mutation($id: ID!) { updateActivityReasonConfig(id: $id, input: {label: "X"}) { id } }`,
+		vars: func(f *fixture) map[string]any {
+			return map[string]any{"id": f.env.App.DB.Client.ActivityReasonConfig.Create().SetTenantID(f.a.TenantID).
+				SetCode(unique("r")).SetLabel("R").SaveX(f.aCtx()).ID}
+		}, crossCode: 404, crossMsg: "Activity reason config not found"},
+	"Mutation.deactivateActivityReasonConfig": {query: `mutation($id: ID!) { deactivateActivityReasonConfig(id: $id) { id } }`,
+		vars: func(f *fixture) map[string]any {
+			return map[string]any{"id": f.env.App.DB.Client.ActivityReasonConfig.Create().SetTenantID(f.a.TenantID).
+				SetCode(unique("r")).SetLabel("R").SaveX(f.aCtx()).ID}
+		}, crossCode: 404, crossMsg: "Activity reason config not found"},
+	"Mutation.createRetentionStatusConfig": {query: `mutation($c: String!) { createRetentionStatusConfig(input: {code: $c, label: "S", stage: ACTIVATION}) { id } }`,
+		vars: func(*fixture) map[string]any { return map[string]any{"c": unique("s")} }},
+	"Mutation.updateRetentionStatusConfig": {query: `mutation($id: ID!) { updateRetentionStatusConfig(id: $id, input: {label: "X"}) { id } }`,
+		vars: func(f *fixture) map[string]any {
+			return map[string]any{"id": f.env.App.DB.Client.RetentionStatusConfig.Create().SetTenantID(f.a.TenantID).
+				SetCode(unique("s")).SetLabel("S").SetStage("ACTIVATION").SaveX(f.aCtx()).ID}
+		}, crossCode: 404, crossMsg: "Retention status config not found"},
+	"Mutation.deactivateRetentionStatusConfig": {query: `mutation($id: ID!) { deactivateRetentionStatusConfig(id: $id) { id } }`,
+		vars: func(f *fixture) map[string]any {
+			return map[string]any{"id": f.env.App.DB.Client.RetentionStatusConfig.Create().SetTenantID(f.a.TenantID).
+				SetCode(unique("s")).SetLabel("S").SetStage("ACTIVATION").SaveX(f.aCtx()).ID}
+		}, crossCode: 404, crossMsg: "Retention status config not found"},
+	// Activity generation configs and lifecycle pillars (project-scoped; each
+	// probe on an AGC gets its own tenant-A AGC with a fixed id, see agcFor).
+	"GET /activity-generation-configs": {},
+	"POST /activity-generation-configs": {body: func() any {
+		pillar := func(children string, extra map[string]any) map[string]any {
+			m := map[string]any{"name": "P", "source_table": "orders", "date_column": "d", children: []any{}}
+			for k, v := range extra {
+				m[k] = v
+			}
+			return m
+		}
+		return map[string]any{"name": unique("AGC"),
+			"activation":   pillar("moments", map[string]any{"aggregation_method": "count"}),
+			"engagement":   pillar("levels", map[string]any{"engagement_window_days": 30, "min_lifetime_actions_for_engaged": 1, "counting_method": "count"}),
+			"resurrection": pillar("thresholds", nil)}
+	}},
+	"GET /activity-generation-configs/{id}": {path: func(f *fixture) string { return "/activity-generation-configs/" + f.agcFor("get", "draft").String() },
+		crossCode: 404, crossMsg: agcMissing("get")},
+	"PATCH /activity-generation-configs/{id}": {path: func(f *fixture) string { return "/activity-generation-configs/" + f.agcFor("patch", "draft").String() },
+		body: func() any { return map[string]any{"description": "x"} }, crossCode: 404, crossMsg: agcMissing("patch")},
+	"DELETE /activity-generation-configs/{id}": {path: func(f *fixture) string { return "/activity-generation-configs/" + f.agcFor("delete", "draft").String() },
+		crossCode: 404, crossMsg: agcMissing("delete")},
+	"PUT /activity-generation-configs/{id}/lifecycle": {path: func(f *fixture) string {
+		return "/activity-generation-configs/" + f.agcFor("lifecycle", "draft").String() + "/lifecycle"
+	}, body: func() any { return map[string]any{"activation": map[string]any{"name": "X"}} }, crossCode: 404, crossMsg: agcMissing("lifecycle")},
+	"POST /activity-generation-configs/{id}/publish": {path: func(f *fixture) string {
+		return "/activity-generation-configs/" + f.agcFor("publish", "draft").String() + "/publish"
+	}, crossCode: 404, crossMsg: agcMissing("publish")},
+	"POST /activity-generation-configs/{id}/pause": {path: func(f *fixture) string {
+		return "/activity-generation-configs/" + f.agcFor("pause", "active").String() + "/pause"
+	}, crossCode: 404, crossMsg: agcMissing("pause")},
+	"GET /activation-configs": {},
+	"GET /activation-configs/{id}": {path: func(f *fixture) string {
+		f.agcFor("pillars", "draft")
+		return "/activation-configs/" + agcProbeID("pillars/activation").String()
+	}, crossCode: 404, crossMsg: "Activation config not found"},
+	"GET /engagement-configs": {},
+	"GET /engagement-configs/{id}": {path: func(f *fixture) string {
+		f.agcFor("pillars", "draft")
+		return "/engagement-configs/" + agcProbeID("pillars/engagement").String()
+	}, crossCode: 404, crossMsg: "Engagement config not found"},
+	"GET /resurrection-configs": {},
+	"GET /resurrection-configs/{id}": {path: func(f *fixture) string {
+		f.agcFor("pillars", "draft")
+		return "/resurrection-configs/" + agcProbeID("pillars/resurrection").String()
+	}, crossCode: 404, crossMsg: "Resurrection config not found"},
+	"GET /lifecycle-defaults": {},
+}
+
+// agcProbeID is the fixed id of an AGC probe record (the cross-tenant 404
+// message names the AGC id, so it must be known when probes are declared).
+func agcProbeID(name string) uuid.UUID {
+	return uuid.NewSHA1(uuid.NameSpaceURL, []byte("agc-probe/"+name))
+}
+
+func agcMissing(name string) string {
+	return "Activity generation config " + agcProbeID(name).String() + " not found"
+}
+
+// agcFor returns tenant A's AGC of the probe name (with its three pillars),
+// creating it on first use with the given status.
+func (f *fixture) agcFor(name, status string) uuid.UUID {
+	ctx, c, id := f.aCtx(), f.env.App.DB.Client, agcProbeID(name)
+	if c.ActivityGenerationConfig.Query().Where(activitygenerationconfig.ID(id)).ExistX(ctx) {
+		return id
+	}
+	tid, pid := f.a.TenantID, f.a.ProjectID
+	c.ActivityGenerationConfig.Create().SetID(id).SetTenantID(tid).SetProjectID(pid).SetName(unique("AGC")).
+		SetStatus(activitygenerationconfig.Status(status)).SaveX(ctx)
+	c.ActivationConfig.Create().SetID(agcProbeID(name + "/activation")).SetTenantID(tid).SetProjectID(pid).
+		SetActivityGenerationConfigID(id).SetName("A").SetSourceTable("t").SetDateColumn("d").SetAggregationMethod("count").SaveX(ctx)
+	c.EngagementConfig.Create().SetID(agcProbeID(name + "/engagement")).SetTenantID(tid).SetProjectID(pid).
+		SetActivityGenerationConfigID(id).SetName("E").SetSourceTable("t").SetDateColumn("d").SetEngagementWindowDays(30).
+		SetMinLifetimeActionsForEngaged(1).SetCountingMethod("count").SaveX(ctx)
+	c.ResurrectionConfig.Create().SetID(agcProbeID(name + "/resurrection")).SetTenantID(tid).SetProjectID(pid).
+		SetActivityGenerationConfigID(id).SetName("R").SetSourceTable("t").SetDateColumn("d").SaveX(ctx)
+	return id
 }
 
 // newOperator, newRoute and newSupervisor create a live record of tenant A

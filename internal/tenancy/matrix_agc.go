@@ -1,4 +1,25 @@
 package tenancy
 
+import "github.com/reten-io/reten/internal/auth"
+
 // agcMatrix: activity generation configs, lifecycle pillars and defaults.
-var agcMatrix = []Entry{}
+var agcMatrix = []Entry{
+	// REST: activity generation configs (project-scoped).
+	{"GET", "/activity-generation-configs", ProjectScoped, auth.PermAGCView},
+	{"POST", "/activity-generation-configs", ProjectScoped, auth.PermAGCCreate},
+	{"GET", "/activity-generation-configs/{id}", ProjectScoped, auth.PermAGCView},
+	{"PATCH", "/activity-generation-configs/{id}", ProjectScoped, auth.PermAGCUpdate},
+	{"DELETE", "/activity-generation-configs/{id}", ProjectScoped, auth.PermAGCDelete},
+	{"PUT", "/activity-generation-configs/{id}/lifecycle", ProjectScoped, auth.PermAGCUpdate},
+	{"POST", "/activity-generation-configs/{id}/publish", ProjectScoped, auth.PermAGCUpdate},
+	{"POST", "/activity-generation-configs/{id}/pause", ProjectScoped, auth.PermAGCUpdate},
+	// REST: lifecycle pillars (read-only, project-scoped).
+	{"GET", "/activation-configs", ProjectScoped, auth.PermLifecycleConfigView},
+	{"GET", "/activation-configs/{id}", ProjectScoped, auth.PermLifecycleConfigView},
+	{"GET", "/engagement-configs", ProjectScoped, auth.PermLifecycleConfigView},
+	{"GET", "/engagement-configs/{id}", ProjectScoped, auth.PermLifecycleConfigView},
+	{"GET", "/resurrection-configs", ProjectScoped, auth.PermLifecycleConfigView},
+	{"GET", "/resurrection-configs/{id}", ProjectScoped, auth.PermLifecycleConfigView},
+	// REST: lifecycle defaults (tenant-level).
+	{"GET", "/lifecycle-defaults", TenantLevel, auth.PermAGCView},
+}
