@@ -28,6 +28,11 @@ func (r *queryResolver) APIKeys(ctx context.Context, after *entgql.Cursor[uuid.U
 	return r.Resolver.APIKeys.Connection(ctx, after, first, before, last, orderBy, where)
 }
 
+// ActivityGenerationConfigs is the resolver for the activityGenerationConfigs field.
+func (r *queryResolver) ActivityGenerationConfigs(ctx context.Context, after *entgql.Cursor[uuid.UUID], first *int, before *entgql.Cursor[uuid.UUID], last *int, orderBy *ent.ActivityGenerationConfigOrder, where *ent.ActivityGenerationConfigWhereInput) (*ent.ActivityGenerationConfigConnection, error) {
+	return r.Resolver.AGCs.Connection(ctx, after, first, before, last, orderBy, where)
+}
+
 // ActivityReasonConfigs is the resolver for the activityReasonConfigs field.
 func (r *queryResolver) ActivityReasonConfigs(ctx context.Context, after *entgql.Cursor[uuid.UUID], first *int, before *entgql.Cursor[uuid.UUID], last *int, orderBy *ent.ActivityReasonConfigOrder, where *ent.ActivityReasonConfigWhereInput) (*ent.ActivityReasonConfigConnection, error) {
 	return r.Resolver.Catalog.ReasonConnection(ctx, after, first, before, last, orderBy, where)
@@ -78,6 +83,11 @@ func (r *queryResolver) Users(ctx context.Context, after *entgql.Cursor[uuid.UUI
 	return r.Resolver.Users.Connection(ctx, after, first, before, last, orderBy, where)
 }
 
+// ActivityGenerationConfig returns generated.ActivityGenerationConfigResolver implementation.
+func (r *Resolver) ActivityGenerationConfig() generated.ActivityGenerationConfigResolver {
+	return &activityGenerationConfigResolver{r}
+}
+
 // DispatchProvider returns generated.DispatchProviderResolver implementation.
 func (r *Resolver) DispatchProvider() generated.DispatchProviderResolver {
 	return &dispatchProviderResolver{r}
@@ -92,6 +102,7 @@ func (r *Resolver) Supervisor() generated.SupervisorResolver { return &superviso
 // User returns generated.UserResolver implementation.
 func (r *Resolver) User() generated.UserResolver { return &userResolver{r} }
 
+type activityGenerationConfigResolver struct{ *Resolver }
 type dispatchProviderResolver struct{ *Resolver }
 type queryResolver struct{ *Resolver }
 type supervisorResolver struct{ *Resolver }

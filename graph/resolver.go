@@ -5,11 +5,13 @@ package graph
 
 import (
 	"context"
+	"encoding/json"
 
 	"github.com/google/uuid"
 
 	"github.com/reten-io/reten/ent"
 	"github.com/reten-io/reten/graph/model"
+	"github.com/reten-io/reten/internal/agc"
 	"github.com/reten-io/reten/internal/apikey"
 	"github.com/reten-io/reten/internal/catalog"
 	"github.com/reten-io/reten/internal/commerce"
@@ -25,6 +27,7 @@ import (
 // Resolver is the root resolver; it holds the services. Resolver methods
 // reach them as r.Resolver.X, since query fields share their names.
 type Resolver struct {
+	AGCs      *agc.Service
 	APIKeys   *apikey.Service
 	Catalog   *catalog.Service
 	Commerces *commerce.Service
@@ -146,4 +149,96 @@ func detached[T interface{ Unwrap() T }](ctx context.Context, v T, err error) (o
 	}
 	defer func() { _ = recover() }() // not transactional (read through the pool): already detached
 	return v.Unwrap(), nil
+}
+
+// agcMsgAudienceExclusive rejects updateActivityGenerationConfig inputs that
+// both set and clear the audience.
+const agcMsgAudienceExclusive = "audienceID and clearAudience cannot be sent together"
+
+// listPtr distinguishes an omitted list (nil: unchanged) from a sent one.
+func listPtr[T any](s []T) *[]T {
+	if s == nil {
+		return nil
+	}
+	return &s
+}
+
+// pillarFields maps the fields common to the three pillar inputs.
+func pillarFields(name, description, sourceTable *string, sourceColumns []string, dateColumn *string) agc.PillarFields {
+	return agc.PillarFields{Name: name, Description: description, SourceTable: sourceTable,
+		SourceColumns: listPtr(sourceColumns), DateColumn: dateColumn}
+}
+
+// activationInput maps an activation pillar input to the service's (nil stays nil).
+func activationInput(in *model.ActivationConfigInput) *agc.ActivationInput {
+	if in == nil {
+		return nil
+	}
+	out := &agc.ActivationInput{PillarFields: pillarFields(in.Name, in.Description, in.SourceTable, in.SourceColumns, in.DateColumn),
+		AggregationMethod: enumPtr(in.AggregationMethod)}
+	if in.Moments != nil {
+		ms := make([]agc.MomentInput, len(in.Moments))
+		for i, m := range in.Moments {
+			ms[i] = agc.MomentInput{ID: m.ID, StatusCode: m.StatusCode, UserRetentionStatusConfigID: m.UserRetentionStatusConfigID,
+				MinActions: m.MinActions, WindowDays: m.WindowDays, TimeWindow: m.TimeWindow, Priority: m.Priority}
+		}
+		out.Moments = &ms
+	}
+	return out
+}
+
+// engagementInput maps an engagement pillar input to the service's (nil stays nil).
+func engagementInput(in *model.EngagementConfigInput) *agc.EngagementInput {
+	if in == nil {
+		return nil
+	}
+	out := &agc.EngagementInput{PillarFields: pillarFields(in.Name, in.Description, in.SourceTable, in.SourceColumns, in.DateColumn),
+		EngagementWindowDays: in.EngagementWindowDays, MinLifetimeActionsForEngaged: in.MinLifetimeActionsForEngaged,
+		CountingMethod: in.CountingMethod}
+	if in.Levels != nil {
+		ls := make([]agc.LevelInput, len(in.Levels))
+		for i, l := range in.Levels {
+			ls[i] = agc.LevelInput{ID: l.ID, StatusCode: l.StatusCode, UserRetentionStatusConfigID: l.UserRetentionStatusConfigID,
+				Label: l.Label, MinThreshold: l.MinThreshold, MaxThreshold: l.MaxThreshold, Order: l.Order}
+		}
+		out.Levels = &ls
+	}
+	return out
+}
+
+// resurrectionInput maps a resurrection pillar input to the service's (nil stays nil).
+func resurrectionInput(in *model.ResurrectionConfigInput) *agc.ResurrectionInput {
+	if in == nil {
+		return nil
+	}
+	out := &agc.ResurrectionInput{PillarFields: pillarFields(in.Name, in.Description, in.SourceTable, in.SourceColumns, in.DateColumn)}
+	if in.Thresholds != nil {
+		ts := make([]agc.ThresholdInput, len(in.Thresholds))
+		for i, t := range in.Thresholds {
+			ts[i] = agc.ThresholdInput{ID: t.ID, StatusCode: t.StatusCode, UserRetentionStatusConfigID: t.UserRetentionStatusConfigID,
+				Label: t.Label, ThresholdDays: t.ThresholdDays, Order: t.Order}
+		}
+		out.Thresholds = &ts
+	}
+	return out
+}
+
+// agcOf returns the entity of a service AGC (edges selected on it load
+// after a self-committed transaction too, see detached).
+func agcOf(ctx context.Context, a *agc.AGC, err error) (*ent.ActivityGenerationConfig, error) {
+	if err != nil {
+		return nil, err
+	}
+	return detached(ctx, a.ActivityGenerationConfig, nil)
+}
+
+// jsonMap presents v as a Map scalar with v's JSON keys (lifecycleDefaults
+// keeps the snake_case payload of GET /api/lifecycle-defaults).
+func jsonMap(v any) (map[string]any, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	var out map[string]any
+	return out, json.Unmarshal(b, &out)
 }

@@ -128,7 +128,7 @@ func (ActivityGenerationConfig) Indexes() []ent.Index {
 
 // Annotations of the ActivityGenerationConfig.
 func (ActivityGenerationConfig) Annotations() []schema.Annotation {
-	return []schema.Annotation{entgql.RelayConnection()}
+	return []schema.Annotation{entgql.RelayConnection(), entgql.QueryField("activityGenerationConfigs")}
 }
 
 // ActivationConfig is the activation pillar of an AGC (exactly one per AGC).

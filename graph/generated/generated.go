@@ -68,6 +68,7 @@ type Config struct {
 }
 
 type ResolverRoot interface {
+	ActivityGenerationConfig() ActivityGenerationConfigResolver
 	DispatchProvider() DispatchProviderResolver
 	Mutation() MutationResolver
 	Query() QueryResolver
@@ -235,22 +236,24 @@ type ComplexityRoot struct {
 	}
 
 	ActivityGenerationConfig struct {
-		ActivationConfig   func(childComplexity int) int
-		ArchivedAt         func(childComplexity int) int
-		Audience           func(childComplexity int) int
-		AudienceID         func(childComplexity int) int
-		CreatedAt          func(childComplexity int) int
-		Description        func(childComplexity int) int
-		EngagementConfig   func(childComplexity int) int
-		ID                 func(childComplexity int) int
-		LifecycleSnapshots func(childComplexity int) int
-		Name               func(childComplexity int) int
-		ProjectID          func(childComplexity int) int
-		ResurrectionConfig func(childComplexity int) int
-		Status             func(childComplexity int) int
-		TenantID           func(childComplexity int) int
-		UpdatedAt          func(childComplexity int) int
-		UpdatedBy          func(childComplexity int) int
+		ActivationConfig    func(childComplexity int) int
+		ArchivedAt          func(childComplexity int) int
+		Audience            func(childComplexity int) int
+		AudienceID          func(childComplexity int) int
+		ConfigHashes        func(childComplexity int) int
+		CreatedAt           func(childComplexity int) int
+		Description         func(childComplexity int) int
+		EffectiveAudienceID func(childComplexity int) int
+		EngagementConfig    func(childComplexity int) int
+		ID                  func(childComplexity int) int
+		LifecycleSnapshots  func(childComplexity int) int
+		Name                func(childComplexity int) int
+		ProjectID           func(childComplexity int) int
+		ResurrectionConfig  func(childComplexity int) int
+		Status              func(childComplexity int) int
+		TenantID            func(childComplexity int) int
+		UpdatedAt           func(childComplexity int) int
+		UpdatedBy           func(childComplexity int) int
 	}
 
 	ActivityGenerationConfigConnection struct {
@@ -686,6 +689,12 @@ type ComplexityRoot struct {
 		Node   func(childComplexity int) int
 	}
 
+	ConfigHashes struct {
+		Activation   func(childComplexity int) int
+		Engagement   func(childComplexity int) int
+		Resurrection func(childComplexity int) int
+	}
+
 	CreateAPIKeyPayload struct {
 		APIKey       func(childComplexity int) int
 		PlaintextKey func(childComplexity int) int
@@ -878,60 +887,66 @@ type ComplexityRoot struct {
 	}
 
 	Mutation struct {
-		AddCommerceAddress              func(childComplexity int, commerceID uuid.UUID, input model.CommerceAddressInput) int
-		AddCommerceContact              func(childComplexity int, commerceID uuid.UUID, userID uuid.UUID, input model.CommerceContactInput) int
-		AddCommerceUserRole             func(childComplexity int, commerceID uuid.UUID, userID uuid.UUID, role commerceuserrole.Role) int
-		BatchUpsertCommerces            func(childComplexity int, items []*model.CommerceBatchItemInput) int
-		BatchUpsertOperators            func(childComplexity int, items []*model.OperatorItemInput) int
-		BatchUpsertRoutes               func(childComplexity int, items []*model.RouteItemInput) int
-		BulkCreateActivityReasonConfigs func(childComplexity int, items []*model.CreateActivityReasonConfigInput) int
-		CreateAPIKey                    func(childComplexity int, input model.CreateAPIKeyInput) int
-		CreateActivityReasonConfig      func(childComplexity int, input model.CreateActivityReasonConfigInput) int
-		CreateChannelDefinition         func(childComplexity int, providerID uuid.UUID, input model.ChannelDefinitionInput) int
-		CreateCommerce                  func(childComplexity int, input model.CreateCommerceInput) int
-		CreateCommerceUser              func(childComplexity int, commerceID uuid.UUID, input model.CreateCommerceUserInput) int
-		CreateDispatchProvider          func(childComplexity int, input model.CreateDispatchProviderInput) int
-		CreateOperator                  func(childComplexity int, input model.CreateOperatorInput) int
-		CreateProject                   func(childComplexity int, input model.CreateProjectInput) int
-		CreateRetentionStatusConfig     func(childComplexity int, input model.CreateRetentionStatusConfigInput) int
-		CreateRoute                     func(childComplexity int, input model.CreateRouteInput) int
-		CreateSupervisor                func(childComplexity int, input model.CreateSupervisorInput) int
-		CreateTenant                    func(childComplexity int, input model.TenantInput) int
-		DeactivateActivityReasonConfig  func(childComplexity int, id uuid.UUID) int
-		DeactivateRetentionStatusConfig func(childComplexity int, id uuid.UUID) int
-		DeleteCommerce                  func(childComplexity int, id uuid.UUID) int
-		DeleteDispatchProvider          func(childComplexity int, id uuid.UUID) int
-		DeleteOperator                  func(childComplexity int, id uuid.UUID) int
-		DeleteRoute                     func(childComplexity int, id uuid.UUID) int
-		DeleteSupervisor                func(childComplexity int, id uuid.UUID) int
-		LinkRouteOperator               func(childComplexity int, routeID uuid.UUID, operatorID uuid.UUID, role *routeoperator.Role) int
-		PurgeTrashRecord                func(childComplexity int, id uuid.UUID) int
-		PutDispatchConfig               func(childComplexity int, projectID uuid.UUID, channel dispatchconfig.Channel, input model.DispatchConfigInput) int
-		RegisterUser                    func(childComplexity int, input model.RegisterUserInput) int
-		RemoveCommerceUserRole          func(childComplexity int, commerceID uuid.UUID, userID uuid.UUID, role commerceuserrole.Role) int
-		RestoreTrashRecord              func(childComplexity int, id uuid.UUID) int
-		RevokeAPIKey                    func(childComplexity int, id uuid.UUID) int
-		SetPrimaryCommerceAddress       func(childComplexity int, commerceID uuid.UUID, id uuid.UUID) int
-		SetPrimaryCommerceContact       func(childComplexity int, commerceID uuid.UUID, userID uuid.UUID, id uuid.UUID) int
-		SetUserRoles                    func(childComplexity int, id uuid.UUID, roles []string) int
-		SyncOperators                   func(childComplexity int, items []*model.SyncOperatorInput) int
-		UnlinkRouteOperator             func(childComplexity int, routeID uuid.UUID, operatorID uuid.UUID) int
-		UpdateAPIKeyPermissions         func(childComplexity int, id uuid.UUID, permissions []string) int
-		UpdateActivityReasonConfig      func(childComplexity int, id uuid.UUID, input model.UpdateActivityReasonConfigInput) int
-		UpdateChannelDefinition         func(childComplexity int, providerID uuid.UUID, id uuid.UUID, input model.ChannelDefinitionInput) int
-		UpdateCommerce                  func(childComplexity int, id uuid.UUID, input model.UpdateCommerceInput) int
-		UpdateCommerceAddress           func(childComplexity int, commerceID uuid.UUID, id uuid.UUID, input model.UpdateCommerceAddressInput) int
-		UpdateCommerceContact           func(childComplexity int, commerceID uuid.UUID, userID uuid.UUID, id uuid.UUID, input model.UpdateCommerceContactInput) int
-		UpdateCommerceUser              func(childComplexity int, commerceID uuid.UUID, id uuid.UUID, input model.UpdateCommerceUserInput) int
-		UpdateDispatchProvider          func(childComplexity int, id uuid.UUID, input model.UpdateDispatchProviderInput) int
-		UpdateOperator                  func(childComplexity int, id uuid.UUID, input model.UpdateOperatorInput) int
-		UpdateProject                   func(childComplexity int, id uuid.UUID, input model.UpdateProjectInput) int
-		UpdateRetentionStatusConfig     func(childComplexity int, id uuid.UUID, input model.UpdateRetentionStatusConfigInput) int
-		UpdateRoute                     func(childComplexity int, id uuid.UUID, input model.UpdateRouteInput) int
-		UpdateSupervisor                func(childComplexity int, id uuid.UUID, input model.UpdateSupervisorInput) int
-		UpdateTenant                    func(childComplexity int, id uuid.UUID, input model.TenantInput) int
-		UpdateTrashSettings             func(childComplexity int, input model.TrashSettingsInput) int
-		UpdateUser                      func(childComplexity int, id uuid.UUID, input model.UpdateUserInput) int
+		AddCommerceAddress                       func(childComplexity int, commerceID uuid.UUID, input model.CommerceAddressInput) int
+		AddCommerceContact                       func(childComplexity int, commerceID uuid.UUID, userID uuid.UUID, input model.CommerceContactInput) int
+		AddCommerceUserRole                      func(childComplexity int, commerceID uuid.UUID, userID uuid.UUID, role commerceuserrole.Role) int
+		ArchiveActivityGenerationConfig          func(childComplexity int, id uuid.UUID) int
+		BatchUpsertCommerces                     func(childComplexity int, items []*model.CommerceBatchItemInput) int
+		BatchUpsertOperators                     func(childComplexity int, items []*model.OperatorItemInput) int
+		BatchUpsertRoutes                        func(childComplexity int, items []*model.RouteItemInput) int
+		BulkCreateActivityReasonConfigs          func(childComplexity int, items []*model.CreateActivityReasonConfigInput) int
+		CreateAPIKey                             func(childComplexity int, input model.CreateAPIKeyInput) int
+		CreateActivityGenerationConfig           func(childComplexity int, input model.CreateActivityGenerationConfigInput) int
+		CreateActivityReasonConfig               func(childComplexity int, input model.CreateActivityReasonConfigInput) int
+		CreateChannelDefinition                  func(childComplexity int, providerID uuid.UUID, input model.ChannelDefinitionInput) int
+		CreateCommerce                           func(childComplexity int, input model.CreateCommerceInput) int
+		CreateCommerceUser                       func(childComplexity int, commerceID uuid.UUID, input model.CreateCommerceUserInput) int
+		CreateDispatchProvider                   func(childComplexity int, input model.CreateDispatchProviderInput) int
+		CreateOperator                           func(childComplexity int, input model.CreateOperatorInput) int
+		CreateProject                            func(childComplexity int, input model.CreateProjectInput) int
+		CreateRetentionStatusConfig              func(childComplexity int, input model.CreateRetentionStatusConfigInput) int
+		CreateRoute                              func(childComplexity int, input model.CreateRouteInput) int
+		CreateSupervisor                         func(childComplexity int, input model.CreateSupervisorInput) int
+		CreateTenant                             func(childComplexity int, input model.TenantInput) int
+		DeactivateActivityReasonConfig           func(childComplexity int, id uuid.UUID) int
+		DeactivateRetentionStatusConfig          func(childComplexity int, id uuid.UUID) int
+		DeleteCommerce                           func(childComplexity int, id uuid.UUID) int
+		DeleteDispatchProvider                   func(childComplexity int, id uuid.UUID) int
+		DeleteOperator                           func(childComplexity int, id uuid.UUID) int
+		DeleteRoute                              func(childComplexity int, id uuid.UUID) int
+		DeleteSupervisor                         func(childComplexity int, id uuid.UUID) int
+		LinkRouteOperator                        func(childComplexity int, routeID uuid.UUID, operatorID uuid.UUID, role *routeoperator.Role) int
+		PauseActivityGenerationConfig            func(childComplexity int, id uuid.UUID) int
+		PublishActivityGenerationConfig          func(childComplexity int, id uuid.UUID) int
+		PurgeTrashRecord                         func(childComplexity int, id uuid.UUID) int
+		PutDispatchConfig                        func(childComplexity int, projectID uuid.UUID, channel dispatchconfig.Channel, input model.DispatchConfigInput) int
+		RegisterUser                             func(childComplexity int, input model.RegisterUserInput) int
+		RemoveCommerceUserRole                   func(childComplexity int, commerceID uuid.UUID, userID uuid.UUID, role commerceuserrole.Role) int
+		ReplaceActivityGenerationConfigLifecycle func(childComplexity int, id uuid.UUID, input model.LifecycleInput) int
+		RestoreTrashRecord                       func(childComplexity int, id uuid.UUID) int
+		RevokeAPIKey                             func(childComplexity int, id uuid.UUID) int
+		SetPrimaryCommerceAddress                func(childComplexity int, commerceID uuid.UUID, id uuid.UUID) int
+		SetPrimaryCommerceContact                func(childComplexity int, commerceID uuid.UUID, userID uuid.UUID, id uuid.UUID) int
+		SetUserRoles                             func(childComplexity int, id uuid.UUID, roles []string) int
+		SyncOperators                            func(childComplexity int, items []*model.SyncOperatorInput) int
+		UnlinkRouteOperator                      func(childComplexity int, routeID uuid.UUID, operatorID uuid.UUID) int
+		UpdateAPIKeyPermissions                  func(childComplexity int, id uuid.UUID, permissions []string) int
+		UpdateActivityGenerationConfig           func(childComplexity int, id uuid.UUID, input model.UpdateActivityGenerationConfigInput) int
+		UpdateActivityReasonConfig               func(childComplexity int, id uuid.UUID, input model.UpdateActivityReasonConfigInput) int
+		UpdateChannelDefinition                  func(childComplexity int, providerID uuid.UUID, id uuid.UUID, input model.ChannelDefinitionInput) int
+		UpdateCommerce                           func(childComplexity int, id uuid.UUID, input model.UpdateCommerceInput) int
+		UpdateCommerceAddress                    func(childComplexity int, commerceID uuid.UUID, id uuid.UUID, input model.UpdateCommerceAddressInput) int
+		UpdateCommerceContact                    func(childComplexity int, commerceID uuid.UUID, userID uuid.UUID, id uuid.UUID, input model.UpdateCommerceContactInput) int
+		UpdateCommerceUser                       func(childComplexity int, commerceID uuid.UUID, id uuid.UUID, input model.UpdateCommerceUserInput) int
+		UpdateDispatchProvider                   func(childComplexity int, id uuid.UUID, input model.UpdateDispatchProviderInput) int
+		UpdateOperator                           func(childComplexity int, id uuid.UUID, input model.UpdateOperatorInput) int
+		UpdateProject                            func(childComplexity int, id uuid.UUID, input model.UpdateProjectInput) int
+		UpdateRetentionStatusConfig              func(childComplexity int, id uuid.UUID, input model.UpdateRetentionStatusConfigInput) int
+		UpdateRoute                              func(childComplexity int, id uuid.UUID, input model.UpdateRouteInput) int
+		UpdateSupervisor                         func(childComplexity int, id uuid.UUID, input model.UpdateSupervisorInput) int
+		UpdateTenant                             func(childComplexity int, id uuid.UUID, input model.TenantInput) int
+		UpdateTrashSettings                      func(childComplexity int, input model.TrashSettingsInput) int
+		UpdateUser                               func(childComplexity int, id uuid.UUID, input model.UpdateUserInput) int
 	}
 
 	Operator struct {
@@ -992,24 +1007,26 @@ type ComplexityRoot struct {
 	}
 
 	Query struct {
-		APIKeys                func(childComplexity int, after *entgql.Cursor[uuid.UUID], first *int, before *entgql.Cursor[uuid.UUID], last *int, orderBy *ent.APIKeyOrder, where *ent.APIKeyWhereInput) int
-		ActivityReasonConfigs  func(childComplexity int, after *entgql.Cursor[uuid.UUID], first *int, before *entgql.Cursor[uuid.UUID], last *int, orderBy *ent.ActivityReasonConfigOrder, where *ent.ActivityReasonConfigWhereInput) int
-		ActivityReasonDefaults func(childComplexity int) int
-		AdministeredTenants    func(childComplexity int) int
-		Commerces              func(childComplexity int, after *entgql.Cursor[uuid.UUID], first *int, before *entgql.Cursor[uuid.UUID], last *int, orderBy *ent.CommerceOrder, where *ent.CommerceWhereInput) int
-		DispatchConfigs        func(childComplexity int, projectID uuid.UUID) int
-		DispatchProviders      func(childComplexity int, after *entgql.Cursor[uuid.UUID], first *int, before *entgql.Cursor[uuid.UUID], last *int, orderBy *ent.DispatchProviderOrder, where *ent.DispatchProviderWhereInput) int
-		Node                   func(childComplexity int, id uuid.UUID) int
-		Nodes                  func(childComplexity int, ids []uuid.UUID) int
-		Operators              func(childComplexity int, after *entgql.Cursor[uuid.UUID], first *int, before *entgql.Cursor[uuid.UUID], last *int, orderBy *ent.OperatorOrder, where *ent.OperatorWhereInput) int
-		Projects               func(childComplexity int, after *entgql.Cursor[uuid.UUID], first *int, before *entgql.Cursor[uuid.UUID], last *int, orderBy *ent.ProjectOrder, where *ent.ProjectWhereInput) int
-		RetentionStatusConfigs func(childComplexity int, after *entgql.Cursor[uuid.UUID], first *int, before *entgql.Cursor[uuid.UUID], last *int, orderBy *ent.RetentionStatusConfigOrder, where *ent.RetentionStatusConfigWhereInput) int
-		Routes                 func(childComplexity int, after *entgql.Cursor[uuid.UUID], first *int, before *entgql.Cursor[uuid.UUID], last *int, orderBy *ent.RouteOrder, where *ent.RouteWhereInput) int
-		Supervisors            func(childComplexity int, after *entgql.Cursor[uuid.UUID], first *int, before *entgql.Cursor[uuid.UUID], last *int, orderBy *ent.SupervisorOrder, where *ent.SupervisorWhereInput) int
-		TrashRecords           func(childComplexity int, after *entgql.Cursor[uuid.UUID], first *int, before *entgql.Cursor[uuid.UUID], last *int, orderBy *ent.TrashRecordOrder, where *ent.TrashRecordWhereInput) int
-		TrashSettings          func(childComplexity int) int
-		Users                  func(childComplexity int, after *entgql.Cursor[uuid.UUID], first *int, before *entgql.Cursor[uuid.UUID], last *int, orderBy *ent.UserOrder, where *ent.UserWhereInput) int
-		Viewer                 func(childComplexity int) int
+		APIKeys                   func(childComplexity int, after *entgql.Cursor[uuid.UUID], first *int, before *entgql.Cursor[uuid.UUID], last *int, orderBy *ent.APIKeyOrder, where *ent.APIKeyWhereInput) int
+		ActivityGenerationConfigs func(childComplexity int, after *entgql.Cursor[uuid.UUID], first *int, before *entgql.Cursor[uuid.UUID], last *int, orderBy *ent.ActivityGenerationConfigOrder, where *ent.ActivityGenerationConfigWhereInput) int
+		ActivityReasonConfigs     func(childComplexity int, after *entgql.Cursor[uuid.UUID], first *int, before *entgql.Cursor[uuid.UUID], last *int, orderBy *ent.ActivityReasonConfigOrder, where *ent.ActivityReasonConfigWhereInput) int
+		ActivityReasonDefaults    func(childComplexity int) int
+		AdministeredTenants       func(childComplexity int) int
+		Commerces                 func(childComplexity int, after *entgql.Cursor[uuid.UUID], first *int, before *entgql.Cursor[uuid.UUID], last *int, orderBy *ent.CommerceOrder, where *ent.CommerceWhereInput) int
+		DispatchConfigs           func(childComplexity int, projectID uuid.UUID) int
+		DispatchProviders         func(childComplexity int, after *entgql.Cursor[uuid.UUID], first *int, before *entgql.Cursor[uuid.UUID], last *int, orderBy *ent.DispatchProviderOrder, where *ent.DispatchProviderWhereInput) int
+		LifecycleDefaults         func(childComplexity int) int
+		Node                      func(childComplexity int, id uuid.UUID) int
+		Nodes                     func(childComplexity int, ids []uuid.UUID) int
+		Operators                 func(childComplexity int, after *entgql.Cursor[uuid.UUID], first *int, before *entgql.Cursor[uuid.UUID], last *int, orderBy *ent.OperatorOrder, where *ent.OperatorWhereInput) int
+		Projects                  func(childComplexity int, after *entgql.Cursor[uuid.UUID], first *int, before *entgql.Cursor[uuid.UUID], last *int, orderBy *ent.ProjectOrder, where *ent.ProjectWhereInput) int
+		RetentionStatusConfigs    func(childComplexity int, after *entgql.Cursor[uuid.UUID], first *int, before *entgql.Cursor[uuid.UUID], last *int, orderBy *ent.RetentionStatusConfigOrder, where *ent.RetentionStatusConfigWhereInput) int
+		Routes                    func(childComplexity int, after *entgql.Cursor[uuid.UUID], first *int, before *entgql.Cursor[uuid.UUID], last *int, orderBy *ent.RouteOrder, where *ent.RouteWhereInput) int
+		Supervisors               func(childComplexity int, after *entgql.Cursor[uuid.UUID], first *int, before *entgql.Cursor[uuid.UUID], last *int, orderBy *ent.SupervisorOrder, where *ent.SupervisorWhereInput) int
+		TrashRecords              func(childComplexity int, after *entgql.Cursor[uuid.UUID], first *int, before *entgql.Cursor[uuid.UUID], last *int, orderBy *ent.TrashRecordOrder, where *ent.TrashRecordWhereInput) int
+		TrashSettings             func(childComplexity int) int
+		Users                     func(childComplexity int, after *entgql.Cursor[uuid.UUID], first *int, before *entgql.Cursor[uuid.UUID], last *int, orderBy *ent.UserOrder, where *ent.UserWhereInput) int
+		Viewer                    func(childComplexity int) int
 	}
 
 	QueryBlock struct {
@@ -1389,11 +1406,21 @@ type ComplexityRoot struct {
 	}
 }
 
+type ActivityGenerationConfigResolver interface {
+	EffectiveAudienceID(ctx context.Context, obj *ent.ActivityGenerationConfig) (*uuid.UUID, error)
+	ConfigHashes(ctx context.Context, obj *ent.ActivityGenerationConfig) (*model.ConfigHashes, error)
+}
 type DispatchProviderResolver interface {
 	HasCredentials(ctx context.Context, obj *ent.DispatchProvider) (bool, error)
 }
 type MutationResolver interface {
 	UpdateProject(ctx context.Context, id uuid.UUID, input model.UpdateProjectInput) (*ent.Project, error)
+	CreateActivityGenerationConfig(ctx context.Context, input model.CreateActivityGenerationConfigInput) (*ent.ActivityGenerationConfig, error)
+	UpdateActivityGenerationConfig(ctx context.Context, id uuid.UUID, input model.UpdateActivityGenerationConfigInput) (*ent.ActivityGenerationConfig, error)
+	ReplaceActivityGenerationConfigLifecycle(ctx context.Context, id uuid.UUID, input model.LifecycleInput) (bool, error)
+	PublishActivityGenerationConfig(ctx context.Context, id uuid.UUID) (*ent.ActivityGenerationConfig, error)
+	PauseActivityGenerationConfig(ctx context.Context, id uuid.UUID) (*ent.ActivityGenerationConfig, error)
+	ArchiveActivityGenerationConfig(ctx context.Context, id uuid.UUID) (bool, error)
 	CreateActivityReasonConfig(ctx context.Context, input model.CreateActivityReasonConfigInput) (*ent.ActivityReasonConfig, error)
 	BulkCreateActivityReasonConfigs(ctx context.Context, items []*model.CreateActivityReasonConfigInput) ([]*ent.ActivityReasonConfig, error)
 	UpdateActivityReasonConfig(ctx context.Context, id uuid.UUID, input model.UpdateActivityReasonConfigInput) (*ent.ActivityReasonConfig, error)
@@ -1452,6 +1479,7 @@ type QueryResolver interface {
 	Node(ctx context.Context, id uuid.UUID) (ent.Noder, error)
 	Nodes(ctx context.Context, ids []uuid.UUID) ([]ent.Noder, error)
 	APIKeys(ctx context.Context, after *entgql.Cursor[uuid.UUID], first *int, before *entgql.Cursor[uuid.UUID], last *int, orderBy *ent.APIKeyOrder, where *ent.APIKeyWhereInput) (*ent.APIKeyConnection, error)
+	ActivityGenerationConfigs(ctx context.Context, after *entgql.Cursor[uuid.UUID], first *int, before *entgql.Cursor[uuid.UUID], last *int, orderBy *ent.ActivityGenerationConfigOrder, where *ent.ActivityGenerationConfigWhereInput) (*ent.ActivityGenerationConfigConnection, error)
 	ActivityReasonConfigs(ctx context.Context, after *entgql.Cursor[uuid.UUID], first *int, before *entgql.Cursor[uuid.UUID], last *int, orderBy *ent.ActivityReasonConfigOrder, where *ent.ActivityReasonConfigWhereInput) (*ent.ActivityReasonConfigConnection, error)
 	Commerces(ctx context.Context, after *entgql.Cursor[uuid.UUID], first *int, before *entgql.Cursor[uuid.UUID], last *int, orderBy *ent.CommerceOrder, where *ent.CommerceWhereInput) (*ent.CommerceConnection, error)
 	DispatchProviders(ctx context.Context, after *entgql.Cursor[uuid.UUID], first *int, before *entgql.Cursor[uuid.UUID], last *int, orderBy *ent.DispatchProviderOrder, where *ent.DispatchProviderWhereInput) (*ent.DispatchProviderConnection, error)
@@ -1462,6 +1490,7 @@ type QueryResolver interface {
 	Supervisors(ctx context.Context, after *entgql.Cursor[uuid.UUID], first *int, before *entgql.Cursor[uuid.UUID], last *int, orderBy *ent.SupervisorOrder, where *ent.SupervisorWhereInput) (*ent.SupervisorConnection, error)
 	TrashRecords(ctx context.Context, after *entgql.Cursor[uuid.UUID], first *int, before *entgql.Cursor[uuid.UUID], last *int, orderBy *ent.TrashRecordOrder, where *ent.TrashRecordWhereInput) (*ent.TrashRecordConnection, error)
 	Users(ctx context.Context, after *entgql.Cursor[uuid.UUID], first *int, before *entgql.Cursor[uuid.UUID], last *int, orderBy *ent.UserOrder, where *ent.UserWhereInput) (*ent.UserConnection, error)
+	LifecycleDefaults(ctx context.Context) (map[string]any, error)
 	ActivityReasonDefaults(ctx context.Context) ([]*model.ActivityReasonDefault, error)
 	AdministeredTenants(ctx context.Context) ([]*ent.Tenant, error)
 	TrashSettings(ctx context.Context) (*trash.Settings, error)
@@ -2295,6 +2324,13 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.complexity.ActivityGenerationConfig.AudienceID(childComplexity), true
 
+	case "ActivityGenerationConfig.configHashes":
+		if e.complexity.ActivityGenerationConfig.ConfigHashes == nil {
+			break
+		}
+
+		return e.complexity.ActivityGenerationConfig.ConfigHashes(childComplexity), true
+
 	case "ActivityGenerationConfig.createdAt":
 		if e.complexity.ActivityGenerationConfig.CreatedAt == nil {
 			break
@@ -2308,6 +2344,13 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.complexity.ActivityGenerationConfig.Description(childComplexity), true
+
+	case "ActivityGenerationConfig.effectiveAudienceID":
+		if e.complexity.ActivityGenerationConfig.EffectiveAudienceID == nil {
+			break
+		}
+
+		return e.complexity.ActivityGenerationConfig.EffectiveAudienceID(childComplexity), true
 
 	case "ActivityGenerationConfig.engagementConfig":
 		if e.complexity.ActivityGenerationConfig.EngagementConfig == nil {
@@ -4360,6 +4403,27 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.complexity.CommerceUserRoleEdge.Node(childComplexity), true
 
+	case "ConfigHashes.activation":
+		if e.complexity.ConfigHashes.Activation == nil {
+			break
+		}
+
+		return e.complexity.ConfigHashes.Activation(childComplexity), true
+
+	case "ConfigHashes.engagement":
+		if e.complexity.ConfigHashes.Engagement == nil {
+			break
+		}
+
+		return e.complexity.ConfigHashes.Engagement(childComplexity), true
+
+	case "ConfigHashes.resurrection":
+		if e.complexity.ConfigHashes.Resurrection == nil {
+			break
+		}
+
+		return e.complexity.ConfigHashes.Resurrection(childComplexity), true
+
 	case "CreateAPIKeyPayload.apiKey":
 		if e.complexity.CreateAPIKeyPayload.APIKey == nil {
 			break
@@ -5271,6 +5335,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.complexity.Mutation.AddCommerceUserRole(childComplexity, args["commerceID"].(uuid.UUID), args["userID"].(uuid.UUID), args["role"].(commerceuserrole.Role)), true
 
+	case "Mutation.archiveActivityGenerationConfig":
+		if e.complexity.Mutation.ArchiveActivityGenerationConfig == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_archiveActivityGenerationConfig_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.complexity.Mutation.ArchiveActivityGenerationConfig(childComplexity, args["id"].(uuid.UUID)), true
+
 	case "Mutation.batchUpsertCommerces":
 		if e.complexity.Mutation.BatchUpsertCommerces == nil {
 			break
@@ -5330,6 +5406,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.complexity.Mutation.CreateAPIKey(childComplexity, args["input"].(model.CreateAPIKeyInput)), true
+
+	case "Mutation.createActivityGenerationConfig":
+		if e.complexity.Mutation.CreateActivityGenerationConfig == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createActivityGenerationConfig_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.complexity.Mutation.CreateActivityGenerationConfig(childComplexity, args["input"].(model.CreateActivityGenerationConfigInput)), true
 
 	case "Mutation.createActivityReasonConfig":
 		if e.complexity.Mutation.CreateActivityReasonConfig == nil {
@@ -5559,6 +5647,30 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.complexity.Mutation.LinkRouteOperator(childComplexity, args["routeID"].(uuid.UUID), args["operatorID"].(uuid.UUID), args["role"].(*routeoperator.Role)), true
 
+	case "Mutation.pauseActivityGenerationConfig":
+		if e.complexity.Mutation.PauseActivityGenerationConfig == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_pauseActivityGenerationConfig_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.complexity.Mutation.PauseActivityGenerationConfig(childComplexity, args["id"].(uuid.UUID)), true
+
+	case "Mutation.publishActivityGenerationConfig":
+		if e.complexity.Mutation.PublishActivityGenerationConfig == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_publishActivityGenerationConfig_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.complexity.Mutation.PublishActivityGenerationConfig(childComplexity, args["id"].(uuid.UUID)), true
+
 	case "Mutation.purgeTrashRecord":
 		if e.complexity.Mutation.PurgeTrashRecord == nil {
 			break
@@ -5606,6 +5718,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.complexity.Mutation.RemoveCommerceUserRole(childComplexity, args["commerceID"].(uuid.UUID), args["userID"].(uuid.UUID), args["role"].(commerceuserrole.Role)), true
+
+	case "Mutation.replaceActivityGenerationConfigLifecycle":
+		if e.complexity.Mutation.ReplaceActivityGenerationConfigLifecycle == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_replaceActivityGenerationConfigLifecycle_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.complexity.Mutation.ReplaceActivityGenerationConfigLifecycle(childComplexity, args["id"].(uuid.UUID), args["input"].(model.LifecycleInput)), true
 
 	case "Mutation.restoreTrashRecord":
 		if e.complexity.Mutation.RestoreTrashRecord == nil {
@@ -5702,6 +5826,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.complexity.Mutation.UpdateAPIKeyPermissions(childComplexity, args["id"].(uuid.UUID), args["permissions"].([]string)), true
+
+	case "Mutation.updateActivityGenerationConfig":
+		if e.complexity.Mutation.UpdateActivityGenerationConfig == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateActivityGenerationConfig_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.complexity.Mutation.UpdateActivityGenerationConfig(childComplexity, args["id"].(uuid.UUID), args["input"].(model.UpdateActivityGenerationConfigInput)), true
 
 	case "Mutation.updateActivityReasonConfig":
 		if e.complexity.Mutation.UpdateActivityReasonConfig == nil {
@@ -6147,6 +6283,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.complexity.Query.APIKeys(childComplexity, args["after"].(*entgql.Cursor[uuid.UUID]), args["first"].(*int), args["before"].(*entgql.Cursor[uuid.UUID]), args["last"].(*int), args["orderBy"].(*ent.APIKeyOrder), args["where"].(*ent.APIKeyWhereInput)), true
 
+	case "Query.activityGenerationConfigs":
+		if e.complexity.Query.ActivityGenerationConfigs == nil {
+			break
+		}
+
+		args, err := ec.field_Query_activityGenerationConfigs_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.complexity.Query.ActivityGenerationConfigs(childComplexity, args["after"].(*entgql.Cursor[uuid.UUID]), args["first"].(*int), args["before"].(*entgql.Cursor[uuid.UUID]), args["last"].(*int), args["orderBy"].(*ent.ActivityGenerationConfigOrder), args["where"].(*ent.ActivityGenerationConfigWhereInput)), true
+
 	case "Query.activityReasonConfigs":
 		if e.complexity.Query.ActivityReasonConfigs == nil {
 			break
@@ -6208,6 +6356,13 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.complexity.Query.DispatchProviders(childComplexity, args["after"].(*entgql.Cursor[uuid.UUID]), args["first"].(*int), args["before"].(*entgql.Cursor[uuid.UUID]), args["last"].(*int), args["orderBy"].(*ent.DispatchProviderOrder), args["where"].(*ent.DispatchProviderWhereInput)), true
+
+	case "Query.lifecycleDefaults":
+		if e.complexity.Query.LifecycleDefaults == nil {
+			break
+		}
+
+		return e.complexity.Query.LifecycleDefaults(childComplexity), true
 
 	case "Query.node":
 		if e.complexity.Query.Node == nil {
@@ -7986,8 +8141,10 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 	inputUnmarshalMap := graphql.BuildUnmarshalerMap(
 		ec.unmarshalInputAPIKeyOrder,
 		ec.unmarshalInputAPIKeyWhereInput,
+		ec.unmarshalInputActivationConfigInput,
 		ec.unmarshalInputActivationConfigOrder,
 		ec.unmarshalInputActivationConfigWhereInput,
+		ec.unmarshalInputActivationMomentInput,
 		ec.unmarshalInputActivationMomentOrder,
 		ec.unmarshalInputActivationMomentWhereInput,
 		ec.unmarshalInputActivityAttributeOrder,
@@ -8034,6 +8191,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputCommerceUserWhereInput,
 		ec.unmarshalInputCommerceWhereInput,
 		ec.unmarshalInputCreateAPIKeyInput,
+		ec.unmarshalInputCreateActivityGenerationConfigInput,
 		ec.unmarshalInputCreateActivityReasonConfigInput,
 		ec.unmarshalInputCreateCommerceInput,
 		ec.unmarshalInputCreateCommerceUserInput,
@@ -8048,14 +8206,17 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputDispatchConfigWhereInput,
 		ec.unmarshalInputDispatchProviderOrder,
 		ec.unmarshalInputDispatchProviderWhereInput,
+		ec.unmarshalInputEngagementConfigInput,
 		ec.unmarshalInputEngagementConfigOrder,
 		ec.unmarshalInputEngagementConfigWhereInput,
+		ec.unmarshalInputEngagementLevelInput,
 		ec.unmarshalInputEngagementLevelOrder,
 		ec.unmarshalInputEngagementLevelWhereInput,
 		ec.unmarshalInputEventFilterOrder,
 		ec.unmarshalInputEventFilterWhereInput,
 		ec.unmarshalInputIdempotencyRecordOrder,
 		ec.unmarshalInputIdempotencyRecordWhereInput,
+		ec.unmarshalInputLifecycleInput,
 		ec.unmarshalInputMembershipOrder,
 		ec.unmarshalInputMembershipWhereInput,
 		ec.unmarshalInputOperatorItemInput,
@@ -8068,8 +8229,10 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputRegisterUserInput,
 		ec.unmarshalInputResultTypeOrder,
 		ec.unmarshalInputResultTypeWhereInput,
+		ec.unmarshalInputResurrectionConfigInput,
 		ec.unmarshalInputResurrectionConfigOrder,
 		ec.unmarshalInputResurrectionConfigWhereInput,
+		ec.unmarshalInputResurrectionThresholdInput,
 		ec.unmarshalInputResurrectionThresholdOrder,
 		ec.unmarshalInputResurrectionThresholdWhereInput,
 		ec.unmarshalInputRetentionStatusConfigOrder,
@@ -8097,6 +8260,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputTrashSettingOrder,
 		ec.unmarshalInputTrashSettingWhereInput,
 		ec.unmarshalInputTrashSettingsInput,
+		ec.unmarshalInputUpdateActivityGenerationConfigInput,
 		ec.unmarshalInputUpdateActivityReasonConfigInput,
 		ec.unmarshalInputUpdateCommerceAddressInput,
 		ec.unmarshalInputUpdateCommerceContactInput,
@@ -8208,6 +8372,139 @@ func (ec *executionContext) introspectType(name string) (*introspection.Type, er
 }
 
 var sources = []*ast.Source{
+	{Name: "../../schema/agc.graphql", Input: `# Activity generation configs (issue 5): the connection activityGenerationConfigs
+# is generated in ent.graphql (pillars and their children are edges, eager-loaded
+# by field collection); every mutation calls the same service method as its
+# REST route. All operations are project-scoped (x-project-id) except
+# lifecycleDefaults.
+
+"One hash per pillar: lowercase hex SHA-256 of the pillar's canonical JSON (see the REST documentation)."
+type ConfigHashes {
+  activation: String!
+  engagement: String!
+  resurrection: String!
+}
+
+extend type ActivityGenerationConfig {
+  "The AGC's own audience, else the project's root audience."
+  effectiveAudienceID: ID
+  configHashes: ConfigHashes!
+}
+
+"An activation moment; id set updates that moment in place (lifecycle replacement only)."
+input ActivationMomentInput {
+  id: ID
+  statusCode: String!
+  userRetentionStatusConfigID: ID!
+  minActions: Int
+  windowDays: Int
+  timeWindow: Int
+  priority: Int!
+}
+
+"An engagement level; id set updates that level in place (lifecycle replacement only)."
+input EngagementLevelInput {
+  id: ID
+  statusCode: String!
+  userRetentionStatusConfigID: ID!
+  label: String!
+  minThreshold: Int!
+  maxThreshold: Int
+  order: Int!
+}
+
+"A resurrection threshold; id set updates it in place (lifecycle replacement only)."
+input ResurrectionThresholdInput {
+  id: ID
+  statusCode: String!
+  userRetentionStatusConfigID: ID!
+  label: String!
+  thresholdDays: Int!
+  order: Int!
+}
+
+"The activation pillar: on create name, sourceTable, dateColumn, aggregationMethod and moments are required; on lifecycle replacement omitted fields are unchanged and a sent moments list replaces the moments (matched by id)."
+input ActivationConfigInput {
+  name: String
+  description: String
+  sourceTable: String
+  sourceColumns: [String!]
+  dateColumn: String
+  aggregationMethod: ActivationConfigAggregationMethod
+  moments: [ActivationMomentInput!]
+}
+
+"The engagement pillar (same rules as ActivationConfigInput; levels are its children)."
+input EngagementConfigInput {
+  name: String
+  description: String
+  sourceTable: String
+  sourceColumns: [String!]
+  dateColumn: String
+  engagementWindowDays: Int
+  minLifetimeActionsForEngaged: Int
+  countingMethod: String
+  levels: [EngagementLevelInput!]
+}
+
+"The resurrection pillar (same rules as ActivationConfigInput; thresholds are its children)."
+input ResurrectionConfigInput {
+  name: String
+  description: String
+  sourceTable: String
+  sourceColumns: [String!]
+  dateColumn: String
+  thresholds: [ResurrectionThresholdInput!]
+}
+
+"Input of createActivityGenerationConfig; the same rules as POST /api/activity-generation-configs."
+input CreateActivityGenerationConfigInput {
+  "Unique among the project's live AGCs."
+  name: String!
+  description: String
+  "null: the project's root audience applies."
+  audienceID: ID
+  activation: ActivationConfigInput!
+  engagement: EngagementConfigInput!
+  resurrection: ResurrectionConfigInput!
+}
+
+"Input of updateActivityGenerationConfig (metadata only); omitted fields are unchanged."
+input UpdateActivityGenerationConfigInput {
+  name: String
+  description: String
+  audienceID: ID
+  "true removes the AGC's own audience (the project's root audience applies); exclusive with audienceID."
+  clearAudience: Boolean
+}
+
+"Input of replaceActivityGenerationConfigLifecycle: only the pillars sent are edited (pillars carry no id)."
+input LifecycleInput {
+  activation: ActivationConfigInput
+  engagement: EngagementConfigInput
+  resurrection: ResurrectionConfigInput
+}
+
+extend type Query {
+  "The hardcoded defaults that prefill AGC creation, snake_case as GET /api/lifecycle-defaults (activity-generation-config:view)."
+  lifecycleDefaults: Map!
+}
+
+extend type Mutation {
+  "Creates an AGC (draft) with its three pillars (activity-generation-config:create)."
+  createActivityGenerationConfig(input: CreateActivityGenerationConfigInput!): ActivityGenerationConfig!
+  "Updates an AGC's metadata (activity-generation-config:update)."
+  updateActivityGenerationConfig(id: ID!, input: UpdateActivityGenerationConfigInput!): ActivityGenerationConfig!
+  "Edits the pillars sent, reconciling children by id, all or nothing (activity-generation-config:update)."
+  replaceActivityGenerationConfigLifecycle(id: ID!, input: LifecycleInput!): Boolean!
+  "Moves a draft or paused AGC to active (activity-generation-config:update)."
+  publishActivityGenerationConfig(id: ID!): ActivityGenerationConfig!
+  "Moves an active AGC to paused (activity-generation-config:update)."
+  pauseActivityGenerationConfig(id: ID!): ActivityGenerationConfig!
+  "Archives an AGC and its pillars into the trash (activity-generation-config:delete)."
+  archiveActivityGenerationConfig(id: ID!): Boolean!
+}
+`, BuiltIn: false},
 	{Name: "../../schema/catalog.graphql", Input: `# Lifecycle catalogs (issue 5): retention status configs and activity reason
 # configs. The connections activityReasonConfigs and retentionStatusConfigs are
 # generated in ent.graphql; every mutation calls the same service method as
@@ -14847,6 +15144,37 @@ type Query {
     """
     where: APIKeyWhereInput
   ): APIKeyConnection!
+  activityGenerationConfigs(
+    """
+    Returns the elements in the list that come after the specified cursor.
+    """
+    after: Cursor
+
+    """
+    Returns the first _n_ elements from the list.
+    """
+    first: Int
+
+    """
+    Returns the elements in the list that come before the specified cursor.
+    """
+    before: Cursor
+
+    """
+    Returns the last _n_ elements from the list.
+    """
+    last: Int
+
+    """
+    Ordering options for ActivityGenerationConfigs returned from the connection.
+    """
+    orderBy: ActivityGenerationConfigOrder
+
+    """
+    Filtering options for ActivityGenerationConfigs returned from the connection.
+    """
+    where: ActivityGenerationConfigWhereInput
+  ): ActivityGenerationConfigConnection!
   activityReasonConfigs(
     """
     Returns the elements in the list that come after the specified cursor.
@@ -18422,6 +18750,17 @@ func (ec *executionContext) field_Mutation_addCommerceUserRole_args(ctx context.
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_archiveActivityGenerationConfig_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id", ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID)
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_batchUpsertCommerces_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -18470,6 +18809,17 @@ func (ec *executionContext) field_Mutation_createAPIKey_args(ctx context.Context
 	var err error
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input", ec.unmarshalNCreateAPIKeyInput2githubᚗcomᚋretenᚑioᚋretenᚋgraphᚋmodelᚐCreateAPIKeyInput)
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_createActivityGenerationConfig_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input", ec.unmarshalNCreateActivityGenerationConfigInput2githubᚗcomᚋretenᚑioᚋretenᚋgraphᚋmodelᚐCreateActivityGenerationConfigInput)
 	if err != nil {
 		return nil, err
 	}
@@ -18706,6 +19056,28 @@ func (ec *executionContext) field_Mutation_linkRouteOperator_args(ctx context.Co
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_pauseActivityGenerationConfig_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id", ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID)
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_publishActivityGenerationConfig_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id", ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID)
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_purgeTrashRecord_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -18767,6 +19139,22 @@ func (ec *executionContext) field_Mutation_removeCommerceUserRole_args(ctx conte
 		return nil, err
 	}
 	args["role"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_replaceActivityGenerationConfigLifecycle_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id", ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID)
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input", ec.unmarshalNLifecycleInput2githubᚗcomᚋretenᚑioᚋretenᚋgraphᚋmodelᚐLifecycleInput)
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
 	return args, nil
 }
 
@@ -18885,6 +19273,22 @@ func (ec *executionContext) field_Mutation_updateAPIKeyPermissions_args(ctx cont
 		return nil, err
 	}
 	args["permissions"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updateActivityGenerationConfig_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id", ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID)
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input", ec.unmarshalNUpdateActivityGenerationConfigInput2githubᚗcomᚋretenᚑioᚋretenᚋgraphᚋmodelᚐUpdateActivityGenerationConfigInput)
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
 	return args, nil
 }
 
@@ -19156,6 +19560,42 @@ func (ec *executionContext) field_Query___type_args(ctx context.Context, rawArgs
 		return nil, err
 	}
 	args["name"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_activityGenerationConfigs_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "after", ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor)
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "first", ec.unmarshalOInt2ᚖint)
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "before", ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor)
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "last", ec.unmarshalOInt2ᚖint)
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "orderBy", ec.unmarshalOActivityGenerationConfigOrder2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋentᚐActivityGenerationConfigOrder)
+	if err != nil {
+		return nil, err
+	}
+	args["orderBy"] = arg4
+	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "where", ec.unmarshalOActivityGenerationConfigWhereInput2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋentᚐActivityGenerationConfigWhereInput)
+	if err != nil {
+		return nil, err
+	}
+	args["where"] = arg5
 	return args, nil
 }
 
@@ -21354,6 +21794,10 @@ func (ec *executionContext) fieldContext_ActivationConfig_activityGenerationConf
 				return ec.fieldContext_ActivityGenerationConfig_resurrectionConfig(ctx, field)
 			case "lifecycleSnapshots":
 				return ec.fieldContext_ActivityGenerationConfig_lifecycleSnapshots(ctx, field)
+			case "effectiveAudienceID":
+				return ec.fieldContext_ActivityGenerationConfig_effectiveAudienceID(ctx, field)
+			case "configHashes":
+				return ec.fieldContext_ActivityGenerationConfig_configHashes(ctx, field)
 			}
 			return nil, fmt.Errorf("no field named %q was found under type ActivityGenerationConfig", field.Name)
 		},
@@ -25824,6 +26268,99 @@ func (ec *executionContext) fieldContext_ActivityGenerationConfig_lifecycleSnaps
 	return fc, nil
 }
 
+func (ec *executionContext) _ActivityGenerationConfig_effectiveAudienceID(ctx context.Context, field graphql.CollectedField, obj *ent.ActivityGenerationConfig) (ret graphql.Marshaler) {
+	fc, err := ec.fieldContext_ActivityGenerationConfig_effectiveAudienceID(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	resTmp, err := ec.ResolverMiddleware(ctx, func(rctx context.Context) (any, error) {
+		ctx = rctx // use context from middleware stack in children
+		return ec.resolvers.ActivityGenerationConfig().EffectiveAudienceID(rctx, obj)
+	})
+	if err != nil {
+		ec.Error(ctx, err)
+		return graphql.Null
+	}
+	if resTmp == nil {
+		return graphql.Null
+	}
+	res := resTmp.(*uuid.UUID)
+	fc.Result = res
+	return ec.marshalOID2ᚖgithubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, field.Selections, res)
+}
+
+func (ec *executionContext) fieldContext_ActivityGenerationConfig_effectiveAudienceID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ActivityGenerationConfig",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type ID does not have child fields")
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ActivityGenerationConfig_configHashes(ctx context.Context, field graphql.CollectedField, obj *ent.ActivityGenerationConfig) (ret graphql.Marshaler) {
+	fc, err := ec.fieldContext_ActivityGenerationConfig_configHashes(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	resTmp, err := ec.ResolverMiddleware(ctx, func(rctx context.Context) (any, error) {
+		ctx = rctx // use context from middleware stack in children
+		return ec.resolvers.ActivityGenerationConfig().ConfigHashes(rctx, obj)
+	})
+	if err != nil {
+		ec.Error(ctx, err)
+		return graphql.Null
+	}
+	if resTmp == nil {
+		if !graphql.HasFieldError(ctx, fc) {
+			ec.Errorf(ctx, "must not be null")
+		}
+		return graphql.Null
+	}
+	res := resTmp.(*model.ConfigHashes)
+	fc.Result = res
+	return ec.marshalNConfigHashes2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋgraphᚋmodelᚐConfigHashes(ctx, field.Selections, res)
+}
+
+func (ec *executionContext) fieldContext_ActivityGenerationConfig_configHashes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ActivityGenerationConfig",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			switch field.Name {
+			case "activation":
+				return ec.fieldContext_ConfigHashes_activation(ctx, field)
+			case "engagement":
+				return ec.fieldContext_ConfigHashes_engagement(ctx, field)
+			case "resurrection":
+				return ec.fieldContext_ConfigHashes_resurrection(ctx, field)
+			}
+			return nil, fmt.Errorf("no field named %q was found under type ConfigHashes", field.Name)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _ActivityGenerationConfigConnection_edges(ctx context.Context, field graphql.CollectedField, obj *ent.ActivityGenerationConfigConnection) (ret graphql.Marshaler) {
 	fc, err := ec.fieldContext_ActivityGenerationConfigConnection_edges(ctx, field)
 	if err != nil {
@@ -26037,6 +26574,10 @@ func (ec *executionContext) fieldContext_ActivityGenerationConfigEdge_node(_ con
 				return ec.fieldContext_ActivityGenerationConfig_resurrectionConfig(ctx, field)
 			case "lifecycleSnapshots":
 				return ec.fieldContext_ActivityGenerationConfig_lifecycleSnapshots(ctx, field)
+			case "effectiveAudienceID":
+				return ec.fieldContext_ActivityGenerationConfig_effectiveAudienceID(ctx, field)
+			case "configHashes":
+				return ec.fieldContext_ActivityGenerationConfig_configHashes(ctx, field)
 			}
 			return nil, fmt.Errorf("no field named %q was found under type ActivityGenerationConfig", field.Name)
 		},
@@ -37905,6 +38446,10 @@ func (ec *executionContext) fieldContext_CommerceLifecycleSnapshot_activityGener
 				return ec.fieldContext_ActivityGenerationConfig_resurrectionConfig(ctx, field)
 			case "lifecycleSnapshots":
 				return ec.fieldContext_ActivityGenerationConfig_lifecycleSnapshots(ctx, field)
+			case "effectiveAudienceID":
+				return ec.fieldContext_ActivityGenerationConfig_effectiveAudienceID(ctx, field)
+			case "configHashes":
+				return ec.fieldContext_ActivityGenerationConfig_configHashes(ctx, field)
 			}
 			return nil, fmt.Errorf("no field named %q was found under type ActivityGenerationConfig", field.Name)
 		},
@@ -39591,6 +40136,138 @@ func (ec *executionContext) fieldContext_CommerceUserRoleEdge_cursor(_ context.C
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return nil, errors.New("field of type Cursor does not have child fields")
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ConfigHashes_activation(ctx context.Context, field graphql.CollectedField, obj *model.ConfigHashes) (ret graphql.Marshaler) {
+	fc, err := ec.fieldContext_ConfigHashes_activation(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	resTmp, err := ec.ResolverMiddleware(ctx, func(rctx context.Context) (any, error) {
+		ctx = rctx // use context from middleware stack in children
+		return obj.Activation, nil
+	})
+	if err != nil {
+		ec.Error(ctx, err)
+		return graphql.Null
+	}
+	if resTmp == nil {
+		if !graphql.HasFieldError(ctx, fc) {
+			ec.Errorf(ctx, "must not be null")
+		}
+		return graphql.Null
+	}
+	res := resTmp.(string)
+	fc.Result = res
+	return ec.marshalNString2string(ctx, field.Selections, res)
+}
+
+func (ec *executionContext) fieldContext_ConfigHashes_activation(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ConfigHashes",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type String does not have child fields")
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ConfigHashes_engagement(ctx context.Context, field graphql.CollectedField, obj *model.ConfigHashes) (ret graphql.Marshaler) {
+	fc, err := ec.fieldContext_ConfigHashes_engagement(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	resTmp, err := ec.ResolverMiddleware(ctx, func(rctx context.Context) (any, error) {
+		ctx = rctx // use context from middleware stack in children
+		return obj.Engagement, nil
+	})
+	if err != nil {
+		ec.Error(ctx, err)
+		return graphql.Null
+	}
+	if resTmp == nil {
+		if !graphql.HasFieldError(ctx, fc) {
+			ec.Errorf(ctx, "must not be null")
+		}
+		return graphql.Null
+	}
+	res := resTmp.(string)
+	fc.Result = res
+	return ec.marshalNString2string(ctx, field.Selections, res)
+}
+
+func (ec *executionContext) fieldContext_ConfigHashes_engagement(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ConfigHashes",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type String does not have child fields")
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ConfigHashes_resurrection(ctx context.Context, field graphql.CollectedField, obj *model.ConfigHashes) (ret graphql.Marshaler) {
+	fc, err := ec.fieldContext_ConfigHashes_resurrection(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	resTmp, err := ec.ResolverMiddleware(ctx, func(rctx context.Context) (any, error) {
+		ctx = rctx // use context from middleware stack in children
+		return obj.Resurrection, nil
+	})
+	if err != nil {
+		ec.Error(ctx, err)
+		return graphql.Null
+	}
+	if resTmp == nil {
+		if !graphql.HasFieldError(ctx, fc) {
+			ec.Errorf(ctx, "must not be null")
+		}
+		return graphql.Null
+	}
+	res := resTmp.(string)
+	fc.Result = res
+	return ec.marshalNString2string(ctx, field.Selections, res)
+}
+
+func (ec *executionContext) fieldContext_ConfigHashes_resurrection(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ConfigHashes",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type String does not have child fields")
 		},
 	}
 	return fc, nil
@@ -42234,6 +42911,10 @@ func (ec *executionContext) fieldContext_EngagementConfig_activityGenerationConf
 				return ec.fieldContext_ActivityGenerationConfig_resurrectionConfig(ctx, field)
 			case "lifecycleSnapshots":
 				return ec.fieldContext_ActivityGenerationConfig_lifecycleSnapshots(ctx, field)
+			case "effectiveAudienceID":
+				return ec.fieldContext_ActivityGenerationConfig_effectiveAudienceID(ctx, field)
+			case "configHashes":
+				return ec.fieldContext_ActivityGenerationConfig_configHashes(ctx, field)
 			}
 			return nil, fmt.Errorf("no field named %q was found under type ActivityGenerationConfig", field.Name)
 		},
@@ -45693,6 +46374,488 @@ func (ec *executionContext) fieldContext_Mutation_updateProject(ctx context.Cont
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_updateProject_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_createActivityGenerationConfig(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	fc, err := ec.fieldContext_Mutation_createActivityGenerationConfig(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	resTmp, err := ec.ResolverMiddleware(ctx, func(rctx context.Context) (any, error) {
+		ctx = rctx // use context from middleware stack in children
+		return ec.resolvers.Mutation().CreateActivityGenerationConfig(rctx, fc.Args["input"].(model.CreateActivityGenerationConfigInput))
+	})
+	if err != nil {
+		ec.Error(ctx, err)
+		return graphql.Null
+	}
+	if resTmp == nil {
+		if !graphql.HasFieldError(ctx, fc) {
+			ec.Errorf(ctx, "must not be null")
+		}
+		return graphql.Null
+	}
+	res := resTmp.(*ent.ActivityGenerationConfig)
+	fc.Result = res
+	return ec.marshalNActivityGenerationConfig2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋentᚐActivityGenerationConfig(ctx, field.Selections, res)
+}
+
+func (ec *executionContext) fieldContext_Mutation_createActivityGenerationConfig(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			switch field.Name {
+			case "id":
+				return ec.fieldContext_ActivityGenerationConfig_id(ctx, field)
+			case "createdAt":
+				return ec.fieldContext_ActivityGenerationConfig_createdAt(ctx, field)
+			case "updatedAt":
+				return ec.fieldContext_ActivityGenerationConfig_updatedAt(ctx, field)
+			case "tenantID":
+				return ec.fieldContext_ActivityGenerationConfig_tenantID(ctx, field)
+			case "projectID":
+				return ec.fieldContext_ActivityGenerationConfig_projectID(ctx, field)
+			case "archivedAt":
+				return ec.fieldContext_ActivityGenerationConfig_archivedAt(ctx, field)
+			case "name":
+				return ec.fieldContext_ActivityGenerationConfig_name(ctx, field)
+			case "description":
+				return ec.fieldContext_ActivityGenerationConfig_description(ctx, field)
+			case "audienceID":
+				return ec.fieldContext_ActivityGenerationConfig_audienceID(ctx, field)
+			case "status":
+				return ec.fieldContext_ActivityGenerationConfig_status(ctx, field)
+			case "updatedBy":
+				return ec.fieldContext_ActivityGenerationConfig_updatedBy(ctx, field)
+			case "audience":
+				return ec.fieldContext_ActivityGenerationConfig_audience(ctx, field)
+			case "activationConfig":
+				return ec.fieldContext_ActivityGenerationConfig_activationConfig(ctx, field)
+			case "engagementConfig":
+				return ec.fieldContext_ActivityGenerationConfig_engagementConfig(ctx, field)
+			case "resurrectionConfig":
+				return ec.fieldContext_ActivityGenerationConfig_resurrectionConfig(ctx, field)
+			case "lifecycleSnapshots":
+				return ec.fieldContext_ActivityGenerationConfig_lifecycleSnapshots(ctx, field)
+			case "effectiveAudienceID":
+				return ec.fieldContext_ActivityGenerationConfig_effectiveAudienceID(ctx, field)
+			case "configHashes":
+				return ec.fieldContext_ActivityGenerationConfig_configHashes(ctx, field)
+			}
+			return nil, fmt.Errorf("no field named %q was found under type ActivityGenerationConfig", field.Name)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createActivityGenerationConfig_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateActivityGenerationConfig(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	fc, err := ec.fieldContext_Mutation_updateActivityGenerationConfig(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	resTmp, err := ec.ResolverMiddleware(ctx, func(rctx context.Context) (any, error) {
+		ctx = rctx // use context from middleware stack in children
+		return ec.resolvers.Mutation().UpdateActivityGenerationConfig(rctx, fc.Args["id"].(uuid.UUID), fc.Args["input"].(model.UpdateActivityGenerationConfigInput))
+	})
+	if err != nil {
+		ec.Error(ctx, err)
+		return graphql.Null
+	}
+	if resTmp == nil {
+		if !graphql.HasFieldError(ctx, fc) {
+			ec.Errorf(ctx, "must not be null")
+		}
+		return graphql.Null
+	}
+	res := resTmp.(*ent.ActivityGenerationConfig)
+	fc.Result = res
+	return ec.marshalNActivityGenerationConfig2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋentᚐActivityGenerationConfig(ctx, field.Selections, res)
+}
+
+func (ec *executionContext) fieldContext_Mutation_updateActivityGenerationConfig(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			switch field.Name {
+			case "id":
+				return ec.fieldContext_ActivityGenerationConfig_id(ctx, field)
+			case "createdAt":
+				return ec.fieldContext_ActivityGenerationConfig_createdAt(ctx, field)
+			case "updatedAt":
+				return ec.fieldContext_ActivityGenerationConfig_updatedAt(ctx, field)
+			case "tenantID":
+				return ec.fieldContext_ActivityGenerationConfig_tenantID(ctx, field)
+			case "projectID":
+				return ec.fieldContext_ActivityGenerationConfig_projectID(ctx, field)
+			case "archivedAt":
+				return ec.fieldContext_ActivityGenerationConfig_archivedAt(ctx, field)
+			case "name":
+				return ec.fieldContext_ActivityGenerationConfig_name(ctx, field)
+			case "description":
+				return ec.fieldContext_ActivityGenerationConfig_description(ctx, field)
+			case "audienceID":
+				return ec.fieldContext_ActivityGenerationConfig_audienceID(ctx, field)
+			case "status":
+				return ec.fieldContext_ActivityGenerationConfig_status(ctx, field)
+			case "updatedBy":
+				return ec.fieldContext_ActivityGenerationConfig_updatedBy(ctx, field)
+			case "audience":
+				return ec.fieldContext_ActivityGenerationConfig_audience(ctx, field)
+			case "activationConfig":
+				return ec.fieldContext_ActivityGenerationConfig_activationConfig(ctx, field)
+			case "engagementConfig":
+				return ec.fieldContext_ActivityGenerationConfig_engagementConfig(ctx, field)
+			case "resurrectionConfig":
+				return ec.fieldContext_ActivityGenerationConfig_resurrectionConfig(ctx, field)
+			case "lifecycleSnapshots":
+				return ec.fieldContext_ActivityGenerationConfig_lifecycleSnapshots(ctx, field)
+			case "effectiveAudienceID":
+				return ec.fieldContext_ActivityGenerationConfig_effectiveAudienceID(ctx, field)
+			case "configHashes":
+				return ec.fieldContext_ActivityGenerationConfig_configHashes(ctx, field)
+			}
+			return nil, fmt.Errorf("no field named %q was found under type ActivityGenerationConfig", field.Name)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateActivityGenerationConfig_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_replaceActivityGenerationConfigLifecycle(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	fc, err := ec.fieldContext_Mutation_replaceActivityGenerationConfigLifecycle(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	resTmp, err := ec.ResolverMiddleware(ctx, func(rctx context.Context) (any, error) {
+		ctx = rctx // use context from middleware stack in children
+		return ec.resolvers.Mutation().ReplaceActivityGenerationConfigLifecycle(rctx, fc.Args["id"].(uuid.UUID), fc.Args["input"].(model.LifecycleInput))
+	})
+	if err != nil {
+		ec.Error(ctx, err)
+		return graphql.Null
+	}
+	if resTmp == nil {
+		if !graphql.HasFieldError(ctx, fc) {
+			ec.Errorf(ctx, "must not be null")
+		}
+		return graphql.Null
+	}
+	res := resTmp.(bool)
+	fc.Result = res
+	return ec.marshalNBoolean2bool(ctx, field.Selections, res)
+}
+
+func (ec *executionContext) fieldContext_Mutation_replaceActivityGenerationConfigLifecycle(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_replaceActivityGenerationConfigLifecycle_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_publishActivityGenerationConfig(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	fc, err := ec.fieldContext_Mutation_publishActivityGenerationConfig(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	resTmp, err := ec.ResolverMiddleware(ctx, func(rctx context.Context) (any, error) {
+		ctx = rctx // use context from middleware stack in children
+		return ec.resolvers.Mutation().PublishActivityGenerationConfig(rctx, fc.Args["id"].(uuid.UUID))
+	})
+	if err != nil {
+		ec.Error(ctx, err)
+		return graphql.Null
+	}
+	if resTmp == nil {
+		if !graphql.HasFieldError(ctx, fc) {
+			ec.Errorf(ctx, "must not be null")
+		}
+		return graphql.Null
+	}
+	res := resTmp.(*ent.ActivityGenerationConfig)
+	fc.Result = res
+	return ec.marshalNActivityGenerationConfig2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋentᚐActivityGenerationConfig(ctx, field.Selections, res)
+}
+
+func (ec *executionContext) fieldContext_Mutation_publishActivityGenerationConfig(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			switch field.Name {
+			case "id":
+				return ec.fieldContext_ActivityGenerationConfig_id(ctx, field)
+			case "createdAt":
+				return ec.fieldContext_ActivityGenerationConfig_createdAt(ctx, field)
+			case "updatedAt":
+				return ec.fieldContext_ActivityGenerationConfig_updatedAt(ctx, field)
+			case "tenantID":
+				return ec.fieldContext_ActivityGenerationConfig_tenantID(ctx, field)
+			case "projectID":
+				return ec.fieldContext_ActivityGenerationConfig_projectID(ctx, field)
+			case "archivedAt":
+				return ec.fieldContext_ActivityGenerationConfig_archivedAt(ctx, field)
+			case "name":
+				return ec.fieldContext_ActivityGenerationConfig_name(ctx, field)
+			case "description":
+				return ec.fieldContext_ActivityGenerationConfig_description(ctx, field)
+			case "audienceID":
+				return ec.fieldContext_ActivityGenerationConfig_audienceID(ctx, field)
+			case "status":
+				return ec.fieldContext_ActivityGenerationConfig_status(ctx, field)
+			case "updatedBy":
+				return ec.fieldContext_ActivityGenerationConfig_updatedBy(ctx, field)
+			case "audience":
+				return ec.fieldContext_ActivityGenerationConfig_audience(ctx, field)
+			case "activationConfig":
+				return ec.fieldContext_ActivityGenerationConfig_activationConfig(ctx, field)
+			case "engagementConfig":
+				return ec.fieldContext_ActivityGenerationConfig_engagementConfig(ctx, field)
+			case "resurrectionConfig":
+				return ec.fieldContext_ActivityGenerationConfig_resurrectionConfig(ctx, field)
+			case "lifecycleSnapshots":
+				return ec.fieldContext_ActivityGenerationConfig_lifecycleSnapshots(ctx, field)
+			case "effectiveAudienceID":
+				return ec.fieldContext_ActivityGenerationConfig_effectiveAudienceID(ctx, field)
+			case "configHashes":
+				return ec.fieldContext_ActivityGenerationConfig_configHashes(ctx, field)
+			}
+			return nil, fmt.Errorf("no field named %q was found under type ActivityGenerationConfig", field.Name)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_publishActivityGenerationConfig_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_pauseActivityGenerationConfig(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	fc, err := ec.fieldContext_Mutation_pauseActivityGenerationConfig(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	resTmp, err := ec.ResolverMiddleware(ctx, func(rctx context.Context) (any, error) {
+		ctx = rctx // use context from middleware stack in children
+		return ec.resolvers.Mutation().PauseActivityGenerationConfig(rctx, fc.Args["id"].(uuid.UUID))
+	})
+	if err != nil {
+		ec.Error(ctx, err)
+		return graphql.Null
+	}
+	if resTmp == nil {
+		if !graphql.HasFieldError(ctx, fc) {
+			ec.Errorf(ctx, "must not be null")
+		}
+		return graphql.Null
+	}
+	res := resTmp.(*ent.ActivityGenerationConfig)
+	fc.Result = res
+	return ec.marshalNActivityGenerationConfig2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋentᚐActivityGenerationConfig(ctx, field.Selections, res)
+}
+
+func (ec *executionContext) fieldContext_Mutation_pauseActivityGenerationConfig(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			switch field.Name {
+			case "id":
+				return ec.fieldContext_ActivityGenerationConfig_id(ctx, field)
+			case "createdAt":
+				return ec.fieldContext_ActivityGenerationConfig_createdAt(ctx, field)
+			case "updatedAt":
+				return ec.fieldContext_ActivityGenerationConfig_updatedAt(ctx, field)
+			case "tenantID":
+				return ec.fieldContext_ActivityGenerationConfig_tenantID(ctx, field)
+			case "projectID":
+				return ec.fieldContext_ActivityGenerationConfig_projectID(ctx, field)
+			case "archivedAt":
+				return ec.fieldContext_ActivityGenerationConfig_archivedAt(ctx, field)
+			case "name":
+				return ec.fieldContext_ActivityGenerationConfig_name(ctx, field)
+			case "description":
+				return ec.fieldContext_ActivityGenerationConfig_description(ctx, field)
+			case "audienceID":
+				return ec.fieldContext_ActivityGenerationConfig_audienceID(ctx, field)
+			case "status":
+				return ec.fieldContext_ActivityGenerationConfig_status(ctx, field)
+			case "updatedBy":
+				return ec.fieldContext_ActivityGenerationConfig_updatedBy(ctx, field)
+			case "audience":
+				return ec.fieldContext_ActivityGenerationConfig_audience(ctx, field)
+			case "activationConfig":
+				return ec.fieldContext_ActivityGenerationConfig_activationConfig(ctx, field)
+			case "engagementConfig":
+				return ec.fieldContext_ActivityGenerationConfig_engagementConfig(ctx, field)
+			case "resurrectionConfig":
+				return ec.fieldContext_ActivityGenerationConfig_resurrectionConfig(ctx, field)
+			case "lifecycleSnapshots":
+				return ec.fieldContext_ActivityGenerationConfig_lifecycleSnapshots(ctx, field)
+			case "effectiveAudienceID":
+				return ec.fieldContext_ActivityGenerationConfig_effectiveAudienceID(ctx, field)
+			case "configHashes":
+				return ec.fieldContext_ActivityGenerationConfig_configHashes(ctx, field)
+			}
+			return nil, fmt.Errorf("no field named %q was found under type ActivityGenerationConfig", field.Name)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_pauseActivityGenerationConfig_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_archiveActivityGenerationConfig(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	fc, err := ec.fieldContext_Mutation_archiveActivityGenerationConfig(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	resTmp, err := ec.ResolverMiddleware(ctx, func(rctx context.Context) (any, error) {
+		ctx = rctx // use context from middleware stack in children
+		return ec.resolvers.Mutation().ArchiveActivityGenerationConfig(rctx, fc.Args["id"].(uuid.UUID))
+	})
+	if err != nil {
+		ec.Error(ctx, err)
+		return graphql.Null
+	}
+	if resTmp == nil {
+		if !graphql.HasFieldError(ctx, fc) {
+			ec.Errorf(ctx, "must not be null")
+		}
+		return graphql.Null
+	}
+	res := resTmp.(bool)
+	fc.Result = res
+	return ec.marshalNBoolean2bool(ctx, field.Selections, res)
+}
+
+func (ec *executionContext) fieldContext_Mutation_archiveActivityGenerationConfig(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_archiveActivityGenerationConfig_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -51504,6 +52667,69 @@ func (ec *executionContext) fieldContext_Query_apiKeys(ctx context.Context, fiel
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_activityGenerationConfigs(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	fc, err := ec.fieldContext_Query_activityGenerationConfigs(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	resTmp, err := ec.ResolverMiddleware(ctx, func(rctx context.Context) (any, error) {
+		ctx = rctx // use context from middleware stack in children
+		return ec.resolvers.Query().ActivityGenerationConfigs(rctx, fc.Args["after"].(*entgql.Cursor[uuid.UUID]), fc.Args["first"].(*int), fc.Args["before"].(*entgql.Cursor[uuid.UUID]), fc.Args["last"].(*int), fc.Args["orderBy"].(*ent.ActivityGenerationConfigOrder), fc.Args["where"].(*ent.ActivityGenerationConfigWhereInput))
+	})
+	if err != nil {
+		ec.Error(ctx, err)
+		return graphql.Null
+	}
+	if resTmp == nil {
+		if !graphql.HasFieldError(ctx, fc) {
+			ec.Errorf(ctx, "must not be null")
+		}
+		return graphql.Null
+	}
+	res := resTmp.(*ent.ActivityGenerationConfigConnection)
+	fc.Result = res
+	return ec.marshalNActivityGenerationConfigConnection2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋentᚐActivityGenerationConfigConnection(ctx, field.Selections, res)
+}
+
+func (ec *executionContext) fieldContext_Query_activityGenerationConfigs(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			switch field.Name {
+			case "edges":
+				return ec.fieldContext_ActivityGenerationConfigConnection_edges(ctx, field)
+			case "pageInfo":
+				return ec.fieldContext_ActivityGenerationConfigConnection_pageInfo(ctx, field)
+			case "totalCount":
+				return ec.fieldContext_ActivityGenerationConfigConnection_totalCount(ctx, field)
+			}
+			return nil, fmt.Errorf("no field named %q was found under type ActivityGenerationConfigConnection", field.Name)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_activityGenerationConfigs_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query_activityReasonConfigs(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	fc, err := ec.fieldContext_Query_activityReasonConfigs(ctx, field)
 	if err != nil {
@@ -52130,6 +53356,50 @@ func (ec *executionContext) fieldContext_Query_users(ctx context.Context, field 
 	if fc.Args, err = ec.field_Query_users_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_lifecycleDefaults(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	fc, err := ec.fieldContext_Query_lifecycleDefaults(ctx, field)
+	if err != nil {
+		return graphql.Null
+	}
+	ctx = graphql.WithFieldContext(ctx, fc)
+	defer func() {
+		if r := recover(); r != nil {
+			ec.Error(ctx, ec.Recover(ctx, r))
+			ret = graphql.Null
+		}
+	}()
+	resTmp, err := ec.ResolverMiddleware(ctx, func(rctx context.Context) (any, error) {
+		ctx = rctx // use context from middleware stack in children
+		return ec.resolvers.Query().LifecycleDefaults(rctx)
+	})
+	if err != nil {
+		ec.Error(ctx, err)
+		return graphql.Null
+	}
+	if resTmp == nil {
+		if !graphql.HasFieldError(ctx, fc) {
+			ec.Errorf(ctx, "must not be null")
+		}
+		return graphql.Null
+	}
+	res := resTmp.(map[string]any)
+	fc.Result = res
+	return ec.marshalNMap2map(ctx, field.Selections, res)
+}
+
+func (ec *executionContext) fieldContext_Query_lifecycleDefaults(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Map does not have child fields")
+		},
 	}
 	return fc, nil
 }
@@ -54576,6 +55846,10 @@ func (ec *executionContext) fieldContext_ResurrectionConfig_activityGenerationCo
 				return ec.fieldContext_ActivityGenerationConfig_resurrectionConfig(ctx, field)
 			case "lifecycleSnapshots":
 				return ec.fieldContext_ActivityGenerationConfig_lifecycleSnapshots(ctx, field)
+			case "effectiveAudienceID":
+				return ec.fieldContext_ActivityGenerationConfig_effectiveAudienceID(ctx, field)
+			case "configHashes":
+				return ec.fieldContext_ActivityGenerationConfig_configHashes(ctx, field)
 			}
 			return nil, fmt.Errorf("no field named %q was found under type ActivityGenerationConfig", field.Name)
 		},
@@ -66500,6 +67774,75 @@ func (ec *executionContext) unmarshalInputAPIKeyWhereInput(ctx context.Context, 
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputActivationConfigInput(ctx context.Context, obj any) (model.ActivationConfigInput, error) {
+	var it model.ActivationConfigInput
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"name", "description", "sourceTable", "sourceColumns", "dateColumn", "aggregationMethod", "moments"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Name = data
+		case "description":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("description"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Description = data
+		case "sourceTable":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("sourceTable"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SourceTable = data
+		case "sourceColumns":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("sourceColumns"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SourceColumns = data
+		case "dateColumn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("dateColumn"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DateColumn = data
+		case "aggregationMethod":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("aggregationMethod"))
+			data, err := ec.unmarshalOActivationConfigAggregationMethod2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋentᚋactivationconfigᚐAggregationMethod(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AggregationMethod = data
+		case "moments":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("moments"))
+			data, err := ec.unmarshalOActivationMomentInput2ᚕᚖgithubᚗcomᚋretenᚑioᚋretenᚋgraphᚋmodelᚐActivationMomentInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Moments = data
+		}
+	}
+
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputActivationConfigOrder(ctx context.Context, obj any) (ent.ActivationConfigOrder, error) {
 	var it ent.ActivationConfigOrder
 	asMap := map[string]any{}
@@ -67413,6 +68756,75 @@ func (ec *executionContext) unmarshalInputActivationConfigWhereInput(ctx context
 				return it, err
 			}
 			it.HasActivationMomentsWith = data
+		}
+	}
+
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputActivationMomentInput(ctx context.Context, obj any) (model.ActivationMomentInput, error) {
+	var it model.ActivationMomentInput
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"id", "statusCode", "userRetentionStatusConfigID", "minActions", "windowDays", "timeWindow", "priority"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "id":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+			data, err := ec.unmarshalOID2ᚖgithubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ID = data
+		case "statusCode":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("statusCode"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StatusCode = data
+		case "userRetentionStatusConfigID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("userRetentionStatusConfigID"))
+			data, err := ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UserRetentionStatusConfigID = data
+		case "minActions":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("minActions"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MinActions = data
+		case "windowDays":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("windowDays"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.WindowDays = data
+		case "timeWindow":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("timeWindow"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TimeWindow = data
+		case "priority":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("priority"))
+			data, err := ec.unmarshalNInt2int(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Priority = data
 		}
 	}
 
@@ -82170,6 +83582,68 @@ func (ec *executionContext) unmarshalInputCreateAPIKeyInput(ctx context.Context,
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputCreateActivityGenerationConfigInput(ctx context.Context, obj any) (model.CreateActivityGenerationConfigInput, error) {
+	var it model.CreateActivityGenerationConfigInput
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"name", "description", "audienceID", "activation", "engagement", "resurrection"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Name = data
+		case "description":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("description"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Description = data
+		case "audienceID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("audienceID"))
+			data, err := ec.unmarshalOID2ᚖgithubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AudienceID = data
+		case "activation":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("activation"))
+			data, err := ec.unmarshalNActivationConfigInput2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋgraphᚋmodelᚐActivationConfigInput(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Activation = data
+		case "engagement":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("engagement"))
+			data, err := ec.unmarshalNEngagementConfigInput2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋgraphᚋmodelᚐEngagementConfigInput(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Engagement = data
+		case "resurrection":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("resurrection"))
+			data, err := ec.unmarshalNResurrectionConfigInput2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋgraphᚋmodelᚐResurrectionConfigInput(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Resurrection = data
+		}
+	}
+
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputCreateActivityReasonConfigInput(ctx context.Context, obj any) (model.CreateActivityReasonConfigInput, error) {
 	var it model.CreateActivityReasonConfigInput
 	asMap := map[string]any{}
@@ -83760,6 +85234,89 @@ func (ec *executionContext) unmarshalInputDispatchProviderWhereInput(ctx context
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputEngagementConfigInput(ctx context.Context, obj any) (model.EngagementConfigInput, error) {
+	var it model.EngagementConfigInput
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"name", "description", "sourceTable", "sourceColumns", "dateColumn", "engagementWindowDays", "minLifetimeActionsForEngaged", "countingMethod", "levels"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Name = data
+		case "description":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("description"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Description = data
+		case "sourceTable":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("sourceTable"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SourceTable = data
+		case "sourceColumns":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("sourceColumns"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SourceColumns = data
+		case "dateColumn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("dateColumn"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DateColumn = data
+		case "engagementWindowDays":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("engagementWindowDays"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.EngagementWindowDays = data
+		case "minLifetimeActionsForEngaged":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("minLifetimeActionsForEngaged"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MinLifetimeActionsForEngaged = data
+		case "countingMethod":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("countingMethod"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CountingMethod = data
+		case "levels":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("levels"))
+			data, err := ec.unmarshalOEngagementLevelInput2ᚕᚖgithubᚗcomᚋretenᚑioᚋretenᚋgraphᚋmodelᚐEngagementLevelInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Levels = data
+		}
+	}
+
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputEngagementConfigOrder(ctx context.Context, obj any) (ent.EngagementConfigOrder, error) {
 	var it ent.EngagementConfigOrder
 	asMap := map[string]any{}
@@ -84848,6 +86405,75 @@ func (ec *executionContext) unmarshalInputEngagementConfigWhereInput(ctx context
 				return it, err
 			}
 			it.HasEngagementLevelsWith = data
+		}
+	}
+
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputEngagementLevelInput(ctx context.Context, obj any) (model.EngagementLevelInput, error) {
+	var it model.EngagementLevelInput
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"id", "statusCode", "userRetentionStatusConfigID", "label", "minThreshold", "maxThreshold", "order"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "id":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+			data, err := ec.unmarshalOID2ᚖgithubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ID = data
+		case "statusCode":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("statusCode"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StatusCode = data
+		case "userRetentionStatusConfigID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("userRetentionStatusConfigID"))
+			data, err := ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UserRetentionStatusConfigID = data
+		case "label":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("label"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Label = data
+		case "minThreshold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("minThreshold"))
+			data, err := ec.unmarshalNInt2int(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MinThreshold = data
+		case "maxThreshold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("maxThreshold"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MaxThreshold = data
+		case "order":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("order"))
+			data, err := ec.unmarshalNInt2int(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Order = data
 		}
 	}
 
@@ -87101,6 +88727,47 @@ func (ec *executionContext) unmarshalInputIdempotencyRecordWhereInput(ctx contex
 				return it, err
 			}
 			it.ExpiresAtLTE = data
+		}
+	}
+
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputLifecycleInput(ctx context.Context, obj any) (model.LifecycleInput, error) {
+	var it model.LifecycleInput
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"activation", "engagement", "resurrection"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "activation":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("activation"))
+			data, err := ec.unmarshalOActivationConfigInput2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋgraphᚋmodelᚐActivationConfigInput(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Activation = data
+		case "engagement":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("engagement"))
+			data, err := ec.unmarshalOEngagementConfigInput2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋgraphᚋmodelᚐEngagementConfigInput(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Engagement = data
+		case "resurrection":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("resurrection"))
+			data, err := ec.unmarshalOResurrectionConfigInput2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋgraphᚋmodelᚐResurrectionConfigInput(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Resurrection = data
 		}
 	}
 
@@ -89824,6 +91491,68 @@ func (ec *executionContext) unmarshalInputResultTypeWhereInput(ctx context.Conte
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputResurrectionConfigInput(ctx context.Context, obj any) (model.ResurrectionConfigInput, error) {
+	var it model.ResurrectionConfigInput
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"name", "description", "sourceTable", "sourceColumns", "dateColumn", "thresholds"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Name = data
+		case "description":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("description"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Description = data
+		case "sourceTable":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("sourceTable"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SourceTable = data
+		case "sourceColumns":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("sourceColumns"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SourceColumns = data
+		case "dateColumn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("dateColumn"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DateColumn = data
+		case "thresholds":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("thresholds"))
+			data, err := ec.unmarshalOResurrectionThresholdInput2ᚕᚖgithubᚗcomᚋretenᚑioᚋretenᚋgraphᚋmodelᚐResurrectionThresholdInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Thresholds = data
+		}
+	}
+
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputResurrectionConfigOrder(ctx context.Context, obj any) (ent.ResurrectionConfigOrder, error) {
 	var it ent.ResurrectionConfigOrder
 	asMap := map[string]any{}
@@ -90709,6 +92438,68 @@ func (ec *executionContext) unmarshalInputResurrectionConfigWhereInput(ctx conte
 				return it, err
 			}
 			it.HasResurrectionThresholdsWith = data
+		}
+	}
+
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputResurrectionThresholdInput(ctx context.Context, obj any) (model.ResurrectionThresholdInput, error) {
+	var it model.ResurrectionThresholdInput
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"id", "statusCode", "userRetentionStatusConfigID", "label", "thresholdDays", "order"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "id":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+			data, err := ec.unmarshalOID2ᚖgithubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ID = data
+		case "statusCode":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("statusCode"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StatusCode = data
+		case "userRetentionStatusConfigID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("userRetentionStatusConfigID"))
+			data, err := ec.unmarshalNID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UserRetentionStatusConfigID = data
+		case "label":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("label"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Label = data
+		case "thresholdDays":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("thresholdDays"))
+			data, err := ec.unmarshalNInt2int(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ThresholdDays = data
+		case "order":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("order"))
+			data, err := ec.unmarshalNInt2int(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Order = data
 		}
 	}
 
@@ -97018,6 +98809,54 @@ func (ec *executionContext) unmarshalInputTrashSettingsInput(ctx context.Context
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputUpdateActivityGenerationConfigInput(ctx context.Context, obj any) (model.UpdateActivityGenerationConfigInput, error) {
+	var it model.UpdateActivityGenerationConfigInput
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"name", "description", "audienceID", "clearAudience"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Name = data
+		case "description":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("description"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Description = data
+		case "audienceID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("audienceID"))
+			data, err := ec.unmarshalOID2ᚖgithubᚗcomᚋgoogleᚋuuidᚐUUID(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AudienceID = data
+		case "clearAudience":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("clearAudience"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ClearAudience = data
+		}
+	}
+
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputUpdateActivityReasonConfigInput(ctx context.Context, obj any) (model.UpdateActivityReasonConfigInput, error) {
 	var it model.UpdateActivityReasonConfigInput
 	asMap := map[string]any{}
@@ -100158,6 +101997,75 @@ func (ec *executionContext) _ActivityGenerationConfig(ctx context.Context, sel a
 					}
 				}()
 				res = ec._ActivityGenerationConfig_lifecycleSnapshots(ctx, field, obj)
+				return res
+			}
+
+			if field.Deferrable != nil {
+				dfs, ok := deferred[field.Deferrable.Label]
+				di := 0
+				if ok {
+					dfs.AddField(field)
+					di = len(dfs.Values) - 1
+				} else {
+					dfs = graphql.NewFieldSet([]graphql.CollectedField{field})
+					deferred[field.Deferrable.Label] = dfs
+				}
+				dfs.Concurrently(di, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, dfs)
+				})
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "effectiveAudienceID":
+			field := field
+
+			innerFunc := func(ctx context.Context, _ *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._ActivityGenerationConfig_effectiveAudienceID(ctx, field, obj)
+				return res
+			}
+
+			if field.Deferrable != nil {
+				dfs, ok := deferred[field.Deferrable.Label]
+				di := 0
+				if ok {
+					dfs.AddField(field)
+					di = len(dfs.Values) - 1
+				} else {
+					dfs = graphql.NewFieldSet([]graphql.CollectedField{field})
+					deferred[field.Deferrable.Label] = dfs
+				}
+				dfs.Concurrently(di, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, dfs)
+				})
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "configHashes":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._ActivityGenerationConfig_configHashes(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
 				return res
 			}
 
@@ -103917,6 +105825,55 @@ func (ec *executionContext) _CommerceUserRoleEdge(ctx context.Context, sel ast.S
 	return out
 }
 
+var configHashesImplementors = []string{"ConfigHashes"}
+
+func (ec *executionContext) _ConfigHashes(ctx context.Context, sel ast.SelectionSet, obj *model.ConfigHashes) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, configHashesImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := make(map[string]*graphql.FieldSet)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ConfigHashes")
+		case "activation":
+			out.Values[i] = ec._ConfigHashes_activation(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "engagement":
+			out.Values[i] = ec._ConfigHashes_engagement(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "resurrection":
+			out.Values[i] = ec._ConfigHashes_resurrection(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.deferred, int32(len(deferred)))
+
+	for label, dfs := range deferred {
+		ec.processDeferredGroup(graphql.DeferredGroup{
+			Label:    label,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: dfs,
+			Context:  ctx,
+		})
+	}
+
+	return out
+}
+
 var createAPIKeyPayloadImplementors = []string{"CreateAPIKeyPayload"}
 
 func (ec *executionContext) _CreateAPIKeyPayload(ctx context.Context, sel ast.SelectionSet, obj *model.CreateAPIKeyPayload) graphql.Marshaler {
@@ -105567,6 +107524,48 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "createActivityGenerationConfig":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createActivityGenerationConfig(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updateActivityGenerationConfig":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateActivityGenerationConfig(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "replaceActivityGenerationConfigLifecycle":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_replaceActivityGenerationConfigLifecycle(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "publishActivityGenerationConfig":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_publishActivityGenerationConfig(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pauseActivityGenerationConfig":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_pauseActivityGenerationConfig(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "archiveActivityGenerationConfig":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_archiveActivityGenerationConfig(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "createActivityReasonConfig":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_createActivityReasonConfig(ctx, field)
@@ -106481,6 +108480,28 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "activityGenerationConfigs":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_activityGenerationConfigs(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
 		case "activityReasonConfigs":
 			field := field
 
@@ -106689,6 +108710,28 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 					}
 				}()
 				res = ec._Query_users(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "lifecycleDefaults":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_lifecycleDefaults(ctx, field)
 				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
@@ -110587,6 +112630,11 @@ func (ec *executionContext) marshalNActivationConfigAggregationMethod2githubᚗc
 	return v
 }
 
+func (ec *executionContext) unmarshalNActivationConfigInput2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋgraphᚋmodelᚐActivationConfigInput(ctx context.Context, v any) (*model.ActivationConfigInput, error) {
+	res, err := ec.unmarshalInputActivationConfigInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) unmarshalNActivationConfigOrderField2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋentᚐActivationConfigOrderField(ctx context.Context, v any) (*ent.ActivationConfigOrderField, error) {
 	var res = new(ent.ActivationConfigOrderField)
 	err := res.UnmarshalGQL(v)
@@ -110616,6 +112664,11 @@ func (ec *executionContext) marshalNActivationMoment2ᚖgithubᚗcomᚋretenᚑi
 		return graphql.Null
 	}
 	return ec._ActivationMoment(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNActivationMomentInput2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋgraphᚋmodelᚐActivationMomentInput(ctx context.Context, v any) (*model.ActivationMomentInput, error) {
+	res, err := ec.unmarshalInputActivationMomentInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) unmarshalNActivationMomentOrderField2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋentᚐActivationMomentOrderField(ctx context.Context, v any) (*ent.ActivationMomentOrderField, error) {
@@ -110690,6 +112743,10 @@ func (ec *executionContext) marshalNActivityChannel2githubᚗcomᚋretenᚑioᚋ
 	return v
 }
 
+func (ec *executionContext) marshalNActivityGenerationConfig2githubᚗcomᚋretenᚑioᚋretenᚋentᚐActivityGenerationConfig(ctx context.Context, sel ast.SelectionSet, v ent.ActivityGenerationConfig) graphql.Marshaler {
+	return ec._ActivityGenerationConfig(ctx, sel, &v)
+}
+
 func (ec *executionContext) marshalNActivityGenerationConfig2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋentᚐActivityGenerationConfig(ctx context.Context, sel ast.SelectionSet, v *ent.ActivityGenerationConfig) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
@@ -110698,6 +112755,20 @@ func (ec *executionContext) marshalNActivityGenerationConfig2ᚖgithubᚗcomᚋr
 		return graphql.Null
 	}
 	return ec._ActivityGenerationConfig(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNActivityGenerationConfigConnection2githubᚗcomᚋretenᚑioᚋretenᚋentᚐActivityGenerationConfigConnection(ctx context.Context, sel ast.SelectionSet, v ent.ActivityGenerationConfigConnection) graphql.Marshaler {
+	return ec._ActivityGenerationConfigConnection(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNActivityGenerationConfigConnection2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋentᚐActivityGenerationConfigConnection(ctx context.Context, sel ast.SelectionSet, v *ent.ActivityGenerationConfigConnection) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			ec.Errorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._ActivityGenerationConfigConnection(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNActivityGenerationConfigOrderField2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋentᚐActivityGenerationConfigOrderField(ctx context.Context, v any) (*ent.ActivityGenerationConfigOrderField, error) {
@@ -111671,6 +113742,20 @@ func (ec *executionContext) unmarshalNCommerceWhereInput2ᚖgithubᚗcomᚋreten
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) marshalNConfigHashes2githubᚗcomᚋretenᚑioᚋretenᚋgraphᚋmodelᚐConfigHashes(ctx context.Context, sel ast.SelectionSet, v model.ConfigHashes) graphql.Marshaler {
+	return ec._ConfigHashes(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNConfigHashes2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋgraphᚋmodelᚐConfigHashes(ctx context.Context, sel ast.SelectionSet, v *model.ConfigHashes) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			ec.Errorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._ConfigHashes(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalNCreateAPIKeyInput2githubᚗcomᚋretenᚑioᚋretenᚋgraphᚋmodelᚐCreateAPIKeyInput(ctx context.Context, v any) (model.CreateAPIKeyInput, error) {
 	res, err := ec.unmarshalInputCreateAPIKeyInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -111688,6 +113773,11 @@ func (ec *executionContext) marshalNCreateAPIKeyPayload2ᚖgithubᚗcomᚋreten�
 		return graphql.Null
 	}
 	return ec._CreateAPIKeyPayload(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNCreateActivityGenerationConfigInput2githubᚗcomᚋretenᚑioᚋretenᚋgraphᚋmodelᚐCreateActivityGenerationConfigInput(ctx context.Context, v any) (model.CreateActivityGenerationConfigInput, error) {
+	res, err := ec.unmarshalInputCreateActivityGenerationConfigInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) unmarshalNCreateActivityReasonConfigInput2githubᚗcomᚋretenᚑioᚋretenᚋgraphᚋmodelᚐCreateActivityReasonConfigInput(ctx context.Context, v any) (model.CreateActivityReasonConfigInput, error) {
@@ -111928,6 +114018,11 @@ func (ec *executionContext) marshalNEngagementConfig2ᚖgithubᚗcomᚋretenᚑi
 	return ec._EngagementConfig(ctx, sel, v)
 }
 
+func (ec *executionContext) unmarshalNEngagementConfigInput2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋgraphᚋmodelᚐEngagementConfigInput(ctx context.Context, v any) (*model.EngagementConfigInput, error) {
+	res, err := ec.unmarshalInputEngagementConfigInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) unmarshalNEngagementConfigOrderField2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋentᚐEngagementConfigOrderField(ctx context.Context, v any) (*ent.EngagementConfigOrderField, error) {
 	var res = new(ent.EngagementConfigOrderField)
 	err := res.UnmarshalGQL(v)
@@ -111957,6 +114052,11 @@ func (ec *executionContext) marshalNEngagementLevel2ᚖgithubᚗcomᚋretenᚑio
 		return graphql.Null
 	}
 	return ec._EngagementLevel(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNEngagementLevelInput2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋgraphᚋmodelᚐEngagementLevelInput(ctx context.Context, v any) (*model.EngagementLevelInput, error) {
+	res, err := ec.unmarshalInputEngagementLevelInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) unmarshalNEngagementLevelOrderField2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋentᚐEngagementLevelOrderField(ctx context.Context, v any) (*ent.EngagementLevelOrderField, error) {
@@ -112092,6 +114192,33 @@ func (ec *executionContext) unmarshalNInt2int(ctx context.Context, v any) (int, 
 func (ec *executionContext) marshalNInt2int(ctx context.Context, sel ast.SelectionSet, v int) graphql.Marshaler {
 	_ = sel
 	res := graphql.MarshalInt(v)
+	if res == graphql.Null {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			ec.Errorf(ctx, "the requested element is null which the schema does not allow")
+		}
+	}
+	return res
+}
+
+func (ec *executionContext) unmarshalNLifecycleInput2githubᚗcomᚋretenᚑioᚋretenᚋgraphᚋmodelᚐLifecycleInput(ctx context.Context, v any) (model.LifecycleInput, error) {
+	res, err := ec.unmarshalInputLifecycleInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNMap2map(ctx context.Context, v any) (map[string]any, error) {
+	res, err := graphql.UnmarshalMap(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNMap2map(ctx context.Context, sel ast.SelectionSet, v map[string]any) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			ec.Errorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	_ = sel
+	res := graphql.MarshalMap(v)
 	if res == graphql.Null {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			ec.Errorf(ctx, "the requested element is null which the schema does not allow")
@@ -112432,6 +114559,11 @@ func (ec *executionContext) marshalNResurrectionConfig2ᚖgithubᚗcomᚋreten�
 	return ec._ResurrectionConfig(ctx, sel, v)
 }
 
+func (ec *executionContext) unmarshalNResurrectionConfigInput2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋgraphᚋmodelᚐResurrectionConfigInput(ctx context.Context, v any) (*model.ResurrectionConfigInput, error) {
+	res, err := ec.unmarshalInputResurrectionConfigInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) unmarshalNResurrectionConfigOrderField2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋentᚐResurrectionConfigOrderField(ctx context.Context, v any) (*ent.ResurrectionConfigOrderField, error) {
 	var res = new(ent.ResurrectionConfigOrderField)
 	err := res.UnmarshalGQL(v)
@@ -112461,6 +114593,11 @@ func (ec *executionContext) marshalNResurrectionThreshold2ᚖgithubᚗcomᚋrete
 		return graphql.Null
 	}
 	return ec._ResurrectionThreshold(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNResurrectionThresholdInput2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋgraphᚋmodelᚐResurrectionThresholdInput(ctx context.Context, v any) (*model.ResurrectionThresholdInput, error) {
+	res, err := ec.unmarshalInputResurrectionThresholdInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) unmarshalNResurrectionThresholdOrderField2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋentᚐResurrectionThresholdOrderField(ctx context.Context, v any) (*ent.ResurrectionThresholdOrderField, error) {
@@ -113093,6 +115230,11 @@ func (ec *executionContext) marshalNUUID2githubᚗcomᚋgoogleᚋuuidᚐUUID(ctx
 		}
 	}
 	return res
+}
+
+func (ec *executionContext) unmarshalNUpdateActivityGenerationConfigInput2githubᚗcomᚋretenᚑioᚋretenᚋgraphᚋmodelᚐUpdateActivityGenerationConfigInput(ctx context.Context, v any) (model.UpdateActivityGenerationConfigInput, error) {
+	res, err := ec.unmarshalInputUpdateActivityGenerationConfigInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) unmarshalNUpdateActivityReasonConfigInput2githubᚗcomᚋretenᚑioᚋretenᚋgraphᚋmodelᚐUpdateActivityReasonConfigInput(ctx context.Context, v any) (model.UpdateActivityReasonConfigInput, error) {
@@ -113777,6 +115919,14 @@ func (ec *executionContext) marshalOActivationConfigEdge2ᚖgithubᚗcomᚋreten
 	return ec._ActivationConfigEdge(ctx, sel, v)
 }
 
+func (ec *executionContext) unmarshalOActivationConfigInput2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋgraphᚋmodelᚐActivationConfigInput(ctx context.Context, v any) (*model.ActivationConfigInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputActivationConfigInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) unmarshalOActivationConfigWhereInput2ᚕᚖgithubᚗcomᚋretenᚑioᚋretenᚋentᚐActivationConfigWhereInputᚄ(ctx context.Context, v any) ([]*ent.ActivationConfigWhereInput, error) {
 	if v == nil {
 		return nil, nil
@@ -113903,6 +116053,24 @@ func (ec *executionContext) marshalOActivationMomentEdge2ᚖgithubᚗcomᚋreten
 		return graphql.Null
 	}
 	return ec._ActivationMomentEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOActivationMomentInput2ᚕᚖgithubᚗcomᚋretenᚑioᚋretenᚋgraphᚋmodelᚐActivationMomentInputᚄ(ctx context.Context, v any) ([]*model.ActivationMomentInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var vSlice []any
+	vSlice = graphql.CoerceList(v)
+	var err error
+	res := make([]*model.ActivationMomentInput, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNActivationMomentInput2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋgraphᚋmodelᚐActivationMomentInput(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
 }
 
 func (ec *executionContext) unmarshalOActivationMomentWhereInput2ᚕᚖgithubᚗcomᚋretenᚑioᚋretenᚋentᚐActivationMomentWhereInputᚄ(ctx context.Context, v any) ([]*ent.ActivationMomentWhereInput, error) {
@@ -114295,6 +116463,14 @@ func (ec *executionContext) marshalOActivityGenerationConfigEdge2ᚖgithubᚗcom
 		return graphql.Null
 	}
 	return ec._ActivityGenerationConfigEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOActivityGenerationConfigOrder2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋentᚐActivityGenerationConfigOrder(ctx context.Context, v any) (*ent.ActivityGenerationConfigOrder, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputActivityGenerationConfigOrder(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) unmarshalOActivityGenerationConfigStatus2ᚕgithubᚗcomᚋretenᚑioᚋretenᚋentᚋactivitygenerationconfigᚐStatusᚄ(ctx context.Context, v any) ([]activitygenerationconfig.Status, error) {
@@ -118170,6 +120346,14 @@ func (ec *executionContext) marshalOEngagementConfigEdge2ᚖgithubᚗcomᚋreten
 	return ec._EngagementConfigEdge(ctx, sel, v)
 }
 
+func (ec *executionContext) unmarshalOEngagementConfigInput2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋgraphᚋmodelᚐEngagementConfigInput(ctx context.Context, v any) (*model.EngagementConfigInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputEngagementConfigInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) unmarshalOEngagementConfigWhereInput2ᚕᚖgithubᚗcomᚋretenᚑioᚋretenᚋentᚐEngagementConfigWhereInputᚄ(ctx context.Context, v any) ([]*ent.EngagementConfigWhereInput, error) {
 	if v == nil {
 		return nil, nil
@@ -118296,6 +120480,24 @@ func (ec *executionContext) marshalOEngagementLevelEdge2ᚖgithubᚗcomᚋreten�
 		return graphql.Null
 	}
 	return ec._EngagementLevelEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOEngagementLevelInput2ᚕᚖgithubᚗcomᚋretenᚑioᚋretenᚋgraphᚋmodelᚐEngagementLevelInputᚄ(ctx context.Context, v any) ([]*model.EngagementLevelInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var vSlice []any
+	vSlice = graphql.CoerceList(v)
+	var err error
+	res := make([]*model.EngagementLevelInput, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNEngagementLevelInput2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋgraphᚋmodelᚐEngagementLevelInput(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
 }
 
 func (ec *executionContext) unmarshalOEngagementLevelWhereInput2ᚕᚖgithubᚗcomᚋretenᚑioᚋretenᚋentᚐEngagementLevelWhereInputᚄ(ctx context.Context, v any) ([]*ent.EngagementLevelWhereInput, error) {
@@ -119404,6 +121606,14 @@ func (ec *executionContext) marshalOResurrectionConfigEdge2ᚖgithubᚗcomᚋret
 	return ec._ResurrectionConfigEdge(ctx, sel, v)
 }
 
+func (ec *executionContext) unmarshalOResurrectionConfigInput2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋgraphᚋmodelᚐResurrectionConfigInput(ctx context.Context, v any) (*model.ResurrectionConfigInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputResurrectionConfigInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) unmarshalOResurrectionConfigWhereInput2ᚕᚖgithubᚗcomᚋretenᚑioᚋretenᚋentᚐResurrectionConfigWhereInputᚄ(ctx context.Context, v any) ([]*ent.ResurrectionConfigWhereInput, error) {
 	if v == nil {
 		return nil, nil
@@ -119530,6 +121740,24 @@ func (ec *executionContext) marshalOResurrectionThresholdEdge2ᚖgithubᚗcomᚋ
 		return graphql.Null
 	}
 	return ec._ResurrectionThresholdEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOResurrectionThresholdInput2ᚕᚖgithubᚗcomᚋretenᚑioᚋretenᚋgraphᚋmodelᚐResurrectionThresholdInputᚄ(ctx context.Context, v any) ([]*model.ResurrectionThresholdInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var vSlice []any
+	vSlice = graphql.CoerceList(v)
+	var err error
+	res := make([]*model.ResurrectionThresholdInput, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNResurrectionThresholdInput2ᚖgithubᚗcomᚋretenᚑioᚋretenᚋgraphᚋmodelᚐResurrectionThresholdInput(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
 }
 
 func (ec *executionContext) unmarshalOResurrectionThresholdWhereInput2ᚕᚖgithubᚗcomᚋretenᚑioᚋretenᚋentᚐResurrectionThresholdWhereInputᚄ(ctx context.Context, v any) ([]*ent.ResurrectionThresholdWhereInput, error) {

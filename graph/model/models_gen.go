@@ -7,6 +7,7 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/reten-io/reten/ent"
+	"github.com/reten-io/reten/ent/activationconfig"
 	"github.com/reten-io/reten/ent/apikey"
 	"github.com/reten-io/reten/ent/channeldefinition"
 	"github.com/reten-io/reten/ent/commerceaddress"
@@ -18,6 +19,28 @@ import (
 	"github.com/reten-io/reten/ent/retentionstatusconfig"
 	"github.com/reten-io/reten/ent/routeoperator"
 )
+
+// The activation pillar: on create name, sourceTable, dateColumn, aggregationMethod and moments are required; on lifecycle replacement omitted fields are unchanged and a sent moments list replaces the moments (matched by id).
+type ActivationConfigInput struct {
+	Name              *string                             `json:"name,omitempty"`
+	Description       *string                             `json:"description,omitempty"`
+	SourceTable       *string                             `json:"sourceTable,omitempty"`
+	SourceColumns     []string                            `json:"sourceColumns,omitempty"`
+	DateColumn        *string                             `json:"dateColumn,omitempty"`
+	AggregationMethod *activationconfig.AggregationMethod `json:"aggregationMethod,omitempty"`
+	Moments           []*ActivationMomentInput            `json:"moments,omitempty"`
+}
+
+// An activation moment; id set updates that moment in place (lifecycle replacement only).
+type ActivationMomentInput struct {
+	ID                          *uuid.UUID `json:"id,omitempty"`
+	StatusCode                  string     `json:"statusCode"`
+	UserRetentionStatusConfigID uuid.UUID  `json:"userRetentionStatusConfigID"`
+	MinActions                  *int       `json:"minActions,omitempty"`
+	WindowDays                  *int       `json:"windowDays,omitempty"`
+	TimeWindow                  *int       `json:"timeWindow,omitempty"`
+	Priority                    int        `json:"priority"`
+}
 
 // An entry of the platform defaults catalog of activity reasons (never persisted).
 type ActivityReasonDefault struct {
@@ -133,6 +156,13 @@ type CommerceContactInput struct {
 	IsPrimary *bool `json:"isPrimary,omitempty"`
 }
 
+// One hash per pillar: lowercase hex SHA-256 of the pillar's canonical JSON (see the REST documentation).
+type ConfigHashes struct {
+	Activation   string `json:"activation"`
+	Engagement   string `json:"engagement"`
+	Resurrection string `json:"resurrection"`
+}
+
 // Input of createAPIKey; the same rules as POST /api/api-keys.
 type CreateAPIKeyInput struct {
 	Name string `json:"name"`
@@ -148,6 +178,18 @@ type CreateAPIKeyInput struct {
 type CreateAPIKeyPayload struct {
 	APIKey       *ent.APIKey `json:"apiKey"`
 	PlaintextKey string      `json:"plaintextKey"`
+}
+
+// Input of createActivityGenerationConfig; the same rules as POST /api/activity-generation-configs.
+type CreateActivityGenerationConfigInput struct {
+	// Unique among the project's live AGCs.
+	Name        string  `json:"name"`
+	Description *string `json:"description,omitempty"`
+	// null: the project's root audience applies.
+	AudienceID   *uuid.UUID               `json:"audienceID,omitempty"`
+	Activation   *ActivationConfigInput   `json:"activation"`
+	Engagement   *EngagementConfigInput   `json:"engagement"`
+	Resurrection *ResurrectionConfigInput `json:"resurrection"`
 }
 
 // Input of createActivityReasonConfig and of each bulk item; the same rules as POST /api/activity-reason-configs.
@@ -243,6 +285,37 @@ type DispatchConfigInput struct {
 	IsActive            *bool `json:"isActive,omitempty"`
 }
 
+// The engagement pillar (same rules as ActivationConfigInput; levels are its children).
+type EngagementConfigInput struct {
+	Name                         *string                 `json:"name,omitempty"`
+	Description                  *string                 `json:"description,omitempty"`
+	SourceTable                  *string                 `json:"sourceTable,omitempty"`
+	SourceColumns                []string                `json:"sourceColumns,omitempty"`
+	DateColumn                   *string                 `json:"dateColumn,omitempty"`
+	EngagementWindowDays         *int                    `json:"engagementWindowDays,omitempty"`
+	MinLifetimeActionsForEngaged *int                    `json:"minLifetimeActionsForEngaged,omitempty"`
+	CountingMethod               *string                 `json:"countingMethod,omitempty"`
+	Levels                       []*EngagementLevelInput `json:"levels,omitempty"`
+}
+
+// An engagement level; id set updates that level in place (lifecycle replacement only).
+type EngagementLevelInput struct {
+	ID                          *uuid.UUID `json:"id,omitempty"`
+	StatusCode                  string     `json:"statusCode"`
+	UserRetentionStatusConfigID uuid.UUID  `json:"userRetentionStatusConfigID"`
+	Label                       string     `json:"label"`
+	MinThreshold                int        `json:"minThreshold"`
+	MaxThreshold                *int       `json:"maxThreshold,omitempty"`
+	Order                       int        `json:"order"`
+}
+
+// Input of replaceActivityGenerationConfigLifecycle: only the pillars sent are edited (pillars carry no id).
+type LifecycleInput struct {
+	Activation   *ActivationConfigInput   `json:"activation,omitempty"`
+	Engagement   *EngagementConfigInput   `json:"engagement,omitempty"`
+	Resurrection *ResurrectionConfigInput `json:"resurrection,omitempty"`
+}
+
 // An item of batchUpsertOperators, matched on (type, externalID).
 type OperatorItemInput struct {
 	ExternalID string        `json:"externalID"`
@@ -265,6 +338,26 @@ type RegisterUserInput struct {
 	LastName  *string `json:"lastName,omitempty"`
 	// Roles in the caller's tenant, each strictly lower than the caller's own.
 	Roles []string `json:"roles"`
+}
+
+// The resurrection pillar (same rules as ActivationConfigInput; thresholds are its children).
+type ResurrectionConfigInput struct {
+	Name          *string                       `json:"name,omitempty"`
+	Description   *string                       `json:"description,omitempty"`
+	SourceTable   *string                       `json:"sourceTable,omitempty"`
+	SourceColumns []string                      `json:"sourceColumns,omitempty"`
+	DateColumn    *string                       `json:"dateColumn,omitempty"`
+	Thresholds    []*ResurrectionThresholdInput `json:"thresholds,omitempty"`
+}
+
+// A resurrection threshold; id set updates it in place (lifecycle replacement only).
+type ResurrectionThresholdInput struct {
+	ID                          *uuid.UUID `json:"id,omitempty"`
+	StatusCode                  string     `json:"statusCode"`
+	UserRetentionStatusConfigID uuid.UUID  `json:"userRetentionStatusConfigID"`
+	Label                       string     `json:"label"`
+	ThresholdDays               int        `json:"thresholdDays"`
+	Order                       int        `json:"order"`
 }
 
 // An item of batchUpsertRoutes, matched on code.
@@ -306,6 +399,15 @@ type TenantInput struct {
 type TrashSettingsInput struct {
 	// 1..3650.
 	RetentionDays int `json:"retentionDays"`
+}
+
+// Input of updateActivityGenerationConfig (metadata only); omitted fields are unchanged.
+type UpdateActivityGenerationConfigInput struct {
+	Name        *string    `json:"name,omitempty"`
+	Description *string    `json:"description,omitempty"`
+	AudienceID  *uuid.UUID `json:"audienceID,omitempty"`
+	// true removes the AGC's own audience (the project's root audience applies); exclusive with audienceID.
+	ClearAudience *bool `json:"clearAudience,omitempty"`
 }
 
 // Input of updateActivityReasonConfig; omitted fields are unchanged.

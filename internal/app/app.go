@@ -48,7 +48,7 @@ type App struct {
 
 // New opens the database, applies pending migrations and wires the services.
 func New(ctx context.Context, cfg Config) (*App, error) {
-	db, err := OpenDB(cfg.DatabaseURL)
+	db, err := OpenDB(cfg.DatabaseURL, cfg.EntOptions...)
 	if err != nil {
 		return nil, err
 	}
@@ -104,6 +104,6 @@ func (a *App) restHandler() http.Handler {
 func (a *App) graphqlHandler() http.Handler {
 	return graphqlHandler(a.DB.Client, a.Tenancy, a.Limiter, &graph.Resolver{
 		APIKeys: a.APIKeys, Nodes: a.Nodes, Projects: a.Projects, Tenants: a.Tenants, Users: a.Users,
-		Commerces: a.Commerces, FieldOrg: a.FieldOrg, Trash: a.Trash, Dispatch: a.Dispatch, Catalog: a.Catalog,
+		Commerces: a.Commerces, FieldOrg: a.FieldOrg, Trash: a.Trash, Dispatch: a.Dispatch, Catalog: a.Catalog, AGCs: a.AGCs,
 	})
 }

@@ -470,7 +470,24 @@ var probes = map[string]probe{
 		f.agcFor("pillars", "draft")
 		return "/resurrection-configs/" + agcProbeID("pillars/resurrection").String()
 	}, crossCode: 404, crossMsg: "Resurrection config not found"},
-	"GET /lifecycle-defaults": {},
+	"GET /lifecycle-defaults":         {},
+	"Query.activityGenerationConfigs": {query: `{ activityGenerationConfigs { totalCount edges { node { id activationConfig { id } } } } }`},
+	"Query.lifecycleDefaults":         {query: `{ lifecycleDefaults }`},
+	"Mutation.createActivityGenerationConfig": {query: `mutation($n: String!) { createActivityGenerationConfig(input: {name: $n,
+		activation: {name: "P", sourceTable: "orders", dateColumn: "d", aggregationMethod: count, moments: []},
+		engagement: {name: "P", sourceTable: "orders", dateColumn: "d", engagementWindowDays: 30, minLifetimeActionsForEngaged: 1, countingMethod: "count", levels: []},
+		resurrection: {name: "P", sourceTable: "orders", dateColumn: "d", thresholds: []}}) { id } }`,
+		vars: func(*fixture) map[string]any { return map[string]any{"n": unique("AGC")} }},
+	"Mutation.updateActivityGenerationConfig": {query: `mutation($id: ID!) { updateActivityGenerationConfig(id: $id, input: {description: "x"}) { id } }`,
+		vars: func(f *fixture) map[string]any { return map[string]any{"id": f.agcFor("gql-update", "draft")} }, crossCode: 404, crossMsg: agcMissing("gql-update")},
+	"Mutation.replaceActivityGenerationConfigLifecycle": {query: `mutation($id: ID!) { replaceActivityGenerationConfigLifecycle(id: $id, input: {activation: {name: "X"}}) }`,
+		vars: func(f *fixture) map[string]any { return map[string]any{"id": f.agcFor("gql-lifecycle", "draft")} }, crossCode: 404, crossMsg: agcMissing("gql-lifecycle")},
+	"Mutation.publishActivityGenerationConfig": {query: `mutation($id: ID!) { publishActivityGenerationConfig(id: $id) { status } }`,
+		vars: func(f *fixture) map[string]any { return map[string]any{"id": f.agcFor("gql-publish", "draft")} }, crossCode: 404, crossMsg: agcMissing("gql-publish")},
+	"Mutation.pauseActivityGenerationConfig": {query: `mutation($id: ID!) { pauseActivityGenerationConfig(id: $id) { status } }`,
+		vars: func(f *fixture) map[string]any { return map[string]any{"id": f.agcFor("gql-pause", "active")} }, crossCode: 404, crossMsg: agcMissing("gql-pause")},
+	"Mutation.archiveActivityGenerationConfig": {query: `mutation($id: ID!) { archiveActivityGenerationConfig(id: $id) }`,
+		vars: func(f *fixture) map[string]any { return map[string]any{"id": f.agcFor("gql-archive", "draft")} }, crossCode: 404, crossMsg: agcMissing("gql-archive")},
 }
 
 // agcProbeID is the fixed id of an AGC probe record (the cross-tenant 404

@@ -18,6 +18,7 @@ import (
 
 	"golang.org/x/crypto/hkdf"
 
+	"github.com/reten-io/reten/ent"
 	"github.com/reten-io/reten/internal/ratelimit"
 )
 
@@ -37,6 +38,9 @@ type Config struct {
 	// SecretsKey (32 bytes) encrypts provider credentials at rest:
 	// RETEN_SECRETS_KEY (64 hex characters), or derived from the JWT secret.
 	SecretsKey []byte
+	// EntOptions are extra options of the ent client (tests: ent.Debug and
+	// ent.Log to count SQL statements); not read from the environment.
+	EntOptions []ent.Option
 }
 
 // Postgres reports whether the configured database is PostgreSQL.

@@ -22,4 +22,14 @@ var agcMatrix = []Entry{
 	{"GET", "/resurrection-configs/{id}", ProjectScoped, auth.PermLifecycleConfigView},
 	// REST: lifecycle defaults (tenant-level).
 	{"GET", "/lifecycle-defaults", TenantLevel, auth.PermAGCView},
+
+	// GraphQL: the same scopes and permissions as the REST routes.
+	{"Query", "activityGenerationConfigs", ProjectScoped, auth.PermAGCView},
+	{"Query", "lifecycleDefaults", TenantLevel, auth.PermAGCView},
+	{"Mutation", "createActivityGenerationConfig", ProjectScoped, auth.PermAGCCreate},
+	{"Mutation", "updateActivityGenerationConfig", ProjectScoped, auth.PermAGCUpdate},
+	{"Mutation", "replaceActivityGenerationConfigLifecycle", ProjectScoped, auth.PermAGCUpdate},
+	{"Mutation", "publishActivityGenerationConfig", ProjectScoped, auth.PermAGCUpdate},
+	{"Mutation", "pauseActivityGenerationConfig", ProjectScoped, auth.PermAGCUpdate},
+	{"Mutation", "archiveActivityGenerationConfig", ProjectScoped, auth.PermAGCDelete},
 }
