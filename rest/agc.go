@@ -544,6 +544,10 @@ func (a *api) updateAGC(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	in := agc.UpdateInput{Name: o.str("name"), Description: o.str("description"), AudienceID: o.uuidField("audience_id")}
+	if o.has("name") && string(o.fields["name"]) == "null" {
+		empty := "" // a null name is an empty one: the service answers "cannot be empty"
+		in.Name = &empty
+	}
 	in.ClearAudience = o.has("audience_id") && string(o.fields["audience_id"]) == "null"
 	if err := b.err(); err != nil {
 		return err

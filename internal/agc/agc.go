@@ -222,7 +222,8 @@ func (s *Service) Create(ctx context.Context, in CreateInput) (*AGC, error) {
 		return nil, err
 	}
 	var msgs []string
-	if strings.TrimSpace(in.Name) == "" {
+	in.Name = strings.TrimSpace(in.Name)
+	if in.Name == "" {
 		msgs = append(msgs, MsgNameEmpty)
 	}
 	if in.Activation == nil {
@@ -288,11 +289,16 @@ func (s *Service) Update(ctx context.Context, id uuid.UUID, in UpdateInput) (*AG
 	if err != nil {
 		return nil, err
 	}
-	if in.Name != nil && strings.TrimSpace(*in.Name) == "" {
-		return nil, apperr.Validation(MsgNameEmpty)
-	}
+	// Another project's AGC answers 404 whatever the body says.
 	if _, err := s.load(ctx, tid, pid, id); err != nil {
 		return nil, err
+	}
+	if in.Name != nil {
+		trimmed := strings.TrimSpace(*in.Name)
+		if trimmed == "" {
+			return nil, apperr.Validation(MsgNameEmpty)
+		}
+		in.Name = &trimmed
 	}
 	if in.AudienceID != nil {
 		if err := s.checkAudience(ctx, tid, pid, *in.AudienceID); err != nil {

@@ -217,11 +217,12 @@ type reconciler struct {
 }
 
 // checkStatus verifies that id is an active retention status config of the
-// tenant whose code is code.
-func (r *reconciler) checkStatus(ctx context.Context, path string, id uuid.UUID, code string) error {
+// tenant whose code is code and whose stage is the pillar's (an activation
+// moment cannot carry an engagement state).
+func (r *reconciler) checkStatus(ctx context.Context, path string, id uuid.UUID, code string, stage retentionstatusconfig.Stage) error {
 	ok, err := r.tx.RetentionStatusConfig.Query().Where(retentionstatusconfig.ID(id),
 		retentionstatusconfig.TenantID(r.tenantID), retentionstatusconfig.IsActive(true),
-		retentionstatusconfig.Code(code)).Exist(ctx)
+		retentionstatusconfig.Code(code), retentionstatusconfig.StageEQ(stage)).Exist(ctx)
 	if err != nil {
 		return err
 	}
@@ -320,7 +321,7 @@ func (r *reconciler) moments(ctx context.Context, configID uuid.UUID, items []Mo
 				return err
 			}
 		}
-		if err := r.checkStatus(ctx, p, m.UserRetentionStatusConfigID, m.StatusCode); err != nil {
+		if err := r.checkStatus(ctx, p, m.UserRetentionStatusConfigID, m.StatusCode, retentionstatusconfig.StageACTIVATION); err != nil {
 			return err
 		}
 		if m.ID != nil {
@@ -373,7 +374,7 @@ func (r *reconciler) levels(ctx context.Context, configID uuid.UUID, items []Lev
 				return err
 			}
 		}
-		if err := r.checkStatus(ctx, p, l.UserRetentionStatusConfigID, l.StatusCode); err != nil {
+		if err := r.checkStatus(ctx, p, l.UserRetentionStatusConfigID, l.StatusCode, retentionstatusconfig.StageENGAGEMENT); err != nil {
 			return err
 		}
 		if l.ID != nil {
@@ -417,7 +418,7 @@ func (r *reconciler) thresholds(ctx context.Context, configID uuid.UUID, items [
 				return err
 			}
 		}
-		if err := r.checkStatus(ctx, p, t.UserRetentionStatusConfigID, t.StatusCode); err != nil {
+		if err := r.checkStatus(ctx, p, t.UserRetentionStatusConfigID, t.StatusCode, retentionstatusconfig.StageRESURRECTION); err != nil {
 			return err
 		}
 		if t.ID != nil {
