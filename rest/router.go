@@ -18,6 +18,7 @@ import (
 	"github.com/reten-io/reten/internal/fieldorg"
 	"github.com/reten-io/reten/internal/project"
 	"github.com/reten-io/reten/internal/ratelimit"
+	"github.com/reten-io/reten/internal/snapshot"
 	"github.com/reten-io/reten/internal/tenancy"
 	"github.com/reten-io/reten/internal/tenant"
 	"github.com/reten-io/reten/internal/trash"
@@ -41,6 +42,7 @@ type Deps struct {
 	Dispatch      *dispatch.Service
 	Catalog       *catalog.Service
 	AGCs          *agc.Service
+	Snapshots     *snapshot.Service
 	SecureCookies bool
 }
 
@@ -59,7 +61,7 @@ type handler = func(w http.ResponseWriter, r *http.Request) error
 // handler; each domain contributes its own map.
 func (a *api) handlers() map[string]handler {
 	all := a.identityHandlers()
-	for _, m := range []map[string]handler{a.commerceHandlers(), a.fieldOrgHandlers(), a.trashHandlers(), a.dispatchHandlers(), a.catalogHandlers(), a.agcHandlers()} {
+	for _, m := range []map[string]handler{a.commerceHandlers(), a.fieldOrgHandlers(), a.trashHandlers(), a.dispatchHandlers(), a.catalogHandlers(), a.agcHandlers(), a.snapshotHandlers()} {
 		for k, h := range m {
 			if _, dup := all[k]; dup {
 				panic("rest: two handlers for " + k)

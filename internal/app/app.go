@@ -17,6 +17,7 @@ import (
 	"github.com/reten-io/reten/internal/node"
 	"github.com/reten-io/reten/internal/project"
 	"github.com/reten-io/reten/internal/ratelimit"
+	"github.com/reten-io/reten/internal/snapshot"
 	"github.com/reten-io/reten/internal/tenancy"
 	"github.com/reten-io/reten/internal/tenant"
 	"github.com/reten-io/reten/internal/trash"
@@ -43,6 +44,7 @@ type App struct {
 	Dispatch  *dispatch.Service
 	Catalog   *catalog.Service
 	AGCs      *agc.Service
+	Snapshots *snapshot.Service
 	Handler   http.Handler
 }
 
@@ -86,6 +88,7 @@ func Wire(cfg Config, db *DB) (*App, error) {
 	a.Dispatch = dispatch.NewService(db.Client, cfg.SecretsKey)
 	a.Catalog = catalog.NewService(db.Client)
 	a.AGCs = agc.NewService(db.Client)
+	a.Snapshots = snapshot.NewService(db.Client)
 	a.Handler = a.handler()
 	return a, nil
 }
@@ -97,7 +100,7 @@ func (a *App) restHandler() http.Handler {
 	return rest.NewRouter(rest.Deps{
 		Auth: a.Auth, Tenancy: a.Tenancy, Projects: a.Projects, Tenants: a.Tenants,
 		Audiences: a.Audiences, APIKeys: a.APIKeys, Users: a.Users, Limiter: a.Limiter,
-		Commerces: a.Commerces, FieldOrg: a.FieldOrg, Trash: a.Trash, Dispatch: a.Dispatch, Catalog: a.Catalog, AGCs: a.AGCs, SecureCookies: a.Config.SecureCookies,
+		Commerces: a.Commerces, FieldOrg: a.FieldOrg, Trash: a.Trash, Dispatch: a.Dispatch, Catalog: a.Catalog, AGCs: a.AGCs, Snapshots: a.Snapshots, SecureCookies: a.Config.SecureCookies,
 	})
 }
 

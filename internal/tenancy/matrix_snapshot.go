@@ -1,0 +1,4 @@
+package tenancy
+
+// snapshotMatrix: commerce lifecycle snapshots.
+var snapshotMatrix = []Entry{}
