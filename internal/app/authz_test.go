@@ -15,6 +15,7 @@ import (
 
 	"github.com/reten-io/reten/ent"
 	"github.com/reten-io/reten/ent/activitygenerationconfig"
+	"github.com/reten-io/reten/ent/commerce"
 	"github.com/reten-io/reten/ent/trashrecord"
 	"github.com/reten-io/reten/graph/generated"
 	"github.com/reten-io/reten/internal/apptest"
@@ -488,6 +489,22 @@ var probes = map[string]probe{
 		vars: func(f *fixture) map[string]any { return map[string]any{"id": f.agcFor("gql-pause", "active")} }, crossCode: 404, crossMsg: agcMissing("gql-pause")},
 	"Mutation.archiveActivityGenerationConfig": {query: `mutation($id: ID!) { archiveActivityGenerationConfig(id: $id) }`,
 		vars: func(f *fixture) map[string]any { return map[string]any{"id": f.agcFor("gql-archive", "draft")} }, crossCode: 404, crossMsg: agcMissing("gql-archive")},
+	// Commerce lifecycle snapshots (tenant A's commerce, AGC, status and snapshot from snapA).
+	"GET /commerce-lifecycle-snapshots": {},
+	"GET /commerce-lifecycle-snapshots/{commerceIdentifier}": {path: func(f *fixture) string {
+		return "/commerce-lifecycle-snapshots/" + f.snapA().String()
+	}, crossCode: 404, crossMsg: "Commerce not found"},
+	"POST /commerce-lifecycle-snapshots/batch-lookup": {body: func() any { return map[string]any{"external_ids": []string{"SNAP-PROBE"}} }},
+	"PUT /commerce-lifecycle-snapshots": {path: func(f *fixture) string { f.snapA(); return "/commerce-lifecycle-snapshots" },
+		body: func() any {
+			return map[string]any{"commerce_id": agcProbeID("snap/commerce"), "activity_generation_config_id": agcProbeID("snap"),
+				"code": "probe", "stage": "ACTIVATION", "last_computed_at": "2030-01-01T00:00:00Z"}
+		}, crossCode: 404, crossMsg: "Commerce " + agcProbeID("snap/commerce").String() + " not found"},
+	"POST /commerce-lifecycle-snapshots/batch-upsert": {path: func(f *fixture) string { f.snapA(); return "/commerce-lifecycle-snapshots/batch-upsert" },
+		body: func() any {
+			return map[string]any{"items": []any{map[string]any{"external_id": "SNAP-PROBE", "activity_generation_config_id": agcProbeID("snap"),
+				"code": "probe", "stage": "ENGAGEMENT", "last_computed_at": "2030-01-02T00:00:00Z"}}}
+		}},
 }
 
 // agcProbeID is the fixed id of an AGC probe record (the cross-tenant 404
@@ -517,6 +534,23 @@ func (f *fixture) agcFor(name, status string) uuid.UUID {
 		SetMinLifetimeActionsForEngaged(1).SetCountingMethod("count").SaveX(ctx)
 	c.ResurrectionConfig.Create().SetID(agcProbeID(name + "/resurrection")).SetTenantID(tid).SetProjectID(pid).
 		SetActivityGenerationConfigID(id).SetName("R").SetSourceTable("t").SetDateColumn("d").SaveX(ctx)
+	return id
+}
+
+// snapA returns tenant A's probe commerce (external id SNAP-PROBE), creating
+// it on first use with an AGC, an active status config "probe" and a snapshot.
+func (f *fixture) snapA() uuid.UUID {
+	ctx, c := viewer.SystemContext(context.Background()), f.env.App.DB.Client
+	id, agcID, tid := agcProbeID("snap/commerce"), agcProbeID("snap"), f.a.TenantID
+	if c.Commerce.Query().Where(commerce.ID(id)).ExistX(ctx) {
+		return id
+	}
+	c.Commerce.Create().SetID(id).SetTenantID(tid).SetName("Snap").SetExternalID("SNAP-PROBE").SaveX(ctx)
+	c.ActivityGenerationConfig.Create().SetID(agcID).SetTenantID(tid).SetProjectID(f.a.ProjectID).SetName(unique("AGC")).SaveX(ctx)
+	c.RetentionStatusConfig.Create().SetTenantID(tid).SetCode("probe").SetLabel("Probe").SetStage("ACTIVATION").SaveX(ctx)
+	at := time.Date(2029, 1, 1, 0, 0, 0, 0, time.UTC)
+	c.CommerceLifecycleSnapshot.Create().SetTenantID(tid).SetCommerceID(id).SetActivityGenerationConfigID(agcID).
+		SetCode("probe").SetLabel("Probe").SetStage("ACTIVATION").SetLastComputedAt(at).SetStateChangedAt(at).SaveX(ctx)
 	return id
 }
 

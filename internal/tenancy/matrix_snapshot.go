@@ -1,4 +1,12 @@
 package tenancy
 
-// snapshotMatrix: commerce lifecycle snapshots.
-var snapshotMatrix = []Entry{}
+import "github.com/reten-io/reten/internal/auth"
+
+// snapshotMatrix: commerce lifecycle snapshots (tenant-level; x-project-id is ignored).
+var snapshotMatrix = []Entry{
+	{"GET", "/commerce-lifecycle-snapshots", TenantLevel, auth.PermSnapshotView},
+	{"GET", "/commerce-lifecycle-snapshots/{commerceIdentifier}", TenantLevel, auth.PermSnapshotView},
+	{"POST", "/commerce-lifecycle-snapshots/batch-lookup", TenantLevel, auth.PermSnapshotView},
+	{"PUT", "/commerce-lifecycle-snapshots", TenantLevel, auth.PermSnapshotCreate},
+	{"POST", "/commerce-lifecycle-snapshots/batch-upsert", TenantLevel, auth.PermSnapshotCreate},
+}

@@ -1,0 +1,274 @@
+package snapshot
+
+import (
+	"context"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/reten-io/reten/ent"
+	"github.com/reten-io/reten/ent/commerce"
+	"github.com/reten-io/reten/ent/commercelifecyclesnapshot"
+	"github.com/reten-io/reten/internal/apperr"
+	"github.com/reten-io/reten/internal/auth"
+	"github.com/reten-io/reten/internal/paging"
+	"github.com/reten-io/reten/internal/viewer"
+)
+
+// Messages of the snapshot routes.
+const (
+	MsgStageValues       = "stage must be one of the following values: ACTIVATION, ENGAGEMENT, RESURRECTION"
+	MsgSortValues        = "sort must be one of the following values: state_changed_at, -state_changed_at"
+	MsgAGCUUID           = "activity_generation_config_id must be a UUID"
+	MsgSinceISO          = "state_changed_since must be a valid ISO 8601 date string"
+	MsgCommerceNotFound  = "Commerce not found"
+	MsgSnapshotNotFound  = "Commerce lifecycle snapshot not found"
+	MsgLookupBoth        = "commerce_ids and external_ids cannot be combined: send one identifier type per request"
+	MsgLookupNone        = "commerce_ids or external_ids is required"
+	MsgCommerceIDsUUID   = "each value in commerce_ids must be a UUID"
+	MsgLookupTooMany     = "commerce_ids and external_ids must contain no more than 10000 elements"
+	MsgAGCNotFoundFmt    = "Activity generation config %s not found"
+	MsgCommerceIDFmt     = "Commerce %s not found"
+	MsgCommerceExtFmt    = "Commerce with external_id %q not found"
+	MaxLookupIdentifiers = 10000
+)
+
+// Sort orders of the list.
+const (
+	SortAsc  = "state_changed_at"
+	SortDesc = "-state_changed_at"
+)
+
+// Filter narrows List; zero values mean no filter. Raw strings are validated
+// by the service (400 with one message per broken rule).
+type Filter struct {
+	Code              string
+	Stage             string
+	AGCID             string
+	StateChangedSince string
+	Sort              string
+}
+
+func validStage(s string) bool {
+	return commercelifecyclesnapshot.StageValidator(commercelifecyclesnapshot.Stage(s)) == nil
+}
+
+func tenantOf(ctx context.Context, permission string) (uuid.UUID, error) {
+	if err := auth.RequireCtx(ctx, permission); err != nil {
+		return uuid.Nil, err
+	}
+	return viewer.FromContext(ctx).TenantID, nil
+}
+
+// List returns a page of the tenant's snapshots ordered by state_changed_at
+// then id (descending unless sort is "state_changed_at"), with the exact total.
+func (s *Service) List(ctx context.Context, f Filter, p paging.Page) (*paging.List[*ent.CommerceLifecycleSnapshot], error) {
+	tenantID, err := tenantOf(ctx, auth.PermSnapshotView)
+	if err != nil {
+		return nil, err
+	}
+	q := s.db(ctx).CommerceLifecycleSnapshot.Query().Where(commercelifecyclesnapshot.TenantID(tenantID))
+	var msgs []string
+	if f.Code != "" {
+		q.Where(commercelifecyclesnapshot.Code(f.Code))
+	}
+	if f.Stage != "" {
+		if validStage(f.Stage) {
+			q.Where(commercelifecyclesnapshot.StageEQ(commercelifecyclesnapshot.Stage(f.Stage)))
+		} else {
+			msgs = append(msgs, MsgStageValues)
+		}
+	}
+	if f.AGCID != "" {
+		if id, err := uuid.Parse(f.AGCID); err == nil {
+			q.Where(commercelifecyclesnapshot.ActivityGenerationConfigID(id))
+		} else {
+			msgs = append(msgs, MsgAGCUUID)
+		}
+	}
+	if f.StateChangedSince != "" {
+		if t, err := time.Parse(time.RFC3339Nano, f.StateChangedSince); err == nil {
+			q.Where(commercelifecyclesnapshot.StateChangedAtGT(t))
+		} else {
+			msgs = append(msgs, MsgSinceISO)
+		}
+	}
+	switch f.Sort {
+	case SortAsc:
+		q.Order(ent.Asc(commercelifecyclesnapshot.FieldStateChangedAt), ent.Asc(commercelifecyclesnapshot.FieldID))
+	case "", SortDesc:
+		q.Order(ent.Desc(commercelifecyclesnapshot.FieldStateChangedAt), ent.Desc(commercelifecyclesnapshot.FieldID))
+	default:
+		msgs = append(msgs, MsgSortValues)
+	}
+	if len(msgs) > 0 {
+		return nil, apperr.Validation(msgs...)
+	}
+	total, err := q.Clone().Count(ctx)
+	if err != nil {
+		return nil, err
+	}
+	items, err := q.Offset(p.Offset()).Limit(p.PerPage).All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return &paging.List[*ent.CommerceLifecycleSnapshot]{Items: items, Total: total, Page: p}, nil
+}
+
+// resolveCommerce finds the tenant's live commerce by UUID, else by external code.
+func (s *Service) resolveCommerce(ctx context.Context, tenantID uuid.UUID, ident string) (*ent.Commerce, error) {
+	if id, err := uuid.Parse(ident); err == nil {
+		c, err := s.db(ctx).Commerce.Query().Where(commerce.TenantID(tenantID), commerce.ID(id)).Only(ctx)
+		if err == nil || !ent.IsNotFound(err) {
+			return c, err
+		}
+	}
+	c, err := s.db(ctx).Commerce.Query().Where(commerce.TenantID(tenantID), commerce.ExternalID(ident)).First(ctx)
+	if ent.IsNotFound(err) {
+		return nil, apperr.NotFound(MsgCommerceNotFound)
+	}
+	return c, err
+}
+
+// ForCommerce returns the snapshots of one commerce (its UUID or external
+// code), ordered by AGC; with agcID only that AGC's snapshot (404 when none).
+func (s *Service) ForCommerce(ctx context.Context, ident string, agcID string) ([]*ent.CommerceLifecycleSnapshot, error) {
+	tenantID, err := tenantOf(ctx, auth.PermSnapshotView)
+	if err != nil {
+		return nil, err
+	}
+	var agc *uuid.UUID
+	if agcID != "" {
+		id, err := uuid.Parse(agcID)
+		if err != nil {
+			return nil, apperr.Validation(MsgAGCUUID)
+		}
+		agc = &id
+	}
+	c, err := s.resolveCommerce(ctx, tenantID, ident)
+	if err != nil {
+		return nil, err
+	}
+	q := s.db(ctx).CommerceLifecycleSnapshot.Query().Where(commercelifecyclesnapshot.TenantID(tenantID),
+		commercelifecyclesnapshot.CommerceID(c.ID)).Order(ent.Asc(commercelifecyclesnapshot.FieldActivityGenerationConfigID))
+	if agc != nil {
+		q.Where(commercelifecyclesnapshot.ActivityGenerationConfigID(*agc))
+	}
+	out, err := q.All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if agc != nil && len(out) == 0 {
+		return nil, apperr.NotFound(MsgSnapshotNotFound)
+	}
+	return out, nil
+}
+
+// LookupInput is the body of the batch lookup: CommerceIDs or ExternalIDs
+// (exactly one of them non-nil), optional AGC.
+type LookupInput struct {
+	CommerceIDs []string
+	ExternalIDs []string
+	AGCID       *string
+}
+
+// LookupResult holds the snapshots found and the identifiers (as sent) that
+// resolved to no commerce or to no snapshot.
+type LookupResult struct {
+	Snapshots  []*ent.CommerceLifecycleSnapshot
+	Unresolved []string
+}
+
+// BatchLookup returns the snapshots of many commerces; identifiers without a
+// snapshot come back in Unresolved.
+func (s *Service) BatchLookup(ctx context.Context, in LookupInput) (*LookupResult, error) {
+	tenantID, err := tenantOf(ctx, auth.PermSnapshotView)
+	if err != nil {
+		return nil, err
+	}
+	var msgs []string
+	byExternal := in.ExternalIDs != nil
+	idents := in.CommerceIDs
+	switch {
+	case in.CommerceIDs != nil && in.ExternalIDs != nil:
+		msgs = append(msgs, MsgLookupBoth)
+	case in.CommerceIDs == nil && in.ExternalIDs == nil:
+		msgs = append(msgs, MsgLookupNone)
+	case byExternal:
+		idents = in.ExternalIDs
+	}
+	if len(idents) > MaxLookupIdentifiers {
+		msgs = append(msgs, MsgLookupTooMany)
+	}
+	var ids []uuid.UUID
+	if !byExternal {
+		for _, v := range idents {
+			id, err := uuid.Parse(v)
+			if err != nil {
+				msgs = append(msgs, MsgCommerceIDsUUID)
+				break
+			}
+			ids = append(ids, id)
+		}
+	}
+	var agc *uuid.UUID
+	if in.AGCID != nil {
+		id, err := uuid.Parse(*in.AGCID)
+		if err != nil {
+			msgs = append(msgs, MsgAGCUUID)
+		} else {
+			agc = &id
+		}
+	}
+	if len(msgs) > 0 {
+		return nil, apperr.Validation(msgs...)
+	}
+	// identifier -> commerce id
+	resolved := map[string]uuid.UUID{}
+	cq := s.db(ctx).Commerce.Query().Where(commerce.TenantID(tenantID))
+	if byExternal {
+		cq.Where(commerce.ExternalIDIn(idents...))
+	} else {
+		cq.Where(commerce.IDIn(ids...))
+	}
+	cs, err := cq.All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	cids := make([]uuid.UUID, 0, len(cs))
+	for _, c := range cs {
+		cids = append(cids, c.ID)
+		if byExternal && c.ExternalID != nil {
+			resolved[*c.ExternalID] = c.ID
+		} else if !byExternal {
+			resolved[c.ID.String()] = c.ID
+		}
+	}
+	sq := s.db(ctx).CommerceLifecycleSnapshot.Query().Where(commercelifecyclesnapshot.TenantID(tenantID),
+		commercelifecyclesnapshot.CommerceIDIn(cids...)).
+		Order(ent.Asc(commercelifecyclesnapshot.FieldCommerceID), ent.Asc(commercelifecyclesnapshot.FieldActivityGenerationConfigID))
+	if agc != nil {
+		sq.Where(commercelifecyclesnapshot.ActivityGenerationConfigID(*agc))
+	}
+	snaps, err := sq.All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	has := map[uuid.UUID]bool{}
+	for _, sn := range snaps {
+		has[sn.CommerceID] = true
+	}
+	out := &LookupResult{Snapshots: snaps, Unresolved: []string{}}
+	seen := map[string]bool{}
+	for i, v := range idents {
+		key := v
+		if !byExternal {
+			key = ids[i].String()
+		}
+		if cid, ok := resolved[key]; (!ok || !has[cid]) && !seen[v] {
+			seen[v] = true
+			out.Unresolved = append(out.Unresolved, v)
+		}
+	}
+	return out, nil
+}
