@@ -378,3 +378,12 @@ func truncate(s string, n int) string {
 	}
 	return s
 }
+
+// TenantFor checks the permission and returns the viewer's tenant: the first
+// line of every tenant-level service method.
+func TenantFor(ctx context.Context, permission string) (uuid.UUID, error) {
+	if err := RequireCtx(ctx, permission); err != nil {
+		return uuid.Nil, err
+	}
+	return viewer.FromContext(ctx).TenantID, nil
+}

@@ -8,12 +8,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/google/uuid"
-
 	"github.com/reten-io/reten/ent"
-	"github.com/reten-io/reten/internal/auth"
 	"github.com/reten-io/reten/internal/txn"
-	"github.com/reten-io/reten/internal/viewer"
 )
 
 // Messages shared by both catalogs (class-validator style).
@@ -41,14 +37,6 @@ func NewService(client *ent.Client) *Service { return &Service{client: client} }
 
 // db is the transaction client of ctx when there is one, else the pool.
 func (s *Service) db(ctx context.Context) *ent.Client { return txn.Client(ctx, s.client) }
-
-// tenantOf checks the permission and returns the active tenant.
-func tenantOf(ctx context.Context, permission string) (uuid.UUID, error) {
-	if err := auth.RequireCtx(ctx, permission); err != nil {
-		return uuid.Nil, err
-	}
-	return viewer.FromContext(ctx).TenantID, nil
-}
 
 // codeLabel validates a code and a label (both trimmed by the caller).
 func codeLabel(code, label string) []string {

@@ -62,7 +62,7 @@ type ReasonPatch struct {
 
 // ReasonDefaults returns the platform defaults (activity:view); it writes nothing.
 func (s *Service) ReasonDefaults(ctx context.Context) ([]ReasonDefault, error) {
-	if _, err := tenantOf(ctx, auth.PermActivityView); err != nil {
+	if _, err := auth.TenantFor(ctx, auth.PermActivityView); err != nil {
 		return nil, err
 	}
 	return Defaults(), nil
@@ -70,7 +70,7 @@ func (s *Service) ReasonDefaults(ctx context.Context) ([]ReasonDefault, error) {
 
 // ListReasons returns every reason config of the tenant (active or not), ordered by code.
 func (s *Service) ListReasons(ctx context.Context) ([]*ent.ActivityReasonConfig, error) {
-	tenantID, err := tenantOf(ctx, auth.PermActivityView)
+	tenantID, err := auth.TenantFor(ctx, auth.PermActivityView)
 	if err != nil {
 		return nil, err
 	}
@@ -81,7 +81,7 @@ func (s *Service) ListReasons(ctx context.Context) ([]*ent.ActivityReasonConfig,
 // ReasonConnection is the GraphQL connection of the tenant's reason configs (activity:view).
 func (s *Service) ReasonConnection(ctx context.Context, after *ent.Cursor, first *int, before *ent.Cursor, last *int,
 	orderBy *ent.ActivityReasonConfigOrder, where *ent.ActivityReasonConfigWhereInput) (*ent.ActivityReasonConfigConnection, error) {
-	tenantID, err := tenantOf(ctx, auth.PermActivityView)
+	tenantID, err := auth.TenantFor(ctx, auth.PermActivityView)
 	if err != nil {
 		return nil, err
 	}
@@ -91,7 +91,7 @@ func (s *Service) ReasonConnection(ctx context.Context, after *ent.Cursor, first
 
 // GetReason returns one reason config of the tenant (activity:view).
 func (s *Service) GetReason(ctx context.Context, id uuid.UUID) (*ent.ActivityReasonConfig, error) {
-	tenantID, err := tenantOf(ctx, auth.PermActivityView)
+	tenantID, err := auth.TenantFor(ctx, auth.PermActivityView)
 	if err != nil {
 		return nil, err
 	}
@@ -105,7 +105,7 @@ func reasonOf(ctx context.Context, c *ent.Client, tenantID, id uuid.UUID) (*ent.
 
 // CreateReason adds a reason config to the tenant (activity-config:manage); 409 on a duplicate code.
 func (s *Service) CreateReason(ctx context.Context, in ReasonInput) (*ent.ActivityReasonConfig, error) {
-	tenantID, err := tenantOf(ctx, auth.PermActivityConfigManage)
+	tenantID, err := auth.TenantFor(ctx, auth.PermActivityConfigManage)
 	if err != nil {
 		return nil, err
 	}
@@ -134,7 +134,7 @@ func createReason(ctx context.Context, c *ent.Client, tenantID uuid.UUID, in Rea
 // one invalid or duplicate item (in the request or in the catalog) and
 // nothing is written.
 func (s *Service) BulkCreateReasons(ctx context.Context, items []ReasonInput) ([]*ent.ActivityReasonConfig, error) {
-	tenantID, err := tenantOf(ctx, auth.PermActivityConfigManage)
+	tenantID, err := auth.TenantFor(ctx, auth.PermActivityConfigManage)
 	if err != nil {
 		return nil, err
 	}
@@ -189,7 +189,7 @@ func itemMsgs(i int, msgs []string) []string {
 
 // UpdateReason changes the label or the active flag of a reason config (activity-config:manage).
 func (s *Service) UpdateReason(ctx context.Context, id uuid.UUID, in ReasonPatch) (*ent.ActivityReasonConfig, error) {
-	tenantID, err := tenantOf(ctx, auth.PermActivityConfigManage)
+	tenantID, err := auth.TenantFor(ctx, auth.PermActivityConfigManage)
 	if err != nil {
 		return nil, err
 	}

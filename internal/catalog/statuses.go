@@ -64,7 +64,7 @@ func descriptionRule(d *string) []string {
 // ListStatuses returns the tenant's retention status configs ordered by code
 // (activity-generation-config:view).
 func (s *Service) ListStatuses(ctx context.Context, f StatusFilter) ([]*ent.RetentionStatusConfig, error) {
-	tenantID, err := tenantOf(ctx, auth.PermAGCView)
+	tenantID, err := auth.TenantFor(ctx, auth.PermAGCView)
 	if err != nil {
 		return nil, err
 	}
@@ -85,7 +85,7 @@ func (s *Service) ListStatuses(ctx context.Context, f StatusFilter) ([]*ent.Rete
 // configs (activity-generation-config:view).
 func (s *Service) StatusConnection(ctx context.Context, after *ent.Cursor, first *int, before *ent.Cursor, last *int,
 	orderBy *ent.RetentionStatusConfigOrder, where *ent.RetentionStatusConfigWhereInput) (*ent.RetentionStatusConfigConnection, error) {
-	tenantID, err := tenantOf(ctx, auth.PermAGCView)
+	tenantID, err := auth.TenantFor(ctx, auth.PermAGCView)
 	if err != nil {
 		return nil, err
 	}
@@ -95,7 +95,7 @@ func (s *Service) StatusConnection(ctx context.Context, after *ent.Cursor, first
 
 // GetStatus returns one retention status config of the tenant (activity-generation-config:view).
 func (s *Service) GetStatus(ctx context.Context, id uuid.UUID) (*ent.RetentionStatusConfig, error) {
-	tenantID, err := tenantOf(ctx, auth.PermAGCView)
+	tenantID, err := auth.TenantFor(ctx, auth.PermAGCView)
 	if err != nil {
 		return nil, err
 	}
@@ -109,7 +109,7 @@ func statusOf(ctx context.Context, c *ent.Client, tenantID, id uuid.UUID) (*ent.
 
 // CreateStatus adds a retention status config (activity-config:manage); 409 on a duplicate code.
 func (s *Service) CreateStatus(ctx context.Context, in StatusInput) (*ent.RetentionStatusConfig, error) {
-	tenantID, err := tenantOf(ctx, auth.PermActivityConfigManage)
+	tenantID, err := auth.TenantFor(ctx, auth.PermActivityConfigManage)
 	if err != nil {
 		return nil, err
 	}
@@ -143,7 +143,7 @@ func (s *Service) CreateStatus(ctx context.Context, in StatusInput) (*ent.Retent
 
 // UpdateStatus changes a retention status config (activity-config:manage).
 func (s *Service) UpdateStatus(ctx context.Context, id uuid.UUID, in StatusPatch) (*ent.RetentionStatusConfig, error) {
-	tenantID, err := tenantOf(ctx, auth.PermActivityConfigManage)
+	tenantID, err := auth.TenantFor(ctx, auth.PermActivityConfigManage)
 	if err != nil {
 		return nil, err
 	}

@@ -125,7 +125,7 @@ func isTrue(b *bool) bool { return b != nil && *b }
 // first active address of a commerce becomes its primary address; with
 // is_primary true the new address replaces the current primary.
 func (s *Service) CreateAddress(ctx context.Context, commerceID uuid.UUID, in AddressInput) (*ent.CommerceAddress, error) {
-	tid, err := tenantOf(ctx, auth.PermCommerceManage)
+	tid, err := auth.TenantFor(ctx, auth.PermCommerceManage)
 	if err != nil {
 		return nil, err
 	}
@@ -209,7 +209,7 @@ func address(ctx context.Context, tx *ent.Client, tid, commerceID, id uuid.UUID)
 // promotes the oldest other active address; whenever a commerce has active
 // addresses and none is primary, the oldest active one becomes primary.
 func (s *Service) UpdateAddress(ctx context.Context, commerceID, id uuid.UUID, in AddressUpdate) (*ent.CommerceAddress, error) {
-	tid, err := tenantOf(ctx, auth.PermCommerceManage)
+	tid, err := auth.TenantFor(ctx, auth.PermCommerceManage)
 	if err != nil {
 		return nil, err
 	}
@@ -260,7 +260,7 @@ func updateAddress(ctx context.Context, tx *ent.Client, a *ent.CommerceAddress, 
 // SetPrimaryAddress makes an active address the primary address of its
 // commerce, unsetting the previous one in the same transaction.
 func (s *Service) SetPrimaryAddress(ctx context.Context, commerceID, id uuid.UUID) (*ent.CommerceAddress, error) {
-	tid, err := tenantOf(ctx, auth.PermCommerceManage)
+	tid, err := auth.TenantFor(ctx, auth.PermCommerceManage)
 	if err != nil {
 		return nil, err
 	}
@@ -291,7 +291,7 @@ func (s *Service) SetPrimaryAddress(ctx context.Context, commerceID, id uuid.UUI
 
 // ListAddresses returns a page of a commerce's addresses, oldest first.
 func (s *Service) ListAddresses(ctx context.Context, commerceID uuid.UUID, p paging.Page) (*paging.List[*ent.CommerceAddress], error) {
-	tid, err := tenantOf(ctx, auth.PermCommerceView)
+	tid, err := auth.TenantFor(ctx, auth.PermCommerceView)
 	if err != nil {
 		return nil, err
 	}

@@ -199,7 +199,7 @@ type existing struct {
 // in bulk.
 func (s *Service) BatchUpsert(ctx context.Context, items []BatchItem) (*BatchResult, error) {
 	ctx = txn.Detached(ctx) // every item commits on its own, whoever calls
-	tid, err := tenantOf(ctx, auth.PermCommerceBatchUpsert)
+	tid, err := auth.TenantFor(ctx, auth.PermCommerceBatchUpsert)
 	if err != nil {
 		return nil, err
 	}

@@ -21,7 +21,6 @@ import (
 	"github.com/reten-io/reten/internal/paging"
 	"github.com/reten-io/reten/internal/trash"
 	"github.com/reten-io/reten/internal/txn"
-	"github.com/reten-io/reten/internal/viewer"
 )
 
 // Messages of the commerce rules (SPEC.md does not spell them; designed in
@@ -45,14 +44,6 @@ func NewService(client *ent.Client) *Service { return &Service{client: client} }
 
 // db is the transaction client of ctx when there is one, else the pool.
 func (s *Service) db(ctx context.Context) *ent.Client { return txn.Client(ctx, s.client) }
-
-// tenantOf returns the active tenant after checking the permission.
-func tenantOf(ctx context.Context, permission string) (uuid.UUID, error) {
-	if err := auth.RequireCtx(ctx, permission); err != nil {
-		return uuid.Nil, err
-	}
-	return viewer.FromContext(ctx).TenantID, nil
-}
 
 // CreateInput is the body of POST /api/commerces.
 type CreateInput struct {
@@ -113,7 +104,7 @@ func validateName(name string) []string {
 // Create adds a commerce to the active tenant; 409 when another live
 // commerce of the tenant has the same external id.
 func (s *Service) Create(ctx context.Context, in CreateInput) (*ent.Commerce, error) {
-	tid, err := tenantOf(ctx, auth.PermCommerceManage)
+	tid, err := auth.TenantFor(ctx, auth.PermCommerceManage)
 	if err != nil {
 		return nil, err
 	}
@@ -175,7 +166,7 @@ func externalIDFree(ctx context.Context, tx *ent.Client, tid uuid.UUID, external
 
 // Update changes a commerce of the active tenant.
 func (s *Service) Update(ctx context.Context, id uuid.UUID, in UpdateInput) (*ent.Commerce, error) {
-	tid, err := tenantOf(ctx, auth.PermCommerceManage)
+	tid, err := auth.TenantFor(ctx, auth.PermCommerceManage)
 	if err != nil {
 		return nil, err
 	}
@@ -234,7 +225,7 @@ func setOptional[U any](v *string, set func(string) U, clear func() U) {
 // Get returns a commerce of the active tenant with its addresses, and its
 // users with their roles and contacts (each by creation).
 func (s *Service) Get(ctx context.Context, id uuid.UUID) (*ent.Commerce, error) {
-	tid, err := tenantOf(ctx, auth.PermCommerceView)
+	tid, err := auth.TenantFor(ctx, auth.PermCommerceView)
 	if err != nil {
 		return nil, err
 	}
@@ -259,7 +250,7 @@ func (s *Service) Get(ctx context.Context, id uuid.UUID) (*ent.Commerce, error) 
 
 // List returns a page of the active tenant's commerces by name.
 func (s *Service) List(ctx context.Context, f ListFilter, p paging.Page) (*paging.List[*ent.Commerce], error) {
-	tid, err := tenantOf(ctx, auth.PermCommerceView)
+	tid, err := auth.TenantFor(ctx, auth.PermCommerceView)
 	if err != nil {
 		return nil, err
 	}
@@ -284,7 +275,7 @@ func (s *Service) List(ctx context.Context, f ListFilter, p paging.Page) (*pagin
 // Connection pages through the active tenant's commerces (GraphQL).
 func (s *Service) Connection(ctx context.Context, after *ent.Cursor, first *int, before *ent.Cursor, last *int,
 	orderBy *ent.CommerceOrder, where *ent.CommerceWhereInput) (*ent.CommerceConnection, error) {
-	tid, err := tenantOf(ctx, auth.PermCommerceView)
+	tid, err := auth.TenantFor(ctx, auth.PermCommerceView)
 	if err != nil {
 		return nil, err
 	}
@@ -295,7 +286,7 @@ func (s *Service) Connection(ctx context.Context, after *ent.Cursor, first *int,
 // Delete archives a commerce into the trash: it disappears from every read
 // at once and stays restorable (with its children) for the retention window.
 func (s *Service) Delete(ctx context.Context, id uuid.UUID) error {
-	tid, err := tenantOf(ctx, auth.PermCommerceDelete)
+	tid, err := auth.TenantFor(ctx, auth.PermCommerceDelete)
 	if err != nil {
 		return err
 	}

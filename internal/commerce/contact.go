@@ -2,11 +2,10 @@ package commerce
 
 import (
 	"context"
-	"net/mail"
+	emailaddr "github.com/reten-io/reten/internal/email"
 	"regexp"
 	"slices"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/google/uuid"
 
@@ -27,8 +26,7 @@ func validContactType(t string) bool { return slices.Contains(ContactTypes, t) }
 
 // validEmail accepts a bare address of at most 320 characters with a dot in its domain.
 func validEmail(email string) bool {
-	addr, err := mail.ParseAddress(email)
-	if err != nil || addr.Address != email || utf8.RuneCountInString(email) > 320 {
+	if !emailaddr.Valid(email) {
 		return false
 	}
 	at := strings.LastIndexByte(email, '@')
@@ -68,7 +66,7 @@ func (in *ContactInput) rules(prefix string, withSource bool) []string {
 // of a type becomes the user's primary contact of that type; with
 // is_primary true the new contact replaces the current primary of its type.
 func (s *Service) CreateContact(ctx context.Context, commerceID, userID uuid.UUID, in ContactInput) (*ent.CommerceContact, error) {
-	tid, err := tenantOf(ctx, auth.PermCommerceManage)
+	tid, err := auth.TenantFor(ctx, auth.PermCommerceManage)
 	if err != nil {
 		return nil, err
 	}
@@ -149,7 +147,7 @@ func contact(ctx context.Context, tx *ent.Client, tid, userID, id uuid.UUID) (*e
 // checked against the contact's type. Deactivating the primary contact of a
 // type promotes the oldest other active contact of that type.
 func (s *Service) UpdateContact(ctx context.Context, commerceID, userID, id uuid.UUID, in ContactUpdate) (*ent.CommerceContact, error) {
-	tid, err := tenantOf(ctx, auth.PermCommerceManage)
+	tid, err := auth.TenantFor(ctx, auth.PermCommerceManage)
 	if err != nil {
 		return nil, err
 	}
@@ -219,7 +217,7 @@ func updateContact(ctx context.Context, tx *ent.Client, c *ent.CommerceContact, 
 // SetPrimaryContact makes an active contact the primary contact of its type
 // for its user, unsetting the previous one in the same transaction.
 func (s *Service) SetPrimaryContact(ctx context.Context, commerceID, userID, id uuid.UUID) (*ent.CommerceContact, error) {
-	tid, err := tenantOf(ctx, auth.PermCommerceManage)
+	tid, err := auth.TenantFor(ctx, auth.PermCommerceManage)
 	if err != nil {
 		return nil, err
 	}

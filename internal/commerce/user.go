@@ -115,7 +115,7 @@ func userExternalIDFree(ctx context.Context, tx *ent.Client, commerceID uuid.UUI
 
 // CreateUser adds a user (with roles) to a commerce of the active tenant.
 func (s *Service) CreateUser(ctx context.Context, commerceID uuid.UUID, in UserInput) (*ent.CommerceUser, error) {
-	tid, err := tenantOf(ctx, auth.PermCommerceManage)
+	tid, err := auth.TenantFor(ctx, auth.PermCommerceManage)
 	if err != nil {
 		return nil, err
 	}
@@ -181,7 +181,7 @@ func addRoles(ctx context.Context, tx *ent.Client, tid, userID uuid.UUID, roles 
 
 // UpdateUser changes a commerce user.
 func (s *Service) UpdateUser(ctx context.Context, commerceID, id uuid.UUID, in UserUpdate) (*ent.CommerceUser, error) {
-	tid, err := tenantOf(ctx, auth.PermCommerceManage)
+	tid, err := auth.TenantFor(ctx, auth.PermCommerceManage)
 	if err != nil {
 		return nil, err
 	}
@@ -223,7 +223,7 @@ func (s *Service) UpdateUser(ctx context.Context, commerceID, id uuid.UUID, in U
 // AddRole gives a commerce user a role; giving a held role changes nothing.
 // It returns the user with its roles and contacts.
 func (s *Service) AddRole(ctx context.Context, commerceID, userID uuid.UUID, role string) (*ent.CommerceUser, error) {
-	tid, err := tenantOf(ctx, auth.PermCommerceManage)
+	tid, err := auth.TenantFor(ctx, auth.PermCommerceManage)
 	if err != nil {
 		return nil, err
 	}
@@ -251,7 +251,7 @@ func (s *Service) AddRole(ctx context.Context, commerceID, userID uuid.UUID, rol
 // RemoveRole takes a role from a commerce user; removing a role the user
 // does not hold changes nothing.
 func (s *Service) RemoveRole(ctx context.Context, commerceID, userID uuid.UUID, role string) error {
-	tid, err := tenantOf(ctx, auth.PermCommerceManage)
+	tid, err := auth.TenantFor(ctx, auth.PermCommerceManage)
 	if err != nil {
 		return err
 	}
@@ -270,7 +270,7 @@ func (s *Service) RemoveRole(ctx context.Context, commerceID, userID uuid.UUID, 
 
 // ListUsers returns a page of a commerce's users (oldest first) with roles and contacts.
 func (s *Service) ListUsers(ctx context.Context, commerceID uuid.UUID, p paging.Page) (*paging.List[*ent.CommerceUser], error) {
-	tid, err := tenantOf(ctx, auth.PermCommerceView)
+	tid, err := auth.TenantFor(ctx, auth.PermCommerceView)
 	if err != nil {
 		return nil, err
 	}

@@ -5,17 +5,13 @@ package fieldorg
 import (
 	"context"
 	"fmt"
-	"net/mail"
+	emailaddr "github.com/reten-io/reten/internal/email"
 	"strings"
 	"unicode/utf8"
 
-	"github.com/google/uuid"
-
 	"github.com/reten-io/reten/ent"
 	"github.com/reten-io/reten/internal/apperr"
-	"github.com/reten-io/reten/internal/auth"
 	"github.com/reten-io/reten/internal/txn"
-	"github.com/reten-io/reten/internal/viewer"
 )
 
 // Service manages the field organisation of the viewer's tenant.
@@ -68,14 +64,6 @@ const (
 	MsgSupervisorExternalTakenFmt = `A supervisor with external_id "%s" already exists`
 )
 
-// tenantOf checks the permission and returns the active tenant.
-func tenantOf(ctx context.Context, permission string) (uuid.UUID, error) {
-	if err := auth.RequireCtx(ctx, permission); err != nil {
-		return uuid.Nil, err
-	}
-	return viewer.FromContext(ctx).TenantID, nil
-}
-
 // ItemMessage renders an item's message with its index, as DTO validation
 // of nested arrays does: "items.3.name should not be empty".
 func ItemMessage(index int, msg string) string {
@@ -124,11 +112,6 @@ func emailKey(email *string) *string {
 	return &k
 }
 
-func validEmail(email string) bool {
-	addr, err := mail.ParseAddress(email)
-	return err == nil && addr.Address == email && utf8.RuneCountInString(email) <= 320
-}
-
 func tooLong(s string, n int) bool { return utf8.RuneCountInString(s) > n }
 
 // checkName validates a required name.
@@ -145,26 +128,13 @@ func checkName(name string) []string {
 // checkContact validates the optional email and phone ("" means clear).
 func checkContact(email, phone *string) []string {
 	var msgs []string
-	if email != nil && *email != "" && !validEmail(*email) {
+	if email != nil && *email != "" && !emailaddr.Valid(*email) {
 		msgs = append(msgs, MsgEmailInvalid)
 	}
 	if phone != nil && tooLong(*phone, maxPhone) {
 		msgs = append(msgs, MsgPhoneTooLong)
 	}
 	return msgs
-}
-
-// chunks splits items into slices of at most n.
-func chunks[T any](items []T, n int) [][]T {
-	var out [][]T
-	for len(items) > n {
-		out = append(out, items[:n])
-		items = items[n:]
-	}
-	if len(items) > 0 {
-		out = append(out, items)
-	}
-	return out
 }
 
 func conflictOr(err error, msg string) error {

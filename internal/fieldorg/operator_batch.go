@@ -110,7 +110,7 @@ func planOperators(ctx context.Context, tx *ent.Client, tenantID uuid.UUID, item
 		}
 	}
 	existing := map[string]*ent.Operator{}
-	for _, chunk := range chunks(dedupe(extIDs), lookupChunk) {
+	for chunk := range slices.Chunk(dedupe(extIDs), lookupChunk) {
 		ops, err := tx.Operator.Query().Where(operator.TenantID(tenantID), operator.ExternalIDIn(chunk...)).All(ctx)
 		if err != nil {
 			return nil, nil, nil, err
@@ -120,7 +120,7 @@ func planOperators(ctx context.Context, tx *ent.Client, tenantID uuid.UUID, item
 		}
 	}
 	owners := map[string]uuid.UUID{}
-	for _, chunk := range chunks(dedupe(emails), lookupChunk) {
+	for chunk := range slices.Chunk(dedupe(emails), lookupChunk) {
 		ops, err := tx.Operator.Query().Where(operator.TenantID(tenantID), operator.EmailKeyIn(chunk...)).
 			Select(operator.FieldID, operator.FieldEmailKey).All(ctx)
 		if err != nil {
@@ -166,7 +166,7 @@ func dedupe(items []string) []string {
 // writeOperators inserts the creates in bulk and updates the matched
 // operators whose values change.
 func writeOperators(ctx context.Context, tx *ent.Client, tenantID uuid.UUID, creates, updates []plannedOperator) error {
-	for _, chunk := range chunks(creates, lookupChunk) {
+	for chunk := range slices.Chunk(creates, lookupChunk) {
 		builders := make([]*ent.OperatorCreate, len(chunk))
 		for n, p := range chunk {
 			it := p.item
@@ -237,7 +237,7 @@ func equalPtr(a, b *string) bool {
 // ("items.3.name should not be empty"), an email taken answers 409, and
 // nothing is written.
 func (s *Service) SyncOperators(ctx context.Context, items []OperatorItem) (*BatchResult, error) {
-	tenantID, err := tenantOf(ctx, auth.PermOperatorSync)
+	tenantID, err := auth.TenantFor(ctx, auth.PermOperatorSync)
 	if err != nil {
 		return nil, err
 	}
@@ -277,7 +277,7 @@ func (s *Service) SyncOperators(ctx context.Context, items []OperatorItem) (*Bat
 // (each with its index and messages), and an item is written whole or not at
 // all. Look-ups run in bulk; everything commits in one transaction.
 func (s *Service) BatchUpsertOperators(ctx context.Context, items []OperatorItem) (*BatchResult, error) {
-	tenantID, err := tenantOf(ctx, auth.PermOperatorBatchUpsert)
+	tenantID, err := auth.TenantFor(ctx, auth.PermOperatorBatchUpsert)
 	if err != nil {
 		return nil, err
 	}

@@ -117,7 +117,7 @@ func operatorConflictMsg(typ string, email, externalID *string) string {
 
 // CreateOperator creates an operator in the active tenant.
 func (s *Service) CreateOperator(ctx context.Context, in OperatorInput) (*ent.Operator, error) {
-	tenantID, err := tenantOf(ctx, auth.PermOperatorManage)
+	tenantID, err := auth.TenantFor(ctx, auth.PermOperatorManage)
 	if err != nil {
 		return nil, err
 	}
@@ -157,7 +157,7 @@ func operatorOf(ctx context.Context, c *ent.Client, tenantID, id uuid.UUID) (*en
 
 // GetOperator returns an operator of the active tenant.
 func (s *Service) GetOperator(ctx context.Context, id uuid.UUID) (*ent.Operator, error) {
-	tenantID, err := tenantOf(ctx, auth.PermOperatorView)
+	tenantID, err := auth.TenantFor(ctx, auth.PermOperatorView)
 	if err != nil {
 		return nil, err
 	}
@@ -166,7 +166,7 @@ func (s *Service) GetOperator(ctx context.Context, id uuid.UUID) (*ent.Operator,
 
 // ListOperators returns a page of the tenant's operators, by name.
 func (s *Service) ListOperators(ctx context.Context, f OperatorFilter, p paging.Page) (*paging.List[*ent.Operator], error) {
-	tenantID, err := tenantOf(ctx, auth.PermOperatorView)
+	tenantID, err := auth.TenantFor(ctx, auth.PermOperatorView)
 	if err != nil {
 		return nil, err
 	}
@@ -198,7 +198,7 @@ func (s *Service) ListOperators(ctx context.Context, f OperatorFilter, p paging.
 // OperatorConnection pages through the tenant's operators (GraphQL).
 func (s *Service) OperatorConnection(ctx context.Context, after *ent.Cursor, first *int, before *ent.Cursor, last *int,
 	orderBy *ent.OperatorOrder, where *ent.OperatorWhereInput) (*ent.OperatorConnection, error) {
-	tenantID, err := tenantOf(ctx, auth.PermOperatorView)
+	tenantID, err := auth.TenantFor(ctx, auth.PermOperatorView)
 	if err != nil {
 		return nil, err
 	}
@@ -208,7 +208,7 @@ func (s *Service) OperatorConnection(ctx context.Context, after *ent.Cursor, fir
 
 // UpdateOperator changes an operator of the active tenant.
 func (s *Service) UpdateOperator(ctx context.Context, id uuid.UUID, in OperatorPatch) (*ent.Operator, error) {
-	tenantID, err := tenantOf(ctx, auth.PermOperatorManage)
+	tenantID, err := auth.TenantFor(ctx, auth.PermOperatorManage)
 	if err != nil {
 		return nil, err
 	}
@@ -269,7 +269,7 @@ func (s *Service) UpdateOperator(ctx context.Context, id uuid.UUID, in OperatorP
 // DeleteOperator archives an operator into the trash (restorable with its
 // route links); its email and (type, external_id) become free at once.
 func (s *Service) DeleteOperator(ctx context.Context, id uuid.UUID) error {
-	tenantID, err := tenantOf(ctx, auth.PermOperatorDelete)
+	tenantID, err := auth.TenantFor(ctx, auth.PermOperatorDelete)
 	if err != nil {
 		return err
 	}

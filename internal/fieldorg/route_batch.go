@@ -110,7 +110,7 @@ type plannedRoute struct {
 // items are written; each item is written whole (route and links) or not at
 // all. Look-ups run in bulk; everything commits in one transaction.
 func (s *Service) BatchUpsertRoutes(ctx context.Context, items []RouteItem) (*BatchResult, error) {
-	tenantID, err := tenantOf(ctx, auth.PermRouteBatchUpsert)
+	tenantID, err := auth.TenantFor(ctx, auth.PermRouteBatchUpsert)
 	if err != nil {
 		return nil, err
 	}
@@ -167,7 +167,7 @@ func planRoutes(ctx context.Context, tx *ent.Client, tenantID uuid.UUID, items [
 		}
 	}
 	routes := map[string]*ent.Route{}
-	for _, chunk := range chunks(codes, lookupChunk) {
+	for chunk := range slices.Chunk(codes, lookupChunk) {
 		rs, err := tx.Route.Query().Where(route.TenantID(tenantID), route.CodeIn(chunk...)).All(ctx)
 		if err != nil {
 			return nil, err
@@ -177,7 +177,7 @@ func planRoutes(ctx context.Context, tx *ent.Client, tenantID uuid.UUID, items [
 		}
 	}
 	operators := map[string]uuid.UUID{}
-	for _, chunk := range chunks(dedupe(extIDs), lookupChunk) {
+	for chunk := range slices.Chunk(dedupe(extIDs), lookupChunk) {
 		ops, err := tx.Operator.Query().Where(operator.TenantID(tenantID), operator.ExternalIDIn(chunk...)).
 			Select(operator.FieldID, operator.FieldType, operator.FieldExternalID).All(ctx)
 		if err != nil {
@@ -235,7 +235,7 @@ func writeRoutes(ctx context.Context, tx *ent.Client, tenantID uuid.UUID, plans 
 			return apperr.FromEnt(err, "", conflictMsg)
 		}
 	}
-	for _, chunk := range chunks(creates, lookupChunk) {
+	for chunk := range slices.Chunk(creates, lookupChunk) {
 		builders := make([]*ent.RouteCreate, len(chunk))
 		for n, p := range chunk {
 			builders[n] = tx.Route.Create().SetID(p.id).SetTenantID(tenantID).SetCode(p.item.Code).
@@ -247,7 +247,7 @@ func writeRoutes(ctx context.Context, tx *ent.Client, tenantID uuid.UUID, plans 
 	}
 	// Current links of the existing routes, in bulk.
 	current := map[uuid.UUID]map[uuid.UUID]*ent.RouteOperator{}
-	for _, chunk := range chunks(linked, lookupChunk) {
+	for chunk := range slices.Chunk(linked, lookupChunk) {
 		ls, err := tx.RouteOperator.Query().Where(routeoperator.TenantID(tenantID), routeoperator.RouteIDIn(chunk...),
 			// Links to archived operators stay as they are: restoring the operator brings them back.
 			routeoperator.HasOperatorWith(operator.ArchivedAtIsNil())).All(ctx)
@@ -293,12 +293,12 @@ func writeRoutes(ctx context.Context, tx *ent.Client, tenantID uuid.UUID, plans 
 			}
 		}
 	}
-	for _, chunk := range chunks(newLinks, lookupChunk) {
+	for chunk := range slices.Chunk(newLinks, lookupChunk) {
 		if err := tx.RouteOperator.CreateBulk(chunk...).Exec(ctx); err != nil {
 			return apperr.FromEnt(err, "", conflictMsg)
 		}
 	}
-	for _, chunk := range chunks(deactivate, lookupChunk) {
+	for chunk := range slices.Chunk(deactivate, lookupChunk) {
 		if err := tx.RouteOperator.Update().Where(routeoperator.IDIn(chunk...)).SetIsActive(false).Exec(ctx); err != nil {
 			return err
 		}

@@ -71,7 +71,7 @@ func routeCodeFree(ctx context.Context, tx *ent.Client, tenantID, self uuid.UUID
 
 // CreateRoute creates a route in the active tenant.
 func (s *Service) CreateRoute(ctx context.Context, in RouteInput) (*ent.Route, error) {
-	tenantID, err := tenantOf(ctx, auth.PermRouteManage)
+	tenantID, err := auth.TenantFor(ctx, auth.PermRouteManage)
 	if err != nil {
 		return nil, err
 	}
@@ -105,7 +105,7 @@ func routeOf(ctx context.Context, c *ent.Client, tenantID, id uuid.UUID) (*ent.R
 
 // GetRoute returns a route of the active tenant with its operator links.
 func (s *Service) GetRoute(ctx context.Context, id uuid.UUID) (*RouteDetail, error) {
-	tenantID, err := tenantOf(ctx, auth.PermRouteView)
+	tenantID, err := auth.TenantFor(ctx, auth.PermRouteView)
 	if err != nil {
 		return nil, err
 	}
@@ -123,7 +123,7 @@ func (s *Service) GetRoute(ctx context.Context, id uuid.UUID) (*RouteDetail, err
 // RouteLinks returns the operator links of a route, oldest first (links to
 // archived operators are hidden). The caller has checked route:view.
 func (s *Service) RouteLinks(ctx context.Context, routeID uuid.UUID) ([]*ent.RouteOperator, error) {
-	tenantID, err := tenantOf(ctx, auth.PermRouteView)
+	tenantID, err := auth.TenantFor(ctx, auth.PermRouteView)
 	if err != nil {
 		return nil, err
 	}
@@ -135,7 +135,7 @@ func (s *Service) RouteLinks(ctx context.Context, routeID uuid.UUID) ([]*ent.Rou
 
 // ListRoutes returns a page of the tenant's routes, by code.
 func (s *Service) ListRoutes(ctx context.Context, f RouteFilter, p paging.Page) (*paging.List[*ent.Route], error) {
-	tenantID, err := tenantOf(ctx, auth.PermRouteView)
+	tenantID, err := auth.TenantFor(ctx, auth.PermRouteView)
 	if err != nil {
 		return nil, err
 	}
@@ -160,7 +160,7 @@ func (s *Service) ListRoutes(ctx context.Context, f RouteFilter, p paging.Page) 
 // RouteConnection pages through the tenant's routes (GraphQL).
 func (s *Service) RouteConnection(ctx context.Context, after *ent.Cursor, first *int, before *ent.Cursor, last *int,
 	orderBy *ent.RouteOrder, where *ent.RouteWhereInput) (*ent.RouteConnection, error) {
-	tenantID, err := tenantOf(ctx, auth.PermRouteView)
+	tenantID, err := auth.TenantFor(ctx, auth.PermRouteView)
 	if err != nil {
 		return nil, err
 	}
@@ -170,7 +170,7 @@ func (s *Service) RouteConnection(ctx context.Context, after *ent.Cursor, first 
 
 // UpdateRoute changes a route of the active tenant.
 func (s *Service) UpdateRoute(ctx context.Context, id uuid.UUID, in RoutePatch) (*ent.Route, error) {
-	tenantID, err := tenantOf(ctx, auth.PermRouteManage)
+	tenantID, err := auth.TenantFor(ctx, auth.PermRouteManage)
 	if err != nil {
 		return nil, err
 	}
@@ -214,7 +214,7 @@ func (s *Service) UpdateRoute(ctx context.Context, id uuid.UUID, in RoutePatch) 
 // DeleteRoute archives a route into the trash (restorable with its operator
 // links); its code becomes free at once.
 func (s *Service) DeleteRoute(ctx context.Context, id uuid.UUID) error {
-	tenantID, err := tenantOf(ctx, auth.PermRouteDelete)
+	tenantID, err := auth.TenantFor(ctx, auth.PermRouteDelete)
 	if err != nil {
 		return err
 	}
@@ -238,7 +238,7 @@ func validRole(role string) bool {
 // link is returned (reactivated when inactive; its role changed when Role is
 // given). Both must be live records of the active tenant (404 otherwise).
 func (s *Service) AddRouteOperator(ctx context.Context, routeID uuid.UUID, in LinkInput) (*ent.RouteOperator, error) {
-	tenantID, err := tenantOf(ctx, auth.PermRouteManage)
+	tenantID, err := auth.TenantFor(ctx, auth.PermRouteManage)
 	if err != nil {
 		return nil, err
 	}
@@ -297,7 +297,7 @@ func (s *Service) AddRouteOperator(ctx context.Context, routeID uuid.UUID, in Li
 
 // RemoveRouteOperator hard deletes the link of an operator to a route.
 func (s *Service) RemoveRouteOperator(ctx context.Context, routeID, operatorID uuid.UUID) error {
-	tenantID, err := tenantOf(ctx, auth.PermRouteManage)
+	tenantID, err := auth.TenantFor(ctx, auth.PermRouteManage)
 	if err != nil {
 		return err
 	}

@@ -127,7 +127,7 @@ func assign(ctx context.Context, tx *ent.Client, tenantID, supervisorID uuid.UUI
 		for n, id := range routeIDs {
 			builders[n] = tx.SupervisorAssignment.Create().SetTenantID(tenantID).SetSupervisorID(supervisorID).SetRouteID(id)
 		}
-		for _, chunk := range chunks(builders, lookupChunk) {
+		for chunk := range slices.Chunk(builders, lookupChunk) {
 			if err := tx.SupervisorAssignment.CreateBulk(chunk...).Exec(ctx); err != nil {
 				return err
 			}
@@ -151,7 +151,7 @@ func assign(ctx context.Context, tx *ent.Client, tenantID, supervisorID uuid.UUI
 		for n, id := range operatorIDs {
 			builders[n] = tx.SupervisorAssignment.Create().SetTenantID(tenantID).SetSupervisorID(supervisorID).SetOperatorID(id)
 		}
-		for _, chunk := range chunks(builders, lookupChunk) {
+		for chunk := range slices.Chunk(builders, lookupChunk) {
 			if err := tx.SupervisorAssignment.CreateBulk(chunk...).Exec(ctx); err != nil {
 				return err
 			}
@@ -162,7 +162,7 @@ func assign(ctx context.Context, tx *ent.Client, tenantID, supervisorID uuid.UUI
 
 // CreateSupervisor creates a supervisor with its assignments.
 func (s *Service) CreateSupervisor(ctx context.Context, in SupervisorInput) (*SupervisorDetail, error) {
-	tenantID, err := tenantOf(ctx, auth.PermSupervisorManage)
+	tenantID, err := auth.TenantFor(ctx, auth.PermSupervisorManage)
 	if err != nil {
 		return nil, err
 	}
@@ -250,7 +250,7 @@ func supervisorDetails(ctx context.Context, c *ent.Client, tenantID uuid.UUID, s
 
 // GetSupervisor returns a supervisor of the active tenant with its assignments.
 func (s *Service) GetSupervisor(ctx context.Context, id uuid.UUID) (*SupervisorDetail, error) {
-	tenantID, err := tenantOf(ctx, auth.PermSupervisorView)
+	tenantID, err := auth.TenantFor(ctx, auth.PermSupervisorView)
 	if err != nil {
 		return nil, err
 	}
@@ -267,7 +267,7 @@ func (s *Service) GetSupervisor(ctx context.Context, id uuid.UUID) (*SupervisorD
 
 // ListSupervisors returns a page of the tenant's supervisors, by name.
 func (s *Service) ListSupervisors(ctx context.Context, f SupervisorFilter, p paging.Page) (*paging.List[*SupervisorDetail], error) {
-	tenantID, err := tenantOf(ctx, auth.PermSupervisorView)
+	tenantID, err := auth.TenantFor(ctx, auth.PermSupervisorView)
 	if err != nil {
 		return nil, err
 	}
@@ -297,7 +297,7 @@ func (s *Service) ListSupervisors(ctx context.Context, f SupervisorFilter, p pag
 // SupervisorConnection pages through the tenant's supervisors (GraphQL).
 func (s *Service) SupervisorConnection(ctx context.Context, after *ent.Cursor, first *int, before *ent.Cursor, last *int,
 	orderBy *ent.SupervisorOrder, where *ent.SupervisorWhereInput) (*ent.SupervisorConnection, error) {
-	tenantID, err := tenantOf(ctx, auth.PermSupervisorView)
+	tenantID, err := auth.TenantFor(ctx, auth.PermSupervisorView)
 	if err != nil {
 		return nil, err
 	}
@@ -307,7 +307,7 @@ func (s *Service) SupervisorConnection(ctx context.Context, after *ent.Cursor, f
 
 // UpdateSupervisor changes a supervisor of the active tenant.
 func (s *Service) UpdateSupervisor(ctx context.Context, id uuid.UUID, in SupervisorPatch) (*SupervisorDetail, error) {
-	tenantID, err := tenantOf(ctx, auth.PermSupervisorManage)
+	tenantID, err := auth.TenantFor(ctx, auth.PermSupervisorManage)
 	if err != nil {
 		return nil, err
 	}
@@ -374,7 +374,7 @@ func (s *Service) UpdateSupervisor(ctx context.Context, id uuid.UUID, in Supervi
 // DeleteSupervisor archives a supervisor into the trash (restorable with its
 // assignments); its email and external id become free at once.
 func (s *Service) DeleteSupervisor(ctx context.Context, id uuid.UUID) error {
-	tenantID, err := tenantOf(ctx, auth.PermSupervisorDelete)
+	tenantID, err := auth.TenantFor(ctx, auth.PermSupervisorDelete)
 	if err != nil {
 		return err
 	}

@@ -12,7 +12,6 @@ import (
 	"github.com/reten-io/reten/internal/apperr"
 	"github.com/reten-io/reten/internal/auth"
 	"github.com/reten-io/reten/internal/paging"
-	"github.com/reten-io/reten/internal/viewer"
 )
 
 // Messages of the snapshot routes.
@@ -53,17 +52,10 @@ func validStage(s string) bool {
 	return commercelifecyclesnapshot.StageValidator(commercelifecyclesnapshot.Stage(s)) == nil
 }
 
-func tenantOf(ctx context.Context, permission string) (uuid.UUID, error) {
-	if err := auth.RequireCtx(ctx, permission); err != nil {
-		return uuid.Nil, err
-	}
-	return viewer.FromContext(ctx).TenantID, nil
-}
-
 // List returns a page of the tenant's snapshots ordered by state_changed_at
 // then id (descending unless sort is "state_changed_at"), with the exact total.
 func (s *Service) List(ctx context.Context, f Filter, p paging.Page) (*paging.List[*ent.CommerceLifecycleSnapshot], error) {
-	tenantID, err := tenantOf(ctx, auth.PermSnapshotView)
+	tenantID, err := auth.TenantFor(ctx, auth.PermSnapshotView)
 	if err != nil {
 		return nil, err
 	}
@@ -133,7 +125,7 @@ func (s *Service) resolveCommerce(ctx context.Context, tenantID uuid.UUID, ident
 // ForCommerce returns the snapshots of one commerce (its UUID or external
 // code), ordered by AGC; with agcID only that AGC's snapshot (404 when none).
 func (s *Service) ForCommerce(ctx context.Context, ident string, agcID string) ([]*ent.CommerceLifecycleSnapshot, error) {
-	tenantID, err := tenantOf(ctx, auth.PermSnapshotView)
+	tenantID, err := auth.TenantFor(ctx, auth.PermSnapshotView)
 	if err != nil {
 		return nil, err
 	}
@@ -182,7 +174,7 @@ type LookupResult struct {
 // BatchLookup returns the snapshots of many commerces; identifiers without a
 // snapshot come back in Unresolved.
 func (s *Service) BatchLookup(ctx context.Context, in LookupInput) (*LookupResult, error) {
-	tenantID, err := tenantOf(ctx, auth.PermSnapshotView)
+	tenantID, err := auth.TenantFor(ctx, auth.PermSnapshotView)
 	if err != nil {
 		return nil, err
 	}

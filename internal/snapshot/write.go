@@ -279,7 +279,7 @@ func eqStr(a, b *string) bool { return (a == nil && b == nil) || (a != nil && b 
 // and returns the stored snapshot with the outcome (created, updated,
 // unchanged, or stale when last_computed_at is older than the stored one).
 func (s *Service) Upsert(ctx context.Context, it Item) (*ent.CommerceLifecycleSnapshot, string, error) {
-	tenantID, err := tenantOf(ctx, auth.PermSnapshotCreate)
+	tenantID, err := auth.TenantFor(ctx, auth.PermSnapshotCreate)
 	if err != nil {
 		return nil, "", err
 	}
@@ -311,7 +311,7 @@ func (s *Service) Upsert(ctx context.Context, it Item) (*ent.CommerceLifecycleSn
 // reported and change nothing; valid ones are written in chunks of 1,000 (one
 // transaction and one INSERT ... ON CONFLICT per chunk).
 func (s *Service) BatchUpsert(ctx context.Context, items []Item, byExternal bool) (*BatchResult, error) {
-	tenantID, err := tenantOf(ctx, auth.PermSnapshotCreate)
+	tenantID, err := auth.TenantFor(ctx, auth.PermSnapshotCreate)
 	if err != nil {
 		return nil, err
 	}

@@ -3,12 +3,11 @@ package user
 import (
 	"context"
 	"fmt"
-	"net/mail"
+	"github.com/reten-io/reten/internal/email"
 	"regexp"
 	"slices"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/google/uuid"
 
@@ -98,15 +97,9 @@ type RegisterInput struct {
 	Roles                                          []string
 }
 
-// validEmail accepts a bare address of at most 320 characters.
-func validEmail(email string) bool {
-	addr, err := mail.ParseAddress(email)
-	return err == nil && addr.Address == email && utf8.RuneCountInString(email) <= 320
-}
-
 func (in RegisterInput) validate() []string {
 	var msgs []string
-	if !validEmail(in.Email) {
+	if !email.Valid(in.Email) {
 		msgs = append(msgs, MsgEmailInvalid)
 	}
 	if !usernamePattern.MatchString(in.Username) {
@@ -289,7 +282,7 @@ func (s *Service) Update(ctx context.Context, id uuid.UUID, in UpdateInput) (*Me
 	var msgs []string
 	if in.Email != nil {
 		*in.Email = strings.TrimSpace(*in.Email)
-		if !validEmail(*in.Email) {
+		if !email.Valid(*in.Email) {
 			msgs = append(msgs, MsgEmailInvalid)
 		}
 	}
