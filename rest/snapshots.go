@@ -7,7 +7,6 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/reten-io/reten/ent"
-	"github.com/reten-io/reten/internal/apperr"
 	"github.com/reten-io/reten/internal/snapshot"
 )
 
@@ -162,33 +161,17 @@ func (a *api) batchUpsertSnapshots(w http.ResponseWriter, r *http.Request) error
 	if err := b.err(); err != nil {
 		return err
 	}
-	if len(raw) == 0 {
-		return apperr.Validation(snapshot.MsgItemsEmpty)
-	}
-	if len(raw) > snapshot.MaxBatchItems {
-		return apperr.Validation(snapshot.MsgItemsTooMany)
-	}
 	items := make([]snapshot.Item, len(raw))
-	var byID, byExt bool
 	for i, rm := range raw {
 		ib, ok := objectBody(rm, snapshotItemFields...)
 		if !ok {
 			items[i].Invalid = []string{"each item must be an object"}
 			continue
 		}
-		if ib.has("commerce_id") {
-			byID = true
-		}
-		if ib.has("external_id") {
-			byExt = true
-		}
 		items[i] = snapshotItem(ib)
 		items[i].Invalid = ib.msgs
 	}
-	if byID && byExt {
-		return apperr.Validation(snapshot.MsgItemsMixed)
-	}
-	res, err := a.Snapshots.BatchUpsert(r.Context(), items, byExt)
+	res, err := a.Snapshots.BatchUpsert(r.Context(), items)
 	if err != nil {
 		return err
 	}

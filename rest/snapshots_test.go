@@ -11,9 +11,10 @@ import (
 )
 
 type snapTenant struct {
-	h      apptest.Headers
-	c1, c2 uuid.UUID // c1 has external id EXT-1, c2 has none
-	agc    uuid.UUID
+	h        apptest.Headers
+	tenantID uuid.UUID
+	c1, c2   uuid.UUID // c1 has external id EXT-1, c2 has none
+	agc      uuid.UUID
 }
 
 func snapSetup(t *testing.T, env *apptest.Env, name string) snapTenant {
@@ -26,7 +27,7 @@ func snapSetup(t *testing.T, env *apptest.Env, name string) snapTenant {
 	c.RetentionStatusConfig.Create().SetTenantID(tn.TenantID).SetCode("new").SetLabel("Nuevo").SetStage("ACTIVATION").SaveX(ctx)
 	c.RetentionStatusConfig.Create().SetTenantID(tn.TenantID).SetCode("engaged").SetLabel("Comprometido").SetStage("ENGAGEMENT").SaveX(ctx)
 	c.RetentionStatusConfig.Create().SetTenantID(tn.TenantID).SetCode("off").SetLabel("Off").SetStage("ENGAGEMENT").SetIsActive(false).SaveX(ctx)
-	return snapTenant{h: apptest.JWT(env.Login(tn.Email), tn.TenantID, uuid.Nil), c1: c1.ID, c2: c2.ID, agc: agc.ID}
+	return snapTenant{h: apptest.JWT(env.Login(tn.Email), tn.TenantID, uuid.Nil), tenantID: tn.TenantID, c1: c1.ID, c2: c2.ID, agc: agc.ID}
 }
 
 func put(t *testing.T, env *apptest.Env, s snapTenant, commerce uuid.UUID, code, stage, at string) map[string]any {

@@ -88,7 +88,7 @@ func Wire(cfg Config, db *DB) (*App, error) {
 	a.Dispatch = dispatch.NewService(db.Client, cfg.SecretsKey)
 	a.Catalog = catalog.NewService(db.Client)
 	a.AGCs = agc.NewService(db.Client)
-	a.Snapshots = snapshot.NewService(db.Client)
+	a.Snapshots = snapshot.NewService(db.Client, db.Dialect)
 	a.Handler = a.handler()
 	return a, nil
 }

@@ -11,10 +11,16 @@ import (
 )
 
 // Service reads and writes the snapshots of the viewer's tenant.
-type Service struct{ client *ent.Client }
+type Service struct {
+	client  *ent.Client
+	dialect string // the guarded upsert statement is built for it
+}
 
-// NewService returns a Service.
-func NewService(client *ent.Client) *Service { return &Service{client: client} }
+// NewService returns a Service over client, whose driver speaks dialect
+// (entgo.io/ent/dialect.Postgres or SQLite).
+func NewService(client *ent.Client, dialect string) *Service {
+	return &Service{client: client, dialect: dialect}
+}
 
 // db is the transaction client of ctx when there is one, else the pool.
 func (s *Service) db(ctx context.Context) *ent.Client { return txn.Client(ctx, s.client) }

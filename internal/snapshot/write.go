@@ -2,20 +2,15 @@ package snapshot
 
 import (
 	"context"
-	"fmt"
 	"slices"
 	"time"
 
 	"github.com/google/uuid"
 
 	"github.com/reten-io/reten/ent"
-	"github.com/reten-io/reten/ent/activitygenerationconfig"
-	"github.com/reten-io/reten/ent/commerce"
 	"github.com/reten-io/reten/ent/commercelifecyclesnapshot"
-	"github.com/reten-io/reten/ent/retentionstatusconfig"
 	"github.com/reten-io/reten/internal/apperr"
 	"github.com/reten-io/reten/internal/auth"
-	"github.com/reten-io/reten/internal/txn"
 )
 
 // Outcomes of an upsert.
@@ -40,6 +35,7 @@ const (
 	MsgAGCEmpty          = "activity_generation_config_id should not be empty"
 	MsgCodeEmpty         = "code should not be empty"
 	MsgLastComputedEmpty = "last_computed_at should not be empty"
+	MsgStageMismatchFmt  = "stage %s does not match retention status config %q (stage %s)"
 	MaxBatchItems        = 10000
 	chunkSize            = 1000
 )
@@ -104,177 +100,6 @@ func validate(it Item, byExternal bool) []string {
 	return msgs
 }
 
-type key struct{ commerce, agc uuid.UUID }
-
-// itemFail is a per-item resolution failure; notFound says whether a single
-// upsert answers 404 (else 400).
-type itemFail struct {
-	msgs     []string
-	notFound bool
-}
-
-// chunkOut is the outcome of one chunk: per position, an outcome or a failure.
-type chunkOut struct {
-	outcomes []string
-	fails    []*itemFail
-	keys     []key
-}
-
-// upsertChunk resolves and writes validated items inside one transaction: one
-// query per lookup (commerces, AGCs, status configs, stored snapshots) and one
-// multi-row INSERT ... ON CONFLICT for the rows that change. Items apply in
-// order over the in-memory state, so a later duplicate wins.
-func (s *Service) upsertChunk(ctx context.Context, tenantID uuid.UUID, items []Item, byExternal bool) (*chunkOut, error) {
-	out := &chunkOut{outcomes: make([]string, len(items)), fails: make([]*itemFail, len(items)), keys: make([]key, len(items))}
-	err := txn.Run(ctx, s.client, func(ctx context.Context, tx *ent.Client) error {
-		var cids, agcIDs []uuid.UUID
-		var exts, codes []string
-		for _, it := range items {
-			if byExternal {
-				exts = append(exts, it.ExternalID)
-			} else {
-				cids = append(cids, uuid.MustParse(it.CommerceID))
-			}
-			agcIDs = append(agcIDs, uuid.MustParse(it.AGCID))
-			codes = append(codes, it.Code)
-		}
-		cq := tx.Commerce.Query().Where(commerce.TenantID(tenantID))
-		if byExternal {
-			cq.Where(commerce.ExternalIDIn(exts...))
-		} else {
-			cq.Where(commerce.IDIn(cids...))
-		}
-		cs, err := cq.All(ctx)
-		if err != nil {
-			return err
-		}
-		commerces := map[string]*ent.Commerce{}
-		var found []uuid.UUID
-		for _, c := range cs {
-			found = append(found, c.ID)
-			if byExternal {
-				if c.ExternalID != nil {
-					commerces[*c.ExternalID] = c
-				}
-			} else {
-				commerces[c.ID.String()] = c
-			}
-		}
-		agcs, err := tx.ActivityGenerationConfig.Query().Where(activitygenerationconfig.TenantID(tenantID),
-			activitygenerationconfig.IDIn(agcIDs...)).IDs(ctx)
-		if err != nil {
-			return err
-		}
-		agcOK := map[uuid.UUID]bool{}
-		for _, id := range agcs {
-			agcOK[id] = true
-		}
-		sts, err := tx.RetentionStatusConfig.Query().Where(retentionstatusconfig.TenantID(tenantID),
-			retentionstatusconfig.CodeIn(codes...), retentionstatusconfig.IsActive(true)).All(ctx)
-		if err != nil {
-			return err
-		}
-		labels := map[string]string{}
-		for _, st := range sts {
-			labels[st.Code] = st.Label
-		}
-		stored, err := tx.CommerceLifecycleSnapshot.Query().Where(commercelifecyclesnapshot.TenantID(tenantID),
-			commercelifecyclesnapshot.CommerceIDIn(found...), commercelifecyclesnapshot.ActivityGenerationConfigIDIn(agcs...)).All(ctx)
-		if err != nil {
-			return err
-		}
-		state := map[key]*ent.CommerceLifecycleSnapshot{}
-		for _, sn := range stored {
-			state[key{sn.CommerceID, sn.ActivityGenerationConfigID}] = sn
-		}
-		dirty := map[key]bool{}
-		var order []key
-		for i, it := range items {
-			ident := it.CommerceID
-			if byExternal {
-				ident = it.ExternalID
-			} else {
-				ident = uuid.MustParse(ident).String()
-			}
-			agcID := uuid.MustParse(it.AGCID)
-			c, ok := commerces[ident]
-			f := &itemFail{}
-			if !ok {
-				f.notFound = true
-				if byExternal {
-					f.msgs = append(f.msgs, fmt.Sprintf(MsgCommerceExtFmt, ident))
-				} else {
-					f.msgs = append(f.msgs, fmt.Sprintf(MsgCommerceIDFmt, ident))
-				}
-			}
-			if !agcOK[agcID] {
-				f.notFound = f.notFound || len(f.msgs) == 0
-				f.msgs = append(f.msgs, fmt.Sprintf(MsgAGCNotFoundFmt, agcID))
-			}
-			label, ok := labels[it.Code]
-			if !ok {
-				f.msgs = append(f.msgs, fmt.Sprintf(MsgStatusInactiveFmt, it.Code))
-			}
-			if len(f.msgs) > 0 {
-				out.fails[i] = f
-				continue
-			}
-			k := key{c.ID, agcID}
-			out.keys[i] = k
-			at := it.LastComputedAt.UTC().Truncate(time.Microsecond)
-			cur := state[k]
-			next := &ent.CommerceLifecycleSnapshot{CommerceID: c.ID, ActivityGenerationConfigID: agcID, ExternalID: c.ExternalID,
-				Code: it.Code, Label: label, Stage: commercelifecyclesnapshot.Stage(it.Stage), LastComputedAt: at, StateChangedAt: at}
-			switch {
-			case cur == nil:
-				next.ID = uuid.New()
-				out.outcomes[i] = Created
-			case at.Before(cur.LastComputedAt):
-				out.outcomes[i] = Stale
-				continue
-			case cur.Stage == next.Stage && cur.Code == next.Code && cur.Label == next.Label &&
-				at.Equal(cur.LastComputedAt) && eqStr(cur.ExternalID, next.ExternalID):
-				out.outcomes[i] = Unchanged
-				continue
-			default:
-				next.ID = cur.ID
-				if cur.Stage == next.Stage && cur.Code == next.Code {
-					next.StateChangedAt = cur.StateChangedAt
-				}
-				out.outcomes[i] = Updated
-			}
-			state[k] = next
-			if !dirty[k] {
-				dirty[k] = true
-				order = append(order, k)
-			}
-		}
-		if len(order) == 0 {
-			return nil
-		}
-		builders := make([]*ent.CommerceLifecycleSnapshotCreate, 0, len(order))
-		for _, k := range order {
-			n := state[k]
-			builders = append(builders, tx.CommerceLifecycleSnapshot.Create().SetID(n.ID).SetTenantID(tenantID).
-				SetCommerceID(n.CommerceID).SetActivityGenerationConfigID(n.ActivityGenerationConfigID).
-				SetNillableExternalID(n.ExternalID).SetCode(n.Code).SetLabel(n.Label).SetStage(n.Stage).
-				SetLastComputedAt(n.LastComputedAt).SetStateChangedAt(n.StateChangedAt))
-		}
-		return tx.CommerceLifecycleSnapshot.CreateBulk(builders...).
-			OnConflictColumns(commercelifecyclesnapshot.FieldCommerceID, commercelifecyclesnapshot.FieldActivityGenerationConfigID).
-			Update(func(u *ent.CommerceLifecycleSnapshotUpsert) {
-				u.UpdateExternalID().UpdateCode().UpdateLabel().UpdateStage().UpdateLastComputedAt().
-					UpdateStateChangedAt().UpdateUpdatedAt()
-			}).Exec(ctx)
-	})
-	if err != nil {
-		return nil, err
-	}
-	return out, nil
-}
-
-func eqStr(a, b *string) bool { return (a == nil && b == nil) || (a != nil && b != nil && *a == *b) }
-
 // Upsert writes one snapshot identified by commerce UUID (commerce-lifecycle-snapshot:create)
 // and returns the stored snapshot with the outcome (created, updated,
 // unchanged, or stale when last_computed_at is older than the stored one).
@@ -306,17 +131,38 @@ func (s *Service) Upsert(ctx context.Context, it Item) (*ent.CommerceLifecycleSn
 	return sn, out.outcomes[0], nil
 }
 
-// BatchUpsert writes up to MaxBatchItems snapshots, every item identified by
-// commerce_id or every item by external_id (byExternal). Invalid items are
-// reported and change nothing; valid ones are written in chunks of 1,000 (one
-// transaction and one INSERT ... ON CONFLICT per chunk).
-func (s *Service) BatchUpsert(ctx context.Context, items []Item, byExternal bool) (*BatchResult, error) {
+// byExternal says which identifier the items use: every item commerce_id or
+// every item external_id; mixing them is a 400.
+func byExternal(items []Item) (bool, error) {
+	var ids, exts bool
+	for _, it := range items {
+		ids = ids || it.CommerceID != ""
+		exts = exts || it.ExternalID != ""
+	}
+	if ids && exts {
+		return false, apperr.Validation(MsgItemsMixed)
+	}
+	return exts, nil
+}
+
+// BatchUpsert writes 1 to MaxBatchItems snapshots, every item identified by
+// commerce_id or every item by external_id. Invalid items are reported and
+// change nothing; valid ones are written in chunks of 1,000 (one transaction
+// and one guarded INSERT ... ON CONFLICT per chunk, see upsertChunk).
+func (s *Service) BatchUpsert(ctx context.Context, items []Item) (*BatchResult, error) {
 	tenantID, err := auth.TenantFor(ctx, auth.PermSnapshotCreate)
 	if err != nil {
 		return nil, err
 	}
-	if len(items) > MaxBatchItems {
+	switch {
+	case len(items) == 0:
+		return nil, apperr.Validation(MsgItemsEmpty)
+	case len(items) > MaxBatchItems:
 		return nil, apperr.Validation(MsgItemsTooMany)
+	}
+	byExternal, err := byExternal(items)
+	if err != nil {
+		return nil, err
 	}
 	res := &BatchResult{Results: []ItemResult{}, Errors: []ItemError{}}
 	var valid []Item
