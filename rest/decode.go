@@ -36,6 +36,15 @@ type body struct {
 // in allowed (others add "property <name> should not exist"). An empty body is
 // an empty object. Malformed JSON or a non-object is an immediate 400.
 func decodeBody(r *http.Request, allowed ...string) (*body, error) {
+	raw, err := readBody(r)
+	if err != nil {
+		return nil, err
+	}
+	return parseBody(raw, allowed...)
+}
+
+// readBody reads the whole request body (413 past the body limit).
+func readBody(r *http.Request) ([]byte, error) {
 	raw, err := io.ReadAll(r.Body)
 	if err != nil {
 		var tooLarge *http.MaxBytesError
@@ -44,14 +53,20 @@ func decodeBody(r *http.Request, allowed ...string) (*body, error) {
 		}
 		return nil, apperr.Invalid(msgMalformedJSON)
 	}
+	return raw, nil
+}
+
+// parseBody is decodeBody over a body already read.
+func parseBody(raw []byte, allowed ...string) (*body, error) {
 	b := &body{fields: map[string]json.RawMessage{}}
 	if len(bytes.TrimSpace(raw)) == 0 {
 		return b, nil
 	}
-	if !json.Valid(raw) {
-		return nil, apperr.Invalid(msgMalformedJSON)
-	}
 	if err := json.Unmarshal(raw, &b.fields); err != nil || b.fields == nil {
+		// Only the failure pays for a second pass over the body.
+		if !json.Valid(raw) {
+			return nil, apperr.Invalid(msgMalformedJSON)
+		}
 		return nil, apperr.Invalid(msgBodyNotObject)
 	}
 	b.rejectUnknown(allowed)

@@ -1,6 +1,8 @@
 package rest
 
 import (
+	"bytes"
+	"encoding/json"
 	"net/http"
 	"time"
 
@@ -150,26 +152,15 @@ func slicesWithout(l []string, drop string) []string {
 }
 
 func (a *api) batchUpsertSnapshots(w http.ResponseWriter, r *http.Request) error {
-	b, err := decodeBody(r, "items")
+	raw, err := readBody(r)
 	if err != nil {
 		return err
 	}
-	raw, ok := b.array("items", snapshot.MsgItemsRequired)
-	if !ok && b.err() == nil {
-		b.fail(snapshot.MsgItemsRequired)
-	}
-	if err := b.err(); err != nil {
-		return err
-	}
-	items := make([]snapshot.Item, len(raw))
-	for i, rm := range raw {
-		ib, ok := objectBody(rm, snapshotItemFields...)
-		if !ok {
-			items[i].Invalid = []string{"each item must be an object"}
-			continue
+	items, ok := decodeSnapshotBatch(raw)
+	if !ok {
+		if items, err = preciseSnapshotItems(raw); err != nil {
+			return err
 		}
-		items[i] = snapshotItem(ib)
-		items[i].Invalid = ib.msgs
 	}
 	res, err := a.Snapshots.BatchUpsert(r.Context(), items)
 	if err != nil {
@@ -199,4 +190,81 @@ func (a *api) batchUpsertSnapshots(w http.ResponseWriter, r *http.Request) error
 	}
 	writeJSON(w, http.StatusOK, out)
 	return nil
+}
+
+// snapshotItemDTO is a batch item as the engine sends it.
+type snapshotItemDTO struct {
+	CommerceID     *string `json:"commerce_id"`
+	ExternalID     *string `json:"external_id"`
+	AGCID          *string `json:"activity_generation_config_id"`
+	Code           *string `json:"code"`
+	Stage          *string `json:"stage"`
+	LastComputedAt *string `json:"last_computed_at"`
+}
+
+// decodeSnapshotBatch decodes a well-formed batch body in one pass (10,000
+// items arrive often). ok is false when the body needs preciseSnapshotItems
+// to say what is wrong with it (no items array, an item that is not an
+// object, an unknown property, a wrong type). A null field reads as absent,
+// as in the precise decoder.
+func decodeSnapshotBatch(raw []byte) ([]snapshot.Item, bool) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	var in struct {
+		Items []*snapshotItemDTO `json:"items"`
+	}
+	if err := dec.Decode(&in); err != nil || in.Items == nil || dec.More() {
+		return nil, false
+	}
+	dtos := in.Items
+	str := func(p *string) string {
+		if p == nil {
+			return ""
+		}
+		return *p
+	}
+	items := make([]snapshot.Item, len(dtos))
+	for i, d := range dtos {
+		if d == nil {
+			return nil, false
+		}
+		it := snapshot.Item{CommerceID: str(d.CommerceID), ExternalID: str(d.ExternalID), AGCID: str(d.AGCID),
+			Code: str(d.Code), Stage: str(d.Stage)}
+		if d.LastComputedAt != nil {
+			t, err := time.Parse(time.RFC3339Nano, *d.LastComputedAt)
+			if err != nil {
+				return nil, false
+			}
+			it.LastComputedAt = &t
+		}
+		items[i] = it
+	}
+	return items, true
+}
+
+// preciseSnapshotItems decodes the items field by field, collecting every
+// broken rule of every item (the slow path of decodeSnapshotBatch).
+func preciseSnapshotItems(body []byte) ([]snapshot.Item, error) {
+	b, err := parseBody(body, "items")
+	if err != nil {
+		return nil, err
+	}
+	raw, ok := b.array("items", snapshot.MsgItemsRequired)
+	if !ok && b.err() == nil {
+		b.fail(snapshot.MsgItemsRequired)
+	}
+	if err := b.err(); err != nil {
+		return nil, err
+	}
+	items := make([]snapshot.Item, len(raw))
+	for i, rm := range raw {
+		ib, ok := objectBody(rm, snapshotItemFields...)
+		if !ok {
+			items[i].Invalid = []string{"each item must be an object"}
+			continue
+		}
+		items[i] = snapshotItem(ib)
+		items[i].Invalid = ib.msgs
+	}
+	return items, nil
 }

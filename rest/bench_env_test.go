@@ -1,0 +1,140 @@
+package rest_test
+
+import (
+	"context"
+	"database/sql"
+	"log/slog"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+
+	"entgo.io/ent/dialect"
+	entsql "entgo.io/ent/dialect/sql"
+
+	"github.com/reten-io/reten/ent"
+	"github.com/reten-io/reten/internal/app"
+	"github.com/reten-io/reten/internal/apptest"
+	"github.com/reten-io/reten/internal/ratelimit"
+)
+
+// statement is one SQL statement sent by the service.
+type statement struct {
+	query string
+	args  []any
+}
+
+// recorder is an ent driver that remembers the statements it runs while on.
+type recorder struct {
+	dialect.Driver
+	mu   sync.Mutex
+	on   bool
+	seen []statement
+}
+
+func (r *recorder) note(query string, args any) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.on {
+		a, _ := args.([]any)
+		r.seen = append(r.seen, statement{query, a})
+	}
+}
+
+// record starts recording (clearing what was seen); stop returns it.
+func (r *recorder) record() { r.mu.Lock(); r.on, r.seen = true, nil; r.mu.Unlock() }
+
+func (r *recorder) stop() []statement {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.on = false
+	return r.seen
+}
+
+func (r *recorder) Exec(ctx context.Context, query string, args, v any) error {
+	r.note(query, args)
+	return r.Driver.Exec(ctx, query, args, v)
+}
+
+func (r *recorder) Query(ctx context.Context, query string, args, v any) error {
+	r.note(query, args)
+	return r.Driver.Query(ctx, query, args, v)
+}
+
+func (r *recorder) Tx(ctx context.Context) (dialect.Tx, error) {
+	tx, err := r.Driver.Tx(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return &recordingTx{Tx: tx, r: r}, nil
+}
+
+type recordingTx struct {
+	dialect.Tx
+	r *recorder
+}
+
+func (t *recordingTx) Exec(ctx context.Context, query string, args, v any) error {
+	t.r.note(query, args)
+	return t.Tx.Exec(ctx, query, args, v)
+}
+
+func (t *recordingTx) Query(ctx context.Context, query string, args, v any) error {
+	t.r.note(query, args)
+	return t.Tx.Query(ctx, query, args, v)
+}
+
+// benchEnv starts the service on a fresh PostgreSQL schema (benchmarks
+// measure the production store: TEST_DATABASE_URL must be set, as make bench
+// does) with a statement recorder under ent.
+func benchEnv(b *testing.B) (*apptest.Env, *recorder) {
+	b.Helper()
+	if os.Getenv("TEST_DATABASE_URL") == "" {
+		b.Fatal("benchmarks run on PostgreSQL: set TEST_DATABASE_URL (make bench does)")
+	}
+	// Access lines would drown the figures; warnings and errors still show.
+	slog.SetDefault(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})))
+	db, err := app.OpenDB(apptest.PostgresSchema(b))
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := db.Migrate(context.Background()); err != nil {
+		b.Fatal(err)
+	}
+	rec := &recorder{Driver: entsql.OpenDB(db.Dialect, db.SQL)}
+	db.Client = ent.NewClient(ent.Driver(rec))
+	a, err := app.Wire(app.Config{JWTSecret: []byte(strings.Repeat("s", 32)), MaxBodyBytes: 16 << 20,
+		SecretsKey: []byte(strings.Repeat("k", 32)),
+		RateLimit:  ratelimit.Config{PerCredential: 1 << 30, LoginPerIP: 1 << 30, LoginPerIdentifier: 1 << 30}}, db)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { _ = a.Close() })
+	return &apptest.Env{T: b, App: a}, rec
+}
+
+// queryContexter is what ent's sql/execquery feature needs from a driver or tx.
+type queryContexter interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+}
+
+func (r *recorder) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	r.note(query, args)
+	return r.Driver.(queryContexter).QueryContext(ctx, query, args...)
+}
+
+func (r *recorder) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	r.note(query, args)
+	return r.Driver.(queryContexter).ExecContext(ctx, query, args...)
+}
+
+func (t *recordingTx) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	t.r.note(query, args)
+	return t.Tx.(queryContexter).QueryContext(ctx, query, args...)
+}
+
+func (t *recordingTx) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	t.r.note(query, args)
+	return t.Tx.(queryContexter).ExecContext(ctx, query, args...)
+}
