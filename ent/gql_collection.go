@@ -1058,19 +1058,6 @@ func (_q *ActivityGenerationConfigQuery) collectField(ctx context.Context, oneNo
 				return err
 			}
 			_q.withResurrectionConfig = query
-
-		case "lifecycleSnapshots":
-			var (
-				alias = field.Alias
-				path  = append(path, alias)
-				query = (&CommerceLifecycleSnapshotClient{config: _q.config}).Query()
-			)
-			if err := query.collectField(ctx, false, opCtx, field, path, mayAddCondition(satisfies, commercelifecyclesnapshotImplementors)...); err != nil {
-				return err
-			}
-			_q.WithNamedLifecycleSnapshots(alias, func(wq *CommerceLifecycleSnapshotQuery) {
-				*wq = *query
-			})
 		case "createdAt":
 			if _, ok := fieldSeen[activitygenerationconfig.FieldCreatedAt]; !ok {
 				selectedFields = append(selectedFields, activitygenerationconfig.FieldCreatedAt)

@@ -156,18 +156,6 @@ func (_m *ActivityGenerationConfig) ResurrectionConfig(ctx context.Context) (*Re
 	return result, MaskNotFound(err)
 }
 
-func (_m *ActivityGenerationConfig) LifecycleSnapshots(ctx context.Context) (result []*CommerceLifecycleSnapshot, err error) {
-	if fc := graphql.GetFieldContext(ctx); fc != nil && fc.Field.Alias != "" {
-		result, err = _m.NamedLifecycleSnapshots(graphql.GetFieldContext(ctx).Field.Alias)
-	} else {
-		result, err = _m.Edges.LifecycleSnapshotsOrErr()
-	}
-	if IsNotLoaded(err) {
-		result, err = _m.QueryLifecycleSnapshots().All(ctx)
-	}
-	return result, err
-}
-
 func (_m *ActivityResult) Activity(ctx context.Context) (*Activity, error) {
 	result, err := _m.Edges.ActivityOrErr()
 	if IsNotLoaded(err) {

@@ -3304,10 +3304,6 @@ type ActivityGenerationConfigWhereInput struct {
 	// "resurrection_config" edge predicates.
 	HasResurrectionConfig     *bool                           `json:"hasResurrectionConfig,omitempty"`
 	HasResurrectionConfigWith []*ResurrectionConfigWhereInput `json:"hasResurrectionConfigWith,omitempty"`
-
-	// "lifecycle_snapshots" edge predicates.
-	HasLifecycleSnapshots     *bool                                  `json:"hasLifecycleSnapshots,omitempty"`
-	HasLifecycleSnapshotsWith []*CommerceLifecycleSnapshotWhereInput `json:"hasLifecycleSnapshotsWith,omitempty"`
 }
 
 // AddPredicates adds custom predicates to the where input to be used during the filtering phase.
@@ -3717,24 +3713,6 @@ func (i *ActivityGenerationConfigWhereInput) P() (predicate.ActivityGenerationCo
 			with = append(with, p)
 		}
 		predicates = append(predicates, activitygenerationconfig.HasResurrectionConfigWith(with...))
-	}
-	if i.HasLifecycleSnapshots != nil {
-		p := activitygenerationconfig.HasLifecycleSnapshots()
-		if !*i.HasLifecycleSnapshots {
-			p = activitygenerationconfig.Not(p)
-		}
-		predicates = append(predicates, p)
-	}
-	if len(i.HasLifecycleSnapshotsWith) > 0 {
-		with := make([]predicate.CommerceLifecycleSnapshot, 0, len(i.HasLifecycleSnapshotsWith))
-		for _, w := range i.HasLifecycleSnapshotsWith {
-			p, err := w.P()
-			if err != nil {
-				return nil, fmt.Errorf("%w: field 'HasLifecycleSnapshotsWith'", err)
-			}
-			with = append(with, p)
-		}
-		predicates = append(predicates, activitygenerationconfig.HasLifecycleSnapshotsWith(with...))
 	}
 	switch len(predicates) {
 	case 0:

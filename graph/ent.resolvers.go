@@ -13,6 +13,11 @@ import (
 	"github.com/reten-io/reten/graph/generated"
 )
 
+// LifecycleSnapshots is the resolver for the lifecycleSnapshots field.
+func (r *commerceResolver) LifecycleSnapshots(ctx context.Context, obj *ent.Commerce) ([]*ent.CommerceLifecycleSnapshot, error) {
+	return r.Resolver.Snapshots.OfCommerce(ctx, obj)
+}
+
 // Node is the resolver for the node field.
 func (r *queryResolver) Node(ctx context.Context, id uuid.UUID) (ent.Noder, error) {
 	return r.Resolver.Nodes.Node(ctx, id)
@@ -88,6 +93,9 @@ func (r *Resolver) ActivityGenerationConfig() generated.ActivityGenerationConfig
 	return &activityGenerationConfigResolver{r}
 }
 
+// Commerce returns generated.CommerceResolver implementation.
+func (r *Resolver) Commerce() generated.CommerceResolver { return &commerceResolver{r} }
+
 // DispatchProvider returns generated.DispatchProviderResolver implementation.
 func (r *Resolver) DispatchProvider() generated.DispatchProviderResolver {
 	return &dispatchProviderResolver{r}
@@ -103,6 +111,7 @@ func (r *Resolver) Supervisor() generated.SupervisorResolver { return &superviso
 func (r *Resolver) User() generated.UserResolver { return &userResolver{r} }
 
 type activityGenerationConfigResolver struct{ *Resolver }
+type commerceResolver struct{ *Resolver }
 type dispatchProviderResolver struct{ *Resolver }
 type queryResolver struct{ *Resolver }
 type supervisorResolver struct{ *Resolver }

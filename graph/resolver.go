@@ -19,6 +19,7 @@ import (
 	"github.com/reten-io/reten/internal/fieldorg"
 	"github.com/reten-io/reten/internal/node"
 	"github.com/reten-io/reten/internal/project"
+	"github.com/reten-io/reten/internal/snapshot"
 	"github.com/reten-io/reten/internal/tenant"
 	"github.com/reten-io/reten/internal/trash"
 	"github.com/reten-io/reten/internal/user"
@@ -35,6 +36,7 @@ type Resolver struct {
 	FieldOrg  *fieldorg.Service
 	Nodes     *node.Service
 	Projects  *project.Service
+	Snapshots *snapshot.Service
 	Tenants   *tenant.Service
 	Trash     *trash.Service
 	Users     *user.Service

@@ -1153,24 +1153,24 @@ var (
 				Columns: []*schema.Column{CommerceLifecycleSnapshotsColumns[10], CommerceLifecycleSnapshotsColumns[11]},
 			},
 			{
-				Name:    "commercelifecyclesnapshot_tenant_id_state_changed_at",
+				Name:    "commercelifecyclesnapshot_tenant_id_state_changed_at_id",
 				Unique:  false,
-				Columns: []*schema.Column{CommerceLifecycleSnapshotsColumns[9], CommerceLifecycleSnapshotsColumns[8]},
+				Columns: []*schema.Column{CommerceLifecycleSnapshotsColumns[9], CommerceLifecycleSnapshotsColumns[8], CommerceLifecycleSnapshotsColumns[0]},
 			},
 			{
-				Name:    "commercelifecyclesnapshot_tenant_id_code_state_changed_at",
+				Name:    "commercelifecyclesnapshot_tenant_id_code_state_changed_at_id",
 				Unique:  false,
-				Columns: []*schema.Column{CommerceLifecycleSnapshotsColumns[9], CommerceLifecycleSnapshotsColumns[4], CommerceLifecycleSnapshotsColumns[8]},
+				Columns: []*schema.Column{CommerceLifecycleSnapshotsColumns[9], CommerceLifecycleSnapshotsColumns[4], CommerceLifecycleSnapshotsColumns[8], CommerceLifecycleSnapshotsColumns[0]},
 			},
 			{
-				Name:    "commercelifecyclesnapshot_tenant_id_stage_state_changed_at",
+				Name:    "commercelifecyclesnapshot_tenant_id_stage_state_changed_at_id",
 				Unique:  false,
-				Columns: []*schema.Column{CommerceLifecycleSnapshotsColumns[9], CommerceLifecycleSnapshotsColumns[6], CommerceLifecycleSnapshotsColumns[8]},
+				Columns: []*schema.Column{CommerceLifecycleSnapshotsColumns[9], CommerceLifecycleSnapshotsColumns[6], CommerceLifecycleSnapshotsColumns[8], CommerceLifecycleSnapshotsColumns[0]},
 			},
 			{
-				Name:    "commercelifecyclesnapshot_tenant_id_activity_generation_config_id_state_changed_at",
+				Name:    "commercelifecyclesnapshot_tenant_id_activity_generation_config_id_state_changed_at_id",
 				Unique:  false,
-				Columns: []*schema.Column{CommerceLifecycleSnapshotsColumns[9], CommerceLifecycleSnapshotsColumns[11], CommerceLifecycleSnapshotsColumns[8]},
+				Columns: []*schema.Column{CommerceLifecycleSnapshotsColumns[9], CommerceLifecycleSnapshotsColumns[11], CommerceLifecycleSnapshotsColumns[8], CommerceLifecycleSnapshotsColumns[0]},
 			},
 			{
 				Name:    "commercelifecyclesnapshot_tenant_id_external_id",

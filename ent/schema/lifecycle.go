@@ -112,7 +112,10 @@ func (ActivityGenerationConfig) Edges() []ent.Edge {
 			Annotations(entsql.OnDelete(entsql.Cascade)),
 		edge.To("resurrection_config", ResurrectionConfig.Type).Unique().
 			Annotations(entsql.OnDelete(entsql.Cascade)),
-		edge.From("lifecycle_snapshots", CommerceLifecycleSnapshot.Type).Ref("activity_generation_config"),
+		// Millions of rows per AGC: read through the commerceLifecycleSnapshots
+		// connection (filter activityGenerationConfigID), never as a plain list.
+		edge.From("lifecycle_snapshots", CommerceLifecycleSnapshot.Type).Ref("activity_generation_config").
+			Annotations(entgql.Skip(entgql.SkipAll)),
 	}
 }
 

@@ -56,10 +56,12 @@ func (CommerceLifecycleSnapshot) Indexes() []ent.Index {
 	return []ent.Index{
 		// The state is unique per (commerce, AGC); upserts conflict on it.
 		index.Fields("commerce_id", "activity_generation_config_id").Unique(),
-		index.Fields("tenant_id", "state_changed_at"),
-		index.Fields("tenant_id", "code", "state_changed_at"),
-		index.Fields("tenant_id", "stage", "state_changed_at"),
-		index.Fields("tenant_id", "activity_generation_config_id", "state_changed_at"),
+		// The list sorts by (state_changed_at, id) under each documented
+		// filter: every index ends in both, so no plan needs a sort node.
+		index.Fields("tenant_id", "state_changed_at", "id"),
+		index.Fields("tenant_id", "code", "state_changed_at", "id"),
+		index.Fields("tenant_id", "stage", "state_changed_at", "id"),
+		index.Fields("tenant_id", "activity_generation_config_id", "state_changed_at", "id"),
 		index.Fields("tenant_id", "external_id"),
 	}
 }

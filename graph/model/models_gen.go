@@ -3,8 +3,13 @@
 package model
 
 import (
+	"bytes"
+	"fmt"
+	"io"
+	"strconv"
 	"time"
 
+	"entgo.io/contrib/entgql"
 	"github.com/google/uuid"
 	"github.com/reten-io/reten/ent"
 	"github.com/reten-io/reten/ent/activationconfig"
@@ -154,6 +159,73 @@ type CommerceContactInput struct {
 	Source      commercecontact.Source      `json:"source"`
 	// true: becomes the primary contact of its type.
 	IsPrimary *bool `json:"isPrimary,omitempty"`
+}
+
+// The answer of batchUpsertCommerceLifecycleSnapshots: every item is in results or in errors; the counters count results by outcome.
+type CommerceLifecycleSnapshotBatchResult struct {
+	// Outcomes of the items written or left as they were, by index.
+	Results []*CommerceLifecycleSnapshotItemResult `json:"results"`
+	// Rejected items, by index (unknown commerce, AGC or code, invalid stage): they changed nothing.
+	Errors    []*BatchItemError `json:"errors"`
+	Created   int               `json:"created"`
+	Updated   int               `json:"updated"`
+	Unchanged int               `json:"unchanged"`
+	Stale     int               `json:"stale"`
+}
+
+// An item of batchUpsertCommerceLifecycleSnapshots: every item of a request names its commerce by commerceID, or every item by externalID.
+type CommerceLifecycleSnapshotItemInput struct {
+	// The commerce's UUID (exclusive with externalID across the request).
+	CommerceID *uuid.UUID `json:"commerceID,omitempty"`
+	// The commerce's external code (exclusive with commerceID across the request).
+	ExternalID *string `json:"externalID,omitempty"`
+	// An AGC of the tenant, of any project.
+	ActivityGenerationConfigID uuid.UUID `json:"activityGenerationConfigID"`
+	// An active retention status config code of the tenant.
+	Code string `json:"code"`
+	// ACTIVATION, ENGAGEMENT or RESURRECTION; an invalid value rejects that item only.
+	Stage string `json:"stage"`
+	// When the engine computed this state.
+	LastComputedAt time.Time `json:"lastComputedAt"`
+}
+
+// The outcome of the valid item at index (from 0).
+type CommerceLifecycleSnapshotItemResult struct {
+	Index   int                              `json:"index"`
+	Outcome CommerceLifecycleSnapshotOutcome `json:"outcome"`
+}
+
+// The answer of commerceLifecycleSnapshotsBatchLookup.
+type CommerceLifecycleSnapshotLookup struct {
+	// The snapshots found, ordered by commerce id then AGC id.
+	Snapshots []*ent.CommerceLifecycleSnapshot `json:"snapshots"`
+	// The identifiers (as sent, each once) that name no commerce of the tenant or a commerce without a snapshot (for the AGC, when given).
+	Unresolved []string `json:"unresolved"`
+}
+
+// The answer of upsertCommerceLifecycleSnapshot.
+type CommerceLifecycleSnapshotUpsertResult struct {
+	// The stored snapshot after the upsert (unchanged for UNCHANGED and STALE).
+	Snapshot *ent.CommerceLifecycleSnapshot   `json:"snapshot"`
+	Outcome  CommerceLifecycleSnapshotOutcome `json:"outcome"`
+}
+
+// Filters of commerceLifecycleSnapshots: the REST list's query values, validated by the same rules with the same messages (one error listing every broken rule). Omitted or empty fields do not filter.
+type CommerceLifecycleSnapshotsFilter struct {
+	// Exact retention status code.
+	Code *string `json:"code,omitempty"`
+	// ACTIVATION, ENGAGEMENT or RESURRECTION; any other value is rejected.
+	Stage *string `json:"stage,omitempty"`
+	// The UUID of an AGC of the tenant; a malformed value is rejected.
+	ActivityGenerationConfigID *string `json:"activityGenerationConfigID,omitempty"`
+	// An ISO 8601 instant (RFC 3339): only snapshots whose state changed strictly after it.
+	StateChangedSince *string `json:"stateChangedSince,omitempty"`
+}
+
+// Order of commerceLifecycleSnapshots: always by stateChangedAt, ties broken by id (the cursor carries both).
+type CommerceLifecycleSnapshotsOrder struct {
+	// ASC: oldest state changes first; DESC (the default): most recent first.
+	Direction entgql.OrderDirection `json:"direction"`
 }
 
 // One hash per pillar: lowercase hex SHA-256 of the pillar's canonical JSON (see the REST documentation).
@@ -519,4 +591,82 @@ type UpdateUserInput struct {
 	LastName  *string `json:"lastName,omitempty"`
 	Email     *string `json:"email,omitempty"`
 	IsActive  *bool   `json:"isActive,omitempty"`
+}
+
+// Input of upsertCommerceLifecycleSnapshot; the same rules as PUT /api/commerce-lifecycle-snapshots.
+type UpsertCommerceLifecycleSnapshotInput struct {
+	// A commerce of the tenant (another tenant's commerce is not found).
+	CommerceID uuid.UUID `json:"commerceID"`
+	// An AGC of the tenant, of any project (another tenant's AGC is not found).
+	ActivityGenerationConfigID uuid.UUID `json:"activityGenerationConfigID"`
+	// An active retention status config code of the tenant; the snapshot's label is that config's label.
+	Code string `json:"code"`
+	// ACTIVATION, ENGAGEMENT or RESURRECTION; it must match the status config's stage.
+	Stage string `json:"stage"`
+	// When the engine computed this state.
+	LastComputedAt time.Time `json:"lastComputedAt"`
+}
+
+// What an upsert did to the stored snapshot of (commerce, AGC).
+type CommerceLifecycleSnapshotOutcome string
+
+const (
+	// No snapshot existed: it was created (stateChangedAt = lastComputedAt).
+	CommerceLifecycleSnapshotOutcomeCreated CommerceLifecycleSnapshotOutcome = "CREATED"
+	// The snapshot changed; stateChangedAt moved only if (stage, code) changed.
+	CommerceLifecycleSnapshotOutcomeUpdated CommerceLifecycleSnapshotOutcome = "UPDATED"
+	// The snapshot already held exactly these values: nothing was written.
+	CommerceLifecycleSnapshotOutcomeUnchanged CommerceLifecycleSnapshotOutcome = "UNCHANGED"
+	// lastComputedAt is older than the stored one: nothing changed (the state never moves backwards).
+	CommerceLifecycleSnapshotOutcomeStale CommerceLifecycleSnapshotOutcome = "STALE"
+)
+
+var AllCommerceLifecycleSnapshotOutcome = []CommerceLifecycleSnapshotOutcome{
+	CommerceLifecycleSnapshotOutcomeCreated,
+	CommerceLifecycleSnapshotOutcomeUpdated,
+	CommerceLifecycleSnapshotOutcomeUnchanged,
+	CommerceLifecycleSnapshotOutcomeStale,
+}
+
+func (e CommerceLifecycleSnapshotOutcome) IsValid() bool {
+	switch e {
+	case CommerceLifecycleSnapshotOutcomeCreated, CommerceLifecycleSnapshotOutcomeUpdated, CommerceLifecycleSnapshotOutcomeUnchanged, CommerceLifecycleSnapshotOutcomeStale:
+		return true
+	}
+	return false
+}
+
+func (e CommerceLifecycleSnapshotOutcome) String() string {
+	return string(e)
+}
+
+func (e *CommerceLifecycleSnapshotOutcome) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = CommerceLifecycleSnapshotOutcome(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid CommerceLifecycleSnapshotOutcome", str)
+	}
+	return nil
+}
+
+func (e CommerceLifecycleSnapshotOutcome) MarshalGQL(w io.Writer) {
+	fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *CommerceLifecycleSnapshotOutcome) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e CommerceLifecycleSnapshotOutcome) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
 }

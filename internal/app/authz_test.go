@@ -505,6 +505,21 @@ var probes = map[string]probe{
 			return map[string]any{"items": []any{map[string]any{"external_id": "SNAP-PROBE", "activity_generation_config_id": agcProbeID("snap"),
 				"code": "probe", "stage": "ENGAGEMENT", "last_computed_at": "2030-01-02T00:00:00Z"}}}
 		}},
+	// GraphQL snapshots: list answers select tenantID, so tenant B seeing A's rows fails the probe.
+	"Query.commerceLifecycleSnapshots": {query: `{ commerceLifecycleSnapshots { totalCount edges { node { tenantID } } } }`,
+		vars: func(f *fixture) map[string]any { f.snapA(); return nil }},
+	"Query.commerceLifecycleSnapshotsByCommerce": {query: `query($c: String!) { commerceLifecycleSnapshotsByCommerce(commerce: $c) { id } }`,
+		vars: func(f *fixture) map[string]any { return map[string]any{"c": f.snapA().String()} }, crossCode: 404, crossMsg: "Commerce not found"},
+	"Query.commerceLifecycleSnapshotsBatchLookup": {query: `{ commerceLifecycleSnapshotsBatchLookup(externalIDs: ["SNAP-PROBE"]) { snapshots { tenantID } unresolved } }`,
+		vars: func(f *fixture) map[string]any { f.snapA(); return nil }},
+	"Mutation.upsertCommerceLifecycleSnapshot": {query: `mutation($c: ID!, $a: ID!) { upsertCommerceLifecycleSnapshot(input: {commerceID: $c,
+		activityGenerationConfigID: $a, code: "probe", stage: "ACTIVATION", lastComputedAt: "2030-01-01T00:00:00Z"}) { outcome } }`,
+		vars: func(f *fixture) map[string]any {
+			return map[string]any{"c": f.snapA(), "a": agcProbeID("snap")}
+		}, crossCode: 404, crossMsg: "Commerce " + agcProbeID("snap/commerce").String() + " not found"},
+	"Mutation.batchUpsertCommerceLifecycleSnapshots": {query: `mutation($a: ID!) { batchUpsertCommerceLifecycleSnapshots(items: [{externalID: "SNAP-PROBE",
+		activityGenerationConfigID: $a, code: "probe", stage: "ACTIVATION", lastComputedAt: "2030-01-02T00:00:00Z"}]) { created updated errors { messages } } }`,
+		vars: func(f *fixture) map[string]any { f.snapA(); return map[string]any{"a": agcProbeID("snap")} }},
 }
 
 // agcProbeID is the fixed id of an AGC probe record (the cross-tenant 404

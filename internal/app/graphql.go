@@ -36,9 +36,10 @@ const (
 )
 
 // selfCommitting are the mutations whose service methods manage their own
-// transactions (per-item commits, or retries of a primary-flag race).
+// transactions (per-item or per-chunk commits, or retries of a primary-flag race).
 var selfCommitting = []string{
 	"batchUpsertCommerces", "batchUpsertOperators", "batchUpsertRoutes", "syncOperators",
+	"batchUpsertCommerceLifecycleSnapshots",
 	"addCommerceAddress", "updateCommerceAddress", "setPrimaryCommerceAddress",
 	"addCommerceContact", "updateCommerceContact", "setPrimaryCommerceContact",
 	"createCommerceUser", "updateCommerceUser", "addCommerceUserRole", "removeCommerceUserRole",

@@ -2,7 +2,6 @@ package snapshot
 
 import (
 	"context"
-	"time"
 
 	"github.com/google/uuid"
 
@@ -59,32 +58,8 @@ func (s *Service) List(ctx context.Context, f Filter, p paging.Page) (*paging.Li
 	if err != nil {
 		return nil, err
 	}
-	q := s.db(ctx).CommerceLifecycleSnapshot.Query().Where(commercelifecyclesnapshot.TenantID(tenantID))
-	var msgs []string
-	if f.Code != "" {
-		q.Where(commercelifecyclesnapshot.Code(f.Code))
-	}
-	if f.Stage != "" {
-		if validStage(f.Stage) {
-			q.Where(commercelifecyclesnapshot.StageEQ(commercelifecyclesnapshot.Stage(f.Stage)))
-		} else {
-			msgs = append(msgs, MsgStageValues)
-		}
-	}
-	if f.AGCID != "" {
-		if id, err := uuid.Parse(f.AGCID); err == nil {
-			q.Where(commercelifecyclesnapshot.ActivityGenerationConfigID(id))
-		} else {
-			msgs = append(msgs, MsgAGCUUID)
-		}
-	}
-	if f.StateChangedSince != "" {
-		if t, err := time.Parse(time.RFC3339Nano, f.StateChangedSince); err == nil {
-			q.Where(commercelifecyclesnapshot.StateChangedAtGT(t))
-		} else {
-			msgs = append(msgs, MsgSinceISO)
-		}
-	}
+	preds, msgs := filterPredicates(f)
+	q := s.db(ctx).CommerceLifecycleSnapshot.Query().Where(commercelifecyclesnapshot.TenantID(tenantID)).Where(preds...)
 	switch f.Sort {
 	case SortAsc:
 		q.Order(ent.Asc(commercelifecyclesnapshot.FieldStateChangedAt), ent.Asc(commercelifecyclesnapshot.FieldID))

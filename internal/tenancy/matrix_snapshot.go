@@ -9,4 +9,11 @@ var snapshotMatrix = []Entry{
 	{"POST", "/commerce-lifecycle-snapshots/batch-lookup", TenantLevel, auth.PermSnapshotView},
 	{"PUT", "/commerce-lifecycle-snapshots", TenantLevel, auth.PermSnapshotCreate},
 	{"POST", "/commerce-lifecycle-snapshots/batch-upsert", TenantLevel, auth.PermSnapshotCreate},
+
+	// GraphQL: the same scope and permissions as the REST routes.
+	{"Query", "commerceLifecycleSnapshots", TenantLevel, auth.PermSnapshotView},
+	{"Query", "commerceLifecycleSnapshotsByCommerce", TenantLevel, auth.PermSnapshotView},
+	{"Query", "commerceLifecycleSnapshotsBatchLookup", TenantLevel, auth.PermSnapshotView},
+	{"Mutation", "upsertCommerceLifecycleSnapshot", TenantLevel, auth.PermSnapshotCreate},
+	{"Mutation", "batchUpsertCommerceLifecycleSnapshots", TenantLevel, auth.PermSnapshotCreate},
 }
