@@ -34,6 +34,15 @@ generate-check: generate ## fail when regeneration changes a tracked file (CI)
 	@changes=$$(git status --porcelain -- ent graph schema gqlgen.yml go.mod go.sum); \
 	if [ -n "$$changes" ]; then echo "$$changes"; echo "generated code is stale: run make generate and commit" >&2; exit 1; fi
 
+# Benchmarks measure the production store: a scratch schema of this PostgreSQL
+# database is created per benchmark and dropped afterwards.
+BENCH_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/reten_test?sslmode=disable
+BENCH ?= .
+
+bench: ## run the benchmarks on PostgreSQL (BENCH=regexp; BENCH_SNAPSHOTS, BENCH_LIST_ROWS set sizes)
+	TEST_DATABASE_URL="$(BENCH_DATABASE_URL)" $(GO) test -run '^$$' -bench '$(BENCH)' -benchtime 1x -timeout 60m ./rest/
+	$(GO) test -run '^$$' -bench '$(BENCH)' -benchmem ./internal/querybuilder/
+
 lint: ## gofmt and go vet
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...

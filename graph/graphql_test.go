@@ -828,3 +828,14 @@ func TestGETTransport(t *testing.T) {
 		})
 	})
 }
+
+// TestMalformedIDIsBadRequest: an ID argument that is not a UUID is the
+// client's mistake, inline or as a variable.
+func TestMalformedIDIsBadRequest(t *testing.T) {
+	env := apptest.New(t, "sqlite")
+	acme := env.Bootstrap("Acme")
+	admin := apptest.JWT(env.Login(acme.Email), acme.TenantID, uuid.Nil)
+	want := M{"data": M{"node": nil}, "errors": L{fieldError(L{"node", "id"}, "nope is not a valid UUID", "BAD_REQUEST", 400)}}
+	expectBody(t, env.GraphQL(`{ node(id: "nope") { id } }`, nil, admin), http.StatusOK, want)
+	expectBody(t, env.GraphQL(`query($id: ID!) { node(id: $id) { id } }`, M{"id": "nope"}, admin), http.StatusOK, want)
+}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"entgo.io/ent/dialect"
 	entsql "entgo.io/ent/dialect/sql"
@@ -22,6 +23,7 @@ import (
 type statement struct {
 	query string
 	args  []any
+	dur   time.Duration // until the driver answered (rows may still stream)
 }
 
 // recorder is an ent driver that remembers the statements it runs while on.
@@ -32,12 +34,12 @@ type recorder struct {
 	seen []statement
 }
 
-func (r *recorder) note(query string, args any) {
+func (r *recorder) note(query string, args any, start time.Time) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.on {
 		a, _ := args.([]any)
-		r.seen = append(r.seen, statement{query, a})
+		r.seen = append(r.seen, statement{query, a, time.Since(start)})
 	}
 }
 
@@ -52,12 +54,12 @@ func (r *recorder) stop() []statement {
 }
 
 func (r *recorder) Exec(ctx context.Context, query string, args, v any) error {
-	r.note(query, args)
+	defer r.note(query, args, time.Now())
 	return r.Driver.Exec(ctx, query, args, v)
 }
 
 func (r *recorder) Query(ctx context.Context, query string, args, v any) error {
-	r.note(query, args)
+	defer r.note(query, args, time.Now())
 	return r.Driver.Query(ctx, query, args, v)
 }
 
@@ -75,12 +77,12 @@ type recordingTx struct {
 }
 
 func (t *recordingTx) Exec(ctx context.Context, query string, args, v any) error {
-	t.r.note(query, args)
+	defer t.r.note(query, args, time.Now())
 	return t.Tx.Exec(ctx, query, args, v)
 }
 
 func (t *recordingTx) Query(ctx context.Context, query string, args, v any) error {
-	t.r.note(query, args)
+	defer t.r.note(query, args, time.Now())
 	return t.Tx.Query(ctx, query, args, v)
 }
 
@@ -120,21 +122,21 @@ type queryContexter interface {
 }
 
 func (r *recorder) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
-	r.note(query, args)
+	defer r.note(query, args, time.Now())
 	return r.Driver.(queryContexter).QueryContext(ctx, query, args...)
 }
 
 func (r *recorder) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
-	r.note(query, args)
+	defer r.note(query, args, time.Now())
 	return r.Driver.(queryContexter).ExecContext(ctx, query, args...)
 }
 
 func (t *recordingTx) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
-	t.r.note(query, args)
+	defer t.r.note(query, args, time.Now())
 	return t.Tx.(queryContexter).QueryContext(ctx, query, args...)
 }
 
 func (t *recordingTx) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
-	t.r.note(query, args)
+	defer t.r.note(query, args, time.Now())
 	return t.Tx.(queryContexter).ExecContext(ctx, query, args...)
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -232,5 +234,66 @@ func TestSnapshotStageMustMatchStatusConfig(t *testing.T) {
 		res := env.Do("PUT", "/api/commerce-lifecycle-snapshots", map[string]any{"commerce_id": s.c1, "activity_generation_config_id": s.agc,
 			"code": "new", "stage": "ENGAGEMENT", "last_computed_at": "2026-01-01T00:00:00Z"}, s.h)
 		apptest.ExpectError(t, res, 400, `stage ENGAGEMENT does not match retention status config "new" (stage ACTIVATION)`)
+	})
+}
+
+// TestSnapshotListPages walks every page (ties on state_changed_at included)
+// in both orders: each snapshot appears once, in (state_changed_at, id)
+// order, and a page past the end is empty with the exact total.
+func TestSnapshotListPages(t *testing.T) {
+	apptest.Each(t, func(t *testing.T, env *apptest.Env) {
+		s := snapSetup(t, env, "Acme")
+		ctx, db := viewer.SystemContext(context.Background()), env.App.DB.Client
+		type ref struct {
+			id string
+			at time.Time
+		}
+		var want []ref
+		base := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+		var items []any
+		for i := range 7 {
+			c := db.Commerce.Create().SetTenantID(s.tenantID).SetName(fmt.Sprintf("C%d", i)).SaveX(ctx).ID
+			items = append(items, snapItem(c, s.agc, "new", base.Add(time.Duration(i/3)*time.Hour))) // three share each hour
+		}
+		res := env.Do("POST", "/api/commerce-lifecycle-snapshots/batch-upsert", map[string]any{"items": items}, s.h)
+		if res.Status != 200 {
+			t.Fatalf("seed: %d %s", res.Status, res.Body)
+		}
+		for _, sn := range db.CommerceLifecycleSnapshot.Query().AllX(ctx) {
+			want = append(want, ref{sn.ID.String(), sn.StateChangedAt})
+		}
+		slices.SortFunc(want, func(a, b ref) int {
+			if c := a.at.Compare(b.at); c != 0 {
+				return c
+			}
+			return strings.Compare(a.id, b.id)
+		})
+		for _, sort := range []string{"state_changed_at", "-state_changed_at"} {
+			var got []string
+			for page := 1; page <= 5; page++ {
+				res := env.Do("GET", fmt.Sprintf("/api/commerce-lifecycle-snapshots?per_page=2&page=%d&sort=%s", page, sort), nil, s.h)
+				m := res.Map(t)
+				if p := m["pagination"].(map[string]any); res.Status != 200 || p["total"] != 7.0 || p["total_pages"] != 4.0 {
+					t.Fatalf("page %d: %d %s", page, res.Status, res.Body)
+				}
+				data := m["data"].([]any)
+				if page == 5 && len(data) != 0 {
+					t.Fatalf("page past the end: %s", res.Body)
+				}
+				for _, d := range data {
+					got = append(got, d.(map[string]any)["id"].(string))
+				}
+			}
+			var ids []string
+			for _, r := range want {
+				ids = append(ids, r.id)
+			}
+			if sort == "-state_changed_at" {
+				slices.Reverse(ids)
+			}
+			if !slices.Equal(got, ids) {
+				t.Fatalf("sort %s: pages give %v, want %v", sort, got, ids)
+			}
+		}
 	})
 }
