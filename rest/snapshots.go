@@ -260,7 +260,7 @@ func preciseSnapshotItems(body []byte) ([]snapshot.Item, error) {
 	for i, rm := range raw {
 		ib, ok := objectBody(rm, snapshotItemFields...)
 		if !ok {
-			items[i].Invalid = []string{"each item must be an object"}
+			items[i].Invalid = []string{snapshot.MsgItemNotObject}
 			continue
 		}
 		items[i] = snapshotItem(ib)

@@ -297,3 +297,30 @@ func TestSnapshotListPages(t *testing.T) {
 		}
 	})
 }
+
+// TestSnapshotBatchItemShapes: an item with a wrong type or an unknown
+// property (the precise decoder) fails alone; the others are written.
+func TestSnapshotBatchItemShapes(t *testing.T) {
+	apptest.Each(t, func(t *testing.T, env *apptest.Env) {
+		s := snapSetup(t, env, "Acme")
+		at := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+		bad := snapItem(s.c2, s.agc, "new", at)
+		bad["stage"] = 5
+		bad["colour"] = "red"
+		res := env.Do("POST", "/api/commerce-lifecycle-snapshots/batch-upsert", map[string]any{"items": []any{
+			snapItem(s.c1, s.agc, "new", at), bad, "nope", map[string]any{"commerce_id": s.c2, "activity_generation_config_id": s.agc,
+				"code": "new", "stage": "ACTIVATION", "last_computed_at": "yesterday"}}}, s.h)
+		want := `{"results":[{"index":0,"outcome":"created"}],"errors":[` +
+			`{"index":1,"messages":["property colour should not exist","stage must be one of the following values: ACTIVATION, ENGAGEMENT, RESURRECTION"]},` +
+			`{"index":2,"messages":["each item must be an object"]},` +
+			`{"index":3,"messages":["last_computed_at must be a valid ISO 8601 date string"]}],` +
+			`"created":1,"updated":0,"unchanged":0,"stale":0}` + "\n"
+		if res.Status != 200 || string(res.Body) != want {
+			t.Fatalf("batch: %d %s\nwant %s", res.Status, res.Body, want)
+		}
+		apptest.ExpectError(t, env.Do("POST", "/api/commerce-lifecycle-snapshots/batch-upsert", map[string]any{"items": "x"}, s.h), 400,
+			[]any{"items must be an array"})
+		apptest.ExpectError(t, env.Do("POST", "/api/commerce-lifecycle-snapshots/batch-upsert", map[string]any{"items": []any{}}, s.h), 400,
+			[]any{"items should not be empty"})
+	})
+}

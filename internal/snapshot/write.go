@@ -3,6 +3,7 @@ package snapshot
 import (
 	"context"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/google/uuid"
@@ -30,6 +31,7 @@ const (
 	MsgItemsTooMany      = "items must contain no more than 10000 elements"
 	MsgItemsMixed        = "every item must use the same identifier type: commerce_id or external_id"
 	MsgItemIdentifier    = "commerce_id or external_id is required"
+	MsgItemNotObject     = "each item must be an object"
 	MsgCommerceIDUUID    = "commerce_id must be a UUID"
 	MsgCommerceIDEmpty   = "commerce_id should not be empty"
 	MsgAGCEmpty          = "activity_generation_config_id should not be empty"
@@ -73,30 +75,28 @@ type BatchResult struct {
 
 // validate checks an item's DTO rules (byExternal: identified by external_id).
 func validate(it Item, byExternal bool) []string {
+	if slices.Contains(it.Invalid, MsgItemNotObject) {
+		return []string{MsgItemNotObject}
+	}
 	msgs := append([]string{}, it.Invalid...)
-	if byExternal {
-		if it.ExternalID == "" {
-			msgs = append(msgs, MsgItemIdentifier)
+	// rule adds msg when broken, unless the field already failed to decode
+	// (messages start with the field name).
+	rule := func(field string, broken bool, msg string) {
+		if broken && !slices.ContainsFunc(it.Invalid, func(m string) bool { return strings.HasPrefix(m, field+" ") }) {
+			msgs = append(msgs, msg)
 		}
-	} else if it.CommerceID == "" {
-		msgs = append(msgs, MsgCommerceIDEmpty)
-	} else if _, err := uuid.Parse(it.CommerceID); err != nil {
-		msgs = append(msgs, MsgCommerceIDUUID)
 	}
-	if it.AGCID == "" {
-		msgs = append(msgs, MsgAGCEmpty)
-	} else if _, err := uuid.Parse(it.AGCID); err != nil {
-		msgs = append(msgs, MsgAGCUUID)
+	if byExternal {
+		rule("external_id", it.ExternalID == "", MsgItemIdentifier)
+	} else {
+		rule("commerce_id", it.CommerceID == "", MsgCommerceIDEmpty)
+		rule("commerce_id", it.CommerceID != "" && uuid.Validate(it.CommerceID) != nil, MsgCommerceIDUUID)
 	}
-	if it.Code == "" {
-		msgs = append(msgs, MsgCodeEmpty)
-	}
-	if !validStage(it.Stage) {
-		msgs = append(msgs, MsgStageValues)
-	}
-	if it.LastComputedAt == nil {
-		msgs = append(msgs, MsgLastComputedEmpty)
-	}
+	rule("activity_generation_config_id", it.AGCID == "", MsgAGCEmpty)
+	rule("activity_generation_config_id", it.AGCID != "" && uuid.Validate(it.AGCID) != nil, MsgAGCUUID)
+	rule("code", it.Code == "", MsgCodeEmpty)
+	rule("stage", !validStage(it.Stage), MsgStageValues)
+	rule("last_computed_at", it.LastComputedAt == nil, MsgLastComputedEmpty)
 	return msgs
 }
 
