@@ -6,9 +6,6 @@ package dispatch
 
 import (
 	"context"
-	"crypto/aes"
-	"crypto/cipher"
-	"fmt"
 	"net/http"
 	"net/url"
 	"slices"
@@ -17,6 +14,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/reten-io/reten/ent"
+	"github.com/reten-io/reten/internal/secret"
 	"github.com/reten-io/reten/internal/txn"
 )
 
@@ -71,8 +69,7 @@ const (
 // Service manages dispatch configuration of the viewer's tenant.
 type Service struct {
 	client   *ent.Client
-	aead     cipher.AEAD
-	keyErr   error
+	box      *secret.Box
 	webhooks *http.Client // nil: webhookClient (public addresses only)
 }
 
@@ -80,17 +77,7 @@ type Service struct {
 // credentials with AES-256-GCM. A key of another length makes every
 // credential operation fail (never silently store plaintext).
 func NewService(client *ent.Client, secretKey []byte) *Service {
-	s := &Service{client: client}
-	if len(secretKey) != 32 {
-		s.keyErr = fmt.Errorf("dispatch: the secret key must be 32 bytes, got %d", len(secretKey))
-		return s
-	}
-	block, err := aes.NewCipher(secretKey)
-	if err == nil {
-		s.aead, err = cipher.NewGCM(block)
-	}
-	s.keyErr = err
-	return s
+	return &Service{client: client, box: secret.New(secretKey)}
 }
 
 // db is the transaction client of ctx when there is one, else the pool.
