@@ -1,0 +1,39 @@
+CTE_VALID_EVENTS AS (
+  (
+    (
+      SELECT a0.`subject` AS `subject` FROM (
+        SELECT t0.`commerce_id` AS `subject`, t0.`city` AS `city`
+        FROM `my-project.analytics.commerces` AS t0
+        WHERE t0.`city` = @p0
+      ) AS a0
+    )
+    INTERSECT DISTINCT
+    (
+      SELECT a3.`commerce_id` AS `subject` FROM (
+        (
+          SELECT a1.`commerce_id` AS `commerce_id` FROM (
+            SELECT t0.`commerce_id` AS `commerce_id`
+            FROM `my-project.analytics.events` AS t0
+            WHERE t0.`event_name` = @p1
+          ) AS a1
+        )
+        UNION DISTINCT
+        (
+          SELECT a2.`commerce_id` AS `commerce_id` FROM (
+            SELECT t0.`commerce_id` AS `commerce_id`
+            FROM `my-project.analytics.transactions` AS t0
+            WHERE t0.`status` = @p2
+          ) AS a2
+        )
+      ) AS a3
+    )
+  )
+  UNION ALL
+  (
+    SELECT a4.`commerce_id` AS `subject` FROM (
+      SELECT t0.`commerce_id` AS `commerce_id`
+      FROM `my-project.analytics.commerces` AS t0
+      WHERE t0.`credit_limit` >= @p3
+    ) AS a4
+  )
+)

@@ -1,0 +1,13 @@
+CTE_VALID_EVENTS AS (
+  (
+    SELECT t0.`event_id` AS `event_id`
+    FROM `my-project.analytics.events` AS t0
+    WHERE t0.`platform` = @p0
+  )
+  UNION ALL
+  (
+    SELECT t0.`event_id` AS `event_id`
+    FROM `my-project.analytics.events` AS t0
+    WHERE t0.`platform` = @p1
+  )
+)

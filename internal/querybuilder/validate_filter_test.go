@@ -1,0 +1,138 @@
+package querybuilder
+
+import "strings"
+
+// filterValidationCases cover the rules of where, having and subWhere trees.
+func filterValidationCases() []validationCase {
+	const q0 = "queryBlocks[0]"
+	w := q0 + ".where"
+	many := make([]int, 1001)
+	return []validationCase{
+		{"group errors", EventFilter, blocks(ev(where(grp("XOR", grp("AND"))))), []Issue{
+			issue(w+".logicalOperator", "logicalOperator must be one of the following values: AND, OR"),
+			issue(w+".children[0].children", "children should not be empty"),
+		}},
+		{"predicate references", EventFilter, blocks(ev(where(grp("AND",
+			`{"kind":"predicate","comparisonOperator":"IS_NULL"}`,
+			`{"kind":"predicate","field":"platform","comparisonOperator":"IS_NULL"}`,
+			`{"kind":"predicate","aggregate":{"operator":"COUNT","operand":"*"},"comparisonOperator":"IS_NULL"}`,
+			pr("events", "items", "IS_NULL", nil),
+			pr("page_views", "tags", "IS_NULL", nil),
+		)))), []Issue{
+			issue(w+".children[0]", "a predicate must have exactly one of column, field or aggregate"),
+			issue(w+".children[1].field", "field is only allowed inside the subWhere of a recordPredicate or a semiJoinPredicate, and in having"),
+			issue(w+".children[2].aggregate", "aggregate is only allowed in having"),
+			issue(w+".children[3].column", "column events.items is a RECORD column; filter it with a recordPredicate"),
+			issue(w+".children[4].column", "table page_views is not part of this block (from or joins)"),
+		}},
+		{"repeated scalar column", EventFilter, blocks(qb{table: "page_views", items: []string{ci("page_views", "commerce_id", "")},
+			where: pr("page_views", "tags", "EQUALS", "x")}),
+			[]Issue{issue(w+".column", "column page_views.tags is repeated and cannot be compared")}},
+		{"operators by type", EventFilter, blocks(ev(func(b *qb) {
+			b.joins = []string{joinOn("INNER", "commerces", ref("events", "commerce_id"), ref("commerces", "commerce_id"))}
+			b.where = grp("AND",
+				pr("events", "quantity", "CONTAINS", "1"),
+				pr("commerces", "is_active", "IN", []bool{true}),
+				pr("events", "event_timestamp", "STARTS_WITH", "2024"),
+				pr("events", "platform", "LIKE", "x"),
+				pr("commerces", "is_active", "IS_NOT_NULL", nil),
+				pr("events", "event_timestamp", "BETWEEN", []string{"2024-01-01", "2024-02-01"}),
+				pr("events", "platform", "ENDS_WITH", "oid"))
+		})), []Issue{
+			issue(w+".children[0].comparisonOperator", "comparisonOperator CONTAINS cannot be used with INT64 values; allowed: EQUALS, NOT_EQUALS, GREATER_THAN, LESS_THAN, GREATER_THAN_OR_EQUAL, LESS_THAN_OR_EQUAL, IS_NULL, IS_NOT_NULL, IN, NOT_IN, BETWEEN"),
+			issue(w+".children[1].comparisonOperator", "comparisonOperator IN cannot be used with BOOLEAN values; allowed: EQUALS, NOT_EQUALS, IS_NULL, IS_NOT_NULL"),
+			issue(w+".children[2].comparisonOperator", "comparisonOperator STARTS_WITH cannot be used with TIMESTAMP values; allowed: EQUALS, NOT_EQUALS, GREATER_THAN, LESS_THAN, GREATER_THAN_OR_EQUAL, LESS_THAN_OR_EQUAL, IS_NULL, IS_NOT_NULL, IN, NOT_IN, BETWEEN"),
+			issue(w+".children[3].comparisonOperator", "comparisonOperator must be one of the following values: EQUALS, NOT_EQUALS, GREATER_THAN, LESS_THAN, GREATER_THAN_OR_EQUAL, LESS_THAN_OR_EQUAL, CONTAINS, NOT_CONTAINS, STARTS_WITH, ENDS_WITH, IS_NULL, IS_NOT_NULL, IN, NOT_IN, BETWEEN"),
+		}},
+		{"value arity", EventFilter, blocks(ev(where(grp("AND",
+			pr("events", "platform", "IS_NULL", "x"),
+			pr("events", "platform", "EQUALS", nil),
+			pr("events", "platform", "EQUALS", []string{"a"}),
+			pr("events", "platform", "IN", "a"),
+			pr("events", "platform", "NOT_IN", []string{}),
+			pr("events", "platform", "IN", many),
+			pr("events", "platform", "BETWEEN", []string{"a", "b", "c"}),
+			pr("events", "platform", "BETWEEN", "a"),
+		)))), []Issue{
+			issue(w+".children[0].value", "value must be empty for IS_NULL"),
+			issue(w+".children[1].value", "value is required for EQUALS"),
+			issue(w+".children[2].value", "value must be a single value for EQUALS, not an array"),
+			issue(w+".children[3].value", "value must be a non-empty array for IN"),
+			issue(w+".children[4].value", "value must be a non-empty array for NOT_IN"),
+			issue(w+".children[5].value", "value must contain at most 1000 items"),
+			issue(w+".children[6].value", "value must be an array of exactly two values for BETWEEN"),
+			issue(w+".children[7].value", "value must be an array of exactly two values for BETWEEN"),
+		}},
+		{"value types", EventFilter, blocks(ev(func(b *qb) {
+			b.joins = []string{joinOn("INNER", "commerces", ref("events", "commerce_id"), ref("commerces", "commerce_id"))}
+			b.where = grp("AND",
+				pr("events", "platform", "EQUALS", 1),
+				pr("events", "platform", "EQUALS", "nul\x00"),
+				pr("commerces", "is_active", "EQUALS", "true"),
+				pr("events", "quantity", "IN", []any{1, 1.5, "2", 9223372036854775808.0}),
+				pr("events", "value", "EQUALS", "1.5"),
+				pr("commerces", "credit_limit", "BETWEEN", []any{"1.1234567891", "12345678901234567890123456789012"}),
+				pr("commerces", "credit_limit", "EQUALS", true),
+				pr("events", "event_timestamp", "GREATER_THAN", "2024-01-01 10:00"),
+				pr("events", "event_timestamp", "LESS_THAN", 1700000000))
+		})), []Issue{
+			issue(w+".children[0].value", "value must be a string"),
+			issue(w+".children[1].value", "value must not contain NUL characters"),
+			issue(w+".children[2].value", "value must be a boolean"),
+			issue(w+".children[3].value[1]", "value[1] must be an integer between -9223372036854775808 and 9223372036854775807 (INT64)"),
+			issue(w+".children[3].value[2]", "value[2] must be an integer between -9223372036854775808 and 9223372036854775807 (INT64)"),
+			issue(w+".children[3].value[3]", "value[3] must be an integer between -9223372036854775808 and 9223372036854775807 (INT64)"),
+			issue(w+".children[4].value", "value must be a finite number (FLOAT64)"),
+			issue(w+".children[5].value[0]", "value[0] must be a number or a decimal string with at most 29 integer digits and 9 decimal places (NUMERIC)"),
+			issue(w+".children[5].value[1]", "value[1] must be a number or a decimal string with at most 29 integer digits and 9 decimal places (NUMERIC)"),
+			issue(w+".children[6].value", "value must be a number or a decimal string with at most 29 integer digits and 9 decimal places (NUMERIC)"),
+			issue(w+".children[7].value", "value must be an ISO 8601 timestamp string between years 0001 and 9999 (for example 2024-01-31T00:00:00Z)"),
+			issue(w+".children[8].value", "value must be an ISO 8601 timestamp string between years 0001 and 9999 (for example 2024-01-31T00:00:00Z)"),
+		}},
+		{"bignumeric limits", EventFilter, blocks(qb{table: "ledger", items: []string{ci("ledger", "entry_id", "")}, where: grp("OR",
+			pr("ledger", "balance", "EQUALS", "-12345678901234567890123456789012345678.00000000000000000000000000000000000001"),
+			pr("ledger", "balance", "EQUALS", "123456789012345678901234567890123456789"),
+			pr("ledger", "balance", "EQUALS", 1e-38),
+			pr("ledger", "balance", "EQUALS", "1e-39"))}),
+			[]Issue{
+				issue(w+".children[1].value", "value must be a number or a decimal string with at most 38 integer digits and 38 decimal places (BIGNUMERIC)"),
+				issue(w+".children[3].value", "value must be a number or a decimal string with at most 38 integer digits and 38 decimal places (BIGNUMERIC)"),
+			}},
+		{"record predicate errors", EventFilter, blocks(ev(where(grp("AND",
+			record("platform", grp("AND", fp("key", "EQUALS", "x"))),
+			record("attributes", fp("key", "EQUALS", "x")),
+			`{"kind":"recordPredicate","column":`+ref("events", "attributes")+`}`,
+			record("attributes", grp("AND", fp("nope", "EQUALS", "x"), pr("events", "platform", "EQUALS", "x"), record("items", grp("AND", fp("quantity", "EQUALS", 1))),
+				fp("value", "CONTAINS", 3))),
+			record("items", grp("OR", fp("quantity", "GREATER_THAN", 1.5), fp("price", "BETWEEN", []float64{1, 2}))),
+		)))), []Issue{
+			issue(w+".children[0].column", "a recordPredicate needs a RECORD column; events.platform is STRING"),
+			issue(w+".children[1].subWhere", "subWhere must be a group node"),
+			issue(w+".children[2].subWhere", "subWhere should not be null or undefined"),
+			issue(w+".children[3].subWhere.children[0].field", "field nope does not exist in record events.attributes"),
+			issue(w+".children[3].subWhere.children[1]", "predicates inside a subWhere use field (a sub-field of record events.attributes), not column or aggregate"),
+			issue(w+".children[3].subWhere.children[2]", "a recordPredicate is only allowed in where, outside any subWhere"),
+			issue(w+".children[3].subWhere.children[3].value", "value must be a string"),
+			issue(w+".children[4].subWhere.children[0].value", "value must be an integer between -9223372036854775808 and 9223372036854775807 (INT64)"),
+		}},
+		{"semi-join errors", EventFilter, blocks(ev(where(grp("AND",
+			semi("commerces", "products", grp("AND", fp("category", "EQUALS", "x"))),
+			semi("events", "nope", grp("AND", fp("category", "EQUALS", "x"))),
+			semi("events", "products", grp("AND", fp("nope", "EQUALS", "x"), pr("events", "platform", "EQUALS", "x"),
+				semi("events", "products", grp("AND", fp("category", "EQUALS", "x"))), fp("price", "EQUALS", "cheap"))),
+			semi("events", "products", fp("category", "EQUALS", "x")),
+		)))), []Issue{
+			issue(w+".children[0].table", "table commerces is not part of this block (from or joins)"),
+			issue(w+".children[1].semiJoin", "semiJoin nope is not declared for table events (declared: products)"),
+			issue(w+".children[2].subWhere.children[0].field", "field nope does not exist in table product_properties"),
+			issue(w+".children[2].subWhere.children[1]", "predicates inside a subWhere use field (a column of table product_properties), not column or aggregate"),
+			issue(w+".children[2].subWhere.children[2]", "a semiJoinPredicate is only allowed in where, outside any subWhere"),
+			issue(w+".children[2].subWhere.children[3].value", "value must be a number or a decimal string with at most 29 integer digits and 9 decimal places (NUMERIC)"),
+			issue(w+".children[3].subWhere", "subWhere must be a group node"),
+		}},
+		{"semi-join in an audience", Audience, blocks(au(where(semi("commerces", "products", grp("AND", fp("category", "EQUALS", "x")))))),
+			[]Issue{issue(w, "a semiJoinPredicate is only allowed in event filters")}},
+		{"too deep", EventFilter, blocks(ev(where(nest(32)))), []Issue{issue(w+strings.Repeat(".children[0]", 32), "filter trees nest at most 32 levels")}},
+		{"deep enough", EventFilter, blocks(ev(where(nest(31)))), nil},
+	}
+}
