@@ -13,9 +13,39 @@ import (
 	"github.com/reten-io/reten/graph/generated"
 )
 
+// QueryBlocks is the resolver for the queryBlocks field.
+func (r *audienceResolver) QueryBlocks(ctx context.Context, obj *ent.Audience) ([]*ent.QueryBlock, error) {
+	return r.Resolver.Audiences.Blocks(ctx, obj)
+}
+
+// Compositions is the resolver for the compositions field.
+func (r *audienceResolver) Compositions(ctx context.Context, obj *ent.Audience) ([]*ent.AudienceComposition, error) {
+	return r.Resolver.Audiences.Compositions(ctx, obj)
+}
+
+// SubFields is the resolver for the subFields field.
+func (r *catalogColumnResolver) SubFields(ctx context.Context, obj *ent.CatalogColumn) ([]*ent.CatalogColumn, error) {
+	return r.Resolver.Dataset.SubFields(ctx, obj)
+}
+
+// Columns is the resolver for the columns field.
+func (r *catalogTableResolver) Columns(ctx context.Context, obj *ent.CatalogTable) ([]*ent.CatalogColumn, error) {
+	return r.Resolver.Dataset.Columns(ctx, obj)
+}
+
+// SemiJoins is the resolver for the semiJoins field.
+func (r *catalogTableResolver) SemiJoins(ctx context.Context, obj *ent.CatalogTable) ([]*ent.CatalogSemiJoin, error) {
+	return r.Resolver.Dataset.SemiJoins(ctx, obj)
+}
+
 // LifecycleSnapshots is the resolver for the lifecycleSnapshots field.
 func (r *commerceResolver) LifecycleSnapshots(ctx context.Context, obj *ent.Commerce) ([]*ent.CommerceLifecycleSnapshot, error) {
 	return r.Resolver.Snapshots.OfCommerce(ctx, obj)
+}
+
+// QueryBlocks is the resolver for the queryBlocks field.
+func (r *eventFilterResolver) QueryBlocks(ctx context.Context, obj *ent.EventFilter) ([]*ent.QueryBlock, error) {
+	return r.Resolver.EventFilters.Blocks(ctx, obj)
 }
 
 // Node is the resolver for the node field.
@@ -88,10 +118,34 @@ func (r *queryResolver) Users(ctx context.Context, after *entgql.Cursor[uuid.UUI
 	return r.Resolver.Users.Connection(ctx, after, first, before, last, orderBy, where)
 }
 
+// Tables is the resolver for the tables field.
+func (r *tenantDatasetResolver) Tables(ctx context.Context, obj *ent.TenantDataset) ([]*ent.CatalogTable, error) {
+	return r.Resolver.Dataset.Tables(ctx, obj)
+}
+
 // ActivityGenerationConfig returns generated.ActivityGenerationConfigResolver implementation.
 func (r *Resolver) ActivityGenerationConfig() generated.ActivityGenerationConfigResolver {
 	return &activityGenerationConfigResolver{r}
 }
+
+// Audience returns generated.AudienceResolver implementation.
+func (r *Resolver) Audience() generated.AudienceResolver { return &audienceResolver{r} }
+
+// AudienceComposition returns generated.AudienceCompositionResolver implementation.
+func (r *Resolver) AudienceComposition() generated.AudienceCompositionResolver {
+	return &audienceCompositionResolver{r}
+}
+
+// CatalogColumn returns generated.CatalogColumnResolver implementation.
+func (r *Resolver) CatalogColumn() generated.CatalogColumnResolver { return &catalogColumnResolver{r} }
+
+// CatalogSemiJoin returns generated.CatalogSemiJoinResolver implementation.
+func (r *Resolver) CatalogSemiJoin() generated.CatalogSemiJoinResolver {
+	return &catalogSemiJoinResolver{r}
+}
+
+// CatalogTable returns generated.CatalogTableResolver implementation.
+func (r *Resolver) CatalogTable() generated.CatalogTableResolver { return &catalogTableResolver{r} }
 
 // Commerce returns generated.CommerceResolver implementation.
 func (r *Resolver) Commerce() generated.CommerceResolver { return &commerceResolver{r} }
@@ -101,18 +155,35 @@ func (r *Resolver) DispatchProvider() generated.DispatchProviderResolver {
 	return &dispatchProviderResolver{r}
 }
 
+// EventFilter returns generated.EventFilterResolver implementation.
+func (r *Resolver) EventFilter() generated.EventFilterResolver { return &eventFilterResolver{r} }
+
 // Query returns generated.QueryResolver implementation.
 func (r *Resolver) Query() generated.QueryResolver { return &queryResolver{r} }
 
+// QueryBlock returns generated.QueryBlockResolver implementation.
+func (r *Resolver) QueryBlock() generated.QueryBlockResolver { return &queryBlockResolver{r} }
+
 // Supervisor returns generated.SupervisorResolver implementation.
 func (r *Resolver) Supervisor() generated.SupervisorResolver { return &supervisorResolver{r} }
+
+// TenantDataset returns generated.TenantDatasetResolver implementation.
+func (r *Resolver) TenantDataset() generated.TenantDatasetResolver { return &tenantDatasetResolver{r} }
 
 // User returns generated.UserResolver implementation.
 func (r *Resolver) User() generated.UserResolver { return &userResolver{r} }
 
 type activityGenerationConfigResolver struct{ *Resolver }
+type audienceResolver struct{ *Resolver }
+type audienceCompositionResolver struct{ *Resolver }
+type catalogColumnResolver struct{ *Resolver }
+type catalogSemiJoinResolver struct{ *Resolver }
+type catalogTableResolver struct{ *Resolver }
 type commerceResolver struct{ *Resolver }
 type dispatchProviderResolver struct{ *Resolver }
+type eventFilterResolver struct{ *Resolver }
 type queryResolver struct{ *Resolver }
+type queryBlockResolver struct{ *Resolver }
 type supervisorResolver struct{ *Resolver }
+type tenantDatasetResolver struct{ *Resolver }
 type userResolver struct{ *Resolver }

@@ -13,9 +13,12 @@ import (
 	"github.com/reten-io/reten/graph/model"
 	"github.com/reten-io/reten/internal/agc"
 	"github.com/reten-io/reten/internal/apikey"
+	"github.com/reten-io/reten/internal/audience"
 	"github.com/reten-io/reten/internal/catalog"
 	"github.com/reten-io/reten/internal/commerce"
+	"github.com/reten-io/reten/internal/dataset"
 	"github.com/reten-io/reten/internal/dispatch"
+	"github.com/reten-io/reten/internal/eventfilter"
 	"github.com/reten-io/reten/internal/fieldorg"
 	"github.com/reten-io/reten/internal/node"
 	"github.com/reten-io/reten/internal/project"
@@ -30,8 +33,10 @@ import (
 type Resolver struct {
 	AGCs      *agc.Service
 	APIKeys   *apikey.Service
+	Audiences *audience.Service
 	Catalog   *catalog.Service
 	Commerces *commerce.Service
+	Dataset   *dataset.Service
 	Dispatch  *dispatch.Service
 	FieldOrg  *fieldorg.Service
 	Nodes     *node.Service
@@ -40,6 +45,9 @@ type Resolver struct {
 	Tenants   *tenant.Service
 	Trash     *trash.Service
 	Users     *user.Service
+
+	// EventFilters serves the event filter operations (issue 7).
+	EventFilters *eventfilter.Service
 }
 
 // deref returns *s, or "" for nil (optional GraphQL strings).

@@ -14,7 +14,9 @@ import (
 	"github.com/reten-io/reten/internal/auth"
 	"github.com/reten-io/reten/internal/catalog"
 	"github.com/reten-io/reten/internal/commerce"
+	"github.com/reten-io/reten/internal/dataset"
 	"github.com/reten-io/reten/internal/dispatch"
+	"github.com/reten-io/reten/internal/eventfilter"
 	"github.com/reten-io/reten/internal/fieldorg"
 	"github.com/reten-io/reten/internal/project"
 	"github.com/reten-io/reten/internal/ratelimit"
@@ -43,6 +45,8 @@ type Deps struct {
 	Catalog       *catalog.Service
 	AGCs          *agc.Service
 	Snapshots     *snapshot.Service
+	Dataset       *dataset.Service
+	EventFilters  *eventfilter.Service
 	SecureCookies bool
 }
 
@@ -61,7 +65,7 @@ type handler = func(w http.ResponseWriter, r *http.Request) error
 // handler; each domain contributes its own map.
 func (a *api) handlers() map[string]handler {
 	all := a.identityHandlers()
-	for _, m := range []map[string]handler{a.commerceHandlers(), a.fieldOrgHandlers(), a.trashHandlers(), a.dispatchHandlers(), a.catalogHandlers(), a.agcHandlers(), a.snapshotHandlers()} {
+	for _, m := range []map[string]handler{a.commerceHandlers(), a.fieldOrgHandlers(), a.trashHandlers(), a.dispatchHandlers(), a.catalogHandlers(), a.agcHandlers(), a.snapshotHandlers(), a.datasetHandlers(), a.eventFilterHandlers(), a.audienceHandlers()} {
 		for k, h := range m {
 			if _, dup := all[k]; dup {
 				panic("rest: two handlers for " + k)
@@ -72,7 +76,7 @@ func (a *api) handlers() map[string]handler {
 	return all
 }
 
-// identityHandlers: auth, tenants, projects, API keys, users, audiences.
+// identityHandlers: auth, tenants, projects, API keys, users.
 func (a *api) identityHandlers() map[string]handler {
 	return map[string]handler{
 		"GET /openapi.yaml":              a.openAPI,
@@ -96,7 +100,6 @@ func (a *api) identityHandlers() map[string]handler {
 		"GET /users/{id}":                a.getUser,
 		"PATCH /users/{id}":              a.updateUser,
 		"PUT /user/{id}/roles":           a.setUserRoles,
-		"GET /audience-criterias/{id}":   a.getAudience,
 	}
 }
 

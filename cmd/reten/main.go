@@ -1,4 +1,4 @@
-// Command reten is the one binary of the service: serve | migrate | bootstrap.
+// Command reten is the one binary of the service: serve | migrate | bootstrap | demo.
 package main
 
 import (
@@ -14,6 +14,7 @@ import (
 	"syscall"
 
 	"github.com/reten-io/reten/internal/app"
+	"github.com/reten-io/reten/internal/dataset"
 	"github.com/reten-io/reten/internal/tenant"
 )
 
@@ -24,6 +25,9 @@ commands:
   migrate    apply pending migrations and exit
   bootstrap  create a tenant, its main project and a super_admin user (idempotent)
              --tenant NAME --email EMAIL --password PASSWORD [--username NAME]
+  demo       create the demo tenant (user demo@reten.local) and its sample dataset in
+             this database (idempotent); prints the password when it creates the user
+             [--password PASSWORD] [--replace: regenerate the sample data]
 `
 
 func main() {
@@ -33,7 +37,7 @@ func main() {
 	}
 }
 
-// run executes one command; bootstrap prints its JSON line on stdout.
+// run executes one command; bootstrap and demo print their JSON line on stdout.
 func run(args []string, stdout io.Writer) error {
 	if len(args) == 0 {
 		fmt.Fprint(os.Stderr, usage)
@@ -83,6 +87,24 @@ func run(args []string, stdout io.Writer) error {
 		}
 		defer a.Close()
 		res, err := tenant.Bootstrap(ctx, a.DB.Client, in)
+		if err != nil {
+			return err
+		}
+		return json.NewEncoder(stdout).Encode(res)
+	case "demo":
+		fs := flag.NewFlagSet("demo", flag.ContinueOnError)
+		in := dataset.DemoInput{DatabaseURL: cfg.DatabaseURL}
+		fs.StringVar(&in.Password, "password", "", "password of the demo user when created (default: generated and printed)")
+		fs.BoolVar(&in.Replace, "replace", false, "drop and regenerate the demo tables")
+		if err := fs.Parse(args[1:]); err != nil {
+			return err
+		}
+		a, err := app.New(ctx, cfg)
+		if err != nil {
+			return err
+		}
+		defer a.Close()
+		res, err := a.Dataset.Demo(ctx, in)
 		if err != nil {
 			return err
 		}

@@ -14,6 +14,9 @@ import (
 	"github.com/reten-io/reten/ent"
 	"github.com/reten-io/reten/ent/activationconfig"
 	"github.com/reten-io/reten/ent/apikey"
+	"github.com/reten-io/reten/ent/audiencecomposition"
+	"github.com/reten-io/reten/ent/catalogcolumn"
+	"github.com/reten-io/reten/ent/catalogtable"
 	"github.com/reten-io/reten/ent/channeldefinition"
 	"github.com/reten-io/reten/ent/commerceaddress"
 	"github.com/reten-io/reten/ent/commercecontact"
@@ -23,6 +26,7 @@ import (
 	"github.com/reten-io/reten/ent/operator"
 	"github.com/reten-io/reten/ent/retentionstatusconfig"
 	"github.com/reten-io/reten/ent/routeoperator"
+	"github.com/reten-io/reten/ent/tenantdataset"
 )
 
 // The activation pillar: on create name, sourceTable, dateColumn, aggregationMethod and moments are required; on lifecycle replacement omitted fields are unchanged and a sent moments list replaces the moments (matched by id).
@@ -53,6 +57,99 @@ type ActivityReasonDefault struct {
 	Label string `json:"label"`
 }
 
+// A column (or a record's sub-field) with the audience flags.
+type AudienceCatalogColumn struct {
+	Name string `json:"name"`
+	// CatalogFieldTypeEnum, or RECORD for repeated-record columns.
+	Type                   string  `json:"type"`
+	IsRepeated             bool    `json:"isRepeated"`
+	IsIdentity             bool    `json:"isIdentity"`
+	IsDefaultTimeReference bool    `json:"isDefaultTimeReference"`
+	Description            *string `json:"description,omitempty"`
+	// The scalar fields of a RECORD column; empty otherwise.
+	SubFields []*AudienceCatalogColumn `json:"subFields"`
+}
+
+// A table of the tenant's catalog, as audiences see it.
+type AudienceCatalogTable struct {
+	Name        string  `json:"name"`
+	Description *string `json:"description,omitempty"`
+	// EVENTS, SUBJECTS, PRODUCTS, TRANSACTIONS or OTHER.
+	Purpose string `json:"purpose"`
+	// The column flagged isDefaultTimeReference (time windows without reference use it).
+	DefaultTimeReferenceColumn *string `json:"defaultTimeReferenceColumn,omitempty"`
+	// The column flagged isIdentity (the subject); null when the table has none.
+	IdentityColumn *string `json:"identityColumn,omitempty"`
+}
+
+// The columns of a catalog table.
+type AudienceColumns struct {
+	Table   string                   `json:"table"`
+	Columns []*AudienceCatalogColumn `json:"columns"`
+}
+
+// Combines another live audience of the active project (the operand) into an
+// audience: the audience's own subjects, then each operand's in order,
+// combined left to right with the set operator. An operand that is not a live
+// audience of the project, an operand sent twice, and a cycle (an audience
+// reaching itself through compositions) are 400.
+type AudienceCompositionInput struct {
+	OperandCriteriaID uuid.UUID                       `json:"operandCriteriaID"`
+	SetOperator       audiencecomposition.SetOperator `json:"setOperator"`
+}
+
+// How an audience's subjects would change if a definition replaced the stored one (nothing is saved).
+type AudienceMembershipChange struct {
+	// Distinct subjects of the stored definition (0 for a root audience never edited).
+	Before int `json:"before"`
+	// Distinct subjects of the proposed definition.
+	After int `json:"after"`
+	// Subjects of after that are not in before.
+	Entering int `json:"entering"`
+	// Subjects of before that are not in after.
+	Leaving int `json:"leaving"`
+}
+
+// Sample subjects of an audience, run read-only on the tenant's dataset, and the count of all matching subjects.
+type AudiencePreview struct {
+	// Output column names, in select order.
+	Columns []string `json:"columns"`
+	// At most limit rows; cells are strings, numbers (exact decimals as numbers), booleans, RFC 3339 UTC timestamps or null.
+	Rows      [][]any `json:"rows"`
+	RowCount  int     `json:"rowCount"`
+	ElapsedMs int     `json:"elapsedMs"`
+	// The distinct non-null subjects the whole audience matches (not limited).
+	SubjectCount int `json:"subjectCount"`
+}
+
+// The BigQuery SQL of an audience (IEventCriteriaSql), compositions compiled in; not executed.
+type AudienceSQL struct {
+	// parameterized or literal.
+	Format string `json:"format"`
+	// A chain of CTEs starting with `CTE_VALID_EVENTS AS (`, without leading WITH and trailing SELECT.
+	Query string `json:"query"`
+	// Always CTE_VALID_EVENTS.
+	FinalCteName string `json:"finalCteName"`
+	// The exposed identity column (with compositions, the only exposed column).
+	SubjectColumn string `json:"subjectColumn"`
+	// parameterized only: pN -> value (string, number or boolean).
+	Params map[string]any `json:"params,omitempty"`
+	// parameterized only: pN -> STRING, TIMESTAMP, BOOL, FLOAT64, INT64, NUMERIC or BIGNUMERIC.
+	Types map[string]any `json:"types,omitempty"`
+}
+
+// The answer of validateAudience: valid, or every issue.
+type AudienceValidation struct {
+	Valid  bool                       `json:"valid"`
+	Errors []*AudienceValidationError `json:"errors"`
+}
+
+// One broken rule of a definition, at the path of the offending node (queryBlocks[1].where.children[0].value, compositions[0].operandCriteriaId).
+type AudienceValidationError struct {
+	Path    string `json:"path"`
+	Message string `json:"message"`
+}
+
 // Why the item at index (from 0) was not written.
 type BatchItemError struct {
 	Index    int      `json:"index"`
@@ -66,6 +163,66 @@ type BatchUpsertResult struct {
 	Total   int `json:"total"`
 	// Rejected items (empty for syncOperators, which is all or nothing).
 	Errors []*BatchItemError `json:"errors"`
+}
+
+// A catalog column, or a sub-field of a RECORD column.
+type CatalogColumnInput struct {
+	// A SQL identifier, unique in its table or record (case-insensitive).
+	Name string `json:"name"`
+	// CatalogFieldTypeEnum, or RECORD for a repeated record (sub-fields: scalars only).
+	Type catalogcolumn.Type `json:"type"`
+	// An array column; required for RECORD columns, refused for sub-fields.
+	IsRepeated *bool `json:"isRepeated,omitempty"`
+	// The audience subject column: at most one per table, neither RECORD nor repeated.
+	IsIdentity *bool `json:"isIdentity,omitempty"`
+	// The audience default time column: at most one per table, a TIMESTAMP that is not repeated.
+	IsDefaultTimeReference *bool `json:"isDefaultTimeReference,omitempty"`
+	// What the column holds, for people.
+	Description *string `json:"description,omitempty"`
+	// The scalar fields of a RECORD column (at least one); none for other types.
+	SubFields []*CatalogColumnInput `json:"subFields,omitempty"`
+}
+
+// One equality of a semi-join condition.
+type CatalogJoinKey struct {
+	// A scalar column of the from table, or "record.subField" of one of its RECORD columns.
+	Left string `json:"left"`
+	// A scalar column of the related table (toTable).
+	Right string `json:"right"`
+}
+
+// One equality of a semi-join condition.
+type CatalogJoinKeyInput struct {
+	// A scalar column of the from table, or "record.subField".
+	Left string `json:"left"`
+	// A scalar column of toTable, comparable with left.
+	Right string `json:"right"`
+}
+
+// A semi-join from its table to another catalog table.
+type CatalogSemiJoinInput struct {
+	// Unique per table: the value of semiJoinPredicate.semiJoin.
+	Name string `json:"name"`
+	// The related table's name.
+	ToTable string `json:"toTable"`
+	// At least one key; at most one RECORD column across the left keys.
+	On []*CatalogJoinKeyInput `json:"on"`
+}
+
+// A catalog table; the same rules as PUT /api/tenant-dataset/catalog.
+type CatalogTableInput struct {
+	// A SQL identifier (letters, digits, underscores; at most 128 characters).
+	Name string `json:"name"`
+	// What the table holds, for people.
+	Description *string `json:"description,omitempty"`
+	// Defaults to OTHER.
+	Purpose *catalogtable.Purpose `json:"purpose,omitempty"`
+	// The TIMESTAMP column (not repeated) an event filter's time window uses when it names none.
+	DefaultTimeReferenceColumn *string `json:"defaultTimeReferenceColumn,omitempty"`
+	// At least one; names unique in the table; stored in this order.
+	Columns []*CatalogColumnInput `json:"columns"`
+	// Relations to other catalog tables usable by semiJoinPredicate.
+	SemiJoins []*CatalogSemiJoinInput `json:"semiJoins,omitempty"`
 }
 
 // Input of createChannelDefinition (name required) and updateChannelDefinition (omitted fields unchanged).
@@ -271,6 +428,17 @@ type CreateActivityReasonConfigInput struct {
 	Label string `json:"label"`
 }
 
+// Input of createAudience; the same rules as POST /api/audience-criterias.
+type CreateAudienceInput struct {
+	// Not empty, at most 255 characters (trimmed).
+	Name        string  `json:"name"`
+	Description *string `json:"description,omitempty"`
+	// At least one block; validated against the tenant's catalog before anything is stored (404 without a dataset).
+	QueryBlocks []map[string]any `json:"queryBlocks"`
+	// Operand audiences, in order.
+	Compositions []*AudienceCompositionInput `json:"compositions,omitempty"`
+}
+
 // Input of createCommerce; the same rules as POST /api/commerces.
 type CreateCommerceInput struct {
 	// Unique per tenant among live commerces; blank means none.
@@ -302,6 +470,15 @@ type CreateDispatchProviderInput struct {
 	// Write-only; stored encrypted and never returned.
 	Credentials map[string]any `json:"credentials,omitempty"`
 	IsActive    *bool          `json:"isActive,omitempty"`
+}
+
+// Input of createEventFilter; the same rules as POST /api/event-criterias.
+type CreateEventFilterInput struct {
+	// Not empty, at most 255 characters (trimmed).
+	Name        string  `json:"name"`
+	Description *string `json:"description,omitempty"`
+	// At least one block; validated against the tenant's catalog before anything is stored (404 without a dataset).
+	QueryBlocks []map[string]any `json:"queryBlocks"`
 }
 
 // Input of createOperator; the same rules as POST /api/operators.
@@ -381,6 +558,85 @@ type EngagementLevelInput struct {
 	Order                       int        `json:"order"`
 }
 
+// A column (or a record's sub-field); event filter columns carry no audience flags.
+type EventFilterCatalogColumn struct {
+	Name string `json:"name"`
+	// CatalogFieldTypeEnum, or RECORD for repeated-record columns.
+	Type        string  `json:"type"`
+	IsRepeated  bool    `json:"isRepeated"`
+	Description *string `json:"description,omitempty"`
+	// The scalar fields of a RECORD column; empty otherwise.
+	SubFields []*EventFilterCatalogColumn `json:"subFields"`
+}
+
+// A table of the tenant's catalog.
+type EventFilterCatalogTable struct {
+	Name        string  `json:"name"`
+	Description *string `json:"description,omitempty"`
+	// EVENTS, SUBJECTS, PRODUCTS, TRANSACTIONS or OTHER.
+	Purpose string `json:"purpose"`
+	// The column a time window uses when it names none.
+	DefaultTimeReferenceColumn *string `json:"defaultTimeReferenceColumn,omitempty"`
+}
+
+// The columns and semi-joins of a catalog table.
+type EventFilterColumns struct {
+	Table     string                      `json:"table"`
+	Columns   []*EventFilterCatalogColumn `json:"columns"`
+	SemiJoins []*EventFilterSemiJoin      `json:"semiJoins"`
+}
+
+// One equality of a semi-join: a column of the table (record.subField reaches a record's field) and a column of toTable.
+type EventFilterJoinKey struct {
+	Left  string `json:"left"`
+	Right string `json:"right"`
+}
+
+// A sample of what a definition selects, run read-only on the tenant's dataset.
+type EventFilterPreview struct {
+	// Output column names, in select order.
+	Columns []string `json:"columns"`
+	// At most limit rows; cells are strings, numbers (exact decimals as numbers), booleans, RFC 3339 UTC timestamps or null.
+	Rows      [][]any `json:"rows"`
+	RowCount  int     `json:"rowCount"`
+	ElapsedMs int     `json:"elapsedMs"`
+}
+
+// IEventCriteriaSql: the BigQuery SQL of a definition (not executed).
+type EventFilterSQL struct {
+	// parameterized or literal.
+	Format string `json:"format"`
+	// A chain of CTEs starting with `CTE_VALID_EVENTS AS (`, without leading WITH and trailing SELECT.
+	Query string `json:"query"`
+	// Always CTE_VALID_EVENTS.
+	FinalCteName string `json:"finalCteName"`
+	// Always null for event filters.
+	SubjectColumn *string `json:"subjectColumn,omitempty"`
+	// parameterized only: pN -> value (string, number or boolean).
+	Params map[string]any `json:"params,omitempty"`
+	// parameterized only: pN -> STRING, TIMESTAMP, BOOL, FLOAT64, INT64, NUMERIC or BIGNUMERIC.
+	Types map[string]any `json:"types,omitempty"`
+}
+
+// A relation usable by semiJoinPredicate.
+type EventFilterSemiJoin struct {
+	Name    string                `json:"name"`
+	ToTable string                `json:"toTable"`
+	On      []*EventFilterJoinKey `json:"on"`
+}
+
+// The answer of validateEventFilter: valid, or every issue.
+type EventFilterValidation struct {
+	Valid  bool                          `json:"valid"`
+	Errors []*EventFilterValidationError `json:"errors"`
+}
+
+// One broken rule of a definition, at the path of the offending node (queryBlocks[1].where.children[0].value).
+type EventFilterValidationError struct {
+	Path    string `json:"path"`
+	Message string `json:"message"`
+}
+
 // Input of replaceActivityGenerationConfigLifecycle: only the pillars sent are edited (pillars carry no id).
 type LifecycleInput struct {
 	Activation   *ActivationConfigInput   `json:"activation,omitempty"`
@@ -458,6 +714,31 @@ type SyncOperatorInput struct {
 	Metadata   map[string]any `json:"metadata,omitempty"`
 }
 
+// Input of setTenantDatasetCatalog: the whole catalog (an empty list clears it).
+type TenantDatasetCatalogInput struct {
+	// Tables, unique by name (case-insensitive).
+	Tables []*CatalogTableInput `json:"tables"`
+}
+
+// Input of setTenantDataset; the same rules as PUT /api/tenant-dataset. The
+// whole configuration is replaced, except the connection: omitted (or null) it
+// keeps the stored one when the engine is unchanged. Fields of another engine
+// are refused.
+type TenantDatasetInput struct {
+	// bigquery (compile only), postgres or sqlite.
+	Engine tenantdataset.Engine `json:"engine"`
+	// Write-only. postgres: a postgres:// URL (required on first set or when the
+	// engine changes); sqlite: the dataset file path (same rule); bigquery:
+	// optional credentials ("" removes them).
+	Connection *string `json:"connection,omitempty"`
+	// postgres: the schema holding the tables (required); refused otherwise.
+	SchemaName *string `json:"schemaName,omitempty"`
+	// bigquery: the project id (required); refused otherwise.
+	BigqueryProject *string `json:"bigqueryProject,omitempty"`
+	// bigquery: the dataset id (required); refused otherwise.
+	BigqueryDataset *string `json:"bigqueryDataset,omitempty"`
+}
+
 // Input of createTenant and updateTenant; omitted fields are unchanged (createTenant requires name).
 type TenantInput struct {
 	Name *string `json:"name,omitempty"`
@@ -486,6 +767,20 @@ type UpdateActivityGenerationConfigInput struct {
 type UpdateActivityReasonConfigInput struct {
 	Label    *string `json:"label,omitempty"`
 	IsActive *bool   `json:"isActive,omitempty"`
+}
+
+// Input of updateAudience (PATCH semantics, the root audience too): omitted fields are unchanged; every update sets updatedBy and refreshes updatedAt.
+type UpdateAudienceInput struct {
+	// If sent, not empty.
+	Name *string `json:"name,omitempty"`
+	// A new description (clearDescription sets it to null).
+	Description *string `json:"description,omitempty"`
+	// true sets the description to null; exclusive with description.
+	ClearDescription *bool `json:"clearDescription,omitempty"`
+	// If sent (at least one block), replaces every block (new ids) once the resulting definition validates; a failing replacement keeps the stored audience.
+	QueryBlocks []map[string]any `json:"queryBlocks,omitempty"`
+	// If sent, replaces every composition ([] removes them), validated like queryBlocks.
+	Compositions []*AudienceCompositionInput `json:"compositions,omitempty"`
 }
 
 // Input of updateCommerceAddress; omitted fields are unchanged, a blank text clears it.
@@ -538,6 +833,18 @@ type UpdateDispatchProviderInput struct {
 	// true removes the stored credentials.
 	ClearCredentials *bool `json:"clearCredentials,omitempty"`
 	IsActive         *bool `json:"isActive,omitempty"`
+}
+
+// Input of updateEventFilter (PATCH semantics): omitted fields are unchanged; every update sets updatedBy and refreshes updatedAt.
+type UpdateEventFilterInput struct {
+	// If sent, not empty.
+	Name *string `json:"name,omitempty"`
+	// A new description (clearDescription sets it to null).
+	Description *string `json:"description,omitempty"`
+	// true sets the description to null; exclusive with description.
+	ClearDescription *bool `json:"clearDescription,omitempty"`
+	// If sent (at least one block), replaces every block (new ids) once it validates; a failing replacement keeps the stored blocks.
+	QueryBlocks []map[string]any `json:"queryBlocks,omitempty"`
 }
 
 // Input of updateOperator; omitted fields are unchanged, a blank email, phone or externalID clears it.

@@ -12,7 +12,9 @@ import (
 	"github.com/reten-io/reten/internal/auth"
 	"github.com/reten-io/reten/internal/catalog"
 	"github.com/reten-io/reten/internal/commerce"
+	"github.com/reten-io/reten/internal/dataset"
 	"github.com/reten-io/reten/internal/dispatch"
+	"github.com/reten-io/reten/internal/eventfilter"
 	"github.com/reten-io/reten/internal/fieldorg"
 	"github.com/reten-io/reten/internal/node"
 	"github.com/reten-io/reten/internal/project"
@@ -45,7 +47,11 @@ type App struct {
 	Catalog   *catalog.Service
 	AGCs      *agc.Service
 	Snapshots *snapshot.Service
+	Dataset   *dataset.Service
 	Handler   http.Handler
+
+	// EventFilters manages event filters over the tenant datasets.
+	EventFilters *eventfilter.Service
 }
 
 // New opens the database, applies pending migrations and wires the services.
@@ -80,7 +86,6 @@ func Wire(cfg Config, db *DB) (*App, error) {
 	a.Tenants = tenant.NewService(db.Client)
 	a.Users = user.NewService(db.Client)
 	a.Nodes = node.NewService(db.Client, db.SQL)
-	a.Audiences = audience.NewService(db.Client)
 	a.APIKeys = apikey.NewService(db.Client)
 	a.Commerces = commerce.NewService(db.Client)
 	a.FieldOrg = fieldorg.NewService(db.Client)
@@ -89,18 +94,22 @@ func Wire(cfg Config, db *DB) (*App, error) {
 	a.Catalog = catalog.NewService(db.Client)
 	a.AGCs = agc.NewService(db.Client)
 	a.Snapshots = snapshot.NewService(db.Client, db.Dialect)
+	a.Dataset = dataset.NewService(db.Client, cfg.SecretsKey)
+	a.EventFilters = eventfilter.NewService(db.Client, a.Dataset)
+	a.Audiences = audience.NewService(db.Client, a.Dataset)
 	a.Handler = a.handler()
 	return a, nil
 }
 
-// Close releases the rate limiter and the database.
-func (a *App) Close() error { return errors.Join(a.Limiter.Close(), a.DB.Close()) }
+// Close releases the rate limiter, the dataset handles and the database.
+func (a *App) Close() error { return errors.Join(a.Limiter.Close(), a.Dataset.Close(), a.DB.Close()) }
 
 func (a *App) restHandler() http.Handler {
 	return rest.NewRouter(rest.Deps{
 		Auth: a.Auth, Tenancy: a.Tenancy, Projects: a.Projects, Tenants: a.Tenants,
 		Audiences: a.Audiences, APIKeys: a.APIKeys, Users: a.Users, Limiter: a.Limiter,
-		Commerces: a.Commerces, FieldOrg: a.FieldOrg, Trash: a.Trash, Dispatch: a.Dispatch, Catalog: a.Catalog, AGCs: a.AGCs, Snapshots: a.Snapshots, SecureCookies: a.Config.SecureCookies,
+		Commerces: a.Commerces, FieldOrg: a.FieldOrg, Trash: a.Trash, Dispatch: a.Dispatch, Catalog: a.Catalog, AGCs: a.AGCs, Snapshots: a.Snapshots, Dataset: a.Dataset, SecureCookies: a.Config.SecureCookies,
+		EventFilters: a.EventFilters,
 	})
 }
 
@@ -108,6 +117,7 @@ func (a *App) graphqlHandler() http.Handler {
 	return graphqlHandler(a.DB.Client, a.Tenancy, a.Limiter, &graph.Resolver{
 		APIKeys: a.APIKeys, Nodes: a.Nodes, Projects: a.Projects, Tenants: a.Tenants, Users: a.Users,
 		Commerces: a.Commerces, FieldOrg: a.FieldOrg, Trash: a.Trash, Dispatch: a.Dispatch, Catalog: a.Catalog, AGCs: a.AGCs,
-		Snapshots: a.Snapshots,
+		Snapshots: a.Snapshots, Dataset: a.Dataset, Audiences: a.Audiences,
+		EventFilters: a.EventFilters,
 	})
 }

@@ -1,0 +1,156 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/google/uuid"
+
+	"github.com/reten-io/reten/internal/app"
+	"github.com/reten-io/reten/internal/apptest"
+	"github.com/reten-io/reten/internal/demo"
+)
+
+// demoLine is the JSON line `reten demo` prints.
+type demoLine struct {
+	TenantID  string         `json:"tenantId"`
+	ProjectID string         `json:"projectId"`
+	Email     string         `json:"email"`
+	Password  *string        `json:"password"`
+	Engine    string         `json:"engine"`
+	Tables    map[string]int `json:"tables"`
+	Rows      int            `json:"rows"`
+}
+
+// runDemo runs `reten demo args...` and decodes its one output line.
+func runDemo(t *testing.T, args ...string) demoLine {
+	t.Helper()
+	var out bytes.Buffer
+	if err := run(append([]string{"demo"}, args...), &out); err != nil {
+		t.Fatalf("reten demo %v: %v", args, err)
+	}
+	if strings.Count(out.String(), "\n") != 1 {
+		t.Fatalf("want one line, got %q", out.String())
+	}
+	var line demoLine
+	dec := json.NewDecoder(&out)
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&line); err != nil {
+		t.Fatalf("output %q: %v", out.String(), err)
+	}
+	return line
+}
+
+// TestDemoCommand runs the real command end to end on SQLite and, when
+// TEST_DATABASE_URL is set, on PostgreSQL.
+func TestDemoCommand(t *testing.T) {
+	t.Run("sqlite", func(t *testing.T) {
+		dir := t.TempDir()
+		t.Setenv("DATABASE_URL", "sqlite://"+filepath.Join(dir, "reten.db"))
+		t.Setenv("RETEN_JWT_SECRET", "")
+		t.Setenv("RETEN_LOG_LEVEL", "error")
+		line := runDemo(t, "--password", "secret-pw-1")
+		checkDemo(t, line, "sqlite", "secret-pw-1")
+		file := filepath.Join(dir, "demo-"+strings.ReplaceAll(line.TenantID, "-", "")[:8]+".db")
+		if _, err := os.Stat(file); err != nil {
+			t.Fatalf("demo dataset file: %v", err)
+		}
+	})
+	if base := os.Getenv("TEST_DATABASE_URL"); base != "" {
+		t.Run("postgres", func(t *testing.T) {
+			t.Setenv("DATABASE_URL", apptest.PostgresSchema(t))
+			t.Setenv("RETEN_JWT_SECRET", strings.Repeat("j", 32))
+			t.Setenv("RETEN_LOG_LEVEL", "error")
+			db, err := sql.Open("postgres", base)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var schema string
+			t.Cleanup(func() {
+				if schema != "" {
+					if _, err := db.Exec(`DROP SCHEMA IF EXISTS "` + schema + `" CASCADE`); err != nil {
+						t.Errorf("drop %s: %v", schema, err)
+					}
+				}
+				_ = db.Close()
+			})
+			line := runDemo(t, "--password", "secret-pw-1")
+			schema = "demo_" + strings.ReplaceAll(line.TenantID, "-", "")[:8]
+			var n int
+			if err := db.QueryRow(`SELECT count(*) FROM "` + schema + `"."events"`).Scan(&n); err != nil || n != demo.DefaultEvents {
+				t.Fatalf("%s.events: %d rows, %v", schema, n, err)
+			}
+			checkDemo(t, line, "postgres", "secret-pw-1")
+		})
+	}
+}
+
+// checkDemo checks the output of a first run, that a second run is
+// idempotent, and that the demo user reaches the stored dataset.
+func checkDemo(t *testing.T, line demoLine, engine, password string) {
+	t.Helper()
+	wantTables := map[string]int{"commerces": demo.DefaultCommerces, "events": demo.DefaultEvents,
+		"product_properties": demo.DefaultProducts, "transactions": demo.DefaultTransactions}
+	if line.Email != "demo@reten.local" || line.Password == nil || *line.Password != password || line.Engine != engine ||
+		!reflect.DeepEqual(line.Tables, wantTables) || line.Rows != 43700 {
+		t.Fatalf("output = %+v", line)
+	}
+	for _, id := range []string{line.TenantID, line.ProjectID} {
+		if _, err := uuid.Parse(id); err != nil {
+			t.Fatalf("id %q: %v", id, err)
+		}
+	}
+
+	// Idempotent: same tenant and tables; the user exists, so no password.
+	again := runDemo(t)
+	want := line
+	want.Password = nil
+	if !reflect.DeepEqual(again, want) {
+		t.Fatalf("second run = %+v, want %+v", again, want)
+	}
+
+	// The demo user logs in and sees the dataset and its catalog.
+	cfg, err := app.LoadConfig()
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := app.New(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	call := func(method, path, body string, h map[string]string) (int, map[string]any) {
+		req := httptest.NewRequest(method, path, strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		for k, v := range h {
+			req.Header.Set(k, v)
+		}
+		rec := httptest.NewRecorder()
+		a.Handler.ServeHTTP(rec, req)
+		var out map[string]any
+		_ = json.Unmarshal(rec.Body.Bytes(), &out)
+		return rec.Code, out
+	}
+	status, session := call("POST", "/api/auth/login", `{"identifier":"demo@reten.local","password":"`+password+`"}`, nil)
+	if status != http.StatusCreated {
+		t.Fatalf("login: %d %v", status, session)
+	}
+	h := map[string]string{"Authorization": "Bearer " + session["accessToken"].(string), "x-tenant-id": line.TenantID}
+	status, ds := call("GET", "/api/tenant-dataset", "", h)
+	if status != 200 || ds["engine"] != engine || ds["hasConnection"] != true {
+		t.Fatalf("GET /api/tenant-dataset: %d %v", status, ds)
+	}
+	status, cat := call("GET", "/api/tenant-dataset/catalog", "", h)
+	if tables, _ := cat["tables"].([]any); status != 200 || len(tables) != 4 {
+		t.Fatalf("GET /api/tenant-dataset/catalog: %d %v", status, cat)
+	}
+}

@@ -1,0 +1,119 @@
+package graph
+
+import (
+	"github.com/reten-io/reten/graph/model"
+	"github.com/reten-io/reten/internal/audience"
+	"github.com/reten-io/reten/internal/criteria"
+	qb "github.com/reten-io/reten/internal/querybuilder"
+)
+
+// Messages of the audience operations' own argument rules.
+const (
+	auMsgDescriptionExclusive = "description and clearDescription cannot be sent together"
+	auMsgPreviewSource        = "previewAudience needs exactly one of id and queryBlocks (compositions go with queryBlocks)"
+)
+
+// auCompositions maps composition inputs to the service's; nil (not sent)
+// stays nil, [] stays empty.
+func auCompositions(in []*model.AudienceCompositionInput) []audience.CompositionInput {
+	if in == nil {
+		return nil
+	}
+	out := make([]audience.CompositionInput, len(in))
+	for i, c := range in {
+		out[i] = audience.CompositionInput{OperandID: c.OperandCriteriaID, SetOperator: string(c.SetOperator)}
+	}
+	return out
+}
+
+// auDefinition maps queryBlocks and compositions arguments to a definition
+// input (blocks re-read as the REST adapter decodes them).
+func auDefinition(blocks []map[string]any, comps []*model.AudienceCompositionInput) (audience.DefinitionInput, error) {
+	v, err := efBlocksArg(blocks)
+	return audience.DefinitionInput{QueryBlocks: v, Compositions: auCompositions(comps)}, err
+}
+
+// presentAudienceSQL presents the SQL of an audience: params and types only
+// in the parameterized format (empty maps when it has no value).
+func presentAudienceSQL(c *qb.Compiled, err error) (*model.AudienceSQL, error) {
+	if err != nil {
+		return nil, err
+	}
+	out := &model.AudienceSQL{Format: string(c.Format), Query: c.Query, FinalCteName: c.FinalCteName}
+	if c.SubjectColumn != nil {
+		out.SubjectColumn = *c.SubjectColumn
+	}
+	if c.Format == qb.Parameterized {
+		out.Params, out.Types = map[string]any{}, map[string]any{}
+		for k, v := range c.Params {
+			out.Params[k] = v
+		}
+		for k, v := range c.Types {
+			out.Types[k] = v
+		}
+	}
+	return out, nil
+}
+
+func presentAudienceValidation(v *criteria.Validation, err error) (*model.AudienceValidation, error) {
+	if err != nil {
+		return nil, err
+	}
+	out := &model.AudienceValidation{Valid: v.Valid, Errors: make([]*model.AudienceValidationError, len(v.Errors))}
+	for i, is := range v.Errors {
+		out.Errors[i] = &model.AudienceValidationError{Path: is.Path, Message: is.Message}
+	}
+	return out, nil
+}
+
+func presentAudiencePreview(p *qb.PreviewResult, err error) (*model.AudiencePreview, error) {
+	if err != nil {
+		return nil, err
+	}
+	out := &model.AudiencePreview{Columns: p.Columns, Rows: p.Rows, RowCount: p.RowCount, ElapsedMs: int(p.ElapsedMs)}
+	if p.SubjectCount != nil {
+		out.SubjectCount = int(*p.SubjectCount)
+	}
+	return out, nil
+}
+
+func presentMembership(m *qb.Membership, err error) (*model.AudienceMembershipChange, error) {
+	if err != nil {
+		return nil, err
+	}
+	return &model.AudienceMembershipChange{Before: int(m.Before), After: int(m.After), Entering: int(m.Entering), Leaving: int(m.Leaving)}, nil
+}
+
+func presentAudienceTable(t qb.Table) *model.AudienceCatalogTable {
+	out := &model.AudienceCatalogTable{Name: t.Name, Description: efOrNull(t.Description), Purpose: t.Purpose}
+	for _, c := range t.Columns {
+		if c.IsDefaultTimeReference && out.DefaultTimeReferenceColumn == nil {
+			out.DefaultTimeReferenceColumn = &c.Name
+		}
+		if c.IsIdentity && out.IdentityColumn == nil {
+			out.IdentityColumn = &c.Name
+		}
+	}
+	return out
+}
+
+func presentAudienceColumn(c qb.Column) *model.AudienceCatalogColumn {
+	out := &model.AudienceCatalogColumn{Name: c.Name, Type: string(c.Type), IsRepeated: c.Repeated, IsIdentity: c.IsIdentity,
+		IsDefaultTimeReference: c.IsDefaultTimeReference, Description: efOrNull(c.Description),
+		SubFields: make([]*model.AudienceCatalogColumn, len(c.SubFields))}
+	for i, sf := range c.SubFields {
+		out.SubFields[i] = presentAudienceColumn(sf)
+	}
+	return out
+}
+
+func presentAudienceColumns(t *qb.Table, err error) (*model.AudienceColumns, error) {
+	if err != nil {
+		return nil, err
+	}
+	out := &model.AudienceColumns{Table: t.Name, Columns: make([]*model.AudienceCatalogColumn, len(t.Columns))}
+	for i, c := range t.Columns {
+		out.Columns[i] = presentAudienceColumn(c)
+	}
+	return out, nil
+}

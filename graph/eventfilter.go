@@ -1,0 +1,139 @@
+package graph
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+
+	"github.com/reten-io/reten/graph/model"
+	"github.com/reten-io/reten/internal/criteria"
+	qb "github.com/reten-io/reten/internal/querybuilder"
+)
+
+// Messages of the event filter operations' own argument rules.
+const (
+	efMsgDescriptionExclusive = "description and clearDescription cannot be sent together"
+	efMsgPreviewSource        = "previewEventFilter needs exactly one of id and queryBlocks"
+)
+
+// efBlocksArg re-reads a queryBlocks argument as the JSON value the REST
+// adapter decodes (numbers as json.Number), so both adapters hand the
+// service the same document: literal numbers written in a query arrive as
+// int64, which the definition decoder does not take. nil (not sent) stays nil.
+func efBlocksArg(blocks []map[string]any) (any, error) {
+	if blocks == nil {
+		return nil, nil
+	}
+	raw, err := json.Marshal(blocks)
+	if err != nil {
+		return nil, fmt.Errorf("graph: encode queryBlocks: %w", err)
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var out any
+	if err := dec.Decode(&out); err != nil {
+		return nil, fmt.Errorf("graph: decode queryBlocks: %w", err)
+	}
+	return out, nil
+}
+
+// efDecodeClause decodes a stored clause (JSON object, list or null) into v;
+// numbers keep their digits. It reports whether the clause is present.
+func efDecodeClause(raw json.RawMessage, v any) (bool, error) {
+	if len(raw) == 0 || string(raw) == "null" {
+		return false, nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	if err := dec.Decode(v); err != nil {
+		return false, fmt.Errorf("graph: stored query block clause: %w", err)
+	}
+	return true, nil
+}
+
+// efClauseMap presents a stored object clause (nil when absent).
+func efClauseMap(raw json.RawMessage) (map[string]any, error) {
+	var m map[string]any
+	if ok, err := efDecodeClause(raw, &m); !ok || err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// presentEFSQL presents IEventCriteriaSql: params and types only in the
+// parameterized format (empty maps when it has no value).
+func presentEFSQL(c *qb.Compiled, err error) (*model.EventFilterSQL, error) {
+	if err != nil {
+		return nil, err
+	}
+	out := &model.EventFilterSQL{Format: string(c.Format), Query: c.Query, FinalCteName: c.FinalCteName, SubjectColumn: c.SubjectColumn}
+	if c.Format == qb.Parameterized {
+		out.Params, out.Types = map[string]any{}, map[string]any{}
+		for k, v := range c.Params {
+			out.Params[k] = v
+		}
+		for k, v := range c.Types {
+			out.Types[k] = v
+		}
+	}
+	return out, nil
+}
+
+func presentEFValidation(v *criteria.Validation, err error) (*model.EventFilterValidation, error) {
+	if err != nil {
+		return nil, err
+	}
+	out := &model.EventFilterValidation{Valid: v.Valid, Errors: make([]*model.EventFilterValidationError, len(v.Errors))}
+	for i, is := range v.Errors {
+		out.Errors[i] = &model.EventFilterValidationError{Path: is.Path, Message: is.Message}
+	}
+	return out, nil
+}
+
+func presentEFPreview(p *qb.PreviewResult, err error) (*model.EventFilterPreview, error) {
+	if err != nil {
+		return nil, err
+	}
+	return &model.EventFilterPreview{Columns: p.Columns, Rows: p.Rows, RowCount: p.RowCount, ElapsedMs: int(p.ElapsedMs)}, nil
+}
+
+// efOrNull presents an empty catalog string as null.
+func efOrNull(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
+func presentEFTable(t qb.Table) *model.EventFilterCatalogTable {
+	return &model.EventFilterCatalogTable{Name: t.Name, Description: efOrNull(t.Description), Purpose: t.Purpose,
+		DefaultTimeReferenceColumn: efOrNull(t.DefaultTimeReferenceColumn)}
+}
+
+func presentEFColumn(c qb.Column) *model.EventFilterCatalogColumn {
+	out := &model.EventFilterCatalogColumn{Name: c.Name, Type: string(c.Type), IsRepeated: c.Repeated,
+		Description: efOrNull(c.Description), SubFields: make([]*model.EventFilterCatalogColumn, len(c.SubFields))}
+	for i, sf := range c.SubFields {
+		out.SubFields[i] = presentEFColumn(sf)
+	}
+	return out
+}
+
+func presentEFColumns(t *qb.Table, err error) (*model.EventFilterColumns, error) {
+	if err != nil {
+		return nil, err
+	}
+	out := &model.EventFilterColumns{Table: t.Name, Columns: make([]*model.EventFilterCatalogColumn, len(t.Columns)),
+		SemiJoins: make([]*model.EventFilterSemiJoin, len(t.SemiJoins))}
+	for i, c := range t.Columns {
+		out.Columns[i] = presentEFColumn(c)
+	}
+	for i, sj := range t.SemiJoins {
+		s := &model.EventFilterSemiJoin{Name: sj.Name, ToTable: sj.ToTable, On: make([]*model.EventFilterJoinKey, len(sj.On))}
+		for j, k := range sj.On {
+			s.On[j] = &model.EventFilterJoinKey{Left: k.Left, Right: k.Right}
+		}
+		out.SemiJoins[i] = s
+	}
+	return out, nil
+}

@@ -1,0 +1,183 @@
+package dataset
+
+import (
+	"context"
+	"crypto/rand"
+	"database/sql"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/reten-io/reten/ent"
+	"github.com/reten-io/reten/ent/user"
+	"github.com/reten-io/reten/internal/auth"
+	"github.com/reten-io/reten/internal/demo"
+	"github.com/reten-io/reten/internal/tenant"
+	"github.com/reten-io/reten/internal/txn"
+	"github.com/reten-io/reten/internal/viewer"
+)
+
+// The demo tenant and its super_admin.
+const (
+	DemoTenant   = "Demo"
+	DemoEmail    = "demo@reten.local"
+	DemoUsername = "demo"
+)
+
+// DemoInput says where the service's own database is and how to seed it.
+type DemoInput struct {
+	// DatabaseURL is the service's DATABASE_URL: postgres://... (the demo
+	// tables go into the schema "demo_<short tenant id>" of that database,
+	// and the URL becomes the dataset connection) or sqlite://PATH (a file
+	// "demo-<short tenant id>.db" beside PATH).
+	DatabaseURL string
+	// Password of the demo user when it is created ("" generates one); an
+	// existing demo user keeps its password.
+	Password string
+	// Replace drops and regenerates the demo tables; without it existing
+	// tables are kept as they are.
+	Replace bool
+	// Options size and seed the generated data (zero: demo defaults).
+	Options demo.Options
+}
+
+// DemoResult is what `reten demo` prints.
+type DemoResult struct {
+	TenantID  string `json:"tenantId"`
+	ProjectID string `json:"projectId"`
+	Email     string `json:"email"`
+	// Password is set only when this run created the demo user.
+	Password string `json:"password,omitempty"`
+	Engine   string `json:"engine"`
+	// Tables maps each demo table to its row count; Rows is their sum.
+	Tables map[string]int `json:"tables"`
+	Rows   int            `json:"rows"`
+}
+
+// Demo creates, idempotently, the demo tenant (tenant.Bootstrap) and its
+// dataset of sample data in the service's own database, then stores the
+// dataset configuration and the demo catalog. Running it again reuses the
+// tenant, the user and (unless in.Replace) the generated tables.
+func (s *Service) Demo(ctx context.Context, in DemoInput) (*DemoResult, error) {
+	engine, location, err := demoTarget(in.DatabaseURL)
+	if err != nil {
+		return nil, err
+	}
+	sys := viewer.SystemContext(ctx)
+	existing, err := s.client.User.Query().Where(user.EmailKey(DemoEmail)).Exist(sys)
+	if err != nil {
+		return nil, fmt.Errorf("demo user: %w", err)
+	}
+	password := in.Password
+	if password == "" {
+		if password, err = randomPassword(); err != nil {
+			return nil, err
+		}
+	}
+	boot, err := tenant.Bootstrap(ctx, s.client, tenant.BootstrapInput{Tenant: DemoTenant, Email: DemoEmail,
+		Password: password, Username: DemoUsername})
+	if err != nil {
+		return nil, err
+	}
+	if existing {
+		password = "" // Bootstrap kept the user's password
+	}
+	short := strings.ReplaceAll(boot.TenantID.String(), "-", "")[:8]
+	res := &DemoResult{TenantID: boot.TenantID.String(), ProjectID: boot.ProjectID.String(), Email: DemoEmail,
+		Password: password, Engine: engine}
+
+	cfg := ConfigInput{Engine: engine}
+	var db *sql.DB
+	switch engine {
+	case EnginePostgres:
+		cfg.Connection, cfg.SchemaName = &location, "demo_"+short
+		db, err = sql.Open("postgres", location)
+	default:
+		path := filepath.Join(filepath.Dir(location), "demo-"+short+".db")
+		cfg.Connection = &path
+		db, err = sql.Open("sqlite", "file:"+path+"?_pragma=busy_timeout(10000)")
+	}
+	if err != nil {
+		return nil, fmt.Errorf("demo: open dataset: %w", err)
+	}
+	defer db.Close()
+	if res.Tables, err = seed(ctx, db, engine, cfg.SchemaName, in); err != nil {
+		return nil, err
+	}
+	for _, n := range res.Tables {
+		res.Rows += n
+	}
+
+	admin := viewer.NewContext(ctx, &viewer.Viewer{UserID: boot.UserID, TenantID: boot.TenantID,
+		Roles: []string{auth.RoleSuperAdmin}, Permissions: auth.PermissionsOf([]string{auth.RoleSuperAdmin})})
+	err = txn.Run(admin, s.client, func(ctx context.Context, _ *ent.Client) error {
+		if _, _, err := s.Set(ctx, cfg); err != nil {
+			return fmt.Errorf("demo: dataset configuration: %w", err)
+		}
+		if _, err := s.SetCatalog(ctx, demo.Catalog()); err != nil {
+			return fmt.Errorf("demo: catalog: %w", err)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// seed creates the demo tables (or keeps existing ones without Replace)
+// and returns their row counts.
+func seed(ctx context.Context, db *sql.DB, engine, schema string, in DemoInput) (map[string]int, error) {
+	opts := in.Options
+	opts.Replace = in.Replace
+	st, err := demo.Create(ctx, db, engine, schema, opts)
+	switch {
+	case err == nil:
+		out := map[string]int{}
+		for _, t := range st.Tables {
+			out[t.Name] = t.Rows
+		}
+		return out, nil
+	case !errors.Is(err, demo.ErrExists):
+		return nil, fmt.Errorf("demo: generate dataset: %w", err)
+	}
+	out := map[string]int{}
+	for _, t := range demo.Catalog().Tables {
+		name := quote(t.Name)
+		if schema != "" {
+			name = quote(schema) + "." + name
+		}
+		var n int
+		if err := db.QueryRowContext(ctx, "SELECT count(*) FROM "+name).Scan(&n); err != nil {
+			return nil, fmt.Errorf("demo: the demo dataset exists but cannot be read (run with --replace): %w", err)
+		}
+		out[t.Name] = n
+	}
+	return out, nil
+}
+
+// demoTarget returns the engine of the service's database and its location
+// (the postgres URL, or the sqlite file path).
+func demoTarget(databaseURL string) (engine, location string, err error) {
+	switch {
+	case strings.HasPrefix(databaseURL, "postgres://"), strings.HasPrefix(databaseURL, "postgresql://"):
+		return EnginePostgres, databaseURL, nil
+	case strings.HasPrefix(databaseURL, "sqlite://"):
+		path, _, _ := strings.Cut(strings.TrimPrefix(databaseURL, "sqlite://"), "?")
+		return EngineSQLite, path, nil
+	}
+	return "", "", errors.New("demo: DATABASE_URL must start with postgres:// or sqlite://")
+}
+
+// randomPassword is a 16-character password for a new demo user.
+func randomPassword() (string, error) {
+	b := make([]byte, 12)
+	if _, err := rand.Read(b); err != nil {
+		return "", err
+	}
+	return base64.RawURLEncoding.EncodeToString(b), nil
+}
+
+func quote(id string) string { return `"` + strings.ReplaceAll(id, `"`, `""`) + `"` }

@@ -1,0 +1,145 @@
+package dataset
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/google/uuid"
+	_ "github.com/lib/pq"  // PostgreSQL driver ("postgres")
+	_ "modernc.org/sqlite" // pure-Go SQLite driver ("sqlite")
+
+	"github.com/reten-io/reten/ent"
+	"github.com/reten-io/reten/ent/tenantdataset"
+	"github.com/reten-io/reten/internal/apperr"
+	"github.com/reten-io/reten/internal/viewer"
+)
+
+// Pool bounds of a dataset handle: previews are short, few and read-only.
+const (
+	poolMaxOpen     = 4
+	poolMaxIdle     = 2
+	poolMaxIdleTime = 5 * time.Minute
+)
+
+// pool is an open handle on one version of a dataset's configuration.
+type pool struct {
+	updatedAt time.Time
+	db        *sql.DB
+	engine    string
+	qualifier string
+}
+
+// Open returns a pooled handle on the viewer's tenant dataset for previews,
+// with its engine (postgres or sqlite) and the table qualifier the compiler
+// takes (the schema on postgres, "" on sqlite). Like Catalog it checks no
+// permission (its callers do). A sqlite dataset opens read-only; a postgres
+// one relies on the preview runner's read-only transaction. Handles are
+// cached per dataset and reopened when its configuration changes (its
+// updated_at moves), on every replica. 404 MsgNotConfigured without a
+// dataset; 422 MsgPreviewBigQuery on a bigquery dataset; 422 MsgUnreachable
+// when the dataset cannot be opened.
+func (s *Service) Open(ctx context.Context) (*sql.DB, string, string, error) {
+	tid, ok := viewer.TenantID(ctx)
+	if !ok {
+		return nil, "", "", apperr.NotFound(MsgNotConfigured)
+	}
+	d, err := s.find(ctx, s.db(ctx), tid)
+	if err != nil {
+		return nil, "", "", err
+	}
+	if d.Engine == tenantdataset.EngineBigquery {
+		return nil, "", "", apperr.Unprocessable(MsgPreviewBigQuery)
+	}
+	if p := s.cached(d); p != nil {
+		return p.db, p.engine, p.qualifier, nil
+	}
+	// Connect outside the lock: a slow dataset must not stall the others.
+	p, err := s.open(ctx, d)
+	if err != nil {
+		return nil, "", "", err
+	}
+	p = s.keep(d.ID, p)
+	return p.db, p.engine, p.qualifier, nil
+}
+
+// cached returns the handle of d's configuration (or of a newer one, when
+// d was read before a concurrent change), if open; a handle of an older
+// configuration is closed (in-flight previews finish).
+func (s *Service) cached(d *ent.TenantDataset) *pool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	p, ok := s.pools[d.ID]
+	switch {
+	case !ok:
+		return nil
+	case !p.updatedAt.Before(d.UpdatedAt):
+		return p
+	}
+	_ = p.db.Close()
+	delete(s.pools, d.ID)
+	return nil
+}
+
+// keep caches p for dataset id unless a request opened the same
+// configuration meanwhile (then that one is kept and p closed).
+func (s *Service) keep(id uuid.UUID, p *pool) *pool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if cur, ok := s.pools[id]; ok {
+		if !p.updatedAt.After(cur.updatedAt) {
+			_ = p.db.Close()
+			return cur
+		}
+		_ = cur.db.Close()
+	}
+	s.pools[id] = p
+	return p
+}
+
+// open connects to d and checks that it answers.
+func (s *Service) open(ctx context.Context, d *ent.TenantDataset) (*pool, error) {
+	conn, err := s.connection(d)
+	if err != nil {
+		return nil, fmt.Errorf("dataset: open connection: %w", err)
+	}
+	p := &pool{updatedAt: d.UpdatedAt, engine: string(d.Engine)}
+	switch d.Engine {
+	case tenantdataset.EnginePostgres:
+		p.qualifier = d.SchemaName
+		p.db, err = sql.Open("postgres", conn)
+	case tenantdataset.EngineSqlite:
+		// mode=ro never creates the file; query_only refuses writes even
+		// through a statement that would try.
+		p.db, err = sql.Open("sqlite", "file:"+conn+"?mode=ro&_pragma=query_only(1)&_pragma=busy_timeout(5000)")
+	default:
+		return nil, fmt.Errorf("dataset: unknown engine %q", d.Engine)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("dataset: open: %w", err)
+	}
+	p.db.SetMaxOpenConns(poolMaxOpen)
+	p.db.SetMaxIdleConns(poolMaxIdle)
+	p.db.SetConnMaxIdleTime(poolMaxIdleTime)
+	if err := p.db.PingContext(ctx); err != nil {
+		_ = p.db.Close()
+		slog.WarnContext(ctx, "tenant dataset unreachable", "tenant", d.TenantID, "engine", d.Engine, "err", err)
+		return nil, apperr.Unprocessable(MsgUnreachable)
+	}
+	return p, nil
+}
+
+// Close closes every cached dataset handle.
+func (s *Service) Close() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var errs []error
+	for id, p := range s.pools {
+		errs = append(errs, p.db.Close())
+		delete(s.pools, id)
+	}
+	return errors.Join(errs...)
+}

@@ -1,0 +1,642 @@
+package rest_test
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/uuid"
+
+	"github.com/reten-io/reten/internal/apptest"
+	"github.com/reten-io/reten/internal/auth"
+	"github.com/reten-io/reten/internal/dataset"
+	"github.com/reten-io/reten/internal/demo"
+	"github.com/reten-io/reten/internal/viewer"
+)
+
+// Messages the audience tests assert (SPEC.md spells the delete ones).
+const (
+	auNotFound     = "Audience criteria not found"
+	auRootDelete   = "La audiencia raíz de un proyecto no se puede eliminar."
+	auReferenced   = "Cannot delete an audience criteria that is referenced by another active audience criteria; remove that composition from the referencing audience criteria first."
+	auNoDataset    = "Tenant dataset not configured"
+	auCycle        = "audience compositions form a cycle: an audience cannot include itself"
+	auMissing      = "compositions[0].operandCriteriaId: the operand audience criteria does not exist in this project"
+	auIdentityRule = "queryBlocks: an audience must select an identity column (commerces.commerce_id, events.commerce_id, transactions.commerce_id) as a column select item in at least one block"
+)
+
+// auFix is a tenant whose dataset is the small demo dataset (a schema of
+// the test database on PostgreSQL, a file on SQLite), with a JWT in its
+// main project and a handle on the data for hand-written checks.
+type auFix struct {
+	env    *apptest.Env
+	tenant apptest.Tenant
+	h      apptest.Headers
+	data   *sql.DB
+	prefix string // table qualifier for hand-written SQL ("schema". or "")
+}
+
+// auDemo sizes the demo data of the audience tests.
+var auDemo = demo.Options{Seed: 11, Commerces: 80, Products: 20, Events: 900, Transactions: 120}
+
+func newAUFix(t *testing.T, env *apptest.Env, name string, withDataset bool) *auFix {
+	t.Helper()
+	tn := env.Bootstrap(name)
+	f := &auFix{env: env, tenant: tn, h: apptest.JWT(env.Login(tn.Email), tn.TenantID, tn.ProjectID)}
+	if withDataset {
+		f.data, f.prefix = auDemoDataset(t, env, tn.TenantID)
+	}
+	return f
+}
+
+// demoDataset stores the demo catalog as the tenant's and creates the demo
+// tables where the tenant's dataset points: on PostgreSQL a schema of the
+// test database, on SQLite a file of its own.
+func auDemoDataset(t *testing.T, env *apptest.Env, tenantID uuid.UUID) (*sql.DB, string) {
+	t.Helper()
+	ctx := viewer.NewContext(context.Background(), &viewer.Viewer{UserID: uuid.New(), TenantID: tenantID,
+		Roles: []string{auth.RoleSuperAdmin}, Permissions: auth.PermissionsOf([]string{auth.RoleSuperAdmin})})
+	var (
+		db     *sql.DB
+		err    error
+		cfg    dataset.ConfigInput
+		prefix string
+	)
+	if env.App.DB.Dialect == "postgres" {
+		base := os.Getenv("TEST_DATABASE_URL")
+		schema := fmt.Sprintf("demo_au_%016x", rand.Uint64())
+		if db, err = sql.Open("postgres", base); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _, _ = db.Exec(`DROP SCHEMA IF EXISTS "` + schema + `" CASCADE`) })
+		if _, err := demo.Create(context.Background(), db, demo.DialectPostgres, schema, auDemo); err != nil {
+			t.Fatal(err)
+		}
+		cfg, prefix = dataset.ConfigInput{Engine: dataset.EnginePostgres, Connection: &base, SchemaName: schema}, `"`+schema+`".`
+	} else {
+		path := filepath.Join(t.TempDir(), "dataset.db")
+		if db, err = sql.Open("sqlite", "file:"+path); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := demo.Create(context.Background(), db, demo.DialectSQLite, "", auDemo); err != nil {
+			t.Fatal(err)
+		}
+		cfg = dataset.ConfigInput{Engine: dataset.EngineSQLite, Connection: &path}
+	}
+	t.Cleanup(func() { _ = db.Close() })
+	if _, _, err := env.App.Dataset.Set(ctx, cfg); err != nil {
+		t.Fatalf("set dataset: %v", err)
+	}
+	if _, err := env.App.Dataset.SetCatalog(ctx, demo.Catalog()); err != nil {
+		t.Fatalf("set catalog: %v", err)
+	}
+	return db, prefix
+}
+
+// count runs a hand-written count over the demo data.
+func (f *auFix) count(t *testing.T, query string, args ...any) int {
+	t.Helper()
+	var n int
+	if err := f.data.QueryRow(fmt.Sprintf(query, f.prefix), args...).Scan(&n); err != nil {
+		t.Fatalf("%s: %v", query, err)
+	}
+	return n
+}
+
+// segmentBlock is one block over commerces selecting the subject, where the
+// segment is one of segments (EQUALS for one).
+func auSegmentBlock(segments ...string) map[string]any {
+	where := map[string]any{"kind": "predicate", "column": auCol("commerces", "segment"), "comparisonOperator": "EQUALS", "value": segments[0]}
+	if len(segments) > 1 {
+		where["comparisonOperator"], where["value"] = "IN", segments
+	}
+	return map[string]any{"order": 0, "setOperator": nil, "from": map[string]any{"table": "commerces", "joins": []any{}, "unnests": []any{}},
+		"select":     map[string]any{"distinct": false, "items": []any{map[string]any{"kind": "column", "column": auCol("commerces", "commerce_id")}}},
+		"timeWindow": nil, "where": where, "groupBy": nil, "having": nil}
+}
+
+// cityBlock selects the commerces of a city.
+func auCityBlock(city string) map[string]any {
+	b := auSegmentBlock("x")
+	b["where"] = map[string]any{"kind": "predicate", "column": auCol("commerces", "city"), "comparisonOperator": "EQUALS", "value": city}
+	return b
+}
+
+func auCol(table, column string) map[string]any {
+	return map[string]any{"table": table, "column": column}
+}
+
+func auBlocks(bs ...map[string]any) []any {
+	out := make([]any, len(bs))
+	for i, b := range bs {
+		out[i] = b
+	}
+	return out
+}
+
+func auComp(operand any, op string) map[string]any {
+	return map[string]any{"operandCriteriaId": operand, "setOperator": op}
+}
+
+// create posts an audience that must be created and returns its body.
+func (f *auFix) create(t *testing.T, body map[string]any) map[string]any {
+	t.Helper()
+	res := f.env.Do("POST", "/api/audience-criterias", body, f.h)
+	if res.Status != 201 {
+		t.Fatalf("create %v: %d %s", body["name"], res.Status, res.Body)
+	}
+	return res.Map(t)
+}
+
+// ok sends a request that must answer status and returns its JSON body.
+func (f *auFix) ok(t *testing.T, status int, method, path string, body any) map[string]any {
+	t.Helper()
+	res := f.env.Do(method, path, body, f.h)
+	if res.Status != status {
+		t.Fatalf("%s %s: %d %s", method, path, res.Status, res.Body)
+	}
+	if len(res.Body) == 0 {
+		return nil
+	}
+	return res.Map(t)
+}
+
+func (f *auFix) root(t *testing.T) string {
+	t.Helper()
+	p := f.env.App.DB.Client.Project.GetX(sys, f.tenant.ProjectID)
+	return p.RootAudienceID.String()
+}
+
+func auBlockIDs(t *testing.T, detail map[string]any) []string {
+	t.Helper()
+	var ids []string
+	for _, b := range detail["queryBlocks"].([]any) {
+		ids = append(ids, b.(map[string]any)["id"].(string))
+	}
+	return ids
+}
+
+func TestAudienceCRUD(t *testing.T) {
+	apptest.Each(t, func(t *testing.T, env *apptest.Env) {
+		f := newAUFix(t, env, "Acme", true)
+		root := f.root(t)
+
+		// The project starts with its root audience only.
+		list := f.ok(t, 200, "GET", "/api/audience-criterias", nil)
+		if m := list["meta"].(map[string]any); m["total"] != 1.0 || m["page"] != 1.0 || m["limit"] != 25.0 || m["totalPages"] != 1.0 {
+			t.Fatalf("meta = %v", m)
+		}
+		item := list["data"].([]any)[0].(map[string]any)
+		if item["id"] != root || item["isRoot"] != true || item["conditionCount"] != 0.0 || item["name"] != "Audiencia raíz" {
+			t.Fatalf("root item = %v", item)
+		}
+
+		created := f.create(t, map[string]any{"name": "  Farmacias ", "description": "Pharmacies", "queryBlocks": auBlocks(auSegmentBlock("pharmacy"))})
+		id := created["id"].(string)
+		if created["name"] != "Farmacias" || created["description"] != "Pharmacies" || created["isRoot"] != false || created["isActive"] != true ||
+			created["ownerId"] != f.tenant.UserID.String() || created["updatedBy"] != f.tenant.UserID.String() ||
+			created["projectId"] != f.tenant.ProjectID.String() || len(created["compositions"].([]any)) != 0 {
+			t.Fatalf("created = %v", created)
+		}
+		b0 := created["queryBlocks"].([]any)[0].(map[string]any)
+		if b0["order"] != 0.0 || b0["setOperator"] != nil || b0["from"].(map[string]any)["table"] != "commerces" || b0["having"] != nil {
+			t.Fatalf("block = %v", b0)
+		}
+		if got := f.ok(t, 200, "GET", "/api/audience-criterias/"+id, nil); fmt.Sprint(got) != fmt.Sprint(created) {
+			t.Fatalf("get = %v\nwant %v", got, created)
+		}
+
+		// The list: root first, then newest first, with conditionCount; search narrows.
+		second := f.create(t, map[string]any{"name": "Quito", "queryBlocks": auBlocks(auCityBlock("Quito"))})
+		list = f.ok(t, 200, "GET", "/api/audience-criterias?per_page=2&page=1", nil)
+		var names []string
+		for _, it := range list["data"].([]any) {
+			names = append(names, it.(map[string]any)["name"].(string))
+		}
+		if !slices.Equal(names, []string{"Audiencia raíz", "Quito"}) || list["meta"].(map[string]any)["totalPages"] != 2.0 {
+			t.Fatalf("page 1 = %v %v", names, list["meta"])
+		}
+		list = f.ok(t, 200, "GET", "/api/audience-criterias?search=farma", nil)
+		if d := list["data"].([]any); len(d) != 1 || d[0].(map[string]any)["conditionCount"] != 1.0 || list["meta"].(map[string]any)["total"] != 1.0 {
+			t.Fatalf("search = %v", list)
+		}
+		apptest.ExpectError(t, env.Do("GET", "/api/audience-criterias?per_page=101", nil, f.h), 400, []string{"per_page must not be greater than 100"})
+
+		// PATCH: name only keeps the blocks; description null clears it.
+		oldIDs := auBlockIDs(t, created)
+		patched := f.ok(t, 200, "PATCH", "/api/audience-criterias/"+id, map[string]any{"name": "Farmacias 2", "description": nil})
+		if patched["name"] != "Farmacias 2" || patched["description"] != nil || !slices.Equal(auBlockIDs(t, patched), oldIDs) ||
+			patched["updatedAt"].(string) < created["updatedAt"].(string) {
+			t.Fatalf("patched = %v", patched)
+		}
+		// Sent blocks replace the stored ones with new ids.
+		patched = f.ok(t, 200, "PATCH", "/api/audience-criterias/"+id, map[string]any{"queryBlocks": auBlocks(auSegmentBlock("pharmacy", "bakery"))})
+		newIDs := auBlockIDs(t, patched)
+		if len(newIDs) != 1 || newIDs[0] == oldIDs[0] || patched["queryBlocks"].([]any)[0].(map[string]any)["where"].(map[string]any)["comparisonOperator"] != "IN" {
+			t.Fatalf("replaced = %v", patched)
+		}
+		// A failing replacement leaves everything intact.
+		noIdentity := auSegmentBlock("pharmacy")
+		noIdentity["select"] = map[string]any{"distinct": false, "items": []any{map[string]any{"kind": "column", "column": auCol("commerces", "city")}}}
+		apptest.ExpectError(t, env.Do("PATCH", "/api/audience-criterias/"+id, map[string]any{"name": "X", "queryBlocks": auBlocks(noIdentity)}, f.h),
+			400, []string{auIdentityRule})
+		if got := f.ok(t, 200, "GET", "/api/audience-criterias/"+id, nil); got["name"] != "Farmacias 2" || !slices.Equal(auBlockIDs(t, got), newIDs) {
+			t.Fatalf("after failed patch = %v", got)
+		}
+		// An empty PATCH only touches updatedBy / updatedAt.
+		if got := f.ok(t, 200, "PATCH", "/api/audience-criterias/"+id, map[string]any{}); got["updatedBy"] != f.tenant.UserID.String() || !slices.Equal(auBlockIDs(t, got), newIDs) {
+			t.Fatalf("empty patch = %v", got)
+		}
+
+		// DTO rules.
+		for _, c := range []struct {
+			method, path string
+			body         any
+			msgs         []string
+		}{
+			{"POST", "", map[string]any{}, []string{"name should not be empty", "queryBlocks should not be empty"}},
+			{"POST", "", map[string]any{"name": 5, "queryBlocks": []any{}, "owner": "x"}, []string{"property owner should not exist", "name must be a string"}},
+			{"POST", "", map[string]any{"name": "A", "queryBlocks": "x"}, []string{"queryBlocks: queryBlocks must be an array"}},
+			{"POST", "", map[string]any{"name": "A", "queryBlocks": auBlocks(noIdentity)}, []string{auIdentityRule}},
+			{"PATCH", "/" + id, map[string]any{"name": nil}, []string{"name should not be empty"}},
+			{"PATCH", "/" + id, map[string]any{"name": " "}, []string{"name should not be empty"}},
+			{"PATCH", "/" + id, map[string]any{"queryBlocks": []any{}}, []string{"queryBlocks should not be empty"}},
+			{"PATCH", "/" + id, map[string]any{"isRoot": true}, []string{"property isRoot should not exist"}},
+		} {
+			apptest.ExpectError(t, env.Do(c.method, "/api/audience-criterias"+c.path, c.body, f.h), 400, c.msgs)
+		}
+		// Unnests are always empty in an audience.
+		unnest := auSegmentBlock("pharmacy")
+		unnest["from"] = map[string]any{"table": "commerces", "joins": []any{}, "unnests": []any{auCol("events", "items")}}
+		apptest.ExpectError(t, env.Do("POST", "/api/audience-criterias", map[string]any{"name": "U", "queryBlocks": auBlocks(unnest)}, f.h),
+			400, []string{"queryBlocks[0].from.unnests: unnests must be empty in an audience"})
+		apptest.ExpectError(t, env.Do("PATCH", "/api/audience-criterias/not-a-uuid", map[string]any{}, f.h), 400, "Validation failed (uuid is expected)")
+		apptest.ExpectError(t, env.Do("PATCH", "/api/audience-criterias/"+uuid.NewString(), map[string]any{"name": "X"}, f.h), 404, auNotFound)
+
+		// The root audience is edited through PATCH.
+		rootPatched := f.ok(t, 200, "PATCH", "/api/audience-criterias/"+root, map[string]any{"queryBlocks": auBlocks(auSegmentBlock("grocery"))})
+		if rootPatched["isRoot"] != true || len(auBlockIDs(t, rootPatched)) != 1 {
+			t.Fatalf("root patched = %v", rootPatched)
+		}
+		_ = second
+	})
+}
+
+func TestAudienceDeleteChecksInOrder(t *testing.T) {
+	apptest.Each(t, func(t *testing.T, env *apptest.Env) {
+		f := newAUFix(t, env, "Acme", true)
+		root := f.root(t)
+		b := f.create(t, map[string]any{"name": "Quito", "queryBlocks": auBlocks(auCityBlock("Quito"))})["id"].(string)
+		a := f.create(t, map[string]any{"name": "Farmacias de Quito", "queryBlocks": auBlocks(auSegmentBlock("pharmacy")),
+			"compositions": []any{auComp(b, "INTERSECT_DISTINCT")}})["id"].(string)
+
+		// 1. Not an audience of the active project: 404 (even for a root-looking id).
+		apptest.ExpectError(t, env.Do("DELETE", "/api/audience-criterias/"+uuid.NewString(), nil, f.h), 404, auNotFound)
+		apptest.ExpectError(t, env.Do("DELETE", "/api/audience-criterias/nope", nil, f.h), 400, "Validation failed (uuid is expected)")
+		// 2. The root audience: 409, whether or not others reference it.
+		f.ok(t, 200, "PATCH", "/api/audience-criterias/"+root, map[string]any{"queryBlocks": auBlocks(auSegmentBlock("grocery"))})
+		c := f.create(t, map[string]any{"name": "Con raíz", "queryBlocks": auBlocks(auSegmentBlock("bakery")), "compositions": []any{auComp(root, "UNION_ALL")}})["id"].(string)
+		apptest.ExpectError(t, env.Do("DELETE", "/api/audience-criterias/"+root, nil, f.h), 409, auRootDelete)
+		// 3. An operand of another live audience: 400.
+		apptest.ExpectError(t, env.Do("DELETE", "/api/audience-criterias/"+b, nil, f.h), 400, auReferenced)
+		// 4. Otherwise 204, into the trash; then 404 everywhere.
+		if res := env.Do("DELETE", "/api/audience-criterias/"+a, nil, f.h); res.Status != 204 || len(res.Body) != 0 {
+			t.Fatalf("delete: %d %s", res.Status, res.Body)
+		}
+		apptest.ExpectError(t, env.Do("GET", "/api/audience-criterias/"+a, nil, f.h), 404, auNotFound)
+		apptest.ExpectError(t, env.Do("DELETE", "/api/audience-criterias/"+a, nil, f.h), 404, auNotFound)
+		apptest.ExpectError(t, env.Do("PATCH", "/api/audience-criterias/"+a, map[string]any{"name": "X"}, f.h), 404, auNotFound)
+		list := f.ok(t, 200, "GET", "/api/audience-criterias", nil)
+		if list["meta"].(map[string]any)["total"] != 3.0 {
+			t.Fatalf("list after delete = %v", list)
+		}
+		trash := f.ok(t, 200, "GET", "/api/trash?kind=AUDIENCE_CRITERIA", nil)
+		entries := trash["data"].([]any)
+		if len(entries) != 1 || entries[0].(map[string]any)["recordId"] != a || entries[0].(map[string]any)["label"] != "Farmacias de Quito" ||
+			entries[0].(map[string]any)["projectId"] != f.tenant.ProjectID.String() {
+			t.Fatalf("trash = %v", trash)
+		}
+		// An archived audience no longer holds its operands.
+		if res := env.Do("DELETE", "/api/audience-criterias/"+b, nil, f.h); res.Status != 204 {
+			t.Fatalf("delete operand: %d %s", res.Status, res.Body)
+		}
+		if res := env.Do("DELETE", "/api/audience-criterias/"+c, nil, f.h); res.Status != 204 {
+			t.Fatalf("delete c: %d %s", res.Status, res.Body)
+		}
+	})
+}
+
+func TestAudienceCompositions(t *testing.T) {
+	apptest.Each(t, func(t *testing.T, env *apptest.Env) {
+		f := newAUFix(t, env, "Acme", true)
+		beta := newAUFix(t, env, "Beta", false)
+		quito := f.create(t, map[string]any{"name": "Quito", "queryBlocks": auBlocks(auCityBlock("Quito"))})["id"].(string)
+		cuenca := f.create(t, map[string]any{"name": "Cuenca", "queryBlocks": auBlocks(auCityBlock("Cuenca"))})["id"].(string)
+		a := f.create(t, map[string]any{"name": "Farmacias", "queryBlocks": auBlocks(auSegmentBlock("pharmacy")),
+			"compositions": []any{auComp(quito, "INTERSECT_DISTINCT"), auComp(cuenca, "UNION_ALL")}})
+		id := a["id"].(string)
+		cs := a["compositions"].([]any)
+		if len(cs) != 2 {
+			t.Fatalf("compositions = %v", cs)
+		}
+		for i, want := range []struct{ id, name, op string }{{quito, "Quito", "INTERSECT_DISTINCT"}, {cuenca, "Cuenca", "UNION_ALL"}} {
+			c := cs[i].(map[string]any)
+			if c["operandCriteriaId"] != want.id || c["operandCriteriaName"] != want.name || c["setOperator"] != want.op || c["id"] == nil {
+				t.Fatalf("composition %d = %v", i, c)
+			}
+		}
+
+		// Shape rules, all listed at once.
+		apptest.ExpectError(t, env.Do("POST", "/api/audience-criterias", map[string]any{"name": "X", "queryBlocks": auBlocks(auSegmentBlock("pharmacy")),
+			"compositions": "x"}, f.h), 400, []string{"compositions: compositions must be an array"})
+		apptest.ExpectError(t, env.Do("POST", "/api/audience-criterias", map[string]any{"name": "X", "queryBlocks": auBlocks(auSegmentBlock("pharmacy")),
+			"compositions": []any{map[string]any{"operandCriteriaId": "nope", "setOperator": "MINUS", "extra": 1}, 7, map[string]any{}}}, f.h), 400, []string{
+			"compositions[0].extra: property extra should not exist",
+			"compositions[0].operandCriteriaId: operandCriteriaId must be a UUID",
+			"compositions[0].setOperator: setOperator must be one of the following values: UNION_DISTINCT, UNION_ALL, INTERSECT_DISTINCT",
+			"compositions[1]: compositions[1] must be an object",
+			"compositions[2].operandCriteriaId: operandCriteriaId should not be null or undefined",
+			"compositions[2].setOperator: setOperator should not be null or undefined",
+		})
+		apptest.ExpectError(t, env.Do("POST", "/api/audience-criterias", map[string]any{"name": "X", "queryBlocks": auBlocks(auSegmentBlock("pharmacy")),
+			"compositions": []any{auComp(quito, "UNION_ALL"), auComp(quito, "UNION_DISTINCT")}}, f.h), 400,
+			[]string{"compositions[1].operandCriteriaId: the audience criteria is already an operand of this audience"})
+
+		// Operands must be live audiences of the active project.
+		other := f.ok(t, 201, "POST", "/api/projects", map[string]any{"name": "Otro"})
+		otherRoot := other["rootAudienceId"].(string)
+		betaRoot := beta.root(t)
+		for _, operand := range []string{otherRoot, betaRoot, uuid.NewString()} {
+			apptest.ExpectError(t, env.Do("POST", "/api/audience-criterias", map[string]any{"name": "X", "queryBlocks": auBlocks(auSegmentBlock("pharmacy")),
+				"compositions": []any{auComp(operand, "UNION_ALL")}}, f.h), 400, []string{auMissing})
+		}
+
+		// A diamond (two operands sharing one) is no cycle.
+		left := f.create(t, map[string]any{"name": "L", "queryBlocks": auBlocks(auSegmentBlock("bakery")), "compositions": []any{auComp(quito, "UNION_ALL")}})["id"]
+		right := f.create(t, map[string]any{"name": "R", "queryBlocks": auBlocks(auSegmentBlock("grocery")), "compositions": []any{auComp(quito, "UNION_ALL")}})["id"]
+		f.create(t, map[string]any{"name": "Diamond", "queryBlocks": auBlocks(auSegmentBlock("pharmacy")),
+			"compositions": []any{auComp(left, "UNION_DISTINCT"), auComp(right, "UNION_DISTINCT")}})
+
+		// Cycles: directly, and through an operand.
+		apptest.ExpectError(t, env.Do("PATCH", "/api/audience-criterias/"+id, map[string]any{"compositions": []any{auComp(id, "UNION_ALL")}}, f.h),
+			400, []string{auCycle})
+		apptest.ExpectError(t, env.Do("PATCH", "/api/audience-criterias/"+quito, map[string]any{"compositions": []any{auComp(id, "UNION_ALL")}}, f.h),
+			400, []string{auCycle})
+		if got := f.ok(t, 200, "GET", "/api/audience-criterias/"+quito, nil); len(got["compositions"].([]any)) != 0 {
+			t.Fatalf("a failing PATCH stored compositions: %v", got)
+		}
+		res := env.Do("POST", "/api/audience-criterias/validate-from-body", map[string]any{"queryBlocks": auBlocks(auSegmentBlock("pharmacy")),
+			"compositions": []any{auComp(id, "UNION_ALL"), auComp(uuid.Nil.String(), "UNION_ALL")}}, f.h)
+		if res.Status != 201 || string(res.Body) != `{"valid":false,"errors":[{"path":"compositions[1].operandCriteriaId","message":"the operand audience criteria does not exist in this project"}]}`+"\n" {
+			t.Fatalf("validate = %d %s", res.Status, res.Body)
+		}
+
+		// An operand whose audience was archived and restored is unresolvable:
+		// the detail names it "", its SQL is a 400.
+		d := f.create(t, map[string]any{"name": "D", "queryBlocks": auBlocks(auSegmentBlock("bakery")), "compositions": []any{auComp(cuenca, "UNION_DISTINCT")}})["id"].(string)
+		f.ok(t, 204, "DELETE", "/api/audience-criterias/"+d, nil)
+		f.ok(t, 200, "PATCH", "/api/audience-criterias/"+id, map[string]any{"compositions": []any{auComp(quito, "INTERSECT_DISTINCT")}})
+		f.ok(t, 204, "DELETE", "/api/audience-criterias/"+cuenca, nil)
+		entry := f.ok(t, 200, "GET", "/api/trash?kind=AUDIENCE_CRITERIA", nil)["data"].([]any)
+		for _, e := range entry {
+			if e.(map[string]any)["recordId"] == d {
+				f.ok(t, 200, "POST", "/api/trash/"+e.(map[string]any)["id"].(string)+"/restore", nil)
+			}
+		}
+		restored := f.ok(t, 200, "GET", "/api/audience-criterias/"+d, nil)
+		if c := restored["compositions"].([]any)[0].(map[string]any); c["operandCriteriaId"] != cuenca || c["operandCriteriaName"] != "" {
+			t.Fatalf("unresolvable operand = %v", c)
+		}
+		apptest.ExpectError(t, env.Do("GET", "/api/audience-criterias/"+d+"/sql", nil, f.h), 400, []string{auMissing})
+
+		// [] removes every composition.
+		if got := f.ok(t, 200, "PATCH", "/api/audience-criterias/"+id, map[string]any{"compositions": []any{}}); len(got["compositions"].([]any)) != 0 {
+			t.Fatalf("compositions not removed: %v", got)
+		}
+	})
+}
+
+func TestAudienceSQLAndPreview(t *testing.T) {
+	apptest.Each(t, func(t *testing.T, env *apptest.Env) {
+		f := newAUFix(t, env, "Acme", true)
+		quito := f.create(t, map[string]any{"name": "Quito", "queryBlocks": auBlocks(auCityBlock("Quito"))})["id"].(string)
+		body := map[string]any{"queryBlocks": auBlocks(auSegmentBlock("pharmacy")), "compositions": []any{auComp(quito, "INTERSECT_DISTINCT")}}
+		id := f.create(t, map[string]any{"name": "Farmacias de Quito", "queryBlocks": body["queryBlocks"], "compositions": body["compositions"]})["id"].(string)
+
+		// The stored audience and the same definition sent compile alike.
+		stored := f.ok(t, 200, "GET", "/api/audience-criterias/"+id+"/sql", nil)
+		sent := f.ok(t, 201, "POST", "/api/audience-criterias/generate-sql", body)
+		if fmt.Sprint(stored) != fmt.Sprint(sent) {
+			t.Fatalf("stored %v\nsent %v", stored, sent)
+		}
+		if stored["format"] != "parameterized" || stored["finalCteName"] != "CTE_VALID_EVENTS" || stored["subjectColumn"] != "commerce_id" ||
+			fmt.Sprint(stored["params"]) != "map[p0:pharmacy p1:Quito]" || fmt.Sprint(stored["types"]) != "map[p0:STRING p1:STRING]" {
+			t.Fatalf("sql = %v", stored)
+		}
+		q := stored["query"].(string)
+		if len(q) < 22 || q[:22] != "CTE_VALID_EVENTS AS (\n" || !auContainsAll(q, "INTERSECT DISTINCT", "`commerces`", "@p0", "@p1") {
+			t.Fatalf("query = %s", q)
+		}
+		lit := f.ok(t, 200, "GET", "/api/audience-criterias/"+id+"/sql?format=literal", nil)
+		if _, has := lit["params"]; has || !auContainsAll(lit["query"].(string), "'pharmacy'", "'Quito'") {
+			t.Fatalf("literal = %v", lit)
+		}
+		apptest.ExpectError(t, env.Do("GET", "/api/audience-criterias/"+id+"/sql?format=x", nil, f.h), 400,
+			[]string{"format must be one of the following values: parameterized, literal"})
+		apptest.ExpectError(t, env.Do("POST", "/api/audience-criterias/generate-sql", map[string]any{"name": "x", "queryBlocks": body["queryBlocks"]}, f.h),
+			400, []string{"property name should not exist"})
+		apptest.ExpectError(t, env.Do("GET", "/api/audience-criterias/"+uuid.NewString()+"/sql", nil, f.h), 404, auNotFound)
+
+		// Preview: sample subjects and the count of all of them.
+		pharmaQuito := f.count(t, "SELECT COUNT(*) FROM %scommerces WHERE segment = 'pharmacy' AND city = 'Quito'")
+		pharma := f.count(t, "SELECT COUNT(*) FROM %scommerces WHERE segment = 'pharmacy'")
+		if pharmaQuito == 0 || pharma <= pharmaQuito || pharma < 3 {
+			t.Fatalf("demo data too small: %d %d", pharmaQuito, pharma)
+		}
+		p := f.ok(t, 201, "POST", "/api/audience-criterias/"+id+"/preview", nil)
+		if p["subjectCount"] != float64(pharmaQuito) || p["rowCount"] != float64(min(pharmaQuito, 20)) || fmt.Sprint(p["columns"]) != "[commerce_id]" {
+			t.Fatalf("preview = %v", p)
+		}
+		p = f.ok(t, 201, "POST", "/api/audience-criterias/preview-from-body?limit=2", map[string]any{"queryBlocks": auBlocks(auSegmentBlock("pharmacy"))})
+		if p["subjectCount"] != float64(pharma) || p["rowCount"] != 2.0 || len(p["rows"].([]any)) != 2 {
+			t.Fatalf("preview from body = %v", p)
+		}
+		for q, msg := range map[string]string{"0": "limit must not be less than 1", "101": "limit must not be greater than 100", "x": "limit must be an integer number"} {
+			apptest.ExpectError(t, env.Do("POST", "/api/audience-criterias/"+id+"/preview?limit="+q, nil, f.h), 400, []string{msg})
+		}
+		apptest.ExpectError(t, env.Do("POST", "/api/audience-criterias/"+id+"/preview", map[string]any{"x": 1}, f.h), 400, []string{"property x should not exist"})
+		// The root audience has no definition until edited: never a match-all.
+		apptest.ExpectError(t, env.Do("POST", "/api/audience-criterias/"+f.root(t)+"/preview", nil, f.h), 400,
+			[]string{"queryBlocks: queryBlocks must contain at least 1 elements"})
+
+		// Validation lists issues; only a body that is no definition is a 400.
+		v := f.ok(t, 201, "POST", "/api/audience-criterias/validate-from-body", body)
+		if v["valid"] != true || len(v["errors"].([]any)) != 0 {
+			t.Fatalf("validate = %v", v)
+		}
+		bad := auSegmentBlock("pharmacy")
+		bad["select"] = map[string]any{"distinct": false, "items": []any{map[string]any{"kind": "column", "column": auCol("commerces", "nope")}}}
+		v = f.ok(t, 201, "POST", "/api/audience-criterias/validate-from-body", map[string]any{"queryBlocks": auBlocks(bad)})
+		if v["valid"] != false || len(v["errors"].([]any)) != 2 {
+			t.Fatalf("validate bad = %v", v)
+		}
+		apptest.ExpectError(t, env.Do("POST", "/api/audience-criterias/validate-from-body", map[string]any{}, f.h), 400, []string{"queryBlocks should not be empty"})
+	})
+}
+
+func auContainsAll(s string, parts ...string) bool {
+	for _, p := range parts {
+		if !strings.Contains(s, p) {
+			return false
+		}
+	}
+	return true
+}
+
+func TestAudienceMembershipChange(t *testing.T) {
+	apptest.Each(t, func(t *testing.T, env *apptest.Env) {
+		f := newAUFix(t, env, "Acme", true)
+		pharma := f.count(t, "SELECT COUNT(*) FROM %scommerces WHERE segment = 'pharmacy'")
+		bakery := f.count(t, "SELECT COUNT(*) FROM %scommerces WHERE segment = 'bakery'")
+		pharmaQuito := f.count(t, "SELECT COUNT(*) FROM %scommerces WHERE segment = 'pharmacy' AND city = 'Quito'")
+		if pharma == 0 || bakery == 0 || pharmaQuito == 0 || pharmaQuito == pharma {
+			t.Fatalf("demo data too small: %d %d %d", pharma, bakery, pharmaQuito)
+		}
+		quito := f.create(t, map[string]any{"name": "Quito", "queryBlocks": auBlocks(auCityBlock("Quito"))})["id"].(string)
+		created := f.create(t, map[string]any{"name": "Farmacias", "queryBlocks": auBlocks(auSegmentBlock("pharmacy"))})
+		id := created["id"].(string)
+		path := "/api/audience-criterias/" + id + "/preview-change"
+		for _, c := range []struct {
+			body map[string]any
+			want string
+		}{
+			{map[string]any{"queryBlocks": auBlocks(auSegmentBlock("pharmacy", "bakery"))}, fmt.Sprintf("map[after:%d before:%d entering:%d leaving:0]", pharma+bakery, pharma, bakery)},
+			{map[string]any{"queryBlocks": auBlocks(auSegmentBlock("bakery"))}, fmt.Sprintf("map[after:%d before:%d entering:%d leaving:%d]", bakery, pharma, bakery, pharma)},
+			{map[string]any{"compositions": []any{auComp(quito, "INTERSECT_DISTINCT")}}, fmt.Sprintf("map[after:%d before:%d entering:0 leaving:%d]", pharmaQuito, pharma, pharma-pharmaQuito)},
+			{map[string]any{}, fmt.Sprintf("map[after:%d before:%d entering:0 leaving:0]", pharma, pharma)},
+		} {
+			if got := f.ok(t, 201, "POST", path, c.body); fmt.Sprint(got) != c.want {
+				t.Fatalf("change %v = %v, want %s", c.body, got, c.want)
+			}
+		}
+		// Nothing was saved.
+		if got := f.ok(t, 200, "GET", "/api/audience-criterias/"+id, nil); !slices.Equal(auBlockIDs(t, got), auBlockIDs(t, created)) || len(got["compositions"].([]any)) != 0 {
+			t.Fatalf("preview-change saved: %v", got)
+		}
+		// A root audience never edited has no subjects before.
+		got := f.ok(t, 201, "POST", "/api/audience-criterias/"+f.root(t)+"/preview-change", map[string]any{"queryBlocks": auBlocks(auSegmentBlock("pharmacy"))})
+		if fmt.Sprint(got) != fmt.Sprintf("map[after:%d before:0 entering:%d leaving:0]", pharma, pharma) {
+			t.Fatalf("root change = %v", got)
+		}
+		// The proposed definition is validated like the PATCH.
+		apptest.ExpectError(t, env.Do("POST", path, map[string]any{"compositions": []any{auComp(id, "UNION_ALL")}}, f.h), 400, []string{auCycle})
+		apptest.ExpectError(t, env.Do("POST", path, map[string]any{"name": "x"}, f.h), 400, []string{"property name should not exist"})
+		apptest.ExpectError(t, env.Do("POST", "/api/audience-criterias/"+uuid.NewString()+"/preview-change", map[string]any{}, f.h), 404, auNotFound)
+	})
+}
+
+func TestAudienceCatalog(t *testing.T) {
+	apptest.Each(t, func(t *testing.T, env *apptest.Env) {
+		f := newAUFix(t, env, "Acme", true)
+		res := env.Do("GET", "/api/audience-criterias/tables", nil, f.h)
+		var tables []map[string]any
+		res.JSON(t, &tables)
+		if res.Status != 200 || len(tables) != 4 {
+			t.Fatalf("tables: %d %s", res.Status, res.Body)
+		}
+		if ev := tables[1]; ev["name"] != "events" || ev["purpose"] != "EVENTS" || ev["identityColumn"] != "commerce_id" || ev["defaultTimeReferenceColumn"] != "event_timestamp" {
+			t.Fatalf("events table = %v", ev)
+		}
+		if pp := tables[2]; pp["name"] != "product_properties" || pp["identityColumn"] != nil || pp["defaultTimeReferenceColumn"] != nil {
+			t.Fatalf("product table = %v", pp)
+		}
+		cols := f.ok(t, 200, "GET", "/api/audience-criterias/tables/events/columns", nil)
+		if cols["table"] != "events" {
+			t.Fatalf("columns = %v", cols)
+		}
+		byName := map[string]map[string]any{}
+		for _, c := range cols["columns"].([]any) {
+			byName[c.(map[string]any)["name"].(string)] = c.(map[string]any)
+		}
+		if c := byName["commerce_id"]; c["isIdentity"] != true || c["isDefaultTimeReference"] != false || c["type"] != "STRING" {
+			t.Fatalf("commerce_id = %v", c)
+		}
+		if c := byName["event_timestamp"]; c["isDefaultTimeReference"] != true || c["isIdentity"] != false || c["type"] != "TIMESTAMP" {
+			t.Fatalf("event_timestamp = %v", c)
+		}
+		if c := byName["items"]; c["type"] != "RECORD" || c["isRepeated"] != true || len(c["subFields"].([]any)) != 3 {
+			t.Fatalf("items = %v", c)
+		}
+		if _, has := cols["semiJoins"]; has {
+			t.Fatalf("audience columns carry semi-joins: %v", cols)
+		}
+		apptest.ExpectError(t, env.Do("GET", "/api/audience-criterias/tables/nope/columns", nil, f.h), 404, "Table not found")
+	})
+}
+
+// A tenant without a dataset: reads and name edits work, everything that
+// needs the catalog answers 404.
+func TestAudienceWithoutDataset(t *testing.T) {
+	apptest.Each(t, func(t *testing.T, env *apptest.Env) {
+		f := newAUFix(t, env, "Acme", false)
+		root := f.root(t)
+		def := map[string]any{"queryBlocks": auBlocks(auSegmentBlock("pharmacy"))}
+		for _, c := range []struct {
+			method, path string
+			body         any
+		}{
+			{"GET", "/tables", nil},
+			{"GET", "/tables/events/columns", nil},
+			{"POST", "", map[string]any{"name": "X", "queryBlocks": def["queryBlocks"]}},
+			{"PATCH", "/" + root, def},
+			{"GET", "/" + root + "/sql", nil},
+			{"POST", "/" + root + "/preview", nil},
+			{"POST", "/" + root + "/preview-change", def},
+			{"POST", "/generate-sql", def},
+			{"POST", "/validate-from-body", def},
+			{"POST", "/preview-from-body", def},
+		} {
+			apptest.ExpectError(t, env.Do(c.method, "/api/audience-criterias"+c.path, c.body, f.h), 404, auNoDataset)
+		}
+		if got := f.ok(t, 200, "PATCH", "/api/audience-criterias/"+root, map[string]any{"name": "Todos"}); got["name"] != "Todos" {
+			t.Fatalf("rename = %v", got)
+		}
+		f.ok(t, 200, "GET", "/api/audience-criterias", nil)
+	})
+}
+
+// Audiences of another project or tenant are not found, on every route.
+func TestAudienceIsolation(t *testing.T) {
+	apptest.Each(t, func(t *testing.T, env *apptest.Env) {
+		f := newAUFix(t, env, "Acme", true)
+		beta := newAUFix(t, env, "Beta", true)
+		id := f.create(t, map[string]any{"name": "Farmacias", "queryBlocks": auBlocks(auSegmentBlock("pharmacy"))})["id"].(string)
+		other := f.ok(t, 201, "POST", "/api/projects", map[string]any{"name": "Otro"})["id"].(string)
+		otherProject := apptest.JWT(env.Login(f.tenant.Email), f.tenant.TenantID, uuid.MustParse(other))
+		def := map[string]any{"queryBlocks": auBlocks(auSegmentBlock("bakery"))}
+		for _, h := range []apptest.Headers{beta.h, otherProject} {
+			for _, c := range []struct {
+				method, path string
+				body         any
+			}{
+				{"GET", "", nil}, {"PATCH", "", def}, {"DELETE", "", nil}, {"GET", "/sql", nil},
+				{"POST", "/preview", nil}, {"POST", "/preview-change", def},
+			} {
+				apptest.ExpectError(t, env.Do(c.method, "/api/audience-criterias/"+id+c.path, c.body, h), 404, auNotFound)
+			}
+			res := env.Do("GET", "/api/audience-criterias", nil, h)
+			if res.Status != 200 || strings.Contains(string(res.Body), id) {
+				t.Fatalf("list of another project: %d %s", res.Status, res.Body)
+			}
+		}
+		if got := f.ok(t, 200, "GET", "/api/audience-criterias/"+id, nil); got["name"] != "Farmacias" {
+			t.Fatalf("changed by others: %v", got)
+		}
+	})
+}

@@ -1,0 +1,163 @@
+package rest_test
+
+import (
+	"database/sql"
+	"fmt"
+	"slices"
+	"testing"
+
+	"github.com/reten-io/reten/internal/apptest"
+)
+
+// Event filter previews run on the tenant's demo dataset (SQLite file) and
+// return the rows independently hand-written SQL returns.
+
+// efRows renders rows as sorted strings (numbers as float64, as JSON decodes them).
+func efRows(rows [][]any) []string {
+	out := make([]string, len(rows))
+	for i, r := range rows {
+		cells := make([]any, len(r))
+		for j, c := range r {
+			switch v := c.(type) {
+			case int64:
+				cells[j] = float64(v)
+			case []byte:
+				cells[j] = string(v)
+			default:
+				cells[j] = v
+			}
+		}
+		out[i] = fmt.Sprint(cells...)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// efQuery runs hand-written SQL on the dataset.
+func efQuery(t *testing.T, db *sql.DB, query string) [][]any {
+	t.Helper()
+	rows, err := db.Query(query)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	cols, _ := rows.Columns()
+	var out [][]any
+	for rows.Next() {
+		vals := make([]any, len(cols))
+		ptrs := make([]any, len(cols))
+		for i := range vals {
+			ptrs[i] = &vals[i]
+		}
+		if err := rows.Scan(ptrs...); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, vals)
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// efPreviewRows returns the columns and rows of a preview answer.
+func efPreviewRows(t *testing.T, res map[string]any) ([]any, [][]any) {
+	t.Helper()
+	expectKeys(t, "preview", res, "columns", "rows", "rowCount", "elapsedMs")
+	var rows [][]any
+	for _, r := range res["rows"].([]any) {
+		rows = append(rows, r.([]any))
+	}
+	if res["rowCount"] != float64(len(rows)) || res["elapsedMs"].(float64) < 0 {
+		t.Fatalf("preview = %v", res)
+	}
+	return res["columns"].([]any), rows
+}
+
+func TestEventFilterPreview(t *testing.T) {
+	apptest.Each(t, func(t *testing.T, env *apptest.Env) {
+		f := newEFFix(t, env)
+		preview := func(query string, body any) *apptest.Response {
+			return env.Do("POST", "/api/event-criterias/preview-from-body"+query, body, f.h)
+		}
+		apptest.ExpectError(t, preview("", map[string]any{"queryBlocks": efPurchases()}), 404, efNoDataset)
+		f.sqliteDataset(t)
+
+		// Counts and units per event name of mobile events.
+		grouped := []any{map[string]any{"order": 0, "setOperator": nil, "from": map[string]any{"table": "events"},
+			"select": map[string]any{"items": []any{efColumnItem("events", "event_name"),
+				map[string]any{"kind": "aggregate", "aggregate": map[string]any{"operator": "COUNT", "operand": "*"}, "alias": "n"},
+				map[string]any{"kind": "aggregate", "aggregate": map[string]any{"operator": "SUM", "operand": efCol("events", "quantity")}, "alias": "units"}}},
+			"where":   efPred("IN", efCol("events", "platform"), []any{"ios", "android"}),
+			"groupBy": []any{efCol("events", "event_name")}}}
+		cols, rows := efPreviewRows(t, efStatus(t, preview("?limit=100", map[string]any{"queryBlocks": grouped}), 201))
+		expectJSON(t, "columns", cols, []any{"event_name", "n", "units"})
+		want := efRows(efQuery(t, f.db, `SELECT event_name, COUNT(*), SUM(quantity) FROM events WHERE platform IN ('ios', 'android') GROUP BY event_name`))
+		if got := efRows(rows); len(want) < 3 || !slices.Equal(got, want) {
+			t.Fatalf("grouped rows = %v\nwant %v", got, want)
+		}
+
+		// A semi-join to the products and a record predicate on the attributes.
+		semi := []any{map[string]any{"order": 0, "setOperator": nil, "from": map[string]any{"table": "events"},
+			"select": map[string]any{"items": []any{efColumnItem("events", "event_name"),
+				map[string]any{"kind": "aggregate", "aggregate": map[string]any{"operator": "COUNT", "operand": "*"}, "alias": "n"}}},
+			"where": efAnd(
+				map[string]any{"kind": "semiJoinPredicate", "table": "events", "semiJoin": "products",
+					"subWhere": efAnd(map[string]any{"kind": "predicate", "comparisonOperator": "EQUALS", "field": "category", "value": "beverages"})},
+				map[string]any{"kind": "recordPredicate", "column": efCol("events", "attributes"),
+					"subWhere": efAnd(map[string]any{"kind": "predicate", "comparisonOperator": "IS_NOT_NULL", "field": "value"})}),
+			"groupBy": []any{efCol("events", "event_name")}}}
+		_, rows = efPreviewRows(t, efStatus(t, preview("?limit=100", map[string]any{"queryBlocks": semi}), 201))
+		want = efRows(efQuery(t, f.db, `SELECT e.event_name, COUNT(*) FROM events e
+			WHERE EXISTS (SELECT 1 FROM json_each(e.items) j JOIN product_properties p ON p.product_id = json_extract(j.value, '$.product_id') WHERE p.category = 'beverages')
+			AND EXISTS (SELECT 1 FROM json_each(e.attributes) a WHERE json_extract(a.value, '$.value') IS NOT NULL)
+			GROUP BY e.event_name`))
+		if got := efRows(rows); len(want) == 0 || !slices.Equal(got, want) {
+			t.Fatalf("semi-join rows = %v\nwant %v", got, want)
+		}
+
+		// Limit: default 20, at most 100; every returned row is an event of the dataset.
+		plain := map[string]any{"queryBlocks": []any{efBlock(0, nil, efPred("EQUALS", efCol("events", "event_name"), "purchase"))}}
+		cols, rows = efPreviewRows(t, efStatus(t, preview("", plain), 201))
+		if len(rows) != 20 || !slices.Equal(cols, []any{"event_id"}) {
+			t.Fatalf("default limit: %d rows, columns %v", len(rows), cols)
+		}
+		purchases := efRows(efQuery(t, f.db, `SELECT event_id FROM events WHERE event_name = 'purchase'`))
+		for _, r := range efRows(rows) {
+			if _, found := slices.BinarySearch(purchases, r); !found {
+				t.Fatalf("row %v is not a purchase of the dataset", r)
+			}
+		}
+		if _, rows = efPreviewRows(t, efStatus(t, preview("?limit=3", plain), 201)); len(rows) != 3 {
+			t.Fatalf("limit 3: %d rows", len(rows))
+		}
+		apptest.ExpectError(t, preview("?limit=0", plain), 400, []string{"limit must not be less than 1"})
+		apptest.ExpectError(t, preview("?limit=101", plain), 400, []string{"limit must not be greater than 100"})
+		apptest.ExpectError(t, preview("?limit=ten", plain), 400, []string{"limit must be an integer number"})
+
+		// Definitions are validated before anything runs.
+		apptest.ExpectError(t, preview("", map[string]any{"queryBlocks": []any{}}), 400, []string{"queryBlocks should not be empty"})
+		apptest.ExpectError(t, preview("", map[string]any{"queryBlocks": efPurchases(), "limit": 5}), 400, []string{"property limit should not exist"})
+		inFirst := efBlock(0, nil, nil)
+		inFirst["timeWindow"] = map[string]any{"timeOperator": "IN_THE_FIRST", "unit": "YEARS", "value": 1}
+		apptest.ExpectError(t, preview("", map[string]any{"queryBlocks": []any{inFirst}}), 400, []string{efInTheFirst})
+
+		// A stored filter previews the same rows (201); its body must be empty.
+		id := f.create(t, "Mobile", grouped)["id"].(string)
+		_, stored := efPreviewRows(t, efStatus(t, env.Do("POST", "/api/event-criterias/"+id+"/preview?limit=100", nil, f.h), 201))
+		want = efRows(efQuery(t, f.db, `SELECT event_name, COUNT(*), SUM(quantity) FROM events WHERE platform IN ('ios', 'android') GROUP BY event_name`))
+		if got := efRows(stored); !slices.Equal(got, want) {
+			t.Fatalf("stored preview = %v\nwant %v", got, want)
+		}
+		efStatus(t, env.Do("POST", "/api/event-criterias/"+id+"/preview", map[string]any{}, f.h), 201)
+		apptest.ExpectError(t, env.Do("POST", "/api/event-criterias/"+id+"/preview", map[string]any{"queryBlocks": grouped}, f.h), 400,
+			[]string{"property queryBlocks should not exist"})
+		apptest.ExpectError(t, env.Do("POST", "/api/event-criterias/"+id+"/preview?limit=500", nil, f.h), 400, []string{"limit must not be greater than 100"})
+
+		// A compile-only BigQuery dataset answers 422 (the catalog is kept).
+		efStatus(t, env.Do("PUT", "/api/tenant-dataset", map[string]any{"engine": "bigquery", "bigqueryProject": "acme-project", "bigqueryDataset": "analytics"}, f.th), 200)
+		const bigquery = "Preview is not available for BigQuery datasets: the service only compiles their SQL"
+		apptest.ExpectError(t, preview("", plain), 422, bigquery)
+		apptest.ExpectError(t, env.Do("POST", "/api/event-criterias/"+id+"/preview", nil, f.h), 422, bigquery)
+	})
+}
