@@ -5,7 +5,10 @@ package auth
 var viewPermission = map[string]string{
 	"Tenant": "", "Project": PermProjectView,
 	"User": PermUserView, "Membership": PermUserView, "APIKey": PermAPIKeyManage,
-	"Audience": PermAudienceView, "QueryBlock": PermAudienceView, "AudienceComposition": PermAudienceView,
+	// A query block belongs to an audience or to an event filter: it is read
+	// through its owner (whose permission the guard has checked), and node()
+	// asks BlockViewPermission.
+	"Audience": PermAudienceView, "QueryBlock": "", "AudienceComposition": PermAudienceView,
 	"EventFilter":   PermEventCriteriaView,
 	"TenantDataset": PermDatasetView, "CatalogTable": PermDatasetView,
 	"CatalogColumn": PermDatasetView, "CatalogSemiJoin": PermDatasetView,
@@ -31,4 +34,13 @@ var viewPermission = map[string]string{
 func ViewPermission(entityType string) (perm string, known bool) {
 	perm, known = viewPermission[entityType]
 	return perm, known
+}
+
+// BlockViewPermission is the permission reading a query block needs: its
+// owner's.
+func BlockViewPermission(ownedByAudience bool) string {
+	if ownedByAudience {
+		return PermAudienceView
+	}
+	return PermEventCriteriaView
 }

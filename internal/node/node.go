@@ -16,6 +16,7 @@ import (
 
 	"github.com/reten-io/reten/ent"
 	"github.com/reten-io/reten/ent/apikey"
+	"github.com/reten-io/reten/ent/queryblock"
 	"github.com/reten-io/reten/ent/migrate"
 	"github.com/reten-io/reten/internal/apperr"
 	"github.com/reten-io/reten/internal/auth"
@@ -61,6 +62,14 @@ func (s *Service) Node(ctx context.Context, id uuid.UUID) (ent.Noder, error) {
 	perm, known := auth.ViewPermission(reflect.TypeOf(n).Elem().Name())
 	if !known {
 		return nil, apperr.NotFound(MsgNotFound)
+	}
+	if _, ok := n.(*ent.QueryBlock); ok {
+		// Read the owner with a query: field collection may not have loaded it.
+		b, err := s.db(ctx).QueryBlock.Query().Where(queryblock.ID(id)).Select(queryblock.FieldAudienceID).Only(ctx)
+		if err != nil {
+			return nil, apperr.FromEnt(err, MsgNotFound, "")
+		}
+		perm = auth.BlockViewPermission(b.AudienceID != nil)
 	}
 	if perm != "" {
 		if err := auth.RequireCtx(ctx, perm); err != nil {
