@@ -16,8 +16,8 @@ import (
 
 	"github.com/reten-io/reten/ent"
 	"github.com/reten-io/reten/ent/apikey"
-	"github.com/reten-io/reten/ent/queryblock"
 	"github.com/reten-io/reten/ent/migrate"
+	"github.com/reten-io/reten/ent/queryblock"
 	"github.com/reten-io/reten/internal/apperr"
 	"github.com/reten-io/reten/internal/auth"
 	"github.com/reten-io/reten/internal/txn"
