@@ -28,7 +28,7 @@ const (
 	auNoDataset    = "Tenant dataset not configured"
 	auCycle        = "audience compositions form a cycle: an audience cannot include itself"
 	auMissing      = "compositions[0].operandCriteriaId: the operand audience criteria does not exist in this project"
-	auIdentityRule = "queryBlocks: an audience must select an identity column (commerces.commerce_id, events.commerce_id, transactions.commerce_id) as a column select item in at least one block"
+	auIdentityRule = "an audience must select an identity column (commerces.commerce_id, events.commerce_id, transactions.commerce_id) as a column select item in at least one block"
 )
 
 // auFix is a tenant whose dataset is the small demo dataset (a schema of
@@ -262,7 +262,7 @@ func TestAudienceCRUD(t *testing.T) {
 		}{
 			{"POST", "", map[string]any{}, []string{"name should not be empty", "queryBlocks should not be empty"}},
 			{"POST", "", map[string]any{"name": 5, "queryBlocks": []any{}, "owner": "x"}, []string{"property owner should not exist", "name must be a string"}},
-			{"POST", "", map[string]any{"name": "A", "queryBlocks": "x"}, []string{"queryBlocks: queryBlocks must be an array"}},
+			{"POST", "", map[string]any{"name": "A", "queryBlocks": "x"}, []string{"queryBlocks must be an array"}},
 			{"POST", "", map[string]any{"name": "A", "queryBlocks": auBlocks(noIdentity)}, []string{auIdentityRule}},
 			{"PATCH", "/" + id, map[string]any{"name": nil}, []string{"name should not be empty"}},
 			{"PATCH", "/" + id, map[string]any{"name": " "}, []string{"name should not be empty"}},
@@ -473,7 +473,7 @@ func TestAudienceSQLAndPreview(t *testing.T) {
 		apptest.ExpectError(t, env.Do("POST", "/api/audience-criterias/"+id+"/preview", map[string]any{"x": 1}, f.h), 400, []string{"property x should not exist"})
 		// The root audience has no definition until edited: never a match-all.
 		apptest.ExpectError(t, env.Do("POST", "/api/audience-criterias/"+f.root(t)+"/preview", nil, f.h), 400,
-			[]string{"queryBlocks: queryBlocks must contain at least 1 elements"})
+			[]string{"queryBlocks should not be empty"})
 
 		// Validation lists issues; only a body that is no definition is a 400.
 		v := f.ok(t, 201, "POST", "/api/audience-criterias/validate-from-body", body)

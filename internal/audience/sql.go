@@ -63,7 +63,7 @@ func (s *Service) check(ctx context.Context, tid, pid, id uuid.UUID, def qb.Defi
 // bodyTree decodes a sent definition and loads its operands (400 on a
 // shape error or an operand that is not a live audience of the project).
 func (s *Service) bodyTree(ctx context.Context, tid, pid uuid.UUID, in DefinitionInput, format error) (qb.AudienceTree, error) {
-	def, err := decode(in.QueryBlocks)
+	def, err := criteria.Decode(in.QueryBlocks)
 	if err := joinDTO(invalidMessages(format), err, in.Compositions); err != nil {
 		return qb.AudienceTree{}, err
 	}
@@ -144,7 +144,7 @@ func (s *Service) Validate(ctx context.Context, in DefinitionInput) (*criteria.V
 		return nil, err
 	}
 	if list, ok := in.QueryBlocks.([]any); !ok || len(list) == 0 {
-		_, err := decode(in.QueryBlocks)
+		_, err := criteria.Decode(in.QueryBlocks)
 		return nil, err
 	}
 	def, issues := qb.DecodeBlocksValue(in.QueryBlocks, criteria.Path)
@@ -213,7 +213,7 @@ func (s *Service) MembershipChange(ctx context.Context, id uuid.UUID, in ChangeI
 	var def qb.Definition
 	var shape error
 	if in.SetBlocks {
-		def, shape = decode(in.QueryBlocks)
+		def, shape = criteria.Decode(in.QueryBlocks)
 	}
 	if err := joinDTO(nil, shape, in.Compositions); err != nil {
 		return nil, err

@@ -63,7 +63,7 @@ func (s *Service) Create(ctx context.Context, in CreateInput) (*Detail, error) {
 		return nil, err
 	}
 	msgs := validName(in.Name)
-	def, err := decode(in.QueryBlocks)
+	def, err := criteria.Decode(in.QueryBlocks)
 	if err := joinDTO(msgs, err, in.Compositions); err != nil {
 		return nil, err
 	}
@@ -88,16 +88,6 @@ func (s *Service) Create(ctx context.Context, in CreateInput) (*Detail, error) {
 		return err
 	})
 	return out, err
-}
-
-// decode strictly decodes a queryBlocks value: nil (not sent, or null) and
-// an empty list are "queryBlocks should not be empty", shape errors one
-// message per issue.
-func decode(blocks any) (qb.Definition, error) {
-	if blocks == nil {
-		return qb.Definition{}, apperr.Validation(criteria.MsgBlocksRequired)
-	}
-	return criteria.Decode(blocks)
 }
 
 // joinDTO merges the caller's own DTO messages, those of a shape error and
@@ -176,7 +166,7 @@ func (s *Service) Update(ctx context.Context, id uuid.UUID, in UpdateInput) (*De
 	var def qb.Definition
 	var shape error
 	if in.SetBlocks {
-		def, shape = decode(in.QueryBlocks)
+		def, shape = criteria.Decode(in.QueryBlocks)
 	}
 	if err := joinDTO(msgs, shape, in.Compositions); err != nil {
 		return nil, err

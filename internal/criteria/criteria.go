@@ -25,7 +25,8 @@ const Path = "queryBlocks"
 
 // Messages of the shared rules.
 const (
-	MsgBlocksRequired = "queryBlocks should not be empty"
+	MsgBlocksRequired = qb.MsgEmptyDefinition
+	MsgBlocksArray    = "queryBlocks must be an array"
 	MsgCycle          = "audience compositions form a cycle: an audience cannot include itself"
 )
 
@@ -40,8 +41,16 @@ type Dataset interface {
 
 // Decode strictly decodes a queryBlocks value (JSON already parsed by the
 // adapter, numbers as json.Number or float64). Shape errors are a 400 with
-// one message per issue; an empty list is a 400 too.
+// one message per issue; nil (not sent, or null) and an empty list are
+// MsgBlocksRequired, another JSON type MsgBlocksArray.
 func Decode(v any) (qb.Definition, error) {
+	switch v.(type) {
+	case nil:
+		return qb.Definition{}, apperr.Validation(MsgBlocksRequired)
+	case []any:
+	default:
+		return qb.Definition{}, apperr.Validation(MsgBlocksArray)
+	}
 	def, issues := qb.DecodeBlocksValue(v, Path)
 	if len(issues) > 0 {
 		return def, Invalid(issues)
@@ -54,12 +63,13 @@ func Decode(v any) (qb.Definition, error) {
 
 // Invalid is the 400 of a definition that does not decode or validate: one
 // message per issue, located by its path ("queryBlocks[1].where.children[0]:
-// ..."), except the messages SPEC.md spells exactly, which stand alone.
+// ..."), except the messages SPEC.md spells exactly and those about the
+// whole list, which stand alone.
 func Invalid(issues []qb.Issue) error {
 	msgs := make([]string, len(issues))
 	for i, is := range issues {
 		msgs[i] = is.Message
-		if is.Message != qb.MsgInTheFirstUnsupported && is.Path != "" {
+		if is.Message != qb.MsgInTheFirstUnsupported && is.Path != "" && is.Path != Path {
 			msgs[i] = is.Path + ": " + is.Message
 		}
 	}

@@ -28,7 +28,6 @@ const (
 	MsgNameEmpty     = "name should not be empty"
 	MsgNameTooLong   = "name must be shorter than or equal to 255 characters"
 	MsgTableNotFound = "Table not found"
-	MsgBlocksArray   = "queryBlocks must be an array"
 )
 
 // Service reads and manages the event filters of the active project.

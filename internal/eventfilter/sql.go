@@ -45,7 +45,7 @@ func (s *Service) GenerateSQL(ctx context.Context, blocks any, format string) (*
 		return nil, err
 	}
 	f, ferr := criteria.ParseFormat(format)
-	def, err := decode(blocks)
+	def, err := criteria.Decode(blocks)
 	if err := joinDTO(invalidMessages(ferr), err); err != nil {
 		return nil, err
 	}
@@ -70,7 +70,7 @@ func (s *Service) ValidateBody(ctx context.Context, blocks any) (*criteria.Valid
 		return nil, err
 	}
 	if list, ok := blocks.([]any); !ok || len(list) == 0 {
-		_, err := decode(blocks)
+		_, err := criteria.Decode(blocks)
 		return nil, err
 	}
 	def, issues := qb.DecodeBlocksValue(blocks, criteria.Path)
@@ -92,7 +92,7 @@ func (s *Service) PreviewBody(ctx context.Context, blocks any, limit int) (*qb.P
 	if _, _, err := scope(ctx, auth.PermEventCriteriaViewSQL); err != nil {
 		return nil, err
 	}
-	def, err := decode(blocks)
+	def, err := criteria.Decode(blocks)
 	if err != nil {
 		return nil, err
 	}

@@ -37,7 +37,7 @@ func (s *Service) Create(ctx context.Context, in CreateInput) (*Detail, error) {
 		return nil, err
 	}
 	msgs := validName(in.Name)
-	def, err := decode(in.QueryBlocks)
+	def, err := criteria.Decode(in.QueryBlocks)
 	if err := joinDTO(msgs, err); err != nil {
 		return nil, err
 	}
@@ -60,20 +60,6 @@ func (s *Service) Create(ctx context.Context, in CreateInput) (*Detail, error) {
 		return err
 	})
 	return out, err
-}
-
-// decode strictly decodes a queryBlocks value: nil (not sent, or null) and
-// an empty list are "queryBlocks should not be empty" (SPEC.md: min 1),
-// another JSON type "queryBlocks must be an array", shape errors one
-// message per issue (prefixed by the offending node's path).
-func decode(blocks any) (qb.Definition, error) {
-	switch blocks.(type) {
-	case nil:
-		return qb.Definition{}, apperr.Validation(criteria.MsgBlocksRequired)
-	case []any:
-		return criteria.Decode(blocks)
-	}
-	return qb.Definition{}, apperr.Validation(MsgBlocksArray)
 }
 
 // actor is the caller's user id (the key owner for API keys), nil for
@@ -128,7 +114,7 @@ func (s *Service) Update(ctx context.Context, id uuid.UUID, in UpdateInput) (*De
 	var def qb.Definition
 	var shape error
 	if in.SetBlocks {
-		def, shape = decode(in.QueryBlocks)
+		def, shape = criteria.Decode(in.QueryBlocks)
 	}
 	if err := joinDTO(msgs, shape); err != nil {
 		return nil, err

@@ -11,7 +11,7 @@ const (
 	// MsgInTheFirstUnsupported rejects IN_THE_FIRST in event filters.
 	MsgInTheFirstUnsupported = "timeWindow IN_THE_FIRST is not supported: the catalog does not declare a lifetime origin."
 	// MsgEmptyDefinition rejects a definition without blocks.
-	MsgEmptyDefinition = "queryBlocks must contain at least 1 elements"
+	MsgEmptyDefinition = "queryBlocks should not be empty"
 	// RootPath starts every path Validate reports.
 	RootPath = "queryBlocks"
 )
