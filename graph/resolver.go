@@ -11,17 +11,20 @@ import (
 
 	"github.com/reten-io/reten/ent"
 	"github.com/reten-io/reten/graph/model"
+	"github.com/reten-io/reten/internal/activity"
 	"github.com/reten-io/reten/internal/agc"
 	"github.com/reten-io/reten/internal/apikey"
 	"github.com/reten-io/reten/internal/audience"
 	"github.com/reten-io/reten/internal/catalog"
 	"github.com/reten-io/reten/internal/commerce"
+	"github.com/reten-io/reten/internal/cutoff"
 	"github.com/reten-io/reten/internal/dataset"
 	"github.com/reten-io/reten/internal/dispatch"
 	"github.com/reten-io/reten/internal/eventfilter"
 	"github.com/reten-io/reten/internal/fieldorg"
 	"github.com/reten-io/reten/internal/node"
 	"github.com/reten-io/reten/internal/project"
+	"github.com/reten-io/reten/internal/resulttype"
 	"github.com/reten-io/reten/internal/snapshot"
 	"github.com/reten-io/reten/internal/tenant"
 	"github.com/reten-io/reten/internal/trash"
@@ -48,6 +51,14 @@ type Resolver struct {
 
 	// EventFilters serves the event filter operations (issue 7).
 	EventFilters *eventfilter.Service
+
+	// Activities serves the activity operations (issue 8).
+	Activities *activity.Service
+
+	// ResultTypes and TenantSettings serve the result type configs and the
+	// tenant day settings (issue 8).
+	ResultTypes    *resulttype.Service
+	TenantSettings *cutoff.Service
 }
 
 // deref returns *s, or "" for nil (optional GraphQL strings).

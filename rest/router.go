@@ -7,6 +7,7 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
+	"github.com/reten-io/reten/internal/activity"
 	"github.com/reten-io/reten/internal/agc"
 	"github.com/reten-io/reten/internal/apikey"
 	"github.com/reten-io/reten/internal/apperr"
@@ -14,12 +15,14 @@ import (
 	"github.com/reten-io/reten/internal/auth"
 	"github.com/reten-io/reten/internal/catalog"
 	"github.com/reten-io/reten/internal/commerce"
+	"github.com/reten-io/reten/internal/cutoff"
 	"github.com/reten-io/reten/internal/dataset"
 	"github.com/reten-io/reten/internal/dispatch"
 	"github.com/reten-io/reten/internal/eventfilter"
 	"github.com/reten-io/reten/internal/fieldorg"
 	"github.com/reten-io/reten/internal/project"
 	"github.com/reten-io/reten/internal/ratelimit"
+	"github.com/reten-io/reten/internal/resulttype"
 	"github.com/reten-io/reten/internal/snapshot"
 	"github.com/reten-io/reten/internal/tenancy"
 	"github.com/reten-io/reten/internal/tenant"
@@ -47,7 +50,12 @@ type Deps struct {
 	Snapshots     *snapshot.Service
 	Dataset       *dataset.Service
 	EventFilters  *eventfilter.Service
+	Activities    *activity.Service
 	SecureCookies bool
+
+	// ResultTypes and TenantSettings serve the result type configs and the day settings.
+	ResultTypes    *resulttype.Service
+	TenantSettings *cutoff.Service
 }
 
 // Route is a REST route: its line of the authorization matrix and its handler.
@@ -65,7 +73,7 @@ type handler = func(w http.ResponseWriter, r *http.Request) error
 // handler; each domain contributes its own map.
 func (a *api) handlers() map[string]handler {
 	all := a.identityHandlers()
-	for _, m := range []map[string]handler{a.commerceHandlers(), a.fieldOrgHandlers(), a.trashHandlers(), a.dispatchHandlers(), a.catalogHandlers(), a.agcHandlers(), a.snapshotHandlers(), a.datasetHandlers(), a.eventFilterHandlers(), a.audienceHandlers()} {
+	for _, m := range []map[string]handler{a.commerceHandlers(), a.fieldOrgHandlers(), a.trashHandlers(), a.dispatchHandlers(), a.catalogHandlers(), a.agcHandlers(), a.snapshotHandlers(), a.datasetHandlers(), a.eventFilterHandlers(), a.audienceHandlers(), a.resultTypeHandlers(), a.activityHandlers()} {
 		for k, h := range m {
 			if _, dup := all[k]; dup {
 				panic("rest: two handlers for " + k)

@@ -13,6 +13,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/reten-io/reten/ent"
 	"github.com/reten-io/reten/ent/activationconfig"
+	"github.com/reten-io/reten/ent/activity"
 	"github.com/reten-io/reten/ent/apikey"
 	"github.com/reten-io/reten/ent/audiencecomposition"
 	"github.com/reten-io/reten/ent/catalogcolumn"
@@ -27,6 +28,7 @@ import (
 	"github.com/reten-io/reten/ent/retentionstatusconfig"
 	"github.com/reten-io/reten/ent/routeoperator"
 	"github.com/reten-io/reten/ent/tenantdataset"
+	"github.com/reten-io/reten/ent/tenantresulttypeconfig"
 )
 
 // The activation pillar: on create name, sourceTable, dateColumn, aggregationMethod and moments are required; on lifecycle replacement omitted fields are unchanged and a sent moments list replaces the moments (matched by id).
@@ -49,6 +51,13 @@ type ActivationMomentInput struct {
 	WindowDays                  *int       `json:"windowDays,omitempty"`
 	TimeWindow                  *int       `json:"timeWindow,omitempty"`
 	Priority                    int        `json:"priority"`
+}
+
+// A key-value attribute attached to an activity at creation.
+type ActivityAttributeInput struct {
+	// Unique per activity, 1 to 255 characters.
+	Key   string `json:"key"`
+	Value string `json:"value"`
 }
 
 // An entry of the platform defaults catalog of activity reasons (never persisted).
@@ -421,6 +430,20 @@ type CreateActivityGenerationConfigInput struct {
 	Resurrection *ResurrectionConfigInput `json:"resurrection"`
 }
 
+// Input of createActivity; the same rules as POST /api/activities.
+type CreateActivityInput struct {
+	// A live commerce of the tenant.
+	CommerceID  uuid.UUID        `json:"commerceID"`
+	Type        activity.Type    `json:"type"`
+	Channel     activity.Channel `json:"channel"`
+	ScheduledAt time.Time        `json:"scheduledAt"`
+	// A live operator of the tenant.
+	OperatorID  *uuid.UUID                `json:"operatorID,omitempty"`
+	Title       *string                   `json:"title,omitempty"`
+	Description *string                   `json:"description,omitempty"`
+	Attributes  []*ActivityAttributeInput `json:"attributes,omitempty"`
+}
+
 // Input of createActivityReasonConfig and of each bulk item; the same rules as POST /api/activity-reason-configs.
 type CreateActivityReasonConfigInput struct {
 	// Unique in the tenant's catalog.
@@ -714,6 +737,32 @@ type SyncOperatorInput struct {
 	Metadata   map[string]any `json:"metadata,omitempty"`
 }
 
+// A result type (a code of the global catalog that task_result.result takes) as
+// the tenant has it: its configuration, or the catalog default when the tenant
+// never configured it (isDefault true; every type is active by default,
+// rescheduled and callback_requested require a committed date by default).
+type TaskResultTypeConfig struct {
+	// success, not_home, is_closed, no_interest, rescheduled, wrong_address, b2b_purchase, no_answer, callback_requested or other.
+	Code  string `json:"code"`
+	Label string `json:"label"`
+	// An inactive type is refused on result submission (422).
+	IsActive bool                            `json:"isActive"`
+	Polarity tenantresulttypeconfig.Polarity `json:"polarity"`
+	// A result of this type without futureScheduledAt is refused (422).
+	RequiresFutureScheduledAt bool `json:"requiresFutureScheduledAt"`
+	IsDefault                 bool `json:"isDefault"`
+	// When the tenant last configured the type; null for a default.
+	UpdatedAt *time.Time `json:"updatedAt,omitempty"`
+}
+
+// The whole configuration of one type (setTaskResultTypeConfig replaces it).
+type TaskResultTypeConfigInput struct {
+	Code                      string                          `json:"code"`
+	IsActive                  bool                            `json:"isActive"`
+	Polarity                  tenantresulttypeconfig.Polarity `json:"polarity"`
+	RequiresFutureScheduledAt bool                            `json:"requiresFutureScheduledAt"`
+}
+
 // Input of setTenantDatasetCatalog: the whole catalog (an empty list clears it).
 type TenantDatasetCatalogInput struct {
 	// Tables, unique by name (case-insensitive).
@@ -746,6 +795,16 @@ type TenantInput struct {
 	TimeZone *string `json:"timeZone,omitempty"`
 	// Local time HH:MM after which an activity day is closed.
 	DayCutoff *string `json:"dayCutoff,omitempty"`
+}
+
+// The tenant's day settings. A day (in timeZone) closes once the local time
+// passes dayCutoff: results for activities scheduled on a closed day are refused
+// (422) and the auto-close job closes them. Defaults: UTC and 23:59.
+type TenantSettings struct {
+	// IANA time zone name.
+	TimeZone string `json:"timeZone"`
+	// HH:MM, 00:00 to 23:59.
+	DayCutoff string `json:"dayCutoff"`
 }
 
 // Input of updateTrashSettings.
@@ -892,6 +951,12 @@ type UpdateSupervisorInput struct {
 	OperatorIDs []uuid.UUID    `json:"operatorIDs,omitempty"`
 }
 
+// Input of updateTenantSettings; omitted fields are unchanged.
+type UpdateTenantSettingsInput struct {
+	TimeZone  *string `json:"timeZone,omitempty"`
+	DayCutoff *string `json:"dayCutoff,omitempty"`
+}
+
 // Input of updateUser; omitted fields are unchanged.
 type UpdateUserInput struct {
 	FirstName *string `json:"firstName,omitempty"`
@@ -912,6 +977,67 @@ type UpsertCommerceLifecycleSnapshotInput struct {
 	Stage string `json:"stage"`
 	// When the engine computed this state.
 	LastComputedAt time.Time `json:"lastComputedAt"`
+}
+
+// The resolution outcomes recordActivityResolutionEvent accepts.
+type ActivityResolutionEventType string
+
+const (
+	// Target user or attribute resolution failed: the activity becomes UNRESOLVED (from any status).
+	ActivityResolutionEventTypeResolutionFailed ActivityResolutionEventType = "RESOLUTION_FAILED"
+	// A retry resolved every pending target and attribute: UNRESOLVED becomes READY.
+	ActivityResolutionEventTypeResolutionRetrySuccess ActivityResolutionEventType = "RESOLUTION_RETRY_SUCCESS"
+	// A retry did not resolve everything: an UNRESOLVED activity stays UNRESOLVED (the event is recorded).
+	ActivityResolutionEventTypeResolutionRetryFailed ActivityResolutionEventType = "RESOLUTION_RETRY_FAILED"
+)
+
+var AllActivityResolutionEventType = []ActivityResolutionEventType{
+	ActivityResolutionEventTypeResolutionFailed,
+	ActivityResolutionEventTypeResolutionRetrySuccess,
+	ActivityResolutionEventTypeResolutionRetryFailed,
+}
+
+func (e ActivityResolutionEventType) IsValid() bool {
+	switch e {
+	case ActivityResolutionEventTypeResolutionFailed, ActivityResolutionEventTypeResolutionRetrySuccess, ActivityResolutionEventTypeResolutionRetryFailed:
+		return true
+	}
+	return false
+}
+
+func (e ActivityResolutionEventType) String() string {
+	return string(e)
+}
+
+func (e *ActivityResolutionEventType) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = ActivityResolutionEventType(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid ActivityResolutionEventType", str)
+	}
+	return nil
+}
+
+func (e ActivityResolutionEventType) MarshalGQL(w io.Writer) {
+	fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *ActivityResolutionEventType) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e ActivityResolutionEventType) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
 }
 
 // What an upsert did to the stored snapshot of (commerce, AGC).

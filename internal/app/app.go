@@ -6,12 +6,14 @@ import (
 	"net/http"
 
 	"github.com/reten-io/reten/graph"
+	"github.com/reten-io/reten/internal/activity"
 	"github.com/reten-io/reten/internal/agc"
 	"github.com/reten-io/reten/internal/apikey"
 	"github.com/reten-io/reten/internal/audience"
 	"github.com/reten-io/reten/internal/auth"
 	"github.com/reten-io/reten/internal/catalog"
 	"github.com/reten-io/reten/internal/commerce"
+	"github.com/reten-io/reten/internal/cutoff"
 	"github.com/reten-io/reten/internal/dataset"
 	"github.com/reten-io/reten/internal/dispatch"
 	"github.com/reten-io/reten/internal/eventfilter"
@@ -19,6 +21,7 @@ import (
 	"github.com/reten-io/reten/internal/node"
 	"github.com/reten-io/reten/internal/project"
 	"github.com/reten-io/reten/internal/ratelimit"
+	"github.com/reten-io/reten/internal/resulttype"
 	"github.com/reten-io/reten/internal/snapshot"
 	"github.com/reten-io/reten/internal/tenancy"
 	"github.com/reten-io/reten/internal/tenant"
@@ -52,6 +55,14 @@ type App struct {
 
 	// EventFilters manages event filters over the tenant datasets.
 	EventFilters *eventfilter.Service
+
+	// Activities manages activities, their status machine and dispatch.
+	Activities *activity.Service
+
+	// ResultTypes manages the tenant result type configs; TenantSettings the
+	// tenant's day settings (time zone and day cutoff).
+	ResultTypes    *resulttype.Service
+	TenantSettings *cutoff.Service
 }
 
 // New opens the database, applies pending migrations and wires the services.
@@ -97,6 +108,9 @@ func Wire(cfg Config, db *DB) (*App, error) {
 	a.Dataset = dataset.NewService(db.Client, cfg.SecretsKey)
 	a.EventFilters = eventfilter.NewService(db.Client, a.Dataset)
 	a.Audiences = audience.NewService(db.Client, a.Dataset)
+	a.ResultTypes = resulttype.NewService(db.Client)
+	a.TenantSettings = cutoff.NewService(db.Client)
+	a.Activities = activity.NewService(db.Client, a.Dispatch)
 	a.Handler = a.handler()
 	return a, nil
 }
@@ -110,6 +124,8 @@ func (a *App) restHandler() http.Handler {
 		Audiences: a.Audiences, APIKeys: a.APIKeys, Users: a.Users, Limiter: a.Limiter,
 		Commerces: a.Commerces, FieldOrg: a.FieldOrg, Trash: a.Trash, Dispatch: a.Dispatch, Catalog: a.Catalog, AGCs: a.AGCs, Snapshots: a.Snapshots, Dataset: a.Dataset, SecureCookies: a.Config.SecureCookies,
 		EventFilters: a.EventFilters,
+		ResultTypes:  a.ResultTypes, TenantSettings: a.TenantSettings,
+		Activities: a.Activities,
 	})
 }
 
@@ -119,5 +135,7 @@ func (a *App) graphqlHandler() http.Handler {
 		Commerces: a.Commerces, FieldOrg: a.FieldOrg, Trash: a.Trash, Dispatch: a.Dispatch, Catalog: a.Catalog, AGCs: a.AGCs,
 		Snapshots: a.Snapshots, Dataset: a.Dataset, Audiences: a.Audiences,
 		EventFilters: a.EventFilters,
+		ResultTypes:  a.ResultTypes, TenantSettings: a.TenantSettings,
+		Activities: a.Activities,
 	})
 }

@@ -40,6 +40,8 @@ const (
 var selfCommitting = []string{
 	"batchUpsertCommerces", "batchUpsertOperators", "batchUpsertRoutes", "syncOperators",
 	"batchUpsertCommerceLifecycleSnapshots",
+	// A dispatch commits its attempt before calling the provider.
+	"dispatchTask", "forceRetryTaskDispatch",
 	"addCommerceAddress", "updateCommerceAddress", "setPrimaryCommerceAddress",
 	"addCommerceContact", "updateCommerceContact", "setPrimaryCommerceContact",
 	"createCommerceUser", "updateCommerceUser", "addCommerceUserRole", "removeCommerceUserRole",

@@ -81,6 +81,9 @@ const (
 	PermProjectUpdate = "project:update"
 
 	PermTenantManage = "tenant:manage" // designed; super_admin only
+	// PermTenantSettingsManage changes the viewer's tenant day settings (time
+	// zone and day cutoff); designed, super_admin and admin.
+	PermTenantSettingsManage = "tenant-settings:manage"
 
 	PermTrashView           = "trash:view"    // designed: view and restore
 	PermTrashRestore        = "trash:restore" // designed
@@ -108,7 +111,7 @@ var Catalog = sortedUnique(
 	PermResultTypeView, PermResultTypeManage,
 	PermUserView, PermUserUpdate,
 	PermProjectView, PermProjectCreate, PermProjectUpdate,
-	PermTenantManage,
+	PermTenantManage, PermTenantSettingsManage,
 	PermTrashView, PermTrashRestore, PermTrashPurge, PermTrashManageSettings,
 )
 
@@ -191,10 +194,12 @@ var rolePermissions = map[string][]string{
 		PermCommerceView, PermOperatorView, PermOperatorManage, PermRouteView, PermRouteManage,
 		PermSupervisorView, PermSnapshotView, PermAGCView, PermLifecycleConfigView,
 		PermProjectView, PermUserView,
+		PermResultTypeView, // submits results: reads the active result types
 	),
 	RoleOperator: sortedUnique(
 		PermActivityView, PermActivityResultSubmit, PermActivityResultView,
 		PermCommerceView, PermRouteView, PermProjectView,
+		PermResultTypeView, // submits results: reads the active result types
 	),
 	RoleViewer: sortedUnique(viewPermissions...),
 }
