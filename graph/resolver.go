@@ -24,6 +24,7 @@ import (
 	"github.com/reten-io/reten/internal/fieldorg"
 	"github.com/reten-io/reten/internal/node"
 	"github.com/reten-io/reten/internal/project"
+	"github.com/reten-io/reten/internal/result"
 	"github.com/reten-io/reten/internal/resulttype"
 	"github.com/reten-io/reten/internal/snapshot"
 	"github.com/reten-io/reten/internal/tenant"
@@ -59,6 +60,9 @@ type Resolver struct {
 	// tenant day settings (issue 8).
 	ResultTypes    *resulttype.Service
 	TenantSettings *cutoff.Service
+
+	// Results serves the activity result mutations (issue 8).
+	Results *result.Service
 }
 
 // deref returns *s, or "" for nil (optional GraphQL strings).

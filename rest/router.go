@@ -22,6 +22,7 @@ import (
 	"github.com/reten-io/reten/internal/fieldorg"
 	"github.com/reten-io/reten/internal/project"
 	"github.com/reten-io/reten/internal/ratelimit"
+	"github.com/reten-io/reten/internal/result"
 	"github.com/reten-io/reten/internal/resulttype"
 	"github.com/reten-io/reten/internal/snapshot"
 	"github.com/reten-io/reten/internal/tenancy"
@@ -56,6 +57,9 @@ type Deps struct {
 	// ResultTypes and TenantSettings serve the result type configs and the day settings.
 	ResultTypes    *resulttype.Service
 	TenantSettings *cutoff.Service
+
+	// Results registers and updates activity results.
+	Results *result.Service
 }
 
 // Route is a REST route: its line of the authorization matrix and its handler.
@@ -73,7 +77,7 @@ type handler = func(w http.ResponseWriter, r *http.Request) error
 // handler; each domain contributes its own map.
 func (a *api) handlers() map[string]handler {
 	all := a.identityHandlers()
-	for _, m := range []map[string]handler{a.commerceHandlers(), a.fieldOrgHandlers(), a.trashHandlers(), a.dispatchHandlers(), a.catalogHandlers(), a.agcHandlers(), a.snapshotHandlers(), a.datasetHandlers(), a.eventFilterHandlers(), a.audienceHandlers(), a.resultTypeHandlers(), a.activityHandlers()} {
+	for _, m := range []map[string]handler{a.commerceHandlers(), a.fieldOrgHandlers(), a.trashHandlers(), a.dispatchHandlers(), a.catalogHandlers(), a.agcHandlers(), a.snapshotHandlers(), a.datasetHandlers(), a.eventFilterHandlers(), a.audienceHandlers(), a.resultTypeHandlers(), a.activityHandlers(), a.resultHandlers()} {
 		for k, h := range m {
 			if _, dup := all[k]; dup {
 				panic("rest: two handlers for " + k)

@@ -14,6 +14,7 @@ import (
 	"github.com/reten-io/reten/ent"
 	"github.com/reten-io/reten/ent/activationconfig"
 	"github.com/reten-io/reten/ent/activity"
+	"github.com/reten-io/reten/ent/activityresult"
 	"github.com/reten-io/reten/ent/apikey"
 	"github.com/reten-io/reten/ent/audiencecomposition"
 	"github.com/reten-io/reten/ent/catalogcolumn"
@@ -727,6 +728,22 @@ type RouteItemOperatorInput struct {
 	Role       *routeoperator.Role `json:"role,omitempty"`
 }
 
+// Input of submitActivityResult. activityID links a task of the active project
+// (404 otherwise); else providerActivityID links the project's task with that
+// provider id, if any; else the result is STANDALONE (commerceExternalID required
+// when activityID is absent).
+type SubmitActivityResultInput struct {
+	ActivityID         *uuid.UUID                  `json:"activityID,omitempty"`
+	ProviderActivityID *string                     `json:"providerActivityID,omitempty"`
+	CommerceExternalID *string                     `json:"commerceExternalID,omitempty"`
+	OccurredAt         time.Time                   `json:"occurredAt"`
+	Status             activityresult.ResultStatus `json:"status"`
+	ExternalStatus     *string                     `json:"externalStatus,omitempty"`
+	HardOverride       *bool                       `json:"hardOverride,omitempty"`
+	RawPayload         map[string]any              `json:"rawPayload,omitempty"`
+	TaskResult         *TaskResultInput            `json:"taskResult"`
+}
+
 // An item of syncOperators, matched on (type, externalID).
 type SyncOperatorInput struct {
 	ExternalID string         `json:"externalID"`
@@ -735,6 +752,29 @@ type SyncOperatorInput struct {
 	Email      *string        `json:"email,omitempty"`
 	Phone      *string        `json:"phone,omitempty"`
 	Metadata   map[string]any `json:"metadata,omitempty"`
+}
+
+// task_result of a submission.
+type TaskResultInput struct {
+	// Result type code; must be active for the tenant (else 422).
+	Result  string  `json:"result"`
+	Comment *string `json:"comment,omitempty"`
+	// INBOUND: the merchant contacted the operator; OUTBOUND: the operator contacted the merchant.
+	ContactType        *activityresult.ContactType `json:"contactType,omitempty"`
+	OperatorExternalID *string                     `json:"operatorExternalID,omitempty"`
+	// Suggested follow-up date; not on a day before today in the tenant's time zone.
+	FutureScheduledAt *time.Time     `json:"futureScheduledAt,omitempty"`
+	Payload           map[string]any `json:"payload,omitempty"`
+}
+
+// task_result members of an update: absent members are unchanged.
+type TaskResultPatchInput struct {
+	Result             *string                     `json:"result,omitempty"`
+	Comment            *string                     `json:"comment,omitempty"`
+	ContactType        *activityresult.ContactType `json:"contactType,omitempty"`
+	OperatorExternalID *string                     `json:"operatorExternalID,omitempty"`
+	FutureScheduledAt  *time.Time                  `json:"futureScheduledAt,omitempty"`
+	Payload            map[string]any              `json:"payload,omitempty"`
 }
 
 // A result type (a code of the global catalog that task_result.result takes) as
@@ -826,6 +866,17 @@ type UpdateActivityGenerationConfigInput struct {
 type UpdateActivityReasonConfigInput struct {
 	Label    *string `json:"label,omitempty"`
 	IsActive *bool   `json:"isActive,omitempty"`
+}
+
+// Input of updateActivityResult. occurredAt must be later than the stored
+// updatedAt (409); a terminal status only changes with hardOverride (409).
+type UpdateActivityResultInput struct {
+	OccurredAt     time.Time                    `json:"occurredAt"`
+	Status         *activityresult.ResultStatus `json:"status,omitempty"`
+	ExternalStatus *string                      `json:"externalStatus,omitempty"`
+	HardOverride   *bool                        `json:"hardOverride,omitempty"`
+	RawPayload     map[string]any               `json:"rawPayload,omitempty"`
+	TaskResult     *TaskResultPatchInput        `json:"taskResult,omitempty"`
 }
 
 // Input of updateAudience (PATCH semantics, the root audience too): omitted fields are unchanged; every update sets updatedBy and refreshes updatedAt.

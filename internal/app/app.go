@@ -21,6 +21,7 @@ import (
 	"github.com/reten-io/reten/internal/node"
 	"github.com/reten-io/reten/internal/project"
 	"github.com/reten-io/reten/internal/ratelimit"
+	"github.com/reten-io/reten/internal/result"
 	"github.com/reten-io/reten/internal/resulttype"
 	"github.com/reten-io/reten/internal/snapshot"
 	"github.com/reten-io/reten/internal/tenancy"
@@ -63,6 +64,9 @@ type App struct {
 	// tenant's day settings (time zone and day cutoff).
 	ResultTypes    *resulttype.Service
 	TenantSettings *cutoff.Service
+
+	// Results registers and updates activity results.
+	Results *result.Service
 }
 
 // New opens the database, applies pending migrations and wires the services.
@@ -111,6 +115,7 @@ func Wire(cfg Config, db *DB) (*App, error) {
 	a.ResultTypes = resulttype.NewService(db.Client)
 	a.TenantSettings = cutoff.NewService(db.Client)
 	a.Activities = activity.NewService(db.Client, a.Dispatch)
+	a.Results = result.NewService(db.Client, a.ResultTypes)
 	a.Handler = a.handler()
 	return a, nil
 }
@@ -126,6 +131,7 @@ func (a *App) restHandler() http.Handler {
 		EventFilters: a.EventFilters,
 		ResultTypes:  a.ResultTypes, TenantSettings: a.TenantSettings,
 		Activities: a.Activities,
+		Results:    a.Results,
 	})
 }
 
@@ -137,5 +143,6 @@ func (a *App) graphqlHandler() http.Handler {
 		EventFilters: a.EventFilters,
 		ResultTypes:  a.ResultTypes, TenantSettings: a.TenantSettings,
 		Activities: a.Activities,
+		Results:    a.Results,
 	})
 }

@@ -1,0 +1,50 @@
+package app_test
+
+import (
+	"context"
+	"maps"
+	"time"
+
+	"github.com/google/uuid"
+
+	entres "github.com/reten-io/reten/ent/activityresult"
+	"github.com/reten-io/reten/internal/viewer"
+)
+
+// resultProbes: activity result submission and update (project-scoped). The
+// path of each call creates fresh tenant-A data so calls never collide; the
+// body then names it (path runs before body on every call).
+var resultProbes = map[string]probe{
+	"POST /activity-results/tasks": {path: func(f *fixture) string { resProbeActivity = f.actA(); return "/activity-results/tasks" },
+		body: func() any {
+			return map[string]any{"activity_id": resProbeActivity, "occurred_at": "2030-01-01T00:00:00Z", "status": "PENDING",
+				"task_result": map[string]any{"result": "success"}}
+		}, crossCode: 404, crossMsg: "Activity not found"},
+	"PATCH /activity-results/tasks/{id}": {path: func(f *fixture) string { return "/activity-results/tasks/" + f.resultA() },
+		body: func() any {
+			return map[string]any{"occurred_at": "2099-01-01T00:00:00Z", "status": "COMPLETED"}
+		}, crossCode: 404, crossMsg: "Activity result not found"},
+
+	"Mutation.submitActivityResult": {query: `mutation($a: ID!) { submitActivityResult(input: {activityID: $a,
+		occurredAt: "2030-01-01T00:00:00Z", status: PENDING, taskResult: {result: "success"}}) { id source resultStatus } }`,
+		vars: func(f *fixture) map[string]any { return map[string]any{"a": f.actA()} }, crossCode: 404, crossMsg: "Activity not found"},
+	"Mutation.updateActivityResult": {query: `mutation($id: ID!) { updateActivityResult(id: $id, input: {occurredAt: "2099-01-01T00:00:00Z",
+		status: COMPLETED}) { id resultStatus } }`,
+		vars: func(f *fixture) map[string]any { return map[string]any{"id": f.resultA()} }, crossCode: 404, crossMsg: "Activity result not found"},
+}
+
+func init() { maps.Copy(probes, resultProbes) }
+
+// resProbeActivity is the tenant-A task of the next POST result probe.
+var resProbeActivity string
+
+// resultA stores a PENDING result of a fresh tenant-A task.
+func (f *fixture) resultA() string {
+	ctx := viewer.SystemContext(context.Background())
+	act := uuid.MustParse(f.actA())
+	pid := f.a.ProjectID
+	r := f.env.App.DB.Client.ActivityResult.Create().SetTenantID(f.a.TenantID).SetProjectID(pid).SetActivityID(act).
+		SetSource(entres.SourceRETEN_ACTIVITY).SetResultStatus(entres.ResultStatusPENDING).SetOccurredAt(time.Now()).
+		SetResultCode("success").SaveX(ctx)
+	return r.ID.String()
+}

@@ -1,0 +1,193 @@
+// Package result registers the outcome of a task (an activity result): the
+// submission that links it to an activity of the project (by activity_id or
+// provider_activity_id) and syncs the activity's status through the status
+// machine in the same transaction, or stores it STANDALONE with a commerce
+// reference; and the guarded update of a stored result (temporal guard and
+// result status machine).
+package result
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/reten-io/reten/ent"
+	"github.com/reten-io/reten/internal/auth"
+	"github.com/reten-io/reten/internal/resulttype"
+	"github.com/reten-io/reten/internal/tenancy"
+	"github.com/reten-io/reten/internal/txn"
+	"github.com/reten-io/reten/internal/viewer"
+)
+
+// Result statuses (SPEC.md "Activity result statuses"); PENDING is the only
+// non-terminal one.
+const (
+	StatusPending     = "PENDING"
+	StatusCompleted   = "COMPLETED"
+	StatusNotExecuted = "NOT_EXECUTED"
+	StatusCanceled    = "CANCELED"
+	StatusTransferred = "TRANSFERRED"
+)
+
+// Statuses lists the result statuses in SPEC.md order.
+var Statuses = []string{StatusPending, StatusCompleted, StatusNotExecuted, StatusCanceled, StatusTransferred}
+
+// ContactTypes lists the task_result.contact_type values.
+var ContactTypes = []string{"INBOUND", "OUTBOUND"}
+
+// Sources of a result.
+const (
+	SourceActivity   = "RETEN_ACTIVITY"
+	SourceStandalone = "STANDALONE"
+)
+
+// Messages of the results (validation: one per broken rule).
+var (
+	MsgOccurredAtRequired = "occurred_at should not be empty"
+	MsgStatusEnum         = "status must be one of the following values: " + strings.Join(Statuses, ", ")
+	MsgTaskResultRequired = "task_result should not be empty"
+	MsgResultRequired     = "task_result.result should not be empty"
+	MsgCommerceExtRequire = "commerce_external_id should not be empty when activity_id is absent"
+	MsgContactTypeEnum    = "task_result.contact_type must be one of the following values: " + strings.Join(ContactTypes, ", ")
+)
+
+// Messages of the result rules (422 exact SPEC.md; 404 and 409 designed).
+const (
+	// MsgActivityState: the linked activity does not accept a result.
+	MsgActivityState = "La actividad no está en un estado válido para registrar resultado."
+	// MsgActivityNotFound: activity_id names no task of the active project.
+	MsgActivityNotFound = "Activity not found"
+	// MsgNotFound: the result id names no result of the active project.
+	MsgNotFound = "Activity result not found"
+	// MsgStaleUpdateFmt: the temporal guard (occurred_at <= stored updatedAt).
+	MsgStaleUpdateFmt = "occurred_at must be later than the result's last update (%s)"
+	// MsgTerminalFmt: the result status machine refuses a change out of a terminal status.
+	MsgTerminalFmt = "Result in status %s is terminal and cannot change to %s; send hard_override to force it"
+)
+
+// TaskResult is the task_result object of a submission.
+type TaskResult struct {
+	Result             *string
+	Comment            *string
+	ContactType        *string
+	OperatorExternalID *string
+	FutureScheduledAt  *time.Time
+	Payload            map[string]any
+}
+
+// Input is a result submission (POST /api/activity-results/tasks).
+type Input struct {
+	ActivityID         *uuid.UUID
+	ProviderActivityID *string
+	CommerceExternalID *string
+	OccurredAt         *time.Time
+	Status             *string
+	ExternalStatus     *string
+	HardOverride       bool
+	RawPayload         json.RawMessage
+	TaskResult         *TaskResult
+}
+
+// Validate returns the broken rules of the values (types are the adapters'
+// concern): one message per rule.
+func (in Input) Validate() []string {
+	var msgs []string
+	if in.OccurredAt == nil {
+		msgs = append(msgs, MsgOccurredAtRequired)
+	}
+	if in.Status == nil || !slices.Contains(Statuses, *in.Status) {
+		msgs = append(msgs, MsgStatusEnum)
+	}
+	if in.ActivityID == nil && (in.CommerceExternalID == nil || *in.CommerceExternalID == "") {
+		msgs = append(msgs, MsgCommerceExtRequire)
+	}
+	if in.TaskResult == nil {
+		return append(msgs, MsgTaskResultRequired)
+	}
+	if in.TaskResult.Result == nil || *in.TaskResult.Result == "" {
+		msgs = append(msgs, MsgResultRequired)
+	}
+	return append(msgs, in.TaskResult.validate()...)
+}
+
+func (tr *TaskResult) validate() []string {
+	if tr.ContactType != nil && !slices.Contains(ContactTypes, *tr.ContactType) {
+		return []string{MsgContactTypeEnum}
+	}
+	return nil
+}
+
+// Patch is a result update (PATCH /api/activity-results/tasks/:id): nil
+// fields are unchanged; OccurredAt is required (the temporal guard needs it).
+type Patch struct {
+	OccurredAt     *time.Time
+	Status         *string
+	ExternalStatus *string
+	HardOverride   bool
+	RawPayload     json.RawMessage
+	TaskResult     *TaskResult
+}
+
+// Validate returns the broken rules of the update.
+func (p Patch) Validate() []string {
+	var msgs []string
+	if p.OccurredAt == nil {
+		msgs = append(msgs, MsgOccurredAtRequired)
+	}
+	if p.Status != nil && !slices.Contains(Statuses, *p.Status) {
+		msgs = append(msgs, MsgStatusEnum)
+	}
+	if p.TaskResult != nil {
+		if p.TaskResult.Result != nil && *p.TaskResult.Result == "" {
+			msgs = append(msgs, MsgResultRequired)
+		}
+		msgs = append(msgs, p.TaskResult.validate()...)
+	}
+	return msgs
+}
+
+// Service registers and updates the activity results of the active project.
+type Service struct {
+	client *ent.Client
+	types  *resulttype.Service
+	now    func() time.Time
+}
+
+// NewService returns a Service that checks result codes through types.
+func NewService(client *ent.Client, types *resulttype.Service) *Service {
+	return &Service{client: client, types: types, now: time.Now}
+}
+
+// SetClock replaces the clock of the day rules (tests).
+func (s *Service) SetClock(now func() time.Time) { s.now = now }
+
+func (s *Service) db(ctx context.Context) *ent.Client { return txn.Client(ctx, s.client) }
+
+// scope checks the permission, then the active project (the router already
+// checked both in the SPEC.md order; GraphQL relies on this).
+func scope(ctx context.Context) (tenantID, projectID uuid.UUID, err error) {
+	if err := auth.RequireCtx(ctx, auth.PermActivityResultSubmit); err != nil {
+		return uuid.Nil, uuid.Nil, err
+	}
+	pid, err := tenancy.RequireProject(ctx)
+	if err != nil {
+		return uuid.Nil, uuid.Nil, err
+	}
+	return viewer.FromContext(ctx).TenantID, pid, nil
+}
+
+// submitter is the user behind the request, nil for none.
+func submitter(ctx context.Context) *uuid.UUID {
+	if v := viewer.FromContext(ctx); v != nil && v.UserID != uuid.Nil {
+		id := v.UserID
+		return &id
+	}
+	return nil
+}
+
+func wrap(what string, err error) error { return fmt.Errorf("result %s: %w", what, err) }

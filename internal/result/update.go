@@ -1,0 +1,127 @@
+package result
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/reten-io/reten/ent"
+	entact "github.com/reten-io/reten/ent/activity"
+	"github.com/reten-io/reten/ent/activityresult"
+	"github.com/reten-io/reten/internal/activity"
+	"github.com/reten-io/reten/internal/apperr"
+	"github.com/reten-io/reten/internal/cutoff"
+	"github.com/reten-io/reten/internal/txn"
+)
+
+// Update changes a result of the active project (activity-result:submit).
+//
+// Guards, in order, both answering 409 (the stored result is in a state the
+// update conflicts with): the temporal guard, always (occurred_at must be
+// after the stored updatedAt: an older report never overwrites a newer one);
+// the result status machine (PENDING may become any status; a terminal
+// status only stays as it is), skipped by hard_override. A new result code is
+// checked like on submission (422). A status change of a linked result syncs
+// its activity through the status machine in the same transaction (422
+// MsgActivityState when the activity no longer accepts a result). The day
+// cutoff does not apply: it governs registering, not correcting.
+func (s *Service) Update(ctx context.Context, id uuid.UUID, p Patch) (*ent.ActivityResult, error) {
+	tid, pid, err := scope(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if msgs := p.Validate(); len(msgs) > 0 {
+		return nil, apperr.Validation(msgs...)
+	}
+	now := s.now()
+	var out *ent.ActivityResult
+	err = txn.Run(ctx, s.client, func(ctx context.Context, tx *ent.Client) error {
+		r, err := tx.ActivityResult.Query().Where(activityresult.ID(id), activityresult.TenantID(tid),
+			activityresult.ProjectID(pid)).Only(ctx)
+		if err != nil {
+			return apperr.FromEnt(err, MsgNotFound, "")
+		}
+		if !p.OccurredAt.After(r.UpdatedAt) {
+			return apperr.Conflict(fmt.Sprintf(MsgStaleUpdateFmt, r.UpdatedAt.UTC().Format(time.RFC3339Nano)))
+		}
+		from := string(r.ResultStatus)
+		changed := p.Status != nil && *p.Status != from
+		if changed && !p.HardOverride && from != StatusPending {
+			return apperr.Conflict(fmt.Sprintf(MsgTerminalFmt, from, *p.Status))
+		}
+		u := r.Update().SetOccurredAt(*p.OccurredAt).SetHardOverride(p.HardOverride).
+			SetNillableExternalStatus(p.ExternalStatus).SetNillableSubmittedBy(submitter(ctx))
+		if p.Status != nil {
+			u.SetResultStatus(activityresult.ResultStatus(*p.Status))
+		}
+		if p.RawPayload != nil {
+			u.SetRawPayload(p.RawPayload)
+		}
+		if err := s.applyTaskResult(ctx, tx, tid, r, p.TaskResult, now, u); err != nil {
+			return err
+		}
+		if changed && r.ActivityID != nil {
+			a, err := tx.Activity.Query().Where(entact.ID(*r.ActivityID), entact.TenantID(tid)).Only(ctx)
+			if err != nil {
+				return wrap("activity", err)
+			}
+			if !activity.AcceptsResult(a.Status) {
+				return apperr.Unprocessable(MsgActivityState)
+			}
+			if err := activity.ApplyResult(ctx, tx, a, *p.Status); err != nil {
+				return err
+			}
+		}
+		out, err = u.Save(ctx)
+		if err != nil {
+			return wrap("update", err)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// applyTaskResult sets the sent task_result members, checking a new result
+// code (422) and the future_scheduled_at rules of the resulting code.
+func (s *Service) applyTaskResult(ctx context.Context, tx *ent.Client, tid uuid.UUID, r *ent.ActivityResult,
+	tr *TaskResult, now time.Time, u *ent.ActivityResultUpdateOne) error {
+	if tr == nil {
+		return nil
+	}
+	code := r.ResultCode
+	if tr.Result != nil {
+		code = *tr.Result
+		u.SetResultCode(code)
+	}
+	if tr.Result != nil || tr.FutureScheduledAt != nil {
+		cfg, err := s.types.Active(ctx, tid, code)
+		if err != nil {
+			return err
+		}
+		future := tr.FutureScheduledAt
+		if future == nil {
+			future = r.FutureScheduledAt
+		}
+		settings, err := cutoff.ForTenant(ctx, tx, tid)
+		if err != nil {
+			return err
+		}
+		if err := cutoff.CheckFuture(cfg.RequiresFutureScheduledAt, future, now, settings); err != nil {
+			return err
+		}
+	}
+	u.SetNillableComment(tr.Comment).SetNillableOperatorExternalID(tr.OperatorExternalID).
+		SetNillableFutureScheduledAt(tr.FutureScheduledAt)
+	if tr.ContactType != nil {
+		u.SetContactType(activityresult.ContactType(*tr.ContactType))
+	}
+	if tr.Payload != nil {
+		u.SetPayload(tr.Payload)
+	}
+	return nil
+}
