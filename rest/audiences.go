@@ -306,27 +306,7 @@ func (a *api) previewAudienceBody(w http.ResponseWriter, r *http.Request) error 
 
 // previewAudience runs a stored audience; its body, if any, must be empty.
 func (a *api) previewAudience(w http.ResponseWriter, r *http.Request) error {
-	id, err := pathUUID(r, "id")
-	if err != nil {
-		return err
-	}
-	limit, err := previewLimit(r)
-	if err != nil {
-		return err
-	}
-	b, err := decodeBody(r)
-	if err != nil {
-		return err
-	}
-	if err := b.err(); err != nil {
-		return err
-	}
-	res, err := a.Audiences.Preview(r.Context(), id, limit)
-	if err != nil {
-		return err
-	}
-	writeJSON(w, http.StatusCreated, res)
-	return nil
+	return previewStored(w, r, a.Audiences.Preview)
 }
 
 // previewAudienceChange reports the membership change a PATCH with the same

@@ -2,9 +2,12 @@ package rest
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"net/http"
 	"strconv"
+
+	"github.com/google/uuid"
 
 	"github.com/reten-io/reten/internal/apperr"
 	"github.com/reten-io/reten/internal/criteria"
@@ -63,4 +66,30 @@ func previewLimit(r *http.Request) (int, error) {
 		return 0, apperr.Validation(criteria.MsgLimitInteger)
 	}
 	return criteria.ParseLimit(&n)
+}
+
+// previewStored answers POST .../:id/preview: a stored definition run with
+// the limit of the query string; the body, if any, must be empty.
+func previewStored[T any](w http.ResponseWriter, r *http.Request, run func(ctx context.Context, id uuid.UUID, limit int) (T, error)) error {
+	id, err := pathUUID(r, "id")
+	if err != nil {
+		return err
+	}
+	limit, err := previewLimit(r)
+	if err != nil {
+		return err
+	}
+	b, err := decodeBody(r)
+	if err != nil {
+		return err
+	}
+	if err := b.err(); err != nil {
+		return err
+	}
+	res, err := run(r.Context(), id, limit)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusCreated, res)
+	return nil
 }

@@ -257,27 +257,7 @@ func (a *api) previewEventFilterBody(w http.ResponseWriter, r *http.Request) err
 
 // previewEventFilter runs a stored filter; its body, if any, must be empty.
 func (a *api) previewEventFilter(w http.ResponseWriter, r *http.Request) error {
-	id, err := pathUUID(r, "id")
-	if err != nil {
-		return err
-	}
-	limit, err := previewLimit(r)
-	if err != nil {
-		return err
-	}
-	b, err := decodeBody(r)
-	if err != nil {
-		return err
-	}
-	if err := b.err(); err != nil {
-		return err
-	}
-	res, err := a.EventFilters.Preview(r.Context(), id, limit)
-	if err != nil {
-		return err
-	}
-	writeJSON(w, http.StatusCreated, res)
-	return nil
+	return previewStored(w, r, a.EventFilters.Preview)
 }
 
 // Catalog views: event filter columns carry no audience flags.

@@ -17,7 +17,6 @@ import (
 	qb "github.com/reten-io/reten/internal/querybuilder"
 	"github.com/reten-io/reten/internal/trash"
 	"github.com/reten-io/reten/internal/txn"
-	"github.com/reten-io/reten/internal/viewer"
 )
 
 // Messages of the audience write rules (SPEC.md "Endpoints > Audiences"
@@ -74,7 +73,7 @@ func (s *Service) Create(ctx context.Context, in CreateInput) (*Detail, error) {
 	err = txn.Run(ctx, s.client, func(ctx context.Context, tx *ent.Client) error {
 		a, err := tx.Audience.Create().SetTenantID(tid).SetProjectID(pid).
 			SetName(strings.TrimSpace(in.Name)).SetNillableDescription(in.Description).
-			SetNillableOwnerID(actor(ctx)).SetNillableUpdatedBy(actor(ctx)).Save(ctx)
+			SetNillableOwnerID(criteria.Actor(ctx)).SetNillableUpdatedBy(criteria.Actor(ctx)).Save(ctx)
 		if err != nil {
 			return err
 		}
@@ -111,16 +110,6 @@ func joinDTO(msgs []string, err error, comps []CompositionInput) error {
 		return nil
 	}
 	return apperr.Validation(msgs...)
-}
-
-// actor is the caller's user id (the key owner for API keys), nil for
-// system contexts.
-func actor(ctx context.Context) *uuid.UUID {
-	if v := viewer.FromContext(ctx); v != nil && v.UserID != uuid.Nil {
-		id := v.UserID
-		return &id
-	}
-	return nil
 }
 
 func createCompositions(ctx context.Context, tx *ent.Client, id uuid.UUID, comps []CompositionInput) error {
@@ -192,17 +181,7 @@ func (s *Service) Update(ctx context.Context, id uuid.UUID, in UpdateInput) (*De
 	var out *Detail
 	err = txn.Run(ctx, s.client, func(ctx context.Context, tx *ent.Client) error {
 		u := tx.Audience.UpdateOneID(id).Where(inProject(tid, pid))
-		if in.Name != nil {
-			u.SetName(strings.TrimSpace(*in.Name))
-		}
-		if in.ClearDescription {
-			u.ClearDescription()
-		} else if in.Description != nil {
-			u.SetDescription(*in.Description)
-		}
-		if by := actor(ctx); by != nil {
-			u.SetUpdatedBy(*by)
-		}
+		criteria.ApplyMeta(ctx, u.Mutation(), in.Name, in.Description, in.ClearDescription)
 		// updated_at is refreshed by the TimeMixin on every update.
 		if _, err := u.Save(ctx); err != nil {
 			return apperr.FromEnt(err, MsgNotFound, "")

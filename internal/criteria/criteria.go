@@ -11,6 +11,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/google/uuid"
 
@@ -18,6 +19,7 @@ import (
 	"github.com/reten-io/reten/ent/queryblock"
 	"github.com/reten-io/reten/internal/apperr"
 	qb "github.com/reten-io/reten/internal/querybuilder"
+	"github.com/reten-io/reten/internal/viewer"
 )
 
 // Path is the root of every definition path in messages.
@@ -200,4 +202,38 @@ func orNull(raw json.RawMessage) json.RawMessage {
 		return json.RawMessage("null")
 	}
 	return raw
+}
+
+// Actor is the caller's user id (the key owner for API keys), nil for
+// system contexts: the ownerId / updatedBy of audiences and event filters.
+func Actor(ctx context.Context) *uuid.UUID {
+	if v := viewer.FromContext(ctx); v != nil && v.UserID != uuid.Nil {
+		id := v.UserID
+		return &id
+	}
+	return nil
+}
+
+// metaMutation is what audience and event filter updates share.
+type metaMutation interface {
+	SetName(string)
+	SetDescription(string)
+	ClearDescription()
+	SetUpdatedBy(uuid.UUID)
+}
+
+// ApplyMeta writes a PATCH of the shared fields: name (trimmed) and
+// description when sent, a cleared description, and the caller as updatedBy.
+func ApplyMeta(ctx context.Context, m metaMutation, name, description *string, clearDescription bool) {
+	if name != nil {
+		m.SetName(strings.TrimSpace(*name))
+	}
+	if clearDescription {
+		m.ClearDescription()
+	} else if description != nil {
+		m.SetDescription(*description)
+	}
+	if by := Actor(ctx); by != nil {
+		m.SetUpdatedBy(*by)
+	}
 }

@@ -16,7 +16,6 @@ import (
 	qb "github.com/reten-io/reten/internal/querybuilder"
 	"github.com/reten-io/reten/internal/trash"
 	"github.com/reten-io/reten/internal/txn"
-	"github.com/reten-io/reten/internal/viewer"
 )
 
 // CreateInput is the body of a new event filter; QueryBlocks is the parsed
@@ -48,7 +47,7 @@ func (s *Service) Create(ctx context.Context, in CreateInput) (*Detail, error) {
 	err = txn.Run(ctx, s.client, func(ctx context.Context, tx *ent.Client) error {
 		c := tx.EventFilter.Create().SetTenantID(tid).SetProjectID(pid).
 			SetName(strings.TrimSpace(in.Name)).SetNillableDescription(in.Description).
-			SetNillableOwnerID(actor(ctx)).SetNillableUpdatedBy(actor(ctx))
+			SetNillableOwnerID(criteria.Actor(ctx)).SetNillableUpdatedBy(criteria.Actor(ctx))
 		f, err := c.Save(ctx)
 		if err != nil {
 			return err
@@ -60,16 +59,6 @@ func (s *Service) Create(ctx context.Context, in CreateInput) (*Detail, error) {
 		return err
 	})
 	return out, err
-}
-
-// actor is the caller's user id (the key owner for API keys), nil for
-// system contexts.
-func actor(ctx context.Context) *uuid.UUID {
-	if v := viewer.FromContext(ctx); v != nil && v.UserID != uuid.Nil {
-		id := v.UserID
-		return &id
-	}
-	return nil
 }
 
 // joinDTO merges the messages of the caller's own DTO rules with those of a
@@ -130,17 +119,7 @@ func (s *Service) Update(ctx context.Context, id uuid.UUID, in UpdateInput) (*De
 	var out *Detail
 	err = txn.Run(ctx, s.client, func(ctx context.Context, tx *ent.Client) error {
 		u := tx.EventFilter.UpdateOneID(id).Where(inProject(tid, pid))
-		if in.Name != nil {
-			u.SetName(strings.TrimSpace(*in.Name))
-		}
-		if in.ClearDescription {
-			u.ClearDescription()
-		} else if in.Description != nil {
-			u.SetDescription(*in.Description)
-		}
-		if by := actor(ctx); by != nil {
-			u.SetUpdatedBy(*by)
-		}
+		criteria.ApplyMeta(ctx, u.Mutation(), in.Name, in.Description, in.ClearDescription)
 		// updated_at is refreshed by the TimeMixin on every update.
 		if _, err := u.Save(ctx); err != nil {
 			return apperr.FromEnt(err, MsgNotFound, "")
