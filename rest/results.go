@@ -19,6 +19,7 @@ func (a *api) resultHandlers() map[string]handler {
 	return map[string]handler{
 		"POST /activity-results/tasks":       a.submitResult,
 		"PATCH /activity-results/tasks/{id}": a.updateResult,
+		"GET /activity-results/tasks/sync":   a.syncResults,
 	}
 }
 

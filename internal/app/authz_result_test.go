@@ -24,6 +24,7 @@ var resultProbes = map[string]probe{
 		body: func() any {
 			return map[string]any{"occurred_at": "2099-01-01T00:00:00Z", "status": "COMPLETED"}
 		}, crossCode: 404, crossMsg: "Activity result not found"},
+	"GET /activity-results/tasks/sync": {},
 
 	"Mutation.submitActivityResult": {query: `mutation($a: ID!) { submitActivityResult(input: {activityID: $a,
 		occurredAt: "2030-01-01T00:00:00Z", status: PENDING, taskResult: {result: "success"}}) { id source resultStatus } }`,
