@@ -1,66 +1,18 @@
 package graph_test
 
 import (
-	"context"
 	"database/sql"
-	"fmt"
-	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/google/uuid"
 
 	"github.com/reten-io/reten/internal/apptest"
-	"github.com/reten-io/reten/internal/auth"
-	"github.com/reten-io/reten/internal/dataset"
 	"github.com/reten-io/reten/internal/demo"
-	"github.com/reten-io/reten/internal/viewer"
 )
 
-// auGraphDataset gives tenantID the demo catalog and a small demo dataset
-// (a schema of the test database on PostgreSQL, a file on SQLite) and
-// returns a handle on the data with its table qualifier.
+// auGraphDataset gives the tenant the demo dataset (apptest.DemoDataset).
 func auGraphDataset(t *testing.T, env *apptest.Env, tenantID uuid.UUID) (*sql.DB, string) {
-	t.Helper()
-	ctx := viewer.NewContext(context.Background(), &viewer.Viewer{UserID: uuid.New(), TenantID: tenantID,
-		Roles: []string{auth.RoleSuperAdmin}, Permissions: auth.PermissionsOf([]string{auth.RoleSuperAdmin})})
-	opts := demo.Options{Seed: 5, Commerces: 80, Products: 20, Events: 600, Transactions: 80}
-	var (
-		db     *sql.DB
-		err    error
-		cfg    dataset.ConfigInput
-		prefix string
-	)
-	if env.App.DB.Dialect == "postgres" {
-		base := os.Getenv("TEST_DATABASE_URL")
-		schema := fmt.Sprintf("demo_gau_%016x", rand.Uint64())
-		if db, err = sql.Open("postgres", base); err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { _, _ = db.Exec(`DROP SCHEMA IF EXISTS "` + schema + `" CASCADE`) })
-		if _, err := demo.Create(context.Background(), db, demo.DialectPostgres, schema, opts); err != nil {
-			t.Fatal(err)
-		}
-		cfg, prefix = dataset.ConfigInput{Engine: dataset.EnginePostgres, Connection: &base, SchemaName: schema}, `"`+schema+`".`
-	} else {
-		path := filepath.Join(t.TempDir(), "dataset.db")
-		if db, err = sql.Open("sqlite", "file:"+path); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := demo.Create(context.Background(), db, demo.DialectSQLite, "", opts); err != nil {
-			t.Fatal(err)
-		}
-		cfg = dataset.ConfigInput{Engine: dataset.EngineSQLite, Connection: &path}
-	}
-	t.Cleanup(func() { _ = db.Close() })
-	if _, _, err := env.App.Dataset.Set(ctx, cfg); err != nil {
-		t.Fatalf("set dataset: %v", err)
-	}
-	if _, err := env.App.Dataset.SetCatalog(ctx, demo.Catalog()); err != nil {
-		t.Fatalf("set catalog: %v", err)
-	}
-	return db, prefix
+	return apptest.DemoDataset(t, env, tenantID, demo.Options{Seed: 5, Commerces: 80, Products: 20, Events: 600, Transactions: 80})
 }
 
 // auBlock is a block over commerces selecting the subject where column

@@ -1,12 +1,8 @@
 package rest_test
 
 import (
-	"context"
 	"database/sql"
 	"fmt"
-	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -14,10 +10,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/reten-io/reten/internal/apptest"
-	"github.com/reten-io/reten/internal/auth"
-	"github.com/reten-io/reten/internal/dataset"
 	"github.com/reten-io/reten/internal/demo"
-	"github.com/reten-io/reten/internal/viewer"
 )
 
 // Messages the audience tests assert (SPEC.md spells the delete ones).
@@ -55,48 +48,9 @@ func newAUFix(t *testing.T, env *apptest.Env, name string, withDataset bool) *au
 	return f
 }
 
-// demoDataset stores the demo catalog as the tenant's and creates the demo
-// tables where the tenant's dataset points: on PostgreSQL a schema of the
-// test database, on SQLite a file of its own.
+// auDemoDataset gives the tenant the demo dataset (apptest.DemoDataset).
 func auDemoDataset(t *testing.T, env *apptest.Env, tenantID uuid.UUID) (*sql.DB, string) {
-	t.Helper()
-	ctx := viewer.NewContext(context.Background(), &viewer.Viewer{UserID: uuid.New(), TenantID: tenantID,
-		Roles: []string{auth.RoleSuperAdmin}, Permissions: auth.PermissionsOf([]string{auth.RoleSuperAdmin})})
-	var (
-		db     *sql.DB
-		err    error
-		cfg    dataset.ConfigInput
-		prefix string
-	)
-	if env.App.DB.Dialect == "postgres" {
-		base := os.Getenv("TEST_DATABASE_URL")
-		schema := fmt.Sprintf("demo_au_%016x", rand.Uint64())
-		if db, err = sql.Open("postgres", base); err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { _, _ = db.Exec(`DROP SCHEMA IF EXISTS "` + schema + `" CASCADE`) })
-		if _, err := demo.Create(context.Background(), db, demo.DialectPostgres, schema, auDemo); err != nil {
-			t.Fatal(err)
-		}
-		cfg, prefix = dataset.ConfigInput{Engine: dataset.EnginePostgres, Connection: &base, SchemaName: schema}, `"`+schema+`".`
-	} else {
-		path := filepath.Join(t.TempDir(), "dataset.db")
-		if db, err = sql.Open("sqlite", "file:"+path); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := demo.Create(context.Background(), db, demo.DialectSQLite, "", auDemo); err != nil {
-			t.Fatal(err)
-		}
-		cfg = dataset.ConfigInput{Engine: dataset.EngineSQLite, Connection: &path}
-	}
-	t.Cleanup(func() { _ = db.Close() })
-	if _, _, err := env.App.Dataset.Set(ctx, cfg); err != nil {
-		t.Fatalf("set dataset: %v", err)
-	}
-	if _, err := env.App.Dataset.SetCatalog(ctx, demo.Catalog()); err != nil {
-		t.Fatalf("set catalog: %v", err)
-	}
-	return db, prefix
+	return apptest.DemoDataset(t, env, tenantID, auDemo)
 }
 
 // count runs a hand-written count over the demo data.
