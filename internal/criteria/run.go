@@ -5,6 +5,7 @@ import (
 	"errors"
 
 	"github.com/reten-io/reten/internal/apperr"
+	"github.com/reten-io/reten/internal/dataset"
 	qb "github.com/reten-io/reten/internal/querybuilder"
 )
 
@@ -123,5 +124,6 @@ func Preview(ctx context.Context, ds Dataset, tree qb.AudienceTree, kind qb.Kind
 	return res, err
 }
 
-// MsgPreviewUnsupported answers a preview on a dataset that cannot run it.
-const MsgPreviewUnsupported = "Preview is not available for BigQuery datasets: the service only compiles their SQL"
+// MsgPreviewUnsupported answers a preview on a dataset that cannot run it
+// (the message internal/dataset gives for a BigQuery dataset).
+const MsgPreviewUnsupported = dataset.MsgPreviewBigQuery
