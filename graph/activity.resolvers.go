@@ -55,3 +55,8 @@ func (r *mutationResolver) ForceRetryTaskDispatch(ctx context.Context, id uuid.U
 func (r *queryResolver) Activities(ctx context.Context, after *entgql.Cursor[uuid.UUID], first *int, before *entgql.Cursor[uuid.UUID], last *int, orderBy *ent.ActivityOrder, where *ent.ActivityWhereInput) (*ent.ActivityConnection, error) {
 	return r.Resolver.Activities.Connection(ctx, after, first, before, last, orderBy, where)
 }
+
+// IntegrationTasks is the resolver for the integrationTasks field.
+func (r *queryResolver) IntegrationTasks(ctx context.Context, after *entgql.Cursor[uuid.UUID], first *int, before *entgql.Cursor[uuid.UUID], last *int, orderBy *ent.ActivityOrder, where *ent.ActivityWhereInput) (*ent.ActivityConnection, error) {
+	return r.Resolver.Activities.TaskConnectionAnyProject(ctx, after, first, before, last, orderBy, where)
+}

@@ -22,6 +22,7 @@ import (
 	"github.com/reten-io/reten/internal/dispatch"
 	"github.com/reten-io/reten/internal/eventfilter"
 	"github.com/reten-io/reten/internal/fieldorg"
+	"github.com/reten-io/reten/internal/idempotency"
 	"github.com/reten-io/reten/internal/node"
 	"github.com/reten-io/reten/internal/project"
 	"github.com/reten-io/reten/internal/result"
@@ -63,6 +64,8 @@ type Resolver struct {
 
 	// Results serves the activity result mutations (issue 8).
 	Results *result.Service
+	// Idempotency replays submissions that carry an idempotency key.
+	Idempotency *idempotency.Service
 }
 
 // deref returns *s, or "" for nil (optional GraphQL strings).

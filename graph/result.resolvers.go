@@ -14,20 +14,13 @@ import (
 )
 
 // SubmitActivityResult is the resolver for the submitActivityResult field.
-func (r *mutationResolver) SubmitActivityResult(ctx context.Context, input model.SubmitActivityResultInput) (*ent.ActivityResult, error) {
-	raw, err := rawJSON(input.RawPayload)
-	if err != nil {
-		return nil, err
-	}
-	status := string(input.Status)
-	in := result.Input{ActivityID: input.ActivityID, ProviderActivityID: input.ProviderActivityID,
-		CommerceExternalID: input.CommerceExternalID, OccurredAt: &input.OccurredAt, Status: &status,
-		ExternalStatus: input.ExternalStatus, HardOverride: input.HardOverride != nil && *input.HardOverride, RawPayload: raw}
-	if tr := input.TaskResult; tr != nil {
-		in.TaskResult = &result.TaskResult{Result: &tr.Result, Comment: tr.Comment, ContactType: contactType(tr.ContactType),
-			OperatorExternalID: tr.OperatorExternalID, FutureScheduledAt: tr.FutureScheduledAt, Payload: tr.Payload}
-	}
-	return r.Resolver.Results.Submit(ctx, in)
+func (r *mutationResolver) SubmitActivityResult(ctx context.Context, input model.SubmitActivityResultInput, idempotencyKey *string) (*ent.ActivityResult, error) {
+	return r.submitResult(ctx, "submitActivityResult", input, idempotencyKey, r.Results.Submit)
+}
+
+// SubmitIntegrationActivityResult is the resolver for the submitIntegrationActivityResult field.
+func (r *mutationResolver) SubmitIntegrationActivityResult(ctx context.Context, input model.SubmitActivityResultInput, idempotencyKey *string) (*ent.ActivityResult, error) {
+	return r.submitResult(ctx, "submitIntegrationActivityResult", input, idempotencyKey, r.Results.SubmitAnyProject)
 }
 
 // UpdateActivityResult is the resolver for the updateActivityResult field.

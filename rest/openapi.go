@@ -14,7 +14,7 @@ import (
 var openAPIFiles embed.FS
 
 // OpenAPI is the OpenAPI document of the REST layer: openapi/base.yaml with
-// the paths and component schemas of every domain fragment (openapi/<domain>.yaml)
+// the paths and components of every domain fragment (openapi/<domain>.yaml)
 // merged in. A test keeps it in step with the route table.
 var OpenAPI = mustMergeOpenAPI()
 
@@ -37,16 +37,14 @@ func mergeOpenAPI(files fs.FS) ([]byte, error) {
 	}
 	sort.Strings(names)
 	paths := base["paths"].(map[string]any)
-	schemas := base["components"].(map[string]any)["schemas"].(map[string]any)
+	components := base["components"].(map[string]any)
 	for _, name := range names {
 		if name == "openapi/base.yaml" {
 			continue
 		}
 		var frag struct {
-			Paths      map[string]any `yaml:"paths"`
-			Components struct {
-				Schemas map[string]any `yaml:"schemas"`
-			} `yaml:"components"`
+			Paths      map[string]any            `yaml:"paths"`
+			Components map[string]map[string]any `yaml:"components"` // schemas, parameters, ...
 		}
 		if err := readYAML(files, name, &frag); err != nil {
 			return nil, err
@@ -57,11 +55,18 @@ func mergeOpenAPI(files fs.FS) ([]byte, error) {
 			}
 			paths[k] = v
 		}
-		for k, v := range frag.Components.Schemas {
-			if _, dup := schemas[k]; dup {
-				return nil, fmt.Errorf("%s: schema %s is defined twice", name, k)
+		for section, entries := range frag.Components {
+			merged, _ := components[section].(map[string]any)
+			if merged == nil {
+				merged = map[string]any{}
+				components[section] = merged
 			}
-			schemas[k] = v
+			for k, v := range entries {
+				if _, dup := merged[k]; dup {
+					return nil, fmt.Errorf("%s: component %s/%s is defined twice", name, section, k)
+				}
+				merged[k] = v
+			}
 		}
 	}
 	return yaml.Marshal(base)

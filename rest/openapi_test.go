@@ -58,3 +58,39 @@ func TestOpenAPIServed(t *testing.T) {
 		t.Fatalf("GET /api/openapi.yaml: %d %q", res.Status, res.Header.Get("Content-Type"))
 	}
 }
+
+// TestOpenAPIRefsResolve fails when a $ref names a component that no
+// fragment defines (fragments are merged, so a typo would go unnoticed).
+func TestOpenAPIRefsResolve(t *testing.T) {
+	var doc map[string]any
+	if err := yaml.Unmarshal(rest.OpenAPI, &doc); err != nil {
+		t.Fatalf("openapi.yaml: %v", err)
+	}
+	components := doc["components"].(map[string]any)
+	refs := 0
+	var walk func(v any)
+	walk = func(v any) {
+		switch v := v.(type) {
+		case map[string]any:
+			if ref, ok := v["$ref"].(string); ok {
+				refs++
+				parts := strings.Split(strings.TrimPrefix(ref, "#/components/"), "/")
+				section, _ := components[parts[0]].(map[string]any)
+				if len(parts) != 2 || section[parts[1]] == nil {
+					t.Errorf("$ref %q resolves to nothing", ref)
+				}
+			}
+			for _, c := range v {
+				walk(c)
+			}
+		case []any:
+			for _, c := range v {
+				walk(c)
+			}
+		}
+	}
+	walk(doc)
+	if refs < 100 {
+		t.Fatalf("walked %d $refs; the document has hundreds", refs)
+	}
+}

@@ -1,6 +1,7 @@
 package rest
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -189,8 +190,8 @@ func (b *body) statusMember() *string {
 	return &s
 }
 
-func decodeResultInput(r *http.Request) (result.Input, error) {
-	b, err := decodeBody(r, resultMembers...)
+func decodeResultInput(raw []byte) (result.Input, error) {
+	b, err := parseBody(raw, resultMembers...)
 	if err != nil {
 		return result.Input{}, err
 	}
@@ -215,16 +216,28 @@ func decodeResultInput(r *http.Request) (result.Input, error) {
 }
 
 func (a *api) submitResult(w http.ResponseWriter, r *http.Request) error {
-	in, err := decodeResultInput(r)
+	return a.submitResultWith(w, r, a.Results.Submit)
+}
+
+// submitResultWith decodes a result submission and answers it through
+// submit, recorded for replay when the request carries an Idempotency-Key.
+func (a *api) submitResultWith(w http.ResponseWriter, r *http.Request,
+	submit func(context.Context, result.Input) (*ent.ActivityResult, error)) error {
+	raw, err := readBody(r)
 	if err != nil {
 		return err
 	}
-	res, err := a.Results.Submit(r.Context(), in)
+	in, err := decodeResultInput(raw)
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusCreated, presentResult(res))
-	return nil
+	return a.idempotent(w, r, raw, http.StatusCreated, func(ctx context.Context) (any, error) {
+		res, err := submit(ctx, in)
+		if err != nil {
+			return nil, err
+		}
+		return presentResult(res), nil
+	})
 }
 
 func (a *api) updateResult(w http.ResponseWriter, r *http.Request) error {

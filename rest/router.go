@@ -20,6 +20,7 @@ import (
 	"github.com/reten-io/reten/internal/dispatch"
 	"github.com/reten-io/reten/internal/eventfilter"
 	"github.com/reten-io/reten/internal/fieldorg"
+	"github.com/reten-io/reten/internal/idempotency"
 	"github.com/reten-io/reten/internal/project"
 	"github.com/reten-io/reten/internal/ratelimit"
 	"github.com/reten-io/reten/internal/result"
@@ -60,6 +61,9 @@ type Deps struct {
 
 	// Results registers and updates activity results.
 	Results *result.Service
+
+	// Idempotency replays the first response of an Idempotency-Key request.
+	Idempotency *idempotency.Service
 }
 
 // Route is a REST route: its line of the authorization matrix and its handler.
@@ -77,7 +81,7 @@ type handler = func(w http.ResponseWriter, r *http.Request) error
 // handler; each domain contributes its own map.
 func (a *api) handlers() map[string]handler {
 	all := a.identityHandlers()
-	for _, m := range []map[string]handler{a.commerceHandlers(), a.fieldOrgHandlers(), a.trashHandlers(), a.dispatchHandlers(), a.catalogHandlers(), a.agcHandlers(), a.snapshotHandlers(), a.datasetHandlers(), a.eventFilterHandlers(), a.audienceHandlers(), a.resultTypeHandlers(), a.activityHandlers(), a.resultHandlers()} {
+	for _, m := range []map[string]handler{a.commerceHandlers(), a.fieldOrgHandlers(), a.trashHandlers(), a.dispatchHandlers(), a.catalogHandlers(), a.agcHandlers(), a.snapshotHandlers(), a.datasetHandlers(), a.eventFilterHandlers(), a.audienceHandlers(), a.resultTypeHandlers(), a.activityHandlers(), a.resultHandlers(), a.integrationHandlers()} {
 		for k, h := range m {
 			if _, dup := all[k]; dup {
 				panic("rest: two handlers for " + k)

@@ -64,6 +64,18 @@ func scope(ctx context.Context, perm string) (tenantID, projectID uuid.UUID, err
 	return viewer.FromContext(ctx).TenantID, pid, nil
 }
 
+// scopeAnyProject is scope on a project-optional endpoint: projectID is nil
+// when the request names no project (the whole tenant).
+func scopeAnyProject(ctx context.Context, perm string) (tenantID uuid.UUID, projectID *uuid.UUID, err error) {
+	if err := auth.RequireCtx(ctx, perm); err != nil {
+		return uuid.Nil, nil, err
+	}
+	if pid, ok := viewer.ProjectID(ctx); ok {
+		projectID = &pid
+	}
+	return viewer.FromContext(ctx).TenantID, projectID, nil
+}
+
 // actor is the user behind the request (an API key's owner), nil for the system.
 func actor(ctx context.Context) *uuid.UUID {
 	if v := viewer.FromContext(ctx); v != nil && v.UserID != uuid.Nil {

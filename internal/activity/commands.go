@@ -3,6 +3,7 @@ package activity
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"slices"
 	"strings"
 	"time"
@@ -166,7 +167,16 @@ func (s *Service) send(ctx context.Context, tid, pid, id uuid.UUID, force bool) 
 	ref, derr := d.Dispatch(ctx, msg)
 	err = txn.Run(ctx, s.client, func(ctx context.Context, tx *ent.Client) error {
 		if derr == nil {
-			return Transition(ctx, tx, a, TriggerDispatchSuccess, map[string]any{"attempt": a.DispatchAttempts, "providerRef": ref})
+			link, err := providerRefFree(ctx, tx, a, ref)
+			if err != nil {
+				return err
+			}
+			return apply(ctx, tx, a, TriggerDispatchSuccess, map[string]any{"attempt": a.DispatchAttempts, "providerRef": ref},
+				func(u *ent.ActivityUpdateOne) {
+					if link {
+						u.SetProviderActivityID(ref)
+					}
+				})
 		}
 		next, at := policy.AfterFailure(a.DispatchAttempts, s.now())
 		detail := map[string]any{"attempt": a.DispatchAttempts, "maxAttempts": policy.MaxAttempts, "error": derr.Error()}
@@ -181,6 +191,30 @@ func (s *Service) send(ctx context.Context, tid, pid, id uuid.UUID, force bool) 
 	}
 	return s.detail(ctx, s.client, tid, pid, id, true)
 }
+
+// providerRefFree reports whether a successful dispatch's provider reference
+// becomes the task's providerActivityId (what results link by): a non-empty
+// reference no other activity of the tenant holds. A re-dispatch replaces the
+// reference of the previous message (the provider tracks the latest one);
+// every reference stays on its DISPATCH_SUCCESS event.
+func providerRefFree(ctx context.Context, tx *ent.Client, a *ent.Activity, ref string) (bool, error) {
+	if ref == "" || len(ref) > maxProviderRef {
+		return false, nil
+	}
+	taken, err := tx.Activity.Query().Where(activity.TenantID(a.TenantID), activity.ProviderActivityID(ref),
+		activity.IDNEQ(a.ID)).Exist(ctx)
+	if err != nil {
+		return false, fmt.Errorf("provider reference: %w", err)
+	}
+	if taken {
+		slog.WarnContext(ctx, "dispatch: provider reference already names another activity; not linked",
+			"activity_id", a.ID, "provider_ref", ref)
+	}
+	return !taken, nil
+}
+
+// maxProviderRef bounds a reference stored as providerActivityId.
+const maxProviderRef = 255
 
 // checkForceRetry allows RETRYING, and FAILED only when the last event is a
 // DISPATCH_FAILED (a task failed by a result or the day cutoff stays failed).

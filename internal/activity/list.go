@@ -48,23 +48,42 @@ func (f Filter) Validate() []string {
 // List returns a page of the active project's activities ordered by
 // scheduledAt then id, with their commerce (activity:view).
 func (s *Service) List(ctx context.Context, f Filter, p paging.Page) (*paging.List[*ent.Activity], error) {
-	return s.list(ctx, f, p, false)
-}
-
-// ListTasks is List restricted to tasks (type TASK).
-func (s *Service) ListTasks(ctx context.Context, f Filter, p paging.Page) (*paging.List[*ent.Activity], error) {
-	return s.list(ctx, f, p, true)
-}
-
-func (s *Service) list(ctx context.Context, f Filter, p paging.Page, taskOnly bool) (*paging.List[*ent.Activity], error) {
 	tid, pid, err := scope(ctx, auth.PermActivityView)
 	if err != nil {
 		return nil, err
 	}
+	return s.list(ctx, tid, &pid, f, p, false)
+}
+
+// ListTasks is List restricted to tasks (type TASK).
+func (s *Service) ListTasks(ctx context.Context, f Filter, p paging.Page) (*paging.List[*ent.Activity], error) {
+	tid, pid, err := scope(ctx, auth.PermActivityView)
+	if err != nil {
+		return nil, err
+	}
+	return s.list(ctx, tid, &pid, f, p, true)
+}
+
+// ListTasksAnyProject is ListTasks on a project-optional endpoint (GET
+// /api/integration/activities/tasks): the active project narrows the list
+// when the request has one; without one it covers every project of the tenant.
+func (s *Service) ListTasksAnyProject(ctx context.Context, f Filter, p paging.Page) (*paging.List[*ent.Activity], error) {
+	tid, pid, err := scopeAnyProject(ctx, auth.PermActivityView)
+	if err != nil {
+		return nil, err
+	}
+	return s.list(ctx, tid, pid, f, p, true)
+}
+
+// list pages the activities of the tenant's project pid (nil: every project).
+func (s *Service) list(ctx context.Context, tid uuid.UUID, pid *uuid.UUID, f Filter, p paging.Page, taskOnly bool) (*paging.List[*ent.Activity], error) {
 	if msgs := f.Validate(); len(msgs) > 0 {
 		return nil, apperr.Validation(msgs...)
 	}
-	q := s.db(ctx).Activity.Query().Where(activity.TenantID(tid), activity.ProjectID(pid))
+	q := s.db(ctx).Activity.Query().Where(activity.TenantID(tid))
+	if pid != nil {
+		q.Where(activity.ProjectID(*pid))
+	}
 	if taskOnly {
 		q.Where(activity.TypeEQ(activity.TypeTASK))
 	}
@@ -138,6 +157,28 @@ func (s *Service) Connection(ctx context.Context, after *ent.Cursor, first *int,
 	if err != nil {
 		return nil, err
 	}
-	return s.db(ctx).Activity.Query().Where(activity.TenantID(tid), activity.ProjectID(pid)).
-		Paginate(ctx, after, first, before, last, ent.WithActivityOrder(orderBy), ent.WithActivityFilter(where.Filter))
+	return s.paginate(ctx, tid, &pid, false, after, first, before, last, orderBy, where)
+}
+
+// TaskConnectionAnyProject pages tasks for GraphQL on a project-optional
+// field: the active project's, or every project's of the tenant without one.
+func (s *Service) TaskConnectionAnyProject(ctx context.Context, after *ent.Cursor, first *int, before *ent.Cursor, last *int,
+	orderBy *ent.ActivityOrder, where *ent.ActivityWhereInput) (*ent.ActivityConnection, error) {
+	tid, pid, err := scopeAnyProject(ctx, auth.PermActivityView)
+	if err != nil {
+		return nil, err
+	}
+	return s.paginate(ctx, tid, pid, true, after, first, before, last, orderBy, where)
+}
+
+func (s *Service) paginate(ctx context.Context, tid uuid.UUID, pid *uuid.UUID, taskOnly bool, after *ent.Cursor, first *int,
+	before *ent.Cursor, last *int, orderBy *ent.ActivityOrder, where *ent.ActivityWhereInput) (*ent.ActivityConnection, error) {
+	q := s.db(ctx).Activity.Query().Where(activity.TenantID(tid))
+	if pid != nil {
+		q.Where(activity.ProjectID(*pid))
+	}
+	if taskOnly {
+		q.Where(activity.TypeEQ(activity.TypeTASK))
+	}
+	return q.Paginate(ctx, after, first, before, last, ent.WithActivityOrder(orderBy), ent.WithActivityFilter(where.Filter))
 }

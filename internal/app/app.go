@@ -18,6 +18,7 @@ import (
 	"github.com/reten-io/reten/internal/dispatch"
 	"github.com/reten-io/reten/internal/eventfilter"
 	"github.com/reten-io/reten/internal/fieldorg"
+	"github.com/reten-io/reten/internal/idempotency"
 	"github.com/reten-io/reten/internal/node"
 	"github.com/reten-io/reten/internal/project"
 	"github.com/reten-io/reten/internal/ratelimit"
@@ -67,6 +68,9 @@ type App struct {
 
 	// Results registers and updates activity results.
 	Results *result.Service
+
+	// Idempotency records and replays the responses of Idempotency-Key requests.
+	Idempotency *idempotency.Service
 }
 
 // New opens the database, applies pending migrations and wires the services.
@@ -116,6 +120,7 @@ func Wire(cfg Config, db *DB) (*App, error) {
 	a.TenantSettings = cutoff.NewService(db.Client)
 	a.Activities = activity.NewService(db.Client, a.Dispatch)
 	a.Results = result.NewService(db.Client, a.ResultTypes)
+	a.Idempotency = idempotency.NewService(db.Client)
 	a.Handler = a.handler()
 	return a, nil
 }
@@ -131,7 +136,7 @@ func (a *App) restHandler() http.Handler {
 		EventFilters: a.EventFilters,
 		ResultTypes:  a.ResultTypes, TenantSettings: a.TenantSettings,
 		Activities: a.Activities,
-		Results:    a.Results,
+		Results:    a.Results, Idempotency: a.Idempotency,
 	})
 }
 
@@ -143,6 +148,6 @@ func (a *App) graphqlHandler() http.Handler {
 		EventFilters: a.EventFilters,
 		ResultTypes:  a.ResultTypes, TenantSettings: a.TenantSettings,
 		Activities: a.Activities,
-		Results:    a.Results,
+		Results:    a.Results, Idempotency: a.Idempotency,
 	})
 }

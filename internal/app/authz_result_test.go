@@ -32,6 +32,23 @@ var resultProbes = map[string]probe{
 	"Mutation.updateActivityResult": {query: `mutation($id: ID!) { updateActivityResult(id: $id, input: {occurredAt: "2099-01-01T00:00:00Z",
 		status: COMPLETED}) { id resultStatus } }`,
 		vars: func(f *fixture) map[string]any { return map[string]any{"id": f.resultA()} }, crossCode: 404, crossMsg: "Activity result not found"},
+
+	// The integration API (project-optional): the probes send no x-project-id,
+	// so a list covers the tenant and a result takes its activity's project.
+	"GET /integration/activities/tasks": {path: func(f *fixture) string { f.actA(); return "/integration/activities/tasks" }},
+	"POST /integration/activity-results/tasks": {path: func(f *fixture) string {
+		resProbeActivity = f.actA()
+		return "/integration/activity-results/tasks"
+	},
+		body: func() any {
+			return map[string]any{"activity_id": resProbeActivity, "occurred_at": "2030-01-01T00:00:00Z", "status": "PENDING",
+				"task_result": map[string]any{"result": "success"}}
+		}, crossCode: 404, crossMsg: "Activity not found"},
+	"Query.integrationTasks": {query: `{ integrationTasks { totalCount edges { node { id projectID tenantID } } } }`,
+		vars: func(f *fixture) map[string]any { f.actA(); return nil }},
+	"Mutation.submitIntegrationActivityResult": {query: `mutation($a: ID!) { submitIntegrationActivityResult(input: {activityID: $a,
+		occurredAt: "2030-01-01T00:00:00Z", status: PENDING, taskResult: {result: "success"}}) { id projectID resultStatus } }`,
+		vars: func(f *fixture) map[string]any { return map[string]any{"a": f.actA()} }, crossCode: 404, crossMsg: "Activity not found"},
 }
 
 func init() { maps.Copy(probes, resultProbes) }

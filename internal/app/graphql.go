@@ -45,6 +45,8 @@ var selfCommitting = []string{
 	"addCommerceAddress", "updateCommerceAddress", "setPrimaryCommerceAddress",
 	"addCommerceContact", "updateCommerceContact", "setPrimaryCommerceContact",
 	"createCommerceUser", "updateCommerceUser", "addCommerceUserRole", "removeCommerceUserRole",
+	// An idempotent submission claims its key in a transaction of its own.
+	"submitActivityResult", "submitIntegrationActivityResult",
 }
 
 // graphqlHandler serves /graphql: credentials are resolved like a

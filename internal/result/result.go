@@ -17,6 +17,8 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/reten-io/reten/ent"
+	"github.com/reten-io/reten/ent/activityresult"
+	"github.com/reten-io/reten/internal/apperr"
 	"github.com/reten-io/reten/internal/auth"
 	"github.com/reten-io/reten/internal/resulttype"
 	"github.com/reten-io/reten/internal/tenancy"
@@ -179,6 +181,20 @@ func scope(ctx context.Context) (tenantID, projectID uuid.UUID, err error) {
 		return uuid.Nil, uuid.Nil, err
 	}
 	return viewer.FromContext(ctx).TenantID, pid, nil
+}
+
+// Stored returns a result of the tenant by id, of the active project when
+// the request has one (the replay of an idempotent GraphQL submission).
+func (s *Service) Stored(ctx context.Context, id uuid.UUID) (*ent.ActivityResult, error) {
+	q := s.db(ctx).ActivityResult.Query().Where(activityresult.ID(id), activityresult.TenantID(viewer.FromContext(ctx).TenantID))
+	if pid, ok := viewer.ProjectID(ctx); ok {
+		q.Where(activityresult.ProjectID(pid))
+	}
+	r, err := q.Only(ctx)
+	if err != nil {
+		return nil, apperr.FromEnt(err, MsgNotFound, "")
+	}
+	return r, nil
 }
 
 // submitter is the user behind the request, nil for none.

@@ -13,8 +13,11 @@ import (
 	"github.com/reten-io/reten/ent/commerce"
 	"github.com/reten-io/reten/internal/activity"
 	"github.com/reten-io/reten/internal/apperr"
+	"github.com/reten-io/reten/internal/auth"
 	"github.com/reten-io/reten/internal/cutoff"
+	"github.com/reten-io/reten/internal/tenancy"
 	"github.com/reten-io/reten/internal/txn"
+	"github.com/reten-io/reten/internal/viewer"
 )
 
 // Submit registers a result in the active project (activity-result:submit).
@@ -40,9 +43,39 @@ func (s *Service) Submit(ctx context.Context, in Input) (*ent.ActivityResult, er
 	if msgs := in.Validate(); len(msgs) > 0 {
 		return nil, apperr.Validation(msgs...)
 	}
+	return s.submit(ctx, tid, &pid, in)
+}
+
+// SubmitAnyProject is Submit on a project-optional endpoint (POST
+// /api/integration/activity-results/tasks, SPEC.md "Project context"): the
+// active project, when the request has one, narrows the links exactly as in
+// Submit; without one, activity_id names a task of any project of the tenant
+// and the result takes that task's project. A result without activity_id
+// needs a project: without one it is the SPEC.md project-less 400, checked
+// after the body rules.
+func (s *Service) SubmitAnyProject(ctx context.Context, in Input) (*ent.ActivityResult, error) {
+	if err := auth.RequireCtx(ctx, auth.PermActivityResultSubmit); err != nil {
+		return nil, err
+	}
+	if msgs := in.Validate(); len(msgs) > 0 {
+		return nil, apperr.Validation(msgs...)
+	}
+	tid := viewer.FromContext(ctx).TenantID
+	if pid, ok := viewer.ProjectID(ctx); ok {
+		return s.submit(ctx, tid, &pid, in)
+	}
+	if in.ActivityID == nil {
+		return nil, apperr.Invalid(tenancy.MsgResultNeedsProject)
+	}
+	return s.submit(ctx, tid, nil, in)
+}
+
+// submit links, checks and stores a validated submission; pid nil links an
+// activity of any project of the tenant (in.ActivityID is then set).
+func (s *Service) submit(ctx context.Context, tid uuid.UUID, pid *uuid.UUID, in Input) (*ent.ActivityResult, error) {
 	now := s.now()
 	var out *ent.ActivityResult
-	err = txn.Run(ctx, s.client, func(ctx context.Context, tx *ent.Client) error {
+	err := txn.Run(ctx, s.client, func(ctx context.Context, tx *ent.Client) error {
 		a, err := linkedActivity(ctx, tx, tid, pid, in)
 		if err != nil {
 			return err
@@ -67,7 +100,7 @@ func (s *Service) Submit(ctx context.Context, in Input) (*ent.ActivityResult, er
 			return err
 		}
 		if a == nil {
-			out, err = s.createStandalone(ctx, tx, tid, pid, in)
+			out, err = s.createStandalone(ctx, tx, tid, *pid, in)
 			return err
 		}
 		out, err = s.storeLinked(ctx, tx, a, in)
@@ -82,9 +115,13 @@ func (s *Service) Submit(ctx context.Context, in Input) (*ent.ActivityResult, er
 	return out, nil
 }
 
-// linkedActivity finds the task the submission links to, or nil (standalone).
-func linkedActivity(ctx context.Context, tx *ent.Client, tid, pid uuid.UUID, in Input) (*ent.Activity, error) {
-	q := tx.Activity.Query().Where(entact.TenantID(tid), entact.ProjectID(pid), entact.TypeEQ(entact.TypeTASK))
+// linkedActivity finds the task the submission links to, or nil (standalone);
+// pid nil searches every project of the tenant.
+func linkedActivity(ctx context.Context, tx *ent.Client, tid uuid.UUID, pid *uuid.UUID, in Input) (*ent.Activity, error) {
+	q := tx.Activity.Query().Where(entact.TenantID(tid), entact.TypeEQ(entact.TypeTASK))
+	if pid != nil {
+		q.Where(entact.ProjectID(*pid))
+	}
 	// Concurrent submissions for one activity take turns on its row (SQLite
 	// write transactions are serialised already), so the second one finds
 	// and updates the result the first one stored.

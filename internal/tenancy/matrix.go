@@ -33,7 +33,7 @@ func (e Entry) Key() string {
 // is built from it, the GraphQL handler checks root fields against it, and a
 // test fails when a route or operation is missing from it. Each domain keeps
 // its lines in a file of its own (matrix_<domain>.go).
-var Matrix = slices.Concat(identityMatrix, commerceMatrix, fieldOrgMatrix, trashMatrix, dispatchMatrix, catalogMatrix, agcMatrix, snapshotMatrix, datasetMatrix, eventFilterMatrix, audienceMatrix, activityMatrix, resultTypeMatrix, resultMatrix)
+var Matrix = slices.Concat(identityMatrix, commerceMatrix, fieldOrgMatrix, trashMatrix, dispatchMatrix, catalogMatrix, agcMatrix, snapshotMatrix, datasetMatrix, eventFilterMatrix, audienceMatrix, activityMatrix, resultTypeMatrix, resultMatrix, integrationMatrix)
 
 // identityMatrix: auth, tenants, projects, API keys, users.
 var identityMatrix = []Entry{
