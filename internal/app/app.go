@@ -15,6 +15,7 @@ import (
 	"github.com/reten-io/reten/internal/commerce"
 	"github.com/reten-io/reten/internal/cutoff"
 	"github.com/reten-io/reten/internal/dataset"
+	"github.com/reten-io/reten/internal/dayclose"
 	"github.com/reten-io/reten/internal/dispatch"
 	"github.com/reten-io/reten/internal/eventfilter"
 	"github.com/reten-io/reten/internal/fieldorg"
@@ -71,6 +72,9 @@ type App struct {
 
 	// Idempotency records and replays the responses of Idempotency-Key requests.
 	Idempotency *idempotency.Service
+
+	// DayClose is the end-of-day auto-close job.
+	DayClose *dayclose.Service
 }
 
 // New opens the database, applies pending migrations and wires the services.
@@ -120,6 +124,7 @@ func Wire(cfg Config, db *DB) (*App, error) {
 	a.TenantSettings = cutoff.NewService(db.Client)
 	a.Activities = activity.NewService(db.Client, a.Dispatch)
 	a.Results = result.NewService(db.Client, a.ResultTypes)
+	a.DayClose = dayclose.NewService(db.Client)
 	a.Idempotency = idempotency.NewService(db.Client)
 	a.Handler = a.handler()
 	return a, nil

@@ -140,6 +140,9 @@ func (a *App) Serve(ctx context.Context) error {
 	go func() { errc <- srv.ListenAndServe() }()
 	// Scheduled work, safe on any number of replicas (SKIP LOCKED).
 	go a.Trash.RunPurger(ctx, time.Hour)
+	go a.Idempotency.RunPurger(ctx, time.Hour)
+	go a.DayClose.Run(ctx, time.Minute)
+	go a.Activities.RunRetrySweep(ctx, 30*time.Second)
 	slog.Info("reten listening", "addr", a.Config.Addr, "database", a.DB.Dialect)
 	select {
 	case err := <-errc:

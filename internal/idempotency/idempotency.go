@@ -37,6 +37,7 @@ import (
 	"github.com/reten-io/reten/ent"
 	"github.com/reten-io/reten/ent/idempotencyrecord"
 	"github.com/reten-io/reten/internal/apperr"
+	"github.com/reten-io/reten/internal/jobs"
 	"github.com/reten-io/reten/internal/txn"
 	"github.com/reten-io/reten/internal/viewer"
 )
@@ -174,6 +175,12 @@ func (s *Service) attempt(ctx context.Context, tid uuid.UUID, req Request, hash 
 func (s *Service) Purge(ctx context.Context, now time.Time) (int, error) {
 	return s.client.IdempotencyRecord.Delete().Where(idempotencyrecord.ExpiresAtLTE(now)).
 		Exec(viewer.SystemContext(ctx))
+}
+
+// RunPurger purges expired records now and then every interval until ctx
+// ends (safe on every replica: a delete of expired rows).
+func (s *Service) RunPurger(ctx context.Context, every time.Duration) {
+	jobs.Every(ctx, "idempotency purge", every, s.now, s.Purge)
 }
 
 // fingerprint hashes the canonical JSON of body with the active project.

@@ -6,26 +6,15 @@ import (
 	"log/slog"
 	"time"
 
-	"entgo.io/ent/dialect"
-	"entgo.io/ent/dialect/sql"
 	"github.com/google/uuid"
 
 	"github.com/reten-io/reten/ent"
 	"github.com/reten-io/reten/ent/trashrecord"
 	"github.com/reten-io/reten/internal/apperr"
+	"github.com/reten-io/reten/internal/jobs"
 	"github.com/reten-io/reten/internal/txn"
 	"github.com/reten-io/reten/internal/viewer"
 )
-
-// claimSkipLocked locks the selected trash rows on PostgreSQL and skips rows
-// another replica has locked (SELECT ... FOR UPDATE SKIP LOCKED). SQLite has
-// no row locks and needs none: its write transactions (BEGIN IMMEDIATE) are
-// exclusive, so two purgers take turns.
-func claimSkipLocked(s *sql.Selector) {
-	if s.Dialect() == dialect.Postgres {
-		s.ForUpdate(sql.WithLockAction(sql.SkipLocked))
-	}
-}
 
 // PurgeExpired permanently deletes, across all tenants, the trashed records
 // whose purge date is before or at now, each with its trash entry, and
@@ -47,7 +36,7 @@ func (s *Service) PurgeExpired(ctx context.Context, now time.Time) (int, error) 
 			if len(blocked) > 0 {
 				q.Where(trashrecord.IDNotIn(blocked...))
 			}
-			rec, err := q.Where(claimSkipLocked).
+			rec, err := q.Where(jobs.SkipLocked).
 				Order(ent.Asc(trashrecord.FieldPurgeAfter), ent.Asc(trashrecord.FieldID)).First(ctx)
 			if ent.IsNotFound(err) {
 				return nil
@@ -76,20 +65,5 @@ func (s *Service) PurgeExpired(ctx context.Context, now time.Time) (int, error) 
 // RunPurger purges expired trash now and then every interval until ctx ends.
 // Safe to run on every replica (see PurgeExpired).
 func (s *Service) RunPurger(ctx context.Context, every time.Duration) {
-	t := time.NewTicker(every)
-	defer t.Stop()
-	for {
-		n, err := s.PurgeExpired(ctx, s.now())
-		switch {
-		case err != nil && ctx.Err() == nil:
-			slog.ErrorContext(ctx, "trash purge failed", "err", err, "purged", n)
-		case n > 0:
-			slog.InfoContext(ctx, "trash purged", "records", n)
-		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
-	}
+	jobs.Every(ctx, "trash purge", every, s.now, s.PurgeExpired)
 }
