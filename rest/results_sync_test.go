@@ -53,7 +53,7 @@ func syncGet(t *testing.T, env *apptest.Env, query string, h apptest.Headers) sy
 func syncResult(env *apptest.Env, tenantID, pid uuid.UUID, at time.Time) uuid.UUID {
 	r := env.App.DB.Client.ActivityResult.Create().SetTenantID(tenantID).SetProjectID(pid).
 		SetSource(entres.SourceSTANDALONE).SetCommerceExternalID("C").SetResultStatus(entres.ResultStatusPENDING).
-		SetOccurredAt(at).SetResultCode("success").SetUpdatedAt(at.Local()).SaveX(viewer.SystemContext(context.Background()))
+		SetOccurredAt(at).SetResultCode("success").SetUpdatedAt(at.UTC()).SaveX(viewer.SystemContext(context.Background()))
 	return r.ID
 }
 
@@ -134,7 +134,7 @@ func TestResultSyncWalkUpdatesAndSettle(t *testing.T) {
 		cursor := *all.NextCursor
 		updatedAt := syncBase.Add(time.Minute)
 		env.App.DB.Client.ActivityResult.UpdateOneID(uuid.MustParse(want[1])).SetResultStatus(entres.ResultStatusCOMPLETED).
-			SetUpdatedAt(updatedAt.Local()).ExecX(viewer.SystemContext(context.Background()))
+			SetUpdatedAt(updatedAt.UTC()).ExecX(viewer.SystemContext(context.Background()))
 		env.App.Results.SetClock(func() time.Time { return updatedAt.Add(result.SettleWindow - time.Millisecond) })
 		if b := syncGet(t, env, "?since="+cursor, f.th); len(b.Data) != 0 || b.NextCursor != nil || b.HasMore {
 			t.Fatalf("inside the settle window: %+v", b)

@@ -3,7 +3,6 @@ package schema
 import (
 	"context"
 	"fmt"
-	"time"
 	"unicode/utf8"
 
 	"entgo.io/contrib/entgql"
@@ -18,6 +17,7 @@ import (
 	gen "github.com/reten-io/reten/ent"
 	"github.com/reten-io/reten/ent/intercept"
 	"github.com/reten-io/reten/ent/project"
+	"github.com/reten-io/reten/internal/clock"
 	"github.com/reten-io/reten/internal/viewer"
 )
 
@@ -34,16 +34,12 @@ func (IDMixin) Fields() []ent.Field {
 // TimeMixin adds created_at and updated_at, both managed by the data layer.
 type TimeMixin struct{ mixin.Schema }
 
-// now is the clock of created_at/updated_at, truncated to microseconds (the
-// precision PostgreSQL stores) so that a write's response equals later reads.
-func now() time.Time { return time.Now().Truncate(time.Microsecond) }
-
 // Fields of the TimeMixin.
 func (TimeMixin) Fields() []ent.Field {
 	return []ent.Field{
-		field.Time("created_at").Default(now).Immutable().
+		field.Time("created_at").Default(clock.Now).Immutable().
 			Annotations(entgql.OrderField("CREATED_AT")),
-		field.Time("updated_at").Default(now).UpdateDefault(now).
+		field.Time("updated_at").Default(clock.Now).UpdateDefault(clock.Now).
 			Annotations(entgql.OrderField("UPDATED_AT")),
 	}
 }

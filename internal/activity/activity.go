@@ -49,9 +49,6 @@ func (s *Service) SetClock(now func() time.Time) { s.now = now }
 // db is the transaction client of ctx when there is one, else the pool.
 func (s *Service) db(ctx context.Context) *ent.Client { return txn.Client(ctx, s.client) }
 
-// stamp is the current instant at the precision both databases store.
-func stamp() time.Time { return time.Now().Truncate(time.Microsecond) }
-
 // scope returns tenant and active project after checking the permission.
 func scope(ctx context.Context, perm string) (tenantID, projectID uuid.UUID, err error) {
 	if err := auth.RequireCtx(ctx, perm); err != nil {

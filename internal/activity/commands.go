@@ -17,6 +17,7 @@ import (
 	"github.com/reten-io/reten/ent/activitystatusevent"
 	"github.com/reten-io/reten/internal/apperr"
 	"github.com/reten-io/reten/internal/auth"
+	"github.com/reten-io/reten/internal/clock"
 	"github.com/reten-io/reten/internal/dispatch"
 	"github.com/reten-io/reten/internal/txn"
 )
@@ -102,7 +103,7 @@ func (p RetryPolicy) AfterFailure(attempts int, now time.Time) (Trigger, *time.T
 		return TriggerDispatchFailedFinal, nil
 	}
 	shift := min(max(attempts-1, 0), 16)
-	next := now.Add(p.Backoff * time.Duration(1<<shift)).Truncate(time.Microsecond)
+	next := clock.Stored(now.Add(p.Backoff * time.Duration(1<<shift)))
 	return TriggerDispatchFailedRetry, &next
 }
 

@@ -12,6 +12,7 @@ import (
 	"github.com/reten-io/reten/ent/activity"
 	"github.com/reten-io/reten/ent/activitystatusevent"
 	"github.com/reten-io/reten/internal/apperr"
+	"github.com/reten-io/reten/internal/clock"
 )
 
 // Status is an activity status.
@@ -253,7 +254,7 @@ func apply(ctx context.Context, tx *ent.Client, a *ent.Activity, tr Trigger, det
 // clock has not moved past it, so occurredAt orders an activity's events
 // exactly as they were written.
 func nextInstant(ctx context.Context, tx *ent.Client, a *ent.Activity) (time.Time, error) {
-	at := stamp()
+	at := clock.Now()
 	last, err := tx.ActivityStatusEvent.Query().Where(activitystatusevent.ActivityID(a.ID)).
 		Order(activitystatusevent.ByOccurredAt(sql.OrderDesc())).First(ctx)
 	if err != nil && !ent.IsNotFound(err) {

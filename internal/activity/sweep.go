@@ -7,6 +7,7 @@ import (
 
 	"github.com/reten-io/reten/ent"
 	"github.com/reten-io/reten/ent/activity"
+	"github.com/reten-io/reten/internal/clock"
 	"github.com/reten-io/reten/internal/jobs"
 	"github.com/reten-io/reten/internal/txn"
 	"github.com/reten-io/reten/internal/viewer"
@@ -55,7 +56,7 @@ func (s *Service) DispatchDue(ctx context.Context, now time.Time) (int, error) {
 	// A lease taken during this call is never stale within it, whatever now
 	// says (updated_at is written with the wall clock).
 	stale := now.Add(-SweepLease)
-	if start := time.Now().UTC().Truncate(time.Microsecond); start.Before(stale) {
+	if start := clock.Now(); start.Before(stale) {
 		stale = start.Add(-time.Microsecond)
 	}
 	sent := 0

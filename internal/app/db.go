@@ -64,7 +64,10 @@ func OpenDB(url string, opts ...ent.Option) (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open database: %w", err)
 	}
-	drv := entsql.OpenDB(d, db)
+	var drv dialect.Driver = entsql.OpenDB(d, db)
+	if d == dialect.SQLite {
+		drv = utcDriver{drv}
+	}
 	client := ent.NewClient(append([]ent.Option{ent.Driver(drv)}, opts...)...)
 	return &DB{Client: client, SQL: db, Dialect: d, path: sqlitePath(url)}, nil
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/reten-io/reten/ent/project"
 	"github.com/reten-io/reten/internal/apperr"
 	"github.com/reten-io/reten/internal/auth"
+	"github.com/reten-io/reten/internal/clock"
 	"github.com/reten-io/reten/internal/paging"
 	"github.com/reten-io/reten/internal/tenancy"
 	"github.com/reten-io/reten/internal/txn"
@@ -137,7 +138,7 @@ func (s *Service) PutConfig(ctx context.Context, projectID uuid.UUID, channel st
 		switch {
 		case ent.IsNotFound(err):
 			created = true
-			now := stamp()
+			now := clock.Now()
 			out, err = tx.DispatchConfig.Create().SetCreatedAt(now).SetUpdatedAt(now).SetTenantID(p.TenantID).SetProjectID(projectID).
 				SetChannel(dispatchconfig.Channel(channel)).SetProviderID(p.ID).
 				SetNillableChannelDefinitionID(in.ChannelDefinitionID).SetMaxAttempts(maxAttempts).
@@ -147,7 +148,7 @@ func (s *Service) PutConfig(ctx context.Context, projectID uuid.UUID, channel st
 			return err
 		}
 		u := tx.DispatchConfig.UpdateOne(cur).SetProviderID(p.ID).SetMaxAttempts(maxAttempts).
-			SetRetryBackoffSeconds(backoff).SetIsActive(active).SetUpdatedAt(stamp())
+			SetRetryBackoffSeconds(backoff).SetIsActive(active).SetUpdatedAt(clock.Now())
 		if in.ChannelDefinitionID != nil {
 			u.SetChannelDefinitionID(*in.ChannelDefinitionID)
 		} else {

@@ -11,6 +11,7 @@ import (
 	"github.com/reten-io/reten/ent/channeldefinition"
 	"github.com/reten-io/reten/internal/apperr"
 	"github.com/reten-io/reten/internal/auth"
+	"github.com/reten-io/reten/internal/clock"
 	"github.com/reten-io/reten/internal/paging"
 	"github.com/reten-io/reten/internal/txn"
 	"github.com/reten-io/reten/internal/viewer"
@@ -94,7 +95,7 @@ func (s *Service) CreateDefinition(ctx context.Context, providerID uuid.UUID, in
 			SetChannel(channeldefinition.Channel(p.Channel)).SetNillableTemplate(in.Template).
 			SetNillableSender(in.Sender).SetNillableRatePerMinute(in.RatePerMinute).SetNillableIsActive(in.IsActive).
 			SetSettings(map[string]any{})
-		now := stamp()
+		now := clock.Now()
 		b.SetCreatedAt(now).SetUpdatedAt(now)
 		if in.Settings != nil {
 			b.SetSettings(orEmpty(*in.Settings))
@@ -159,7 +160,7 @@ func (s *Service) UpdateDefinition(ctx context.Context, providerID, id uuid.UUID
 			return err
 		}
 		u := tx.ChannelDefinition.UpdateOne(d).SetNillableTemplate(in.Template).SetNillableSender(in.Sender).
-			SetNillableRatePerMinute(in.RatePerMinute).SetNillableIsActive(in.IsActive).SetUpdatedAt(stamp())
+			SetNillableRatePerMinute(in.RatePerMinute).SetNillableIsActive(in.IsActive).SetUpdatedAt(clock.Now())
 		if in.ClearRatePerMinute {
 			u.ClearRatePerMinute()
 		}

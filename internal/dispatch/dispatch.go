@@ -10,7 +10,6 @@ import (
 	"net/url"
 	"slices"
 	"strings"
-	"time"
 	"unicode/utf8"
 
 	"github.com/reten-io/reten/ent"
@@ -82,10 +81,6 @@ func NewService(client *ent.Client, secretKey []byte) *Service {
 
 // db is the transaction client of ctx when there is one, else the pool.
 func (s *Service) db(ctx context.Context) *ent.Client { return txn.Client(ctx, s.client) }
-
-// stamp is the current instant at the precision both databases store
-// (microseconds): write responses then show the instants later reads return.
-func stamp() time.Time { return time.Now().Truncate(time.Microsecond) }
 
 // ValidChannel reports whether c is a channel.
 func ValidChannel(c string) bool { return slices.Contains(Channels, c) }

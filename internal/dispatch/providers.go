@@ -13,6 +13,7 @@ import (
 	"github.com/reten-io/reten/ent/dispatchprovider"
 	"github.com/reten-io/reten/internal/apperr"
 	"github.com/reten-io/reten/internal/auth"
+	"github.com/reten-io/reten/internal/clock"
 	"github.com/reten-io/reten/internal/paging"
 	"github.com/reten-io/reten/internal/txn"
 	"github.com/reten-io/reten/internal/viewer"
@@ -89,7 +90,7 @@ func (s *Service) CreateProvider(ctx context.Context, in CreateProviderInput) (*
 	if err := s.nameTaken(ctx, s.db(ctx), in.Name, uuid.Nil); err != nil {
 		return nil, err
 	}
-	id, now := uuid.New(), stamp()
+	id, now := uuid.New(), clock.Now()
 	sealed, err := s.seal(id, in.Credentials)
 	if err != nil {
 		return nil, err
@@ -162,7 +163,7 @@ func (s *Service) UpdateProvider(ctx context.Context, id uuid.UUID, in UpdatePro
 				return apperr.Validation(msgs...)
 			}
 		}
-		u := tx.DispatchProvider.UpdateOne(p).SetNillableIsActive(in.IsActive).SetUpdatedAt(stamp())
+		u := tx.DispatchProvider.UpdateOne(p).SetNillableIsActive(in.IsActive).SetUpdatedAt(clock.Now())
 		if in.Name != nil {
 			if err := s.nameTaken(ctx, tx, *in.Name, p.ID); err != nil {
 				return err

@@ -73,10 +73,10 @@ func (s *Service) Sync(ctx context.Context, cursor string, limit int) (SyncPage,
 	if limit < 1 || limit > SyncMaxLimit {
 		limit = SyncDefaultLimit
 	}
-	// Times are bound in the local zone: the data layer writes time.Now()
-	// (local) and SQLite compares the stored text.
+	// Times are bound in UTC, the zone the data layer writes (SQLite
+	// compares the stored text).
 	q := s.db(ctx).ActivityResult.Query().Where(entres.TenantID(tenantID),
-		entres.UpdatedAtLTE(s.now().Add(-SettleWindow).Local()))
+		entres.UpdatedAtLTE(s.now().Add(-SettleWindow).UTC()))
 	if cursor != "" {
 		at, id, err := decodeCursor(cursor)
 		if err != nil {
@@ -122,5 +122,5 @@ func decodeCursor(c string) (time.Time, uuid.UUID, error) {
 	if err != nil {
 		return time.Time{}, uuid.Nil, invalid
 	}
-	return at.Local(), id, nil
+	return at.UTC(), id, nil
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/reten-io/reten/ent/tenantresulttypeconfig"
 	"github.com/reten-io/reten/internal/apperr"
 	"github.com/reten-io/reten/internal/auth"
+	"github.com/reten-io/reten/internal/clock"
 	"github.com/reten-io/reten/internal/txn"
 )
 
@@ -207,7 +208,7 @@ func upsert(ctx context.Context, c *ent.Client, tenantID uuid.UUID, in Input) er
 		OnConflictColumns(tenantresulttypeconfig.FieldTenantID, tenantresulttypeconfig.FieldResultTypeCode).
 		Update(func(u *ent.TenantResultTypeConfigUpsert) {
 			u.SetIsActive(*in.IsActive).SetPolarity(pol).SetRequiresFutureScheduledAt(*in.RequiresFutureScheduledAt).
-				SetUpdatedAt(time.Now().Truncate(time.Microsecond))
+				SetUpdatedAt(clock.Now())
 		}).Exec(ctx)
 	if err != nil {
 		return fmt.Errorf("result type %s: %w", in.Code, err)

@@ -19,6 +19,7 @@ import (
 	"github.com/reten-io/reten/ent/commerce"
 	snap "github.com/reten-io/reten/ent/commercelifecyclesnapshot"
 	"github.com/reten-io/reten/ent/retentionstatusconfig"
+	"github.com/reten-io/reten/internal/clock"
 	"github.com/reten-io/reten/internal/txn"
 )
 
@@ -289,7 +290,7 @@ FROM unnest($3::uuid[], $4::uuid[], $5::text[], $6::uuid[], $7::text[], $8::text
 func (s *Service) writeRound(ctx context.Context, tx *ent.Client, tenantID uuid.UUID, rows []*row, outcomes []string) error {
 	// One lock order for every writer: concurrent chunks cannot deadlock.
 	slices.SortFunc(rows, func(a, b *row) int { return a.k.less(b.k) })
-	query, args := s.upsertStatement(tenantID, time.Now().UTC().Truncate(time.Microsecond), rows)
+	query, args := s.upsertStatement(tenantID, clock.Now(), rows)
 	written := map[key]uuid.UUID{}
 	rs, err := tx.QueryContext(ctx, query, args...)
 	if err != nil {

@@ -1,0 +1,13 @@
+// Package clock is the one definition of "now as stored": UTC (SQLite
+// compares stored instants as text, so every replica writes one zone) at
+// microsecond precision (what PostgreSQL keeps, so a write's response equals
+// what a later read returns).
+package clock
+
+import "time"
+
+// Now is the current instant as stored.
+func Now() time.Time { return Stored(time.Now()) }
+
+// Stored is t as stored: UTC, truncated to microseconds.
+func Stored(t time.Time) time.Time { return t.UTC().Truncate(time.Microsecond) }
