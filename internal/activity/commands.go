@@ -173,7 +173,7 @@ func (s *Service) send(ctx context.Context, tid, pid, id uuid.UUID, force bool) 
 				return err
 			}
 			return apply(ctx, tx, a, TriggerDispatchSuccess, map[string]any{"attempt": a.DispatchAttempts, "providerRef": ref},
-				func(u *ent.ActivityUpdateOne) {
+				func(u *ent.ActivityUpdate) {
 					if link {
 						u.SetProviderActivityID(ref)
 					}
@@ -181,7 +181,7 @@ func (s *Service) send(ctx context.Context, tid, pid, id uuid.UUID, force bool) 
 		}
 		next, at := policy.AfterFailure(a.DispatchAttempts, s.now())
 		detail := map[string]any{"attempt": a.DispatchAttempts, "maxAttempts": policy.MaxAttempts, "error": derr.Error()}
-		return apply(ctx, tx, a, next, detail, func(u *ent.ActivityUpdateOne) {
+		return apply(ctx, tx, a, next, detail, func(u *ent.ActivityUpdate) {
 			if at != nil {
 				u.SetNextDispatchAt(*at)
 			}

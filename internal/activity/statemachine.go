@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"entgo.io/ent/dialect/sql"
@@ -193,7 +194,7 @@ func CloseDay(ctx context.Context, tx *ent.Client, a *ent.Activity) error {
 
 // apply is Transition with extra column changes (the retry schedule).
 func apply(ctx context.Context, tx *ent.Client, a *ent.Activity, tr Trigger, detail map[string]any,
-	extra func(*ent.ActivityUpdateOne)) error {
+	extra func(*ent.ActivityUpdate)) error {
 	row, ok := Lookup(a.Status, tr)
 	if !ok {
 		return illegal(a.Status, tr)
@@ -205,7 +206,8 @@ func apply(ctx context.Context, tx *ent.Client, a *ent.Activity, tr Trigger, det
 	if err != nil {
 		return err
 	}
-	u := tx.Activity.UpdateOne(a).Where(activity.StatusEQ(a.Status), activity.DispatchAttempts(a.DispatchAttempts)).
+	// A guarded UPDATE of the one row (no read-back: a is mirrored below).
+	u := tx.Activity.Update().Where(activity.ID(a.ID), activity.StatusEQ(a.Status), activity.DispatchAttempts(a.DispatchAttempts)).
 		SetStatus(row.To)
 	switch tr {
 	case TriggerDispatchAttempt:
@@ -227,12 +229,12 @@ func apply(ctx context.Context, tx *ent.Client, a *ent.Activity, tr Trigger, det
 	if extra != nil {
 		extra(u)
 	}
-	updated, err := u.Save(ctx)
-	if ent.IsNotFound(err) {
-		return apperr.Conflict(MsgConcurrentChange)
-	}
+	n, err := u.Save(ctx)
 	if err != nil {
 		return fmt.Errorf("activity transition %s: %w", tr, err)
+	}
+	if n == 0 {
+		return apperr.Conflict(MsgConcurrentChange)
 	}
 	from := a.Status
 	ev := tx.ActivityStatusEvent.Create().SetTenantID(a.TenantID).SetProjectID(a.ProjectID).SetActivityID(a.ID).
@@ -244,9 +246,53 @@ func apply(ctx context.Context, tx *ent.Client, a *ent.Activity, tr Trigger, det
 	if err := ev.Exec(ctx); err != nil {
 		return fmt.Errorf("activity status event %s: %w", row.Event, err)
 	}
-	edges := a.Edges
-	*a = *updated
-	a.Edges = edges
+	return mirror(ctx, tx, a, u.Mutation())
+}
+
+// mirrored are the columns a transition writes, which mirror copies onto
+// the activity it updated.
+var mirrored = []string{activity.FieldStatus, activity.FieldDispatchAttempts, activity.FieldNextDispatchAt,
+	activity.FieldClosedAt, activity.FieldProviderActivityID, activity.FieldUpdatedAt}
+
+// mirror applies the transition's column changes m to a in memory, so the
+// caller sees the activity as stored without reading it back; a change of
+// any other column (a future extra) makes it read the row back instead.
+func mirror(ctx context.Context, tx *ent.Client, a *ent.Activity, m *ent.ActivityMutation) error {
+	for _, f := range append(m.Fields(), m.AddedFields()...) {
+		if !slices.Contains(mirrored, f) {
+			fresh, err := tx.Activity.Get(ctx, a.ID)
+			if err != nil {
+				return fmt.Errorf("activity read back: %w", err)
+			}
+			edges := a.Edges
+			*a = *fresh
+			a.Edges = edges
+			return nil
+		}
+	}
+	if v, ok := m.Status(); ok {
+		a.Status = v
+	}
+	if v, ok := m.DispatchAttempts(); ok {
+		a.DispatchAttempts = v
+	}
+	if v, ok := m.AddedDispatchAttempts(); ok {
+		a.DispatchAttempts += v
+	}
+	if m.NextDispatchAtCleared() {
+		a.NextDispatchAt = nil
+	} else if v, ok := m.NextDispatchAt(); ok {
+		a.NextDispatchAt = &v
+	}
+	if v, ok := m.ClosedAt(); ok {
+		a.ClosedAt = &v
+	}
+	if v, ok := m.ProviderActivityID(); ok {
+		a.ProviderActivityID = &v
+	}
+	if v, ok := m.UpdatedAt(); ok {
+		a.UpdatedAt = v
+	}
 	return nil
 }
 

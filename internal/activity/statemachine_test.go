@@ -55,6 +55,10 @@ func want() map[activity.Status]map[activity.Trigger][2]string {
 	return w
 }
 
+func sameInstant(a, b *time.Time) bool {
+	return a == nil && b == nil || a != nil && b != nil && a.Equal(*b)
+}
+
 func TestTransitionTable(t *testing.T) {
 	apptest.Each(t, func(t *testing.T, env *apptest.Env) {
 		acme := env.Bootstrap("Acme")
@@ -91,6 +95,11 @@ func TestTransitionTable(t *testing.T) {
 				}
 				if string(got.Status) != exp[0] || string(a.Status) != exp[0] {
 					t.Fatalf("%s + %s: status %s (in memory %s), want %s", from, tr, got.Status, a.Status, exp[0])
+				}
+				// The caller's activity is the stored one (mirrored, not read back).
+				if a.DispatchAttempts != got.DispatchAttempts || !a.UpdatedAt.Equal(got.UpdatedAt) ||
+					!sameInstant(a.NextDispatchAt, got.NextDispatchAt) || !sameInstant(a.ClosedAt, got.ClosedAt) {
+					t.Fatalf("%s + %s: in memory %+v, stored %+v", from, tr, a, got)
 				}
 				if exp[1] == "" {
 					if len(evs) != 0 {
