@@ -1,6 +1,7 @@
 package rest
 
 import (
+	"context"
 	"encoding/json"
 	"net/http"
 	"slices"
@@ -186,24 +187,22 @@ func activityQuery(r *http.Request) (activity.Filter, paging.Page, error) {
 }
 
 func (a *api) listActivities(w http.ResponseWriter, r *http.Request) error {
-	f, p, err := activityQuery(r)
-	if err != nil {
-		return err
-	}
-	l, err := a.Activities.List(r.Context(), f, p)
-	if err != nil {
-		return err
-	}
-	writeJSON(w, http.StatusOK, presentPage(l, presentActivity))
-	return nil
+	return a.activityPage(w, r, a.Activities.List)
 }
 
 func (a *api) listTasks(w http.ResponseWriter, r *http.Request) error {
+	return a.activityPage(w, r, a.Activities.ListTasks)
+}
+
+// activityPage answers a list route of activities: the query of GET
+// /api/activities through list, as {data, meta}.
+func (a *api) activityPage(w http.ResponseWriter, r *http.Request,
+	list func(context.Context, activity.Filter, paging.Page) (*paging.List[*ent.Activity], error)) error {
 	f, p, err := activityQuery(r)
 	if err != nil {
 		return err
 	}
-	l, err := a.Activities.ListTasks(r.Context(), f, p)
+	l, err := list(r.Context(), f, p)
 	if err != nil {
 		return err
 	}

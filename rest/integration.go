@@ -17,16 +17,7 @@ func (a *api) integrationHandlers() map[string]handler {
 // project: the tasks of x-project-id's project (or a project key's), else of
 // every project of the tenant.
 func (a *api) listIntegrationTasks(w http.ResponseWriter, r *http.Request) error {
-	f, p, err := activityQuery(r)
-	if err != nil {
-		return err
-	}
-	l, err := a.Activities.ListTasksAnyProject(r.Context(), f, p)
-	if err != nil {
-		return err
-	}
-	writeJSON(w, http.StatusOK, presentPage(l, presentActivity))
-	return nil
+	return a.activityPage(w, r, a.Activities.ListTasksAnyProject)
 }
 
 // submitIntegrationResult is POST /api/activity-results/tasks without a

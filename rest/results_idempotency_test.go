@@ -35,14 +35,14 @@ func resultBody(id, comment string, reordered bool) string {
 }
 
 // resultsOf counts the stored results of an activity.
-func resultsOf(t *testing.T, env *apptest.Env, activityID string) int {
-	t.Helper()
-	n, err := env.App.DB.Client.ActivityResult.Query().Where(activityresult.ActivityID(uuid.MustParse(activityID))).
-		Count(viewer.SystemContext(context.Background()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return n
+func resultsOf(env *apptest.Env, activityID string) int {
+	return env.App.DB.Client.ActivityResult.Query().Where(activityresult.ActivityID(uuid.MustParse(activityID))).
+		CountX(viewer.SystemContext(context.Background()))
+}
+
+// idemRecords counts the stored idempotency records.
+func idemRecords(env *apptest.Env) int {
+	return env.App.DB.Client.IdempotencyRecord.Query().CountX(viewer.SystemContext(context.Background()))
 }
 
 func TestResultIdempotencyKeyReplaysTheFirstResponse(t *testing.T) {
@@ -64,7 +64,7 @@ func TestResultIdempotencyKeyReplaysTheFirstResponse(t *testing.T) {
 		if ev := actEvents(t, env, id, f.h); !slices.Equal(ev, []string{"CREATED:null>READY", "COMPLETED:READY>COMPLETED"}) {
 			t.Fatalf("events after the replay: %v", ev)
 		}
-		if n := resultsOf(t, env, id); n != 1 {
+		if n := resultsOf(env, id); n != 1 {
 			t.Fatalf("%d results", n)
 		}
 
@@ -95,21 +95,12 @@ func TestResultIdempotencyKeyReplaysTheFirstResponse(t *testing.T) {
 		}
 
 		// Without a key nothing is recorded.
-		before := idemRecords(t, env)
+		before := idemRecords(env)
 		actOK(t, env.Do("POST", resultsPath, resultBody(f.task(resScheduledAt), "x", false), f.h), 201)
-		if after := idemRecords(t, env); after != before {
+		if after := idemRecords(env); after != before {
 			t.Fatalf("records %d -> %d without a key", before, after)
 		}
 	})
-}
-
-func idemRecords(t *testing.T, env *apptest.Env) int {
-	t.Helper()
-	n, err := env.App.DB.Client.IdempotencyRecord.Query().Count(viewer.SystemContext(context.Background()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return n
 }
 
 func TestResultIdempotencyKeyRules(t *testing.T) {
@@ -119,7 +110,7 @@ func TestResultIdempotencyKeyRules(t *testing.T) {
 		for _, key := range []string{"", strings.Repeat("k", 256), "clé", "tab\tkey"} {
 			apptest.ExpectError(t, env.Do("POST", resultsPath, resultBody(id, "done", false), f.h.With("Idempotency-Key", key)), 400, msgKeyFormat)
 		}
-		if n := resultsOf(t, env, id); n != 0 {
+		if n := resultsOf(env, id); n != 0 {
 			t.Fatalf("a refused key stored %d results", n)
 		}
 		// The body rules come first; a broken body records nothing.
@@ -178,7 +169,7 @@ func TestResultIdempotencyKeyRetention(t *testing.T) {
 		if n, err := env.App.Idempotency.Purge(context.Background(), clock.Add(idempotency.Retention)); err != nil || n != 1 {
 			t.Fatalf("purge: %d %v", n, err)
 		}
-		if n := idemRecords(t, env); n != 0 {
+		if n := idemRecords(env); n != 0 {
 			t.Fatalf("%d records left", n)
 		}
 	})

@@ -160,23 +160,6 @@ func TestDispatchDue(t *testing.T) {
 			t.Fatalf("DispatchDue after the lease = %d, %v; want 1", n, err)
 		}
 		expectSwept(t, c, noConfig)
-
-		// RunRetrySweep sends on start with the service clock and stops with its context.
-		late := acme.retrying("TASK", "SMS", &past)
-		svc.SetClock(func() time.Time { return now })
-		ctx, cancel := context.WithCancel(context.Background())
-		done := make(chan struct{})
-		go func() { svc.RunRetrySweep(ctx, time.Hour); close(done) }()
-		deadline := time.Now().Add(10 * time.Second)
-		for c.Activity.GetX(sweepSys, late.ID).Status != entact.StatusDISPATCHED {
-			if time.Now().After(deadline) {
-				t.Fatal("RunRetrySweep did not send on start")
-			}
-			time.Sleep(10 * time.Millisecond)
-		}
-		cancel()
-		<-done
-		expectSwept(t, c, late)
 		expectUntouched(t, c, notYet)
 	})
 }

@@ -234,24 +234,6 @@ func TestCloseDue(t *testing.T) {
 		if n := c.ActivityResult.Query().CountX(sys); n != 8 {
 			t.Fatalf("%d results stored, want 7 registered + 1 pending", n)
 		}
-
-		// Run closes on start with its clock and stops with its context.
-		late := acme.act("TASK", "READY", local(10, 12, 0))
-		svc.SetClock(func() time.Time { return now })
-		ctx, cancel := context.WithCancel(context.Background())
-		done := make(chan struct{})
-		go func() { svc.Run(ctx, time.Hour); close(done) }()
-		deadline := time.Now().Add(10 * time.Second)
-		for c.Activity.GetX(sys, late.ID).Status != entact.StatusFAILED {
-			if time.Now().After(deadline) {
-				t.Fatal("Run did not close on start")
-			}
-			time.Sleep(10 * time.Millisecond)
-		}
-		cancel()
-		<-done
-		expectClosed(t, c, late)
-		expectAutoResult(t, c, late, "2030-03-11T03:00:00Z", "2030-03-10")
 	})
 }
 
