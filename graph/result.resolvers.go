@@ -41,3 +41,27 @@ func (r *mutationResolver) UpdateActivityResult(ctx context.Context, id uuid.UUI
 	}
 	return r.Resolver.Results.Update(ctx, id, p)
 }
+
+// ActivityResultsSync is the resolver for the activityResultsSync field.
+func (r *queryResolver) ActivityResultsSync(ctx context.Context, since *string, limit *int) (*model.ActivityResultSyncPage, error) {
+	n := result.SyncDefaultLimit
+	if limit != nil {
+		if err := result.CheckSyncLimit(*limit); err != nil {
+			return nil, err
+		}
+		n = *limit
+	}
+	cursor := ""
+	if since != nil {
+		cursor = *since
+	}
+	page, err := r.Results.Sync(ctx, cursor, n)
+	if err != nil {
+		return nil, err
+	}
+	out := &model.ActivityResultSyncPage{Results: page.Results, HasMore: page.HasMore}
+	if page.NextCursor != "" {
+		out.NextCursor = &page.NextCursor
+	}
+	return out, nil
+}

@@ -175,3 +175,68 @@ func TestResultSyncErrors(t *testing.T) {
 		apptest.ExpectError(t, env.Do("GET", syncPath, nil, apptest.Key(key)), 403, "Required permissions: activity-result:view")
 	})
 }
+
+// TestResultSyncGraphQL: activityResultsSync walks the same feed as the REST
+// route (both projects whatever x-project-id says, the same cursor and rules).
+func TestResultSyncGraphQL(t *testing.T) {
+	apptest.Each(t, func(t *testing.T, env *apptest.Env) {
+		f := newResFixture(t, env, "Acme")
+		p2 := uuid.MustParse(actOK(t, env.Do("POST", "/api/projects", map[string]any{"name": "Second"}, f.th), 201)["id"].(string))
+		env.App.Results.SetClock(func() time.Time { return syncBase.Add(time.Hour) })
+		want := []string{
+			syncResult(env, f.ten.TenantID, f.ten.ProjectID, syncBase).String(),
+			syncResult(env, f.ten.TenantID, p2, syncBase.Add(time.Second)).String(),
+			syncResult(env, f.ten.TenantID, f.ten.ProjectID, syncBase.Add(2*time.Second)).String(),
+		}
+		type page struct {
+			Data struct {
+				Sync *struct {
+					Results    []struct{ ID, ProjectID string }
+					NextCursor *string
+					HasMore    bool
+				} `json:"activityResultsSync"`
+			} `json:"data"`
+			Errors []struct {
+				Message    string
+				Extensions map[string]any
+			} `json:"errors"`
+		}
+		const q = `query($since: String, $limit: Int) { activityResultsSync(since: $since, limit: $limit) {
+			results { id projectID } nextCursor hasMore } }`
+		var got []string
+		var cursor any
+		for range 5 {
+			var p page
+			env.GraphQL(q, map[string]any{"since": cursor, "limit": 2}, f.h).JSON(t, &p)
+			if p.Data.Sync == nil {
+				t.Fatalf("sync: %+v", p)
+			}
+			for _, r := range p.Data.Sync.Results {
+				got = append(got, r.ID)
+			}
+			if p.Data.Sync.NextCursor == nil {
+				break
+			}
+			// The GraphQL cursor is the REST one.
+			if rest := syncGet(t, env, "?limit=2&since="+*p.Data.Sync.NextCursor, f.th); p.Data.Sync.HasMore != (len(rest.Data) > 0) {
+				t.Fatalf("hasMore %v, REST after the cursor %+v", p.Data.Sync.HasMore, rest)
+			}
+			cursor = *p.Data.Sync.NextCursor
+		}
+		if !slices.Equal(got, want) {
+			t.Fatalf("walk = %v, want %v", got, want)
+		}
+		for limit, msg := range map[int]string{0: result.MsgSyncLimitMin, 1001: result.MsgSyncLimitMax} {
+			var p page
+			env.GraphQL(q, map[string]any{"limit": limit}, f.th).JSON(t, &p)
+			if len(p.Errors) != 1 || p.Errors[0].Message != msg || p.Errors[0].Extensions["statusCode"] != float64(400) {
+				t.Fatalf("limit %d: %+v", limit, p)
+			}
+		}
+		var bad page
+		env.GraphQL(q, map[string]any{"since": "%%"}, f.th).JSON(t, &bad)
+		if len(bad.Errors) != 1 || bad.Errors[0].Message != result.MsgSyncCursor {
+			t.Fatalf("bad cursor: %+v", bad)
+		}
+	})
+}

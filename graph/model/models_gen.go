@@ -67,6 +67,16 @@ type ActivityReasonDefault struct {
 	Label string `json:"label"`
 }
 
+// One page of activityResultsSync.
+type ActivityResultSyncPage struct {
+	// The results changed after the cursor, in (updatedAt, id) order.
+	Results []*ent.ActivityResult `json:"results"`
+	// Cursor of the last result; null when the page is empty (keep the previous cursor and poll again later).
+	NextCursor *string `json:"nextCursor,omitempty"`
+	// More results are ready now: poll again at once with nextCursor.
+	HasMore bool `json:"hasMore"`
+}
+
 // A column (or a record's sub-field) with the audience flags.
 type AudienceCatalogColumn struct {
 	Name string `json:"name"`

@@ -33,6 +33,9 @@ var resultProbes = map[string]probe{
 		status: COMPLETED}) { id resultStatus } }`,
 		vars: func(f *fixture) map[string]any { return map[string]any{"id": f.resultA()} }, crossCode: 404, crossMsg: "Activity result not found"},
 
+	"Query.activityResultsSync": {query: `{ activityResultsSync(limit: 10) { results { id projectID } nextCursor hasMore } }`,
+		vars: func(f *fixture) map[string]any { f.resultA(); return nil }},
+
 	// The integration API (project-optional): the probes send no x-project-id,
 	// so a list covers the tenant and a result takes its activity's project.
 	"GET /integration/activities/tasks": {path: func(f *fixture) string { f.actA(); return "/integration/activities/tasks" }},

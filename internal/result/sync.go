@@ -45,21 +45,27 @@ type SyncPage struct {
 	HasMore    bool
 }
 
-// ParseSyncLimit validates the limit parameter ("" = the default).
+// ParseSyncLimit validates the limit query parameter ("" = the default).
 func ParseSyncLimit(raw string) (int, error) {
 	if raw == "" {
 		return SyncDefaultLimit, nil
 	}
 	n, err := strconv.Atoi(raw)
-	switch {
-	case err != nil:
+	if err != nil {
 		return 0, apperr.Validation(MsgSyncLimitInteger)
-	case n < 1:
-		return 0, apperr.Validation(MsgSyncLimitMin)
-	case n > SyncMaxLimit:
-		return 0, apperr.Validation(MsgSyncLimitMax)
 	}
-	return n, nil
+	return n, CheckSyncLimit(n)
+}
+
+// CheckSyncLimit validates a limit given as a number.
+func CheckSyncLimit(n int) error {
+	switch {
+	case n < 1:
+		return apperr.Validation(MsgSyncLimitMin)
+	case n > SyncMaxLimit:
+		return apperr.Validation(MsgSyncLimitMax)
+	}
+	return nil
 }
 
 // Sync returns the results of every project of the tenant changed after

@@ -9,6 +9,7 @@ var resultMatrix = []Entry{
 	{"PATCH", "/activity-results/tasks/{id}", ProjectScoped, auth.PermActivityResultSubmit},
 	{"GET", "/activity-results/tasks/sync", TenantLevel, auth.PermActivityResultView},
 	// GraphQL: the same scopes and permission as the REST routes.
+	{"Query", "activityResultsSync", TenantLevel, auth.PermActivityResultView},
 	{"Mutation", "submitActivityResult", ProjectScoped, auth.PermActivityResultSubmit},
 	{"Mutation", "updateActivityResult", ProjectScoped, auth.PermActivityResultSubmit},
 }
