@@ -89,5 +89,5 @@ func (r *queryResolver) AdministeredTenants(ctx context.Context) ([]*ent.Tenant,
 
 // Roles is the resolver for the roles field.
 func (r *userResolver) Roles(ctx context.Context, obj *ent.User) ([]string, error) {
-	return r.Resolver.Users.RolesOf(ctx, obj.ID)
+	return r.Resolver.Users.RolesOf(ctx, obj)
 }

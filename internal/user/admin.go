@@ -225,20 +225,32 @@ func (s *Service) Connection(ctx context.Context, after *ent.Cursor, first *int,
 	if err := auth.RequireCtx(ctx, auth.PermUserView); err != nil {
 		return nil, err
 	}
-	return s.db(ctx).User.Query().Where(inTenant(viewer.FromContext(ctx).TenantID)).Paginate(ctx, after, first,
-		before, last, ent.WithUserOrder(orderBy), ent.WithUserFilter(where.Filter))
+	tid := viewer.FromContext(ctx).TenantID
+	// The page's memberships in the tenant come with it (one query for the
+	// page), so User.roles reads no row per user.
+	return s.db(ctx).User.Query().Where(inTenant(tid)).
+		WithMemberships(func(q *ent.MembershipQuery) { q.Where(membership.TenantID(tid)) }).
+		Paginate(ctx, after, first, before, last, ent.WithUserOrder(orderBy), ent.WithUserFilter(where.Filter))
 }
 
-// RolesOf returns the roles of a user in the active tenant (GraphQL User.roles).
-func (s *Service) RolesOf(ctx context.Context, userID uuid.UUID) ([]string, error) {
-	m, err := s.db(ctx).Membership.Query().Where(membership.UserID(userID)).Only(ctx)
-	if ent.IsNotFound(err) {
-		return []string{}, nil
-	}
+// RolesOf returns the roles of a user in the active tenant (GraphQL
+// User.roles): from the memberships loaded with the user when there are,
+// else from one query.
+func (s *Service) RolesOf(ctx context.Context, u *ent.User) ([]string, error) {
+	tid := viewer.FromContext(ctx).TenantID
+	ms, err := u.Edges.MembershipsOrErr()
 	if err != nil {
-		return nil, err
+		ms, err = s.db(ctx).Membership.Query().Where(membership.UserID(u.ID), membership.TenantID(tid)).All(ctx)
+		if err != nil {
+			return nil, err
+		}
 	}
-	return m.Roles, nil
+	for _, m := range ms {
+		if m.TenantID == tid {
+			return m.Roles, nil
+		}
+	}
+	return []string{}, nil
 }
 
 // Get returns a user of the active tenant.
