@@ -3,7 +3,6 @@ package graph_test
 import (
 	"context"
 	"fmt"
-	"os"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -11,8 +10,6 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/reten-io/reten/ent"
-	"github.com/reten-io/reten/internal/app"
 	"github.com/reten-io/reten/internal/apptest"
 	"github.com/reten-io/reten/internal/viewer"
 )
@@ -226,51 +223,35 @@ func TestAGCsOverGraphQL(t *testing.T) {
 // TestAGCConnectionHasNoNPlusOne counts the SQL statements of the listing
 // with every pillar and child selected: 50 AGCs cost what 1 costs.
 func TestAGCConnectionHasNoNPlusOne(t *testing.T) {
-	kinds := []string{"sqlite"}
-	if os.Getenv("TEST_DATABASE_URL") != "" {
-		kinds = append(kinds, "postgres")
-	}
-	for _, kind := range kinds {
-		t.Run(kind, func(t *testing.T) {
-			var statements atomic.Int64
-			env := apptest.NewWith(t, kind, func(c *app.Config) {
-				c.EntOptions = []ent.Option{ent.Debug(), ent.Log(func(args ...any) {
-					// dialect.Debug logs one line per statement ("... query=... args=...")
-					// besides transaction begin/commit lines.
-					if strings.Contains(fmt.Sprint(args...), " query=") {
-						statements.Add(1)
-					}
-				})}
-			})
-			s := newAGCSetup(t, env)
-			count := func(want int) int64 {
-				t.Helper()
-				statements.Store(0)
-				out := gqlOK(t, env, s.ph, agcListing, nil)
-				n := statements.Load()
-				edges := get(t, out, "activityGenerationConfigs", "edges").([]any)
-				if len(edges) != want {
-					t.Fatalf("%d AGCs listed, want %d", len(edges), want)
+	eachCounting(t, func(t *testing.T, env *apptest.Env, statements *atomic.Int64) {
+		s := newAGCSetup(t, env)
+		count := func(want int) int64 {
+			t.Helper()
+			statements.Store(0)
+			out := gqlOK(t, env, s.ph, agcListing, nil)
+			n := statements.Load()
+			edges := get(t, out, "activityGenerationConfigs", "edges").([]any)
+			if len(edges) != want {
+				t.Fatalf("%d AGCs listed, want %d", len(edges), want)
+			}
+			for _, e := range edges {
+				if len(get(t, e, "node", "activationConfig", "activationMoments").([]any)) != 2 ||
+					len(get(t, e, "node", "engagementConfig", "engagementLevels").([]any)) != 2 ||
+					len(get(t, e, "node", "resurrectionConfig", "resurrectionThresholds").([]any)) != 2 {
+					t.Fatalf("children missing: %v", e)
 				}
-				for _, e := range edges {
-					if len(get(t, e, "node", "activationConfig", "activationMoments").([]any)) != 2 ||
-						len(get(t, e, "node", "engagementConfig", "engagementLevels").([]any)) != 2 ||
-						len(get(t, e, "node", "resurrectionConfig", "resurrectionThresholds").([]any)) != 2 {
-						t.Fatalf("children missing: %v", e)
-					}
-				}
-				return n
 			}
-			s.createAGC(t, env, "AGC 00")
-			one := count(1)
-			for i := 1; i < 50; i++ {
-				s.createAGC(t, env, fmt.Sprintf("AGC %02d", i))
-			}
-			fifty := count(50)
-			t.Logf("%s: %d statements for 1 AGC, %d for 50", kind, one, fifty)
-			if one != fifty || one > 15 {
-				t.Fatalf("statements: %d for 1 AGC, %d for 50 (want equal and at most 15)", one, fifty)
-			}
-		})
-	}
+			return n
+		}
+		s.createAGC(t, env, "AGC 00")
+		one := count(1)
+		for i := 1; i < 50; i++ {
+			s.createAGC(t, env, fmt.Sprintf("AGC %02d", i))
+		}
+		fifty := count(50)
+		t.Logf("%d statements for 1 AGC, %d for 50", one, fifty)
+		if one != fifty || one > 15 {
+			t.Fatalf("statements: %d for 1 AGC, %d for 50 (want equal and at most 15)", one, fifty)
+		}
+	})
 }

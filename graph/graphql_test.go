@@ -6,13 +6,17 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"os"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/google/uuid"
 
+	"github.com/reten-io/reten/ent"
+	"github.com/reten-io/reten/internal/app"
 	"github.com/reten-io/reten/internal/apptest"
 	"github.com/reten-io/reten/internal/auth"
 	"github.com/reten-io/reten/internal/project"
@@ -838,4 +842,28 @@ func TestMalformedIDIsBadRequest(t *testing.T) {
 	want := M{"data": M{"node": nil}, "errors": L{fieldError(L{"node", "id"}, "nope is not a valid UUID", "BAD_REQUEST", 400)}}
 	expectBody(t, env.GraphQL(`{ node(id: "nope") { id } }`, nil, admin), http.StatusOK, want)
 	expectBody(t, env.GraphQL(`query($id: ID!) { node(id: $id) { id } }`, M{"id": "nope"}, admin), http.StatusOK, want)
+}
+
+// eachCounting runs fn on SQLite, and on PostgreSQL when TEST_DATABASE_URL
+// is set, with an app whose ent client counts the SQL statements it runs.
+func eachCounting(t *testing.T, fn func(t *testing.T, env *apptest.Env, statements *atomic.Int64)) {
+	kinds := []string{"sqlite"}
+	if os.Getenv("TEST_DATABASE_URL") != "" {
+		kinds = append(kinds, "postgres")
+	}
+	for _, kind := range kinds {
+		t.Run(kind, func(t *testing.T) {
+			var statements atomic.Int64
+			env := apptest.NewWith(t, kind, func(c *app.Config) {
+				c.EntOptions = []ent.Option{ent.Debug(), ent.Log(func(args ...any) {
+					// dialect.Debug logs one line per statement ("... query=... args=...")
+					// besides transaction begin/commit lines.
+					if strings.Contains(fmt.Sprint(args...), " query=") {
+						statements.Add(1)
+					}
+				})}
+			})
+			fn(t, env, &statements)
+		})
+	}
 }

@@ -2,7 +2,6 @@ package graph_test
 
 import (
 	"fmt"
-	"os"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -11,8 +10,6 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/reten-io/reten/ent"
-	"github.com/reten-io/reten/internal/app"
 	"github.com/reten-io/reten/internal/apptest"
 	"github.com/reten-io/reten/internal/auth"
 	"github.com/reten-io/reten/internal/snapshot"
@@ -451,60 +448,46 @@ func TestCommerceLifecycleSnapshotsFieldAndLookups(t *testing.T) {
 // page selecting lifecycleSnapshots and of a snapshot page selecting its
 // commerce: 20 rows cost what 1 costs. It then checks the default page size.
 func TestSnapshotListsHaveNoNPlusOne(t *testing.T) {
-	kinds := []string{"sqlite"}
-	if os.Getenv("TEST_DATABASE_URL") != "" {
-		kinds = append(kinds, "postgres")
-	}
-	for _, kind := range kinds {
-		t.Run(kind, func(t *testing.T) {
-			var statements atomic.Int64
-			env := apptest.NewWith(t, kind, func(c *app.Config) {
-				c.EntOptions = []ent.Option{ent.Debug(), ent.Log(func(args ...any) {
-					if strings.Contains(fmt.Sprint(args...), " query=") {
-						statements.Add(1)
-					}
-				})}
-			})
-			s := newSnapSetup(t, env)
-			ctx, c := sysCtx(), env.App.DB.Client
-			at := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-			made := 0
-			add := func(n int) {
-				for range n {
-					made++
-					cm := c.Commerce.Create().SetTenantID(s.beta.TenantID).SetName(fmt.Sprintf("n%03d", made)).SaveX(ctx)
-					c.CommerceLifecycleSnapshot.Create().SetTenantID(s.beta.TenantID).SetCommerceID(cm.ID).
-						SetActivityGenerationConfigID(uuid.MustParse(s.bagc)).SetCode("new").SetLabel("Nuevo").SetStage("ACTIVATION").
-						SetLastComputedAt(at).SetStateChangedAt(at).SaveX(ctx)
-				}
+	eachCounting(t, func(t *testing.T, env *apptest.Env, statements *atomic.Int64) {
+		s := newSnapSetup(t, env)
+		ctx, c := sysCtx(), env.App.DB.Client
+		at := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+		made := 0
+		add := func(n int) {
+			for range n {
+				made++
+				cm := c.Commerce.Create().SetTenantID(s.beta.TenantID).SetName(fmt.Sprintf("n%03d", made)).SaveX(ctx)
+				c.CommerceLifecycleSnapshot.Create().SetTenantID(s.beta.TenantID).SetCommerceID(cm.ID).
+					SetActivityGenerationConfigID(uuid.MustParse(s.bagc)).SetCode("new").SetLabel("Nuevo").SetStage("ACTIVATION").
+					SetLastComputedAt(at).SetStateChangedAt(at).SaveX(ctx)
 			}
-			count := func(q, path string, want int) int64 {
-				t.Helper()
-				statements.Store(0)
-				out := gqlOK(t, env, s.bh, q, nil)
-				n := statements.Load()
-				if edges := get(t, out, path, "edges").([]any); len(edges) != want {
-					t.Fatalf("%s: %d rows, want %d", path, len(edges), want)
-				}
-				return n
+		}
+		count := func(q, path string, want int) int64 {
+			t.Helper()
+			statements.Store(0)
+			out := gqlOK(t, env, s.bh, q, nil)
+			n := statements.Load()
+			if edges := get(t, out, path, "edges").([]any); len(edges) != want {
+				t.Fatalf("%s: %d rows, want %d", path, len(edges), want)
 			}
-			const commerces = `{ commerces(first: 50) { edges { node { name lifecycleSnapshots { code commerce { name } } } } } }`
-			const snaps = `{ commerceLifecycleSnapshots(first: 50) { edges { node { code commerce { name } } } } }`
-			add(1) // Beta's own "bc" has no snapshot
-			oneC, oneS := count(commerces, "commerces", 2), count(snaps, "commerceLifecycleSnapshots", 1)
-			add(19)
-			manyC, manyS := count(commerces, "commerces", 21), count(snaps, "commerceLifecycleSnapshots", 20)
-			t.Logf("%s: commerces %d/%d statements, snapshots %d/%d", kind, oneC, manyC, oneS, manyS)
-			if oneC != manyC || oneS != manyS {
-				t.Fatalf("statements grow with the page: commerces %d -> %d, snapshots %d -> %d", oneC, manyC, oneS, manyS)
-			}
-			// Without first or last a page holds 25 rows.
-			add(6)
-			out := gqlOK(t, env, s.bh, `{ commerceLifecycleSnapshots { totalCount pageInfo { hasNextPage } edges { cursor } } }`, nil)
-			conn := get(t, out, "commerceLifecycleSnapshots")
-			if len(get(t, conn, "edges").([]any)) != 25 || get(t, conn, "totalCount") != 26.0 || get(t, conn, "pageInfo", "hasNextPage") != true {
-				t.Fatalf("default page: %v", conn)
-			}
-		})
-	}
+			return n
+		}
+		const commerces = `{ commerces(first: 50) { edges { node { name lifecycleSnapshots { code commerce { name } } } } } }`
+		const snaps = `{ commerceLifecycleSnapshots(first: 50) { edges { node { code commerce { name } } } } }`
+		add(1) // Beta's own "bc" has no snapshot
+		oneC, oneS := count(commerces, "commerces", 2), count(snaps, "commerceLifecycleSnapshots", 1)
+		add(19)
+		manyC, manyS := count(commerces, "commerces", 21), count(snaps, "commerceLifecycleSnapshots", 20)
+		t.Logf("commerces %d/%d statements, snapshots %d/%d", oneC, manyC, oneS, manyS)
+		if oneC != manyC || oneS != manyS {
+			t.Fatalf("statements grow with the page: commerces %d -> %d, snapshots %d -> %d", oneC, manyC, oneS, manyS)
+		}
+		// Without first or last a page holds 25 rows.
+		add(6)
+		out := gqlOK(t, env, s.bh, `{ commerceLifecycleSnapshots { totalCount pageInfo { hasNextPage } edges { cursor } } }`, nil)
+		conn := get(t, out, "commerceLifecycleSnapshots")
+		if len(get(t, conn, "edges").([]any)) != 25 || get(t, conn, "totalCount") != 26.0 || get(t, conn, "pageInfo", "hasNextPage") != true {
+			t.Fatalf("default page: %v", conn)
+		}
+	})
 }
