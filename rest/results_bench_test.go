@@ -262,13 +262,21 @@ func (s *resBench) verify(b *testing.B, set string, n, total int) {
 	}
 }
 
-var stmtTable = regexp.MustCompile(`(?i)\b(?:FROM|INTO|UPDATE)\s+"?(\w+)"?`)
+var (
+	stmtTable  = regexp.MustCompile(`(?i)\b(?:FROM|INTO|UPDATE)\s+"?(\w+)"?`)
+	stmtParens = regexp.MustCompile(`\([^()]*\)`)
+)
 
-// stmtKind names a statement by its verb and first table ("SELECT api_keys").
+// stmtKind names a statement by its verb and first table outside
+// parentheses ("SELECT api_keys"; a subquery in the select list does not count).
 func stmtKind(q string) string {
 	verb, _, _ := strings.Cut(strings.TrimSpace(q), " ")
 	kind := strings.ToUpper(verb)
-	if m := stmtTable.FindStringSubmatch(q); m != nil {
+	outer := q
+	for stmtParens.MatchString(outer) {
+		outer = stmtParens.ReplaceAllString(outer, "")
+	}
+	if m := stmtTable.FindStringSubmatch(outer); m != nil {
 		kind += " " + m[1]
 	}
 	if strings.Contains(strings.ToUpper(q), "FOR UPDATE") {
