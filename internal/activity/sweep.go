@@ -2,12 +2,15 @@ package activity
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 	"time"
 
 	"github.com/reten-io/reten/ent"
 	"github.com/reten-io/reten/ent/activity"
+	"github.com/reten-io/reten/ent/predicate"
 	"github.com/reten-io/reten/internal/clock"
+	"github.com/reten-io/reten/internal/dispatch"
 	"github.com/reten-io/reten/internal/jobs"
 	"github.com/reten-io/reten/internal/txn"
 	"github.com/reten-io/reten/internal/viewer"
@@ -60,6 +63,7 @@ func (s *Service) DispatchDue(ctx context.Context, now time.Time) (int, error) {
 		stale = start.Add(-time.Microsecond)
 	}
 	sent := 0
+	var throttled []predicate.Activity // (project, channel) pairs whose rate is spent
 	for {
 		if err := ctx.Err(); err != nil {
 			return sent, err
@@ -69,6 +73,9 @@ func (s *Service) DispatchDue(ctx context.Context, now time.Time) (int, error) {
 			q := tx.Activity.Query().Where(activity.StatusEQ(StatusRetrying), activity.TypeEQ(activity.TypeTASK),
 				activity.Or(activity.NextDispatchAtLTE(now),
 					activity.And(activity.NextDispatchAtIsNil(), activity.UpdatedAtLTE(stale))))
+			for _, p := range throttled {
+				q.Where(activity.Not(p))
+			}
 			a, err := q.Where(jobs.SkipLocked).Order(ent.Asc(activity.FieldNextDispatchAt), ent.Asc(activity.FieldID)).
 				First(ctx)
 			if ent.IsNotFound(err) {
@@ -93,6 +100,18 @@ func (s *Service) DispatchDue(ctx context.Context, now time.Time) (int, error) {
 		if _, err := s.send(tctx, claimed.TenantID, claimed.ProjectID, claimed.ID, false); err != nil {
 			if ctx.Err() != nil {
 				return sent, ctx.Err()
+			}
+			if errors.Is(err, dispatch.ErrRateLimited) {
+				// The channel's rate is spent: the task waits a minute (the
+				// rate's window) and its channel is skipped for the rest of
+				// this run; nothing was recorded for it.
+				err := s.client.Activity.UpdateOne(claimed).Where(activity.StatusEQ(StatusRetrying), activity.NextDispatchAtIsNil()).
+					SetNextDispatchAt(clock.Stored(now.Add(time.Minute))).Exec(sys)
+				if err != nil && !ent.IsNotFound(err) { // gone: changed meanwhile
+					return sent, err
+				}
+				throttled = append(throttled, activity.And(activity.ProjectID(claimed.ProjectID), activity.ChannelEQ(claimed.Channel)))
+				continue
 			}
 			slog.WarnContext(ctx, "retry sweep: task not sent", "tenant_id", claimed.TenantID,
 				"activity_id", claimed.ID, "err", err)

@@ -211,3 +211,66 @@ func TestDispatchDueReplicas(t *testing.T) {
 		}
 	})
 }
+
+// TestDispatchDueKeepsTheChannelRate: a channel definition allowing 2
+// dispatches a minute lets the sweep send 2 of 4 due tasks; the others wait a
+// minute with nothing recorded, and another channel is not held back.
+func TestDispatchDueKeepsTheChannelRate(t *testing.T) {
+	apptest.Each(t, func(t *testing.T, env *apptest.Env) {
+		acme := newSweepFix(t, env, "Acme")
+		c, svc := env.App.DB.Client, env.App.Activities
+		// EMAIL goes through a definition limited to 2 a minute.
+		p := env.Do("POST", "/api/dispatch-providers", map[string]any{"name": "Mail", "channel": "EMAIL", "kind": "log"}, acme.th).Map(t)["id"].(string)
+		def := env.Do("POST", "/api/dispatch-providers/"+p+"/channel-definitions", map[string]any{"name": "slow", "rate_per_minute": 2}, acme.th)
+		if def.Status != 201 {
+			t.Fatalf("definition: %d %s", def.Status, def.Body)
+		}
+		if res := env.Do("PUT", "/api/projects/"+acme.ten.ProjectID.String()+"/dispatch-configs/EMAIL",
+			map[string]any{"provider_id": p, "channel_definition_id": def.Map(t)["id"]}, acme.th); res.Status != 201 {
+			t.Fatalf("config: %d %s", res.Status, res.Body)
+		}
+		now := time.Now().UTC()
+		past := now.Add(-time.Minute)
+		var mails []*ent.Activity
+		for range 4 {
+			mails = append(mails, acme.retrying("TASK", "EMAIL", &past))
+		}
+		sms := acme.retrying("TASK", "SMS", &past)
+
+		n, err := svc.DispatchDue(context.Background(), now)
+		if err != nil || n != 3 {
+			t.Fatalf("DispatchDue = %d, %v; want 3 (2 mails, 1 sms)", n, err)
+		}
+		expectSwept(t, c, sms)
+		// Two sent; the first refused waits a minute; the channel is then
+		// skipped, so the last one is left due for the next run.
+		swept, waiting, skipped := 0, 0, 0
+		for _, m := range mails {
+			got := c.Activity.GetX(sweepSys, m.ID)
+			names, _ := sweepEvents(t, c, m.ID)
+			idle := got.Status == entact.StatusRETRYING && got.DispatchAttempts == 1 && len(names) == 0 && got.NextDispatchAt != nil
+			switch {
+			case got.Status == entact.StatusDISPATCHED:
+				expectSwept(t, c, m)
+				swept++
+			case idle && got.NextDispatchAt.Equal(now.Add(time.Minute).Truncate(time.Microsecond)):
+				waiting++
+			case idle && got.NextDispatchAt.Equal(past.Truncate(time.Microsecond)):
+				skipped++
+			default:
+				t.Fatalf("mail task: %s, %d attempts, next %v, events %v", got.Status, got.DispatchAttempts, got.NextDispatchAt, names)
+			}
+		}
+		if swept != 2 || waiting != 1 || skipped != 1 {
+			t.Fatalf("%d mails sent, %d waiting, %d skipped; want 2, 1, 1", swept, waiting, skipped)
+		}
+		// Within the same minute the rate stays spent: the last one waits too.
+		if n, err := svc.DispatchDue(context.Background(), now); err != nil || n != 0 {
+			t.Fatalf("same minute: DispatchDue = %d, %v; want 0", n, err)
+		}
+		if n := c.Activity.Query().Where(entact.ChannelEQ(entact.ChannelEMAIL), entact.StatusEQ(entact.StatusRETRYING),
+			entact.NextDispatchAt(now.Add(time.Minute).Truncate(time.Microsecond))).CountX(sweepSys); n != 2 {
+			t.Fatalf("%d mails waiting a minute after the second run, want 2", n)
+		}
+	})
+}

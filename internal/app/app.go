@@ -114,6 +114,7 @@ func Wire(cfg Config, db *DB) (*App, error) {
 	a.FieldOrg = fieldorg.NewService(db.Client)
 	a.Trash = trash.NewService(db.Client)
 	a.Dispatch = dispatch.NewService(db.Client, cfg.SecretsKey)
+	a.Dispatch.SetRateGate(limiter)
 	a.Catalog = catalog.NewService(db.Client)
 	a.AGCs = agc.NewService(db.Client)
 	a.Snapshots = snapshot.NewService(db.Client, db.Dialect)

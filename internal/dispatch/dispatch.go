@@ -6,6 +6,7 @@ package dispatch
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"net/url"
 	"slices"
@@ -70,7 +71,23 @@ type Service struct {
 	client   *ent.Client
 	box      *secret.Box
 	webhooks *http.Client // nil: webhookClient (public addresses only)
+	gate     RateGate     // nil: channel rates are not enforced
 }
+
+// RateGate admits one send under a per-minute rate shared by every replica
+// (ratelimit.Limiter.Take).
+type RateGate interface {
+	Take(ctx context.Context, key string, perMinute int) bool
+}
+
+// SetRateGate enforces the rate_per_minute of channel definitions with g.
+func (s *Service) SetRateGate(g RateGate) { s.gate = g }
+
+// ErrRateLimited marks the 429 of a send over its channel definition's rate.
+var ErrRateLimited = errors.New("dispatch rate limited")
+
+// MsgRateLimitedFmt answers a send over the rate of its channel definition.
+const MsgRateLimitedFmt = "The channel definition allows %d dispatches per minute; the limit is reached, retry later"
 
 // NewService returns a Service; secretKey (32 bytes) encrypts provider
 // credentials with AES-256-GCM. A key of another length makes every

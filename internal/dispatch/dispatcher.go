@@ -44,7 +44,9 @@ const webhookTimeout = 10 * time.Second
 // For returns the dispatcher of a project's channel with its dispatch config
 // (max attempts, retry backoff). It checks no permission: the caller (the
 // activity dispatch flow) has checked its own. A channel without an active
-// config or whose provider is inactive answers 422.
+// config or whose provider is inactive answers 422. When the config names a
+// channel definition with a rate_per_minute, For takes one send of that rate
+// (shared by every replica) and answers 429 (ErrRateLimited) when none is left.
 func (s *Service) For(ctx context.Context, projectID uuid.UUID, channel string) (Dispatcher, *ent.DispatchConfig, error) {
 	if !ValidChannel(channel) {
 		return nil, nil, apperr.Validation(MsgChannel)
@@ -71,6 +73,12 @@ func (s *Service) For(ctx context.Context, projectID uuid.UUID, channel string) 
 		def, err = c.ChannelDefinition.Query().Where(channeldefinition.ID(*cfg.ChannelDefinitionID)).Only(ctx)
 		if err != nil {
 			return nil, nil, err
+		}
+		// The send takes a slot of the definition's rate now, before the
+		// caller records its attempt: a refused send leaves no trace.
+		if n := def.RatePerMinute; n != nil && s.gate != nil && !s.gate.Take(ctx, "dispatch:"+def.ID.String(), *n) {
+			return nil, nil, &apperr.Error{Kind: apperr.KindTooMany, Messages: []string{fmt.Sprintf(MsgRateLimitedFmt, *n)},
+				Err: ErrRateLimited}
 		}
 	}
 	d, err := s.dispatcherOf(p, def)

@@ -11,6 +11,7 @@
 package ratelimit
 
 import (
+	"context"
 	"fmt"
 	"log/slog"
 	"net"
@@ -145,6 +146,8 @@ type Limiter struct {
 	credential      *httprate.RateLimiter
 	loginIP         *httprate.RateLimiter
 	loginIdentifier *httprate.RateLimiter
+	// sends limits dispatches per key with the rate of each call (Take).
+	sends *httprate.RateLimiter
 
 	client    redis.UniversalClient // nil with in-memory counters
 	closeOnce sync.Once
@@ -201,6 +204,7 @@ func New(cfg Config) (*Limiter, error) {
 	l.credential = l.newLimiter("credential", cfg.PerCredential, cfg.Window, cfg.Prefix)
 	l.loginIP = l.newLimiter("login-ip", cfg.LoginPerIP, cfg.LoginWindow, cfg.Prefix)
 	l.loginIdentifier = l.newLimiter("login-identifier", cfg.LoginPerIdentifier, cfg.LoginWindow, cfg.Prefix)
+	l.sends = l.newLimiter("sends", 1, time.Minute, cfg.Prefix) // the limit comes with each Take
 	return l, nil
 }
 
@@ -294,6 +298,22 @@ func (l *Limiter) LoginIP(w http.ResponseWriter, r *http.Request) error {
 func (l *Limiter) LoginIdentifier(w http.ResponseWriter, r *http.Request, identifier string) error {
 	return check(l.loginIdentifier, w, r, "id:"+strings.ToLower(strings.TrimSpace(identifier)))
 }
+
+// Take counts one send under key, allowed at most perMinute times a minute
+// (the dispatch rate of a channel definition), and reports whether this one
+// is allowed. The counters are shared by every replica as the request limits
+// are (Redis, with the local fallback).
+func (l *Limiter) Take(ctx context.Context, key string, perMinute int) bool {
+	r := (&http.Request{}).WithContext(httprate.WithRequestLimit(ctx, perMinute))
+	return check(l.sends, headerSink{}, r, key) == nil
+}
+
+// headerSink is the response of a check made outside a request.
+type headerSink struct{}
+
+func (headerSink) Header() http.Header         { return http.Header{} }
+func (headerSink) Write(b []byte) (int, error) { return len(b), nil }
+func (headerSink) WriteHeader(int)             {}
 
 func clientIP(r *http.Request) string {
 	host, _, err := net.SplitHostPort(r.RemoteAddr)
