@@ -5,6 +5,7 @@ import (
 
 	"entgo.io/ent/dialect"
 	"entgo.io/ent/dialect/sql"
+	"entgo.io/ent/dialect/sql/sqlgraph"
 	"github.com/google/uuid"
 
 	"github.com/reten-io/reten/ent"
@@ -82,7 +83,7 @@ func liveCommerce(ctx context.Context, c *ent.Client, tid, id uuid.UUID) (*ent.C
 func (s *Service) writeRetrying(ctx context.Context, fn func(ctx context.Context, tx *ent.Client) error) error {
 	for attempt := 1; ; attempt++ {
 		err := txn.Run(ctx, s.client, fn)
-		if err == nil || !ent.IsConstraintError(err) {
+		if err == nil || !sqlgraph.IsUniqueConstraintError(err) {
 			return err
 		}
 		if ent.TxFromContext(ctx) != nil || attempt == maxAttempts {

@@ -32,6 +32,7 @@ import (
 	"fmt"
 	"time"
 
+	"entgo.io/ent/dialect/sql/sqlgraph"
 	"github.com/google/uuid"
 
 	"github.com/reten-io/reten/ent"
@@ -154,7 +155,7 @@ func (s *Service) attempt(ctx context.Context, tid uuid.UUID, req Request, hash 
 		claim, err := tx.IdempotencyRecord.Create().SetTenantID(tid).SetKey(req.Key).
 			SetMethod(req.Method).SetPath(req.Path).SetRequestHash(hash).
 			SetStatusCode(0).SetExpiresAt(now.Add(Retention)).Save(ctx)
-		if ent.IsConstraintError(err) {
+		if sqlgraph.IsUniqueConstraintError(err) {
 			return errClaimed
 		}
 		if err != nil {
