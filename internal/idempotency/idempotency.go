@@ -164,7 +164,8 @@ func (s *Service) attempt(ctx context.Context, tid uuid.UUID, req Request, hash 
 		if resp, err = work(ctx); err != nil {
 			return err
 		}
-		if err := tx.IdempotencyRecord.UpdateOne(claim).SetStatusCode(resp.Status).SetResponseBody(resp.Body).Exec(ctx); err != nil {
+		if err := tx.IdempotencyRecord.Update().Where(idempotencyrecord.ID(claim.ID)).SetStatusCode(resp.Status).
+			SetResponseBody(resp.Body).Exec(ctx); err != nil {
 			return fmt.Errorf("idempotency: record response: %w", err)
 		}
 		return nil
