@@ -1,7 +1,6 @@
 package rest
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -203,23 +202,6 @@ func cmNumber(b *body, name, notNumber string) *float64 {
 	return &v
 }
 
-// cmObject reads a JSON object with arbitrary members (numbers kept
-// exact); nil when missing or null.
-func cmObject(b *body, name, notObject string) map[string]any {
-	raw, ok := b.fields[name]
-	if !ok || string(raw) == "null" {
-		return nil
-	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	var v map[string]any
-	if err := dec.Decode(&v); err != nil || v == nil {
-		b.fail(notObject)
-		return nil
-	}
-	return v
-}
-
 // commerceAddressMembers are the body members of an address besides source and is_primary.
 var commerceAddressMembers = []string{"address_alias", "country_code", "region", "commune", "city", "street",
 	"street_number", "unit", "formatted_address", "latitude", "longitude", "is_active"}
@@ -285,7 +267,7 @@ func (a *api) createCommerce(w http.ResponseWriter, r *http.Request) error {
 	in.TaxID = b.optStr("tax_id", "tax_id must be a string")
 	in.Segment = b.optStr("segment", "segment must be a string")
 	in.IsActive = b.boolean("is_active", msgCmIsActiveBool)
-	in.Metadata = cmObject(b, "metadata", msgCmMetadataObject)
+	in.Metadata = b.object("metadata", msgCmMetadataObject)
 	if err := b.err(); err != nil {
 		return err
 	}
@@ -312,7 +294,7 @@ func (a *api) updateCommerce(w http.ResponseWriter, r *http.Request) error {
 		TaxID:      b.optStr("tax_id", "tax_id must be a string"),
 		Segment:    b.optStr("segment", "segment must be a string"),
 		IsActive:   b.boolean("is_active", msgCmIsActiveBool),
-		Metadata:   cmObject(b, "metadata", msgCmMetadataObject),
+		Metadata:   b.object("metadata", msgCmMetadataObject),
 	}
 	if err := b.err(); err != nil {
 		return err
@@ -662,7 +644,7 @@ func decodeCommerceBatchItem(raw json.RawMessage) commerce.BatchItem {
 	it.TaxID = b.optStr("tax_id", "tax_id must be a string")
 	it.Segment = b.optStr("segment", "segment must be a string")
 	it.IsActive = b.boolean("is_active", msgCmIsActiveBool)
-	it.Metadata = cmObject(b, "metadata", msgCmMetadataObject)
+	it.Metadata = b.object("metadata", msgCmMetadataObject)
 	addresses, _ := b.array("addresses", fmt.Sprintf(msgCmArrayFmt, "addresses"))
 	for i, raw := range addresses {
 		p := fmt.Sprintf("addresses.%d", i)

@@ -204,6 +204,33 @@ func (b *body) instant(name, invalid string) *time.Time {
 }
 
 // optUUID reads a UUID member; nil when missing or null.
+// objectMember reads a JSON object member with arbitrary members (numbers
+// kept exact as json.Number). present is false when the member is missing; a
+// null reads as a nil map with present true; another JSON type adds
+// notObject. The wrappers below give each domain its null semantics.
+func (b *body) objectMember(name, notObject string) (m map[string]any, present bool) {
+	raw, ok := b.fields[name]
+	if !ok {
+		return nil, false
+	}
+	if string(raw) == "null" {
+		return nil, true
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	if err := dec.Decode(&m); err != nil || m == nil {
+		b.fail(notObject)
+		return nil, true
+	}
+	return m, true
+}
+
+// object reads a JSON object member; nil when missing or null.
+func (b *body) object(name, notObject string) map[string]any {
+	m, _ := b.objectMember(name, notObject)
+	return m
+}
+
 func (b *body) optUUID(name, invalid string) *uuid.UUID {
 	s, ok := b.str(name, invalid)
 	if !ok {

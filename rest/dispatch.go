@@ -65,16 +65,9 @@ func dispatchInt(b *body, name, notInt string) (val *int, null bool) {
 // dispatchObject reads a JSON object member: nil when missing; a pointer to a
 // nil map when null; another JSON type adds notObject.
 func dispatchObject(b *body, name, notObject string) *map[string]any {
-	raw, ok := b.fields[name]
-	if !ok {
+	m, present := b.objectMember(name, notObject)
+	if !present {
 		return nil
-	}
-	var m map[string]any
-	if string(raw) != "null" {
-		if err := json.Unmarshal(raw, &m); err != nil || m == nil {
-			b.fail(notObject)
-			return nil
-		}
 	}
 	return &m
 }

@@ -72,17 +72,9 @@ func foNullable(b *body, name, notString string) *string {
 // foObject reads a JSON object member: nil when missing, an empty map when
 // null (clears on update).
 func foObject(b *body, name, notObject string) map[string]any {
-	raw, ok := b.fields[name]
-	if !ok {
-		return nil
-	}
-	if string(raw) == "null" {
+	m, present := b.objectMember(name, notObject)
+	if present && m == nil && string(b.fields[name]) == "null" {
 		return map[string]any{}
-	}
-	var m map[string]any
-	if err := json.Unmarshal(raw, &m); err != nil || m == nil {
-		b.fail(notObject)
-		return nil
 	}
 	return m
 }

@@ -112,17 +112,6 @@ func (b *body) rawObject(name, notObject string) json.RawMessage {
 	return raw
 }
 
-// object reads a JSON object member as a map; nil when missing or null.
-func (b *body) object(name, notObject string) map[string]any {
-	raw := b.rawObject(name, notObject)
-	if raw == nil {
-		return nil
-	}
-	var m map[string]any
-	_ = json.Unmarshal(raw, &m)
-	return m
-}
-
 // taskResult decodes task_result: its type errors and unknown members go to b.
 func (b *body) taskResult() *result.TaskResult {
 	raw := b.rawObject("task_result", msgResTaskResultObject)
