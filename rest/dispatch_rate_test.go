@@ -26,7 +26,11 @@ func TestDispatchKeepsTheChannelRate(t *testing.T) {
 			}
 		}
 		third := f.task(resScheduledAt)
-		apptest.ExpectError(t, env.Do("POST", "/api/activities/tasks/"+third+"/dispatch", nil, f.h), 429, msg)
+		refused := env.Do("POST", "/api/activities/tasks/"+third+"/dispatch", nil, f.h)
+		apptest.ExpectError(t, refused, 429, msg)
+		if ra := refused.Header.Get("Retry-After"); ra != "60" {
+			t.Fatalf("Retry-After %q, want 60 (the rate's window)", ra)
+		}
 		if st, ev := f.status(third), actEvents(t, env, third, f.h); st != "READY" || !slices.Equal(ev, []string{"CREATED:null>READY"}) {
 			t.Fatalf("refused dispatch left %s, %v", st, ev)
 		}

@@ -7,6 +7,8 @@ import (
 	"encoding/json"
 	"log/slog"
 	"net/http"
+	"strconv"
+	"time"
 
 	"github.com/reten-io/reten/internal/apperr"
 )
@@ -31,6 +33,9 @@ func WriteError(w http.ResponseWriter, r *http.Request, err error) {
 	e := apperr.Normalize(err)
 	if e.Kind == apperr.KindInternal {
 		slog.ErrorContext(r.Context(), "request failed", "err", err, "method", r.Method, "path", r.URL.Path)
+	}
+	if e.RetryAfter > 0 {
+		w.Header().Set("Retry-After", strconv.Itoa(int(e.RetryAfter.Round(time.Second)/time.Second)))
 	}
 	writeJSON(w, e.Status(), errorBody{StatusCode: e.Status(), Error: e.StatusText(), Message: e.Message(), Code: e.Code})
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"time"
 )
 
 // Kind classifies an error; each kind has exactly one HTTP status.
@@ -47,6 +48,8 @@ type Error struct {
 	Code string
 	// Err is the wrapped cause (never shown to clients).
 	Err error
+	// RetryAfter, when set on a 429 or 503, is sent as the Retry-After header.
+	RetryAfter time.Duration
 }
 
 func (e *Error) Error() string {

@@ -78,7 +78,7 @@ func (s *Service) For(ctx context.Context, projectID uuid.UUID, channel string) 
 		// caller records its attempt: a refused send leaves no trace.
 		if n := def.RatePerMinute; n != nil && s.gate != nil && !s.gate.Take(ctx, "dispatch:"+def.ID.String(), *n) {
 			return nil, nil, &apperr.Error{Kind: apperr.KindTooMany, Messages: []string{fmt.Sprintf(MsgRateLimitedFmt, *n)},
-				Err: ErrRateLimited}
+				Err: ErrRateLimited, RetryAfter: time.Minute}
 		}
 	}
 	d, err := s.dispatcherOf(p, def)
