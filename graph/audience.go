@@ -43,15 +43,7 @@ func presentAudienceSQL(c *qb.Compiled, err error) (*model.AudienceSQL, error) {
 	if c.SubjectColumn != nil {
 		out.SubjectColumn = *c.SubjectColumn
 	}
-	if c.Format == qb.Parameterized {
-		out.Params, out.Types = map[string]any{}, map[string]any{}
-		for k, v := range c.Params {
-			out.Params[k] = v
-		}
-		for k, v := range c.Types {
-			out.Types[k] = v
-		}
-	}
+	out.Params, out.Types = sqlBindings(c)
 	return out, nil
 }
 

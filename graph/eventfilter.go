@@ -67,15 +67,7 @@ func presentEFSQL(c *qb.Compiled, err error) (*model.EventFilterSQL, error) {
 		return nil, err
 	}
 	out := &model.EventFilterSQL{Format: string(c.Format), Query: c.Query, FinalCteName: c.FinalCteName, SubjectColumn: c.SubjectColumn}
-	if c.Format == qb.Parameterized {
-		out.Params, out.Types = map[string]any{}, map[string]any{}
-		for k, v := range c.Params {
-			out.Params[k] = v
-		}
-		for k, v := range c.Types {
-			out.Types[k] = v
-		}
-	}
+	out.Params, out.Types = sqlBindings(c)
 	return out, nil
 }
 
@@ -136,4 +128,20 @@ func presentEFColumns(t *qb.Table, err error) (*model.EventFilterColumns, error)
 		out.SemiJoins[i] = s
 	}
 	return out, nil
+}
+
+// sqlBindings are the params and types of compiled criteria SQL as GraphQL
+// maps: set (possibly empty) in the parameterized format, nil in the literal one.
+func sqlBindings(c *qb.Compiled) (params, types map[string]any) {
+	if c.Format != qb.Parameterized {
+		return nil, nil
+	}
+	params, types = make(map[string]any, len(c.Params)), make(map[string]any, len(c.Types))
+	for k, v := range c.Params {
+		params[k] = v
+	}
+	for k, v := range c.Types {
+		types[k] = v
+	}
+	return params, types
 }

@@ -40,7 +40,6 @@ const (
 	msgActChannelString   = "channel must be a string"
 	msgActScheduledAtISO  = "scheduledAt must be a valid ISO 8601 date string"
 	msgActTitleString     = "title must be a string"
-	msgActDescString      = "description must be a string"
 	msgActAttributesObj   = "attributes must be an object whose values are strings"
 	msgActReasonString    = "reason must be a string"
 	msgActEventTypeString = "eventType must be a string"
@@ -284,7 +283,7 @@ func (a *api) createActivity(w http.ResponseWriter, r *http.Request) error {
 	in.ScheduledAt = b.instant("scheduledAt", msgActScheduledAtISO)
 	in.OperatorID = b.optUUID("operatorId", msgActOperatorIDUUID)
 	in.Title = b.optStr("title", msgActTitleString)
-	in.Description = b.optStr("description", msgActDescString)
+	in.Description = b.optStr("description", msgDescriptionString)
 	if raw, ok := b.fields["attributes"]; ok && string(raw) != "null" {
 		if err := json.Unmarshal(raw, &in.Attributes); err != nil || in.Attributes == nil {
 			b.fail(msgActAttributesObj)

@@ -43,7 +43,7 @@ func (a *api) createAPIKey(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	var in apikey.CreateInput
-	in.Name, _ = b.str("name", "name must be a string")
+	in.Name, _ = b.str("name", msgNameString)
 	in.Permissions, _ = b.strs("permissions", "permissions must be an array of strings")
 	in.ExpiresAt = b.instant("expiresAt", "expiresAt must be a valid ISO 8601 date string")
 	in.Scope, _ = b.str("scope", apikey.MsgScope)

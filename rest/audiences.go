@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/reten-io/reten/ent"
 	"github.com/reten-io/reten/internal/apperr"
 	"github.com/reten-io/reten/internal/audience"
 	"github.com/reten-io/reten/internal/criteria"
@@ -39,24 +40,29 @@ func (a *api) audienceHandlers() map[string]handler {
 	}
 }
 
-// Messages of the audience DTOs.
-const (
-	msgAudienceNameString        = "name must be a string"
-	msgAudienceDescriptionString = "description must be a string"
-)
+// audienceBaseDTO are the fields of an audience in its detail and its list items.
+type audienceBaseDTO struct {
+	ID          uuid.UUID  `json:"id"`
+	ProjectID   uuid.UUID  `json:"projectId"`
+	Name        string     `json:"name"`
+	Description *string    `json:"description"`
+	IsActive    bool       `json:"isActive"`
+	IsRoot      bool       `json:"isRoot"`
+	OwnerID     *uuid.UUID `json:"ownerId"`
+	UpdatedBy   *uuid.UUID `json:"updatedBy"`
+	CreatedAt   time.Time  `json:"createdAt"`
+	UpdatedAt   time.Time  `json:"updatedAt"`
+}
+
+func audienceBase(a *ent.Audience) audienceBaseDTO {
+	return audienceBaseDTO{ID: a.ID, ProjectID: a.ProjectID, Name: a.Name, Description: a.Description,
+		IsActive: a.IsActive, IsRoot: a.IsRoot, OwnerID: a.OwnerID, UpdatedBy: a.UpdatedBy,
+		CreatedAt: a.CreatedAt.UTC(), UpdatedAt: a.UpdatedAt.UTC()}
+}
 
 // audienceDTO is the audience criteria detail (SPEC.md "Audience criteria").
 type audienceDTO struct {
-	ID           uuid.UUID        `json:"id"`
-	ProjectID    uuid.UUID        `json:"projectId"`
-	Name         string           `json:"name"`
-	Description  *string          `json:"description"`
-	IsActive     bool             `json:"isActive"`
-	IsRoot       bool             `json:"isRoot"`
-	OwnerID      *uuid.UUID       `json:"ownerId"`
-	UpdatedBy    *uuid.UUID       `json:"updatedBy"`
-	CreatedAt    time.Time        `json:"createdAt"`
-	UpdatedAt    time.Time        `json:"updatedAt"`
+	audienceBaseDTO
 	QueryBlocks  []criteria.Block `json:"queryBlocks"`
 	Compositions []compositionDTO `json:"compositions"`
 }
@@ -69,9 +75,7 @@ type compositionDTO struct {
 }
 
 func presentAudience(d *audience.Detail) audienceDTO {
-	out := audienceDTO{ID: d.ID, ProjectID: d.ProjectID, Name: d.Name, Description: d.Description,
-		IsActive: d.IsActive, IsRoot: d.IsRoot, OwnerID: d.OwnerID, UpdatedBy: d.UpdatedBy,
-		CreatedAt: d.CreatedAt.UTC(), UpdatedAt: d.UpdatedAt.UTC(),
+	out := audienceDTO{audienceBaseDTO: audienceBase(d.Audience),
 		QueryBlocks: make([]criteria.Block, len(d.Edges.QueryBlocks)), Compositions: make([]compositionDTO, len(d.Edges.Compositions))}
 	for i, b := range d.Edges.QueryBlocks {
 		out.QueryBlocks[i] = criteria.BlockJSON(b)
@@ -85,23 +89,12 @@ func presentAudience(d *audience.Detail) audienceDTO {
 
 // audienceItemDTO is a list item: the base fields and conditionCount.
 type audienceItemDTO struct {
-	ID             uuid.UUID  `json:"id"`
-	ProjectID      uuid.UUID  `json:"projectId"`
-	Name           string     `json:"name"`
-	Description    *string    `json:"description"`
-	IsActive       bool       `json:"isActive"`
-	IsRoot         bool       `json:"isRoot"`
-	OwnerID        *uuid.UUID `json:"ownerId"`
-	UpdatedBy      *uuid.UUID `json:"updatedBy"`
-	CreatedAt      time.Time  `json:"createdAt"`
-	UpdatedAt      time.Time  `json:"updatedAt"`
-	ConditionCount int        `json:"conditionCount"`
+	audienceBaseDTO
+	ConditionCount int `json:"conditionCount"`
 }
 
 func presentAudienceItem(s audience.Summary) audienceItemDTO {
-	return audienceItemDTO{ID: s.ID, ProjectID: s.ProjectID, Name: s.Name, Description: s.Description,
-		IsActive: s.IsActive, IsRoot: s.IsRoot, OwnerID: s.OwnerID, UpdatedBy: s.UpdatedBy,
-		CreatedAt: s.CreatedAt.UTC(), UpdatedAt: s.UpdatedAt.UTC(), ConditionCount: s.ConditionCount}
+	return audienceItemDTO{audienceBaseDTO: audienceBase(s.Audience), ConditionCount: s.ConditionCount}
 }
 
 // compositions parses the compositions member of a body into the service's
@@ -165,8 +158,8 @@ func (a *api) createAudience(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	var in audience.CreateInput
-	in.Name, _ = b.str("name", msgAudienceNameString)
-	in.Description = b.optStr("description", msgAudienceDescriptionString)
+	in.Name, _ = b.str("name", msgNameString)
+	in.Description = b.optStr("description", msgDescriptionString)
 	in.QueryBlocks, _ = queryBlocks(b)
 	in.Compositions, _ = compositions(b)
 	if err := b.err(); err != nil {
@@ -194,7 +187,7 @@ func (a *api) updateAudience(w http.ResponseWriter, r *http.Request) error {
 	}
 	var in audience.UpdateInput
 	if b.has("name") {
-		name, ok := b.str("name", msgAudienceNameString)
+		name, ok := b.str("name", msgNameString)
 		if ok {
 			in.Name = &name
 		} else if string(b.fields["name"]) == "null" {
@@ -205,7 +198,7 @@ func (a *api) updateAudience(w http.ResponseWriter, r *http.Request) error {
 		if string(b.fields["description"]) == "null" {
 			in.ClearDescription = true
 		} else {
-			in.Description = b.optStr("description", msgAudienceDescriptionString)
+			in.Description = b.optStr("description", msgDescriptionString)
 		}
 	}
 	in.QueryBlocks, in.SetBlocks = queryBlocks(b)

@@ -19,7 +19,6 @@ import (
 const (
 	msgCatCodeString     = "code must be a string"
 	msgCatLabelString    = "label must be a string"
-	msgCatDescString     = "description must be a string"
 	msgCatIsActiveBool   = "is_active must be a boolean value"
 	msgCatItemsArray     = "items must be an array"
 	msgCatItemObjectFmt  = "items.%d must be an object"
@@ -245,7 +244,7 @@ func (a *api) createStatusConfig(w http.ResponseWriter, r *http.Request) error {
 	in.Code, _ = b.str("code", msgCatCodeString)
 	in.Label, _ = b.str("label", msgCatLabelString)
 	in.Stage, _ = b.str("stage", catalog.MsgStageValues)
-	in.Description = b.optStr("description", msgCatDescString)
+	in.Description = b.optStr("description", msgDescriptionString)
 	if err := b.err(); err != nil {
 		return err
 	}
@@ -269,7 +268,7 @@ func (a *api) updateStatusConfig(w http.ResponseWriter, r *http.Request) error {
 	var in catalog.StatusPatch
 	in.Label = b.optStr("label", msgCatLabelString)
 	in.Stage = b.optStr("stage", catalog.MsgStageValues)
-	in.Description = b.optStr("description", msgCatDescString)
+	in.Description = b.optStr("description", msgDescriptionString)
 	in.IsActive = b.boolean("is_active", msgCatIsActiveBool)
 	if err := b.err(); err != nil {
 		return err

@@ -43,7 +43,6 @@ func (a *api) commerceHandlers() map[string]handler {
 // Type messages of the commerce bodies.
 const (
 	msgCmExternalIDString = "external_id must be a string"
-	msgCmNameString       = "name must be a string"
 	msgCmIsActiveBool     = "is_active must be a boolean value"
 	msgCmIsPrimaryBool    = "is_primary must be a boolean value"
 	msgCmMetadataObject   = "metadata must be an object"
@@ -263,7 +262,7 @@ func (a *api) createCommerce(w http.ResponseWriter, r *http.Request) error {
 	}
 	var in commerce.CreateInput
 	in.ExternalID = b.optStr("external_id", msgCmExternalIDString)
-	in.Name, _ = b.str("name", msgCmNameString)
+	in.Name, _ = b.str("name", msgNameString)
 	in.TaxID = b.optStr("tax_id", "tax_id must be a string")
 	in.Segment = b.optStr("segment", "segment must be a string")
 	in.IsActive = b.boolean("is_active", msgCmIsActiveBool)
@@ -290,7 +289,7 @@ func (a *api) updateCommerce(w http.ResponseWriter, r *http.Request) error {
 	}
 	in := commerce.UpdateInput{
 		ExternalID: b.optStr("external_id", msgCmExternalIDString),
-		Name:       b.optStr("name", msgCmNameString),
+		Name:       b.optStr("name", msgNameString),
 		TaxID:      b.optStr("tax_id", "tax_id must be a string"),
 		Segment:    b.optStr("segment", "segment must be a string"),
 		IsActive:   b.boolean("is_active", msgCmIsActiveBool),
@@ -433,7 +432,7 @@ func (a *api) createCommerceUser(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	in := commerce.UserInput{
-		Name:       b.optStr("name", msgCmNameString),
+		Name:       b.optStr("name", msgNameString),
 		ExternalID: b.optStr("external_id", msgCmExternalIDString),
 		Source:     b.optStr("source", commerce.MsgSource),
 	}
@@ -468,7 +467,7 @@ func (a *api) updateCommerceUser(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	in := commerce.UserUpdate{
-		Name:       b.optStr("name", msgCmNameString),
+		Name:       b.optStr("name", msgNameString),
 		ExternalID: b.optStr("external_id", msgCmExternalIDString),
 		IsActive:   b.boolean("is_active", msgCmIsActiveBool),
 	}
@@ -640,7 +639,7 @@ func decodeCommerceBatchItem(raw json.RawMessage) commerce.BatchItem {
 		return it
 	}
 	it.ExternalID, _ = b.str("external_id", msgCmExternalIDString)
-	it.Name, _ = b.str("name", msgCmNameString)
+	it.Name, _ = b.str("name", msgNameString)
 	it.TaxID = b.optStr("tax_id", "tax_id must be a string")
 	it.Segment = b.optStr("segment", "segment must be a string")
 	it.IsActive = b.boolean("is_active", msgCmIsActiveBool)
@@ -668,7 +667,7 @@ func decodeCommerceBatchItem(raw json.RawMessage) commerce.BatchItem {
 		}
 		var u commerce.BatchUser
 		u.ExternalID, _ = ub.str("external_id", msgCmExternalIDString)
-		u.Name = ub.optStr("name", msgCmNameString)
+		u.Name = ub.optStr("name", msgNameString)
 		u.IsActive = ub.boolean("is_active", msgCmIsActiveBool)
 		u.Roles, _ = ub.strs("roles", msgRolesArray)
 		contacts, _ := ub.array("contacts", fmt.Sprintf(msgCmArrayFmt, "contacts"))

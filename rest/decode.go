@@ -23,6 +23,9 @@ const (
 	msgBodyTooLarge  = "Request body is too large"
 	msgUUIDExpected  = "Validation failed (uuid is expected)"
 	msgUnknownPropFm = "property %s should not exist"
+	// The type messages of the name and description members every domain has.
+	msgNameString        = "name must be a string"
+	msgDescriptionString = "description must be a string"
 )
 
 // body is a decoded JSON object being validated: it keeps the raw members and

@@ -30,7 +30,6 @@ func (a *api) dispatchHandlers() map[string]handler {
 
 // Type messages of the dispatch bodies.
 const (
-	msgDispatchNameString  = "name must be a string"
 	msgDispatchSettingsObj = "settings must be an object"
 	msgDispatchCredsObj    = "credentials must be an object"
 	msgDispatchActiveBool  = "is_active must be a boolean value"
@@ -146,7 +145,7 @@ func (a *api) createDispatchProvider(w http.ResponseWriter, r *http.Request) err
 		return err
 	}
 	var in dispatch.CreateProviderInput
-	in.Name, _ = b.str("name", msgDispatchNameString)
+	in.Name, _ = b.str("name", msgNameString)
 	in.Channel, _ = b.str("channel", dispatch.MsgChannel)
 	in.Kind, _ = b.str("kind", dispatch.MsgKind)
 	if m := dispatchObject(b, "settings", msgDispatchSettingsObj); m != nil {
@@ -203,7 +202,7 @@ func (a *api) updateDispatchProvider(w http.ResponseWriter, r *http.Request) err
 		return err
 	}
 	in := dispatch.UpdateProviderInput{
-		Name:        b.optStr("name", msgDispatchNameString),
+		Name:        b.optStr("name", msgNameString),
 		Settings:    dispatchObject(b, "settings", msgDispatchSettingsObj),
 		Credentials: dispatchObject(b, "credentials", msgDispatchCredsObj),
 		IsActive:    b.boolean("is_active", msgDispatchActiveBool),
@@ -238,7 +237,7 @@ func decodeDefinition(r *http.Request) (dispatch.DefinitionInput, error) {
 		return dispatch.DefinitionInput{}, err
 	}
 	in := dispatch.DefinitionInput{
-		Name:     b.optStr("name", msgDispatchNameString),
+		Name:     b.optStr("name", msgNameString),
 		Channel:  b.optStr("channel", dispatch.MsgChannel),
 		Template: b.optStr("template", msgDispatchTemplateStr),
 		Sender:   b.optStr("sender", msgDispatchSenderStr),

@@ -6,6 +6,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/reten-io/reten/ent"
 	"github.com/reten-io/reten/internal/criteria"
 	"github.com/reten-io/reten/internal/eventfilter"
 	qb "github.com/reten-io/reten/internal/querybuilder"
@@ -34,30 +35,33 @@ func (a *api) eventFilterHandlers() map[string]handler {
 	}
 }
 
-// Messages of the event filter DTOs.
-const (
-	msgEFNameString        = "name must be a string"
-	msgEFDescriptionString = "description must be a string"
-)
+// eventFilterBaseDTO are the fields of a filter in its detail and its list items.
+type eventFilterBaseDTO struct {
+	ID          uuid.UUID  `json:"id"`
+	ProjectID   uuid.UUID  `json:"projectId"`
+	Name        string     `json:"name"`
+	Description *string    `json:"description"`
+	IsActive    bool       `json:"isActive"`
+	OwnerID     *uuid.UUID `json:"ownerId"`
+	UpdatedBy   *uuid.UUID `json:"updatedBy"`
+	CreatedAt   time.Time  `json:"createdAt"`
+	UpdatedAt   time.Time  `json:"updatedAt"`
+}
 
-// eventFilterDTO is IEventCriteriaDetail (SPEC.md "Event filter").
+func eventFilterBase(f *ent.EventFilter) eventFilterBaseDTO {
+	return eventFilterBaseDTO{ID: f.ID, ProjectID: f.ProjectID, Name: f.Name, Description: f.Description,
+		IsActive: f.IsActive, OwnerID: f.OwnerID, UpdatedBy: f.UpdatedBy,
+		CreatedAt: f.CreatedAt.UTC(), UpdatedAt: f.UpdatedAt.UTC()}
+}
+
+// eventFilterDTO is the event filter detail (SPEC.md "Event criteria").
 type eventFilterDTO struct {
-	ID          uuid.UUID        `json:"id"`
-	ProjectID   uuid.UUID        `json:"projectId"`
-	Name        string           `json:"name"`
-	Description *string          `json:"description"`
-	IsActive    bool             `json:"isActive"`
-	OwnerID     *uuid.UUID       `json:"ownerId"`
-	UpdatedBy   *uuid.UUID       `json:"updatedBy"`
-	CreatedAt   time.Time        `json:"createdAt"`
-	UpdatedAt   time.Time        `json:"updatedAt"`
+	eventFilterBaseDTO
 	QueryBlocks []criteria.Block `json:"queryBlocks"`
 }
 
 func presentEventFilter(d *eventfilter.Detail) eventFilterDTO {
-	out := eventFilterDTO{ID: d.ID, ProjectID: d.ProjectID, Name: d.Name, Description: d.Description,
-		IsActive: d.IsActive, OwnerID: d.OwnerID, UpdatedBy: d.UpdatedBy,
-		CreatedAt: d.CreatedAt.UTC(), UpdatedAt: d.UpdatedAt.UTC(), QueryBlocks: make([]criteria.Block, len(d.Blocks))}
+	out := eventFilterDTO{eventFilterBaseDTO: eventFilterBase(d.EventFilter), QueryBlocks: make([]criteria.Block, len(d.Blocks))}
 	for i, b := range d.Blocks {
 		out.QueryBlocks[i] = criteria.BlockJSON(b)
 	}
@@ -66,22 +70,12 @@ func presentEventFilter(d *eventfilter.Detail) eventFilterDTO {
 
 // eventFilterItemDTO is a list item: the base fields and conditionCount.
 type eventFilterItemDTO struct {
-	ID             uuid.UUID  `json:"id"`
-	ProjectID      uuid.UUID  `json:"projectId"`
-	Name           string     `json:"name"`
-	Description    *string    `json:"description"`
-	IsActive       bool       `json:"isActive"`
-	OwnerID        *uuid.UUID `json:"ownerId"`
-	UpdatedBy      *uuid.UUID `json:"updatedBy"`
-	CreatedAt      time.Time  `json:"createdAt"`
-	UpdatedAt      time.Time  `json:"updatedAt"`
-	ConditionCount int        `json:"conditionCount"`
+	eventFilterBaseDTO
+	ConditionCount int `json:"conditionCount"`
 }
 
 func presentEventFilterItem(s eventfilter.Summary) eventFilterItemDTO {
-	return eventFilterItemDTO{ID: s.ID, ProjectID: s.ProjectID, Name: s.Name, Description: s.Description,
-		IsActive: s.IsActive, OwnerID: s.OwnerID, UpdatedBy: s.UpdatedBy,
-		CreatedAt: s.CreatedAt.UTC(), UpdatedAt: s.UpdatedAt.UTC(), ConditionCount: s.ConditionCount}
+	return eventFilterItemDTO{eventFilterBaseDTO: eventFilterBase(s.EventFilter), ConditionCount: s.ConditionCount}
 }
 
 func (a *api) listEventFilters(w http.ResponseWriter, r *http.Request) error {
@@ -118,8 +112,8 @@ func (a *api) createEventFilter(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	var in eventfilter.CreateInput
-	in.Name, _ = b.str("name", msgEFNameString)
-	in.Description = b.optStr("description", msgEFDescriptionString)
+	in.Name, _ = b.str("name", msgNameString)
+	in.Description = b.optStr("description", msgDescriptionString)
 	in.QueryBlocks, _ = queryBlocks(b)
 	if err := b.err(); err != nil {
 		return err
@@ -146,7 +140,7 @@ func (a *api) updateEventFilter(w http.ResponseWriter, r *http.Request) error {
 	}
 	var in eventfilter.UpdateInput
 	if b.has("name") {
-		name, ok := b.str("name", msgEFNameString)
+		name, ok := b.str("name", msgNameString)
 		if ok {
 			in.Name = &name
 		} else if string(b.fields["name"]) == "null" {
@@ -157,7 +151,7 @@ func (a *api) updateEventFilter(w http.ResponseWriter, r *http.Request) error {
 		if string(b.fields["description"]) == "null" {
 			in.ClearDescription = true
 		} else {
-			in.Description = b.optStr("description", msgEFDescriptionString)
+			in.Description = b.optStr("description", msgDescriptionString)
 		}
 	}
 	in.QueryBlocks, in.SetBlocks = queryBlocks(b)

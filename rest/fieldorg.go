@@ -192,7 +192,7 @@ func (a *api) createOperator(w http.ResponseWriter, r *http.Request) error {
 	}
 	var in fieldorg.OperatorInput
 	in.Type, _ = b.str("type", fieldorg.MsgTypeValues)
-	in.Name, _ = b.str("name", "name must be a string")
+	in.Name, _ = b.str("name", msgNameString)
 	in.Email = b.optStr("email", "email must be a string")
 	in.Phone = b.optStr("phone", "phone must be a string")
 	in.ExternalID = b.optStr("external_id", "external_id must be a string")
@@ -246,7 +246,7 @@ func (a *api) updateOperator(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	var in fieldorg.OperatorPatch
-	in.Name = foNullable(b, "name", "name must be a string")
+	in.Name = foNullable(b, "name", msgNameString)
 	in.Email = foNullable(b, "email", "email must be a string")
 	in.Phone = foNullable(b, "phone", "phone must be a string")
 	in.ExternalID = foNullable(b, "external_id", "external_id must be a string")
@@ -299,7 +299,7 @@ func decodeOperatorItems(r *http.Request, withActive bool) ([]fieldorg.OperatorI
 		it := &items[i]
 		it.ExternalID, _ = ib.str("external_id", "external_id must be a string")
 		it.Type, _ = ib.str("type", fieldorg.MsgTypeValues)
-		it.Name, _ = ib.str("name", "name must be a string")
+		it.Name, _ = ib.str("name", msgNameString)
 		it.Email = foNullable(ib, "email", "email must be a string")
 		it.Phone = foNullable(ib, "phone", "phone must be a string")
 		if withActive {
@@ -373,7 +373,7 @@ func (a *api) createRoute(w http.ResponseWriter, r *http.Request) error {
 	}
 	var in fieldorg.RouteInput
 	in.Code, _ = b.str("code", "code must be a string")
-	in.Name, _ = b.str("name", "name must be a string")
+	in.Name, _ = b.str("name", msgNameString)
 	if err := b.err(); err != nil {
 		return err
 	}
@@ -426,7 +426,7 @@ func (a *api) updateRoute(w http.ResponseWriter, r *http.Request) error {
 	}
 	var in fieldorg.RoutePatch
 	in.Code = foNullable(b, "code", "code must be a string")
-	in.Name = foNullable(b, "name", "name must be a string")
+	in.Name = foNullable(b, "name", msgNameString)
 	in.IsActive = b.boolean("is_active", "is_active must be a boolean value")
 	if err := b.err(); err != nil {
 		return err
@@ -514,7 +514,7 @@ func (a *api) batchUpsertRoutes(w http.ResponseWriter, r *http.Request) error {
 		ib := foElement(raw, "code", "name", "is_active", "operators")
 		it := &items[i]
 		it.Code, _ = ib.str("code", "code must be a string")
-		it.Name, _ = ib.str("name", "name must be a string")
+		it.Name, _ = ib.str("name", msgNameString)
 		it.IsActive = ib.boolean("is_active", "is_active must be a boolean value")
 		if ib.has("operators") {
 			if ops, ok := foArray(ib, "operators", msgFOOperatorsArray); ok {
@@ -569,7 +569,7 @@ func (a *api) createSupervisor(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	var in fieldorg.SupervisorInput
-	in.Name, _ = b.str("name", "name must be a string")
+	in.Name, _ = b.str("name", msgNameString)
 	in.Email = b.optStr("email", "email must be a string")
 	in.ExternalID = b.optStr("external_id", "external_id must be a string")
 	in.Phone = b.optStr("phone", "phone must be a string")
@@ -624,7 +624,7 @@ func (a *api) updateSupervisor(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	var in fieldorg.SupervisorPatch
-	in.Name = foNullable(b, "name", "name must be a string")
+	in.Name = foNullable(b, "name", msgNameString)
 	in.Email = foNullable(b, "email", "email must be a string")
 	in.ExternalID = foNullable(b, "external_id", "external_id must be a string")
 	in.Phone = foNullable(b, "phone", "phone must be a string")

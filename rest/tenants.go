@@ -54,7 +54,7 @@ func decodeTenantInput(r *http.Request) (tenant.Input, error) {
 		return tenant.Input{}, err
 	}
 	in := tenant.Input{
-		Name:      b.optStr("name", "name must be a string"),
+		Name:      b.optStr("name", msgNameString),
 		TimeZone:  b.optStr("time_zone", tenant.MsgTimeZone),
 		DayCutoff: b.optStr("day_cutoff", tenant.MsgDayCutoff),
 	}

@@ -11,7 +11,6 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/google/uuid"
 
@@ -24,6 +23,7 @@ import (
 	"github.com/reten-io/reten/ent/resurrectionthreshold"
 	"github.com/reten-io/reten/internal/apperr"
 	"github.com/reten-io/reten/internal/auth"
+	"github.com/reten-io/reten/internal/clock"
 	"github.com/reten-io/reten/internal/tenancy"
 	"github.com/reten-io/reten/internal/trash"
 	"github.com/reten-io/reten/internal/txn"
@@ -382,7 +382,7 @@ func (s *Service) Delete(ctx context.Context, id uuid.UUID) error {
 	if err != nil {
 		return err
 	}
-	now := time.Now()
+	now := clock.Now()
 	return txn.Run(ctx, s.client, func(ctx context.Context, tx *ent.Client) error {
 		if err := tx.ActivityGenerationConfig.UpdateOneID(id).SetArchivedAt(now).Exec(ctx); err != nil {
 			return apperr.FromEnt(err, fmt.Sprintf(MsgNotFoundFmt, id), "")

@@ -13,7 +13,6 @@ import (
 	"github.com/reten-io/reten/internal/auth"
 	"github.com/reten-io/reten/internal/criteria"
 	"github.com/reten-io/reten/internal/paging"
-	qb "github.com/reten-io/reten/internal/querybuilder"
 )
 
 // Summary is a list item: the audience and its count of where leaves.
@@ -45,21 +44,13 @@ func (s *Service) List(ctx context.Context, search string, p paging.Page) (*pagi
 	}
 	out := make([]Summary, len(items))
 	for i, a := range items {
-		n, err := conditionCount(a.Edges.QueryBlocks)
+		n, err := criteria.ConditionCount(a.Edges.QueryBlocks)
 		if err != nil {
 			return nil, err
 		}
 		out[i] = Summary{Audience: a, ConditionCount: n}
 	}
 	return &paging.List[Summary]{Items: out, Total: total, Page: p}, nil
-}
-
-func conditionCount(blocks []*ent.QueryBlock) (int, error) {
-	def, err := criteria.Definition(blocks)
-	if err != nil {
-		return 0, err
-	}
-	return qb.ConditionCount(def), nil
 }
 
 // Connection pages the live audiences of the active project for GraphQL
@@ -86,7 +77,7 @@ func (s *Service) ConditionCount(ctx context.Context, a *ent.Audience) (int, err
 	if err != nil {
 		return 0, err
 	}
-	return conditionCount(blocks)
+	return criteria.ConditionCount(blocks)
 }
 
 // OperandName is the name of a composition's operand audience, "" when it

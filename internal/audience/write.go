@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"strings"
-	"time"
 
 	"github.com/google/uuid"
 
@@ -13,6 +12,7 @@ import (
 	"github.com/reten-io/reten/ent/audiencecomposition"
 	"github.com/reten-io/reten/internal/apperr"
 	"github.com/reten-io/reten/internal/auth"
+	"github.com/reten-io/reten/internal/clock"
 	"github.com/reten-io/reten/internal/criteria"
 	qb "github.com/reten-io/reten/internal/querybuilder"
 	"github.com/reten-io/reten/internal/trash"
@@ -231,7 +231,7 @@ func (s *Service) Delete(ctx context.Context, id uuid.UUID) error {
 		if referenced {
 			return apperr.Invalid(MsgReferenced)
 		}
-		if err := tx.Audience.UpdateOneID(id).Where(inProject(tid, pid)).SetArchivedAt(time.Now()).Exec(ctx); err != nil {
+		if err := tx.Audience.UpdateOneID(id).Where(inProject(tid, pid)).SetArchivedAt(clock.Now()).Exec(ctx); err != nil {
 			return apperr.FromEnt(err, MsgNotFound, "")
 		}
 		return trash.Archive(ctx, tx, trash.Record{Kind: trash.KindAudience, RecordID: id, Label: a.Name, ProjectID: &pid})

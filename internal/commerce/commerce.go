@@ -6,7 +6,6 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"time"
 	"unicode/utf8"
 
 	"github.com/google/uuid"
@@ -18,6 +17,7 @@ import (
 	"github.com/reten-io/reten/ent/commerceuser"
 	"github.com/reten-io/reten/internal/apperr"
 	"github.com/reten-io/reten/internal/auth"
+	"github.com/reten-io/reten/internal/clock"
 	"github.com/reten-io/reten/internal/paging"
 	"github.com/reten-io/reten/internal/trash"
 	"github.com/reten-io/reten/internal/txn"
@@ -295,7 +295,7 @@ func (s *Service) Delete(ctx context.Context, id uuid.UUID) error {
 		if err != nil {
 			return err
 		}
-		if err := tx.Commerce.UpdateOne(c).SetArchivedAt(time.Now()).Exec(ctx); err != nil {
+		if err := tx.Commerce.UpdateOne(c).SetArchivedAt(clock.Now()).Exec(ctx); err != nil {
 			return err
 		}
 		return trash.Archive(ctx, tx, trash.Record{Kind: trash.KindCommerce, RecordID: c.ID, Label: c.Name})

@@ -153,6 +153,15 @@ func (e *encoder) json(v any) json.RawMessage {
 	return raw
 }
 
+// ConditionCount is SPEC.md conditionCount over stored blocks.
+func ConditionCount(blocks []*ent.QueryBlock) (int, error) {
+	def, err := Definition(blocks)
+	if err != nil {
+		return 0, err
+	}
+	return qb.ConditionCount(def), nil
+}
+
 // Definition rebuilds a stored definition from its blocks (any order). A
 // stored definition always decoded once; a failure here means the row was
 // changed behind the service, and is an internal error.

@@ -97,22 +97,13 @@ func (s *Service) List(ctx context.Context, search string, p paging.Page) (*pagi
 	}
 	out := make([]Summary, len(filters))
 	for i, f := range filters {
-		n, err := conditionCount(f.Edges.QueryBlocks)
+		n, err := criteria.ConditionCount(f.Edges.QueryBlocks)
 		if err != nil {
 			return nil, err
 		}
 		out[i] = Summary{EventFilter: f, ConditionCount: n}
 	}
 	return &paging.List[Summary]{Items: out, Total: total, Page: p}, nil
-}
-
-// conditionCount is SPEC.md conditionCount over stored blocks.
-func conditionCount(blocks []*ent.QueryBlock) (int, error) {
-	def, err := criteria.Definition(blocks)
-	if err != nil {
-		return 0, err
-	}
-	return qb.ConditionCount(def), nil
 }
 
 // Get returns a live event filter of the active project.

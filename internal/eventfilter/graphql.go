@@ -7,6 +7,7 @@ import (
 
 	"github.com/reten-io/reten/ent"
 	"github.com/reten-io/reten/internal/auth"
+	"github.com/reten-io/reten/internal/criteria"
 )
 
 // Connection pages the event filters of the active project for GraphQL
@@ -51,5 +52,5 @@ func (s *Service) ConditionCount(ctx context.Context, f *ent.EventFilter) (int, 
 	if err != nil {
 		return 0, err
 	}
-	return conditionCount(blocks)
+	return criteria.ConditionCount(blocks)
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"strings"
-	"time"
 
 	"github.com/google/uuid"
 
@@ -12,6 +11,7 @@ import (
 	"github.com/reten-io/reten/ent/eventfilter"
 	"github.com/reten-io/reten/internal/apperr"
 	"github.com/reten-io/reten/internal/auth"
+	"github.com/reten-io/reten/internal/clock"
 	"github.com/reten-io/reten/internal/criteria"
 	qb "github.com/reten-io/reten/internal/querybuilder"
 	"github.com/reten-io/reten/internal/trash"
@@ -145,7 +145,7 @@ func (s *Service) Delete(ctx context.Context, id uuid.UUID) error {
 	}
 	return txn.Run(ctx, s.client, func(ctx context.Context, tx *ent.Client) error {
 		f, err := tx.EventFilter.UpdateOneID(id).Where(inProject(tid, pid), eventfilter.ArchivedAtIsNil()).
-			SetArchivedAt(time.Now()).Save(ctx)
+			SetArchivedAt(clock.Now()).Save(ctx)
 		if err != nil {
 			return apperr.FromEnt(err, MsgNotFound, "")
 		}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/google/uuid"
 
@@ -13,6 +12,7 @@ import (
 	"github.com/reten-io/reten/ent/operator"
 	"github.com/reten-io/reten/internal/apperr"
 	"github.com/reten-io/reten/internal/auth"
+	"github.com/reten-io/reten/internal/clock"
 	"github.com/reten-io/reten/internal/paging"
 	"github.com/reten-io/reten/internal/trash"
 	"github.com/reten-io/reten/internal/txn"
@@ -278,7 +278,7 @@ func (s *Service) DeleteOperator(ctx context.Context, id uuid.UUID) error {
 		if err != nil {
 			return err
 		}
-		if err := tx.Operator.UpdateOne(o).SetArchivedAt(time.Now()).Exec(ctx); err != nil {
+		if err := tx.Operator.UpdateOne(o).SetArchivedAt(clock.Now()).Exec(ctx); err != nil {
 			return err
 		}
 		return trash.Archive(ctx, tx, trash.Record{Kind: trash.KindOperator, RecordID: o.ID, Label: o.Name})

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/google/uuid"
 
@@ -14,6 +13,7 @@ import (
 	"github.com/reten-io/reten/ent/routeoperator"
 	"github.com/reten-io/reten/internal/apperr"
 	"github.com/reten-io/reten/internal/auth"
+	"github.com/reten-io/reten/internal/clock"
 	"github.com/reten-io/reten/internal/paging"
 	"github.com/reten-io/reten/internal/trash"
 	"github.com/reten-io/reten/internal/txn"
@@ -223,7 +223,7 @@ func (s *Service) DeleteRoute(ctx context.Context, id uuid.UUID) error {
 		if err != nil {
 			return err
 		}
-		if err := tx.Route.UpdateOne(r).SetArchivedAt(time.Now()).Exec(ctx); err != nil {
+		if err := tx.Route.UpdateOne(r).SetArchivedAt(clock.Now()).Exec(ctx); err != nil {
 			return err
 		}
 		return trash.Archive(ctx, tx, trash.Record{Kind: trash.KindRoute, RecordID: r.ID, Label: r.Code + " - " + r.Name})

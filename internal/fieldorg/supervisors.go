@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/google/uuid"
 
@@ -16,6 +15,7 @@ import (
 	"github.com/reten-io/reten/ent/supervisorassignment"
 	"github.com/reten-io/reten/internal/apperr"
 	"github.com/reten-io/reten/internal/auth"
+	"github.com/reten-io/reten/internal/clock"
 	"github.com/reten-io/reten/internal/paging"
 	"github.com/reten-io/reten/internal/trash"
 	"github.com/reten-io/reten/internal/txn"
@@ -383,7 +383,7 @@ func (s *Service) DeleteSupervisor(ctx context.Context, id uuid.UUID) error {
 		if err != nil {
 			return err
 		}
-		if err := tx.Supervisor.UpdateOne(sup).SetArchivedAt(time.Now()).Exec(ctx); err != nil {
+		if err := tx.Supervisor.UpdateOne(sup).SetArchivedAt(clock.Now()).Exec(ctx); err != nil {
 			return err
 		}
 		return trash.Archive(ctx, tx, trash.Record{Kind: trash.KindSupervisor, RecordID: sup.ID, Label: sup.Name})

@@ -13,6 +13,7 @@ import (
 	"github.com/reten-io/reten/ent"
 	"github.com/reten-io/reten/ent/trashrecord"
 	"github.com/reten-io/reten/ent/trashsetting"
+	"github.com/reten-io/reten/internal/clock"
 	"github.com/reten-io/reten/internal/viewer"
 )
 
@@ -77,7 +78,7 @@ func Archive(ctx context.Context, tx *ent.Client, r Record) error {
 	if err != nil {
 		return err
 	}
-	now := time.Now()
+	now := clock.Now()
 	b := tx.TrashRecord.Create().SetKind(r.Kind).SetRecordID(r.RecordID).SetLabel(r.Label).
 		SetNillableProjectID(r.ProjectID).SetDeletedAt(now).SetPurgeAfter(now.AddDate(0, 0, days))
 	if v := viewer.FromContext(ctx); v != nil {

@@ -3,11 +3,11 @@ package user
 import (
 	"context"
 	"fmt"
+	"github.com/reten-io/reten/internal/clock"
 	"github.com/reten-io/reten/internal/email"
 	"regexp"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/google/uuid"
 
@@ -344,7 +344,7 @@ func (s *Service) Update(ctx context.Context, id uuid.UUID, in UpdateInput) (*Me
 			upd.SetIsActive(*in.IsActive)
 			if !*in.IsActive {
 				if err := tx.RefreshToken.Update().Where(refreshtoken.UserID(id), refreshtoken.RevokedAtIsNil()).
-					SetRevokedAt(time.Now()).Exec(viewer.SystemContext(ctx)); err != nil {
+					SetRevokedAt(clock.Now()).Exec(viewer.SystemContext(ctx)); err != nil {
 					return err
 				}
 			}
