@@ -44,12 +44,9 @@ func (r *mutationResolver) UpdateActivityResult(ctx context.Context, id uuid.UUI
 
 // ActivityResultsSync is the resolver for the activityResultsSync field.
 func (r *queryResolver) ActivityResultsSync(ctx context.Context, since *string, limit *int) (*model.ActivityResultSyncPage, error) {
-	n := result.SyncDefaultLimit
-	if limit != nil {
-		if err := result.CheckSyncLimit(*limit); err != nil {
-			return nil, err
-		}
-		n = *limit
+	n, err := result.SyncLimit(limit)
+	if err != nil {
+		return nil, err
 	}
 	cursor := ""
 	if since != nil {

@@ -54,11 +54,18 @@ func ParseSyncLimit(raw string) (int, error) {
 	if err != nil {
 		return 0, apperr.Validation(MsgSyncLimitInteger)
 	}
-	return n, CheckSyncLimit(n)
+	return n, checkSyncLimit(n)
 }
 
-// CheckSyncLimit validates a limit given as a number.
-func CheckSyncLimit(n int) error {
+// SyncLimit validates a limit given as a number (nil = the default).
+func SyncLimit(n *int) (int, error) {
+	if n == nil {
+		return SyncDefaultLimit, nil
+	}
+	return *n, checkSyncLimit(*n)
+}
+
+func checkSyncLimit(n int) error {
 	switch {
 	case n < 1:
 		return apperr.Validation(MsgSyncLimitMin)
