@@ -124,16 +124,14 @@ func linkedActivity(ctx context.Context, tx *ent.Client, tid uuid.UUID, pid *uui
 	}
 	// Concurrent submissions for one activity take turns on its row (SQLite
 	// write transactions are serialised already), so the second one finds
-	// and updates the result the first one stored.
+	// and updates the result the first one stored. That lookup must be a
+	// statement of its own, run after the lock is granted: a subquery of
+	// this locking statement would read the snapshot taken before the wait
+	// and miss the result the first submission committed.
 	q.Modify(func(s *sql.Selector) {
 		if s.Dialect() == dialect.Postgres {
 			s.ForUpdate()
 		}
-		// Whether the task has a result comes with it (storeLinked then
-		// needs no read for a first result).
-		r := sql.Table(activityresult.Table)
-		s.AppendSelectExprAs(sql.Exists(sql.Select(r.C(activityresult.FieldID)).From(r).
-			Where(sql.ColumnsEQ(r.C(activityresult.FieldActivityID), s.C(entact.FieldID)))), hasResultColumn)
 	})
 	switch {
 	case in.ActivityID != nil:
@@ -155,32 +153,11 @@ func linkedActivity(ctx context.Context, tx *ent.Client, tid uuid.UUID, pid *uui
 	return nil, nil
 }
 
-// hasResultColumn is the column linkedActivity adds: the task has a result.
-const hasResultColumn = "has_result"
-
-// hasResult reads hasResultColumn (a boolean on PostgreSQL, 0 or 1 on SQLite).
-func hasResult(a *ent.Activity) bool {
-	v, err := a.Value(hasResultColumn)
-	if err != nil {
-		return true // not selected: look the result up
-	}
-	switch v := v.(type) {
-	case bool:
-		return v
-	case int64:
-		return v != 0
-	}
-	return true
-}
-
 // storeLinked creates the activity's result, or updates the one it has.
 func (s *Service) storeLinked(ctx context.Context, tx *ent.Client, a *ent.Activity, in Input) (*ent.ActivityResult, error) {
-	var existing *ent.ActivityResult
-	if hasResult(a) {
-		var err error
-		if existing, err = tx.ActivityResult.Query().Where(activityresult.ActivityID(a.ID)).Only(ctx); err != nil {
-			return nil, wrap("of activity", err)
-		}
+	existing, err := tx.ActivityResult.Query().Where(activityresult.ActivityID(a.ID)).Only(ctx)
+	if err != nil && !ent.IsNotFound(err) {
+		return nil, wrap("of activity", err)
 	}
 	tr := in.TaskResult
 	if existing != nil {
