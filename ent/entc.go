@@ -24,6 +24,9 @@ func main() {
 	}
 	opts := []entc.Option{
 		entc.Extensions(ex),
+		// Client.DataScope (template/data_scope.tmpl): the data layer's scope
+		// for the subqueries of where-input edge filters.
+		entc.TemplateDir("./template"),
 		entc.FeatureNames(
 			"privacy",
 			"entql",

@@ -1038,6 +1038,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			tenantdataset.FieldSchemaName:      {Type: field.TypeString, Column: tenantdataset.FieldSchemaName},
 			tenantdataset.FieldBigqueryProject: {Type: field.TypeString, Column: tenantdataset.FieldBigqueryProject},
 			tenantdataset.FieldBigqueryDataset: {Type: field.TypeString, Column: tenantdataset.FieldBigqueryDataset},
+			tenantdataset.FieldManaged:         {Type: field.TypeBool, Column: tenantdataset.FieldManaged},
 		},
 	}
 	graph.Nodes[42] = &sqlgraph.Node{
@@ -8330,6 +8331,11 @@ func (f *TenantDatasetFilter) WhereBigqueryProject(p entql.StringP) {
 // WhereBigqueryDataset applies the entql string predicate on the bigquery_dataset field.
 func (f *TenantDatasetFilter) WhereBigqueryDataset(p entql.StringP) {
 	f.Where(p.Field(tenantdataset.FieldBigqueryDataset))
+}
+
+// WhereManaged applies the entql bool predicate on the managed field.
+func (f *TenantDatasetFilter) WhereManaged(p entql.BoolP) {
+	f.Where(p.Field(tenantdataset.FieldManaged))
 }
 
 // WhereHasTenant applies a predicate to check if query has an edge tenant.

@@ -6438,6 +6438,11 @@ func (_q *TenantDatasetQuery) collectField(ctx context.Context, oneNode bool, op
 				selectedFields = append(selectedFields, tenantdataset.FieldBigqueryDataset)
 				fieldSeen[tenantdataset.FieldBigqueryDataset] = struct{}{}
 			}
+		case "managed":
+			if _, ok := fieldSeen[tenantdataset.FieldManaged]; !ok {
+				selectedFields = append(selectedFields, tenantdataset.FieldManaged)
+				fieldSeen[tenantdataset.FieldManaged] = struct{}{}
+			}
 		case "id":
 		case "__typename":
 		default:

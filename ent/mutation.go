@@ -44911,6 +44911,7 @@ type TenantDatasetMutation struct {
 	schema_name      *string
 	bigquery_project *string
 	bigquery_dataset *string
+	managed          *bool
 	clearedFields    map[string]struct{}
 	tenant           *uuid.UUID
 	clearedtenant    bool
@@ -45366,6 +45367,42 @@ func (m *TenantDatasetMutation) ResetBigqueryDataset() {
 	delete(m.clearedFields, tenantdataset.FieldBigqueryDataset)
 }
 
+// SetManaged sets the "managed" field.
+func (m *TenantDatasetMutation) SetManaged(b bool) {
+	m.managed = &b
+}
+
+// Managed returns the value of the "managed" field in the mutation.
+func (m *TenantDatasetMutation) Managed() (r bool, exists bool) {
+	v := m.managed
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldManaged returns the old "managed" field's value of the TenantDataset entity.
+// If the TenantDataset object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *TenantDatasetMutation) OldManaged(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldManaged is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldManaged requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldManaged: %w", err)
+	}
+	return oldValue.Managed, nil
+}
+
+// ResetManaged resets all changes to the "managed" field.
+func (m *TenantDatasetMutation) ResetManaged() {
+	m.managed = nil
+}
+
 // ClearTenant clears the "tenant" edge to the Tenant entity.
 func (m *TenantDatasetMutation) ClearTenant() {
 	m.clearedtenant = true
@@ -45481,7 +45518,7 @@ func (m *TenantDatasetMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *TenantDatasetMutation) Fields() []string {
-	fields := make([]string, 0, 8)
+	fields := make([]string, 0, 9)
 	if m.created_at != nil {
 		fields = append(fields, tenantdataset.FieldCreatedAt)
 	}
@@ -45505,6 +45542,9 @@ func (m *TenantDatasetMutation) Fields() []string {
 	}
 	if m.bigquery_dataset != nil {
 		fields = append(fields, tenantdataset.FieldBigqueryDataset)
+	}
+	if m.managed != nil {
+		fields = append(fields, tenantdataset.FieldManaged)
 	}
 	return fields
 }
@@ -45530,6 +45570,8 @@ func (m *TenantDatasetMutation) Field(name string) (ent.Value, bool) {
 		return m.BigqueryProject()
 	case tenantdataset.FieldBigqueryDataset:
 		return m.BigqueryDataset()
+	case tenantdataset.FieldManaged:
+		return m.Managed()
 	}
 	return nil, false
 }
@@ -45555,6 +45597,8 @@ func (m *TenantDatasetMutation) OldField(ctx context.Context, name string) (ent.
 		return m.OldBigqueryProject(ctx)
 	case tenantdataset.FieldBigqueryDataset:
 		return m.OldBigqueryDataset(ctx)
+	case tenantdataset.FieldManaged:
+		return m.OldManaged(ctx)
 	}
 	return nil, fmt.Errorf("unknown TenantDataset field %s", name)
 }
@@ -45619,6 +45663,13 @@ func (m *TenantDatasetMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetBigqueryDataset(v)
+		return nil
+	case tenantdataset.FieldManaged:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetManaged(v)
 		return nil
 	}
 	return fmt.Errorf("unknown TenantDataset field %s", name)
@@ -45719,6 +45770,9 @@ func (m *TenantDatasetMutation) ResetField(name string) error {
 		return nil
 	case tenantdataset.FieldBigqueryDataset:
 		m.ResetBigqueryDataset()
+		return nil
+	case tenantdataset.FieldManaged:
+		m.ResetManaged()
 		return nil
 	}
 	return fmt.Errorf("unknown TenantDataset field %s", name)

@@ -35,6 +35,8 @@ type TenantDataset struct {
 	BigqueryProject string `json:"bigquery_project,omitempty"`
 	// BigqueryDataset holds the value of the "bigquery_dataset" field.
 	BigqueryDataset string `json:"bigquery_dataset,omitempty"`
+	// Whether the service hosts this dataset itself (reten demo): its engine, connection and schema cannot be changed.
+	Managed bool `json:"managed,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the TenantDatasetQuery when eager-loading is set.
 	Edges        TenantDatasetEdges `json:"edges"`
@@ -83,6 +85,8 @@ func (*TenantDataset) scanValues(columns []string) ([]any, error) {
 		switch columns[i] {
 		case tenantdataset.FieldConnection:
 			values[i] = new([]byte)
+		case tenantdataset.FieldManaged:
+			values[i] = new(sql.NullBool)
 		case tenantdataset.FieldEngine, tenantdataset.FieldSchemaName, tenantdataset.FieldBigqueryProject, tenantdataset.FieldBigqueryDataset:
 			values[i] = new(sql.NullString)
 		case tenantdataset.FieldCreatedAt, tenantdataset.FieldUpdatedAt:
@@ -158,6 +162,12 @@ func (_m *TenantDataset) assignValues(columns []string, values []any) error {
 			} else if value.Valid {
 				_m.BigqueryDataset = value.String
 			}
+		case tenantdataset.FieldManaged:
+			if value, ok := values[i].(*sql.NullBool); !ok {
+				return fmt.Errorf("unexpected type %T for field managed", values[i])
+			} else if value.Valid {
+				_m.Managed = value.Bool
+			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
 		}
@@ -226,6 +236,9 @@ func (_m *TenantDataset) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("bigquery_dataset=")
 	builder.WriteString(_m.BigqueryDataset)
+	builder.WriteString(", ")
+	builder.WriteString("managed=")
+	builder.WriteString(fmt.Sprintf("%v", _m.Managed))
 	builder.WriteByte(')')
 	return builder.String()
 }

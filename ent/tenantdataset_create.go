@@ -114,6 +114,20 @@ func (_c *TenantDatasetCreate) SetNillableBigqueryDataset(v *string) *TenantData
 	return _c
 }
 
+// SetManaged sets the "managed" field.
+func (_c *TenantDatasetCreate) SetManaged(v bool) *TenantDatasetCreate {
+	_c.mutation.SetManaged(v)
+	return _c
+}
+
+// SetNillableManaged sets the "managed" field if the given value is not nil.
+func (_c *TenantDatasetCreate) SetNillableManaged(v *bool) *TenantDatasetCreate {
+	if v != nil {
+		_c.SetManaged(*v)
+	}
+	return _c
+}
+
 // SetID sets the "id" field.
 func (_c *TenantDatasetCreate) SetID(v uuid.UUID) *TenantDatasetCreate {
 	_c.mutation.SetID(v)
@@ -199,6 +213,10 @@ func (_c *TenantDatasetCreate) defaults() error {
 		v := tenantdataset.DefaultUpdatedAt()
 		_c.mutation.SetUpdatedAt(v)
 	}
+	if _, ok := _c.mutation.Managed(); !ok {
+		v := tenantdataset.DefaultManaged
+		_c.mutation.SetManaged(v)
+	}
 	if _, ok := _c.mutation.ID(); !ok {
 		if tenantdataset.DefaultID == nil {
 			return fmt.Errorf("ent: uninitialized tenantdataset.DefaultID (forgotten import ent/runtime?)")
@@ -227,6 +245,9 @@ func (_c *TenantDatasetCreate) check() error {
 		if err := tenantdataset.EngineValidator(v); err != nil {
 			return &ValidationError{Name: "engine", err: fmt.Errorf(`ent: validator failed for field "TenantDataset.engine": %w`, err)}
 		}
+	}
+	if _, ok := _c.mutation.Managed(); !ok {
+		return &ValidationError{Name: "managed", err: errors.New(`ent: missing required field "TenantDataset.managed"`)}
 	}
 	if len(_c.mutation.TenantIDs()) == 0 {
 		return &ValidationError{Name: "tenant", err: errors.New(`ent: missing required edge "TenantDataset.tenant"`)}
@@ -294,6 +315,10 @@ func (_c *TenantDatasetCreate) createSpec() (*TenantDataset, *sqlgraph.CreateSpe
 	if value, ok := _c.mutation.BigqueryDataset(); ok {
 		_spec.SetField(tenantdataset.FieldBigqueryDataset, field.TypeString, value)
 		_node.BigqueryDataset = value
+	}
+	if value, ok := _c.mutation.Managed(); ok {
+		_spec.SetField(tenantdataset.FieldManaged, field.TypeBool, value)
+		_node.Managed = value
 	}
 	if nodes := _c.mutation.TenantIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
@@ -476,6 +501,18 @@ func (u *TenantDatasetUpsert) ClearBigqueryDataset() *TenantDatasetUpsert {
 	return u
 }
 
+// SetManaged sets the "managed" field.
+func (u *TenantDatasetUpsert) SetManaged(v bool) *TenantDatasetUpsert {
+	u.Set(tenantdataset.FieldManaged, v)
+	return u
+}
+
+// UpdateManaged sets the "managed" field to the value that was provided on create.
+func (u *TenantDatasetUpsert) UpdateManaged() *TenantDatasetUpsert {
+	u.SetExcluded(tenantdataset.FieldManaged)
+	return u
+}
+
 // UpdateNewValues updates the mutable fields using the new values that were set on create except the ID field.
 // Using this option is equivalent to using:
 //
@@ -639,6 +676,20 @@ func (u *TenantDatasetUpsertOne) UpdateBigqueryDataset() *TenantDatasetUpsertOne
 func (u *TenantDatasetUpsertOne) ClearBigqueryDataset() *TenantDatasetUpsertOne {
 	return u.Update(func(s *TenantDatasetUpsert) {
 		s.ClearBigqueryDataset()
+	})
+}
+
+// SetManaged sets the "managed" field.
+func (u *TenantDatasetUpsertOne) SetManaged(v bool) *TenantDatasetUpsertOne {
+	return u.Update(func(s *TenantDatasetUpsert) {
+		s.SetManaged(v)
+	})
+}
+
+// UpdateManaged sets the "managed" field to the value that was provided on create.
+func (u *TenantDatasetUpsertOne) UpdateManaged() *TenantDatasetUpsertOne {
+	return u.Update(func(s *TenantDatasetUpsert) {
+		s.UpdateManaged()
 	})
 }
 
@@ -972,6 +1023,20 @@ func (u *TenantDatasetUpsertBulk) UpdateBigqueryDataset() *TenantDatasetUpsertBu
 func (u *TenantDatasetUpsertBulk) ClearBigqueryDataset() *TenantDatasetUpsertBulk {
 	return u.Update(func(s *TenantDatasetUpsert) {
 		s.ClearBigqueryDataset()
+	})
+}
+
+// SetManaged sets the "managed" field.
+func (u *TenantDatasetUpsertBulk) SetManaged(v bool) *TenantDatasetUpsertBulk {
+	return u.Update(func(s *TenantDatasetUpsert) {
+		s.SetManaged(v)
+	})
+}
+
+// UpdateManaged sets the "managed" field to the value that was provided on create.
+func (u *TenantDatasetUpsertBulk) UpdateManaged() *TenantDatasetUpsertBulk {
+	return u.Update(func(s *TenantDatasetUpsert) {
+		s.UpdateManaged()
 	})
 }
 

@@ -123,6 +123,20 @@ func (_u *TenantDatasetUpdate) ClearBigqueryDataset() *TenantDatasetUpdate {
 	return _u
 }
 
+// SetManaged sets the "managed" field.
+func (_u *TenantDatasetUpdate) SetManaged(v bool) *TenantDatasetUpdate {
+	_u.mutation.SetManaged(v)
+	return _u
+}
+
+// SetNillableManaged sets the "managed" field if the given value is not nil.
+func (_u *TenantDatasetUpdate) SetNillableManaged(v *bool) *TenantDatasetUpdate {
+	if v != nil {
+		_u.SetManaged(*v)
+	}
+	return _u
+}
+
 // AddTableIDs adds the "tables" edge to the CatalogTable entity by IDs.
 func (_u *TenantDatasetUpdate) AddTableIDs(ids ...uuid.UUID) *TenantDatasetUpdate {
 	_u.mutation.AddTableIDs(ids...)
@@ -266,6 +280,9 @@ func (_u *TenantDatasetUpdate) sqlSave(ctx context.Context) (_node int, err erro
 	}
 	if _u.mutation.BigqueryDatasetCleared() {
 		_spec.ClearField(tenantdataset.FieldBigqueryDataset, field.TypeString)
+	}
+	if value, ok := _u.mutation.Managed(); ok {
+		_spec.SetField(tenantdataset.FieldManaged, field.TypeBool, value)
 	}
 	if _u.mutation.TablesCleared() {
 		edge := &sqlgraph.EdgeSpec{
@@ -423,6 +440,20 @@ func (_u *TenantDatasetUpdateOne) SetNillableBigqueryDataset(v *string) *TenantD
 // ClearBigqueryDataset clears the value of the "bigquery_dataset" field.
 func (_u *TenantDatasetUpdateOne) ClearBigqueryDataset() *TenantDatasetUpdateOne {
 	_u.mutation.ClearBigqueryDataset()
+	return _u
+}
+
+// SetManaged sets the "managed" field.
+func (_u *TenantDatasetUpdateOne) SetManaged(v bool) *TenantDatasetUpdateOne {
+	_u.mutation.SetManaged(v)
+	return _u
+}
+
+// SetNillableManaged sets the "managed" field if the given value is not nil.
+func (_u *TenantDatasetUpdateOne) SetNillableManaged(v *bool) *TenantDatasetUpdateOne {
+	if v != nil {
+		_u.SetManaged(*v)
+	}
 	return _u
 }
 
@@ -599,6 +630,9 @@ func (_u *TenantDatasetUpdateOne) sqlSave(ctx context.Context) (_node *TenantDat
 	}
 	if _u.mutation.BigqueryDatasetCleared() {
 		_spec.ClearField(tenantdataset.FieldBigqueryDataset, field.TypeString)
+	}
+	if value, ok := _u.mutation.Managed(); ok {
+		_spec.SetField(tenantdataset.FieldManaged, field.TypeBool, value)
 	}
 	if _u.mutation.TablesCleared() {
 		edge := &sqlgraph.EdgeSpec{

@@ -71,7 +71,7 @@ func catalogData(cat qb.Catalog) M {
 }
 
 func TestTenantDatasetOverGraphQL(t *testing.T) {
-	apptest.Each(t, func(t *testing.T, env *apptest.Env) {
+	apptest.EachWith(t, apptest.AllowDatasets(t, "warehouse.internal:5432/analytics"), func(t *testing.T, env *apptest.Env) {
 		s := newOrgSetup(t, env)
 		const get = `{ tenantDataset { ` + catalogSelection + ` } }`
 		const setCatalog = `mutation($in: TenantDatasetCatalogInput!) { setTenantDatasetCatalog(input: $in) { ` + catalogSelection + ` } }`
@@ -120,5 +120,29 @@ func TestTenantDatasetOverGraphQL(t *testing.T) {
 		expectFieldError(t, env.GraphQL(setCatalog, M{"in": M{"tables": L{}}}, s.bh),
 			"setTenantDatasetCatalog", "Tenant dataset not configured", "NOT_FOUND", 404)
 		expectData(t, env.GraphQL(get, nil, s.h), M{"tenantDataset": want})
+	})
+}
+
+// TestTenantDatasetGuardOverGraphQL: the mutation runs the same guard as
+// PUT /api/tenant-dataset (allowlist, hosted datasets keep their location).
+func TestTenantDatasetGuardOverGraphQL(t *testing.T) {
+	apptest.Each(t, func(t *testing.T, env *apptest.Env) {
+		s := newOrgSetup(t, env)
+		expectInvalid(t, env.GraphQL(`mutation { setTenantDataset(input: {engine: postgres, schemaName: "analytics",
+			connection: "postgres://reader@warehouse.example:5432/analytics"}) { id } }`, nil, s.h), "setTenantDataset",
+			"connection is not allowed: its host, port and database must match an entry of RETEN_DATASET_ALLOW")
+		expectInvalid(t, env.GraphQL(`mutation { setTenantDataset(input: {engine: sqlite, connection: "/etc/passwd"}) { id } }`, nil, s.h),
+			"setTenantDataset", "connection is not allowed: the file must lie inside a directory listed in RETEN_DATASET_ALLOW")
+
+		apptest.DemoDataset(t, env, s.acme.TenantID, demo.Options{Seed: 3, Commerces: 10, Products: 5, Events: 50, Transactions: 10})
+		res := gqlOK(t, env, s.h, `{ tenantDataset { engine schemaName managed } }`, nil)
+		ds := res["tenantDataset"].(map[string]any)
+		if ds["managed"] != true {
+			t.Fatalf("hosted dataset = %v", ds)
+		}
+		expectInvalid(t, env.GraphQL(`mutation($e: TenantDatasetEngine!) { setTenantDataset(input: {engine: $e, schemaName: "public"}) { id } }`,
+			M{"e": ds["engine"]}, s.h), "setTenantDataset",
+			"the dataset is managed by the service: its engine, connection, schemaName, bigqueryProject and bigqueryDataset cannot be changed")
+		expectData(t, env.GraphQL(`{ tenantDataset { managed } }`, nil, s.bh), M{"tenantDataset": nil})
 	})
 }

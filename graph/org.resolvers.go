@@ -121,7 +121,8 @@ func (r *mutationResolver) BatchUpsertCommerces(ctx context.Context, items []*mo
 	if err != nil {
 		return nil, err
 	}
-	out := &model.BatchUpsertResult{Created: res.Created, Updated: res.Updated, Total: res.Total, Errors: []*model.BatchItemError{}}
+	out := &model.BatchUpsertResult{Created: res.Created, Updated: res.Updated, Unchanged: res.Unchanged, Total: res.Total,
+		Errors: []*model.BatchItemError{}}
 	for _, e := range res.Errors {
 		out.Errors = append(out.Errors, &model.BatchItemError{Index: e.Index, Messages: e.Messages})
 	}

@@ -211,9 +211,15 @@ func TestCommercesOverGraphQL(t *testing.T) {
 				{externalID: "C-1", name: "Almacén Uno", addresses: [{addressAlias: "casa", city: "Talca"}]},
 				{externalID: "B-2", name: ""},
 				{externalID: "B-3", name: "Nuevo", users: [{externalID: "U-9", roles: [ADMIN], contacts: [{contactType: EMAIL, value: "b3@example.test"}]}]}
-			]) { created updated total errors { index messages } } }`, nil, s.h)
-			expectData(t, res, M{"batchUpsertCommerces": M{"created": 1, "updated": 1, "total": 3,
+			]) { created updated unchanged total errors { index messages } } }`, nil, s.h)
+			expectData(t, res, M{"batchUpsertCommerces": M{"created": 1, "updated": 1, "unchanged": 0, "total": 3,
 				"errors": L{M{"index": 1, "messages": L{"name should not be empty"}}}}})
+			// The valid items again: identical to what is stored, nothing is written.
+			expectData(t, env.GraphQL(`mutation { batchUpsertCommerces(items: [
+				{externalID: "C-1", name: "Almacén Uno", addresses: [{addressAlias: "casa", city: "Talca"}]},
+				{externalID: "B-3", name: "Nuevo", users: [{externalID: "U-9", roles: [ADMIN], contacts: [{contactType: EMAIL, value: "b3@example.test"}]}]}
+			]) { created updated unchanged total errors { index } } }`, nil, s.h),
+				M{"batchUpsertCommerces": M{"created": 0, "updated": 0, "unchanged": 2, "total": 2, "errors": L{}}})
 			expectData(t, env.GraphQL(`{ commerces(orderBy: {field: EXTERNAL_ID}) { edges { node { externalID name users { externalID } } } } }`, nil, s.h),
 				M{"commerces": M{"edges": L{
 					M{"node": M{"externalID": "B-3", "name": "Nuevo", "users": L{M{"externalID": "U-9"}}}},

@@ -21,7 +21,8 @@ type sessionResponse struct {
 }
 
 func (a *api) login(w http.ResponseWriter, r *http.Request) error {
-	// Brute-force protection: per client IP first, then per identifier.
+	// Brute-force protection: per client IP first, then per account (the
+	// identifier's user; the identifier itself when it names none).
 	if err := a.Limiter.LoginIP(w, r); err != nil {
 		return err
 	}
@@ -34,7 +35,11 @@ func (a *api) login(w http.ResponseWriter, r *http.Request) error {
 	if err := b.err(); err != nil {
 		return err
 	}
-	if err := a.Limiter.LoginIdentifier(w, r, identifier); err != nil {
+	account, err := a.Auth.LoginAccount(r.Context(), identifier)
+	if err != nil {
+		return err
+	}
+	if err := a.Limiter.LoginIdentifier(w, r, identifier, account); err != nil {
 		return err
 	}
 	sess, err := a.Auth.Login(r.Context(), auth.LoginInput{

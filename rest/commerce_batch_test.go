@@ -20,10 +20,11 @@ import (
 const cmBatchPath = "/api/integration/commerces/batch-upsert"
 
 type cmBatchResult struct {
-	Created int `json:"created"`
-	Updated int `json:"updated"`
-	Total   int `json:"total"`
-	Errors  []struct {
+	Created   int `json:"created"`
+	Updated   int `json:"updated"`
+	Unchanged int `json:"unchanged"`
+	Total     int `json:"total"`
+	Errors    []struct {
 		Index    int      `json:"index"`
 		Messages []string `json:"messages"`
 	} `json:"errors"`
@@ -202,9 +203,10 @@ func TestCommerceBatchUpsert(t *testing.T) {
 			t.Fatalf("P-7 = %+v", p7)
 		}
 
-		// A second run of the valid items creates nothing and duplicates no child.
+		// A second run of the valid items creates nothing, duplicates no child
+		// and, the items being what is stored now, writes nothing.
 		again := []any{items[0], items[3], items[7]}
-		if got := cmBatch(t, env, kh, again); got.Created != 0 || got.Updated != 3 || got.Total != 3 || len(got.Errors) != 0 {
+		if got := cmBatch(t, env, kh, again); got.Created != 0 || got.Updated != 0 || got.Unchanged != 3 || got.Total != 3 || len(got.Errors) != 0 {
 			t.Fatalf("second run = %s", cmJSON(got))
 		}
 		if s := cmAddrSummary(cmCommerce(t, env, w.acme.TenantID, "N-1")); len(s) != 3 {
@@ -313,7 +315,7 @@ func TestCommerceBatchUpsertRace(t *testing.T) {
 		wg.Wait()
 		created := 0
 		for k, r := range results {
-			if r.Total != 60 || r.Created+r.Updated+len(r.Errors) != 60 {
+			if r.Total != 60 || r.Created+r.Updated+r.Unchanged+len(r.Errors) != 60 {
 				t.Fatalf("batch %d = %s", k, cmJSON(r))
 			}
 			for _, e := range r.Errors {
@@ -384,10 +386,11 @@ func TestCommerceBatchUpsert5000(t *testing.T) {
 		if n, _ := db.CommerceContact.Query().Where(commercecontact.IsPrimary(true)).Count(sys); n != 200 {
 			t.Fatalf("primary contacts = %d", n)
 		}
-		// The same batch again updates every item and duplicates nothing.
+		// The same batch again, one item renamed: that item is updated, the
+		// 4999 others are unchanged (nothing written), nothing is duplicated.
 		items[1] = map[string]any{"external_id": "C00001", "name": "Renombrado"}
-		if got := cmBatch(t, env, kh, items); got.Created != 0 || got.Updated != 5000 || len(got.Errors) != 0 {
-			t.Fatalf("second run = %d created, %d updated, %d errors", got.Created, got.Updated, len(got.Errors))
+		if got := cmBatch(t, env, kh, items); got.Created != 0 || got.Updated != 1 || got.Unchanged != 4999 || len(got.Errors) != 0 {
+			t.Fatalf("second run = %d created, %d updated, %d unchanged, %d errors", got.Created, got.Updated, got.Unchanged, len(got.Errors))
 		}
 		if n, _ := db.CommerceAddress.Query().Count(sys); n != 500 {
 			t.Fatalf("addresses after second run = %d", n)

@@ -590,10 +590,11 @@ func (a *api) setPrimaryCommerceContact(w http.ResponseWriter, r *http.Request) 
 
 // commerceBatchResultDTO is the answer of the batch upsert.
 type commerceBatchResultDTO struct {
-	Created int                     `json:"created"`
-	Updated int                     `json:"updated"`
-	Total   int                     `json:"total"`
-	Errors  []commerceBatchErrorDTO `json:"errors"`
+	Created   int                     `json:"created"`
+	Updated   int                     `json:"updated"`
+	Unchanged int                     `json:"unchanged"`
+	Total     int                     `json:"total"`
+	Errors    []commerceBatchErrorDTO `json:"errors"`
 }
 
 type commerceBatchErrorDTO struct {
@@ -621,7 +622,8 @@ func (a *api) batchUpsertCommerces(w http.ResponseWriter, r *http.Request) error
 	if err != nil {
 		return err
 	}
-	out := commerceBatchResultDTO{Created: res.Created, Updated: res.Updated, Total: res.Total, Errors: make([]commerceBatchErrorDTO, len(res.Errors))}
+	out := commerceBatchResultDTO{Created: res.Created, Updated: res.Updated, Unchanged: res.Unchanged, Total: res.Total,
+		Errors: make([]commerceBatchErrorDTO, len(res.Errors))}
 	for i, e := range res.Errors {
 		out.Errors[i] = commerceBatchErrorDTO{Index: e.Index, Messages: e.Messages}
 	}

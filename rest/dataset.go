@@ -39,7 +39,8 @@ const (
 )
 
 // datasetDTO is the tenant's dataset configuration (designed shape). The
-// connection is write-only: hasConnection says whether one is stored.
+// connection is write-only: hasConnection says whether one is stored;
+// managed, whether the service hosts it (its location cannot change).
 type datasetDTO struct {
 	ID              uuid.UUID `json:"id"`
 	Engine          string    `json:"engine"`
@@ -47,6 +48,7 @@ type datasetDTO struct {
 	BigqueryProject *string   `json:"bigqueryProject"`
 	BigqueryDataset *string   `json:"bigqueryDataset"`
 	HasConnection   bool      `json:"hasConnection"`
+	Managed         bool      `json:"managed"`
 	CreatedAt       time.Time `json:"createdAt"`
 	UpdatedAt       time.Time `json:"updatedAt"`
 }
@@ -62,7 +64,7 @@ func nullable(s string) *string {
 func presentDataset(d *ent.TenantDataset) datasetDTO {
 	return datasetDTO{ID: d.ID, Engine: string(d.Engine), SchemaName: nullable(d.SchemaName),
 		BigqueryProject: nullable(d.BigqueryProject), BigqueryDataset: nullable(d.BigqueryDataset),
-		HasConnection: dataset.HasConnection(d), CreatedAt: d.CreatedAt, UpdatedAt: d.UpdatedAt}
+		HasConnection: dataset.HasConnection(d), Managed: d.Managed, CreatedAt: d.CreatedAt, UpdatedAt: d.UpdatedAt}
 }
 
 // catalogDTO is the catalog, in the shape PUT /api/tenant-dataset/catalog takes.

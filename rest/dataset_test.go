@@ -61,7 +61,7 @@ func noSecret(t *testing.T, res *apptest.Response) {
 }
 
 func TestTenantDatasetConfig(t *testing.T) {
-	apptest.Each(t, func(t *testing.T, env *apptest.Env) {
+	apptest.EachWith(t, apptest.AllowDatasets(t, "analytics.internal:5432/warehouse"), func(t *testing.T, env *apptest.Env) {
 		acme, beta := env.Bootstrap("Acme"), env.Bootstrap("Beta")
 		h := apptest.JWT(env.Login(acme.Email), acme.TenantID, uuid.Nil)
 		bh := apptest.JWT(env.Login(beta.Email), beta.TenantID, uuid.Nil)
@@ -88,9 +88,9 @@ func TestTenantDatasetConfig(t *testing.T) {
 			t.Fatalf("create: %d %s", res.Status, res.Body)
 		}
 		created := res.Map(t)
-		expectKeys(t, "dataset", created, "id", "engine", "schemaName", "bigqueryProject", "bigqueryDataset", "hasConnection", "createdAt", "updatedAt")
+		expectKeys(t, "dataset", created, "id", "engine", "schemaName", "bigqueryProject", "bigqueryDataset", "hasConnection", "managed", "createdAt", "updatedAt")
 		sameMap(t, withoutVolatile(created), map[string]any{"engine": "postgres", "schemaName": "analytics",
-			"bigqueryProject": nil, "bigqueryDataset": nil, "hasConnection": true})
+			"bigqueryProject": nil, "bigqueryDataset": nil, "hasConnection": true, "managed": false})
 		res = env.Do("PUT", "/api/tenant-dataset", map[string]any{"engine": "postgres", "connection": nil, "schemaName": "analytics_v2"}, h)
 		noSecret(t, res)
 		replaced := dispatchOK(t, res, 200)
@@ -111,7 +111,7 @@ func TestTenantDatasetConfig(t *testing.T) {
 		res = env.Do("PUT", "/api/tenant-dataset", map[string]any{"engine": "bigquery", "bigqueryProject": "beta-project", "bigqueryDataset": "ds"}, bh)
 		beta1 := dispatchOK(t, res, 201)
 		sameMap(t, withoutVolatile(beta1), map[string]any{"engine": "bigquery", "schemaName": nil, "bigqueryProject": "beta-project",
-			"bigqueryDataset": "ds", "hasConnection": false})
+			"bigqueryDataset": "ds", "hasConnection": false, "managed": false})
 		expectJSON(t, "Acme after Beta", dispatchOK(t, env.Do("GET", "/api/tenant-dataset", nil, h), 200), replaced)
 
 		// Permissions: a viewer reads, only managers write.

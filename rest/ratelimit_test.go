@@ -94,6 +94,36 @@ func TestRateLimitLogin(t *testing.T) {
 	apptest.ExpectError(t, env.Do("POST", "/api/auth/login", body("another@else.test"), nil), 429, msgTooMany)
 }
 
+// TestRateLimitLoginPerAccount: the identifier budget belongs to the account
+// an identifier names, so alternating a user's email and username (in any
+// case) draws on one counter; identifiers naming no user count on their own.
+func TestRateLimitLoginPerAccount(t *testing.T) {
+	apptest.EachWith(t, limited(1000, 1000, 3), func(t *testing.T, env *apptest.Env) {
+		acme := env.Bootstrap("Acme")
+		env.CreateUser(acme.TenantID, "ana")
+		login := func(id, password string) *apptest.Response {
+			return env.Do("POST", "/api/auth/login", map[string]string{"identifier": id, "password": password}, nil)
+		}
+		apptest.ExpectError(t, login("ana@example.test", "wrong-password"), 401, "Invalid credentials")
+		apptest.ExpectError(t, login("ANA", "wrong-password"), 401, "Invalid credentials")
+		apptest.ExpectError(t, login(" Ana@Example.test ", "wrong-password"), 401, "Invalid credentials")
+		res := login("ana", apptest.Password)
+		apptest.ExpectError(t, res, 429, msgTooMany)
+		expectRateHeaders(t, res, 3, 0)
+		apptest.ExpectError(t, login("ana@example.test", apptest.Password), 429, msgTooMany)
+
+		// Another account keeps its budget.
+		env.Login(acme.Email)
+
+		// An identifier naming no user counts for itself.
+		for range 3 {
+			apptest.ExpectError(t, login("nobody@example.test", "wrong-password"), 401, "Invalid credentials")
+		}
+		apptest.ExpectError(t, login("Nobody@example.test", "wrong-password"), 429, msgTooMany)
+		apptest.ExpectError(t, login("nobody", "wrong-password"), 401, "Invalid credentials")
+	})
+}
+
 // TestRateLimitSharedAcrossReplicas: two instances over one database and one
 // Redis count together. CI sets TEST_REDIS_URL.
 func TestRateLimitSharedAcrossReplicas(t *testing.T) {

@@ -31,8 +31,11 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 // and answered with a 500 that reveals nothing.
 func WriteError(w http.ResponseWriter, r *http.Request, err error) {
 	e := apperr.Normalize(err)
-	if e.Kind == apperr.KindInternal {
+	switch e.Kind {
+	case apperr.KindInternal:
 		slog.ErrorContext(r.Context(), "request failed", "err", err, "method", r.Method, "path", r.URL.Path)
+	case apperr.KindUnavailable:
+		slog.WarnContext(r.Context(), "request unavailable", "err", err, "method", r.Method, "path", r.URL.Path)
 	}
 	if e.RetryAfter > 0 {
 		w.Header().Set("Retry-After", strconv.Itoa(int(e.RetryAfter.Round(time.Second)/time.Second)))

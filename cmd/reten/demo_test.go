@@ -17,6 +17,7 @@ import (
 
 	"github.com/reten-io/reten/internal/app"
 	"github.com/reten-io/reten/internal/apptest"
+	"github.com/reten-io/reten/internal/dataset"
 	"github.com/reten-io/reten/internal/demo"
 )
 
@@ -74,17 +75,25 @@ func TestDemoCommand(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var schema string
+			var (
+				schema   string
+				tenantID uuid.UUID
+			)
 			t.Cleanup(func() {
 				if schema != "" {
 					if _, err := db.Exec(`DROP SCHEMA IF EXISTS "` + schema + `" CASCADE`); err != nil {
 						t.Errorf("drop %s: %v", schema, err)
 					}
 				}
+				if tenantID != uuid.Nil {
+					if err := dataset.DropReader(context.Background(), db, tenantID); err != nil {
+						t.Errorf("drop reader role: %v", err)
+					}
+				}
 				_ = db.Close()
 			})
 			line := runDemo(t, "--password", "secret-pw-1")
-			schema = "demo_" + strings.ReplaceAll(line.TenantID, "-", "")[:8]
+			schema, tenantID = "demo_"+strings.ReplaceAll(line.TenantID, "-", "")[:8], uuid.MustParse(line.TenantID)
 			var n int
 			if err := db.QueryRow(`SELECT count(*) FROM "` + schema + `"."events"`).Scan(&n); err != nil || n != demo.DefaultEvents {
 				t.Fatalf("%s.events: %d rows, %v", schema, n, err)

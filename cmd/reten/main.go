@@ -93,7 +93,7 @@ func run(args []string, stdout io.Writer) error {
 		return json.NewEncoder(stdout).Encode(res)
 	case "demo":
 		fs := flag.NewFlagSet("demo", flag.ContinueOnError)
-		in := dataset.DemoInput{DatabaseURL: cfg.DatabaseURL}
+		var in dataset.DemoInput
 		fs.StringVar(&in.Password, "password", "", "password of the demo user when created (default: generated and printed)")
 		fs.BoolVar(&in.Replace, "replace", false, "drop and regenerate the demo tables")
 		if err := fs.Parse(args[1:]); err != nil {

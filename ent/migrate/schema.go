@@ -2308,6 +2308,7 @@ var (
 		{Name: "schema_name", Type: field.TypeString, Nullable: true},
 		{Name: "bigquery_project", Type: field.TypeString, Nullable: true},
 		{Name: "bigquery_dataset", Type: field.TypeString, Nullable: true},
+		{Name: "managed", Type: field.TypeBool, Default: false},
 		{Name: "tenant_id", Type: field.TypeUUID},
 	}
 	// TenantDatasetsTable holds the schema information for the "tenant_datasets" table.
@@ -2318,7 +2319,7 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "tenant_datasets_tenants_tenant",
-				Columns:    []*schema.Column{TenantDatasetsColumns[8]},
+				Columns:    []*schema.Column{TenantDatasetsColumns[9]},
 				RefColumns: []*schema.Column{TenantsColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
@@ -2327,12 +2328,12 @@ var (
 			{
 				Name:    "tenantdataset_tenant_id",
 				Unique:  false,
-				Columns: []*schema.Column{TenantDatasetsColumns[8]},
+				Columns: []*schema.Column{TenantDatasetsColumns[9]},
 			},
 			{
 				Name:    "tenantdataset_tenant_id_unique",
 				Unique:  true,
-				Columns: []*schema.Column{TenantDatasetsColumns[8]},
+				Columns: []*schema.Column{TenantDatasetsColumns[9]},
 			},
 		},
 	}

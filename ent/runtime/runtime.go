@@ -1988,6 +1988,10 @@ func init() {
 	tenantdataset.DefaultUpdatedAt = tenantdatasetDescUpdatedAt.Default.(func() time.Time)
 	// tenantdataset.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
 	tenantdataset.UpdateDefaultUpdatedAt = tenantdatasetDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// tenantdatasetDescManaged is the schema descriptor for managed field.
+	tenantdatasetDescManaged := tenantdatasetFields[5].Descriptor()
+	// tenantdataset.DefaultManaged holds the default value on creation for the managed field.
+	tenantdataset.DefaultManaged = tenantdatasetDescManaged.Default.(bool)
 	// tenantdatasetDescID is the schema descriptor for id field.
 	tenantdatasetDescID := tenantdatasetMixinFields0[0].Descriptor()
 	// tenantdataset.DefaultID holds the default value on creation for the id field.

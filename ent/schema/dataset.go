@@ -29,6 +29,11 @@ func (TenantDataset) Fields() []ent.Field {
 		field.String("schema_name").Optional(),
 		field.String("bigquery_project").Optional(),
 		field.String("bigquery_dataset").Optional(),
+		// managed datasets are hosted by the service itself (the demo): their
+		// engine, connection and schema are the service's to set, never the tenant's.
+		field.Bool("managed").Default(false).
+			Comment("Whether the service hosts this dataset itself (reten demo): its engine, connection and schema cannot be changed.").
+			Annotations(entgql.Skip(entgql.SkipWhereInput, entgql.SkipMutationCreateInput, entgql.SkipMutationUpdateInput)),
 	}
 }
 

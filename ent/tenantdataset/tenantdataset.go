@@ -35,6 +35,8 @@ const (
 	FieldBigqueryProject = "bigquery_project"
 	// FieldBigqueryDataset holds the string denoting the bigquery_dataset field in the database.
 	FieldBigqueryDataset = "bigquery_dataset"
+	// FieldManaged holds the string denoting the managed field in the database.
+	FieldManaged = "managed"
 	// EdgeTenant holds the string denoting the tenant edge name in mutations.
 	EdgeTenant = "tenant"
 	// EdgeTables holds the string denoting the tables edge name in mutations.
@@ -68,6 +70,7 @@ var Columns = []string{
 	FieldSchemaName,
 	FieldBigqueryProject,
 	FieldBigqueryDataset,
+	FieldManaged,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).
@@ -94,6 +97,8 @@ var (
 	DefaultUpdatedAt func() time.Time
 	// UpdateDefaultUpdatedAt holds the default value on update for the "updated_at" field.
 	UpdateDefaultUpdatedAt func() time.Time
+	// DefaultManaged holds the default value on creation for the "managed" field.
+	DefaultManaged bool
 	// DefaultID holds the default value on creation for the "id" field.
 	DefaultID func() uuid.UUID
 )
@@ -163,6 +168,11 @@ func ByBigqueryProject(opts ...sql.OrderTermOption) OrderOption {
 // ByBigqueryDataset orders the results by the bigquery_dataset field.
 func ByBigqueryDataset(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldBigqueryDataset, opts...).ToFunc()
+}
+
+// ByManaged orders the results by the managed field.
+func ByManaged(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldManaged, opts...).ToFunc()
 }
 
 // ByTenantField orders the results by tenant field.

@@ -91,6 +91,11 @@ func BigqueryDataset(v string) predicate.TenantDataset {
 	return predicate.TenantDataset(sql.FieldEQ(FieldBigqueryDataset, v))
 }
 
+// Managed applies equality check predicate on the "managed" field. It's identical to ManagedEQ.
+func Managed(v bool) predicate.TenantDataset {
+	return predicate.TenantDataset(sql.FieldEQ(FieldManaged, v))
+}
+
 // CreatedAtEQ applies the EQ predicate on the "created_at" field.
 func CreatedAtEQ(v time.Time) predicate.TenantDataset {
 	return predicate.TenantDataset(sql.FieldEQ(FieldCreatedAt, v))
@@ -484,6 +489,16 @@ func BigqueryDatasetEqualFold(v string) predicate.TenantDataset {
 // BigqueryDatasetContainsFold applies the ContainsFold predicate on the "bigquery_dataset" field.
 func BigqueryDatasetContainsFold(v string) predicate.TenantDataset {
 	return predicate.TenantDataset(sql.FieldContainsFold(FieldBigqueryDataset, v))
+}
+
+// ManagedEQ applies the EQ predicate on the "managed" field.
+func ManagedEQ(v bool) predicate.TenantDataset {
+	return predicate.TenantDataset(sql.FieldEQ(FieldManaged, v))
+}
+
+// ManagedNEQ applies the NEQ predicate on the "managed" field.
+func ManagedNEQ(v bool) predicate.TenantDataset {
+	return predicate.TenantDataset(sql.FieldNEQ(FieldManaged, v))
 }
 
 // HasTenant applies the HasEdge predicate on the "tenant" edge.

@@ -176,11 +176,17 @@ type BatchItemError struct {
 	Messages []string `json:"messages"`
 }
 
-// Outcome of a sync or batch upsert: created + updated + len(errors) = total.
+// Outcome of a sync or batch upsert: created + updated + unchanged + len(errors) = total.
 type BatchUpsertResult struct {
 	Created int `json:"created"`
+	// Items that matched a stored row and changed it (or, for commerces, its children).
 	Updated int `json:"updated"`
-	Total   int `json:"total"`
+	// Items identical to what was stored: nothing was written for them (no updatedAt moves).
+	// batchUpsertCommerces tells them apart (the commerce and every child sent are compared);
+	// the operator and route batches write every matched item and count it as updated, so
+	// they answer 0.
+	Unchanged int `json:"unchanged"`
+	Total     int `json:"total"`
 	// Rejected items (empty for syncOperators, which is all or nothing).
 	Errors []*BatchItemError `json:"errors"`
 }
@@ -826,11 +832,15 @@ type TenantDatasetCatalogInput struct {
 type TenantDatasetInput struct {
 	// bigquery (compile only), postgres or sqlite.
 	Engine tenantdataset.Engine `json:"engine"`
-	// Write-only. postgres: a postgres:// URL (required on first set or when the
+	// Write-only. postgres: a postgres:// URL with a host and a database and no
+	// parameter but sslmode and connect_timeout (required on first set or when the
 	// engine changes); sqlite: the dataset file path (same rule); bigquery:
-	// optional credentials ("" removes them).
+	// optional credentials ("" removes them). The connection must match an entry
+	// of the deployment's RETEN_DATASET_ALLOW (a host:port[/database], or a
+	// directory holding the file once symlinks are resolved) and is never the
+	// service's own database; a managed dataset keeps its location.
 	Connection *string `json:"connection,omitempty"`
-	// postgres: the schema holding the tables (required); refused otherwise.
+	// postgres: the schema holding the tables (required; never information_schema or pg_*); refused otherwise.
 	SchemaName *string `json:"schemaName,omitempty"`
 	// bigquery: the project id (required); refused otherwise.
 	BigqueryProject *string `json:"bigqueryProject,omitempty"`

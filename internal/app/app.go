@@ -79,7 +79,7 @@ type App struct {
 
 // New opens the database, applies pending migrations and wires the services.
 func New(ctx context.Context, cfg Config) (*App, error) {
-	db, err := OpenDB(cfg.DatabaseURL, cfg.EntOptions...)
+	db, err := openDB(cfg.DatabaseURL, cfg.dbStatementTimeout(), cfg.EntOptions...)
 	if err != nil {
 		return nil, err
 	}
@@ -118,7 +118,10 @@ func Wire(cfg Config, db *DB) (*App, error) {
 	a.Catalog = catalog.NewService(db.Client)
 	a.AGCs = agc.NewService(db.Client)
 	a.Snapshots = snapshot.NewService(db.Client, db.Dialect)
-	a.Dataset = dataset.NewService(db.Client, cfg.SecretsKey)
+	if a.Dataset, err = dataset.NewService(db.Client, cfg.SecretsKey,
+		dataset.Host{DB: db.SQL, URL: cfg.DatabaseURL, Allow: cfg.DatasetAllow}); err != nil {
+		return nil, err
+	}
 	a.EventFilters = eventfilter.NewService(db.Client, a.Dataset)
 	a.Audiences = audience.NewService(db.Client, a.Dataset)
 	a.ResultTypes = resulttype.NewService(db.Client)

@@ -19,6 +19,7 @@ import (
 	"golang.org/x/crypto/hkdf"
 
 	"github.com/reten-io/reten/ent"
+	"github.com/reten-io/reten/internal/dataset"
 	"github.com/reten-io/reten/internal/ratelimit"
 )
 
@@ -35,12 +36,48 @@ type Config struct {
 	ShutdownTimeout time.Duration // RETEN_SHUTDOWN_TIMEOUT
 	SecureCookies   bool          // RETEN_SECURE_COOKIES
 	RateLimit       ratelimit.Config
+
+	// RequestTimeout is the deadline of every HTTP request's work
+	// (RETEN_REQUEST_TIMEOUT); zero means DefaultRequestTimeout.
+	RequestTimeout time.Duration
+	// DBStatementTimeout bounds each PostgreSQL statement on the server
+	// (RETEN_DB_STATEMENT_TIMEOUT); zero means DefaultDBStatementTimeout.
+	DBStatementTimeout time.Duration
+
+	// DatasetAllow lists the dataset connections tenants may configure:
+	// RETEN_DATASET_ALLOW (empty: none).
+	DatasetAllow dataset.Allowlist
 	// SecretsKey (32 bytes) encrypts provider credentials at rest:
 	// RETEN_SECRETS_KEY (64 hex characters), or derived from the JWT secret.
 	SecretsKey []byte
 	// EntOptions are extra options of the ent client (tests: ent.Debug and
 	// ent.Log to count SQL statements); not read from the environment.
 	EntOptions []ent.Option
+}
+
+// The defaults of the time bounds: a request answers (503 at worst) within
+// DefaultRequestTimeout, below the server's write timeout; a statement the
+// server has run for DefaultDBStatementTimeout is cancelled.
+const (
+	DefaultRequestTimeout     = 60 * time.Second
+	DefaultDBStatementTimeout = 30 * time.Second
+)
+
+// requestTimeout is RequestTimeout or its default.
+func (c Config) requestTimeout() time.Duration {
+	return orDefault(c.RequestTimeout, DefaultRequestTimeout)
+}
+
+// dbStatementTimeout is DBStatementTimeout or its default.
+func (c Config) dbStatementTimeout() time.Duration {
+	return orDefault(c.DBStatementTimeout, DefaultDBStatementTimeout)
+}
+
+func orDefault(d, def time.Duration) time.Duration {
+	if d > 0 {
+		return d
+	}
+	return def
 }
 
 // Postgres reports whether the configured database is PostgreSQL.
@@ -65,6 +102,9 @@ func LoadConfig() (Config, error) {
 		return c, err
 	}
 	c.RateLimit = rl
+	if c.DatasetAllow, err = dataset.ParseAllowlist(os.Getenv(dataset.AllowSetting)); err != nil {
+		return c, err
+	}
 	if err := c.LogLevel.UnmarshalText([]byte(envOr("RETEN_LOG_LEVEL", "info"))); err != nil {
 		return c, fmt.Errorf("RETEN_LOG_LEVEL: %w", err)
 	}
@@ -81,6 +121,12 @@ func LoadConfig() (Config, error) {
 			return c, fmt.Errorf("RETEN_SHUTDOWN_TIMEOUT: %w", err)
 		}
 		c.ShutdownTimeout = d
+	}
+	if c.RequestTimeout, err = positiveDuration("RETEN_REQUEST_TIMEOUT", DefaultRequestTimeout); err != nil {
+		return c, err
+	}
+	if c.DBStatementTimeout, err = positiveDuration("RETEN_DB_STATEMENT_TIMEOUT", DefaultDBStatementTimeout); err != nil {
+		return c, err
 	}
 	switch {
 	case !isPostgres(c.DatabaseURL) && !strings.HasPrefix(c.DatabaseURL, "sqlite://"):
@@ -159,6 +205,20 @@ func embeddedSecret(dir string) ([]byte, error) {
 		return nil, fmt.Errorf("read JWT secret: %w", err)
 	}
 	return []byte(strings.TrimSpace(string(b))), nil
+}
+
+// positiveDuration reads a bound that cannot be switched off: nothing may
+// wait forever.
+func positiveDuration(key string, def time.Duration) (time.Duration, error) {
+	v := os.Getenv(key)
+	if v == "" {
+		return def, nil
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil || d <= 0 {
+		return 0, fmt.Errorf("%s: %q is not a positive duration (like 30s)", key, v)
+	}
+	return d, nil
 }
 
 func envOr(key, def string) string {

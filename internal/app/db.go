@@ -9,10 +9,10 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
+	"time"
 
 	"entgo.io/ent/dialect"
 	entsql "entgo.io/ent/dialect/sql"
-	_ "github.com/lib/pq" // PostgreSQL driver
 	"github.com/pressly/goose/v3"
 	"github.com/pressly/goose/v3/lock"
 	_ "modernc.org/sqlite" // pure-Go SQLite driver ("sqlite")
@@ -20,6 +20,7 @@ import (
 	"github.com/reten-io/reten/ent"
 	"github.com/reten-io/reten/ent/migrate/migrations"
 	_ "github.com/reten-io/reten/ent/runtime" // schema hooks and privacy policies
+	"github.com/reten-io/reten/internal/pgconn"
 )
 
 // DB is an open database with its ent client.
@@ -28,13 +29,22 @@ type DB struct {
 	SQL     *sql.DB
 	Dialect string
 	path    string // SQLite file
+	url     string // PostgreSQL: migrations open a pool of their own
 }
 
 // Close closes the client and the pool.
 func (d *DB) Close() error { return d.Client.Close() }
 
-// OpenDB opens DATABASE_URL (postgres://... or sqlite://PATH).
+// OpenDB opens DATABASE_URL (postgres://... or sqlite://PATH) with the
+// default statement timeout.
 func OpenDB(url string, opts ...ent.Option) (*DB, error) {
+	return openDB(url, DefaultDBStatementTimeout, opts...)
+}
+
+// openDB opens the database; on PostgreSQL every statement of the pool is
+// bounded by statementTimeout on the server and no operation waits on the
+// server past its context or statementTimeout plus a grace (internal/pgconn).
+func openDB(url string, statementTimeout time.Duration, opts ...ent.Option) (*DB, error) {
 	var (
 		db  *sql.DB
 		err error
@@ -42,7 +52,7 @@ func OpenDB(url string, opts ...ent.Option) (*DB, error) {
 	)
 	if isPostgres(url) {
 		d = dialect.Postgres
-		db, err = sql.Open("postgres", url)
+		db, err = pgconn.Open(url, pgconn.ServiceLimits(statementTimeout))
 		if err == nil {
 			db.SetMaxOpenConns(20)
 			db.SetMaxIdleConns(10)
@@ -69,7 +79,7 @@ func OpenDB(url string, opts ...ent.Option) (*DB, error) {
 		drv = utcDriver{drv}
 	}
 	client := ent.NewClient(append([]ent.Option{ent.Driver(drv)}, opts...)...)
-	return &DB{Client: client, SQL: db, Dialect: d, path: sqlitePath(url)}, nil
+	return &DB{Client: client, SQL: db, Dialect: d, path: sqlitePath(url), url: url}, nil
 }
 
 func sqlitePath(url string) string {
@@ -86,7 +96,7 @@ func (d *DB) Migrate(ctx context.Context) (applied int, err error) {
 	if err != nil {
 		return 0, err
 	}
-	gd, opts := goose.DialectSQLite3, []goose.ProviderOption(nil)
+	gd, opts, db := goose.DialectSQLite3, []goose.ProviderOption(nil), d.SQL
 	if d.Dialect == dialect.SQLite {
 		// Processes sharing the file (serve and bootstrap started together) take turns.
 		unlock, err := lockFile(d.path + ".lock")
@@ -102,8 +112,14 @@ func (d *DB) Migrate(ctx context.Context) (applied int, err error) {
 			return 0, err
 		}
 		gd, opts = goose.DialectPostgres, append(opts, goose.WithSessionLocker(locker))
+		// A migration may rewrite a large table: its statements run without
+		// the service's statement timeout, bounded by ctx only.
+		if db, err = pgconn.Open(d.url, pgconn.Limits{}); err != nil {
+			return 0, fmt.Errorf("migrations: %w", err)
+		}
+		defer db.Close()
 	}
-	p, err := goose.NewProvider(gd, d.SQL, sub, opts...)
+	p, err := goose.NewProvider(gd, db, sub, opts...)
 	if err != nil {
 		return 0, fmt.Errorf("migrations: %w", err)
 	}

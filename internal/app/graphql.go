@@ -10,7 +10,6 @@ import (
 
 	"entgo.io/contrib/entgql"
 	"github.com/99designs/gqlgen/graphql"
-	"github.com/99designs/gqlgen/graphql/errcode"
 	"github.com/99designs/gqlgen/graphql/handler"
 	"github.com/99designs/gqlgen/graphql/handler/extension"
 	"github.com/99designs/gqlgen/graphql/handler/lru"
@@ -27,12 +26,6 @@ import (
 	"github.com/reten-io/reten/internal/tenancy"
 	"github.com/reten-io/reten/internal/viewer"
 	"github.com/reten-io/reten/rest"
-)
-
-// GraphQL limits: every query is bounded in depth and complexity.
-const (
-	maxQueryDepth      = 12
-	maxQueryComplexity = 2000
 )
 
 // selfCommitting are the mutations whose service methods manage their own
@@ -61,8 +54,8 @@ func graphqlHandler(client *ent.Client, tenancyResolver *tenancy.Resolver, limit
 	srv.SetQueryCache(lru.New[*ast.QueryDocument](1000))
 	srv.Use(extension.Introspection{})
 	srv.Use(extension.AutomaticPersistedQuery{Cache: lru.New[string](100)})
-	srv.Use(extension.FixedComplexityLimit(maxQueryComplexity))
-	srv.Use(depthLimit(maxQueryDepth))
+	// After persisted queries, so that it sees the query a hash stands for.
+	srv.Use(newRequestLimits(es))
 	// Mutations run in one transaction (services pick it up from ctx);
 	// queries need none and must not hold SQLite's write lock. Batch
 	// upserts commit item by item, and the primary-flag writes of commerces
@@ -73,6 +66,8 @@ func graphqlHandler(client *ent.Client, tenancyResolver *tenancy.Resolver, limit
 		return op.Operation != ast.Mutation || perItem(op)
 	}})
 	srv.AroundFields(fieldGuard(es.Schema()))
+	srv.AroundFields(whereScope(client)) // edge filters get the data layer's tenant/project scope
+	srv.AroundFields(pageWindow(es.Schema()))
 	srv.SetErrorPresenter(presentGraphQLError)
 	srv.SetRecoverFunc(func(ctx context.Context, p any) error {
 		slog.ErrorContext(ctx, "graphql panic", "panic", p)
@@ -91,7 +86,12 @@ func graphqlHandler(client *ent.Client, tenancyResolver *tenancy.Resolver, limit
 			writeGraphQLError(w, req.Context(), err)
 			return
 		}
-		srv.ServeHTTP(w, req.WithContext(viewer.NewContext(req.Context(), v)))
+		lw, lreq, err := limitRequest(w, req.WithContext(viewer.NewContext(req.Context(), v)))
+		if err != nil {
+			writeGraphQLError(w, req.Context(), err)
+			return
+		}
+		srv.ServeHTTP(lw, lreq)
 	})
 }
 
@@ -189,10 +189,18 @@ func presentGraphQLError(ctx context.Context, err error) *gqlerror.Error {
 	if errors.As(err, &gqlErr) && gqlErr.Err == nil {
 		return gqlErr // parse and validation errors: already presented
 	}
+	if gqlErr != nil {
+		if bad, ok := argumentError(ctx, gqlErr); ok {
+			err = &gqlerror.Error{Err: bad, Message: bad.Error(), Path: gqlErr.Path}
+		}
+	}
 	out := graphql.DefaultErrorPresenter(ctx, err)
 	e := apperr.Normalize(err)
-	if e.Kind == apperr.KindInternal {
+	switch e.Kind {
+	case apperr.KindInternal:
 		slog.ErrorContext(ctx, "graphql resolver failed", "err", err)
+	case apperr.KindUnavailable:
+		slog.WarnContext(ctx, "graphql resolver unavailable", "err", err)
 	}
 	out.Message = strings.Join(e.Messages, "; ")
 	if out.Extensions == nil {
@@ -214,46 +222,4 @@ func writeGraphQLError(w http.ResponseWriter, ctx context.Context, err error) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(e.Status())
 	_ = json.NewEncoder(w).Encode(map[string]any{"errors": []*gqlerror.Error{presentGraphQLError(ctx, e)}})
-}
-
-// depthLimit rejects operations nested deeper than its value.
-type depthLimit int
-
-func (depthLimit) ExtensionName() string                   { return "DepthLimit" }
-func (depthLimit) Validate(graphql.ExecutableSchema) error { return nil }
-func (d depthLimit) MutateOperationContext(_ context.Context, oc *graphql.OperationContext) *gqlerror.Error {
-	if oc.Operation != nil && selectionDepth(oc.Operation.SelectionSet, 0) > int(d) {
-		err := gqlerror.Errorf("query is nested deeper than %d levels", int(d))
-		errcode.Set(err, "QUERY_TOO_DEEP")
-		return err
-	}
-	return nil
-}
-
-func selectionDepth(set ast.SelectionSet, depth int) int {
-	if depth > 64 { // fragments cycling are rejected by validation; stay bounded anyway
-		return depth
-	}
-	best := depth
-	for _, sel := range set {
-		var d int
-		switch s := sel.(type) {
-		case *ast.Field:
-			if len(s.SelectionSet) == 0 {
-				d = depth + 1
-			} else {
-				d = selectionDepth(s.SelectionSet, depth+1)
-			}
-		case *ast.InlineFragment:
-			d = selectionDepth(s.SelectionSet, depth)
-		case *ast.FragmentSpread:
-			if s.Definition != nil {
-				d = selectionDepth(s.Definition.SelectionSet, depth)
-			}
-		}
-		if d > best {
-			best = d
-		}
-	}
-	return best
 }

@@ -39,27 +39,58 @@ func (a *App) handler() http.Handler {
 	r.Use(accessLog(requests, latency))
 	r.Use(recoverer)
 	r.Use(bodyLimit(a.Config.MaxBodyBytes))
+	r.Use(requestDeadline(a.Config.requestTimeout()))
 
 	r.Get("/healthz", func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		_, _ = w.Write([]byte(`{"status":"ok"}` + "\n"))
 	})
-	r.Get("/readyz", func(w http.ResponseWriter, req *http.Request) {
-		ctx, cancel := context.WithTimeout(req.Context(), 2*time.Second)
-		defer cancel()
-		w.Header().Set("Content-Type", "application/json")
-		if err := a.DB.SQL.PingContext(ctx); err != nil {
-			w.WriteHeader(http.StatusServiceUnavailable)
-			_, _ = w.Write([]byte(`{"status":"unavailable","database":"unreachable"}` + "\n"))
-			return
-		}
-		_, _ = w.Write([]byte(`{"status":"ok","database":"ok"}` + "\n"))
-	})
+	r.Get("/readyz", a.readyz)
 	r.Handle("/metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
 	r.Mount("/api", a.restHandler())
 	r.Handle("/graphql", a.graphqlHandler())
 	r.Mount("/playground", playground.Handler("/playground", "/graphql"))
 	return r
+}
+
+// ReadyTimeout is how long /readyz waits for the database before it answers 503.
+const ReadyTimeout = 2 * time.Second
+
+// readyz answers 200 when the database answers a ping within ReadyTimeout
+// and 503 otherwise. The ping runs aside: even a driver that ignored its
+// context would not hold the probe past the timeout.
+func (a *App) readyz(w http.ResponseWriter, req *http.Request) {
+	ctx, cancel := context.WithTimeout(req.Context(), ReadyTimeout)
+	defer cancel()
+	pinged := make(chan error, 1)
+	go func() { pinged <- a.DB.SQL.PingContext(ctx) }()
+	var err error
+	select {
+	case err = <-pinged:
+	case <-ctx.Done():
+		err = ctx.Err()
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if err != nil {
+		slog.WarnContext(req.Context(), "readiness: database unreachable", "err", err)
+		w.WriteHeader(http.StatusServiceUnavailable)
+		_, _ = w.Write([]byte(`{"status":"unavailable","database":"unreachable"}` + "\n"))
+		return
+	}
+	_, _ = w.Write([]byte(`{"status":"ok","database":"ok"}` + "\n"))
+}
+
+// requestDeadline gives every request's context a deadline, so that no
+// database work of a request outlives it (the PostgreSQL connection closes
+// its socket at the deadline) and the client gets a 503 instead of a hang.
+func requestDeadline(d time.Duration) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			ctx, cancel := context.WithTimeout(r.Context(), d)
+			defer cancel()
+			next.ServeHTTP(w, r.WithContext(ctx))
+		})
+	}
 }
 
 func requestIDHeader(next http.Handler) http.Handler {
@@ -112,11 +143,14 @@ func recoverer(next http.Handler) http.Handler {
 	})
 }
 
+// msgBodyTooLarge is the 413 of a body over Config.MaxBodyBytes.
+const msgBodyTooLarge = "Request body is too large"
+
 func bodyLimit(n int64) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			if r.ContentLength > n {
-				rest.WriteError(w, r, apperr.TooLarge("Request body is too large"))
+				rest.WriteError(w, r, apperr.TooLarge(msgBodyTooLarge))
 				return
 			}
 			r.Body = http.MaxBytesReader(w, r.Body, n)
@@ -133,8 +167,9 @@ func (a *App) Serve(ctx context.Context) error {
 		Handler:           a.Handler,
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       60 * time.Second,
-		WriteTimeout:      120 * time.Second,
-		IdleTimeout:       120 * time.Second,
+		// The response to a request that ran into its deadline must still go out.
+		WriteTimeout: max(120*time.Second, a.Config.requestTimeout()+10*time.Second),
+		IdleTimeout:  120 * time.Second,
 	}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.ListenAndServe() }()

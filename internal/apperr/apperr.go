@@ -23,6 +23,7 @@ const (
 	KindUnprocessable
 	KindTooMany
 	KindPayloadTooLarge
+	KindUnavailable
 )
 
 var statusOf = map[Kind]int{
@@ -35,6 +36,7 @@ var statusOf = map[Kind]int{
 	KindUnprocessable:   http.StatusUnprocessableEntity,
 	KindTooMany:         http.StatusTooManyRequests,
 	KindPayloadTooLarge: http.StatusRequestEntityTooLarge,
+	KindUnavailable:     http.StatusServiceUnavailable,
 }
 
 // Error is a typed, client-facing error.
@@ -123,6 +125,20 @@ func TooLarge(msg string) *Error { return newErr(KindPayloadTooLarge, msg) }
 // Internal wraps an unexpected error as a 500; the cause is logged, never shown.
 func Internal(err error) *Error {
 	return &Error{Kind: KindInternal, Messages: []string{"Internal server error"}, Err: err}
+}
+
+// MsgUnavailable is the message of a 503: the database (or another
+// dependency) did not answer within the request's deadline.
+const MsgUnavailable = "Service temporarily unavailable"
+
+// ErrUnavailable marks errors of a dependency that did not answer in time or
+// could not be reached (the database layer wraps its timeouts with it);
+// Normalize answers them 503.
+var ErrUnavailable = errors.New("dependency unavailable")
+
+// Unavailable wraps err as a 503; the cause is logged as a warning, never shown.
+func Unavailable(err error) *Error {
+	return &Error{Kind: KindUnavailable, Messages: []string{MsgUnavailable}, Err: err}
 }
 
 // As extracts an *Error from err.

@@ -1,6 +1,7 @@
 package apperr
 
 import (
+	"context"
 	"errors"
 
 	"entgo.io/ent/privacy"
@@ -24,13 +25,17 @@ func FromEnt(err error, notFound, conflict string) error {
 }
 
 // Normalize returns the client-facing form of any error: typed errors as they
-// are, data-layer not-found and privacy denials as 404, anything else as 500.
+// are, data-layer not-found and privacy denials as 404, a passed deadline or
+// an unreachable dependency as 503, anything else as 500.
 func Normalize(err error) *Error {
 	if e, ok := As(err); ok {
 		return e
 	}
 	if ent.IsNotFound(err) || errors.Is(err, privacy.Deny) {
 		return &Error{Kind: KindNotFound, Messages: []string{"Not Found"}, Err: err}
+	}
+	if errors.Is(err, ErrUnavailable) || errors.Is(err, context.DeadlineExceeded) {
+		return Unavailable(err)
 	}
 	return Internal(err)
 }
@@ -50,5 +55,6 @@ func (e *Error) GraphQLCode() string {
 		KindUnprocessable:   "UNPROCESSABLE_ENTITY",
 		KindTooMany:         "TOO_MANY_REQUESTS",
 		KindPayloadTooLarge: "PAYLOAD_TOO_LARGE",
+		KindUnavailable:     "SERVICE_UNAVAILABLE",
 	}[e.Kind]
 }

@@ -46,9 +46,15 @@ type Env struct {
 // when TEST_DATABASE_URL is set (make test / .ci/run set it).
 func Each(t *testing.T, fn func(t *testing.T, env *Env)) {
 	t.Helper()
-	t.Run("sqlite", func(t *testing.T) { fn(t, New(t, "sqlite")) })
+	EachWith(t, nil, fn)
+}
+
+// EachWith is Each with a hook to adjust the configuration (as NewWith).
+func EachWith(t *testing.T, configure func(*app.Config), fn func(t *testing.T, env *Env)) {
+	t.Helper()
+	t.Run("sqlite", func(t *testing.T) { fn(t, NewWith(t, "sqlite", configure)) })
 	if os.Getenv("TEST_DATABASE_URL") != "" {
-		t.Run("postgres", func(t *testing.T) { fn(t, New(t, "postgres")) })
+		t.Run("postgres", func(t *testing.T) { fn(t, NewWith(t, "postgres", configure)) })
 	}
 }
 
@@ -74,7 +80,10 @@ func NewWith(t testing.TB, kind string, configure func(*app.Config)) *Env {
 	cfg := app.Config{DatabaseURL: dsn, JWTSecret: []byte(strings.Repeat("s", 32)), MaxBodyBytes: 1 << 20,
 		SecretsKey: []byte(strings.Repeat("k", 32)),
 		// Generous limits: tests log in and call often; rate-limit tests set their own.
-		RateLimit: ratelimit.Config{PerCredential: 100000, LoginPerIP: 100000, LoginPerIdentifier: 100000}}
+		RateLimit: ratelimit.Config{PerCredential: 100000, LoginPerIP: 100000, LoginPerIdentifier: 100000},
+		// Tenants of the tests keep their datasets in temporary directories
+		// and in the datasets database (DatasetDatabase).
+		DatasetAllow: datasetAllow(t)}
 	if configure != nil {
 		configure(&cfg)
 	}

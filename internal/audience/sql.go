@@ -9,6 +9,7 @@ import (
 	"github.com/reten-io/reten/internal/apperr"
 	"github.com/reten-io/reten/internal/auth"
 	"github.com/reten-io/reten/internal/criteria"
+	"github.com/reten-io/reten/internal/dataset"
 	qb "github.com/reten-io/reten/internal/querybuilder"
 )
 
@@ -276,7 +277,7 @@ func (s *Service) MembershipChange(ctx context.Context, id uuid.UUID, in ChangeI
 	if issues, cerr := compileIssues(err); cerr == nil && len(issues) > 0 {
 		return nil, invalid(issues) // the stored definition no longer holds
 	}
-	return m, err
+	return m, dataset.QueryFailed(ctx, err)
 }
 
 // Tables is the catalog of the tenant dataset as audiences see it

@@ -44,7 +44,7 @@ type Service struct {
 
 // NewService returns the authentication service; secret signs access tokens (HS256).
 func NewService(client *ent.Client, secret []byte) *Service {
-	return &Service{client: client, jwt: jwtauth.New("HS256", secret, nil), now: time.Now}
+	return &Service{client: client, jwt: jwtauth.New(accessTokenAlg, secret, nil), now: time.Now}
 }
 
 // SetClock replaces the clock (tests).
@@ -96,12 +96,7 @@ func (s *Service) Login(ctx context.Context, in LoginInput) (*Session, error) {
 		return nil, apperr.Validation(msgs...)
 	}
 	sys := viewer.SystemContext(ctx)
-	key := strings.ToLower(strings.TrimSpace(in.Identifier))
-	// An email wins over a username that happens to look the same.
-	u, err := s.client.User.Query().Where(user.EmailKey(key)).Only(sys)
-	if ent.IsNotFound(err) {
-		u, err = s.client.User.Query().Where(user.UsernameKey(key)).Only(sys)
-	}
+	u, err := s.userByIdentifier(sys, in.Identifier)
 	switch {
 	case ent.IsNotFound(err):
 		CheckPassword(string(dummyHash), in.Password)
@@ -116,6 +111,35 @@ func (s *Service) Login(ctx context.Context, in LoginInput) (*Session, error) {
 		return nil, fmt.Errorf("login: %w", err)
 	}
 	return s.openSession(sys, u, in.UserAgent, in.IP)
+}
+
+// userByIdentifier finds the user an identifier (email or username, trimmed,
+// case-insensitive) names. An email wins over a username that happens to
+// look the same.
+func (s *Service) userByIdentifier(sys context.Context, identifier string) (*ent.User, error) {
+	key := strings.ToLower(strings.TrimSpace(identifier))
+	u, err := s.client.User.Query().Where(user.EmailKey(key)).Only(sys)
+	if ent.IsNotFound(err) {
+		u, err = s.client.User.Query().Where(user.UsernameKey(key)).Only(sys)
+	}
+	return u, err
+}
+
+// LoginAccount returns the id of the user a login identifier names, or
+// uuid.Nil when it names none. Login throttling counts attempts per account
+// with it, so a user's email and username share one budget.
+func (s *Service) LoginAccount(ctx context.Context, identifier string) (uuid.UUID, error) {
+	if strings.TrimSpace(identifier) == "" {
+		return uuid.Nil, nil
+	}
+	u, err := s.userByIdentifier(viewer.SystemContext(ctx), identifier)
+	switch {
+	case ent.IsNotFound(err):
+		return uuid.Nil, nil
+	case err != nil:
+		return uuid.Nil, fmt.Errorf("login account: %w", err)
+	}
+	return u.ID, nil
 }
 
 // ErrRefreshRaced marks the 401 of a refresh token that another request
@@ -268,13 +292,19 @@ func (s *Service) IssueAccessToken(userID uuid.UUID, now time.Time) (string, err
 	return tok, err
 }
 
-// UserFromAccessToken verifies an access token and returns its user id.
+// UserFromAccessToken verifies an access token and returns its user id. The
+// token must be compact, name exactly HS256 in its header, verify with the
+// secret and carry an exp that has not passed.
 func (s *Service) UserFromAccessToken(token string) (uuid.UUID, error) {
+	if !headerAlgIs(token, accessTokenAlg) {
+		return uuid.Nil, apperr.Unauthorized(MsgUnauthorized)
+	}
 	t, err := jwtauth.VerifyToken(s.jwt, token)
 	if err != nil {
 		return uuid.Nil, apperr.Unauthorized(MsgUnauthorized)
 	}
-	if err := jwt.Validate(t, jwt.WithClock(jwt.ClockFunc(s.now))); err != nil {
+	// Without WithRequiredClaim a token without exp would never expire.
+	if err := jwt.Validate(t, jwt.WithClock(jwt.ClockFunc(s.now)), jwt.WithRequiredClaim(jwt.ExpirationKey)); err != nil {
 		return uuid.Nil, apperr.Unauthorized(MsgUnauthorized)
 	}
 	if typ, _ := t.PrivateClaims()["typ"].(string); typ != "access" {

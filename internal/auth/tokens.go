@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/hex"
+	"encoding/json"
 	"strings"
 )
 
@@ -38,4 +39,27 @@ func randomToken(n int) string {
 	}
 	s := base64.RawURLEncoding.EncodeToString(b)
 	return strings.NewReplacer("-", "A", "_", "B").Replace(s)
+}
+
+// accessTokenAlg is the one signature algorithm of access tokens.
+const accessTokenAlg = "HS256"
+
+// headerAlgIs reports whether token is a compact JWS whose protected header
+// names exactly alg. The verifier (jwx) checks the signature with the key's
+// algorithm whatever the header says, so without this a token whose header
+// claims "none", another HMAC or another spelling would pass.
+func headerAlgIs(token, alg string) bool {
+	parts := strings.Split(token, ".")
+	if len(parts) != 3 {
+		return false
+	}
+	raw, err := base64.RawURLEncoding.DecodeString(parts[0])
+	if err != nil {
+		return false
+	}
+	// A map, not a struct: encoding/json matches struct fields without regard
+	// to case, and the member must be spelled "alg".
+	var h map[string]json.RawMessage
+	var got string
+	return json.Unmarshal(raw, &h) == nil && json.Unmarshal(h["alg"], &got) == nil && got == alg
 }

@@ -2,7 +2,6 @@ package commerce
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"maps"
 	"slices"
@@ -11,7 +10,6 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/reten-io/reten/ent"
-	"github.com/reten-io/reten/ent/commerce"
 	"github.com/reten-io/reten/ent/commerceaddress"
 	"github.com/reten-io/reten/ent/commerceuser"
 	"github.com/reten-io/reten/internal/apperr"
@@ -81,12 +79,15 @@ type BatchContact struct {
 }
 
 // BatchResult is the answer of the batch upsert: created + updated +
-// len(Errors) = Total.
+// unchanged + len(Errors) = Total.
 type BatchResult struct {
 	Created int
+	// Updated counts the items that changed a stored commerce or its children.
 	Updated int
-	Total   int
-	Errors  []BatchError
+	// Unchanged counts the items identical to what is stored: nothing was written.
+	Unchanged int
+	Total     int
+	Errors    []BatchError
 }
 
 // BatchError lists why the item at Index (from 0) was not written.
@@ -184,19 +185,13 @@ func deref(p *string) string {
 	return *p
 }
 
-// existing is what the batch loaded about the commerces it updates (their
-// children are read per item, under the commerce's lock).
-type existing struct {
-	commerces map[string]*ent.Commerce // by external id
-}
-
 // BatchUpsert creates or updates the tenant's commerces by external id, with
 // their addresses, users, roles and contacts. Each item is written in a
 // transaction of its own: an invalid item writes nothing and is reported in
 // Errors with its index, valid items are written. Existing commerces (and
 // the children of those that carry children) are loaded with a few IN
 // queries, not one query per item; new items without children are inserted
-// in bulk.
+// in bulk; an item identical to what is stored is not written (Unchanged).
 func (s *Service) BatchUpsert(ctx context.Context, items []BatchItem) (*BatchResult, error) {
 	ctx = txn.Detached(ctx) // every item commits on its own, whoever calls
 	tid, err := auth.TenantFor(ctx, auth.PermCommerceBatchUpsert)
@@ -242,8 +237,8 @@ func (s *Service) BatchUpsert(ctx context.Context, items []BatchItem) (*BatchRes
 			plain = append(plain, i)
 			continue
 		}
-		if cur != nil && !it.hasChildren() && unchanged(cur, it) {
-			res.Updated++
+		if cur != nil && itemUnchanged(cur, it, ex.children[cur.ID]) {
+			res.Unchanged++
 			continue
 		}
 		msgs, err := s.writeItem(ctx, tid, it, cur)
@@ -282,52 +277,6 @@ func (s *Service) BatchUpsert(ctx context.Context, items []BatchItem) (*BatchRes
 		res.Errors = append(res.Errors, BatchError{Index: i, Messages: failed[i]})
 	}
 	return res, nil
-}
-
-// loadExisting loads the live commerces the valid items name.
-func (s *Service) loadExisting(ctx context.Context, tid uuid.UUID, items []BatchItem, failed map[int][]string) (*existing, error) {
-	ex := &existing{commerces: map[string]*ent.Commerce{}}
-	var ids []string
-	for i := range items {
-		if _, bad := failed[i]; !bad {
-			ids = append(ids, items[i].ExternalID)
-		}
-	}
-	db := s.db(ctx)
-	for chunk := range slices.Chunk(ids, lookupChunk) {
-		cs, err := db.Commerce.Query().Where(commerce.TenantID(tid), commerce.ExternalIDIn(chunk...)).All(ctx)
-		if err != nil {
-			return nil, err
-		}
-		for _, c := range cs {
-			ex.commerces[*c.ExternalID] = c
-		}
-	}
-	return ex, nil
-}
-
-// unchanged reports whether writing it over c would change nothing.
-func unchanged(c *ent.Commerce, it *BatchItem) bool {
-	same := func(p *string, v string) bool { return p == nil || *p == v }
-	return c.Name == it.Name && same(it.TaxID, c.TaxID) && same(it.Segment, c.Segment) &&
-		(it.IsActive == nil || *it.IsActive == c.IsActive) &&
-		(it.Metadata == nil || sameJSON(it.Metadata, c.Metadata))
-}
-
-// sameJSON compares metadata as the database gives it back (numbers as
-// float64, keys sorted).
-func sameJSON(sent, stored map[string]any) bool {
-	raw, err := json.Marshal(sent)
-	if err != nil {
-		return false
-	}
-	var back map[string]any
-	if err := json.Unmarshal(raw, &back); err != nil {
-		return false
-	}
-	a, _ := json.Marshal(back)
-	b, _ := json.Marshal(stored)
-	return string(a) == string(b)
 }
 
 // insertPlain inserts new items without children in one transaction.
@@ -372,8 +321,9 @@ func (s *Service) writeItem(ctx context.Context, tid uuid.UUID, it *BatchItem, c
 				return apperr.FromEnt(err, MsgNotFound, fmt.Sprintf(MsgExternalIDTakenFmt, it.ExternalID))
 			}
 		} else {
+			c = cur
 			if it.hasChildren() {
-				if _, err := lockCommerce(ctx, tx, tid, cur.ID); err != nil {
+				if c, err = lockCommerce(ctx, tx, tid, cur.ID); err != nil {
 					return err
 				}
 				// Re-read the children under the lock: a request that added a
@@ -388,17 +338,19 @@ func (s *Service) writeItem(ctx context.Context, tid uuid.UUID, it *BatchItem, c
 					return err
 				}
 			}
-			upd := tx.Commerce.UpdateOne(cur).SetName(it.Name)
-			setOptional(it.TaxID, upd.SetTaxID, upd.ClearTaxID)
-			setOptional(it.Segment, upd.SetSegment, upd.ClearSegment)
-			if it.IsActive != nil {
-				upd.SetIsActive(*it.IsActive)
-			}
-			if it.Metadata != nil {
-				upd.SetMetadata(it.Metadata)
-			}
-			if c, err = upd.Save(ctx); err != nil {
-				return apperr.FromEnt(err, MsgNotFound, MsgConcurrentChange)
+			if !commerceSame(c, it) { // a change of children only leaves the commerce row alone
+				upd := tx.Commerce.UpdateOne(c).SetName(it.Name)
+				setOptional(it.TaxID, upd.SetTaxID, upd.ClearTaxID)
+				setOptional(it.Segment, upd.SetSegment, upd.ClearSegment)
+				if it.IsActive != nil {
+					upd.SetIsActive(*it.IsActive)
+				}
+				if it.Metadata != nil {
+					upd.SetMetadata(it.Metadata)
+				}
+				if c, err = upd.Save(ctx); err != nil {
+					return apperr.FromEnt(err, MsgNotFound, MsgConcurrentChange)
+				}
 			}
 		}
 		if err := upsertAddresses(ctx, tx, tid, c.ID, it.Addresses, addrs, cur == nil); err != nil {

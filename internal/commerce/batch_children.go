@@ -41,12 +41,7 @@ func upsertAddresses(ctx context.Context, tx *ent.Client, tid, commerceID uuid.U
 	if len(sent) == 0 {
 		return nil
 	}
-	byAlias := map[string]*ent.CommerceAddress{}
-	for _, a := range stored {
-		if _, dup := byAlias[a.AddressAlias]; !dup && a.AddressAlias != "" {
-			byAlias[a.AddressAlias] = a
-		}
-	}
+	byAlias := addressesByAlias(stored)
 	active := func(i int) bool { return sent[i].IsActive == nil || *sent[i].IsActive }
 	marked := func(i int) bool { return isTrue(sent[i].IsPrimary) }
 	primary := -1
@@ -61,8 +56,10 @@ func upsertAddresses(ctx context.Context, tx *ent.Client, tid, commerceID uuid.U
 			if marked(i) && a.IsActive == nil && !old.IsActive {
 				return apperr.Validation(fmt.Sprintf("addresses.%d.%s", i, MsgPrimaryInactive))
 			}
-			if _, err := updateAddress(ctx, tx, old, &a.AddressFields, a.IsActive); err != nil {
-				return err
+			if !addressSame(old, &a.AddressFields, a.IsActive) {
+				if _, err := updateAddress(ctx, tx, old, &a.AddressFields, a.IsActive); err != nil {
+					return err
+				}
 			}
 			if marked(i) {
 				explicit = old.ID
@@ -90,7 +87,9 @@ func upsertAddresses(ctx context.Context, tx *ent.Client, tid, commerceID uuid.U
 		if err := unsetPrimaryAddress(ctx, tx, commerceID, explicit); err != nil {
 			return err
 		}
-		return tx.CommerceAddress.UpdateOneID(explicit).SetIsPrimary(true).Exec(ctx)
+		// Guarded: an address already primary is not written again.
+		return tx.CommerceAddress.Update().Where(commerceaddress.ID(explicit), commerceaddress.IsPrimary(false)).
+			SetIsPrimary(true).Exec(ctx)
 	}
 	return ensurePrimaryAddress(ctx, tx, commerceID)
 }
@@ -98,14 +97,7 @@ func upsertAddresses(ctx context.Context, tx *ent.Client, tid, commerceID uuid.U
 // upsertUsers writes the item's users, matched by external id with the
 // stored ones, with their roles and contacts.
 func upsertUsers(ctx context.Context, tx *ent.Client, tid, commerceID uuid.UUID, sent []BatchUser, stored []*ent.CommerceUser) error {
-	byExt := map[string]*ent.CommerceUser{}
-	for _, u := range stored {
-		if u.ExternalID != nil {
-			if _, dup := byExt[*u.ExternalID]; !dup {
-				byExt[*u.ExternalID] = u
-			}
-		}
-	}
+	byExt := usersByExternalID(stored)
 	for i := range sent {
 		u := &sent[i]
 		old := byExt[u.ExternalID]
@@ -123,7 +115,7 @@ func upsertUsers(ctx context.Context, tx *ent.Client, tid, commerceID uuid.UUID,
 			userID = created.ID
 		} else {
 			userID = old.ID
-			if u.Name != nil || u.IsActive != nil {
+			if !userSame(old, u) {
 				upd := tx.CommerceUser.UpdateOne(old)
 				setOptional(u.Name, upd.SetName, upd.ClearName)
 				if u.IsActive != nil {
@@ -178,14 +170,7 @@ func upsertContacts(ctx context.Context, tx *ent.Client, tid, userID uuid.UUID, 
 	if len(sent) == 0 {
 		return nil
 	}
-	type key struct{ t, v string }
-	byKey := map[key]*ent.CommerceContact{}
-	for _, c := range stored {
-		k := key{string(c.ContactType), c.Value}
-		if _, dup := byKey[k]; !dup {
-			byKey[k] = c
-		}
-	}
+	byKey := contactsByKey(stored)
 	active := func(i int) bool { return sent[i].IsActive == nil || *sent[i].IsActive }
 	marked := func(i int) bool { return isTrue(sent[i].IsPrimary) }
 	primary := map[int]bool{} // fresh user: the primary of each type, in memory
@@ -204,12 +189,14 @@ func upsertContacts(ctx context.Context, tx *ent.Client, tid, userID uuid.UUID, 
 		c := &sent[i]
 		ct := commercecontact.ContactType(c.ContactType)
 		touched[ct] = true
-		if old := byKey[key{c.ContactType, c.Value}]; old != nil {
+		if old := byKey[contactKey{c.ContactType, c.Value}]; old != nil {
 			if marked(i) && c.IsActive == nil && !old.IsActive {
 				return apperr.Validation(fmt.Sprintf("%scontacts.%d.%s", prefix, i, MsgPrimaryInactive))
 			}
-			if _, err := updateContact(ctx, tx, old, nil, nil, c.IsActive); err != nil {
-				return err
+			if !sameBool(c.IsActive, old.IsActive) {
+				if _, err := updateContact(ctx, tx, old, nil, nil, c.IsActive); err != nil {
+					return err
+				}
 			}
 			if marked(i) {
 				explicit[ct] = old.ID
@@ -241,7 +228,9 @@ func upsertContacts(ctx context.Context, tx *ent.Client, tid, userID uuid.UUID, 
 			if err := unsetPrimaryContact(ctx, tx, userID, ct, id); err != nil {
 				return err
 			}
-			if err := tx.CommerceContact.UpdateOneID(id).SetIsPrimary(true).Exec(ctx); err != nil {
+			// Guarded: a contact already primary is not written again.
+			if err := tx.CommerceContact.Update().Where(commercecontact.ID(id), commercecontact.IsPrimary(false)).
+				SetIsPrimary(true).Exec(ctx); err != nil {
 				return err
 			}
 			continue

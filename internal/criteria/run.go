@@ -121,7 +121,7 @@ func Preview(ctx context.Context, ds Dataset, tree qb.AudienceTree, kind qb.Kind
 	if errors.Is(err, qb.ErrPreviewUnsupported) {
 		return nil, apperr.Unprocessable(MsgPreviewUnsupported)
 	}
-	return res, err
+	return res, dataset.QueryFailed(ctx, err)
 }
 
 // MsgPreviewUnsupported answers a preview on a dataset that cannot run it

@@ -24,11 +24,12 @@ const MaxConnectionLength = 4096
 const (
 	MsgConnectionEmpty      = "connection should not be empty"
 	MsgConnectionTooLong    = "connection must be shorter than or equal to 4096 characters"
-	MsgConnectionPostgres   = "connection must be a postgres:// or postgresql:// URL with a host"
-	MsgConnectionSQLite     = "connection must be a file path without '?' or '#'"
+	MsgConnectionPostgres   = "connection must be a postgres:// or postgresql:// URL with a host and a database"
+	MsgConnectionSQLite     = "connection must be a file path without '?', '#' or '%'"
 	MsgSchemaNameEmpty      = "schemaName should not be empty"
 	MsgSchemaNameIdentifier = "schemaName must be a valid SQL identifier: a letter or underscore, then letters, digits or underscores, at most 63 characters"
 	MsgSchemaNameEngine     = "schemaName is only accepted with engine postgres"
+	MsgSchemaNameSystem     = "schemaName must not name a system schema (information_schema, or a name starting with pg_)"
 	MsgProjectEmpty         = "bigqueryProject should not be empty"
 	MsgProjectInvalid       = "bigqueryProject must be a BigQuery project id: 6 to 30 lowercase letters, digits or hyphens, starting with a letter (optionally prefixed by a domain and a colon)"
 	MsgProjectEngine        = "bigqueryProject is only accepted with engine bigquery"
@@ -90,7 +91,7 @@ func (in *ConfigInput) validate(cur *ent.TenantDataset) []string {
 		msgs = append(msgs, MsgConnectionEmpty)
 	case conn != "" && in.Engine == EnginePostgres && !postgresURL(conn):
 		msgs = append(msgs, MsgConnectionPostgres)
-	case conn != "" && in.Engine == EngineSQLite && strings.ContainsAny(conn, "?#"):
+	case conn != "" && in.Engine == EngineSQLite && strings.ContainsAny(conn, "?#%"):
 		msgs = append(msgs, MsgConnectionSQLite)
 	}
 	switch {
@@ -100,6 +101,8 @@ func (in *ConfigInput) validate(cur *ent.TenantDataset) []string {
 		msgs = append(msgs, MsgSchemaNameEmpty)
 	case in.Engine == EnginePostgres && !schemaIdent.MatchString(in.SchemaName):
 		msgs = append(msgs, MsgSchemaNameIdentifier)
+	case in.Engine == EnginePostgres && systemName(in.SchemaName):
+		msgs = append(msgs, MsgSchemaNameSystem)
 	}
 	msgs = append(msgs, bigqueryRule(in.Engine, in.BigqueryProject, bigqueryProjectID.MatchString, MsgProjectEngine, MsgProjectEmpty, MsgProjectInvalid)...)
 	return append(msgs, bigqueryRule(in.Engine, in.BigqueryDataset, bigqueryDataset, MsgDatasetEngine, MsgDatasetEmpty, MsgDatasetInvalid)...)
@@ -121,10 +124,20 @@ func bigqueryRule(engine, v string, valid func(string) bool, otherEngine, empty,
 	return nil
 }
 
-// postgresURL accepts the URL form lib/pq reads, with a host.
+// postgresURL accepts the URL form lib/pq reads, with a host and a database.
 func postgresURL(s string) bool {
 	u, err := url.Parse(s)
-	return err == nil && (u.Scheme == "postgres" || u.Scheme == "postgresql") && u.Host != ""
+	return err == nil && (u.Scheme == "postgres" || u.Scheme == "postgresql") && u.Hostname() != "" &&
+		strings.Trim(u.Path, "/") != ""
+}
+
+// systemName reports whether a schema or table name is one of the engines'
+// own: PostgreSQL reserves the pg_ prefix and information_schema, SQLite
+// the sqlite_ prefix and the pragma_ table-valued functions.
+func systemName(name string) bool {
+	n := strings.ToLower(name)
+	return n == "information_schema" || strings.HasPrefix(n, "pg_") || strings.HasPrefix(n, "sqlite_") ||
+		strings.HasPrefix(n, "pragma_")
 }
 
 // Get returns the tenant's dataset configuration (dataset:view); 404
@@ -140,12 +153,20 @@ func (s *Service) Get(ctx context.Context) (*ent.TenantDataset, error) {
 
 // Set creates or replaces the tenant's dataset configuration
 // (dataset:manage) and reports whether it was created. The catalog is kept;
-// the result is loaded with it (see GetCatalog).
+// the result is loaded with it (see GetCatalog). A postgres or sqlite
+// connection must pass the Guard; a hosted dataset (Host) keeps its
+// location (MsgManaged).
 func (s *Service) Set(ctx context.Context, in ConfigInput) (*ent.TenantDataset, bool, error) {
 	tid, err := auth.TenantFor(ctx, auth.PermDatasetManage)
 	if err != nil {
 		return nil, false, err
 	}
+	return s.put(ctx, tid, in, false)
+}
+
+// put creates or replaces the dataset of tenant tid; hosted marks a
+// dataset the service keeps itself (Host), which skips the Guard.
+func (s *Service) put(ctx context.Context, tid uuid.UUID, in ConfigInput, hosted bool) (*ent.TenantDataset, bool, error) {
 	var (
 		out     *ent.TenantDataset
 		created bool
@@ -155,8 +176,24 @@ func (s *Service) Set(ctx context.Context, in ConfigInput) (*ent.TenantDataset, 
 		if err != nil && !NotConfigured(err) {
 			return err
 		}
-		if msgs := in.validate(cur); len(msgs) > 0 {
+		msgs := in.validate(cur)
+		if cur != nil && cur.Managed && !hosted {
+			if !sameLocation(cur, in) {
+				return apperr.Validation(MsgManaged)
+			}
+			out, err = s.loadCatalog(ctx, tx, tid)
+			return err
+		}
+		if len(msgs) > 0 {
 			return apperr.Validation(msgs...)
+		}
+		if !hosted {
+			switch msg, err := s.checkConnection(ctx, in, cur); {
+			case err != nil:
+				return err
+			case msg != "":
+				return apperr.Validation(msg)
+			}
 		}
 		created = cur == nil
 		id := uuid.New()
@@ -172,10 +209,10 @@ func (s *Service) Set(ctx context.Context, in ConfigInput) (*ent.TenantDataset, 
 		if created {
 			err = tx.TenantDataset.Create().SetID(id).SetTenantID(tid).SetEngine(tenantdataset.Engine(in.Engine)).
 				SetConnection(sealed).SetSchemaName(in.SchemaName).SetBigqueryProject(in.BigqueryProject).
-				SetBigqueryDataset(in.BigqueryDataset).Exec(ctx)
+				SetBigqueryDataset(in.BigqueryDataset).SetManaged(hosted).Exec(ctx)
 		} else {
 			u := tx.TenantDataset.UpdateOne(cur).SetEngine(tenantdataset.Engine(in.Engine)).SetSchemaName(in.SchemaName).
-				SetBigqueryProject(in.BigqueryProject).SetBigqueryDataset(in.BigqueryDataset)
+				SetBigqueryProject(in.BigqueryProject).SetBigqueryDataset(in.BigqueryDataset).SetManaged(hosted)
 			switch {
 			case sealed != nil:
 				u.SetConnection(sealed)
@@ -192,7 +229,7 @@ func (s *Service) Set(ctx context.Context, in ConfigInput) (*ent.TenantDataset, 
 		out, err = s.loadCatalog(ctx, tx, tid)
 		return err
 	}
-	err = txn.Run(ctx, s.client, put)
+	err := txn.Run(ctx, s.client, put)
 	if err != nil && created && ent.IsConstraintError(err) {
 		// Another request created the dataset meanwhile: replace it.
 		err = txn.Run(ctx, s.client, put)
@@ -201,4 +238,35 @@ func (s *Service) Set(ctx context.Context, in ConfigInput) (*ent.TenantDataset, 
 		return nil, false, err
 	}
 	return out, created, nil
+}
+
+// sameLocation reports whether in keeps the engine, connection, schema and
+// BigQuery fields of d (a normalized input).
+func sameLocation(d *ent.TenantDataset, in ConfigInput) bool {
+	return string(d.Engine) == in.Engine && in.Connection == nil && d.SchemaName == in.SchemaName &&
+		d.BigqueryProject == in.BigqueryProject && d.BigqueryDataset == in.BigqueryDataset
+}
+
+// checkConnection runs the Guard on the connection in leaves in effect (the
+// one it gives, or the stored one it keeps) and returns its refusal.
+func (s *Service) checkConnection(ctx context.Context, in ConfigInput, cur *ent.TenantDataset) (string, error) {
+	if in.Engine == EngineBigQuery {
+		return "", nil
+	}
+	conn := ""
+	switch {
+	case in.Connection != nil:
+		conn = *in.Connection
+	case cur != nil && string(cur.Engine) == in.Engine && HasConnection(cur):
+		var err error
+		if conn, err = s.connection(cur); err != nil {
+			return "", err
+		}
+	}
+	if in.Engine == EnginePostgres {
+		_, msg := s.guard.Postgres(ctx, conn)
+		return msg, nil
+	}
+	_, msg := s.guard.SQLite(conn)
+	return msg, nil
 }

@@ -2,6 +2,7 @@ package dataset_test
 
 import (
 	"bytes"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -33,7 +34,7 @@ func TestSetRules(t *testing.T) {
 		{"postgres with blank connection", dataset.ConfigInput{Engine: "postgres", Connection: ptr("  "), SchemaName: "s"},
 			[]string{dataset.MsgConnectionEmpty}},
 		{"postgres with a bad URL and schema", dataset.ConfigInput{Engine: "postgres", Connection: ptr("mysql://x/y"), SchemaName: "1abc"},
-			[]string{"connection must be a postgres:// or postgresql:// URL with a host",
+			[]string{"connection must be a postgres:// or postgresql:// URL with a host and a database",
 				"schemaName must be a valid SQL identifier: a letter or underscore, then letters, digits or underscores, at most 63 characters"}},
 		{"postgres with a quoted schema", dataset.ConfigInput{Engine: "postgres", Connection: ptr(dsn), SchemaName: `a"b`},
 			[]string{dataset.MsgSchemaNameIdentifier}},
@@ -44,10 +45,20 @@ func TestSetRules(t *testing.T) {
 		{"too long connection", dataset.ConfigInput{Engine: "sqlite", Connection: ptr(strings.Repeat("x", 4097))},
 			[]string{"connection must be shorter than or equal to 4096 characters"}},
 		{"sqlite path with a query", dataset.ConfigInput{Engine: "sqlite", Connection: ptr("data/x.db?mode=rwc")},
-			[]string{"connection must be a file path without '?' or '#'"}},
+			[]string{"connection must be a file path without '?', '#' or '%'"}},
+		{"sqlite path with an escape", dataset.ConfigInput{Engine: "sqlite", Connection: ptr("/tmp/a%2F..%2Fx.db")},
+			[]string{"connection must be a file path without '?', '#' or '%'"}},
+		{"postgres without a database", dataset.ConfigInput{Engine: "postgres", Connection: ptr("postgres://u@db.internal:5432"), SchemaName: "s"},
+			[]string{"connection must be a postgres:// or postgresql:// URL with a host and a database"}},
+		{"postgres system schemas", dataset.ConfigInput{Engine: "postgres", Connection: ptr(dsn), SchemaName: "pg_catalog"},
+			[]string{"schemaName must not name a system schema (information_schema, or a name starting with pg_)"}},
+		{"postgres information_schema", dataset.ConfigInput{Engine: "postgres", Connection: ptr(dsn), SchemaName: "Information_Schema"},
+			[]string{dataset.MsgSchemaNameSystem}},
+		{"postgres toast schema", dataset.ConfigInput{Engine: "postgres", Connection: ptr(dsn), SchemaName: "pg_toast"},
+			[]string{dataset.MsgSchemaNameSystem}},
 		{"sqlite without connection", dataset.ConfigInput{Engine: "sqlite"}, []string{dataset.MsgConnectionEmpty}},
 	}
-	apptest.Each(t, func(t *testing.T, env *apptest.Env) {
+	apptest.EachWith(t, apptest.AllowDatasets(t, "db.internal:5432"), func(t *testing.T, env *apptest.Env) {
 		acme := env.Bootstrap("Acme")
 		ctx, s := admin(acme.TenantID), svc(env)
 		for _, c := range cases {
@@ -62,7 +73,7 @@ func TestSetRules(t *testing.T) {
 			bigquery(),
 			{Engine: "bigquery", BigqueryProject: "example.com:acme-analytics", BigqueryDataset: "D_1"},
 			{Engine: "postgres", Connection: ptr(dsn), SchemaName: "_analytics_2"},
-			{Engine: "sqlite", Connection: ptr("./data/tenant.db")},
+			{Engine: "sqlite", Connection: ptr(filepath.Join(t.TempDir(), "tenant.db"))},
 		} {
 			mustSet(t, ctx, s, in)
 		}
@@ -71,7 +82,7 @@ func TestSetRules(t *testing.T) {
 
 func TestConnectionIsSealedKeptAndNeverReturned(t *testing.T) {
 	const dsn = "postgres://reader:pa55-w0rd@db.internal:5432/analytics?sslmode=require"
-	apptest.Each(t, func(t *testing.T, env *apptest.Env) {
+	apptest.EachWith(t, apptest.AllowDatasets(t, "db.internal:5432"), func(t *testing.T, env *apptest.Env) {
 		acme := env.Bootstrap("Acme")
 		ctx, s := admin(acme.TenantID), svc(env)
 

@@ -10,6 +10,9 @@ package dataset
 
 import (
 	"context"
+	"database/sql"
+	"errors"
+	"log/slog"
 	"strings"
 	"sync"
 
@@ -18,6 +21,7 @@ import (
 	"github.com/reten-io/reten/ent"
 	"github.com/reten-io/reten/ent/tenantdataset"
 	"github.com/reten-io/reten/internal/apperr"
+	qb "github.com/reten-io/reten/internal/querybuilder"
 	"github.com/reten-io/reten/internal/secret"
 	"github.com/reten-io/reten/internal/txn"
 )
@@ -48,22 +52,43 @@ const (
 	// (missing file, refused connection); the cause goes to the log only,
 	// since driver errors may echo connection details.
 	MsgUnreachable = "Tenant dataset could not be opened"
+	// MsgQueryFailed is the 422 of a preview the dataset refused (a table
+	// or column of the catalog it does not have, a permission, a timeout);
+	// the cause goes to the log only.
+	MsgQueryFailed = "The query failed on the tenant dataset: check that its catalog matches the dataset's tables"
 )
 
 // Service manages the dataset of the viewer's tenant.
 type Service struct {
 	client *ent.Client
 	box    *secret.Box
+	host   Host
+	guard  *Guard
 
 	mu    sync.Mutex
 	pools map[uuid.UUID]*pool // by dataset id: see Open
+	own   *pgIdentity         // the service database's identity, once read (see ownIdentity)
+}
+
+// Host is what the service knows of its own database and deployment.
+type Host struct {
+	// DB and URL are the service's own database (DATABASE_URL): tenants can
+	// never reach it; hosted datasets (Host) live beside it.
+	DB  *sql.DB
+	URL string
+	// Allow lists the connections tenants may configure (AllowSetting).
+	Allow Allowlist
 }
 
 // NewService returns a Service; secretKey (32 bytes, app Config.SecretsKey)
 // seals connection strings. A key of another length makes every write of a
 // connection and every Open fail (never plaintext at rest).
-func NewService(client *ent.Client, secretKey []byte) *Service {
-	return &Service{client: client, box: secret.New(secretKey), pools: map[uuid.UUID]*pool{}}
+func NewService(client *ent.Client, secretKey []byte, host Host) (*Service, error) {
+	g, err := NewGuard(host.Allow, host.URL)
+	if err != nil {
+		return nil, err
+	}
+	return &Service{client: client, box: secret.New(secretKey), host: host, guard: g, pools: map[uuid.UUID]*pool{}}, nil
 }
 
 // db is the transaction client of ctx when there is one, else the pool.
@@ -72,6 +97,18 @@ func (s *Service) db(ctx context.Context) *ent.Client { return txn.Client(ctx, s
 // HasConnection reports whether the dataset stores a connection (the
 // connection itself is write-only).
 func HasConnection(d *ent.TenantDataset) bool { return len(d.Connection) > 0 }
+
+// QueryFailed answers an error of a preview: what the dataset's database
+// said (querybuilder.ErrDataset) is the tenant's 422 (MsgQueryFailed),
+// never a 500, unless the request itself was canceled; anything else
+// passes through.
+func QueryFailed(ctx context.Context, err error) error {
+	if !errors.Is(err, qb.ErrDataset) || ctx.Err() != nil {
+		return err
+	}
+	slog.WarnContext(ctx, "tenant dataset query failed", "err", err)
+	return apperr.Unprocessable(MsgQueryFailed)
+}
 
 // NotConfigured reports whether err is the 404 of a tenant without a dataset.
 func NotConfigured(err error) bool {

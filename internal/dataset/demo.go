@@ -26,13 +26,11 @@ const (
 	DemoUsername = "demo"
 )
 
-// DemoInput says where the service's own database is and how to seed it.
+// DemoInput says how to seed the demo. Its dataset is hosted (Host) beside
+// the service's database: on PostgreSQL the schema "demo_<short tenant id>"
+// of that database, on SQLite the file "demo-<short tenant id>.db" beside
+// its file.
 type DemoInput struct {
-	// DatabaseURL is the service's DATABASE_URL: postgres://... (the demo
-	// tables go into the schema "demo_<short tenant id>" of that database,
-	// and the URL becomes the dataset connection) or sqlite://PATH (a file
-	// "demo-<short tenant id>.db" beside PATH).
-	DatabaseURL string
 	// Password of the demo user when it is created ("" generates one); an
 	// existing demo user keeps its password.
 	Password string
@@ -61,9 +59,9 @@ type DemoResult struct {
 // dataset configuration and the demo catalog. Running it again reuses the
 // tenant, the user and (unless in.Replace) the generated tables.
 func (s *Service) Demo(ctx context.Context, in DemoInput) (*DemoResult, error) {
-	engine, location, err := demoTarget(in.DatabaseURL)
-	if err != nil {
-		return nil, err
+	engine := s.ownEngine()
+	if engine == "" {
+		return nil, errors.New("demo: DATABASE_URL must start with postgres:// or sqlite://")
 	}
 	sys := viewer.SystemContext(ctx)
 	existing, err := s.client.User.Query().Where(user.EmailKey(DemoEmail)).Exist(sys)
@@ -88,32 +86,28 @@ func (s *Service) Demo(ctx context.Context, in DemoInput) (*DemoResult, error) {
 	res := &DemoResult{TenantID: boot.TenantID.String(), ProjectID: boot.ProjectID.String(), Email: DemoEmail,
 		Password: password, Engine: engine}
 
-	cfg := ConfigInput{Engine: engine}
-	var db *sql.DB
-	switch engine {
-	case EnginePostgres:
-		cfg.Connection, cfg.SchemaName = &location, "demo_"+short
-		db, err = sql.Open("postgres", location)
-	default:
-		path := filepath.Join(filepath.Dir(location), "demo-"+short+".db")
-		cfg.Connection = &path
-		db, err = sql.Open("sqlite", "file:"+path+"?_pragma=busy_timeout(10000)")
+	var hosted Hosted
+	db := s.host.DB
+	if engine == EnginePostgres {
+		hosted.Schema = "demo_" + short
+	} else {
+		hosted.File = filepath.Join(s.guard.ownDir, "demo-"+short+".db")
+		if db, err = sql.Open("sqlite", "file:"+hosted.File+"?_pragma=busy_timeout(10000)"); err != nil {
+			return nil, fmt.Errorf("demo: open dataset: %w", err)
+		}
+		defer db.Close()
 	}
-	if err != nil {
-		return nil, fmt.Errorf("demo: open dataset: %w", err)
-	}
-	defer db.Close()
-	if res.Tables, err = seed(ctx, db, engine, cfg.SchemaName, in); err != nil {
+	if res.Tables, err = seed(ctx, db, engine, hosted.Schema, in); err != nil {
 		return nil, err
 	}
 	for _, n := range res.Tables {
 		res.Rows += n
 	}
-
 	admin := viewer.NewContext(ctx, &viewer.Viewer{UserID: boot.UserID, TenantID: boot.TenantID,
 		Roles: []string{auth.RoleSuperAdmin}, Permissions: auth.PermissionsOf([]string{auth.RoleSuperAdmin})})
 	err = txn.Run(admin, s.client, func(ctx context.Context, _ *ent.Client) error {
-		if _, _, err := s.Set(ctx, cfg); err != nil {
+		// After the tables: the reader role is granted the tables that exist.
+		if err := s.Host(ctx, boot.TenantID, hosted); err != nil {
 			return fmt.Errorf("demo: dataset configuration: %w", err)
 		}
 		if _, err := s.SetCatalog(ctx, demo.Catalog()); err != nil {
@@ -156,19 +150,6 @@ func seed(ctx context.Context, db *sql.DB, engine, schema string, in DemoInput) 
 		out[t.Name] = n
 	}
 	return out, nil
-}
-
-// demoTarget returns the engine of the service's database and its location
-// (the postgres URL, or the sqlite file path).
-func demoTarget(databaseURL string) (engine, location string, err error) {
-	switch {
-	case strings.HasPrefix(databaseURL, "postgres://"), strings.HasPrefix(databaseURL, "postgresql://"):
-		return EnginePostgres, databaseURL, nil
-	case strings.HasPrefix(databaseURL, "sqlite://"):
-		path, _, _ := strings.Cut(strings.TrimPrefix(databaseURL, "sqlite://"), "?")
-		return EngineSQLite, path, nil
-	}
-	return "", "", errors.New("demo: DATABASE_URL must start with postgres:// or sqlite://")
 }
 
 // randomPassword is a 16-character password for a new demo user.

@@ -1,6 +1,7 @@
 package dataset_test
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -17,7 +18,7 @@ import (
 func TestDemo(t *testing.T) {
 	apptest.Each(t, func(t *testing.T, env *apptest.Env) {
 		s := svc(env)
-		in := dataset.DemoInput{DatabaseURL: env.App.Config.DatabaseURL, Options: smallDemo()}
+		in := dataset.DemoInput{Options: smallDemo()}
 		res, err := s.Demo(t.Context(), in)
 		if err != nil {
 			t.Fatal(err)
@@ -28,6 +29,9 @@ func TestDemo(t *testing.T) {
 			t.Cleanup(func() {
 				if _, err := env.App.DB.SQL.Exec(`DROP SCHEMA IF EXISTS "demo_` + short + `" CASCADE`); err != nil {
 					t.Errorf("drop demo schema: %v", err)
+				}
+				if err := dataset.DropReader(context.Background(), env.App.DB.SQL, tid); err != nil {
+					t.Errorf("drop reader role: %v", err)
 				}
 			})
 		}
@@ -41,8 +45,8 @@ func TestDemo(t *testing.T) {
 		// The dataset lives beside the service's data: a schema, or a file next to the database file.
 		ctx := admin(tid)
 		d, err := s.Get(ctx)
-		if err != nil {
-			t.Fatal(err)
+		if err != nil || !d.Managed {
+			t.Fatalf("dataset %+v, %v: want a managed one", d, err)
 		}
 		switch env.App.DB.Dialect {
 		case "postgres":
@@ -74,7 +78,7 @@ func TestDemo(t *testing.T) {
 		}
 
 		// Idempotent: same tenant, the user keeps its password (not printed), tables kept.
-		again, err := s.Demo(t.Context(), dataset.DemoInput{DatabaseURL: in.DatabaseURL, Password: "ignored-pass", Options: demo.Options{Seed: 99}})
+		again, err := s.Demo(t.Context(), dataset.DemoInput{Password: "ignored-pass", Options: demo.Options{Seed: 99}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -85,7 +89,7 @@ func TestDemo(t *testing.T) {
 		}
 		// --replace regenerates with the new sizes.
 		o.Events = 300
-		again, err = s.Demo(t.Context(), dataset.DemoInput{DatabaseURL: in.DatabaseURL, Replace: true, Options: o})
+		again, err = s.Demo(t.Context(), dataset.DemoInput{Replace: true, Options: o})
 		if err != nil || again.Tables["events"] != 300 || again.TenantID != res.TenantID {
 			t.Fatalf("replace = %+v, %v", again, err)
 		}

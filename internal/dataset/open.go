@@ -9,12 +9,14 @@ import (
 	"time"
 
 	"github.com/google/uuid"
-	_ "github.com/lib/pq"  // PostgreSQL driver ("postgres")
+	"github.com/lib/pq"
 	_ "modernc.org/sqlite" // pure-Go SQLite driver ("sqlite")
 
 	"github.com/reten-io/reten/ent"
 	"github.com/reten-io/reten/ent/tenantdataset"
 	"github.com/reten-io/reten/internal/apperr"
+	"github.com/reten-io/reten/internal/pgconn"
+	qb "github.com/reten-io/reten/internal/querybuilder"
 	"github.com/reten-io/reten/internal/viewer"
 )
 
@@ -24,6 +26,10 @@ const (
 	poolMaxIdle     = 2
 	poolMaxIdleTime = 5 * time.Minute
 )
+
+// poolLimits bound every statement of a dataset pool and every wait on its
+// server, so a frozen tenant database cannot hold a request.
+var poolLimits = pgconn.Limits{Statement: qb.PreviewTimeout, IO: qb.PreviewTimeout + pgconn.ResponseGrace}
 
 // pool is an open handle on one version of a dataset's configuration.
 type pool struct {
@@ -100,7 +106,11 @@ func (s *Service) keep(id uuid.UUID, p *pool) *pool {
 	return p
 }
 
-// open connects to d and checks that it answers.
+// open connects to d and checks that it answers. A tenant's own
+// connection passes the Guard again (the allowlist may have changed, a
+// symlink may have moved) and, on PostgreSQL, must not turn out to be the
+// service's database whatever name reached it; a hosted one (Host) is
+// opened as the service configured it.
 func (s *Service) open(ctx context.Context, d *ent.TenantDataset) (*pool, error) {
 	conn, err := s.connection(d)
 	if err != nil {
@@ -110,8 +120,22 @@ func (s *Service) open(ctx context.Context, d *ent.TenantDataset) (*pool, error)
 	switch d.Engine {
 	case tenantdataset.EnginePostgres:
 		p.qualifier = d.SchemaName
-		p.db, err = sql.Open("postgres", conn)
+		cfg, err := s.postgresConfig(ctx, d, conn)
+		if err != nil {
+			return nil, err
+		}
+		c, err := pgconn.NewConnector(cfg, poolLimits)
+		if err != nil {
+			return nil, fmt.Errorf("dataset: open: %w", err)
+		}
+		p.db = sql.OpenDB(c)
 	case tenantdataset.EngineSqlite:
+		if !d.Managed {
+			var msg string
+			if conn, msg = s.guard.SQLite(conn); msg != "" {
+				return nil, apperr.Validation(msg)
+			}
+		}
 		// mode=ro never creates the file; query_only refuses writes even
 		// through a statement that would try.
 		p.db, err = sql.Open("sqlite", "file:"+conn+"?mode=ro&_pragma=query_only(1)&_pragma=busy_timeout(5000)")
@@ -129,7 +153,81 @@ func (s *Service) open(ctx context.Context, d *ent.TenantDataset) (*pool, error)
 		slog.WarnContext(ctx, "tenant dataset unreachable", "tenant", d.TenantID, "engine", d.Engine, "err", err)
 		return nil, apperr.Unprocessable(MsgUnreachable)
 	}
+	if d.Engine == tenantdataset.EnginePostgres && !d.Managed {
+		if err := s.notOwn(ctx, p.db); err != nil {
+			_ = p.db.Close()
+			return nil, err
+		}
+	}
 	return p, nil
+}
+
+// postgresConfig is the configuration of d's connection: as the service set
+// it for a hosted dataset, through the Guard for a tenant's own.
+func (s *Service) postgresConfig(ctx context.Context, d *ent.TenantDataset, conn string) (pq.Config, error) {
+	if d.Managed {
+		return pq.NewConfig(conn)
+	}
+	cfg, msg := s.guard.Postgres(ctx, conn)
+	if msg != "" {
+		return pq.Config{}, apperr.Validation(msg)
+	}
+	return *cfg, nil
+}
+
+// pgIdentity names a PostgreSQL database across every way of reaching it:
+// the cluster's system identifier and the database name.
+type pgIdentity struct{ system, database string }
+
+func identityOf(ctx context.Context, db *sql.DB) (pgIdentity, error) {
+	var id pgIdentity
+	err := db.QueryRowContext(ctx, `SELECT system_identifier::text, current_database() FROM pg_control_system()`).
+		Scan(&id.system, &id.database)
+	return id, err
+}
+
+// notOwn refuses (MsgOwnDatabase) a tenant's pool that reached the
+// service's own database.
+func (s *Service) notOwn(ctx context.Context, db *sql.DB) error {
+	own, err := s.ownIdentity(ctx)
+	if err != nil {
+		return err
+	}
+	if own == nil {
+		return nil
+	}
+	got, err := identityOf(ctx, db)
+	if err != nil {
+		slog.WarnContext(ctx, "tenant dataset identity unreadable", "err", err)
+		return apperr.Unprocessable(MsgUnreachable)
+	}
+	if got == *own {
+		slog.WarnContext(ctx, "tenant dataset refused: it is the service database")
+		return apperr.Validation(MsgOwnDatabase)
+	}
+	return nil
+}
+
+// ownIdentity is the identity of the service's database (nil when it is
+// not PostgreSQL), read once.
+func (s *Service) ownIdentity(ctx context.Context) (*pgIdentity, error) {
+	if s.guard.ownPG == nil {
+		return nil, nil
+	}
+	s.mu.Lock()
+	own := s.own
+	s.mu.Unlock()
+	if own != nil {
+		return own, nil
+	}
+	id, err := identityOf(ctx, s.host.DB)
+	if err != nil {
+		return nil, fmt.Errorf("dataset: service database identity: %w", err)
+	}
+	s.mu.Lock()
+	s.own = &id
+	s.mu.Unlock()
+	return &id, nil
 }
 
 // Close closes every cached dataset handle.

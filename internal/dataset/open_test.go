@@ -117,13 +117,14 @@ func TestOpenSQLite(t *testing.T) {
 // TestOpenPostgres opens a demo schema of the test PostgreSQL (when
 // TEST_DATABASE_URL is set, like apptest.Each's postgres run).
 func TestOpenPostgres(t *testing.T) {
-	if base := os.Getenv("TEST_DATABASE_URL"); base != "" {
-		t.Run("postgres", func(t *testing.T) { openPostgres(t, base) })
+	if os.Getenv("TEST_DATABASE_URL") != "" {
+		t.Run("postgres", openPostgres)
 	}
 }
 
-func openPostgres(t *testing.T, base string) {
-	env := apptest.New(t, "postgres")
+func openPostgres(t *testing.T) {
+	env := apptest.NewWith(t, "postgres", apptest.AllowDatasets(t, "127.0.0.1:1/none"))
+	base := apptest.DatasetDatabase(t) // the service's own database is never a dataset
 	acme := env.Bootstrap("Acme")
 	ctx, s := admin(acme.TenantID), svc(env)
 

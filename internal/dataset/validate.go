@@ -41,6 +41,7 @@ const (
 	MsgJoinRightFmt        = "%s.right must name a column of %s that is neither RECORD nor repeated"
 	MsgJoinOneRecordFmt    = "%s.left must use the same RECORD column as the other keys of the semi-join"
 	MsgJoinIncomparableFmt = "%s: %s (%s) and %s (%s) cannot be compared"
+	MsgSystemTableFmt      = "%s must not name a system table (information_schema, or a name starting with pg_, sqlite_ or pragma_)"
 )
 
 // identifier is a name the compiler quotes safely on every engine.
@@ -104,7 +105,13 @@ func validateCatalog(cat *qb.Catalog) []string {
 	c := &checker{}
 	tables := map[string]bool{}
 	for i := range cat.Tables {
-		c.name(fmt.Sprintf("tables[%d].name", i), cat.Tables[i].Name, tables)
+		path := fmt.Sprintf("tables[%d].name", i)
+		c.name(path, cat.Tables[i].Name, tables)
+		if systemName(cat.Tables[i].Name) {
+			// A table resolves in the dataset's own schema (or file) only; the
+			// engines' catalogs are not the tenant's data.
+			c.failf(MsgSystemTableFmt, path)
+		}
 	}
 	for i := range cat.Tables {
 		c.table(cat, i)

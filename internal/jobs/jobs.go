@@ -22,6 +22,19 @@ func SkipLocked(s *sql.Selector) {
 	}
 }
 
+// RunTimeout bounds one run of a scheduled job: a run still going then is
+// cut (its context ends) and the next tick resumes the work, which every job
+// claims row by row, so that no run waits forever on a database that stopped
+// answering.
+const RunTimeout = 5 * time.Minute
+
+// run calls fn with a context of its own that ends after RunTimeout.
+func run(ctx context.Context, now time.Time, fn func(ctx context.Context, now time.Time) (int, error)) (int, error) {
+	ctx, cancel := context.WithTimeout(ctx, RunTimeout)
+	defer cancel()
+	return fn(ctx, now)
+}
+
 // Every runs fn with now() at once and then every interval until ctx ends.
 // A failure is logged and the next tick tries again; a run that did work
 // logs how much (fn returns the number of rows it handled).
@@ -29,8 +42,16 @@ func Every(ctx context.Context, name string, every time.Duration, now func() tim
 	fn func(ctx context.Context, now time.Time) (int, error)) {
 	t := time.NewTicker(every)
 	defer t.Stop()
-	for {
-		n, err := fn(ctx, now())
+	loop(ctx, name, t.C, now, fn)
+}
+
+// loop runs fn at once and then on every tick. It never runs fn once ctx
+// has ended: when a tick and the end of ctx are both ready, select picks
+// either, so the context is checked again before each run.
+func loop(ctx context.Context, name string, ticks <-chan time.Time, now func() time.Time,
+	fn func(ctx context.Context, now time.Time) (int, error)) {
+	for ctx.Err() == nil {
+		n, err := run(ctx, now(), fn)
 		switch {
 		case err != nil && ctx.Err() == nil:
 			slog.ErrorContext(ctx, name+" failed", "err", err, "rows", n)
@@ -40,7 +61,7 @@ func Every(ctx context.Context, name string, every time.Duration, now func() tim
 		select {
 		case <-ctx.Done():
 			return
-		case <-t.C:
+		case <-ticks:
 		}
 	}
 }

@@ -73,3 +73,56 @@ type List[T any] struct {
 	Total int
 	Page  Page
 }
+
+// Messages of the Relay connection window (GraphQL first/last), bounded like
+// per_page: between 1 and MaxPerPage, and only one of the two.
+var (
+	MsgFirstTooFew   = "first must not be less than 1"
+	MsgFirstTooMany  = fmt.Sprintf("first must not be greater than %d", MaxPerPage)
+	MsgLastTooFew    = "last must not be less than 1"
+	MsgLastTooMany   = fmt.Sprintf("last must not be greater than %d", MaxPerPage)
+	MsgFirstWithLast = "first and last must not be given together"
+)
+
+// Window validates the first and last arguments of a connection and returns
+// the window to paginate with: first = DefaultPerPage when neither is given,
+// so no connection ever reads a whole table. It returns one message per
+// broken rule.
+func Window(first, last *int) (*int, *int, []string) {
+	var msgs []string
+	bound := func(n *int, tooFew, tooMany string) {
+		switch {
+		case n == nil:
+		case *n < 1:
+			msgs = append(msgs, tooFew)
+		case *n > MaxPerPage:
+			msgs = append(msgs, tooMany)
+		}
+	}
+	bound(first, MsgFirstTooFew, MsgFirstTooMany)
+	bound(last, MsgLastTooFew, MsgLastTooMany)
+	if first != nil && last != nil {
+		msgs = append(msgs, MsgFirstWithLast)
+	}
+	if first == nil && last == nil {
+		n := DefaultPerPage
+		first = &n
+	}
+	return first, last, msgs
+}
+
+// WindowSize is the number of rows a window reads at most: the page size a
+// query's cost is multiplied by. Values out of bounds count as the nearest
+// bound (they are refused before anything is read).
+func WindowSize(first, last *int) int {
+	n := DefaultPerPage
+	switch {
+	case first != nil && last != nil:
+		n = max(*first, *last)
+	case first != nil:
+		n = *first
+	case last != nil:
+		n = *last
+	}
+	return min(max(n, 1), MaxPerPage)
+}

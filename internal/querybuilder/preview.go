@@ -26,6 +26,11 @@ const (
 // (a bigquery dataset is compile-only).
 var ErrPreviewUnsupported = errors.New("preview is only available on postgres and sqlite datasets")
 
+// ErrDataset wraps every error the dataset's database answered while a
+// preview ran (a missing table, a permission, a timeout): the dataset's
+// problem, not the service's.
+var ErrDataset = errors.New("dataset query failed")
+
 // PreviewResult is a sample of what a compiled definition selects.
 type PreviewResult struct {
 	// Columns are the output column names, in select order.
@@ -158,6 +163,14 @@ type querier interface {
 // is per connection, so it is reset before the connection returns to the
 // pool, and the connection is discarded if the reset fails).
 func readOnly(ctx context.Context, db *sql.DB, dialect string, fn func(querier) error) error {
+	err := inReadOnly(ctx, db, dialect, fn)
+	if err == nil || errors.Is(err, ErrPreviewUnsupported) {
+		return err
+	}
+	return fmt.Errorf("%w: %w", ErrDataset, err)
+}
+
+func inReadOnly(ctx context.Context, db *sql.DB, dialect string, fn func(querier) error) error {
 	ctx, cancel := context.WithTimeout(ctx, PreviewTimeout)
 	defer cancel()
 	switch dialect {

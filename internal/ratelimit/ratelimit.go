@@ -1,5 +1,5 @@
 // Package ratelimit limits requests per credential (API key or user) and login
-// attempts per client IP and per identifier. It is built on
+// attempts per client IP and per account (or identifier naming no user). It is built on
 // github.com/go-chi/httprate (sliding-window counters) and, when a Redis URL is
 // configured, github.com/go-chi/httprate-redis so that all replicas share their
 // counters. When Redis is unreachable the counters fall back to local
@@ -81,7 +81,7 @@ type Config struct {
 	PerCredential      int           // RETEN_RATE_LIMIT: requests per Window per API key or user (default 600)
 	Window             time.Duration // RETEN_RATE_LIMIT_WINDOW (default 1m)
 	LoginPerIP         int           // RETEN_LOGIN_RATE_LIMIT_IP: login attempts per LoginWindow per client IP (default 30)
-	LoginPerIdentifier int           // RETEN_LOGIN_RATE_LIMIT_IDENTIFIER: login attempts per LoginWindow per identifier (default 10)
+	LoginPerIdentifier int           // RETEN_LOGIN_RATE_LIMIT_IDENTIFIER: login attempts per LoginWindow per account, or per identifier naming no user (default 10)
 	LoginWindow        time.Duration // RETEN_LOGIN_RATE_LIMIT_WINDOW (default 15m)
 	Prefix             string        // Redis key prefix (default "reten:ratelimit"); tests use a random one
 }
@@ -293,9 +293,15 @@ func (l *Limiter) LoginIP(w http.ResponseWriter, r *http.Request) error {
 	return check(l.loginIP, w, r, "ip:"+clientIP(r))
 }
 
-// LoginIdentifier counts a login attempt for the identifier (e-mail or user
+// LoginIdentifier counts a login attempt under the LoginPerIdentifier limit.
+// When the identifier names a user (account is their id), the attempt counts
+// for the account, so trying the email and the username of one user draws
+// on one budget; otherwise it counts for the identifier (e-mail or user
 // name), trimmed and lower-cased.
-func (l *Limiter) LoginIdentifier(w http.ResponseWriter, r *http.Request, identifier string) error {
+func (l *Limiter) LoginIdentifier(w http.ResponseWriter, r *http.Request, identifier string, account uuid.UUID) error {
+	if account != uuid.Nil {
+		return check(l.loginIdentifier, w, r, "account:"+account.String())
+	}
 	return check(l.loginIdentifier, w, r, "id:"+strings.ToLower(strings.TrimSpace(identifier)))
 }
 

@@ -125,8 +125,15 @@ func credential(l *ratelimit.Limiter, v *viewer.Viewer) func(http.ResponseWriter
 	return func(w http.ResponseWriter, r *http.Request) error { return l.Credential(w, r, v) }
 }
 
+// identifier is a login attempt with an identifier that names no user.
 func identifier(l *ratelimit.Limiter, id string) func(http.ResponseWriter, *http.Request) error {
-	return func(w http.ResponseWriter, r *http.Request) error { return l.LoginIdentifier(w, r, id) }
+	return account(l, id, uuid.Nil)
+}
+
+// account is a login attempt with an identifier that names the user of id
+// (uuid.Nil: no user).
+func account(l *ratelimit.Limiter, identifier string, id uuid.UUID) func(http.ResponseWriter, *http.Request) error {
+	return func(w http.ResponseWriter, r *http.Request) error { return l.LoginIdentifier(w, r, identifier, id) }
 }
 
 func TestCredentialInMemory(t *testing.T) {
@@ -210,6 +217,18 @@ func TestLoginInMemory(t *testing.T) {
 		allowed(t, do(t, "", identifier(l, "ALICE@EXAMPLE.COM")), "3", "0")
 		refused(t, do(t, "", identifier(l, "alice@example.COM ")), "3", window)
 		allowed(t, do(t, "", identifier(l, "bob@example.com")), "3", "2")
+	})
+
+	t.Run("per account: email and username share one budget", func(t *testing.T) {
+		frank, grace := uuid.New(), uuid.New()
+		allowed(t, do(t, "", account(l, "frank@example.com", frank)), "3", "2")
+		allowed(t, do(t, "", account(l, "frank", frank)), "3", "1")
+		allowed(t, do(t, "", account(l, "Frank@Example.com", frank)), "3", "0")
+		refused(t, do(t, "", account(l, "FRANK", frank)), "3", window)
+		// The account's budget is not the identifier's: an identifier that
+		// names no user keeps its own, and so does another account.
+		allowed(t, do(t, "", identifier(l, "frank")), "3", "2")
+		allowed(t, do(t, "", account(l, "grace", grace)), "3", "2")
 	})
 
 	t.Run("independent budgets", func(t *testing.T) {

@@ -3,7 +3,6 @@ package snapshot
 import (
 	"bytes"
 	"context"
-	"fmt"
 	"slices"
 	"time"
 
@@ -18,19 +17,12 @@ import (
 	"github.com/reten-io/reten/internal/paging"
 )
 
-// Messages of the GraphQL connection's page bounds (the REST list bounds
-// per_page the same way).
-var (
-	MsgFirstTooMany = fmt.Sprintf("first must not be greater than %d", paging.MaxPerPage)
-	MsgLastTooMany  = fmt.Sprintf("last must not be greater than %d", paging.MaxPerPage)
-)
-
 // Connection pages the tenant's snapshots for GraphQL
 // (commerce-lifecycle-snapshot:view), filtered like List with List's
 // messages and ordered by state_changed_at then id (f.Sort: SortAsc or
-// SortDesc, the default), the order the cursor encodes. Without first and
-// last a page holds paging.DefaultPerPage rows; neither may exceed
-// paging.MaxPerPage, so a table of millions is never read at once. Field
+// SortDesc, the default), the order the cursor encodes. The window is
+// paging.Window's (GraphQL checks it for every connection before the
+// resolver runs), so a table of millions is never read at once. Field
 // collection eager-loads the edges the query selects.
 func (s *Service) Connection(ctx context.Context, after *ent.Cursor, first *int, before *ent.Cursor, last *int,
 	f Filter) (*ent.CommerceLifecycleSnapshotConnection, error) {
@@ -47,18 +39,9 @@ func (s *Service) Connection(ctx context.Context, after *ent.Cursor, first *int,
 	default:
 		msgs = append(msgs, MsgSortValues)
 	}
-	if first != nil && *first > paging.MaxPerPage {
-		msgs = append(msgs, MsgFirstTooMany)
-	}
-	if last != nil && *last > paging.MaxPerPage {
-		msgs = append(msgs, MsgLastTooMany)
-	}
-	if len(msgs) > 0 {
+	first, last, window := paging.Window(first, last)
+	if msgs = append(msgs, window...); len(msgs) > 0 {
 		return nil, apperr.Validation(msgs...)
-	}
-	if first == nil && last == nil {
-		n := paging.DefaultPerPage
-		first = &n
 	}
 	return s.db(ctx).CommerceLifecycleSnapshot.Query().
 		Where(commercelifecyclesnapshot.TenantID(tenantID)).Where(preds...).
