@@ -12,21 +12,14 @@ import (
 	"github.com/reten-io/reten/ent"
 	"github.com/reten-io/reten/graph/model"
 	"github.com/reten-io/reten/internal/activity"
-	"github.com/reten-io/reten/internal/apperr"
 )
 
 // CreateActivity is the resolver for the createActivity field.
 func (r *mutationResolver) CreateActivity(ctx context.Context, input model.CreateActivityInput) (*ent.Activity, error) {
 	in := activity.CreateInput{CommerceID: input.CommerceID, Type: string(input.Type), Channel: string(input.Channel),
 		ScheduledAt: &input.ScheduledAt, OperatorID: input.OperatorID, Title: input.Title, Description: input.Description}
-	if len(input.Attributes) > 0 {
-		in.Attributes = make(map[string]string, len(input.Attributes))
-		for _, at := range input.Attributes {
-			if _, dup := in.Attributes[at.Key]; dup {
-				return nil, apperr.Validation(activity.MsgAttributeKeyDuplicate)
-			}
-			in.Attributes[at.Key] = at.Value
-		}
+	for _, at := range input.Attributes {
+		in.Attributes = append(in.Attributes, activity.Attribute{Key: at.Key, Value: at.Value})
 	}
 	return r.Resolver.Activities.Create(ctx, in)
 }
@@ -38,7 +31,7 @@ func (r *mutationResolver) CancelActivity(ctx context.Context, id uuid.UUID, rea
 
 // RecordActivityResolutionEvent is the resolver for the recordActivityResolutionEvent field.
 func (r *mutationResolver) RecordActivityResolutionEvent(ctx context.Context, id uuid.UUID, eventType model.ActivityResolutionEventType, detail map[string]any) (*ent.Activity, error) {
-	return r.Resolver.Activities.RecordResolutionEvent(ctx, id, string(eventType), detail)
+	return r.Resolver.Activities.RecordResolutionEvent(ctx, id, activity.ResolutionInput{EventType: string(eventType), Detail: detail})
 }
 
 // DispatchTask is the resolver for the dispatchTask field.

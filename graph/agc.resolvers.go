@@ -11,7 +11,7 @@ import (
 	"github.com/reten-io/reten/ent"
 	"github.com/reten-io/reten/graph/model"
 	"github.com/reten-io/reten/internal/agc"
-	"github.com/reten-io/reten/internal/apperr"
+	"github.com/reten-io/reten/internal/patch"
 )
 
 // EffectiveAudienceID is the resolver for the effectiveAudienceID field.
@@ -30,18 +30,18 @@ func (r *mutationResolver) CreateActivityGenerationConfig(ctx context.Context, i
 	a, err := r.Resolver.AGCs.Create(ctx, agc.CreateInput{Name: input.Name, Description: input.Description, AudienceID: input.AudienceID,
 		Activation: activationInput(input.Activation), Engagement: engagementInput(input.Engagement),
 		Resurrection: resurrectionInput(input.Resurrection)})
-	return agcOf(ctx, a, err)
+	return agcOf(a, err)
 }
 
 // UpdateActivityGenerationConfig is the resolver for the updateActivityGenerationConfig field.
 func (r *mutationResolver) UpdateActivityGenerationConfig(ctx context.Context, id uuid.UUID, input model.UpdateActivityGenerationConfigInput) (*ent.ActivityGenerationConfig, error) {
-	clear := input.ClearAudience != nil && *input.ClearAudience
-	if clear && input.AudienceID != nil {
-		return nil, apperr.Validation(agcMsgAudienceExclusive)
+	audience, err := agc.AudienceArgs(input.AudienceID, input.ClearAudience)
+	if err != nil {
+		return nil, err
 	}
-	a, err := r.Resolver.AGCs.Update(ctx, id, agc.UpdateInput{Name: input.Name, Description: input.Description,
-		AudienceID: input.AudienceID, ClearAudience: clear})
-	return agcOf(ctx, a, err)
+	a, err := r.Resolver.AGCs.Update(ctx, id, agc.UpdateInput{Name: patch.FromPtr(input.Name), Description: input.Description,
+		Audience: audience})
+	return agcOf(a, err)
 }
 
 // ReplaceActivityGenerationConfigLifecycle is the resolver for the replaceActivityGenerationConfigLifecycle field.
@@ -53,13 +53,13 @@ func (r *mutationResolver) ReplaceActivityGenerationConfigLifecycle(ctx context.
 // PublishActivityGenerationConfig is the resolver for the publishActivityGenerationConfig field.
 func (r *mutationResolver) PublishActivityGenerationConfig(ctx context.Context, id uuid.UUID) (*ent.ActivityGenerationConfig, error) {
 	a, err := r.Resolver.AGCs.Publish(ctx, id)
-	return agcOf(ctx, a, err)
+	return agcOf(a, err)
 }
 
 // PauseActivityGenerationConfig is the resolver for the pauseActivityGenerationConfig field.
 func (r *mutationResolver) PauseActivityGenerationConfig(ctx context.Context, id uuid.UUID) (*ent.ActivityGenerationConfig, error) {
 	a, err := r.Resolver.AGCs.Pause(ctx, id)
-	return agcOf(ctx, a, err)
+	return agcOf(a, err)
 }
 
 // ArchiveActivityGenerationConfig is the resolver for the archiveActivityGenerationConfig field.

@@ -129,6 +129,8 @@ func TestAGCsOverGraphQL(t *testing.T) {
 				M{"updateActivityGenerationConfig": M{"name": "Alfa", "description": "nueva", "audienceID": aud, "effectiveAudienceID": aud}})
 			expectData(t, env.GraphQL(`mutation($id: ID!) { updateActivityGenerationConfig(id: $id, input: {clearAudience: true}) { name audienceID } }`, M{"id": id}, s.ph),
 				M{"updateActivityGenerationConfig": M{"name": "Alfa", "audienceID": nil}})
+			expectInvalid(t, env.GraphQL(`mutation($id: ID!, $a: ID!) { updateActivityGenerationConfig(id: $id, input: {audienceID: $a, clearAudience: true}) { id } }`,
+				M{"id": id, "a": aud}, s.ph), "updateActivityGenerationConfig", "audienceID and clearAudience cannot be sent together")
 			expectInvalid(t, env.GraphQL(`mutation($id: ID!) { updateActivityGenerationConfig(id: $id, input: {name: " "}) { id } }`, M{"id": id}, s.ph),
 				"updateActivityGenerationConfig", "name should not be empty")
 			expectFieldError(t, env.GraphQL(`mutation($id: ID!) { updateActivityGenerationConfig(id: $id, input: {audienceID: $id}) { id } }`, M{"id": id}, s.ph),

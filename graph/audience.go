@@ -9,8 +9,7 @@ import (
 
 // Messages of the audience operations' own argument rules.
 const (
-	auMsgDescriptionExclusive = "description and clearDescription cannot be sent together"
-	auMsgPreviewSource        = "previewAudience needs exactly one of id and queryBlocks (compositions go with queryBlocks)"
+	auMsgPreviewSource = "previewAudience needs exactly one of id and queryBlocks (compositions go with queryBlocks)"
 )
 
 // auCompositions maps composition inputs to the service's; nil (not sent)
@@ -51,11 +50,9 @@ func presentAudienceValidation(v *criteria.Validation, err error) (*model.Audien
 	if err != nil {
 		return nil, err
 	}
-	out := &model.AudienceValidation{Valid: v.Valid, Errors: make([]*model.AudienceValidationError, len(v.Errors))}
-	for i, is := range v.Errors {
-		out.Errors[i] = &model.AudienceValidationError{Path: is.Path, Message: is.Message}
-	}
-	return out, nil
+	return &model.AudienceValidation{Valid: v.Valid, Errors: mapAll(v.Errors, func(is qb.Issue) *model.AudienceValidationError {
+		return &model.AudienceValidationError{Path: is.Path, Message: is.Message}
+	})}, nil
 }
 
 func presentAudiencePreview(p *qb.PreviewResult, err error) (*model.AudiencePreview, error) {
@@ -90,22 +87,14 @@ func presentAudienceTable(t qb.Table) *model.AudienceCatalogTable {
 }
 
 func presentAudienceColumn(c qb.Column) *model.AudienceCatalogColumn {
-	out := &model.AudienceCatalogColumn{Name: c.Name, Type: string(c.Type), IsRepeated: c.Repeated, IsIdentity: c.IsIdentity,
+	return &model.AudienceCatalogColumn{Name: c.Name, Type: string(c.Type), IsRepeated: c.Repeated, IsIdentity: c.IsIdentity,
 		IsDefaultTimeReference: c.IsDefaultTimeReference, Description: efOrNull(c.Description),
-		SubFields: make([]*model.AudienceCatalogColumn, len(c.SubFields))}
-	for i, sf := range c.SubFields {
-		out.SubFields[i] = presentAudienceColumn(sf)
-	}
-	return out
+		SubFields: mapAll(c.SubFields, presentAudienceColumn)}
 }
 
 func presentAudienceColumns(t *qb.Table, err error) (*model.AudienceColumns, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := &model.AudienceColumns{Table: t.Name, Columns: make([]*model.AudienceCatalogColumn, len(t.Columns))}
-	for i, c := range t.Columns {
-		out.Columns[i] = presentAudienceColumn(c)
-	}
-	return out, nil
+	return &model.AudienceColumns{Table: t.Name, Columns: mapAll(t.Columns, presentAudienceColumn)}, nil
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/reten-io/reten/internal/apperr"
 	"github.com/reten-io/reten/internal/audience"
 	"github.com/reten-io/reten/internal/criteria"
+	"github.com/reten-io/reten/internal/patch"
 )
 
 // ConditionCount is the resolver for the conditionCount field.
@@ -42,16 +43,16 @@ func (r *mutationResolver) CreateAudience(ctx context.Context, input model.Creat
 
 // UpdateAudience is the resolver for the updateAudience field.
 func (r *mutationResolver) UpdateAudience(ctx context.Context, id uuid.UUID, input model.UpdateAudienceInput) (*ent.Audience, error) {
-	clear := input.ClearDescription != nil && *input.ClearDescription
-	if clear && input.Description != nil {
-		return nil, apperr.Validation(auMsgDescriptionExclusive)
+	desc, err := criteria.DescriptionArgs(input.Description, input.ClearDescription)
+	if err != nil {
+		return nil, err
 	}
 	in, err := auDefinition(input.QueryBlocks, input.Compositions)
 	if err != nil {
 		return nil, err
 	}
-	d, err := r.Resolver.Audiences.Update(ctx, id, audience.UpdateInput{Name: input.Name, Description: input.Description,
-		ClearDescription: clear, SetBlocks: input.QueryBlocks != nil, QueryBlocks: in.QueryBlocks,
+	d, err := r.Resolver.Audiences.Update(ctx, id, audience.UpdateInput{Name: patch.FromPtr(input.Name), Description: desc,
+		SetBlocks: input.QueryBlocks != nil, QueryBlocks: in.QueryBlocks,
 		SetCompositions: input.Compositions != nil, Compositions: in.Compositions})
 	if err != nil {
 		return nil, err
@@ -81,14 +82,7 @@ func (r *queryResolver) Audience(ctx context.Context, id uuid.UUID) (*ent.Audien
 // AudienceTables is the resolver for the audienceTables field.
 func (r *queryResolver) AudienceTables(ctx context.Context) ([]*model.AudienceCatalogTable, error) {
 	tables, err := r.Resolver.Audiences.Tables(ctx)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]*model.AudienceCatalogTable, len(tables))
-	for i, t := range tables {
-		out[i] = presentAudienceTable(t)
-	}
-	return out, nil
+	return presentAll(tables, err, presentAudienceTable)
 }
 
 // AudienceColumns is the resolver for the audienceColumns field.

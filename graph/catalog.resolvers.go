@@ -57,12 +57,5 @@ func (r *mutationResolver) DeactivateRetentionStatusConfig(ctx context.Context, 
 // ActivityReasonDefaults is the resolver for the activityReasonDefaults field.
 func (r *queryResolver) ActivityReasonDefaults(ctx context.Context) ([]*model.ActivityReasonDefault, error) {
 	defs, err := r.Resolver.Catalog.ReasonDefaults(ctx)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]*model.ActivityReasonDefault, len(defs))
-	for i, d := range defs {
-		out[i] = &model.ActivityReasonDefault{Code: d.Code, Label: d.Label}
-	}
-	return out, nil
+	return presentAll(defs, err, presentReasonDefault)
 }

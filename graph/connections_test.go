@@ -1,8 +1,10 @@
 package graph_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/http"
+	"net/url"
 	"os"
 	"slices"
 	"strings"
@@ -16,6 +18,7 @@ import (
 	"github.com/reten-io/reten/graph/generated"
 	"github.com/reten-io/reten/internal/app"
 	"github.com/reten-io/reten/internal/apptest"
+	"github.com/reten-io/reten/internal/auth"
 )
 
 // schemaUnderTest is the served schema, walked by the tests that must cover
@@ -168,5 +171,172 @@ func TestNodesIDsLimit(t *testing.T) {
 		if res.Status != http.StatusOK || len(body.Data.Nodes) != 100 || body.Data.Nodes[0] == nil || body.Data.Nodes[0].ID != acme.ProjectID.String() {
 			t.Fatalf("status %d, body %.300s", res.Status, res.Body)
 		}
+	})
+}
+
+func TestNode(t *testing.T) {
+	apptest.Each(t, func(t *testing.T, env *apptest.Env) {
+		acme := env.Bootstrap("Acme")
+		ventas := newProject(t, env, acme.TenantID, "Ventas")
+		root := rootAudience(t, env, acme.ProjectID)
+		ventasRoot := rootAudience(t, env, ventas)
+		admin := apptest.JWT(env.Login(acme.Email), acme.TenantID, uuid.Nil)
+		env.CreateUser(acme.TenantID, "vera", auth.RoleViewer)
+		env.CreateUser(acme.TenantID, "otto", auth.RoleOperator)
+		vh := apptest.JWT(env.Login("vera"), acme.TenantID, uuid.Nil)
+		oh := apptest.JWT(env.Login("otto"), acme.TenantID, uuid.Nil)
+
+		const nodeQ = `query($id: ID!) {
+  node(id: $id) {
+    __typename
+    id
+    ... on Project { name isMain rootAudienceID }
+    ... on Audience { name isRoot projectID }
+    ... on User { username }
+  }
+}`
+		projectNode := M{"node": M{"__typename": "Project", "id": acme.ProjectID.String(), "name": "Principal",
+			"isMain": true, "rootAudienceID": root.String()}}
+		audienceNode := M{"node": M{"__typename": "Audience", "id": root.String(), "name": "Audiencia raíz",
+			"isRoot": true, "projectID": acme.ProjectID.String()}}
+		node := func(id uuid.UUID, h apptest.Headers) *apptest.Response {
+			return env.GraphQL(nodeQ, M{"id": id.String()}, h)
+		}
+
+		t.Run("super_admin", func(t *testing.T) {
+			expectData(t, node(acme.ProjectID, admin), projectNode)
+			expectData(t, node(root, admin), audienceNode)
+			expectData(t, node(acme.UserID, admin), M{"node": M{"__typename": "User", "id": acme.UserID.String(), "username": "acme-admin"}})
+			expectBody(t, node(uuid.New(), admin), http.StatusOK, M{"data": M{"node": nil},
+				"errors": L{fieldError(L{"node"}, "Node not found", "NOT_FOUND", 404)}})
+		})
+
+		t.Run("active project narrows project-owned nodes", func(t *testing.T) {
+			inVentas := apptest.JWT(env.Login(acme.Email), acme.TenantID, ventas)
+			expectBody(t, node(root, inVentas), http.StatusOK, M{"data": M{"node": nil},
+				"errors": L{fieldError(L{"node"}, "Node not found", "NOT_FOUND", 404)}})
+			expectData(t, node(ventasRoot, inVentas), M{"node": M{"__typename": "Audience", "id": ventasRoot.String(),
+				"name": "Audiencia raíz", "isRoot": true, "projectID": ventas.String()}})
+			// Projects themselves are tenant-level.
+			expectData(t, node(acme.ProjectID, inVentas), projectNode)
+		})
+
+		t.Run("viewer role", func(t *testing.T) {
+			expectData(t, node(acme.ProjectID, vh), projectNode)
+			expectData(t, node(root, vh), audienceNode)
+		})
+
+		t.Run("operator lacks audience-criteria:view", func(t *testing.T) {
+			expectData(t, node(acme.ProjectID, oh), projectNode)
+			expectBody(t, node(root, oh), http.StatusOK, M{"data": M{"node": nil},
+				"errors": L{fieldError(L{"node"}, "Required permissions: audience-criteria:view", "FORBIDDEN", 403)}})
+			// nodes fails as a whole on a permission error (only not-found ids become null).
+			res := env.GraphQL(`query($ids: [ID!]!) { nodes(ids: $ids) { id } }`,
+				M{"ids": L{acme.ProjectID.String(), root.String()}}, oh)
+			expectBody(t, res, http.StatusOK, M{"data": nil,
+				"errors": L{fieldError(L{"nodes"}, "Required permissions: audience-criteria:view", "FORBIDDEN", 403)}})
+		})
+
+		t.Run("edges apply the read permission of their type", func(t *testing.T) {
+			// node(rootAudience) is forbidden to an operator; so is the same
+			// audience through the Project.rootAudience edge.
+			const msg = "Required permissions: audience-criteria:view"
+			res := env.GraphQL(`{ projects(orderBy: {field: NAME}) { edges { node { name rootAudience { name } } } } }`, nil, oh)
+			expectUnordered(t, res, M{"projects": M{"edges": L{
+				M{"node": M{"name": "Principal", "rootAudience": nil}},
+				M{"node": M{"name": "Ventas", "rootAudience": nil}},
+			}}}, L{
+				fieldError(L{"projects", "edges", 0, "node", "rootAudience"}, msg, "FORBIDDEN", 403),
+				fieldError(L{"projects", "edges", 1, "node", "rootAudience"}, msg, "FORBIDDEN", 403),
+			})
+			res = env.GraphQL(`{ viewer { projects { name rootAudience { name } } } }`, nil, oh)
+			expectUnordered(t, res, M{"viewer": M{"projects": L{
+				M{"name": "Principal", "rootAudience": nil},
+				M{"name": "Ventas", "rootAudience": nil},
+			}}}, L{
+				fieldError(L{"viewer", "projects", 0, "rootAudience"}, msg, "FORBIDDEN", 403),
+				fieldError(L{"viewer", "projects", 1, "rootAudience"}, msg, "FORBIDDEN", 403),
+			})
+			// A viewer-role user holds audience-criteria:view.
+			res = env.GraphQL(`{ viewer { projects { name rootAudience { name isRoot } } } }`, nil, vh)
+			expectData(t, res, M{"viewer": M{"projects": L{
+				M{"name": "Principal", "rootAudience": M{"name": "Audiencia raíz", "isRoot": true}},
+				M{"name": "Ventas", "rootAudience": M{"name": "Audiencia raíz", "isRoot": true}},
+			}}})
+		})
+
+		t.Run("key permissions", func(t *testing.T) {
+			plain, _ := env.CreateKey(acme.TenantID, acme.UserID, uuid.Nil, auth.PermAudienceView)
+			expectData(t, node(root, apptest.Key(plain)), audienceNode)
+			expectBody(t, node(acme.ProjectID, apptest.Key(plain)), http.StatusOK, M{"data": M{"node": nil},
+				"errors": L{fieldError(L{"node"}, "Required permissions: project:view", "FORBIDDEN", 403)}})
+		})
+	})
+}
+
+// TestMutationAuthorizationAndKeyProjectCase: updateProject is authorised by
+// project:update alone (as PATCH is), and a project key's own id is accepted
+// in any letter case.
+func TestMutationAuthorizationAndKeyProjectCase(t *testing.T) {
+	apptest.Each(t, func(t *testing.T, env *apptest.Env) {
+		acme := env.Bootstrap("Acme")
+
+		t.Run("updateProject needs project:update only", func(t *testing.T) {
+			// PATCH /api/projects/:id needs project:update alone; the GraphQL
+			// mutation must authorize the same way and name that permission.
+			update, _ := env.CreateKey(acme.TenantID, acme.UserID, uuid.Nil, auth.PermProjectUpdate)
+			expectData(t, env.GraphQL(updateMutation, M{"id": acme.ProjectID.String(), "name": "Central"}, apptest.Key(update)),
+				M{"updateProject": M{"id": acme.ProjectID.String(), "name": "Central", "isMain": true}})
+			other, _ := env.CreateKey(acme.TenantID, acme.UserID, uuid.Nil, auth.PermActivityView)
+			expectBody(t, env.GraphQL(updateMutation, M{"id": acme.ProjectID.String(), "name": "Otro"}, apptest.Key(other)),
+				http.StatusOK, M{"data": nil, "errors": L{
+					fieldError(L{"updateProject"}, "Required permissions: project:update", "FORBIDDEN", 403),
+				}})
+		})
+
+		t.Run("project key accepts its own id in any case", func(t *testing.T) {
+			plain, _ := env.CreateKey(acme.TenantID, acme.UserID, acme.ProjectID, auth.PermProjectView)
+			res := env.GraphQL(`{ viewer { activeProjectID } }`, nil,
+				apptest.Key(plain).With("x-project-id", strings.ToUpper(acme.ProjectID.String())))
+			expectData(t, res, M{"viewer": M{"activeProjectID": acme.ProjectID.String()}})
+		})
+	})
+}
+
+func TestGETTransport(t *testing.T) {
+	apptest.Each(t, func(t *testing.T, env *apptest.Env) {
+		acme := env.Bootstrap("Acme")
+		h := apptest.JWT(env.Login(acme.Email), acme.TenantID, uuid.Nil)
+		get := func(q string, vars M, h apptest.Headers) *apptest.Response {
+			path := "/graphql?query=" + url.QueryEscape(q)
+			if vars != nil {
+				raw, _ := json.Marshal(vars)
+				path += "&variables=" + url.QueryEscape(string(raw))
+			}
+			return env.Do("GET", path, nil, h)
+		}
+
+		t.Run("query", func(t *testing.T) {
+			expectData(t, get(`{ viewer { activeTenantID isAPIKey } projects { totalCount } }`, nil, h),
+				M{"viewer": M{"activeTenantID": acme.TenantID.String(), "isAPIKey": false}, "projects": M{"totalCount": 1}})
+		})
+
+		t.Run("variables", func(t *testing.T) {
+			expectData(t, get(`query($id: ID!) { node(id: $id) { ... on Project { name } } }`, M{"id": acme.ProjectID.String()}, h),
+				M{"node": M{"name": "Principal"}})
+		})
+
+		t.Run("mutation refused", func(t *testing.T) {
+			res := get(`mutation { updateProject(id: "`+acme.ProjectID.String()+`", input: {name: "Otro"}) { name } }`, nil, h)
+			expectBody(t, res, http.StatusNotAcceptable, M{"data": nil, "errors": L{M{"message": "GET requests only allow query operations"}}})
+			if got := projectName(t, env, acme.ProjectID); got != "Principal" {
+				t.Fatalf("stored name = %q, want unchanged", got)
+			}
+		})
+
+		t.Run("credentials checked", func(t *testing.T) {
+			expectBody(t, get(`{ viewer { isAPIKey } }`, nil, nil), http.StatusBadRequest,
+				preError("Missing required header: x-tenant-id", "BAD_REQUEST", 400))
+		})
 	})
 }

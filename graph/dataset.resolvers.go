@@ -10,16 +10,14 @@ import (
 	"github.com/reten-io/reten/ent"
 	"github.com/reten-io/reten/graph/model"
 	"github.com/reten-io/reten/internal/dataset"
+	qb "github.com/reten-io/reten/internal/querybuilder"
 )
 
 // On is the resolver for the on field.
 func (r *catalogSemiJoinResolver) On(ctx context.Context, obj *ent.CatalogSemiJoin) ([]*model.CatalogJoinKey, error) {
-	keys := dataset.JoinKeys(obj)
-	out := make([]*model.CatalogJoinKey, len(keys))
-	for i, k := range keys {
-		out[i] = &model.CatalogJoinKey{Left: k.Left, Right: k.Right}
-	}
-	return out, nil
+	return mapAll(dataset.JoinKeys(obj), func(k qb.JoinKey) *model.CatalogJoinKey {
+		return &model.CatalogJoinKey{Left: k.Left, Right: k.Right}
+	}), nil
 }
 
 // SetTenantDataset is the resolver for the setTenantDataset field.

@@ -12,8 +12,7 @@ import (
 
 // Messages of the event filter operations' own argument rules.
 const (
-	efMsgDescriptionExclusive = "description and clearDescription cannot be sent together"
-	efMsgPreviewSource        = "previewEventFilter needs exactly one of id and queryBlocks"
+	efMsgPreviewSource = "previewEventFilter needs exactly one of id and queryBlocks"
 )
 
 // efBlocksArg re-reads a queryBlocks argument as the JSON value the REST
@@ -75,11 +74,9 @@ func presentEFValidation(v *criteria.Validation, err error) (*model.EventFilterV
 	if err != nil {
 		return nil, err
 	}
-	out := &model.EventFilterValidation{Valid: v.Valid, Errors: make([]*model.EventFilterValidationError, len(v.Errors))}
-	for i, is := range v.Errors {
-		out.Errors[i] = &model.EventFilterValidationError{Path: is.Path, Message: is.Message}
-	}
-	return out, nil
+	return &model.EventFilterValidation{Valid: v.Valid, Errors: mapAll(v.Errors, func(is qb.Issue) *model.EventFilterValidationError {
+		return &model.EventFilterValidationError{Path: is.Path, Message: is.Message}
+	})}, nil
 }
 
 func presentEFPreview(p *qb.PreviewResult, err error) (*model.EventFilterPreview, error) {
@@ -103,31 +100,20 @@ func presentEFTable(t qb.Table) *model.EventFilterCatalogTable {
 }
 
 func presentEFColumn(c qb.Column) *model.EventFilterCatalogColumn {
-	out := &model.EventFilterCatalogColumn{Name: c.Name, Type: string(c.Type), IsRepeated: c.Repeated,
-		Description: efOrNull(c.Description), SubFields: make([]*model.EventFilterCatalogColumn, len(c.SubFields))}
-	for i, sf := range c.SubFields {
-		out.SubFields[i] = presentEFColumn(sf)
-	}
-	return out
+	return &model.EventFilterCatalogColumn{Name: c.Name, Type: string(c.Type), IsRepeated: c.Repeated,
+		Description: efOrNull(c.Description), SubFields: mapAll(c.SubFields, presentEFColumn)}
 }
 
 func presentEFColumns(t *qb.Table, err error) (*model.EventFilterColumns, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := &model.EventFilterColumns{Table: t.Name, Columns: make([]*model.EventFilterCatalogColumn, len(t.Columns)),
-		SemiJoins: make([]*model.EventFilterSemiJoin, len(t.SemiJoins))}
-	for i, c := range t.Columns {
-		out.Columns[i] = presentEFColumn(c)
-	}
-	for i, sj := range t.SemiJoins {
-		s := &model.EventFilterSemiJoin{Name: sj.Name, ToTable: sj.ToTable, On: make([]*model.EventFilterJoinKey, len(sj.On))}
-		for j, k := range sj.On {
-			s.On[j] = &model.EventFilterJoinKey{Left: k.Left, Right: k.Right}
-		}
-		out.SemiJoins[i] = s
-	}
-	return out, nil
+	return &model.EventFilterColumns{Table: t.Name, Columns: mapAll(t.Columns, presentEFColumn),
+		SemiJoins: mapAll(t.SemiJoins, func(sj qb.SemiJoin) *model.EventFilterSemiJoin {
+			return &model.EventFilterSemiJoin{Name: sj.Name, ToTable: sj.ToTable, On: mapAll(sj.On, func(k qb.JoinKey) *model.EventFilterJoinKey {
+				return &model.EventFilterJoinKey{Left: k.Left, Right: k.Right}
+			})}
+		})}, nil
 }
 
 // sqlBindings are the params and types of compiled criteria SQL as GraphQL

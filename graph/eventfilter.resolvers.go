@@ -14,6 +14,7 @@ import (
 	"github.com/reten-io/reten/internal/apperr"
 	"github.com/reten-io/reten/internal/criteria"
 	"github.com/reten-io/reten/internal/eventfilter"
+	"github.com/reten-io/reten/internal/patch"
 )
 
 // ConditionCount is the resolver for the conditionCount field.
@@ -36,16 +37,16 @@ func (r *mutationResolver) CreateEventFilter(ctx context.Context, input model.Cr
 
 // UpdateEventFilter is the resolver for the updateEventFilter field.
 func (r *mutationResolver) UpdateEventFilter(ctx context.Context, id uuid.UUID, input model.UpdateEventFilterInput) (*ent.EventFilter, error) {
-	clear := input.ClearDescription != nil && *input.ClearDescription
-	if clear && input.Description != nil {
-		return nil, apperr.Validation(efMsgDescriptionExclusive)
+	desc, err := criteria.DescriptionArgs(input.Description, input.ClearDescription)
+	if err != nil {
+		return nil, err
 	}
 	blocks, err := efBlocksArg(input.QueryBlocks)
 	if err != nil {
 		return nil, err
 	}
-	d, err := r.Resolver.EventFilters.Update(ctx, id, eventfilter.UpdateInput{Name: input.Name, Description: input.Description,
-		ClearDescription: clear, SetBlocks: input.QueryBlocks != nil, QueryBlocks: blocks})
+	d, err := r.Resolver.EventFilters.Update(ctx, id, eventfilter.UpdateInput{Name: patch.FromPtr(input.Name), Description: desc,
+		SetBlocks: input.QueryBlocks != nil, QueryBlocks: blocks})
 	if err != nil {
 		return nil, err
 	}
@@ -74,14 +75,7 @@ func (r *queryResolver) EventFilter(ctx context.Context, id uuid.UUID) (*ent.Eve
 // EventFilterTables is the resolver for the eventFilterTables field.
 func (r *queryResolver) EventFilterTables(ctx context.Context) ([]*model.EventFilterCatalogTable, error) {
 	tables, err := r.Resolver.EventFilters.Tables(ctx)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]*model.EventFilterCatalogTable, len(tables))
-	for i, t := range tables {
-		out[i] = presentEFTable(t)
-	}
-	return out, nil
+	return presentAll(tables, err, presentEFTable)
 }
 
 // EventFilterColumns is the resolver for the eventFilterColumns field.

@@ -27,16 +27,14 @@ func (r *dispatchProviderResolver) HasCredentials(ctx context.Context, obj *ent.
 
 // CreateCommerce is the resolver for the createCommerce field.
 func (r *mutationResolver) CreateCommerce(ctx context.Context, input model.CreateCommerceInput) (*ent.Commerce, error) {
-	v, err := r.Resolver.Commerces.Create(ctx, commerce.CreateInput{ExternalID: input.ExternalID, Name: input.Name,
+	return r.Resolver.Commerces.Create(ctx, commerce.CreateInput{ExternalID: input.ExternalID, Name: input.Name,
 		TaxID: input.TaxID, Segment: input.Segment, IsActive: input.IsActive, Metadata: input.Metadata})
-	return detached(ctx, v, err)
 }
 
 // UpdateCommerce is the resolver for the updateCommerce field.
 func (r *mutationResolver) UpdateCommerce(ctx context.Context, id uuid.UUID, input model.UpdateCommerceInput) (*ent.Commerce, error) {
-	v, err := r.Resolver.Commerces.Update(ctx, id, commerce.UpdateInput{ExternalID: input.ExternalID, Name: input.Name,
+	return r.Resolver.Commerces.Update(ctx, id, commerce.UpdateInput{ExternalID: input.ExternalID, Name: input.Name,
 		TaxID: input.TaxID, Segment: input.Segment, IsActive: input.IsActive, Metadata: input.Metadata})
-	return detached(ctx, v, err)
 }
 
 // DeleteCommerce is the resolver for the deleteCommerce field.
@@ -46,48 +44,42 @@ func (r *mutationResolver) DeleteCommerce(ctx context.Context, id uuid.UUID) (bo
 
 // AddCommerceAddress is the resolver for the addCommerceAddress field.
 func (r *mutationResolver) AddCommerceAddress(ctx context.Context, commerceID uuid.UUID, input model.CommerceAddressInput) (*ent.CommerceAddress, error) {
-	v, err := r.Resolver.Commerces.CreateAddress(ctx, commerceID, commerce.AddressInput{Source: string(input.Source),
+	return r.Resolver.Commerces.CreateAddress(ctx, commerceID, commerce.AddressInput{Source: string(input.Source),
 		AddressFields: commerce.AddressFields{AddressAlias: input.AddressAlias, CountryCode: input.CountryCode, Region: input.Region,
 			Commune: input.Commune, City: input.City, Street: input.Street, StreetNumber: input.StreetNumber, Unit: input.Unit,
 			FormattedAddress: input.FormattedAddress, Latitude: input.Latitude, Longitude: input.Longitude},
 		IsPrimary: input.IsPrimary, IsActive: input.IsActive})
-	return detached(ctx, v, err)
 }
 
 // UpdateCommerceAddress is the resolver for the updateCommerceAddress field.
 func (r *mutationResolver) UpdateCommerceAddress(ctx context.Context, commerceID uuid.UUID, id uuid.UUID, input model.UpdateCommerceAddressInput) (*ent.CommerceAddress, error) {
-	v, err := r.Resolver.Commerces.UpdateAddress(ctx, commerceID, id, commerce.AddressUpdate{
+	return r.Resolver.Commerces.UpdateAddress(ctx, commerceID, id, commerce.AddressUpdate{
 		AddressFields: commerce.AddressFields{AddressAlias: input.AddressAlias, CountryCode: input.CountryCode, Region: input.Region,
 			Commune: input.Commune, City: input.City, Street: input.Street, StreetNumber: input.StreetNumber, Unit: input.Unit,
 			FormattedAddress: input.FormattedAddress, Latitude: input.Latitude, Longitude: input.Longitude},
 		IsActive: input.IsActive})
-	return detached(ctx, v, err)
 }
 
 // SetPrimaryCommerceAddress is the resolver for the setPrimaryCommerceAddress field.
 func (r *mutationResolver) SetPrimaryCommerceAddress(ctx context.Context, commerceID uuid.UUID, id uuid.UUID) (*ent.CommerceAddress, error) {
-	v, err := r.Resolver.Commerces.SetPrimaryAddress(ctx, commerceID, id)
-	return detached(ctx, v, err)
+	return r.Resolver.Commerces.SetPrimaryAddress(ctx, commerceID, id)
 }
 
 // CreateCommerceUser is the resolver for the createCommerceUser field.
 func (r *mutationResolver) CreateCommerceUser(ctx context.Context, commerceID uuid.UUID, input model.CreateCommerceUserInput) (*ent.CommerceUser, error) {
-	v, err := r.Resolver.Commerces.CreateUser(ctx, commerceID, commerce.UserInput{Name: input.Name, ExternalID: input.ExternalID,
+	return r.Resolver.Commerces.CreateUser(ctx, commerceID, commerce.UserInput{Name: input.Name, ExternalID: input.ExternalID,
 		Source: enumPtr(input.Source), Roles: enumStrings(input.Roles)})
-	return detached(ctx, v, err)
 }
 
 // UpdateCommerceUser is the resolver for the updateCommerceUser field.
 func (r *mutationResolver) UpdateCommerceUser(ctx context.Context, commerceID uuid.UUID, id uuid.UUID, input model.UpdateCommerceUserInput) (*ent.CommerceUser, error) {
-	v, err := r.Resolver.Commerces.UpdateUser(ctx, commerceID, id, commerce.UserUpdate{Name: input.Name,
+	return r.Resolver.Commerces.UpdateUser(ctx, commerceID, id, commerce.UserUpdate{Name: input.Name,
 		ExternalID: input.ExternalID, IsActive: input.IsActive})
-	return detached(ctx, v, err)
 }
 
 // AddCommerceUserRole is the resolver for the addCommerceUserRole field.
 func (r *mutationResolver) AddCommerceUserRole(ctx context.Context, commerceID uuid.UUID, userID uuid.UUID, role commerceuserrole.Role) (*ent.CommerceUser, error) {
-	v, err := r.Resolver.Commerces.AddRole(ctx, commerceID, userID, string(role))
-	return detached(ctx, v, err)
+	return r.Resolver.Commerces.AddRole(ctx, commerceID, userID, string(role))
 }
 
 // RemoveCommerceUserRole is the resolver for the removeCommerceUserRole field.
@@ -97,22 +89,19 @@ func (r *mutationResolver) RemoveCommerceUserRole(ctx context.Context, commerceI
 
 // AddCommerceContact is the resolver for the addCommerceContact field.
 func (r *mutationResolver) AddCommerceContact(ctx context.Context, commerceID uuid.UUID, userID uuid.UUID, input model.CommerceContactInput) (*ent.CommerceContact, error) {
-	v, err := r.Resolver.Commerces.CreateContact(ctx, commerceID, userID, commerce.ContactInput{ContactType: string(input.ContactType),
+	return r.Resolver.Commerces.CreateContact(ctx, commerceID, userID, commerce.ContactInput{ContactType: string(input.ContactType),
 		Value: input.Value, Source: string(input.Source), IsPrimary: input.IsPrimary})
-	return detached(ctx, v, err)
 }
 
 // UpdateCommerceContact is the resolver for the updateCommerceContact field.
 func (r *mutationResolver) UpdateCommerceContact(ctx context.Context, commerceID uuid.UUID, userID uuid.UUID, id uuid.UUID, input model.UpdateCommerceContactInput) (*ent.CommerceContact, error) {
-	v, err := r.Resolver.Commerces.UpdateContact(ctx, commerceID, userID, id, commerce.ContactUpdate{Value: input.Value,
+	return r.Resolver.Commerces.UpdateContact(ctx, commerceID, userID, id, commerce.ContactUpdate{Value: input.Value,
 		Source: enumPtr(input.Source), IsActive: input.IsActive})
-	return detached(ctx, v, err)
 }
 
 // SetPrimaryCommerceContact is the resolver for the setPrimaryCommerceContact field.
 func (r *mutationResolver) SetPrimaryCommerceContact(ctx context.Context, commerceID uuid.UUID, userID uuid.UUID, id uuid.UUID) (*ent.CommerceContact, error) {
-	v, err := r.Resolver.Commerces.SetPrimaryContact(ctx, commerceID, userID, id)
-	return detached(ctx, v, err)
+	return r.Resolver.Commerces.SetPrimaryContact(ctx, commerceID, userID, id)
 }
 
 // BatchUpsertCommerces is the resolver for the batchUpsertCommerces field.
@@ -131,16 +120,14 @@ func (r *mutationResolver) BatchUpsertCommerces(ctx context.Context, items []*mo
 
 // CreateOperator is the resolver for the createOperator field.
 func (r *mutationResolver) CreateOperator(ctx context.Context, input model.CreateOperatorInput) (*ent.Operator, error) {
-	v, err := r.Resolver.FieldOrg.CreateOperator(ctx, fieldorg.OperatorInput{Type: string(input.Type), Name: input.Name,
+	return r.Resolver.FieldOrg.CreateOperator(ctx, fieldorg.OperatorInput{Type: string(input.Type), Name: input.Name,
 		Email: input.Email, Phone: input.Phone, ExternalID: input.ExternalID, IsPlaceholder: input.IsPlaceholder, Metadata: input.Metadata})
-	return detached(ctx, v, err)
 }
 
 // UpdateOperator is the resolver for the updateOperator field.
 func (r *mutationResolver) UpdateOperator(ctx context.Context, id uuid.UUID, input model.UpdateOperatorInput) (*ent.Operator, error) {
-	v, err := r.Resolver.FieldOrg.UpdateOperator(ctx, id, fieldorg.OperatorPatch{Name: input.Name, Email: input.Email,
+	return r.Resolver.FieldOrg.UpdateOperator(ctx, id, fieldorg.OperatorPatch{Name: input.Name, Email: input.Email,
 		Phone: input.Phone, ExternalID: input.ExternalID, IsActive: input.IsActive, IsPlaceholder: input.IsPlaceholder, Metadata: input.Metadata})
-	return detached(ctx, v, err)
 }
 
 // DeleteOperator is the resolver for the deleteOperator field.
@@ -170,14 +157,12 @@ func (r *mutationResolver) BatchUpsertOperators(ctx context.Context, items []*mo
 
 // CreateRoute is the resolver for the createRoute field.
 func (r *mutationResolver) CreateRoute(ctx context.Context, input model.CreateRouteInput) (*ent.Route, error) {
-	v, err := r.Resolver.FieldOrg.CreateRoute(ctx, fieldorg.RouteInput{Code: input.Code, Name: input.Name})
-	return detached(ctx, v, err)
+	return r.Resolver.FieldOrg.CreateRoute(ctx, fieldorg.RouteInput{Code: input.Code, Name: input.Name})
 }
 
 // UpdateRoute is the resolver for the updateRoute field.
 func (r *mutationResolver) UpdateRoute(ctx context.Context, id uuid.UUID, input model.UpdateRouteInput) (*ent.Route, error) {
-	v, err := r.Resolver.FieldOrg.UpdateRoute(ctx, id, fieldorg.RoutePatch{Code: input.Code, Name: input.Name, IsActive: input.IsActive})
-	return detached(ctx, v, err)
+	return r.Resolver.FieldOrg.UpdateRoute(ctx, id, fieldorg.RoutePatch{Code: input.Code, Name: input.Name, IsActive: input.IsActive})
 }
 
 // DeleteRoute is the resolver for the deleteRoute field.
@@ -191,8 +176,7 @@ func (r *mutationResolver) LinkRouteOperator(ctx context.Context, routeID uuid.U
 	if role != nil {
 		in.Role = string(*role)
 	}
-	v, err := r.Resolver.FieldOrg.AddRouteOperator(ctx, routeID, in)
-	return detached(ctx, v, err)
+	return r.Resolver.FieldOrg.AddRouteOperator(ctx, routeID, in)
 }
 
 // UnlinkRouteOperator is the resolver for the unlinkRouteOperator field.
@@ -217,17 +201,15 @@ func (r *mutationResolver) BatchUpsertRoutes(ctx context.Context, items []*model
 
 // CreateSupervisor is the resolver for the createSupervisor field.
 func (r *mutationResolver) CreateSupervisor(ctx context.Context, input model.CreateSupervisorInput) (*ent.Supervisor, error) {
-	v, err := supervisorOf(r.Resolver.FieldOrg.CreateSupervisor(ctx, fieldorg.SupervisorInput{Name: input.Name, Email: input.Email,
+	return supervisorOf(r.Resolver.FieldOrg.CreateSupervisor(ctx, fieldorg.SupervisorInput{Name: input.Name, Email: input.Email,
 		ExternalID: input.ExternalID, Phone: input.Phone, Metadata: input.Metadata, RouteIDs: input.RouteIDs, OperatorIDs: input.OperatorIDs}))
-	return detached(ctx, v, err)
 }
 
 // UpdateSupervisor is the resolver for the updateSupervisor field.
 func (r *mutationResolver) UpdateSupervisor(ctx context.Context, id uuid.UUID, input model.UpdateSupervisorInput) (*ent.Supervisor, error) {
-	v, err := supervisorOf(r.Resolver.FieldOrg.UpdateSupervisor(ctx, id, fieldorg.SupervisorPatch{Name: input.Name, Email: input.Email,
+	return supervisorOf(r.Resolver.FieldOrg.UpdateSupervisor(ctx, id, fieldorg.SupervisorPatch{Name: input.Name, Email: input.Email,
 		ExternalID: input.ExternalID, Phone: input.Phone, IsActive: input.IsActive, Metadata: input.Metadata,
 		RouteIDs: input.RouteIDs, OperatorIDs: input.OperatorIDs}))
-	return detached(ctx, v, err)
 }
 
 // DeleteSupervisor is the resolver for the deleteSupervisor field.
@@ -237,8 +219,7 @@ func (r *mutationResolver) DeleteSupervisor(ctx context.Context, id uuid.UUID) (
 
 // RestoreTrashRecord is the resolver for the restoreTrashRecord field.
 func (r *mutationResolver) RestoreTrashRecord(ctx context.Context, id uuid.UUID) (*ent.TrashRecord, error) {
-	v, err := r.Resolver.Trash.Restore(ctx, id)
-	return detached(ctx, v, err)
+	return r.Resolver.Trash.Restore(ctx, id)
 }
 
 // PurgeTrashRecord is the resolver for the purgeTrashRecord field.
@@ -257,9 +238,8 @@ func (r *mutationResolver) UpdateTrashSettings(ctx context.Context, input model.
 
 // CreateDispatchProvider is the resolver for the createDispatchProvider field.
 func (r *mutationResolver) CreateDispatchProvider(ctx context.Context, input model.CreateDispatchProviderInput) (*ent.DispatchProvider, error) {
-	v, err := r.Resolver.Dispatch.CreateProvider(ctx, dispatch.CreateProviderInput{Name: input.Name, Channel: string(input.Channel),
+	return r.Resolver.Dispatch.CreateProvider(ctx, dispatch.CreateProviderInput{Name: input.Name, Channel: string(input.Channel),
 		Kind: input.Kind, Settings: input.Settings, Credentials: input.Credentials, IsActive: input.IsActive})
-	return detached(ctx, v, err)
 }
 
 // UpdateDispatchProvider is the resolver for the updateDispatchProvider field.
@@ -274,8 +254,7 @@ func (r *mutationResolver) UpdateDispatchProvider(ctx context.Context, id uuid.U
 	case input.Credentials != nil:
 		in.Credentials = &input.Credentials
 	}
-	v, err := r.Resolver.Dispatch.UpdateProvider(ctx, id, in)
-	return detached(ctx, v, err)
+	return r.Resolver.Dispatch.UpdateProvider(ctx, id, in)
 }
 
 // DeleteDispatchProvider is the resolver for the deleteDispatchProvider field.
@@ -285,14 +264,12 @@ func (r *mutationResolver) DeleteDispatchProvider(ctx context.Context, id uuid.U
 
 // CreateChannelDefinition is the resolver for the createChannelDefinition field.
 func (r *mutationResolver) CreateChannelDefinition(ctx context.Context, providerID uuid.UUID, input model.ChannelDefinitionInput) (*ent.ChannelDefinition, error) {
-	v, err := r.Resolver.Dispatch.CreateDefinition(ctx, providerID, definitionInput(input))
-	return detached(ctx, v, err)
+	return r.Resolver.Dispatch.CreateDefinition(ctx, providerID, definitionInput(input))
 }
 
 // UpdateChannelDefinition is the resolver for the updateChannelDefinition field.
 func (r *mutationResolver) UpdateChannelDefinition(ctx context.Context, providerID uuid.UUID, id uuid.UUID, input model.ChannelDefinitionInput) (*ent.ChannelDefinition, error) {
-	v, err := r.Resolver.Dispatch.UpdateDefinition(ctx, providerID, id, definitionInput(input))
-	return detached(ctx, v, err)
+	return r.Resolver.Dispatch.UpdateDefinition(ctx, providerID, id, definitionInput(input))
 }
 
 // PutDispatchConfig is the resolver for the putDispatchConfig field.
@@ -300,7 +277,7 @@ func (r *mutationResolver) PutDispatchConfig(ctx context.Context, projectID uuid
 	cfg, _, err := r.Resolver.Dispatch.PutConfig(ctx, projectID, string(channel), dispatch.ConfigInput{ProviderID: input.ProviderID,
 		ChannelDefinitionID: input.ChannelDefinitionID, MaxAttempts: input.MaxAttempts,
 		RetryBackoffSeconds: input.RetryBackoffSeconds, IsActive: input.IsActive})
-	return detached(ctx, cfg, err)
+	return cfg, err
 }
 
 // TrashSettings is the resolver for the trashSettings field.

@@ -4,7 +4,6 @@
 package graph
 
 import (
-	"context"
 	"encoding/json"
 
 	"github.com/google/uuid"
@@ -51,18 +50,18 @@ type Resolver struct {
 	Trash     *trash.Service
 	Users     *user.Service
 
-	// EventFilters serves the event filter operations (issue 7).
+	// EventFilters serves the event filter operations.
 	EventFilters *eventfilter.Service
 
-	// Activities serves the activity operations (issue 8).
+	// Activities serves the activity operations.
 	Activities *activity.Service
 
 	// ResultTypes and TenantSettings serve the result type configs and the
-	// tenant day settings (issue 8).
+	// tenant day settings.
 	ResultTypes    *resulttype.Service
 	TenantSettings *cutoff.Service
 
-	// Results serves the activity result mutations (issue 8).
+	// Results serves the activity result mutations.
 	Results *result.Service
 	// Idempotency replays submissions that carry an idempotency key.
 	Idempotency *idempotency.Service
@@ -165,24 +164,6 @@ func definitionInput(in model.ChannelDefinitionInput) dispatch.DefinitionInput {
 	return out
 }
 
-// detached rebinds an entity that a service loaded inside a transaction it
-// committed itself (no enclosing GraphQL transaction: see selfCommitting in
-// internal/app) to the base client, so that edges selected on the result
-// still load after the commit. Inside an enclosing transaction the entity
-// keeps it: edges must see the mutation's uncommitted rows.
-func detached[T interface{ Unwrap() T }](ctx context.Context, v T, err error) (out T, _ error) {
-	out = v
-	if err != nil || ent.TxFromContext(ctx) != nil {
-		return out, err
-	}
-	defer func() { _ = recover() }() // not transactional (read through the pool): already detached
-	return v.Unwrap(), nil
-}
-
-// agcMsgAudienceExclusive rejects updateActivityGenerationConfig inputs that
-// both set and clear the audience.
-const agcMsgAudienceExclusive = "audienceID and clearAudience cannot be sent together"
-
 // listPtr distinguishes an omitted list (nil: unchanged) from a sent one.
 func listPtr[T any](s []T) *[]T {
 	if s == nil {
@@ -205,11 +186,10 @@ func activationInput(in *model.ActivationConfigInput) *agc.ActivationInput {
 	out := &agc.ActivationInput{PillarFields: pillarFields(in.Name, in.Description, in.SourceTable, in.SourceColumns, in.DateColumn),
 		AggregationMethod: enumPtr(in.AggregationMethod)}
 	if in.Moments != nil {
-		ms := make([]agc.MomentInput, len(in.Moments))
-		for i, m := range in.Moments {
-			ms[i] = agc.MomentInput{ID: m.ID, StatusCode: m.StatusCode, UserRetentionStatusConfigID: m.UserRetentionStatusConfigID,
+		ms := mapAll(in.Moments, func(m *model.ActivationMomentInput) agc.MomentInput {
+			return agc.MomentInput{ID: m.ID, StatusCode: m.StatusCode, UserRetentionStatusConfigID: m.UserRetentionStatusConfigID,
 				MinActions: m.MinActions, WindowDays: m.WindowDays, TimeWindow: m.TimeWindow, Priority: m.Priority}
-		}
+		})
 		out.Moments = &ms
 	}
 	return out
@@ -224,11 +204,10 @@ func engagementInput(in *model.EngagementConfigInput) *agc.EngagementInput {
 		EngagementWindowDays: in.EngagementWindowDays, MinLifetimeActionsForEngaged: in.MinLifetimeActionsForEngaged,
 		CountingMethod: in.CountingMethod}
 	if in.Levels != nil {
-		ls := make([]agc.LevelInput, len(in.Levels))
-		for i, l := range in.Levels {
-			ls[i] = agc.LevelInput{ID: l.ID, StatusCode: l.StatusCode, UserRetentionStatusConfigID: l.UserRetentionStatusConfigID,
+		ls := mapAll(in.Levels, func(l *model.EngagementLevelInput) agc.LevelInput {
+			return agc.LevelInput{ID: l.ID, StatusCode: l.StatusCode, UserRetentionStatusConfigID: l.UserRetentionStatusConfigID,
 				Label: l.Label, MinThreshold: l.MinThreshold, MaxThreshold: l.MaxThreshold, Order: l.Order}
-		}
+		})
 		out.Levels = &ls
 	}
 	return out
@@ -241,23 +220,21 @@ func resurrectionInput(in *model.ResurrectionConfigInput) *agc.ResurrectionInput
 	}
 	out := &agc.ResurrectionInput{PillarFields: pillarFields(in.Name, in.Description, in.SourceTable, in.SourceColumns, in.DateColumn)}
 	if in.Thresholds != nil {
-		ts := make([]agc.ThresholdInput, len(in.Thresholds))
-		for i, t := range in.Thresholds {
-			ts[i] = agc.ThresholdInput{ID: t.ID, StatusCode: t.StatusCode, UserRetentionStatusConfigID: t.UserRetentionStatusConfigID,
+		ts := mapAll(in.Thresholds, func(t *model.ResurrectionThresholdInput) agc.ThresholdInput {
+			return agc.ThresholdInput{ID: t.ID, StatusCode: t.StatusCode, UserRetentionStatusConfigID: t.UserRetentionStatusConfigID,
 				Label: t.Label, ThresholdDays: t.ThresholdDays, Order: t.Order}
-		}
+		})
 		out.Thresholds = &ts
 	}
 	return out
 }
 
-// agcOf returns the entity of a service AGC (edges selected on it load
-// after a self-committed transaction too, see detached).
-func agcOf(ctx context.Context, a *agc.AGC, err error) (*ent.ActivityGenerationConfig, error) {
+// agcOf returns the entity of a service AGC.
+func agcOf(a *agc.AGC, err error) (*ent.ActivityGenerationConfig, error) {
 	if err != nil {
 		return nil, err
 	}
-	return detached(ctx, a.ActivityGenerationConfig, nil)
+	return a.ActivityGenerationConfig, nil
 }
 
 // jsonMap presents v as a Map scalar with v's JSON keys (lifecycleDefaults

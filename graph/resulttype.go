@@ -23,14 +23,7 @@ func resultTypeConfig(c resulttype.Config) *model.TaskResultTypeConfig {
 
 // resultTypeConfigs presents a list of service configs.
 func resultTypeConfigs(cs []resulttype.Config, err error) ([]*model.TaskResultTypeConfig, error) {
-	if err != nil {
-		return nil, err
-	}
-	out := make([]*model.TaskResultTypeConfig, len(cs))
-	for i, c := range cs {
-		out[i] = resultTypeConfig(c)
-	}
-	return out, nil
+	return presentAll(cs, err, resultTypeConfig)
 }
 
 // tenantSettings presents the service's day settings.

@@ -125,7 +125,7 @@ func TestSnapshotUpsertsOverGraphQL(t *testing.T) {
 			// The AGC of another project of the tenant resolves whatever x-project-id says (tenant-level).
 			expectData(t, upsert(s.h.With("x-project-id", s.notHigh), s.c2, s.high, "new", "ACTIVATION", t4),
 				want("CREATED", wantSnap(s.c2, "", s.high, "new", "Nuevo", "ACTIVATION", t4, t4)))
-			// The result's edges load (the mutation's transaction).
+			// The result's edges load once the service's transaction has ended.
 			expectData(t, env.GraphQL(`mutation($in: UpsertCommerceLifecycleSnapshotInput!) { upsertCommerceLifecycleSnapshot(input: $in) {
 				outcome snapshot { commerce { name lifecycleSnapshots { activityGenerationConfigID code } } } } }`,
 				M{"in": snapItem(s.c2, s.low, "engaged", "ENGAGEMENT", t4)}, s.h),
@@ -195,7 +195,7 @@ func TestSnapshotUpsertsOverGraphQL(t *testing.T) {
 			if canon(t, got) != canon(t, wantBatch) {
 				t.Fatalf("batch by external id = %s\nwant                 %s", canon(t, got), canon(t, wantBatch))
 			}
-			// Written outside any enclosing transaction, and only the valid items.
+			// Written item by item, and only the valid items.
 			expectData(t, env.GraphQL(`{ commerceLifecycleSnapshotsBatchLookup(externalIDs: ["EXT-3", "EXT-1"]) { snapshots { commerceID activityGenerationConfigID code stateChangedAt } unresolved } }`, nil, s.h),
 				M{"commerceLifecycleSnapshotsBatchLookup": M{"unresolved": L{}, "snapshots": sortedSnaps(
 					M{"commerceID": s.c1, "activityGenerationConfigID": s.low, "code": "engaged", "stateChangedAt": t3},

@@ -1,6 +1,7 @@
 package graph_test
 
 import (
+	"net/http"
 	"testing"
 
 	"github.com/google/uuid"
@@ -58,7 +59,7 @@ func count(t *testing.T, env *apptest.Env, h apptest.Headers, field, whereType s
 }
 
 // TestWhereFiltersStayInTheProject: a key bound to P1 cannot learn about P2
-// through edge filters (issue 13, item 4): they answer as if P2's rows did
+// through edge filters: they answer as if P2's rows did
 // not exist, as the edges themselves do; P1's rows still match.
 func TestWhereFiltersStayInTheProject(t *testing.T) {
 	apptest.Each(t, func(t *testing.T, env *apptest.Env) {
@@ -183,5 +184,60 @@ func TestWhereFiltersSkipArchivedRows(t *testing.T) {
 		if n := activities(M{"hasCommerce": true}); n != 0 {
 			t.Fatalf("activities with a (live) commerce: %v, want 0", n)
 		}
+	})
+}
+
+func TestTenantIsolation(t *testing.T) {
+	apptest.Each(t, func(t *testing.T, env *apptest.Env) {
+		acme := env.Bootstrap("Acme")
+		beta := env.Bootstrap("Beta")
+		ah := apptest.JWT(env.Login(acme.Email), acme.TenantID, uuid.Nil)
+		bh := apptest.JWT(env.Login(beta.Email), beta.TenantID, uuid.Nil)
+		acmeRoot := rootAudience(t, env, acme.ProjectID)
+
+		t.Run("projects connection", func(t *testing.T) {
+			q := `query($where: ProjectWhereInput) { projects(where: $where) { totalCount edges { node { id name } } } }`
+			expectData(t, env.GraphQL(q, nil, bh), M{"projects": M{"totalCount": 1, "edges": L{
+				M{"node": M{"id": beta.ProjectID.String(), "name": "Principal"}},
+			}}})
+			// Filters cannot widen the tenant.
+			for _, where := range []M{{"id": acme.ProjectID.String()}, {"tenantID": acme.TenantID.String()}} {
+				expectData(t, env.GraphQL(q, M{"where": where}, bh), M{"projects": M{"totalCount": 0, "edges": L{}}})
+			}
+		})
+
+		t.Run("node", func(t *testing.T) {
+			q := `query($id: ID!) { node(id: $id) { id ... on Project { name } } }`
+			for _, id := range []uuid.UUID{acme.ProjectID, acmeRoot, acme.TenantID, acme.UserID} {
+				expectBody(t, env.GraphQL(q, M{"id": id.String()}, bh), http.StatusOK, M{
+					"data":   M{"node": nil},
+					"errors": L{fieldError(L{"node"}, "Node not found", "NOT_FOUND", 404)},
+				})
+			}
+		})
+
+		t.Run("nodes", func(t *testing.T) {
+			q := `query($ids: [ID!]!) { nodes(ids: $ids) { id ... on Project { name } } }`
+			res := env.GraphQL(q, M{"ids": L{acme.ProjectID.String(), beta.ProjectID.String(), uuid.New().String()}}, bh)
+			expectData(t, res, M{"nodes": L{nil, M{"id": beta.ProjectID.String(), "name": "Principal"}, nil}})
+		})
+
+		t.Run("updateProject", func(t *testing.T) {
+			res := env.GraphQL(updateMutation, M{"id": acme.ProjectID.String(), "name": "Hackeado"}, bh)
+			expectBody(t, res, http.StatusOK, M{"data": nil, "errors": L{
+				fieldError(L{"updateProject"}, "El proyecto no existe.", "NOT_FOUND", 404),
+			}})
+			q := `query($id: ID!) { node(id: $id) { ... on Project { name } } }`
+			expectData(t, env.GraphQL(q, M{"id": acme.ProjectID.String()}, ah), M{"node": M{"name": "Principal"}})
+			// Beta may still take the name for its own project: names are unique per tenant.
+			expectData(t, env.GraphQL(updateMutation, M{"id": beta.ProjectID.String(), "name": "Ventas"}, bh),
+				M{"updateProject": M{"id": beta.ProjectID.String(), "name": "Ventas", "isMain": true}})
+			newProject(t, env, acme.TenantID, "Ventas")
+		})
+
+		t.Run("foreign tenant header", func(t *testing.T) {
+			res := env.GraphQL(`{ viewer { activeTenantID } }`, nil, bh.With("x-tenant-id", acme.TenantID.String()))
+			expectBody(t, res, http.StatusForbidden, preError("You are not a member of this tenant", "FORBIDDEN", 403))
+		})
 	})
 }

@@ -1,7 +1,6 @@
 package rest
 
 import (
-	"net/http"
 	"time"
 
 	"github.com/google/uuid"
@@ -37,85 +36,17 @@ func presentAPIKey(k *ent.APIKey) apiKeyDTO {
 		LastUsedAt: k.LastUsedAt, CreatedAt: k.CreatedAt, RevokedAt: k.RevokedAt}
 }
 
-func (a *api) createAPIKey(w http.ResponseWriter, r *http.Request) error {
-	b, err := decodeBody(r, "name", "permissions", "expiresAt", "scope", "projectId")
-	if err != nil {
-		return err
-	}
-	var in apikey.CreateInput
-	in.Name, _ = b.str("name", msgNameString)
-	in.Permissions, _ = b.strs("permissions", "permissions must be an array of strings")
-	in.ExpiresAt = b.instant("expiresAt", "expiresAt must be a valid ISO 8601 date string")
-	in.Scope, _ = b.str("scope", apikey.MsgScope)
-	in.ProjectID = b.optUUID("projectId", "projectId must be a UUID")
-	if err := b.err(); err != nil {
-		return err
-	}
-	created, err := a.APIKeys.Create(r.Context(), in)
-	if err != nil {
-		return err
-	}
-	dto := presentAPIKey(created.Key)
-	dto.PlaintextKey = created.Plaintext
-	writeJSON(w, http.StatusCreated, dto)
-	return nil
+// presentCreatedAPIKey is the key and, this once, its plaintext.
+func presentCreatedAPIKey(c *apikey.Created) apiKeyDTO {
+	dto := presentAPIKey(c.Key)
+	dto.PlaintextKey = c.Plaintext
+	return dto
 }
 
-func (a *api) listAPIKeys(w http.ResponseWriter, r *http.Request) error {
-	p, err := pageParams(r)
-	if err != nil {
-		return err
-	}
-	keys, err := a.APIKeys.List(r.Context(), p)
-	if err != nil {
-		return err
-	}
-	writeJSON(w, http.StatusOK, presentPage(keys, presentAPIKey))
-	return nil
-}
+var apiKeyBody = bodyOf(func(b *body) apikey.CreateInput {
+	return apikey.CreateInput{Name: b.str("name").OrZero(), Permissions: b.strs("permissions").OrZero(),
+		ExpiresAt: b.instant("expiresAt").Ptr(), Scope: b.str("scope", apikey.MsgScope).OrZero(),
+		ProjectID: b.uuid("projectId").Ptr()}
+}, "name", "permissions", "expiresAt", "scope", "projectId")
 
-func (a *api) getAPIKey(w http.ResponseWriter, r *http.Request) error {
-	id, err := pathUUID(r, "id")
-	if err != nil {
-		return err
-	}
-	k, err := a.APIKeys.Get(r.Context(), id)
-	if err != nil {
-		return err
-	}
-	writeJSON(w, http.StatusOK, presentAPIKey(k))
-	return nil
-}
-
-func (a *api) revokeAPIKey(w http.ResponseWriter, r *http.Request) error {
-	id, err := pathUUID(r, "id")
-	if err != nil {
-		return err
-	}
-	if _, err := a.APIKeys.Revoke(r.Context(), id); err != nil {
-		return err
-	}
-	w.WriteHeader(http.StatusNoContent)
-	return nil
-}
-
-func (a *api) setAPIKeyPermissions(w http.ResponseWriter, r *http.Request) error {
-	id, err := pathUUID(r, "id")
-	if err != nil {
-		return err
-	}
-	b, err := decodeBody(r, "permissions")
-	if err != nil {
-		return err
-	}
-	perms, _ := b.strs("permissions", "permissions must be an array of strings")
-	if err := b.err(); err != nil {
-		return err
-	}
-	k, err := a.APIKeys.SetPermissions(r.Context(), id, perms)
-	if err != nil {
-		return err
-	}
-	writeJSON(w, http.StatusOK, presentAPIKey(k))
-	return nil
-}
+var permissionsBody = bodyOf(func(b *body) []string { return b.strs("permissions").OrZero() }, "permissions")

@@ -30,8 +30,7 @@ func (a *api) login(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	identifier, _ := b.str("identifier", "identifier must be a string")
-	password, _ := b.str("password", "password must be a string")
+	identifier, password := b.str("identifier").OrZero(), b.str("password").OrZero()
 	if err := b.err(); err != nil {
 		return err
 	}

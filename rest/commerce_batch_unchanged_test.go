@@ -191,3 +191,60 @@ func TestCommerceBatchUpsertUnchangedWritesNothing(t *testing.T) {
 		changed("metadata replaced", map[string]any{"external_id": "P-2", "name": "Con metadata", "metadata": map[string]any{"k": "v"}}, "commerce:P-2")
 	})
 }
+
+// TestCommerceBatchUpsert5000: the largest batch is accepted and written; one more item is refused.
+func TestCommerceBatchUpsert5000(t *testing.T) {
+	apptest.Each(t, func(t *testing.T, env *apptest.Env) {
+		w := newCMWorld(t, env)
+		plain, _ := env.CreateKey(w.acme.TenantID, w.acme.UserID, uuid.Nil, auth.PermCommerceBatchUpsert)
+		kh := apptest.Key(plain)
+		items := make([]any, 5000)
+		for i := range items {
+			it := map[string]any{"external_id": fmt.Sprintf("C%05d", i), "name": fmt.Sprintf("Comercio %d", i)}
+			if i%7 == 0 {
+				it["tax_id"], it["metadata"] = fmt.Sprintf("T-%d", i), map[string]any{"i": i}
+			}
+			if i%10 == 0 {
+				it["addresses"] = []any{map[string]any{"address_alias": "main", "city": "Santiago"}}
+			}
+			if i%25 == 0 {
+				it["users"] = []any{map[string]any{"external_id": "owner", "roles": []string{"OWNER"},
+					"contacts": []any{map[string]any{"contact_type": "WHATSAPP", "value": fmt.Sprintf("+569%08d", i)}}}}
+			}
+			items[i] = it
+		}
+		if got := cmBatch(t, env, kh, items); got.Created != 5000 || got.Updated != 0 || got.Total != 5000 || len(got.Errors) != 0 {
+			t.Fatalf("first run = %d created, %d updated, %d errors", got.Created, got.Updated, len(got.Errors))
+		}
+		db := env.App.DB.Client
+		if n, _ := db.Commerce.Query().Where(commerce.TenantID(w.acme.TenantID)).Count(sys); n != 5000 {
+			t.Fatalf("commerces = %d", n)
+		}
+		for _, ext := range []string{"C00007", "C00008"} {
+			c := cmCommerce(t, env, w.acme.TenantID, ext)
+			if ext == "C00007" && (c.TaxID != "T-7" || c.Metadata["i"] != 7.0) || ext == "C00008" && (c.TaxID != "" || c.Metadata != nil) {
+				t.Fatalf("%s = tax %q metadata %v", ext, c.TaxID, c.Metadata)
+			}
+		}
+		if n, _ := db.CommerceAddress.Query().Where(commerceaddress.IsPrimary(true)).Count(sys); n != 500 {
+			t.Fatalf("primary addresses = %d", n)
+		}
+		if n, _ := db.CommerceContact.Query().Where(commercecontact.IsPrimary(true)).Count(sys); n != 200 {
+			t.Fatalf("primary contacts = %d", n)
+		}
+		// The same batch again, one item renamed: that item is updated, the
+		// 4999 others are unchanged (nothing written), nothing is duplicated.
+		items[1] = map[string]any{"external_id": "C00001", "name": "Renombrado"}
+		if got := cmBatch(t, env, kh, items); got.Created != 0 || got.Updated != 1 || got.Unchanged != 4999 || len(got.Errors) != 0 {
+			t.Fatalf("second run = %d created, %d updated, %d unchanged, %d errors", got.Created, got.Updated, got.Unchanged, len(got.Errors))
+		}
+		if n, _ := db.CommerceAddress.Query().Count(sys); n != 500 {
+			t.Fatalf("addresses after second run = %d", n)
+		}
+		if c := cmCommerce(t, env, w.acme.TenantID, "C00001"); c.Name != "Renombrado" {
+			t.Fatalf("C00001 = %s", c.Name)
+		}
+		w.expect(kh, "POST", "/integration/commerces/batch-upsert", map[string]any{"items": append(items, map[string]any{"external_id": "X", "name": "X"})},
+			400, []string{"items must contain no more than 5000 elements"})
+	})
+}

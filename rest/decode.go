@@ -8,12 +8,9 @@ import (
 	"io"
 	"net/http"
 	"slices"
-	"time"
-
-	"github.com/google/uuid"
+	"strconv"
 
 	"github.com/reten-io/reten/internal/apperr"
-	"github.com/reten-io/reten/internal/paging"
 )
 
 // Messages of body decoding.
@@ -21,23 +18,34 @@ const (
 	msgMalformedJSON = "Malformed JSON body"
 	msgBodyNotObject = "Request body must be a JSON object"
 	msgBodyTooLarge  = "Request body is too large"
-	msgUUIDExpected  = "Validation failed (uuid is expected)"
 	msgUnknownPropFm = "property %s should not exist"
-	// The type messages of the name and description members every domain has.
-	msgNameString        = "name must be a string"
-	msgDescriptionString = "description must be a string"
+	// msgNestedUnknownFm names an unknown member of a nested object after
+	// the object's path: "activation.property foo should not exist".
+	msgNestedUnknownFm = "%s.property %s should not exist"
 )
 
-// body is a decoded JSON object being validated: it keeps the raw members and
-// collects one message per broken rule, so a DTO error lists them all.
+// body is a JSON object of a request body being decoded. Members are read
+// by name; every problem is recorded with the member's path from the root
+// of the messages ("activation.moments.0.priority"), and a wrong type says
+// "<path> must be <kind>" by itself (see members.go). The objects nested in
+// a body share its problems, so one 400 lists every broken rule in the
+// order the members were read.
 type body struct {
 	fields map[string]json.RawMessage
-	msgs   []string
+	path   string // "" at the root of the messages
+	// brackets names array elements path[i] instead of path.i (the
+	// dataset catalog's own convention).
+	brackets bool
+	// wholePathUnknown names an unknown member by its whole path in the
+	// root form ("property task_result.foo should not exist").
+	wholePathUnknown bool
+	probs            *apperr.Problems
 }
 
-// decodeBody reads the request body as a JSON object whose members must all be
-// in allowed (others add "property <name> should not exist"). An empty body is
-// an empty object. Malformed JSON or a non-object is an immediate 400.
+// decodeBody reads the request body as a JSON object whose members must all
+// be in allowed (others add "property <name> should not exist"). An empty
+// body is an empty object. Malformed JSON or a non-object is an immediate
+// 400, a body past the limit a 413.
 func decodeBody(r *http.Request, allowed ...string) (*body, error) {
 	raw, err := readBody(r)
 	if err != nil {
@@ -61,211 +69,156 @@ func readBody(r *http.Request) ([]byte, error) {
 
 // parseBody is decodeBody over a body already read.
 func parseBody(raw []byte, allowed ...string) (*body, error) {
-	b := &body{fields: map[string]json.RawMessage{}}
 	if len(bytes.TrimSpace(raw)) == 0 {
-		return b, nil
+		return &body{fields: map[string]json.RawMessage{}, probs: &apperr.Problems{}}, nil
 	}
-	if err := json.Unmarshal(raw, &b.fields); err != nil || b.fields == nil {
+	b, ok := itemBody(raw, allowed...)
+	if !ok {
 		// Only the failure pays for a second pass over the body.
 		if !json.Valid(raw) {
 			return nil, apperr.Invalid(msgMalformedJSON)
 		}
 		return nil, apperr.Invalid(msgBodyNotObject)
 	}
-	b.rejectUnknown(allowed)
 	return b, nil
 }
 
-func (b *body) fail(msg string) { b.msgs = append(b.msgs, msg) }
-
-// rejectUnknown adds "property <name> should not exist" for every member
-// outside allowed, in name order.
-func (b *body) rejectUnknown(allowed []string) {
-	names := make([]string, 0, len(b.fields))
-	for name := range b.fields {
-		names = append(names, name)
-	}
-	slices.Sort(names)
-	for _, name := range names {
-		if !slices.Contains(allowed, name) {
-			b.fail(fmt.Sprintf(msgUnknownPropFm, name))
-		}
-	}
-}
-
-// objectBody decodes a nested JSON object (an item of a batch, an address of
-// an item) as a body whose members must be in allowed; ok is false when raw
-// is not an object.
-func objectBody(raw json.RawMessage, allowed ...string) (b *body, ok bool) {
-	b = &body{fields: map[string]json.RawMessage{}}
-	if err := json.Unmarshal(raw, &b.fields); err != nil || b.fields == nil {
+// itemBody decodes raw as an object with its own problems (an item of a
+// batch, whose messages travel with the item); ok is false when raw is not
+// an object.
+func itemBody(raw json.RawMessage, allowed ...string) (*body, bool) {
+	b := &body{probs: &apperr.Problems{}}
+	if !b.open(raw, allowed) {
 		b.fields = map[string]json.RawMessage{}
 		return b, false
 	}
-	b.rejectUnknown(allowed)
 	return b, true
 }
 
-// array reads an array member as raw elements; present=false when missing or
-// null; another JSON type adds notArray.
-func (b *body) array(name, notArray string) (items []json.RawMessage, present bool) {
+// open reads raw as the members of b and records the unknown ones, in name
+// order; false when raw is not an object.
+func (b *body) open(raw json.RawMessage, allowed []string) bool {
+	if err := json.Unmarshal(raw, &b.fields); err != nil || b.fields == nil {
+		return false
+	}
+	names := make([]string, 0, len(b.fields))
+	for name := range b.fields {
+		if !slices.Contains(allowed, name) {
+			names = append(names, name)
+		}
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		switch {
+		case b.path == "":
+			b.probs.Add(name, fmt.Sprintf(msgUnknownPropFm, name))
+		case b.wholePathUnknown:
+			b.probs.Add(b.at(name), fmt.Sprintf(msgUnknownPropFm, b.at(name)))
+		default:
+			b.probs.Add(b.at(name), fmt.Sprintf(msgNestedUnknownFm, b.path, name))
+		}
+	}
+	return true
+}
+
+// at is the path of member name.
+func (b *body) at(name string) string {
+	if b.path == "" {
+		return name
+	}
+	return b.path + "." + name
+}
+
+// elemAt is the path of element i of array member name.
+func (b *body) elemAt(name string, i int) string {
+	if b.brackets {
+		return b.at(name) + "[" + strconv.Itoa(i) + "]"
+	}
+	return b.at(name) + "." + strconv.Itoa(i)
+}
+
+// nested decodes raw, found at path, as an object sharing b's problems; a
+// non-object records "<path> must be an object" and returns nil.
+func (b *body) nested(raw json.RawMessage, path string, allowed []string) *body {
+	c := &body{path: path, brackets: b.brackets, wholePathUnknown: b.wholePathUnknown, probs: b.probs}
+	if !c.open(raw, allowed) {
+		b.probs.Add(path, path+" must be "+kindObject)
+		return nil
+	}
+	return c
+}
+
+// child reads member name as a nested object whose members must be in
+// allowed: nil when missing, null or not an object (the last recorded).
+func (b *body) child(name string, allowed ...string) *body {
+	raw, ok := b.raw(name)
+	if !ok {
+		return nil
+	}
+	return b.nested(raw, b.at(name), allowed)
+}
+
+// childWholePath is child for an object whose unknown members are named by
+// their whole path in the root form ("property task_result.foo should not
+// exist", as SPEC.md spells the results').
+func (b *body) childWholePath(name string, allowed ...string) *body {
+	raw, ok := b.raw(name)
+	if !ok {
+		return nil
+	}
+	c := &body{path: b.path, brackets: b.brackets, wholePathUnknown: true, probs: b.probs}
+	return c.nested(raw, b.at(name), allowed)
+}
+
+// elem decodes element i of array member name as a nested object whose
+// members must be in allowed; nil when it is not an object (recorded).
+// Elements are decoded one at a time, so an element's problems follow those
+// of the elements before it.
+func (b *body) elem(name string, i int, raw json.RawMessage, allowed ...string) *body {
+	return b.nested(raw, b.elemAt(name, i), allowed)
+}
+
+// raw returns member name as sent; ok is false when it is missing or null.
+func (b *body) raw(name string) (json.RawMessage, bool) {
 	raw, ok := b.fields[name]
 	if !ok || string(raw) == "null" {
 		return nil, false
 	}
-	if err := json.Unmarshal(raw, &items); err != nil {
-		b.fail(notArray)
-		return nil, false
-	}
-	return items, true
+	return raw, true
 }
 
-// err returns the DTO validation error, or nil when every rule held.
-func (b *body) err() error {
-	if len(b.msgs) == 0 {
-		return nil
-	}
-	return apperr.Validation(b.msgs...)
-}
-
-// has reports whether the member was sent (null counts as sent).
+// has reports whether member name was sent (null counts as sent).
 func (b *body) has(name string) bool { _, ok := b.fields[name]; return ok }
 
-// str reads a string member. Missing or null: present=false. Another JSON type
-// adds notString.
-func (b *body) str(name, notString string) (val string, present bool) {
-	raw, ok := b.fields[name]
-	if !ok || string(raw) == "null" {
-		return "", false
+// fail records msg as a problem of member name.
+func (b *body) fail(name, msg string) { b.probs.Add(b.at(name), msg) }
+
+// failed reports whether any problem was recorded.
+func (b *body) failed() bool { return !b.probs.Empty() }
+
+// messages returns the problems recorded so far.
+func (b *body) messages() []string { return b.probs.Messages() }
+
+// problems returns the problems, for a service that adds its value rules to
+// them (one 400 listing type errors and broken rules).
+func (b *body) problems() apperr.Problems { return *b.probs }
+
+// err returns the DTO validation error, or nil when every member read well.
+func (b *body) err() error { return b.probs.Err() }
+
+// require records the type message of member name (of kind) when it is
+// missing or null: a member the contract requires, whose absence it reports
+// as a wrong type.
+func (b *body) require(name, kind string, msg ...string) {
+	if _, ok := b.raw(name); !ok {
+		b.fail(name, b.typeMessage(name, kind, msg))
 	}
-	if err := json.Unmarshal(raw, &val); err != nil {
-		b.fail(notString)
-		return "", false
-	}
-	return val, true
 }
 
-// pathUUID parses a path parameter that must be a UUID.
-func pathUUID(r *http.Request, name string) (uuid.UUID, error) {
-	id, err := uuid.Parse(urlParam(r, name))
-	if err != nil {
-		return uuid.Nil, apperr.Invalid(msgUUIDExpected)
+// forbidNull records the type message of member name (of kind) when it is
+// null: an optional member whose absence means something null cannot.
+func (b *body) forbidNull(name, kind string, msg ...string) {
+	if raw, ok := b.fields[name]; ok && string(raw) == "null" {
+		b.fail(name, b.typeMessage(name, kind, msg))
 	}
-	return id, nil
-}
-
-// strs reads an array of strings. Missing or null: present=false.
-func (b *body) strs(name, notArray string) (val []string, present bool) {
-	raw, ok := b.fields[name]
-	if !ok || string(raw) == "null" {
-		return nil, false
-	}
-	if err := json.Unmarshal(raw, &val); err != nil {
-		b.fail(notArray)
-		return nil, false
-	}
-	if val == nil {
-		val = []string{}
-	}
-	return val, true
-}
-
-// boolean reads a boolean member; nil when missing or null.
-func (b *body) boolean(name, notBool string) *bool {
-	raw, ok := b.fields[name]
-	if !ok || string(raw) == "null" {
-		return nil
-	}
-	var v bool
-	if err := json.Unmarshal(raw, &v); err != nil {
-		b.fail(notBool)
-		return nil
-	}
-	return &v
-}
-
-// optStr reads an optional string member; nil when missing or null.
-func (b *body) optStr(name, notString string) *string {
-	if v, ok := b.str(name, notString); ok {
-		return &v
-	}
-	return nil
-}
-
-// instant reads an ISO 8601 instant; nil when missing or null.
-func (b *body) instant(name, invalid string) *time.Time {
-	s, ok := b.str(name, invalid)
-	if !ok {
-		return nil
-	}
-	t, err := time.Parse(time.RFC3339Nano, s)
-	if err != nil {
-		b.fail(invalid)
-		return nil
-	}
-	return &t
-}
-
-// optUUID reads a UUID member; nil when missing or null.
-// objectMember reads a JSON object member with arbitrary members (numbers
-// kept exact as json.Number). present is false when the member is missing; a
-// null reads as a nil map with present true; another JSON type adds
-// notObject. The wrappers below give each domain its null semantics.
-func (b *body) objectMember(name, notObject string) (m map[string]any, present bool) {
-	raw, ok := b.fields[name]
-	if !ok {
-		return nil, false
-	}
-	if string(raw) == "null" {
-		return nil, true
-	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	if err := dec.Decode(&m); err != nil || m == nil {
-		b.fail(notObject)
-		return nil, true
-	}
-	return m, true
-}
-
-// object reads a JSON object member; nil when missing or null.
-func (b *body) object(name, notObject string) map[string]any {
-	m, _ := b.objectMember(name, notObject)
-	return m
-}
-
-func (b *body) optUUID(name, invalid string) *uuid.UUID {
-	s, ok := b.str(name, invalid)
-	if !ok {
-		return nil
-	}
-	id, err := uuid.Parse(s)
-	if err != nil {
-		b.fail(invalid)
-		return nil
-	}
-	return &id
-}
-
-// pageParams parses page and per_page from the query string.
-func pageParams(r *http.Request) (paging.Page, error) {
-	p, msgs := paging.Parse(r.URL.Query().Get("page"), r.URL.Query().Get("per_page"))
-	if len(msgs) > 0 {
-		return p, apperr.Validation(msgs...)
-	}
-	return p, nil
-}
-
-// pageOf is the {data, meta} envelope of paginated lists.
-type pageOf[T any] struct {
-	Data []T         `json:"data"`
-	Meta paging.Meta `json:"meta"`
-}
-
-func presentPage[S, T any](l *paging.List[S], present func(S) T) pageOf[T] {
-	out := pageOf[T]{Data: make([]T, len(l.Items)), Meta: paging.MetaOf(l.Page, l.Total)}
-	for i, it := range l.Items {
-		out.Data[i] = present(it)
-	}
-	return out
 }

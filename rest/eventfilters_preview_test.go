@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/reten-io/reten/internal/apptest"
+	"github.com/reten-io/reten/internal/auth"
 )
 
 // Event filter previews run on the tenant's demo dataset (SQLite file) and
@@ -159,5 +160,43 @@ func TestEventFilterPreview(t *testing.T) {
 		const bigquery = "Preview is not available for BigQuery datasets: the service only compiles their SQL"
 		apptest.ExpectError(t, preview("", plain), 422, bigquery)
 		apptest.ExpectError(t, env.Do("POST", "/api/event-criterias/"+id+"/preview", nil, f.h), 422, bigquery)
+	})
+}
+
+func TestEventFilterDelete(t *testing.T) {
+	apptest.Each(t, func(t *testing.T, env *apptest.Env) {
+		f := newEFFix(t, env)
+		f.bigqueryDataset(t)
+		created := f.create(t, "Doomed", efPurchases())
+		id := created["id"].(string)
+		kept := f.create(t, "Kept", efPurchases())
+
+		env.CreateUser(f.acme.TenantID, "vic", auth.RoleViewer)
+		vh := apptest.JWT(env.Login("vic"), f.acme.TenantID, f.acme.ProjectID)
+		apptest.ExpectError(t, env.Do("DELETE", "/api/event-criterias/"+id, nil, vh), 403, "Required permissions: event-criteria:delete")
+
+		res := env.Do("DELETE", "/api/event-criterias/"+id, nil, f.h)
+		if res.Status != 204 || len(res.Body) != 0 {
+			t.Fatalf("DELETE = %d %q", res.Status, res.Body)
+		}
+		apptest.ExpectError(t, env.Do("GET", "/api/event-criterias/"+id, nil, f.h), 404, efNotFound)
+		apptest.ExpectError(t, env.Do("DELETE", "/api/event-criterias/"+id, nil, f.h), 404, efNotFound)
+		apptest.ExpectError(t, env.Do("PATCH", "/api/event-criterias/"+id, map[string]any{"name": "X"}, f.h), 404, efNotFound)
+		apptest.ExpectError(t, env.Do("GET", "/api/event-criterias/"+id+"/sql", nil, f.h), 404, efNotFound)
+		list := arr(efStatus(t, env.Do("GET", "/api/event-criterias", nil, f.h), 200), "data")
+		if len(list) != 1 || list[0]["id"] != kept["id"] {
+			t.Fatalf("list after delete = %v", list)
+		}
+
+		// The trash holds it (one entry) and restores it with its blocks.
+		trash := arr(efStatus(t, env.Do("GET", "/api/trash?kind=EVENT_CRITERIA", nil, f.th), 200), "data")
+		if len(trash) != 1 || trash[0]["recordId"] != id || trash[0]["label"] != "Doomed" || trash[0]["projectId"] != f.acme.ProjectID.String() ||
+			trash[0]["deletedBy"] != f.acme.UserID.String() {
+			t.Fatalf("trash = %v", trash)
+		}
+		efStatus(t, env.Do("POST", "/api/trash/"+trash[0]["id"].(string)+"/restore", nil, f.th), 200)
+		restored := efStatus(t, env.Do("GET", "/api/event-criterias/"+id, nil, f.h), 200)
+		created["updatedAt"] = restored["updatedAt"] // archiving and restoring are updates
+		expectJSON(t, "restored", restored, created)
 	})
 }

@@ -1,6 +1,14 @@
 // Package rest is the chi adapter for /api: the route table, credential and
 // permission checks, strict DTO decoding and presenters in the casing SPEC.md
 // documents. It decides nothing itself; services in internal/ do.
+//
+// routes.go pairs every REST line of tenancy.Matrix with its handler, most
+// of them one of the shapes of handlers.go (decode, one service call,
+// present). Bodies are read by the path-aware decoder of decode.go and
+// members.go: a wrong type says "<path> must be <kind>" by itself, members
+// read as patch.Patch (absent, null or a value) and the service decides
+// what null means. present.go holds the presenters every domain shares;
+// each domain's file holds its DTOs, bodies and presenters.
 package rest
 
 import (

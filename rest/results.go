@@ -3,10 +3,7 @@ package rest
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"net/http"
-	"slices"
-	"strings"
 	"time"
 
 	"github.com/google/uuid"
@@ -15,36 +12,9 @@ import (
 	"github.com/reten-io/reten/internal/result"
 )
 
-// resultHandlers maps the REST lines of tenancy.resultMatrix to their handlers.
-func (a *api) resultHandlers() map[string]handler {
-	return map[string]handler{
-		"POST /activity-results/tasks":       a.submitResult,
-		"PATCH /activity-results/tasks/{id}": a.updateResult,
-		"GET /activity-results/tasks/sync":   a.syncResults,
-	}
-}
-
-// Messages of the result DTO types (the value rules live in internal/result).
-const (
-	msgResActivityIDUUID   = "activity_id must be a UUID"
-	msgResProviderIDString = "provider_activity_id must be a string"
-	msgResCommerceExtStr   = "commerce_external_id must be a string"
-	msgResOccurredAtISO    = "occurred_at must be a valid ISO 8601 date string"
-	msgResExtStatusString  = "external_status must be a string"
-	msgResHardOverrideBool = "hard_override must be a boolean value"
-	msgResRawPayloadObject = "raw_payload must be an object"
-	msgResTaskResultObject = "task_result must be an object"
-	msgResResultString     = "task_result.result must be a string"
-	msgResCommentString    = "task_result.comment must be a string"
-	msgResContactString    = "task_result.contact_type must be a string"
-	msgResOperatorString   = "task_result.operator_external_id must be a string"
-	msgResFutureISO        = "task_result.future_scheduled_at must be a valid ISO 8601 date string"
-	msgResPayloadObject    = "task_result.payload must be an object"
-	msgResNestedUnknownFmt = "property task_result.%s should not exist"
-)
-
 var (
-	resultMembers     = []string{"activity_id", "provider_activity_id", "commerce_external_id", "occurred_at", "status", "external_status", "hard_override", "raw_payload", "task_result"}
+	resultMembers = []string{"activity_id", "provider_activity_id", "commerce_external_id", "occurred_at", "status",
+		"external_status", "hard_override", "raw_payload", "task_result"}
 	resultPatchFields = []string{"occurred_at", "status", "external_status", "hard_override", "raw_payload", "task_result"}
 	taskResultMembers = []string{"result", "comment", "contact_type", "operator_external_id", "future_scheduled_at", "payload"}
 )
@@ -74,19 +44,15 @@ type resultDTO struct {
 	OccurredAt         time.Time       `json:"occurredAt"`
 	TaskDetails        taskDetailsDTO  `json:"taskDetails"`
 	RawPayload         json.RawMessage `json:"rawPayload"`
-	CreatedAt          time.Time       `json:"createdAt"`
-	UpdatedAt          time.Time       `json:"updatedAt"`
+	stamps
 }
 
 func presentResult(r *ent.ActivityResult) resultDTO {
 	td := taskDetailsDTO{Result: r.ResultCode, Comment: r.Comment, OperatorExternalID: r.OperatorExternalID,
-		FutureScheduledAt: r.FutureScheduledAt, Payload: r.Payload}
+		FutureScheduledAt: r.FutureScheduledAt, Payload: orEmpty(r.Payload)}
 	if r.ContactType != nil {
 		s := string(*r.ContactType)
 		td.ContactType = &s
-	}
-	if td.Payload == nil {
-		td.Payload = map[string]any{}
 	}
 	raw := r.RawPayload
 	if len(raw) == 0 {
@@ -95,121 +61,67 @@ func presentResult(r *ent.ActivityResult) resultDTO {
 	return resultDTO{ID: r.ID, ActivityID: r.ActivityID, ProjectID: r.ProjectID, Source: string(r.Source),
 		ResultStatus: string(r.ResultStatus), ExternalStatus: r.ExternalStatus, ProviderActivityID: r.ProviderActivityID,
 		CommerceID: r.CommerceID, CommerceExternalID: r.CommerceExternalID, HardOverride: r.HardOverride,
-		OccurredAt: r.OccurredAt, TaskDetails: td, RawPayload: raw, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt}
+		OccurredAt: r.OccurredAt, TaskDetails: td, RawPayload: raw, stamps: stamps{r.CreatedAt, r.UpdatedAt}}
 }
 
-// rawObject reads a JSON object member kept as sent; nil when missing or null.
-func (b *body) rawObject(name, notObject string) json.RawMessage {
-	raw, ok := b.fields[name]
-	if !ok || string(raw) == "null" {
+// taskResult reads task_result; its problems are named by their whole path.
+func taskResult(b *body) *result.TaskResult {
+	tb := b.childWholePath("task_result", taskResultMembers...)
+	if tb == nil {
 		return nil
 	}
-	var m map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &m); err != nil || m == nil {
-		b.fail(notObject)
-		return nil
-	}
-	return raw
+	return &result.TaskResult{Result: tb.str("result").Ptr(), Comment: tb.str("comment").Ptr(),
+		ContactType: tb.str("contact_type").Ptr(), OperatorExternalID: tb.str("operator_external_id").Ptr(),
+		FutureScheduledAt: tb.instant("future_scheduled_at").Ptr(), Payload: tb.object("payload").OrZero()}
 }
 
-// taskResult decodes task_result: its type errors and unknown members go to b.
-func (b *body) taskResult() *result.TaskResult {
-	raw := b.rawObject("task_result", msgResTaskResultObject)
-	if raw == nil {
-		return nil
-	}
-	nb := &body{fields: map[string]json.RawMessage{}}
-	_ = json.Unmarshal(raw, &nb.fields)
-	names := make([]string, 0, len(nb.fields))
-	for n := range nb.fields {
-		names = append(names, n)
-	}
-	slices.Sort(names)
-	for _, n := range names {
-		if !slices.Contains(taskResultMembers, n) {
-			nb.fail(fmt.Sprintf(msgResNestedUnknownFmt, n))
-		}
-	}
-	tr := &result.TaskResult{
-		Result:             nb.optStr("result", msgResResultString),
-		Comment:            nb.optStr("comment", msgResCommentString),
-		ContactType:        nb.optStr("contact_type", msgResContactString),
-		OperatorExternalID: nb.optStr("operator_external_id", msgResOperatorString),
-		FutureScheduledAt:  nb.instant("future_scheduled_at", msgResFutureISO),
-		Payload:            nb.object("payload", msgResPayloadObject),
-	}
-	b.msgs = append(b.msgs, nb.msgs...)
-	return tr
-}
-
-// merge returns the type errors of b followed by the value rules, leaving
-// out a value rule on a member whose type was already wrong (one message per
-// broken rule).
-func (b *body) merge(rules []string) error {
-	flagged := func(m string) bool {
-		field, _, _ := strings.Cut(m, " ")
-		for _, t := range b.msgs {
-			if tf, _, _ := strings.Cut(t, " "); tf == field {
-				return true
-			}
-		}
-		return false
-	}
-	var extra []string
-	for _, m := range rules {
-		if !flagged(m) {
-			extra = append(extra, m)
-		}
-	}
-	b.msgs = append(b.msgs, extra...)
-	return b.err()
-}
-
-// statusMember reads status; a non-string breaks the enum rule (reported by
-// the value rules), so it reads as a value outside the enum.
-func (b *body) statusMember() *string {
-	raw, ok := b.fields["status"]
-	if !ok || string(raw) == "null" {
-		return nil
-	}
-	var s string
-	if err := json.Unmarshal(raw, &s); err != nil {
-		s = string(raw)
-	}
-	return &s
-}
+// A result's members are read in the order of SPEC.md's body table (the
+// order of the messages). status is read as text: a value of another type
+// breaks the status rule, which the service reports. The problems travel
+// with the input: the service adds its value rules to them.
 
 func decodeResultInput(raw []byte) (result.Input, error) {
 	b, err := parseBody(raw, resultMembers...)
 	if err != nil {
 		return result.Input{}, err
 	}
-	// Members are read in the order of SPEC.md's body table (the order of the messages).
-	var in result.Input
-	in.ActivityID = b.optUUID("activity_id", msgResActivityIDUUID)
-	in.ProviderActivityID = b.optStr("provider_activity_id", msgResProviderIDString)
-	in.CommerceExternalID = b.optStr("commerce_external_id", msgResCommerceExtStr)
-	in.OccurredAt = b.instant("occurred_at", msgResOccurredAtISO)
-	in.Status = b.statusMember()
-	in.ExternalStatus = b.optStr("external_status", msgResExtStatusString)
-	if v := b.boolean("hard_override", msgResHardOverrideBool); v != nil {
-		in.HardOverride = *v
+	in := result.Input{ActivityID: b.uuid("activity_id").Ptr(), ProviderActivityID: b.str("provider_activity_id").Ptr(),
+		CommerceExternalID: b.str("commerce_external_id").Ptr(), OccurredAt: b.instant("occurred_at").Ptr(),
+		Status: b.text("status").Ptr(), ExternalStatus: b.str("external_status").Ptr(),
+		HardOverride: b.boolean("hard_override").OrZero(), RawPayload: b.rawObject("raw_payload").OrZero(),
+		TaskResult: taskResult(b)}
+	in.Problems = b.problems()
+	return in, nil
+}
+
+var resultPatchBody = func(r *http.Request) (result.Patch, error) {
+	b, err := decodeBody(r, resultPatchFields...)
+	if err != nil {
+		return result.Patch{}, err
 	}
-	in.RawPayload = b.rawObject("raw_payload", msgResRawPayloadObject)
-	in.TaskResult = b.taskResult()
-	// activity_id sent but not a UUID: the commerce_external_id rule does not apply.
-	if in.ActivityID == nil && b.has("activity_id") && slices.Contains(b.msgs, msgResActivityIDUUID) {
-		in.ActivityID = &uuid.UUID{}
-	}
-	return in, b.merge(in.Validate())
+	p := result.Patch{OccurredAt: b.instant("occurred_at").Ptr(), Status: b.text("status").Ptr(),
+		ExternalStatus: b.str("external_status").Ptr(), HardOverride: b.boolean("hard_override").OrZero(),
+		RawPayload: b.rawObject("raw_payload").OrZero(), TaskResult: taskResult(b)}
+	p.Problems = b.problems()
+	return p, nil
+}
+
+func (a *api) updateResult(w http.ResponseWriter, r *http.Request) error {
+	return update(resultPatchBody, a.Results.Update, presentResult)(w, r)
 }
 
 func (a *api) submitResult(w http.ResponseWriter, r *http.Request) error {
 	return a.submitResultWith(w, r, a.Results.Submit)
 }
 
+func (a *api) submitIntegrationResult(w http.ResponseWriter, r *http.Request) error {
+	return a.submitResultWith(w, r, a.Results.SubmitAnyProject)
+}
+
 // submitResultWith decodes a result submission and answers it through
 // submit, recorded for replay when the request carries an Idempotency-Key.
+// A body that breaks the service's rules is answered before a key is
+// claimed (a retry of a rejected body is rejected again, never replayed).
 func (a *api) submitResultWith(w http.ResponseWriter, r *http.Request,
 	submit func(context.Context, result.Input) (*ent.ActivityResult, error)) error {
 	raw, err := readBody(r)
@@ -220,6 +132,9 @@ func (a *api) submitResultWith(w http.ResponseWriter, r *http.Request,
 	if err != nil {
 		return err
 	}
+	if err := in.Check(); err != nil {
+		return err
+	}
 	return a.idempotent(w, r, raw, http.StatusCreated, func(ctx context.Context) (any, error) {
 		res, err := submit(ctx, in)
 		if err != nil {
@@ -227,33 +142,4 @@ func (a *api) submitResultWith(w http.ResponseWriter, r *http.Request,
 		}
 		return presentResult(res), nil
 	})
-}
-
-func (a *api) updateResult(w http.ResponseWriter, r *http.Request) error {
-	id, err := pathUUID(r, "id")
-	if err != nil {
-		return err
-	}
-	b, err := decodeBody(r, resultPatchFields...)
-	if err != nil {
-		return err
-	}
-	var p result.Patch
-	p.OccurredAt = b.instant("occurred_at", msgResOccurredAtISO)
-	p.Status = b.statusMember()
-	p.ExternalStatus = b.optStr("external_status", msgResExtStatusString)
-	if v := b.boolean("hard_override", msgResHardOverrideBool); v != nil {
-		p.HardOverride = *v
-	}
-	p.RawPayload = b.rawObject("raw_payload", msgResRawPayloadObject)
-	p.TaskResult = b.taskResult()
-	if err := b.merge(p.Validate()); err != nil {
-		return err
-	}
-	res, err := a.Results.Update(r.Context(), id, p)
-	if err != nil {
-		return err
-	}
-	writeJSON(w, http.StatusOK, presentResult(res))
-	return nil
 }

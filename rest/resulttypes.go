@@ -1,31 +1,11 @@
 package rest
 
 import (
-	"fmt"
 	"net/http"
 	"time"
 
 	"github.com/reten-io/reten/internal/resulttype"
 )
-
-// Messages of result type config body decoding.
-const (
-	msgRTCodeString   = "code must be a string"
-	msgRTItemsArray   = "items must be an array"
-	msgRTItemObjectFm = "items.%d must be an object"
-)
-
-// resultTypeHandlers maps the REST lines of tenancy.resultTypeMatrix to their handlers.
-func (a *api) resultTypeHandlers() map[string]handler {
-	return map[string]handler{
-		"GET /task-result-type-configs":             a.listResultTypeConfigs,
-		"PUT /task-result-type-configs":             a.putResultTypeConfigs,
-		"PUT /task-result-type-configs/{code}":      a.putResultTypeConfig,
-		"GET /integration/task-result-type-configs": a.integrationResultTypeConfigs,
-		"GET /tenant-settings":                      a.getTenantSettings,
-		"PATCH /tenant-settings":                    a.updateTenantSettings,
-	}
-}
 
 // resultTypeConfigDTO is the designed shape of a tenant's result type config.
 type resultTypeConfigDTO struct {
@@ -56,81 +36,36 @@ func presentIntegrationResultType(c resulttype.Config) integrationResultTypeDTO 
 		RequiresFutureScheduledAt: c.RequiresFutureScheduledAt}
 }
 
-func (a *api) listResultTypeConfigs(w http.ResponseWriter, r *http.Request) error {
-	items, err := a.ResultTypes.List(r.Context())
-	if err != nil {
-		return err
-	}
-	writeJSON(w, http.StatusOK, presentAll(items, presentResultTypeConfig))
-	return nil
-}
-
-func (a *api) integrationResultTypeConfigs(w http.ResponseWriter, r *http.Request) error {
-	items, err := a.ResultTypes.Integration(r.Context())
-	if err != nil {
-		return err
-	}
-	writeJSON(w, http.StatusOK, presentAll(items, presentIntegrationResultType))
-	return nil
-}
-
 // resultTypeFields are the members of one config (PUT :code body, bulk item).
 var resultTypeFields = []string{"is_active", "polarity", "requires_future_scheduled_at"}
 
-// readResultTypeInput reads the config members of b into in.
-func readResultTypeInput(b *body, in *resulttype.Input) {
-	in.IsActive = b.boolean("is_active", resulttype.MsgIsActive)
-	in.Polarity = b.optStr("polarity", resulttype.MsgPolarity)
-	in.RequiresFutureScheduledAt = b.boolean("requires_future_scheduled_at", resulttype.MsgRequiresDate)
+// readResultType reads the config members of b into in.
+func readResultType(b *body, in resulttype.Input) resulttype.Input {
+	in.IsActive = b.boolean("is_active").Ptr()
+	in.Polarity = b.str("polarity", resulttype.MsgPolarity).Ptr()
+	in.RequiresFutureScheduledAt = b.boolean("requires_future_scheduled_at").Ptr()
+	return in
 }
+
+var resultTypeBody = bodyOf(func(b *body) resulttype.Input { return readResultType(b, resulttype.Input{}) }, resultTypeFields...)
 
 func (a *api) putResultTypeConfig(w http.ResponseWriter, r *http.Request) error {
-	b, err := decodeBody(r, resultTypeFields...)
+	in, err := resultTypeBody(r)
 	if err != nil {
 		return err
 	}
-	in := resulttype.Input{Code: urlParam(r, "code")}
-	readResultTypeInput(b, &in)
-	if err := b.err(); err != nil {
-		return err
-	}
-	c, err := a.ResultTypes.Put(r.Context(), in)
-	if err != nil {
-		return err
-	}
-	writeJSON(w, http.StatusOK, presentResultTypeConfig(c))
-	return nil
+	in.Code = urlParam(r, "code")
+	return writer(w, http.StatusOK, presentResultTypeConfig)(a.ResultTypes.Put(r.Context(), in))
 }
 
-func (a *api) putResultTypeConfigs(w http.ResponseWriter, r *http.Request) error {
-	b, err := decodeBody(r, "items")
-	if err != nil {
-		return err
-	}
-	raws, present := b.array("items", msgRTItemsArray)
-	if !present && !b.has("items") {
-		raws = nil
-	}
+// resultTypeItemsBody is the bulk PUT: {items: [{code, ...config}]}.
+var resultTypeItemsBody = bodyOf(func(b *body) []resulttype.Input {
+	raws := b.array("items").OrZero()
 	items := make([]resulttype.Input, len(raws))
 	for i, raw := range raws {
-		ib, ok := objectBody(raw, append([]string{"code"}, resultTypeFields...)...)
-		if !ok {
-			b.fail(fmt.Sprintf(msgRTItemObjectFm, i))
-			continue
-		}
-		items[i].Code, _ = ib.str("code", msgRTCodeString)
-		readResultTypeInput(ib, &items[i])
-		for _, m := range ib.msgs {
-			b.fail(fmt.Sprintf("items.%d.%s", i, m))
+		if ib := b.elem("items", i, raw, append([]string{"code"}, resultTypeFields...)...); ib != nil {
+			items[i] = readResultType(ib, resulttype.Input{Code: ib.str("code").OrZero()})
 		}
 	}
-	if err := b.err(); err != nil {
-		return err
-	}
-	out, err := a.ResultTypes.PutBulk(r.Context(), items)
-	if err != nil {
-		return err
-	}
-	writeJSON(w, http.StatusOK, presentAll(out, presentResultTypeConfig))
-	return nil
-}
+	return items
+}, "items")

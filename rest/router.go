@@ -74,51 +74,6 @@ type Route struct {
 
 type api struct{ Deps }
 
-// handler answers one REST route.
-type handler = func(w http.ResponseWriter, r *http.Request) error
-
-// handlers maps each REST line of tenancy.Matrix ("METHOD /path") to its
-// handler; each domain contributes its own map.
-func (a *api) handlers() map[string]handler {
-	all := a.identityHandlers()
-	for _, m := range []map[string]handler{a.commerceHandlers(), a.fieldOrgHandlers(), a.trashHandlers(), a.dispatchHandlers(), a.catalogHandlers(), a.agcHandlers(), a.snapshotHandlers(), a.datasetHandlers(), a.eventFilterHandlers(), a.audienceHandlers(), a.resultTypeHandlers(), a.activityHandlers(), a.resultHandlers(), a.integrationHandlers()} {
-		for k, h := range m {
-			if _, dup := all[k]; dup {
-				panic("rest: two handlers for " + k)
-			}
-			all[k] = h
-		}
-	}
-	return all
-}
-
-// identityHandlers: auth, tenants, projects, API keys, users.
-func (a *api) identityHandlers() map[string]handler {
-	return map[string]handler{
-		"GET /openapi.yaml":              a.openAPI,
-		"POST /auth/login":               a.login,
-		"POST /auth/refresh":             a.refresh,
-		"POST /auth/logout":              a.logout,
-		"POST /auth/register":            a.register,
-		"GET /tenant/mine":               a.myTenants,
-		"GET /tenants":                   a.listTenants,
-		"POST /tenants":                  a.createTenant,
-		"PATCH /tenants/{id}":            a.updateTenant,
-		"GET /projects":                  a.listProjects,
-		"POST /projects":                 a.createProject,
-		"PATCH /projects/{id}":           a.renameProject,
-		"POST /api-keys":                 a.createAPIKey,
-		"GET /api-keys":                  a.listAPIKeys,
-		"GET /api-keys/{id}":             a.getAPIKey,
-		"DELETE /api-keys/{id}":          a.revokeAPIKey,
-		"PUT /api-keys/{id}/permissions": a.setAPIKeyPermissions,
-		"GET /users":                     a.listUsers,
-		"GET /users/{id}":                a.getUser,
-		"PATCH /users/{id}":              a.updateUser,
-		"PUT /user/{id}/roles":           a.setUserRoles,
-	}
-}
-
 // routes pairs every REST line of the matrix with its handler; a line without
 // a handler (or a handler without a line) is a programming error.
 func (a *api) routes() []Route {

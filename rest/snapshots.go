@@ -12,17 +12,6 @@ import (
 	"github.com/reten-io/reten/internal/snapshot"
 )
 
-// snapshotHandlers maps the REST lines of tenancy.snapshotMatrix to their handlers.
-func (a *api) snapshotHandlers() map[string]handler {
-	return map[string]handler{
-		"GET /commerce-lifecycle-snapshots":                      a.listSnapshots,
-		"GET /commerce-lifecycle-snapshots/{commerceIdentifier}": a.snapshotsOfCommerce,
-		"POST /commerce-lifecycle-snapshots/batch-lookup":        a.batchLookupSnapshots,
-		"PUT /commerce-lifecycle-snapshots":                      a.upsertSnapshot,
-		"POST /commerce-lifecycle-snapshots/batch-upsert":        a.batchUpsertSnapshots,
-	}
-}
-
 // snapshotView is the snake_case snapshot of SPEC.md.
 type snapshotView struct {
 	ID                         uuid.UUID `json:"id"`
@@ -41,24 +30,6 @@ func presentSnapshot(s *ent.CommerceLifecycleSnapshot) snapshotView {
 		Code: s.Code, Label: s.Label, Stage: string(s.Stage), LastComputedAt: s.LastComputedAt.UTC(), StateChangedAt: s.StateChangedAt.UTC()}
 }
 
-func presentSnapshots(l []*ent.CommerceLifecycleSnapshot) []snapshotView {
-	out := make([]snapshotView, len(l))
-	for i, s := range l {
-		out[i] = presentSnapshot(s)
-	}
-	return out
-}
-
-// snakePagination is the snake_case pagination block of the snapshot list.
-type snakePagination struct {
-	Page        int  `json:"page"`
-	PerPage     int  `json:"per_page"`
-	Total       int  `json:"total"`
-	TotalPages  int  `json:"total_pages"`
-	HasNext     bool `json:"has_next"`
-	HasPrevious bool `json:"has_previous"`
-}
-
 func (a *api) listSnapshots(w http.ResponseWriter, r *http.Request) error {
 	p, err := pageParams(r)
 	if err != nil {
@@ -70,10 +41,13 @@ func (a *api) listSnapshots(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	pages := (l.Total + p.PerPage - 1) / p.PerPage
-	writeJSON(w, http.StatusOK, map[string]any{"data": presentSnapshots(l.Items), "pagination": snakePagination{
-		Page: p.Page, PerPage: p.PerPage, Total: l.Total, TotalPages: pages, HasNext: p.Page < pages, HasPrevious: p.Page > 1}})
+	writeJSON(w, http.StatusOK, presentSnakePage(l.Items, l.Total, p, presentSnapshot))
 	return nil
+}
+
+// snapshotsDTO is a list of snapshots that is not paginated.
+type snapshotsDTO struct {
+	Data []snapshotView `json:"data"`
 }
 
 func (a *api) snapshotsOfCommerce(w http.ResponseWriter, r *http.Request) error {
@@ -81,43 +55,33 @@ func (a *api) snapshotsOfCommerce(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"data": presentSnapshots(l)})
+	writeJSON(w, http.StatusOK, snapshotsDTO{Data: presentAll(l, presentSnapshot)})
 	return nil
 }
 
-// batchLookupSnapshots answers 200 (a read, documented in the OpenAPI fragment).
-func (a *api) batchLookupSnapshots(w http.ResponseWriter, r *http.Request) error {
-	b, err := decodeBody(r, "commerce_ids", "external_ids", "activity_generation_config_id")
-	if err != nil {
-		return err
-	}
-	var in snapshot.LookupInput
-	in.CommerceIDs, _ = b.strs("commerce_ids", "commerce_ids must be an array of strings")
-	in.ExternalIDs, _ = b.strs("external_ids", "external_ids must be an array of strings")
-	in.AGCID = b.optStr("activity_generation_config_id", snapshot.MsgAGCUUID)
-	if err := b.err(); err != nil {
-		return err
-	}
-	res, err := a.Snapshots.BatchLookup(r.Context(), in)
-	if err != nil {
-		return err
-	}
-	writeJSON(w, http.StatusOK, map[string]any{"data": presentSnapshots(res.Snapshots), "unresolved": res.Unresolved})
-	return nil
+// lookupDTO answers the batch lookup (a read: 200, documented in the
+// OpenAPI fragment).
+type lookupDTO struct {
+	Data       []snapshotView `json:"data"`
+	Unresolved []string       `json:"unresolved"`
 }
+
+func presentLookup(res *snapshot.LookupResult) lookupDTO {
+	return lookupDTO{Data: presentAll(res.Snapshots, presentSnapshot), Unresolved: res.Unresolved}
+}
+
+var lookupBody = bodyOf(func(b *body) snapshot.LookupInput {
+	return snapshot.LookupInput{CommerceIDs: b.strs("commerce_ids").OrZero(), ExternalIDs: b.strs("external_ids").OrZero(),
+		AGCID: b.str("activity_generation_config_id", snapshot.MsgAGCUUID).Ptr()}
+}, "commerce_ids", "external_ids", "activity_generation_config_id")
 
 var snapshotItemFields = []string{"commerce_id", "external_id", "activity_generation_config_id", "code", "stage", "last_computed_at"}
 
 // snapshotItem decodes one upsert body or batch item.
 func snapshotItem(b *body) snapshot.Item {
-	var it snapshot.Item
-	it.CommerceID, _ = b.str("commerce_id", "commerce_id must be a string")
-	it.ExternalID, _ = b.str("external_id", "external_id must be a string")
-	it.AGCID, _ = b.str("activity_generation_config_id", snapshot.MsgAGCUUID)
-	it.Code, _ = b.str("code", "code must be a string")
-	it.Stage, _ = b.str("stage", snapshot.MsgStageValues)
-	it.LastComputedAt = b.instant("last_computed_at", "last_computed_at must be a valid ISO 8601 date string")
-	return it
+	return snapshot.Item{CommerceID: b.str("commerce_id").OrZero(), ExternalID: b.str("external_id").OrZero(),
+		AGCID: b.str("activity_generation_config_id", snapshot.MsgAGCUUID).OrZero(), Code: b.str("code").OrZero(),
+		Stage: b.str("stage", snapshot.MsgStageValues).OrZero(), LastComputedAt: b.instant("last_computed_at").Ptr()}
 }
 
 func (a *api) upsertSnapshot(w http.ResponseWriter, r *http.Request) error {
@@ -249,22 +213,22 @@ func preciseSnapshotItems(body []byte) ([]snapshot.Item, error) {
 	if err != nil {
 		return nil, err
 	}
-	raw, ok := b.array("items", snapshot.MsgItemsRequired)
-	if !ok && b.err() == nil {
-		b.fail(snapshot.MsgItemsRequired)
+	raw, ok := b.array("items").Get()
+	if !ok && !b.failed() { // a missing items only counts when nothing else is wrong
+		b.fail("items", snapshot.MsgItemsRequired)
 	}
 	if err := b.err(); err != nil {
 		return nil, err
 	}
 	items := make([]snapshot.Item, len(raw))
 	for i, rm := range raw {
-		ib, ok := objectBody(rm, snapshotItemFields...)
+		ib, ok := itemBody(rm, snapshotItemFields...)
 		if !ok {
 			items[i].Invalid = []string{snapshot.MsgItemNotObject}
 			continue
 		}
 		items[i] = snapshotItem(ib)
-		items[i].Invalid = ib.msgs
+		items[i].Invalid = ib.messages()
 	}
 	return items, nil
 }

@@ -1,12 +1,11 @@
 package rest
 
 import (
-	"net/http"
-	"time"
-
 	"github.com/google/uuid"
 
 	"github.com/reten-io/reten/ent"
+	"github.com/reten-io/reten/internal/cutoff"
+	"github.com/reten-io/reten/internal/project"
 	"github.com/reten-io/reten/internal/tenant"
 )
 
@@ -17,76 +16,37 @@ type tenantDTO struct {
 	TimeZone  string    `json:"timeZone"`
 	DayCutoff string    `json:"dayCutoff"`
 	IsActive  bool      `json:"isActive"`
-	CreatedAt time.Time `json:"createdAt"`
-	UpdatedAt time.Time `json:"updatedAt"`
+	stamps
 }
 
 func presentTenant(t *ent.Tenant) tenantDTO {
 	return tenantDTO{ID: t.ID, Name: t.Name, TimeZone: t.TimeZone, DayCutoff: t.DayCutoff,
-		IsActive: t.IsActive, CreatedAt: t.CreatedAt, UpdatedAt: t.UpdatedAt}
+		IsActive: t.IsActive, stamps: stamps{t.CreatedAt, t.UpdatedAt}}
 }
 
-func writeTenants(w http.ResponseWriter, ts []*ent.Tenant, err error) error {
-	if err != nil {
-		return err
-	}
-	out := make([]tenantDTO, len(ts))
-	for i, t := range ts {
-		out[i] = presentTenant(t)
-	}
-	writeJSON(w, http.StatusOK, out)
-	return nil
+var tenantBody = bodyOf(func(b *body) tenant.Input {
+	return tenant.Input{Name: b.str("name").Ptr(), TimeZone: b.str("time_zone", tenant.MsgTimeZone).Ptr(),
+		DayCutoff: b.str("day_cutoff", tenant.MsgDayCutoff).Ptr()}
+}, "name", "time_zone", "day_cutoff")
+
+// tenantSettingsBody is the PATCH of the tenant's day settings.
+var tenantSettingsBody = bodyOf(func(b *body) cutoff.Patch {
+	return cutoff.Patch{TimeZone: b.str("time_zone", tenant.MsgTimeZone).Ptr(),
+		DayCutoff: b.str("day_cutoff", tenant.MsgDayCutoff).Ptr()}
+}, "time_zone", "day_cutoff")
+
+// projectDTO is the SPEC.md project shape.
+type projectDTO struct {
+	ID             uuid.UUID  `json:"id"`
+	Name           string     `json:"name"`
+	RootAudienceID *uuid.UUID `json:"rootAudienceId"`
+	IsMain         bool       `json:"isMain"`
 }
 
-func (a *api) myTenants(w http.ResponseWriter, r *http.Request) error {
-	ts, err := a.Tenants.Mine(r.Context())
-	return writeTenants(w, ts, err)
+func presentProject(p *ent.Project) projectDTO {
+	return projectDTO{ID: p.ID, Name: p.Name, RootAudienceID: p.RootAudienceID, IsMain: p.IsMain}
 }
 
-func (a *api) listTenants(w http.ResponseWriter, r *http.Request) error {
-	ts, err := a.Tenants.List(r.Context())
-	return writeTenants(w, ts, err)
-}
-
-func decodeTenantInput(r *http.Request) (tenant.Input, error) {
-	b, err := decodeBody(r, "name", "time_zone", "day_cutoff")
-	if err != nil {
-		return tenant.Input{}, err
-	}
-	in := tenant.Input{
-		Name:      b.optStr("name", msgNameString),
-		TimeZone:  b.optStr("time_zone", tenant.MsgTimeZone),
-		DayCutoff: b.optStr("day_cutoff", tenant.MsgDayCutoff),
-	}
-	return in, b.err()
-}
-
-func (a *api) createTenant(w http.ResponseWriter, r *http.Request) error {
-	in, err := decodeTenantInput(r)
-	if err != nil {
-		return err
-	}
-	t, err := a.Tenants.Create(r.Context(), in)
-	if err != nil {
-		return err
-	}
-	writeJSON(w, http.StatusCreated, presentTenant(t))
-	return nil
-}
-
-func (a *api) updateTenant(w http.ResponseWriter, r *http.Request) error {
-	id, err := pathUUID(r, "id")
-	if err != nil {
-		return err
-	}
-	in, err := decodeTenantInput(r)
-	if err != nil {
-		return err
-	}
-	t, err := a.Tenants.Update(r.Context(), id, in)
-	if err != nil {
-		return err
-	}
-	writeJSON(w, http.StatusOK, presentTenant(t))
-	return nil
-}
+// projectNameBody reads the name of a new or renamed project (the naming
+// rules live in the service; its wrong type is SPEC.md's Spanish text).
+var projectNameBody = bodyOf(func(b *body) string { return b.str("name", project.MsgNameNotString).OrZero() }, "name")

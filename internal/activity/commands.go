@@ -51,20 +51,31 @@ func (s *Service) Cancel(ctx context.Context, id uuid.UUID, reason *string) (*en
 	return s.command(ctx, tid, pid, id, false, TriggerCancel, detail)
 }
 
+// ResolutionInput is a resolution outcome: its event type, a detail kept on
+// the event, and the problems an adapter met decoding it (the event type
+// rule is not checked again on a member already reported).
+type ResolutionInput struct {
+	EventType string
+	Detail    map[string]any
+	Problems  apperr.Problems
+}
+
 // RecordResolutionEvent applies a resolution outcome reported by the
 // target/attribute resolution (activity:dispatch): RESOLUTION_FAILED ->
 // UNRESOLVED, RESOLUTION_RETRY_SUCCESS UNRESOLVED -> READY,
 // RESOLUTION_RETRY_FAILED leaves an UNRESOLVED activity as it is (with its
 // event).
-func (s *Service) RecordResolutionEvent(ctx context.Context, id uuid.UUID, eventType string, detail map[string]any) (*ent.Activity, error) {
+func (s *Service) RecordResolutionEvent(ctx context.Context, id uuid.UUID, in ResolutionInput) (*ent.Activity, error) {
 	tid, pid, err := scope(ctx, auth.PermActivityDispatch)
 	if err != nil {
 		return nil, err
 	}
-	if !slices.Contains(ResolutionEvents, eventType) {
-		return nil, apperr.Validation(MsgResolutionEvent)
+	p := in.Problems
+	p.Rule(!slices.Contains(ResolutionEvents, in.EventType), MsgResolutionEvent, "eventType")
+	if err := p.Err(); err != nil {
+		return nil, err
 	}
-	return s.command(ctx, tid, pid, id, false, Trigger(eventType), detail)
+	return s.command(ctx, tid, pid, id, false, Trigger(in.EventType), in.Detail)
 }
 
 // command loads the activity and applies one trigger in a transaction.
@@ -133,8 +144,6 @@ func (s *Service) ForceRetryDispatch(ctx context.Context, id uuid.UUID) (*ent.Ac
 }
 
 func (s *Service) send(ctx context.Context, tid, pid, id uuid.UUID, force bool) (*ent.Activity, error) {
-	// Each step commits on its own, even inside a GraphQL mutation.
-	ctx = txn.Detached(ctx)
 	a, err := s.load(ctx, s.client, tid, pid, id, true)
 	if err != nil {
 		return nil, err

@@ -55,6 +55,8 @@ func statusNames() []string {
 }
 
 // CreateInput is the body of POST /api/activities (decoded by the adapter).
+// Problems are the adapter's decoding problems: the rules of Validate are
+// reported after them, in one 400.
 type CreateInput struct {
 	CommerceID  uuid.UUID
 	Type        string
@@ -63,8 +65,12 @@ type CreateInput struct {
 	OperatorID  *uuid.UUID
 	Title       *string
 	Description *string
-	Attributes  map[string]string
+	Attributes  []Attribute
+	Problems    apperr.Problems
 }
+
+// Attribute is a key and value of a new activity; keys are unique.
+type Attribute struct{ Key, Value string }
 
 // Validate returns one message per broken rule.
 func (in CreateInput) Validate() []string {
@@ -90,7 +96,8 @@ func (in CreateInput) Validate() []string {
 	if in.Title != nil && utf8.RuneCountInString(*in.Title) > 255 {
 		msgs = append(msgs, MsgTitleTooLong)
 	}
-	for _, k := range slices.Sorted(maps.Keys(in.Attributes)) {
+	keys := slices.Sorted(maps.Keys(in.attributes()))
+	for _, k := range keys {
 		switch {
 		case strings.TrimSpace(k) == "":
 			msgs = append(msgs, MsgAttributeKeyEmpty)
@@ -98,7 +105,20 @@ func (in CreateInput) Validate() []string {
 			msgs = append(msgs, MsgAttributeKeyLong)
 		}
 	}
+	if len(keys) < len(in.Attributes) {
+		msgs = append(msgs, MsgAttributeKeyDuplicate)
+	}
 	return slices.Compact(msgs)
+}
+
+// attributes are the attributes by key (a repeated key keeps its last value;
+// Validate reports it).
+func (in CreateInput) attributes() map[string]string {
+	m := make(map[string]string, len(in.Attributes))
+	for _, at := range in.Attributes {
+		m[at.Key] = at.Value
+	}
+	return m
 }
 
 // Create creates an activity of the active project in READY, with its
@@ -110,9 +130,12 @@ func (s *Service) Create(ctx context.Context, in CreateInput) (*ent.Activity, er
 	if err != nil {
 		return nil, err
 	}
-	if msgs := in.Validate(); len(msgs) > 0 {
-		return nil, apperr.Validation(msgs...)
+	p := in.Problems
+	p.Rules(in.Validate()...)
+	if err := p.Err(); err != nil {
+		return nil, err
 	}
+	attrs := in.attributes()
 	var id uuid.UUID
 	err = txn.Run(ctx, s.client, func(ctx context.Context, tx *ent.Client) error {
 		ok, err := tx.Commerce.Query().Where(commerce.ID(in.CommerceID), commerce.TenantID(tid)).Exist(ctx)
@@ -147,11 +170,11 @@ func (s *Service) Create(ctx context.Context, in CreateInput) (*ent.Activity, er
 			return fmt.Errorf("create activity: %w", err)
 		}
 		id = a.ID
-		if len(in.Attributes) > 0 {
-			bulk := make([]*ent.ActivityAttributeCreate, 0, len(in.Attributes))
-			for _, k := range slices.Sorted(maps.Keys(in.Attributes)) {
+		if len(attrs) > 0 {
+			bulk := make([]*ent.ActivityAttributeCreate, 0, len(attrs))
+			for _, k := range slices.Sorted(maps.Keys(attrs)) {
 				bulk = append(bulk, tx.ActivityAttribute.Create().SetTenantID(tid).SetProjectID(pid).
-					SetActivityID(a.ID).SetKey(k).SetValue(in.Attributes[k]))
+					SetActivityID(a.ID).SetKey(k).SetValue(attrs[k]))
 			}
 			if err := tx.ActivityAttribute.CreateBulk(bulk...).Exec(ctx); err != nil {
 				return fmt.Errorf("create activity attributes: %w", err)

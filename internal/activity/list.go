@@ -28,6 +28,10 @@ type Filter struct {
 	ScheduledFrom *time.Time // scheduledAt >= ScheduledFrom
 	ScheduledTo   *time.Time // scheduledAt <= ScheduledTo
 	Search        string     // title or commerce name, case-insensitive
+	// Problems are the adapter's problems with the parameters (page, a
+	// commerce id or an instant it could not parse), reported with the
+	// enum rules in one 400.
+	Problems apperr.Problems
 }
 
 // Validate returns one message per broken enum rule.
@@ -77,8 +81,10 @@ func (s *Service) ListTasksAnyProject(ctx context.Context, f Filter, p paging.Pa
 
 // list pages the activities of the tenant's project pid (nil: every project).
 func (s *Service) list(ctx context.Context, tid uuid.UUID, pid *uuid.UUID, f Filter, p paging.Page, taskOnly bool) (*paging.List[*ent.Activity], error) {
-	if msgs := f.Validate(); len(msgs) > 0 {
-		return nil, apperr.Validation(msgs...)
+	probs := f.Problems
+	probs.Rules(f.Validate()...)
+	if err := probs.Err(); err != nil {
+		return nil, err
 	}
 	q := s.db(ctx).Activity.Query().Where(activity.TenantID(tid))
 	if pid != nil {

@@ -23,9 +23,8 @@ import (
 	"github.com/reten-io/reten/ent/resurrectionthreshold"
 	"github.com/reten-io/reten/internal/apperr"
 	"github.com/reten-io/reten/internal/auth"
-	"github.com/reten-io/reten/internal/clock"
+	"github.com/reten-io/reten/internal/patch"
 	"github.com/reten-io/reten/internal/tenancy"
-	"github.com/reten-io/reten/internal/trash"
 	"github.com/reten-io/reten/internal/txn"
 	"github.com/reten-io/reten/internal/viewer"
 )
@@ -71,12 +70,26 @@ type CreateInput struct {
 }
 
 // UpdateInput is the metadata patch of PATCH /api/activity-generation-configs/:id;
-// nil fields are unchanged; ClearAudience removes the AGC's own audience.
+// absent fields are unchanged; a null name is an empty one (refused); a
+// null audience removes the AGC's own audience.
 type UpdateInput struct {
-	Name          *string
-	Description   *string
-	AudienceID    *uuid.UUID
-	ClearAudience bool
+	Name        patch.Patch[string]
+	Description *string
+	Audience    patch.Patch[uuid.UUID]
+}
+
+// MsgAudienceExclusive refuses a GraphQL update that both sets and clears
+// the audience.
+const MsgAudienceExclusive = "audienceID and clearAudience cannot be sent together"
+
+// AudienceArgs is the audience patch of the GraphQL arguments audienceID
+// and clearAudience.
+func AudienceArgs(id *uuid.UUID, clear *bool) (patch.Patch[uuid.UUID], error) {
+	p, ok := patch.FromArgs(id, clear)
+	if !ok {
+		return p, apperr.Validation(MsgAudienceExclusive)
+	}
+	return p, nil
 }
 
 // scope returns tenant and active project after checking the permission.
@@ -203,15 +216,8 @@ func (s *Service) checkAudience(ctx context.Context, tenantID, projectID, id uui
 
 // checkName answers 409 when another live AGC of the project has the name.
 func (s *Service) checkName(ctx context.Context, projectID uuid.UUID, name string, except uuid.UUID) error {
-	ok, err := s.db(ctx).ActivityGenerationConfig.Query().Where(activitygenerationconfig.ProjectID(projectID),
-		activitygenerationconfig.Name(name), activitygenerationconfig.IDNEQ(except)).Exist(ctx)
-	if err != nil {
-		return err
-	}
-	if ok {
-		return apperr.Conflict(fmt.Sprintf(MsgDuplicateNameFmt, name))
-	}
-	return nil
+	return apperr.ConflictIfExists(ctx, s.db(ctx).ActivityGenerationConfig.Query().Where(activitygenerationconfig.ProjectID(projectID),
+		activitygenerationconfig.Name(name), activitygenerationconfig.IDNEQ(except)), fmt.Sprintf(MsgDuplicateNameFmt, name))
 }
 
 // Create stores an AGC (status draft) with its three pillars and children in
@@ -293,115 +299,42 @@ func (s *Service) Update(ctx context.Context, id uuid.UUID, in UpdateInput) (*AG
 	if _, err := s.load(ctx, tid, pid, id); err != nil {
 		return nil, err
 	}
-	if in.Name != nil {
-		trimmed := strings.TrimSpace(*in.Name)
+	name, audienceID := in.Name.NullAs("").Ptr(), in.Audience.Ptr()
+	if name != nil {
+		trimmed := strings.TrimSpace(*name)
 		if trimmed == "" {
 			return nil, apperr.Validation(MsgNameEmpty)
 		}
-		in.Name = &trimmed
+		name = &trimmed
 	}
-	if in.AudienceID != nil {
-		if err := s.checkAudience(ctx, tid, pid, *in.AudienceID); err != nil {
+	if audienceID != nil {
+		if err := s.checkAudience(ctx, tid, pid, *audienceID); err != nil {
 			return nil, err
 		}
 	}
-	if in.Name != nil {
-		if err := s.checkName(ctx, pid, *in.Name, id); err != nil {
+	if name != nil {
+		if err := s.checkName(ctx, pid, *name, id); err != nil {
 			return nil, err
 		}
 	}
-	u := s.db(ctx).ActivityGenerationConfig.UpdateOneID(id).
-		Where(activitygenerationconfig.TenantID(tid), activitygenerationconfig.ProjectID(pid)).
-		SetNillableName(in.Name).SetNillableDescription(in.Description).SetNillableUpdatedBy(actor(ctx))
-	switch {
-	case in.ClearAudience:
-		u.ClearAudienceID()
-	case in.AudienceID != nil:
-		u.SetAudienceID(*in.AudienceID)
-	}
-	if err := u.Exec(ctx); err != nil {
-		name := ""
-		if in.Name != nil {
-			name = *in.Name
+	err = txn.Run(ctx, s.client, func(ctx context.Context, tx *ent.Client) error {
+		u := tx.ActivityGenerationConfig.UpdateOneID(id).
+			Where(activitygenerationconfig.TenantID(tid), activitygenerationconfig.ProjectID(pid)).
+			SetNillableName(name).SetNillableDescription(in.Description).SetNillableUpdatedBy(actor(ctx))
+		switch {
+		case in.Audience.IsNull():
+			u.ClearAudienceID()
+		case audienceID != nil:
+			u.SetAudienceID(*audienceID)
 		}
-		return nil, apperr.FromEnt(err, fmt.Sprintf(MsgNotFoundFmt, id), fmt.Sprintf(MsgDuplicateNameFmt, name))
+		return u.Exec(ctx)
+	})
+	if err != nil {
+		return nil, apperr.FromEnt(err, fmt.Sprintf(MsgNotFoundFmt, id), fmt.Sprintf(MsgDuplicateNameFmt, strings.TrimSpace(in.Name.OrZero())))
 	}
 	a, err := s.load(ctx, tid, pid, id)
 	if err != nil {
 		return nil, err
 	}
 	return &AGC{ActivityGenerationConfig: a}, nil
-}
-
-// Publish moves a draft or paused AGC to active.
-func (s *Service) Publish(ctx context.Context, id uuid.UUID) (*AGC, error) {
-	return s.transition(ctx, id, activitygenerationconfig.StatusActive)
-}
-
-// Pause moves an active AGC to paused.
-func (s *Service) Pause(ctx context.Context, id uuid.UUID) (*AGC, error) {
-	return s.transition(ctx, id, activitygenerationconfig.StatusPaused)
-}
-
-func (s *Service) transition(ctx context.Context, id uuid.UUID, to activitygenerationconfig.Status) (*AGC, error) {
-	tid, pid, err := scope(ctx, auth.PermAGCUpdate)
-	if err != nil {
-		return nil, err
-	}
-	a, err := s.load(ctx, tid, pid, id)
-	if err != nil {
-		return nil, err
-	}
-	from := a.Status
-	switch {
-	case to == activitygenerationconfig.StatusActive && from == activitygenerationconfig.StatusActive:
-		return nil, apperr.Conflict(fmt.Sprintf(MsgAlreadyActiveFmt, id))
-	case to == activitygenerationconfig.StatusPaused && from != activitygenerationconfig.StatusActive:
-		return nil, apperr.Conflict(fmt.Sprintf(MsgPauseNotActiveFmt, id, from))
-	}
-	// The status guard in the WHERE makes concurrent moves safe.
-	n, err := s.db(ctx).ActivityGenerationConfig.Update().Where(activitygenerationconfig.ID(id),
-		activitygenerationconfig.TenantID(tid), activitygenerationconfig.ProjectID(pid),
-		activitygenerationconfig.StatusEQ(from)).SetStatus(to).SetNillableUpdatedBy(actor(ctx)).Save(ctx)
-	if err != nil {
-		return nil, err
-	}
-	if n == 0 {
-		return nil, apperr.Conflict(fmt.Sprintf("Activity generation config %s changed status concurrently; retry", id))
-	}
-	return s.Get(ctx, id)
-}
-
-// Delete archives the AGC and its three pillars and records it in the trash.
-func (s *Service) Delete(ctx context.Context, id uuid.UUID) error {
-	tid, pid, err := scope(ctx, auth.PermAGCDelete)
-	if err != nil {
-		return err
-	}
-	a, err := s.load(ctx, tid, pid, id)
-	if err != nil {
-		return err
-	}
-	now := clock.Now()
-	return txn.Run(ctx, s.client, func(ctx context.Context, tx *ent.Client) error {
-		if err := tx.ActivityGenerationConfig.UpdateOneID(id).SetArchivedAt(now).Exec(ctx); err != nil {
-			return apperr.FromEnt(err, fmt.Sprintf(MsgNotFoundFmt, id), "")
-		}
-		if p := a.Edges.ActivationConfig; p != nil {
-			if err := tx.ActivationConfig.UpdateOneID(p.ID).SetArchivedAt(now).Exec(ctx); err != nil {
-				return err
-			}
-		}
-		if p := a.Edges.EngagementConfig; p != nil {
-			if err := tx.EngagementConfig.UpdateOneID(p.ID).SetArchivedAt(now).Exec(ctx); err != nil {
-				return err
-			}
-		}
-		if p := a.Edges.ResurrectionConfig; p != nil {
-			if err := tx.ResurrectionConfig.UpdateOneID(p.ID).SetArchivedAt(now).Exec(ctx); err != nil {
-				return err
-			}
-		}
-		return trash.Archive(ctx, tx, trash.Record{Kind: trash.KindAGC, RecordID: id, Label: a.Name, ProjectID: &pid})
-	})
 }

@@ -175,11 +175,13 @@ func (s *Service) Create(ctx context.Context, in CreateInput) (*Created, error) 
 		return nil, err
 	}
 	plain, prefix, hash := auth.NewAPIKeySecret()
-	k, err := s.db(ctx).APIKey.Create().
-		SetTenantID(v.TenantID).SetUserID(v.UserID).SetName(strings.TrimSpace(in.Name)).
-		SetKeyPrefix(prefix).SetKeyHash(hash).SetPermissions(in.Permissions).
-		SetScope(apikey.Scope(in.Scope)).SetNillableProjectID(in.ProjectID).
-		SetNillableExpiresAt(in.ExpiresAt).Save(ctx)
+	k, err := txn.Value(ctx, s.client, func(ctx context.Context, tx *ent.Client) (*ent.APIKey, error) {
+		return tx.APIKey.Create().
+			SetTenantID(v.TenantID).SetUserID(v.UserID).SetName(strings.TrimSpace(in.Name)).
+			SetKeyPrefix(prefix).SetKeyHash(hash).SetPermissions(in.Permissions).
+			SetScope(apikey.Scope(in.Scope)).SetNillableProjectID(in.ProjectID).
+			SetNillableExpiresAt(in.ExpiresAt).Save(ctx)
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -250,7 +252,9 @@ func (s *Service) Revoke(ctx context.Context, id uuid.UUID) (*ent.APIKey, error)
 	if err != nil || k.RevokedAt != nil {
 		return k, err
 	}
-	return s.db(ctx).APIKey.UpdateOne(k).SetIsActive(false).SetRevokedAt(s.now()).Save(ctx)
+	return txn.Value(ctx, s.client, func(ctx context.Context, tx *ent.Client) (*ent.APIKey, error) {
+		return tx.APIKey.UpdateOne(k).SetIsActive(false).SetRevokedAt(s.now()).Save(ctx)
+	})
 }
 
 // SetPermissions replaces the permission set of one of the caller's keys; the
@@ -273,5 +277,7 @@ func (s *Service) SetPermissions(ctx context.Context, id uuid.UUID, perms []stri
 	if err := grantable(v, perms); err != nil {
 		return nil, err
 	}
-	return s.db(ctx).APIKey.UpdateOne(k).SetPermissions(perms).Save(ctx)
+	return txn.Value(ctx, s.client, func(ctx context.Context, tx *ent.Client) (*ent.APIKey, error) {
+		return tx.APIKey.UpdateOne(k).SetPermissions(perms).Save(ctx)
+	})
 }

@@ -19,6 +19,7 @@ import (
 	"golang.org/x/crypto/hkdf"
 
 	"github.com/reten-io/reten/ent"
+	"github.com/reten-io/reten/internal/database"
 	"github.com/reten-io/reten/internal/dataset"
 	"github.com/reten-io/reten/internal/ratelimit"
 )
@@ -60,7 +61,7 @@ type Config struct {
 // server has run for DefaultDBStatementTimeout is cancelled.
 const (
 	DefaultRequestTimeout     = 60 * time.Second
-	DefaultDBStatementTimeout = 30 * time.Second
+	DefaultDBStatementTimeout = database.DefaultStatementTimeout
 )
 
 // requestTimeout is RequestTimeout or its default.
@@ -83,9 +84,7 @@ func orDefault(d, def time.Duration) time.Duration {
 // Postgres reports whether the configured database is PostgreSQL.
 func (c Config) Postgres() bool { return isPostgres(c.DatabaseURL) }
 
-func isPostgres(url string) bool {
-	return strings.HasPrefix(url, "postgres://") || strings.HasPrefix(url, "postgresql://")
-}
+func isPostgres(url string) bool { return database.IsPostgres(url) }
 
 // LoadConfig reads the environment. In embedded mode a JWT secret is generated
 // once and kept beside the database file; with PostgreSQL it is required.
@@ -136,7 +135,7 @@ func LoadConfig() (Config, error) {
 	case c.Postgres():
 		return c, errors.New("RETEN_JWT_SECRET is required with PostgreSQL")
 	default:
-		secret, err := embeddedSecret(filepath.Dir(sqlitePath(c.DatabaseURL)))
+		secret, err := embeddedSecret(filepath.Dir(database.SQLitePath(c.DatabaseURL)))
 		if err != nil {
 			return c, err
 		}

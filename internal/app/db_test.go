@@ -31,13 +31,7 @@ func TestMigrationsApplyOnceAndConcurrently(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			db, err := app.OpenDB(url)
-			if err != nil {
-				errs[i] = err
-				return
-			}
-			defer db.Close()
-			_, errs[i] = db.Migrate(context.Background())
+			errs[i] = openAndMigrate(url)
 		}()
 	}
 	wg.Wait()
@@ -46,6 +40,18 @@ func TestMigrationsApplyOnceAndConcurrently(t *testing.T) {
 			t.Fatalf("replica %d: %v", i, err)
 		}
 	}
+}
+
+// openAndMigrate opens url and applies the migrations, as a starting
+// replica does.
+func openAndMigrate(url string) error {
+	db, err := app.OpenDB(url)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	_, err = db.Migrate(context.Background())
+	return err
 }
 
 func TestLoadConfig(t *testing.T) {
@@ -113,13 +119,7 @@ func TestFreshSQLiteStartedTwiceAtOnce(t *testing.T) {
 				return
 			}
 			secrets[i] = string(cfg.JWTSecret)
-			db, err := app.OpenDB(cfg.DatabaseURL)
-			if err != nil {
-				errs[i] = err
-				return
-			}
-			defer db.Close()
-			_, errs[i] = db.Migrate(context.Background())
+			errs[i] = openAndMigrate(cfg.DatabaseURL)
 		}()
 	}
 	wg.Wait()

@@ -8,7 +8,6 @@ import (
 	"net/http"
 	"strings"
 
-	"entgo.io/contrib/entgql"
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/99designs/gqlgen/graphql/handler"
 	"github.com/99designs/gqlgen/graphql/handler/extension"
@@ -28,23 +27,10 @@ import (
 	"github.com/reten-io/reten/rest"
 )
 
-// selfCommitting are the mutations whose service methods manage their own
-// transactions (per-item or per-chunk commits, or retries of a primary-flag race).
-var selfCommitting = []string{
-	"batchUpsertCommerces", "batchUpsertOperators", "batchUpsertRoutes", "syncOperators",
-	"batchUpsertCommerceLifecycleSnapshots",
-	// A dispatch commits its attempt before calling the provider.
-	"dispatchTask", "forceRetryTaskDispatch",
-	"addCommerceAddress", "updateCommerceAddress", "setPrimaryCommerceAddress",
-	"addCommerceContact", "updateCommerceContact", "setPrimaryCommerceContact",
-	"createCommerceUser", "updateCommerceUser", "addCommerceUserRole", "removeCommerceUserRole",
-	// An idempotent submission claims its key in a transaction of its own.
-	"submitActivityResult", "submitIntegrationActivityResult",
-}
-
 // graphqlHandler serves /graphql: credentials are resolved like a
 // project-optional REST route (x-project-id is validated when sent), then the
-// query runs with the viewer in context; mutations run in one transaction.
+// query runs with the viewer in context. A mutation's service method owns
+// its transaction (internal/txn), as it does for REST.
 func graphqlHandler(client *ent.Client, tenancyResolver *tenancy.Resolver, limiter *ratelimit.Limiter, r *graph.Resolver) http.Handler {
 	es := generated.NewExecutableSchema(generated.Config{Resolvers: r})
 	srv := handler.New(es)
@@ -56,18 +42,10 @@ func graphqlHandler(client *ent.Client, tenancyResolver *tenancy.Resolver, limit
 	srv.Use(extension.AutomaticPersistedQuery{Cache: lru.New[string](100)})
 	// After persisted queries, so that it sees the query a hash stands for.
 	srv.Use(newRequestLimits(es))
-	// Mutations run in one transaction (services pick it up from ctx);
-	// queries need none and must not hold SQLite's write lock. Batch
-	// upserts commit item by item, and the primary-flag writes of commerces
-	// retry their own transactions when a concurrent request wins a unique
-	// index: operations holding those fields run without the enclosing one.
-	perItem := entgql.SkipIfHasFields(selfCommitting...)
-	srv.Use(entgql.Transactioner{TxOpener: client, SkipTxFunc: func(op *ast.OperationDefinition) bool {
-		return op.Operation != ast.Mutation || perItem(op)
-	}})
 	srv.AroundFields(fieldGuard(es.Schema()))
 	srv.AroundFields(whereScope(client)) // edge filters get the data layer's tenant/project scope
 	srv.AroundFields(pageWindow(es.Schema()))
+	srv.AroundFields(mutationSelection(es.Schema())) // services commit: refuse before writing
 	srv.SetErrorPresenter(presentGraphQLError)
 	srv.SetRecoverFunc(func(ctx context.Context, p any) error {
 		slog.ErrorContext(ctx, "graphql panic", "panic", p)

@@ -6,16 +6,12 @@ package apptest
 import (
 	"bytes"
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"net/url"
 	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -26,6 +22,7 @@ import (
 	"github.com/reten-io/reten/ent"
 	"github.com/reten-io/reten/internal/app"
 	"github.com/reten-io/reten/internal/auth"
+	"github.com/reten-io/reten/internal/dbtest"
 	"github.com/reten-io/reten/internal/ratelimit"
 	"github.com/reten-io/reten/internal/tenant"
 	"github.com/reten-io/reten/internal/viewer"
@@ -68,16 +65,7 @@ func NewWith(t testing.TB, kind string, configure func(*app.Config)) *Env {
 		// Access lines would drown test output; warnings and errors still show.
 		slog.SetDefault(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})))
 	})
-	var dsn string
-	switch kind {
-	case "sqlite":
-		dsn = "sqlite://" + filepath.Join(t.TempDir(), "reten.db")
-	case "postgres":
-		dsn = PostgresSchema(t)
-	default:
-		t.Fatalf("unknown database kind %q", kind)
-	}
-	cfg := app.Config{DatabaseURL: dsn, JWTSecret: []byte(strings.Repeat("s", 32)), MaxBodyBytes: 1 << 20,
+	cfg := app.Config{DatabaseURL: dbtest.URL(t, kind), JWTSecret: []byte(strings.Repeat("s", 32)), MaxBodyBytes: 1 << 20,
 		SecretsKey: []byte(strings.Repeat("k", 32)),
 		// Generous limits: tests log in and call often; rate-limit tests set their own.
 		RateLimit: ratelimit.Config{PerCredential: 100000, LoginPerIP: 100000, LoginPerIdentifier: 100000},
@@ -97,35 +85,7 @@ func NewWith(t testing.TB, kind string, configure func(*app.Config)) *Env {
 
 // PostgresSchema creates a schema of its own for the test and returns a URL
 // whose search_path selects it; the schema is dropped at cleanup.
-func PostgresSchema(t testing.TB) string {
-	base := os.Getenv("TEST_DATABASE_URL")
-	db, err := app.OpenDB(base)
-	if err != nil {
-		t.Fatalf("open postgres: %v", err)
-	}
-	schema := "t_" + randomHex(8)
-	if _, err := db.SQL.Exec("CREATE SCHEMA " + schema); err != nil {
-		t.Fatalf("create schema: %v", err)
-	}
-	t.Cleanup(func() {
-		_, _ = db.SQL.Exec("DROP SCHEMA " + schema + " CASCADE")
-		_ = db.Close()
-	})
-	u, err := url.Parse(base)
-	if err != nil {
-		t.Fatalf("parse TEST_DATABASE_URL: %v", err)
-	}
-	q := u.Query()
-	q.Set("search_path", schema)
-	u.RawQuery = q.Encode()
-	return u.String()
-}
-
-func randomHex(n int) string {
-	b := make([]byte, n)
-	_, _ = rand.Read(b)
-	return hex.EncodeToString(b)
-}
+func PostgresSchema(t testing.TB) string { return dbtest.PostgresSchema(t) }
 
 // Response is a recorded HTTP response.
 type Response struct {

@@ -14,6 +14,7 @@ import (
 	"github.com/reten-io/reten/internal/auth"
 	"github.com/reten-io/reten/internal/clock"
 	"github.com/reten-io/reten/internal/criteria"
+	"github.com/reten-io/reten/internal/patch"
 	qb "github.com/reten-io/reten/internal/querybuilder"
 	"github.com/reten-io/reten/internal/trash"
 	"github.com/reten-io/reten/internal/txn"
@@ -22,8 +23,8 @@ import (
 // Messages of the audience write rules (SPEC.md "Endpoints > Audiences"
 // spells the delete ones).
 const (
-	MsgNameEmpty   = "name should not be empty"
-	MsgNameTooLong = "name must be shorter than or equal to 255 characters"
+	MsgNameEmpty   = criteria.MsgNameEmpty
+	MsgNameTooLong = criteria.MsgNameTooLong
 	// MsgRootDelete is the 409 of DELETE on the project's root audience.
 	MsgRootDelete = "La audiencia raíz de un proyecto no se puede eliminar."
 	// MsgReferenced is the 400 of DELETE on an audience that a live
@@ -31,15 +32,7 @@ const (
 	MsgReferenced = "Cannot delete an audience criteria that is referenced by another active audience criteria; remove that composition from the referencing audience criteria first."
 )
 
-func validName(name string) []string {
-	switch n := strings.TrimSpace(name); {
-	case n == "":
-		return []string{MsgNameEmpty}
-	case len([]rune(n)) > 255:
-		return []string{MsgNameTooLong}
-	}
-	return nil
-}
+func validName(name string) []string { return criteria.NameRule(name) }
 
 // CreateInput is the body of a new audience; QueryBlocks is the parsed JSON
 // of the queryBlocks array (nil when it was not sent).
@@ -124,17 +117,16 @@ func createCompositions(ctx context.Context, tx *ent.Client, id uuid.UUID, comps
 	return tx.AudienceComposition.CreateBulk(builders...).Exec(ctx)
 }
 
-// UpdateInput is a PATCH: nil fields are unchanged; ClearDescription sets
-// the description to null; QueryBlocks replaces every block when SetBlocks,
-// Compositions every composition when SetCompositions.
+// UpdateInput is a PATCH: absent fields are unchanged; a null name breaks
+// the name rule, a null description clears it; QueryBlocks replaces every
+// block when SetBlocks, Compositions every composition when SetCompositions.
 type UpdateInput struct {
-	Name             *string
-	Description      *string
-	ClearDescription bool
-	SetBlocks        bool
-	QueryBlocks      any
-	SetCompositions  bool
-	Compositions     []CompositionInput
+	Name            patch.Patch[string]
+	Description     patch.Patch[string]
+	SetBlocks       bool
+	QueryBlocks     any
+	SetCompositions bool
+	Compositions    []CompositionInput
 }
 
 // Update applies a PATCH (audience-criteria:update), the root audience
@@ -149,8 +141,8 @@ func (s *Service) Update(ctx context.Context, id uuid.UUID, in UpdateInput) (*De
 		return nil, err
 	}
 	var msgs []string
-	if in.Name != nil {
-		msgs = validName(*in.Name)
+	if in.Name.Sent() {
+		msgs = validName(in.Name.OrZero())
 	}
 	var def qb.Definition
 	var shape error
@@ -181,7 +173,7 @@ func (s *Service) Update(ctx context.Context, id uuid.UUID, in UpdateInput) (*De
 	var out *Detail
 	err = txn.Run(ctx, s.client, func(ctx context.Context, tx *ent.Client) error {
 		u := tx.Audience.UpdateOneID(id).Where(inProject(tid, pid))
-		criteria.ApplyMeta(ctx, u.Mutation(), in.Name, in.Description, in.ClearDescription)
+		criteria.ApplyMeta(ctx, u.Mutation(), in.Name, in.Description)
 		// updated_at is refreshed by the TimeMixin on every update.
 		if _, err := u.Save(ctx); err != nil {
 			return apperr.FromEnt(err, MsgNotFound, "")

@@ -7,6 +7,13 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"strings"
+	"time"
+
+	"github.com/go-chi/jwtauth/v5"
+	"github.com/google/uuid"
+	"github.com/lestrrat-go/jwx/v2/jwt"
+
+	"github.com/reten-io/reten/internal/apperr"
 )
 
 // KeyPrefix starts every API key; a header value without it is not a key.
@@ -62,4 +69,40 @@ func headerAlgIs(token, alg string) bool {
 	var h map[string]json.RawMessage
 	var got string
 	return json.Unmarshal(raw, &h) == nil && json.Unmarshal(h["alg"], &got) == nil && got == alg
+}
+
+// IssueAccessToken signs a 15-minute access token for the user.
+func (s *Service) IssueAccessToken(userID uuid.UUID, now time.Time) (string, error) {
+	_, tok, err := s.jwt.Encode(map[string]any{
+		jwt.SubjectKey:    userID.String(),
+		jwt.IssuedAtKey:   now.Unix(),
+		jwt.ExpirationKey: now.Add(AccessTokenTTL).Unix(),
+		"typ":             "access",
+	})
+	return tok, err
+}
+
+// UserFromAccessToken verifies an access token and returns its user id. The
+// token must be compact, name exactly HS256 in its header, verify with the
+// secret and carry an exp that has not passed.
+func (s *Service) UserFromAccessToken(token string) (uuid.UUID, error) {
+	if !headerAlgIs(token, accessTokenAlg) {
+		return uuid.Nil, apperr.Unauthorized(MsgUnauthorized)
+	}
+	t, err := jwtauth.VerifyToken(s.jwt, token)
+	if err != nil {
+		return uuid.Nil, apperr.Unauthorized(MsgUnauthorized)
+	}
+	// Without WithRequiredClaim a token without exp would never expire.
+	if err := jwt.Validate(t, jwt.WithClock(jwt.ClockFunc(s.now)), jwt.WithRequiredClaim(jwt.ExpirationKey)); err != nil {
+		return uuid.Nil, apperr.Unauthorized(MsgUnauthorized)
+	}
+	if typ, _ := t.PrivateClaims()["typ"].(string); typ != "access" {
+		return uuid.Nil, apperr.Unauthorized(MsgUnauthorized)
+	}
+	id, err := uuid.Parse(t.Subject())
+	if err != nil {
+		return uuid.Nil, apperr.Unauthorized(MsgUnauthorized)
+	}
+	return id, nil
 }

@@ -7,21 +7,22 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/reten-io/reten/internal/apperr"
-	"github.com/reten-io/reten/internal/apptest"
+	"github.com/reten-io/reten/internal/catalog"
+	"github.com/reten-io/reten/internal/dbtest"
 	"github.com/reten-io/reten/internal/viewer"
 )
 
 // TestActiveStatus covers the lookups the AGC pillar validation uses.
 func TestActiveStatus(t *testing.T) {
-	apptest.Each(t, func(t *testing.T, env *apptest.Env) {
-		a, b := env.Bootstrap("Acme"), env.Bootstrap("Beta")
-		c := env.App.DB.Client
+	dbtest.Each(t, func(t *testing.T, db *dbtest.DB) {
+		a, b := db.Tenant(t, "Acme"), db.Tenant(t, "Beta")
+		c := db.Client
 		aCtx := viewer.NewContext(context.Background(), &viewer.Viewer{TenantID: a.TenantID, UserID: a.UserID})
 		bCtx := viewer.NewContext(context.Background(), &viewer.Viewer{TenantID: b.TenantID, UserID: b.UserID})
 		on := c.RetentionStatusConfig.Create().SetTenantID(a.TenantID).SetCode("engaged").SetLabel("E").SetStage("ENGAGEMENT").SaveX(aCtx)
 		off := c.RetentionStatusConfig.Create().SetTenantID(a.TenantID).SetCode("lost").SetLabel("L").SetStage("RESURRECTION").
 			SetIsActive(false).SaveX(aCtx)
-		svc := env.App.Catalog
+		svc := catalog.NewService(db.Client)
 
 		if got, err := svc.ActiveStatus(aCtx, "engaged"); err != nil || got.ID != on.ID {
 			t.Fatalf("ActiveStatus(engaged) = %v, %v", got, err)

@@ -113,18 +113,16 @@ func (s *Service) CreateReason(ctx context.Context, in ReasonInput) (*ent.Activi
 	if msgs := codeLabel(in.Code, in.Label); len(msgs) > 0 {
 		return nil, apperr.Validation(msgs...)
 	}
-	return createReason(ctx, s.db(ctx), tenantID, in)
+	return txn.Value(ctx, s.client, func(ctx context.Context, tx *ent.Client) (*ent.ActivityReasonConfig, error) {
+		return createReason(ctx, tx, tenantID, in)
+	})
 }
 
 func createReason(ctx context.Context, c *ent.Client, tenantID uuid.UUID, in ReasonInput) (*ent.ActivityReasonConfig, error) {
 	dup := fmt.Sprintf(MsgReasonDuplicateFmt, in.Code)
-	exists, err := c.ActivityReasonConfig.Query().
-		Where(activityreasonconfig.TenantID(tenantID), activityreasonconfig.Code(in.Code)).Exist(ctx)
-	if err != nil {
+	if err := apperr.ConflictIfExists(ctx, c.ActivityReasonConfig.Query().
+		Where(activityreasonconfig.TenantID(tenantID), activityreasonconfig.Code(in.Code)), dup); err != nil {
 		return nil, err
-	}
-	if exists {
-		return nil, apperr.Conflict(dup)
 	}
 	r, err := c.ActivityReasonConfig.Create().SetTenantID(tenantID).SetCode(in.Code).SetLabel(in.Label).Save(ctx)
 	return r, apperr.FromEnt(err, MsgReasonNotFound, dup)
@@ -203,7 +201,9 @@ func (s *Service) UpdateReason(ctx context.Context, id uuid.UUID, in ReasonPatch
 	if err != nil {
 		return nil, err
 	}
-	r, err = r.Update().SetNillableLabel(in.Label).SetNillableIsActive(in.IsActive).Save(ctx)
+	r, err = txn.Value(ctx, s.client, func(ctx context.Context, tx *ent.Client) (*ent.ActivityReasonConfig, error) {
+		return tx.ActivityReasonConfig.UpdateOne(r).SetNillableLabel(in.Label).SetNillableIsActive(in.IsActive).Save(ctx)
+	})
 	return r, apperr.FromEnt(err, MsgReasonNotFound, "")
 }
 

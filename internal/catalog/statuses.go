@@ -12,6 +12,7 @@ import (
 	"github.com/reten-io/reten/ent/retentionstatusconfig"
 	"github.com/reten-io/reten/internal/apperr"
 	"github.com/reten-io/reten/internal/auth"
+	"github.com/reten-io/reten/internal/txn"
 	"github.com/reten-io/reten/internal/viewer"
 )
 
@@ -123,21 +124,18 @@ func (s *Service) CreateStatus(ctx context.Context, in StatusInput) (*ent.Retent
 		return nil, apperr.Validation(msgs...)
 	}
 	dup := fmt.Sprintf(MsgStatusDuplicateFmt, in.Code)
-	c := s.db(ctx)
-	exists, err := c.RetentionStatusConfig.Query().
-		Where(retentionstatusconfig.TenantID(tenantID), retentionstatusconfig.Code(in.Code)).Exist(ctx)
-	if err != nil {
-		return nil, err
-	}
-	if exists {
-		return nil, apperr.Conflict(dup)
-	}
-	create := c.RetentionStatusConfig.Create().SetTenantID(tenantID).SetCode(in.Code).SetLabel(in.Label).
-		SetStage(retentionstatusconfig.Stage(in.Stage))
-	if in.Description != nil && *in.Description != "" {
-		create.SetDescription(*in.Description)
-	}
-	r, err := create.Save(ctx)
+	r, err := txn.Value(ctx, s.client, func(ctx context.Context, tx *ent.Client) (*ent.RetentionStatusConfig, error) {
+		if err := apperr.ConflictIfExists(ctx, tx.RetentionStatusConfig.Query().
+			Where(retentionstatusconfig.TenantID(tenantID), retentionstatusconfig.Code(in.Code)), dup); err != nil {
+			return nil, err
+		}
+		create := tx.RetentionStatusConfig.Create().SetTenantID(tenantID).SetCode(in.Code).SetLabel(in.Label).
+			SetStage(retentionstatusconfig.Stage(in.Stage))
+		if in.Description != nil && *in.Description != "" {
+			create.SetDescription(*in.Description)
+		}
+		return create.Save(ctx)
+	})
 	return r, apperr.FromEnt(err, MsgStatusNotFound, dup)
 }
 
@@ -163,18 +161,20 @@ func (s *Service) UpdateStatus(ctx context.Context, id uuid.UUID, in StatusPatch
 	if err != nil {
 		return nil, err
 	}
-	upd := r.Update().SetNillableLabel(in.Label).SetNillableIsActive(in.IsActive)
-	if in.Stage != nil {
-		upd.SetStage(retentionstatusconfig.Stage(*in.Stage))
-	}
-	switch {
-	case in.Description == nil:
-	case *in.Description == "":
-		upd.ClearDescription()
-	default:
-		upd.SetDescription(*in.Description)
-	}
-	r, err = upd.Save(ctx)
+	r, err = txn.Value(ctx, s.client, func(ctx context.Context, tx *ent.Client) (*ent.RetentionStatusConfig, error) {
+		upd := tx.RetentionStatusConfig.UpdateOne(r).SetNillableLabel(in.Label).SetNillableIsActive(in.IsActive)
+		if in.Stage != nil {
+			upd.SetStage(retentionstatusconfig.Stage(*in.Stage))
+		}
+		switch {
+		case in.Description == nil:
+		case *in.Description == "":
+			upd.ClearDescription()
+		default:
+			upd.SetDescription(*in.Description)
+		}
+		return upd.Save(ctx)
+	})
 	return r, apperr.FromEnt(err, MsgStatusNotFound, "")
 }
 

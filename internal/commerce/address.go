@@ -10,6 +10,7 @@ import (
 	"github.com/reten-io/reten/ent/commerceaddress"
 	"github.com/reten-io/reten/internal/apperr"
 	"github.com/reten-io/reten/internal/auth"
+	"github.com/reten-io/reten/internal/fields"
 	"github.com/reten-io/reten/internal/paging"
 )
 
@@ -63,7 +64,7 @@ func (f *AddressFields) validate(prefix string) []string {
 
 func (f *AddressFields) trim() {
 	for _, p := range f.texts() {
-		*p = trimmed(*p)
+		*p = fields.Trim(*p)
 	}
 }
 
@@ -199,10 +200,7 @@ func ensurePrimaryAddress(ctx context.Context, tx *ent.Client, commerceID uuid.U
 func address(ctx context.Context, tx *ent.Client, tid, commerceID, id uuid.UUID) (*ent.CommerceAddress, error) {
 	a, err := tx.CommerceAddress.Query().Where(commerceaddress.ID(id), commerceaddress.CommerceID(commerceID),
 		commerceaddress.TenantID(tid)).Only(ctx)
-	if err != nil {
-		return nil, apperr.FromEnt(err, MsgAddressNotFound, "")
-	}
-	return a, nil
+	return a, apperr.FromEnt(err, MsgAddressNotFound, "")
 }
 
 // UpdateAddress changes an address. Deactivating the primary address
@@ -217,8 +215,17 @@ func (s *Service) UpdateAddress(ctx context.Context, commerceID, id uuid.UUID, i
 	if msgs := in.AddressFields.validate(""); len(msgs) > 0 {
 		return nil, apperr.Validation(msgs...)
 	}
+	return s.onAddress(ctx, tid, commerceID, id, func(ctx context.Context, tx *ent.Client, a *ent.CommerceAddress) (*ent.CommerceAddress, error) {
+		return updateAddress(ctx, tx, a, &in.AddressFields, in.IsActive)
+	})
+}
+
+// onAddress runs fn on an address of the commerce in a transaction that
+// holds the commerce's lock (retried on a primary-flag race, see lock.go).
+func (s *Service) onAddress(ctx context.Context, tid, commerceID, id uuid.UUID,
+	fn func(ctx context.Context, tx *ent.Client, a *ent.CommerceAddress) (*ent.CommerceAddress, error)) (*ent.CommerceAddress, error) {
 	var out *ent.CommerceAddress
-	err = s.writeRetrying(ctx, func(ctx context.Context, tx *ent.Client) error {
+	err := s.writeRetrying(ctx, func(ctx context.Context, tx *ent.Client) error {
 		if _, err := lockCommerce(ctx, tx, tid, commerceID); err != nil {
 			return err
 		}
@@ -226,7 +233,7 @@ func (s *Service) UpdateAddress(ctx context.Context, commerceID, id uuid.UUID, i
 		if err != nil {
 			return err
 		}
-		out, err = updateAddress(ctx, tx, a, &in.AddressFields, in.IsActive)
+		out, err = fn(ctx, tx, a)
 		return err
 	})
 	return out, err
@@ -264,29 +271,18 @@ func (s *Service) SetPrimaryAddress(ctx context.Context, commerceID, id uuid.UUI
 	if err != nil {
 		return nil, err
 	}
-	var out *ent.CommerceAddress
-	err = s.writeRetrying(ctx, func(ctx context.Context, tx *ent.Client) error {
-		if _, err := lockCommerce(ctx, tx, tid, commerceID); err != nil {
-			return err
-		}
-		a, err := address(ctx, tx, tid, commerceID, id)
-		if err != nil {
-			return err
-		}
+	return s.onAddress(ctx, tid, commerceID, id, func(ctx context.Context, tx *ent.Client, a *ent.CommerceAddress) (*ent.CommerceAddress, error) {
 		if !a.IsActive {
-			return apperr.Invalid(MsgInactiveNoPrimary)
+			return nil, apperr.Invalid(MsgInactiveNoPrimary)
 		}
 		if err := unsetPrimaryAddress(ctx, tx, commerceID, id); err != nil {
-			return err
+			return nil, err
 		}
 		if a.IsPrimary {
-			out = a
-			return nil
+			return a, nil
 		}
-		out, err = tx.CommerceAddress.UpdateOne(a).SetIsPrimary(true).Save(ctx)
-		return err
+		return tx.CommerceAddress.UpdateOne(a).SetIsPrimary(true).Save(ctx)
 	})
-	return out, err
 }
 
 // ListAddresses returns a page of a commerce's addresses, oldest first.

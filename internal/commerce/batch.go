@@ -14,6 +14,7 @@ import (
 	"github.com/reten-io/reten/ent/commerceuser"
 	"github.com/reten-io/reten/internal/apperr"
 	"github.com/reten-io/reten/internal/auth"
+	"github.com/reten-io/reten/internal/fields"
 	"github.com/reten-io/reten/internal/txn"
 )
 
@@ -101,13 +102,13 @@ func (it *BatchItem) hasChildren() bool { return len(it.Addresses) > 0 || len(it
 // normalize trims the item's texts.
 func (it *BatchItem) normalize() {
 	it.ExternalID, it.Name = strings.TrimSpace(it.ExternalID), strings.TrimSpace(it.Name)
-	it.TaxID, it.Segment = trimmed(it.TaxID), trimmed(it.Segment)
+	it.TaxID, it.Segment = fields.Trim(it.TaxID), fields.Trim(it.Segment)
 	for i := range it.Addresses {
 		it.Addresses[i].trim()
 	}
 	for i := range it.Users {
 		u := &it.Users[i]
-		u.ExternalID, u.Name = strings.TrimSpace(u.ExternalID), trimmed(u.Name)
+		u.ExternalID, u.Name = strings.TrimSpace(u.ExternalID), fields.Trim(u.Name)
 		for j := range u.Contacts {
 			u.Contacts[j].Value = strings.TrimSpace(u.Contacts[j].Value)
 		}
@@ -193,7 +194,6 @@ func deref(p *string) string {
 // queries, not one query per item; new items without children are inserted
 // in bulk; an item identical to what is stored is not written (Unchanged).
 func (s *Service) BatchUpsert(ctx context.Context, items []BatchItem) (*BatchResult, error) {
-	ctx = txn.Detached(ctx) // every item commits on its own, whoever calls
 	tid, err := auth.TenantFor(ctx, auth.PermCommerceBatchUpsert)
 	if err != nil {
 		return nil, err
@@ -293,10 +293,10 @@ func (s *Service) insertPlain(ctx context.Context, tid uuid.UUID, items []BatchI
 func newCommerce(tx *ent.Client, tid uuid.UUID, it *BatchItem) *ent.CommerceCreate {
 	b := tx.Commerce.Create().SetTenantID(tid).SetExternalID(it.ExternalID).SetName(it.Name).
 		SetNillableIsActive(it.IsActive)
-	if v := blankNil(it.TaxID); v != nil {
+	if v := fields.BlankNil(it.TaxID); v != nil {
 		b.SetTaxID(*v)
 	}
-	if v := blankNil(it.Segment); v != nil {
+	if v := fields.BlankNil(it.Segment); v != nil {
 		b.SetSegment(*v)
 	}
 	if it.Metadata != nil {
@@ -340,8 +340,8 @@ func (s *Service) writeItem(ctx context.Context, tid uuid.UUID, it *BatchItem, c
 			}
 			if !commerceSame(c, it) { // a change of children only leaves the commerce row alone
 				upd := tx.Commerce.UpdateOne(c).SetName(it.Name)
-				setOptional(it.TaxID, upd.SetTaxID, upd.ClearTaxID)
-				setOptional(it.Segment, upd.SetSegment, upd.ClearSegment)
+				fields.Patch(it.TaxID, upd.SetTaxID, upd.ClearTaxID)
+				fields.Patch(it.Segment, upd.SetSegment, upd.ClearSegment)
 				if it.IsActive != nil {
 					upd.SetIsActive(*it.IsActive)
 				}

@@ -13,6 +13,7 @@ import (
 	"github.com/reten-io/reten/ent/commerceuser"
 	"github.com/reten-io/reten/ent/commerceuserrole"
 	"github.com/reten-io/reten/internal/apperr"
+	"github.com/reten-io/reten/internal/fields"
 )
 
 // Children of a batch item are upserted, never removed: addresses by alias,
@@ -117,7 +118,7 @@ func upsertUsers(ctx context.Context, tx *ent.Client, tid, commerceID uuid.UUID,
 			userID = old.ID
 			if !userSame(old, u) {
 				upd := tx.CommerceUser.UpdateOne(old)
-				setOptional(u.Name, upd.SetName, upd.ClearName)
+				fields.Patch(u.Name, upd.SetName, upd.ClearName)
 				if u.IsActive != nil {
 					upd.SetIsActive(*u.IsActive)
 				}

@@ -6,7 +6,6 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/google/uuid"
 
@@ -17,7 +16,7 @@ import (
 	"github.com/reten-io/reten/ent/commerceuser"
 	"github.com/reten-io/reten/internal/apperr"
 	"github.com/reten-io/reten/internal/auth"
-	"github.com/reten-io/reten/internal/clock"
+	"github.com/reten-io/reten/internal/fields"
 	"github.com/reten-io/reten/internal/paging"
 	"github.com/reten-io/reten/internal/trash"
 	"github.com/reten-io/reten/internal/txn"
@@ -74,31 +73,8 @@ type ListFilter struct {
 	IsActive *bool
 }
 
-// trimmed returns the trimmed value of p, or nil.
-func trimmed(p *string) *string {
-	if p == nil {
-		return nil
-	}
-	v := strings.TrimSpace(*p)
-	return &v
-}
-
-// blankNil turns a blank value into nil (stored as NULL).
-func blankNil(p *string) *string {
-	if p == nil || *p == "" {
-		return nil
-	}
-	return p
-}
-
 func validateName(name string) []string {
-	switch {
-	case name == "":
-		return []string{MsgNameRequired}
-	case utf8.RuneCountInString(name) > maxName:
-		return []string{MsgNameTooLong}
-	}
-	return nil
+	return fields.Text(name, maxName, MsgNameRequired, MsgNameTooLong)
 }
 
 // Create adds a commerce to the active tenant; 409 when another live
@@ -109,34 +85,28 @@ func (s *Service) Create(ctx context.Context, in CreateInput) (*ent.Commerce, er
 		return nil, err
 	}
 	in.Name = strings.TrimSpace(in.Name)
-	in.ExternalID = blankNil(trimmed(in.ExternalID))
+	in.ExternalID = fields.BlankNil(fields.Trim(in.ExternalID))
 	if msgs := validateName(in.Name); len(msgs) > 0 {
 		return nil, apperr.Validation(msgs...)
 	}
-	var out *ent.Commerce
-	err = txn.Run(ctx, s.client, func(ctx context.Context, tx *ent.Client) error {
+	return txn.Value(ctx, s.client, func(ctx context.Context, tx *ent.Client) (*ent.Commerce, error) {
 		if err := externalIDFree(ctx, tx, tid, in.ExternalID, uuid.Nil); err != nil {
-			return err
+			return nil, err
 		}
 		b := tx.Commerce.Create().SetTenantID(tid).SetName(in.Name).SetNillableExternalID(in.ExternalID).
 			SetNillableIsActive(in.IsActive)
-		if v := trimmed(in.TaxID); v != nil {
+		if v := fields.Trim(in.TaxID); v != nil {
 			b.SetTaxID(*v)
 		}
-		if v := trimmed(in.Segment); v != nil {
+		if v := fields.Trim(in.Segment); v != nil {
 			b.SetSegment(*v)
 		}
 		if in.Metadata != nil {
 			b.SetMetadata(in.Metadata)
 		}
 		c, err := b.Save(ctx)
-		if err != nil {
-			return apperr.FromEnt(err, MsgNotFound, takenMsg(in.ExternalID))
-		}
-		out = c
-		return nil
+		return c, apperr.FromEnt(err, MsgNotFound, takenMsg(in.ExternalID))
 	})
-	return out, err
 }
 
 func takenMsg(externalID *string) string {
@@ -153,15 +123,9 @@ func externalIDFree(ctx context.Context, tx *ent.Client, tid uuid.UUID, external
 	if externalID == nil {
 		return nil
 	}
-	taken, err := tx.Commerce.Query().
-		Where(commerce.TenantID(tid), commerce.ExternalID(*externalID), commerce.IDNEQ(self)).Exist(ctx)
-	if err != nil {
-		return err
-	}
-	if taken {
-		return apperr.Conflict(fmt.Sprintf(MsgExternalIDTakenFmt, *externalID))
-	}
-	return nil
+	return apperr.ConflictIfExists(ctx, tx.Commerce.Query().
+		Where(commerce.TenantID(tid), commerce.ExternalID(*externalID), commerce.IDNEQ(self)),
+		fmt.Sprintf(MsgExternalIDTakenFmt, *externalID))
 }
 
 // Update changes a commerce of the active tenant.
@@ -170,56 +134,31 @@ func (s *Service) Update(ctx context.Context, id uuid.UUID, in UpdateInput) (*en
 	if err != nil {
 		return nil, err
 	}
-	in.Name = trimmed(in.Name)
-	in.ExternalID = trimmed(in.ExternalID)
+	in.Name = fields.Trim(in.Name)
+	in.ExternalID = fields.Trim(in.ExternalID)
 	if in.Name != nil {
 		if msgs := validateName(*in.Name); len(msgs) > 0 {
 			return nil, apperr.Validation(msgs...)
 		}
 	}
-	var out *ent.Commerce
-	err = txn.Run(ctx, s.client, func(ctx context.Context, tx *ent.Client) error {
+	return txn.Value(ctx, s.client, func(ctx context.Context, tx *ent.Client) (*ent.Commerce, error) {
 		c, err := lockCommerce(ctx, tx, tid, id)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		upd := tx.Commerce.UpdateOne(c)
-		if in.ExternalID != nil {
-			if ext := blankNil(in.ExternalID); ext == nil {
-				upd.ClearExternalID()
-			} else {
-				if err := externalIDFree(ctx, tx, tid, ext, id); err != nil {
-					return err
-				}
-				upd.SetExternalID(*ext)
-			}
+		if err := externalIDFree(ctx, tx, tid, fields.BlankNil(in.ExternalID), id); err != nil {
+			return nil, err
 		}
-		if in.Name != nil {
-			upd.SetName(*in.Name)
-		}
-		setOptional(trimmed(in.TaxID), upd.SetTaxID, upd.ClearTaxID)
-		setOptional(trimmed(in.Segment), upd.SetSegment, upd.ClearSegment)
-		if in.IsActive != nil {
-			upd.SetIsActive(*in.IsActive)
-		}
+		upd := tx.Commerce.UpdateOne(c).SetNillableName(in.Name).SetNillableIsActive(in.IsActive)
+		fields.Patch(in.ExternalID, upd.SetExternalID, upd.ClearExternalID)
+		fields.Patch(fields.Trim(in.TaxID), upd.SetTaxID, upd.ClearTaxID)
+		fields.Patch(fields.Trim(in.Segment), upd.SetSegment, upd.ClearSegment)
 		if in.Metadata != nil {
 			upd.SetMetadata(in.Metadata)
 		}
-		out, err = upd.Save(ctx)
-		return apperr.FromEnt(err, MsgNotFound, takenMsg(blankNil(in.ExternalID)))
+		c, err = upd.Save(ctx)
+		return c, apperr.FromEnt(err, MsgNotFound, takenMsg(fields.BlankNil(in.ExternalID)))
 	})
-	return out, err
-}
-
-// setOptional sets an optional text column, or clears it (NULL) when blank.
-func setOptional[U any](v *string, set func(string) U, clear func() U) {
-	switch {
-	case v == nil:
-	case *v == "":
-		clear()
-	default:
-		set(*v)
-	}
 }
 
 // Get returns a commerce of the active tenant with its addresses, and its
@@ -295,9 +234,6 @@ func (s *Service) Delete(ctx context.Context, id uuid.UUID) error {
 		if err != nil {
 			return err
 		}
-		if err := tx.Commerce.UpdateOne(c).SetArchivedAt(clock.Now()).Exec(ctx); err != nil {
-			return err
-		}
-		return trash.Archive(ctx, tx, trash.Record{Kind: trash.KindCommerce, RecordID: c.ID, Label: c.Name})
+		return trash.Move(ctx, tx, trash.Record{Kind: trash.KindCommerce, RecordID: c.ID, Label: c.Name})
 	})
 }

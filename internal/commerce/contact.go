@@ -13,6 +13,7 @@ import (
 	"github.com/reten-io/reten/ent/commercecontact"
 	"github.com/reten-io/reten/internal/apperr"
 	"github.com/reten-io/reten/internal/auth"
+	"github.com/reten-io/reten/internal/fields"
 )
 
 // e164 is an international phone number: "+", a country code that does not
@@ -136,10 +137,7 @@ func ensurePrimaryContact(ctx context.Context, tx *ent.Client, userID uuid.UUID,
 func contact(ctx context.Context, tx *ent.Client, tid, userID, id uuid.UUID) (*ent.CommerceContact, error) {
 	c, err := tx.CommerceContact.Query().Where(commercecontact.ID(id), commercecontact.CommerceUserID(userID),
 		commercecontact.TenantID(tid)).Only(ctx)
-	if err != nil {
-		return nil, apperr.FromEnt(err, MsgContactNotFound, "")
-	}
-	return c, nil
+	return c, apperr.FromEnt(err, MsgContactNotFound, "")
 }
 
 // UpdateContact changes a contact's value, source or active flag (its type
@@ -151,7 +149,7 @@ func (s *Service) UpdateContact(ctx context.Context, commerceID, userID, id uuid
 	if err != nil {
 		return nil, err
 	}
-	in.Value = trimmed(in.Value)
+	in.Value = fields.Trim(in.Value)
 	var msgs []string
 	if in.Value != nil && *in.Value == "" {
 		msgs = append(msgs, MsgValueRequired)
@@ -162,18 +160,10 @@ func (s *Service) UpdateContact(ctx context.Context, commerceID, userID, id uuid
 	if len(msgs) > 0 {
 		return nil, apperr.Validation(msgs...)
 	}
-	var out *ent.CommerceContact
-	err = s.writeRetrying(ctx, func(ctx context.Context, tx *ent.Client) error {
-		if _, err := lockUser(ctx, tx, tid, commerceID, userID); err != nil {
-			return err
-		}
-		c, err := contact(ctx, tx, tid, userID, id)
-		if err != nil {
-			return err
-		}
+	return s.onContact(ctx, tid, commerceID, userID, id, func(ctx context.Context, tx *ent.Client, c *ent.CommerceContact) (*ent.CommerceContact, error) {
 		if in.Value != nil {
 			if msgs := valueRules("", string(c.ContactType), *in.Value); len(msgs) > 0 {
-				return apperr.Validation(msgs...)
+				return nil, apperr.Validation(msgs...)
 			}
 		}
 		var source *commercecontact.Source
@@ -181,7 +171,24 @@ func (s *Service) UpdateContact(ctx context.Context, commerceID, userID, id uuid
 			src := commercecontact.Source(*in.Source)
 			source = &src
 		}
-		out, err = updateContact(ctx, tx, c, in.Value, source, in.IsActive)
+		return updateContact(ctx, tx, c, in.Value, source, in.IsActive)
+	})
+}
+
+// onContact runs fn on a contact of the commerce user in a transaction that
+// holds the user's lock (retried on a primary-flag race, see lock.go).
+func (s *Service) onContact(ctx context.Context, tid, commerceID, userID, id uuid.UUID,
+	fn func(ctx context.Context, tx *ent.Client, c *ent.CommerceContact) (*ent.CommerceContact, error)) (*ent.CommerceContact, error) {
+	var out *ent.CommerceContact
+	err := s.writeRetrying(ctx, func(ctx context.Context, tx *ent.Client) error {
+		if _, err := lockUser(ctx, tx, tid, commerceID, userID); err != nil {
+			return err
+		}
+		c, err := contact(ctx, tx, tid, userID, id)
+		if err != nil {
+			return err
+		}
+		out, err = fn(ctx, tx, c)
 		return err
 	})
 	return out, err
@@ -221,27 +228,16 @@ func (s *Service) SetPrimaryContact(ctx context.Context, commerceID, userID, id 
 	if err != nil {
 		return nil, err
 	}
-	var out *ent.CommerceContact
-	err = s.writeRetrying(ctx, func(ctx context.Context, tx *ent.Client) error {
-		if _, err := lockUser(ctx, tx, tid, commerceID, userID); err != nil {
-			return err
-		}
-		c, err := contact(ctx, tx, tid, userID, id)
-		if err != nil {
-			return err
-		}
+	return s.onContact(ctx, tid, commerceID, userID, id, func(ctx context.Context, tx *ent.Client, c *ent.CommerceContact) (*ent.CommerceContact, error) {
 		if !c.IsActive {
-			return apperr.Invalid(MsgContactNoPrimary)
+			return nil, apperr.Invalid(MsgContactNoPrimary)
 		}
 		if err := unsetPrimaryContact(ctx, tx, userID, c.ContactType, id); err != nil {
-			return err
+			return nil, err
 		}
 		if c.IsPrimary {
-			out = c
-			return nil
+			return c, nil
 		}
-		out, err = tx.CommerceContact.UpdateOne(c).SetIsPrimary(true).Save(ctx)
-		return err
+		return tx.CommerceContact.UpdateOne(c).SetIsPrimary(true).Save(ctx)
 	})
-	return out, err
 }

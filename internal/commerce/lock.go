@@ -78,8 +78,8 @@ func liveCommerce(ctx context.Context, c *ent.Client, tid, id uuid.UUID) (*ent.C
 
 // writeRetrying runs fn in a transaction and runs it again (up to
 // maxAttempts) when a unique index rejected it: a concurrent request changed
-// a primary flag between our read and our write. Inside an enclosing
-// transaction (a GraphQL mutation) it cannot retry, and the race answers 409.
+// a primary flag between our read and our write. Inside another service's
+// transaction it cannot retry, and the race answers 409.
 func (s *Service) writeRetrying(ctx context.Context, fn func(ctx context.Context, tx *ent.Client) error) error {
 	for attempt := 1; ; attempt++ {
 		err := txn.Run(ctx, s.client, fn)

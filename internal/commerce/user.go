@@ -13,6 +13,7 @@ import (
 	"github.com/reten-io/reten/ent/commerceuserrole"
 	"github.com/reten-io/reten/internal/apperr"
 	"github.com/reten-io/reten/internal/auth"
+	"github.com/reten-io/reten/internal/fields"
 	"github.com/reten-io/reten/internal/paging"
 )
 
@@ -102,15 +103,8 @@ func userExternalIDFree(ctx context.Context, tx *ent.Client, commerceID uuid.UUI
 	if externalID == nil {
 		return nil
 	}
-	taken, err := tx.CommerceUser.Query().Where(commerceuser.CommerceID(commerceID),
-		commerceuser.ExternalID(*externalID), commerceuser.IDNEQ(self)).Exist(ctx)
-	if err != nil {
-		return err
-	}
-	if taken {
-		return apperr.Conflict(fmt.Sprintf(MsgUserExternalIDFmt, *externalID))
-	}
-	return nil
+	return apperr.ConflictIfExists(ctx, tx.CommerceUser.Query().Where(commerceuser.CommerceID(commerceID),
+		commerceuser.ExternalID(*externalID), commerceuser.IDNEQ(self)), fmt.Sprintf(MsgUserExternalIDFmt, *externalID))
 }
 
 // CreateUser adds a user (with roles) to a commerce of the active tenant.
@@ -119,7 +113,7 @@ func (s *Service) CreateUser(ctx context.Context, commerceID uuid.UUID, in UserI
 	if err != nil {
 		return nil, err
 	}
-	in.Name, in.ExternalID = trimmed(in.Name), blankNil(trimmed(in.ExternalID))
+	in.Name, in.ExternalID = fields.Trim(in.Name), fields.BlankNil(fields.Trim(in.ExternalID))
 	source := "RETEN"
 	var msgs []string
 	if in.Source != nil {
@@ -185,7 +179,7 @@ func (s *Service) UpdateUser(ctx context.Context, commerceID, id uuid.UUID, in U
 	if err != nil {
 		return nil, err
 	}
-	in.Name, in.ExternalID = trimmed(in.Name), trimmed(in.ExternalID)
+	in.Name, in.ExternalID = fields.Trim(in.Name), fields.Trim(in.ExternalID)
 	var out *ent.CommerceUser
 	err = s.writeRetrying(ctx, func(ctx context.Context, tx *ent.Client) error {
 		if _, err := lockCommerce(ctx, tx, tid, commerceID); err != nil {
@@ -196,21 +190,12 @@ func (s *Service) UpdateUser(ctx context.Context, commerceID, id uuid.UUID, in U
 		if err != nil {
 			return apperr.FromEnt(err, MsgUserNotFound, "")
 		}
-		upd := tx.CommerceUser.UpdateOne(u)
-		setOptional(in.Name, upd.SetName, upd.ClearName)
-		if in.ExternalID != nil {
-			if ext := blankNil(in.ExternalID); ext == nil {
-				upd.ClearExternalID()
-			} else {
-				if err := userExternalIDFree(ctx, tx, commerceID, ext, id); err != nil {
-					return err
-				}
-				upd.SetExternalID(*ext)
-			}
+		if err := userExternalIDFree(ctx, tx, commerceID, fields.BlankNil(in.ExternalID), id); err != nil {
+			return err
 		}
-		if in.IsActive != nil {
-			upd.SetIsActive(*in.IsActive)
-		}
+		upd := tx.CommerceUser.UpdateOne(u).SetNillableIsActive(in.IsActive)
+		fields.Patch(in.Name, upd.SetName, upd.ClearName)
+		fields.Patch(in.ExternalID, upd.SetExternalID, upd.ClearExternalID)
 		if err := upd.Exec(ctx); err != nil {
 			return err
 		}

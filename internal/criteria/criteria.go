@@ -18,6 +18,7 @@ import (
 	"github.com/reten-io/reten/ent"
 	"github.com/reten-io/reten/ent/queryblock"
 	"github.com/reten-io/reten/internal/apperr"
+	"github.com/reten-io/reten/internal/patch"
 	qb "github.com/reten-io/reten/internal/querybuilder"
 	"github.com/reten-io/reten/internal/viewer"
 )
@@ -231,18 +232,33 @@ type metaMutation interface {
 	SetUpdatedBy(uuid.UUID)
 }
 
-// ApplyMeta writes a PATCH of the shared fields: name (trimmed) and
-// description when sent, a cleared description, and the caller as updatedBy.
-func ApplyMeta(ctx context.Context, m metaMutation, name, description *string, clearDescription bool) {
-	if name != nil {
-		m.SetName(strings.TrimSpace(*name))
+// ApplyMeta writes a PATCH of the shared fields: name (trimmed) when sent
+// (a null one was refused), description set or, null, cleared, and the
+// caller as updatedBy.
+func ApplyMeta(ctx context.Context, m metaMutation, name, description patch.Patch[string]) {
+	if v, ok := name.Get(); ok {
+		m.SetName(strings.TrimSpace(v))
 	}
-	if clearDescription {
+	if description.IsNull() {
 		m.ClearDescription()
-	} else if description != nil {
-		m.SetDescription(*description)
+	} else if v, ok := description.Get(); ok {
+		m.SetDescription(v)
 	}
 	if by := Actor(ctx); by != nil {
 		m.SetUpdatedBy(*by)
 	}
+}
+
+// MsgDescriptionExclusive refuses a GraphQL update that both sets and clears
+// the description.
+const MsgDescriptionExclusive = "description and clearDescription cannot be sent together"
+
+// DescriptionArgs is the description patch of the GraphQL arguments
+// description and clearDescription (a null cannot be sent there).
+func DescriptionArgs(description *string, clear *bool) (patch.Patch[string], error) {
+	p, ok := patch.FromArgs(description, clear)
+	if !ok {
+		return p, apperr.Validation(MsgDescriptionExclusive)
+	}
+	return p, nil
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/reten-io/reten/internal/apptest"
 	"github.com/reten-io/reten/internal/auth"
 	"github.com/reten-io/reten/internal/dataset"
+	"github.com/reten-io/reten/internal/dbtest"
 	"github.com/reten-io/reten/internal/demo"
 	qb "github.com/reten-io/reten/internal/querybuilder"
 )
@@ -132,14 +133,14 @@ func TestCatalogRules(t *testing.T) {
 		acme := env.Bootstrap("Acme")
 		ctx, s := admin(acme.TenantID), svc(env)
 		_, err := s.SetCatalog(ctx, demo.Catalog())
-		expectErr(t, err, 404, dataset.MsgNotConfigured)
+		dbtest.ExpectError(t, err, 404, dataset.MsgNotConfigured)
 		mustSet(t, ctx, s, bigquery())
 		for _, c := range catalogCases {
 			t.Run(c.name, func(t *testing.T) {
 				cat := demo.Catalog()
 				c.change(&cat)
 				_, err := s.SetCatalog(ctx, cat)
-				expectErr(t, err, 400, c.msgs...)
+				dbtest.ExpectError(t, err, 400, c.msgs...)
 			})
 		}
 		// Nothing was written; numeric key types compare across kinds.
@@ -212,15 +213,15 @@ func TestCatalogRoundTripAndConversion(t *testing.T) {
 
 		// Tenancy: Beta has no dataset; Catalog without a tenant is a 404 too.
 		_, _, err = s.Catalog(as(beta.TenantID))
-		expectErr(t, err, 404, dataset.MsgNotConfigured)
+		dbtest.ExpectError(t, err, 404, dataset.MsgNotConfigured)
 		_, _, err = s.Catalog(context.Background())
-		expectErr(t, err, 404, dataset.MsgNotConfigured)
+		dbtest.ExpectError(t, err, 404, dataset.MsgNotConfigured)
 		_, err = s.GetCatalog(admin(beta.TenantID))
-		expectErr(t, err, 404, dataset.MsgNotConfigured)
+		dbtest.ExpectError(t, err, 404, dataset.MsgNotConfigured)
 		_, err = s.SetCatalog(as(acme.TenantID, auth.RoleViewer), oneTable())
-		expectErr(t, err, 403, "Required permissions: dataset:manage")
+		dbtest.ExpectError(t, err, 403, "Required permissions: dataset:manage")
 		_, err = s.GetCatalog(as(acme.TenantID, auth.RoleOperator))
-		expectErr(t, err, 403, "Required permissions: dataset:view")
+		dbtest.ExpectError(t, err, 403, "Required permissions: dataset:view")
 	})
 }
 

@@ -10,6 +10,7 @@ import (
 	"github.com/reten-io/reten/internal/apptest"
 	"github.com/reten-io/reten/internal/auth"
 	"github.com/reten-io/reten/internal/dataset"
+	"github.com/reten-io/reten/internal/dbtest"
 	"github.com/reten-io/reten/internal/secret"
 )
 
@@ -63,11 +64,11 @@ func TestSetRules(t *testing.T) {
 		ctx, s := admin(acme.TenantID), svc(env)
 		for _, c := range cases {
 			_, _, err := s.Set(ctx, c.in)
-			expectErr(t, err, 400, c.msgs...)
+			dbtest.ExpectError(t, err, 400, c.msgs...)
 		}
 		// Nothing was stored.
 		_, err := s.Get(ctx)
-		expectErr(t, err, 404, dataset.MsgNotConfigured)
+		dbtest.ExpectError(t, err, 404, dataset.MsgNotConfigured)
 		// Valid ones, including the legacy domain-scoped BigQuery project.
 		for _, in := range []dataset.ConfigInput{
 			bigquery(),
@@ -121,7 +122,7 @@ func TestConnectionIsSealedKeptAndNeverReturned(t *testing.T) {
 
 		// Another engine does not inherit it: sqlite needs its own path.
 		_, _, err = s.Set(ctx, dataset.ConfigInput{Engine: "sqlite"})
-		expectErr(t, err, 400, dataset.MsgConnectionEmpty)
+		dbtest.ExpectError(t, err, 400, dataset.MsgConnectionEmpty)
 		// bigquery drops it (credentials are optional there), and "" clears credentials.
 		d3, _, err := s.Set(ctx, bigquery())
 		if err != nil || dataset.HasConnection(d3) || d3.SchemaName != "" || d3.BigqueryProject != "acme-analytics" {
@@ -143,13 +144,13 @@ func TestConnectionIsSealedKeptAndNeverReturned(t *testing.T) {
 			t.Fatalf("viewer get: %v", err)
 		}
 		_, _, err = s.Set(viewerCtx, bigquery())
-		expectErr(t, err, 403, "Required permissions: dataset:manage")
+		dbtest.ExpectError(t, err, 403, "Required permissions: dataset:manage")
 		_, err = s.Get(as(acme.TenantID, auth.RoleOperator))
-		expectErr(t, err, 403, "Required permissions: dataset:view")
+		dbtest.ExpectError(t, err, 403, "Required permissions: dataset:view")
 
 		// Another tenant sees none of it.
 		beta := env.Bootstrap("Beta")
 		_, err = s.Get(admin(beta.TenantID))
-		expectErr(t, err, 404, dataset.MsgNotConfigured)
+		dbtest.ExpectError(t, err, 404, dataset.MsgNotConfigured)
 	})
 }

@@ -20,6 +20,7 @@ import (
 	"github.com/reten-io/reten/internal/app"
 	"github.com/reten-io/reten/internal/apptest"
 	"github.com/reten-io/reten/internal/dataset"
+	"github.com/reten-io/reten/internal/dbtest"
 	"github.com/reten-io/reten/internal/secret"
 	"github.com/reten-io/reten/internal/viewer"
 )
@@ -245,7 +246,7 @@ func TestOwnDatabaseRefusedWhenOpened(t *testing.T) {
 	u.Host, u.RawQuery = via, "sslmode=disable"
 	mustSet(t, ctx, s, dataset.ConfigInput{Engine: "postgres", Connection: ptr(u.String()), SchemaName: "public"})
 	_, _, _, err := s.Open(ctx)
-	expectErr(t, err, 400, dataset.MsgOwnDatabase)
+	dbtest.ExpectError(t, err, 400, dataset.MsgOwnDatabase)
 
 	// A row written before the guard: the service's own URL, sealed as Set would.
 	beta := env.Bootstrap("Beta")
@@ -260,7 +261,7 @@ func TestOwnDatabaseRefusedWhenOpened(t *testing.T) {
 	env.App.DB.Client.TenantDataset.Create().SetID(id).SetTenantID(beta.TenantID).SetEngine(tenantdataset.EnginePostgres).
 		SetConnection(sealed).SetSchemaName("public").ExecX(sys)
 	_, _, _, err = s.Open(admin(beta.TenantID))
-	expectErr(t, err, 400, dataset.MsgOwnDatabase)
+	dbtest.ExpectError(t, err, 400, dataset.MsgOwnDatabase)
 }
 
 func mustURL(t *testing.T, s string) *url.URL {

@@ -2,12 +2,10 @@ package dataset_test
 
 import (
 	"context"
-	"slices"
 	"testing"
 
 	"github.com/google/uuid"
 
-	"github.com/reten-io/reten/internal/apperr"
 	"github.com/reten-io/reten/internal/apptest"
 	"github.com/reten-io/reten/internal/auth"
 	"github.com/reten-io/reten/internal/dataset"
@@ -28,18 +26,6 @@ func admin(tenant uuid.UUID) context.Context { return as(tenant, auth.RoleSuperA
 func svc(env *apptest.Env) *dataset.Service { return env.App.Dataset }
 
 func ptr(s string) *string { return &s }
-
-// expectErr asserts a typed error of status with exactly messages.
-func expectErr(t *testing.T, err error, status int, messages ...string) {
-	t.Helper()
-	e, ok := apperr.As(err)
-	if !ok {
-		t.Fatalf("err = %v, want %d %q", err, status, messages)
-	}
-	if e.Status() != status || !slices.Equal(e.Messages, messages) {
-		t.Fatalf("err = %d %q, want %d %q", e.Status(), e.Messages, status, messages)
-	}
-}
 
 // bigquery is a valid bigquery configuration.
 func bigquery() dataset.ConfigInput {

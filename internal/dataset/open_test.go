@@ -13,6 +13,7 @@ import (
 
 	"github.com/reten-io/reten/internal/apptest"
 	"github.com/reten-io/reten/internal/dataset"
+	"github.com/reten-io/reten/internal/dbtest"
 	"github.com/reten-io/reten/internal/demo"
 )
 
@@ -50,7 +51,7 @@ func TestOpenSQLite(t *testing.T) {
 		acme := env.Bootstrap("Acme")
 		ctx, s := admin(acme.TenantID), svc(env)
 		_, _, _, err := s.Open(ctx)
-		expectErr(t, err, 404, dataset.MsgNotConfigured)
+		dbtest.ExpectError(t, err, 404, dataset.MsgNotConfigured)
 
 		path := sqliteDemo(t)
 		mustSet(t, ctx, s, dataset.ConfigInput{Engine: "sqlite", Connection: &path})
@@ -88,7 +89,7 @@ func TestOpenSQLite(t *testing.T) {
 		missing := filepath.Join(t.TempDir(), "missing.db")
 		mustSet(t, ctx, s, dataset.ConfigInput{Engine: "sqlite", Connection: &missing})
 		_, _, _, err = s.Open(ctx)
-		expectErr(t, err, 422, dataset.MsgUnreachable)
+		dbtest.ExpectError(t, err, 422, dataset.MsgUnreachable)
 		if _, err := os.Stat(missing); !os.IsNotExist(err) {
 			t.Fatalf("Open created %s: %v", missing, err)
 		}
@@ -96,14 +97,14 @@ func TestOpenSQLite(t *testing.T) {
 		// BigQuery is compile-only.
 		mustSet(t, ctx, s, bigquery())
 		_, _, _, err = s.Open(ctx)
-		expectErr(t, err, 422, "Preview is not available for BigQuery datasets: the service only compiles their SQL")
+		dbtest.ExpectError(t, err, 422, "Preview is not available for BigQuery datasets: the service only compiles their SQL")
 
 		// Another tenant, and a context without one.
 		beta := env.Bootstrap("Beta")
 		_, _, _, err = s.Open(admin(beta.TenantID))
-		expectErr(t, err, 404, dataset.MsgNotConfigured)
+		dbtest.ExpectError(t, err, 404, dataset.MsgNotConfigured)
 		_, _, _, err = s.Open(context.Background())
-		expectErr(t, err, 404, dataset.MsgNotConfigured)
+		dbtest.ExpectError(t, err, 404, dataset.MsgNotConfigured)
 
 		if err := s.Close(); err != nil {
 			t.Fatal(err)
@@ -154,5 +155,5 @@ func openPostgres(t *testing.T) {
 	bad := "postgres://nobody:secret@127.0.0.1:1/none?sslmode=disable&connect_timeout=2"
 	mustSet(t, ctx, s, dataset.ConfigInput{Engine: "postgres", Connection: &bad, SchemaName: schema})
 	_, _, _, err = s.Open(ctx)
-	expectErr(t, err, 422, dataset.MsgUnreachable)
+	dbtest.ExpectError(t, err, 422, dataset.MsgUnreachable)
 }

@@ -150,12 +150,8 @@ func (tg *target) dump(t *testing.T) map[string][]string {
 			t.Fatalf("dump %s: %v", tab.Name, err)
 		}
 		for rows.Next() {
-			vals := make([]any, len(cols))
-			ptrs := make([]any, len(cols))
-			for i := range vals {
-				ptrs[i] = &vals[i]
-			}
-			if err := rows.Scan(ptrs...); err != nil {
+			vals, err := qb.ScanValues(rows, len(cols))
+			if err != nil {
 				t.Fatalf("dump %s: %v", tab.Name, err)
 			}
 			out[tab.Name] = append(out[tab.Name], canonicalRow(t, tab, vals))

@@ -173,8 +173,5 @@ func (s *Service) PutConfig(ctx context.Context, projectID uuid.UUID, channel st
 func (s *Service) definitionOfTenant(ctx context.Context, c *ent.Client, id uuid.UUID) (*ent.ChannelDefinition, error) {
 	d, err := c.ChannelDefinition.Query().
 		Where(channeldefinition.ID(id), channeldefinition.TenantID(viewer.FromContext(ctx).TenantID)).Only(ctx)
-	if err != nil {
-		return nil, apperr.FromEnt(err, MsgDefinitionNotFound, "")
-	}
-	return d, nil
+	return d, apperr.FromEnt(err, MsgDefinitionNotFound, "")
 }

@@ -60,36 +60,18 @@ func checkChannel(p *ent.DispatchProvider, channel *string) error {
 }
 
 func (s *Service) definitionNameTaken(ctx context.Context, c *ent.Client, providerID uuid.UUID, name string, except uuid.UUID) error {
-	taken, err := c.ChannelDefinition.Query().Where(channeldefinition.ProviderID(providerID),
-		channeldefinition.Name(name), channeldefinition.IDNEQ(except)).Exist(ctx)
-	if err != nil {
-		return err
-	}
-	if taken {
-		return apperr.Conflict(fmt.Sprintf(MsgDefinitionNameTakenFmt, name))
-	}
-	return nil
+	return apperr.ConflictIfExists(ctx, c.ChannelDefinition.Query().Where(channeldefinition.ProviderID(providerID),
+		channeldefinition.Name(name), channeldefinition.IDNEQ(except)), fmt.Sprintf(MsgDefinitionNameTakenFmt, name))
 }
 
 // CreateDefinition adds a channel definition to a provider of the tenant.
 func (s *Service) CreateDefinition(ctx context.Context, providerID uuid.UUID, in DefinitionInput) (*ent.ChannelDefinition, error) {
-	if err := auth.RequireCtx(ctx, auth.PermDispatchManage); err != nil {
-		return nil, err
-	}
-	if msgs := in.validate(true); len(msgs) > 0 {
-		return nil, apperr.Validation(msgs...)
-	}
-	var out *ent.ChannelDefinition
-	err := txn.Run(ctx, s.client, func(ctx context.Context, tx *ent.Client) error {
-		p, err := s.provider(ctx, tx, providerID)
-		if err != nil {
-			return err
-		}
+	return s.writeDefinition(ctx, providerID, &in, true, func(ctx context.Context, tx *ent.Client, p *ent.DispatchProvider) (*ent.ChannelDefinition, error) {
 		if err := checkChannel(p, in.Channel); err != nil {
-			return err
+			return nil, err
 		}
 		if err := s.definitionNameTaken(ctx, tx, p.ID, *in.Name, uuid.Nil); err != nil {
-			return err
+			return nil, err
 		}
 		b := tx.ChannelDefinition.Create().SetTenantID(p.TenantID).SetProviderID(p.ID).SetName(*in.Name).
 			SetChannel(channeldefinition.Channel(p.Channel)).SetNillableTemplate(in.Template).
@@ -100,10 +82,29 @@ func (s *Service) CreateDefinition(ctx context.Context, providerID uuid.UUID, in
 		if in.Settings != nil {
 			b.SetSettings(orEmpty(*in.Settings))
 		}
-		out, err = b.Save(ctx)
-		return apperr.FromEnt(err, "", fmt.Sprintf(MsgDefinitionNameTakenFmt, *in.Name))
+		d, err := b.Save(ctx)
+		return d, apperr.FromEnt(err, "", fmt.Sprintf(MsgDefinitionNameTakenFmt, *in.Name))
 	})
-	return out, err
+}
+
+// writeDefinition checks dispatch:manage, then the input's rules (create:
+// a new definition's), then runs fn on the tenant's provider providerID (404
+// otherwise) in one transaction.
+func (s *Service) writeDefinition(ctx context.Context, providerID uuid.UUID, in *DefinitionInput, create bool,
+	fn func(ctx context.Context, tx *ent.Client, p *ent.DispatchProvider) (*ent.ChannelDefinition, error)) (*ent.ChannelDefinition, error) {
+	if err := auth.RequireCtx(ctx, auth.PermDispatchManage); err != nil {
+		return nil, err
+	}
+	if msgs := in.validate(create); len(msgs) > 0 {
+		return nil, apperr.Validation(msgs...)
+	}
+	return txn.Value(ctx, s.client, func(ctx context.Context, tx *ent.Client) (*ent.ChannelDefinition, error) {
+		p, err := s.provider(ctx, tx, providerID)
+		if err != nil {
+			return nil, err
+		}
+		return fn(ctx, tx, p)
+	})
 }
 
 // ListDefinitions returns a page of a provider's channel definitions by name.
@@ -132,32 +133,18 @@ func (s *Service) ListDefinitions(ctx context.Context, providerID uuid.UUID, pg 
 func (s *Service) definition(ctx context.Context, c *ent.Client, providerID, id uuid.UUID) (*ent.ChannelDefinition, error) {
 	d, err := c.ChannelDefinition.Query().Where(channeldefinition.ID(id), channeldefinition.ProviderID(providerID),
 		channeldefinition.TenantID(viewer.FromContext(ctx).TenantID)).Only(ctx)
-	if err != nil {
-		return nil, apperr.FromEnt(err, MsgDefinitionNotFound, "")
-	}
-	return d, nil
+	return d, apperr.FromEnt(err, MsgDefinitionNotFound, "")
 }
 
 // UpdateDefinition changes a channel definition of a provider of the tenant.
 func (s *Service) UpdateDefinition(ctx context.Context, providerID, id uuid.UUID, in DefinitionInput) (*ent.ChannelDefinition, error) {
-	if err := auth.RequireCtx(ctx, auth.PermDispatchManage); err != nil {
-		return nil, err
-	}
-	if msgs := in.validate(false); len(msgs) > 0 {
-		return nil, apperr.Validation(msgs...)
-	}
-	var out *ent.ChannelDefinition
-	err := txn.Run(ctx, s.client, func(ctx context.Context, tx *ent.Client) error {
-		p, err := s.provider(ctx, tx, providerID)
-		if err != nil {
-			return err
-		}
+	return s.writeDefinition(ctx, providerID, &in, false, func(ctx context.Context, tx *ent.Client, p *ent.DispatchProvider) (*ent.ChannelDefinition, error) {
 		d, err := s.definition(ctx, tx, p.ID, id)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if err := checkChannel(p, in.Channel); err != nil {
-			return err
+			return nil, err
 		}
 		u := tx.ChannelDefinition.UpdateOne(d).SetNillableTemplate(in.Template).SetNillableSender(in.Sender).
 			SetNillableRatePerMinute(in.RatePerMinute).SetNillableIsActive(in.IsActive).SetUpdatedAt(clock.Now())
@@ -171,12 +158,11 @@ func (s *Service) UpdateDefinition(ctx context.Context, providerID, id uuid.UUID
 		if in.Name != nil {
 			name = *in.Name
 			if err := s.definitionNameTaken(ctx, tx, p.ID, name, d.ID); err != nil {
-				return err
+				return nil, err
 			}
 			u.SetName(name)
 		}
-		out, err = u.Save(ctx)
-		return apperr.FromEnt(err, MsgDefinitionNotFound, fmt.Sprintf(MsgDefinitionNameTakenFmt, name))
+		d, err = u.Save(ctx)
+		return d, apperr.FromEnt(err, MsgDefinitionNotFound, fmt.Sprintf(MsgDefinitionNameTakenFmt, name))
 	})
-	return out, err
 }

@@ -61,22 +61,12 @@ func (in *CreateProviderInput) validate() []string {
 func (s *Service) provider(ctx context.Context, c *ent.Client, id uuid.UUID) (*ent.DispatchProvider, error) {
 	p, err := c.DispatchProvider.Query().
 		Where(dispatchprovider.ID(id), dispatchprovider.TenantID(viewer.FromContext(ctx).TenantID)).Only(ctx)
-	if err != nil {
-		return nil, apperr.FromEnt(err, MsgProviderNotFound, "")
-	}
-	return p, nil
+	return p, apperr.FromEnt(err, MsgProviderNotFound, "")
 }
 
 func (s *Service) nameTaken(ctx context.Context, c *ent.Client, name string, except uuid.UUID) error {
-	taken, err := c.DispatchProvider.Query().Where(dispatchprovider.TenantID(viewer.FromContext(ctx).TenantID),
-		dispatchprovider.Name(name), dispatchprovider.IDNEQ(except)).Exist(ctx)
-	if err != nil {
-		return err
-	}
-	if taken {
-		return apperr.Conflict(fmt.Sprintf(MsgProviderNameTakenFmt, name))
-	}
-	return nil
+	return apperr.ConflictIfExists(ctx, c.DispatchProvider.Query().Where(dispatchprovider.TenantID(viewer.FromContext(ctx).TenantID),
+		dispatchprovider.Name(name), dispatchprovider.IDNEQ(except)), fmt.Sprintf(MsgProviderNameTakenFmt, name))
 }
 
 // CreateProvider adds a dispatch provider to the tenant.
@@ -95,13 +85,15 @@ func (s *Service) CreateProvider(ctx context.Context, in CreateProviderInput) (*
 	if err != nil {
 		return nil, err
 	}
-	b := s.db(ctx).DispatchProvider.Create().SetID(id).SetTenantID(viewer.FromContext(ctx).TenantID).
-		SetName(in.Name).SetChannel(dispatchprovider.Channel(in.Channel)).SetKind(in.Kind).
-		SetSettings(orEmpty(in.Settings)).SetNillableIsActive(in.IsActive).SetCreatedAt(now).SetUpdatedAt(now)
-	if sealed != nil {
-		b.SetCredentialsEncrypted(sealed)
-	}
-	p, err := b.Save(ctx)
+	p, err := txn.Value(ctx, s.client, func(ctx context.Context, tx *ent.Client) (*ent.DispatchProvider, error) {
+		b := tx.DispatchProvider.Create().SetID(id).SetTenantID(viewer.FromContext(ctx).TenantID).
+			SetName(in.Name).SetChannel(dispatchprovider.Channel(in.Channel)).SetKind(in.Kind).
+			SetSettings(orEmpty(in.Settings)).SetNillableIsActive(in.IsActive).SetCreatedAt(now).SetUpdatedAt(now)
+		if sealed != nil {
+			b.SetCredentialsEncrypted(sealed)
+		}
+		return b.Save(ctx)
+	})
 	if err != nil {
 		return nil, apperr.FromEnt(err, "", fmt.Sprintf(MsgProviderNameTakenFmt, in.Name))
 	}

@@ -25,8 +25,8 @@ import (
 // Messages of the event filter routes.
 const (
 	MsgNotFound      = "Event criteria not found"
-	MsgNameEmpty     = "name should not be empty"
-	MsgNameTooLong   = "name must be shorter than or equal to 255 characters"
+	MsgNameEmpty     = criteria.MsgNameEmpty
+	MsgNameTooLong   = criteria.MsgNameTooLong
 	MsgTableNotFound = "Table not found"
 )
 
@@ -133,12 +133,4 @@ func (s *Service) definition(ctx context.Context, tid, pid, id uuid.UUID) (qb.De
 	return criteria.Definition(d.Blocks)
 }
 
-func validName(name string) []string {
-	switch n := strings.TrimSpace(name); {
-	case n == "":
-		return []string{MsgNameEmpty}
-	case len([]rune(n)) > 255:
-		return []string{MsgNameTooLong}
-	}
-	return nil
-}
+func validName(name string) []string { return criteria.NameRule(name) }

@@ -13,6 +13,7 @@ import (
 	"github.com/reten-io/reten/internal/auth"
 	"github.com/reten-io/reten/internal/clock"
 	"github.com/reten-io/reten/internal/criteria"
+	"github.com/reten-io/reten/internal/patch"
 	qb "github.com/reten-io/reten/internal/querybuilder"
 	"github.com/reten-io/reten/internal/trash"
 	"github.com/reten-io/reten/internal/txn"
@@ -77,14 +78,14 @@ func joinDTO(msgs []string, err error) error {
 	return apperr.Validation(msgs...)
 }
 
-// UpdateInput is a PATCH: nil fields are unchanged; ClearDescription sets
-// the description to null; QueryBlocks, when SetBlocks, replaces every block.
+// UpdateInput is a PATCH: absent fields are unchanged; a null name breaks
+// the name rule, a null description clears it; QueryBlocks, when SetBlocks,
+// replaces every block.
 type UpdateInput struct {
-	Name             *string
-	Description      *string
-	ClearDescription bool
-	SetBlocks        bool
-	QueryBlocks      any
+	Name        patch.Patch[string]
+	Description patch.Patch[string]
+	SetBlocks   bool
+	QueryBlocks any
 }
 
 // Update applies a PATCH (event-criteria:update): a sent definition is
@@ -97,8 +98,8 @@ func (s *Service) Update(ctx context.Context, id uuid.UUID, in UpdateInput) (*De
 		return nil, err
 	}
 	var msgs []string
-	if in.Name != nil {
-		msgs = validName(*in.Name)
+	if in.Name.Sent() {
+		msgs = validName(in.Name.OrZero())
 	}
 	var def qb.Definition
 	var shape error
@@ -119,7 +120,7 @@ func (s *Service) Update(ctx context.Context, id uuid.UUID, in UpdateInput) (*De
 	var out *Detail
 	err = txn.Run(ctx, s.client, func(ctx context.Context, tx *ent.Client) error {
 		u := tx.EventFilter.UpdateOneID(id).Where(inProject(tid, pid))
-		criteria.ApplyMeta(ctx, u.Mutation(), in.Name, in.Description, in.ClearDescription)
+		criteria.ApplyMeta(ctx, u.Mutation(), in.Name, in.Description)
 		// updated_at is refreshed by the TimeMixin on every update.
 		if _, err := u.Save(ctx); err != nil {
 			return apperr.FromEnt(err, MsgNotFound, "")

@@ -5,12 +5,11 @@ package fieldorg
 import (
 	"context"
 	"fmt"
-	emailaddr "github.com/reten-io/reten/internal/email"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/reten-io/reten/ent"
-	"github.com/reten-io/reten/internal/apperr"
+	emailaddr "github.com/reten-io/reten/internal/email"
+	"github.com/reten-io/reten/internal/fields"
 	"github.com/reten-io/reten/internal/txn"
 )
 
@@ -86,23 +85,6 @@ type BatchResult struct {
 	Errors                  []ItemError
 }
 
-// trimPtr trims an optional string.
-func trimPtr(p *string) *string {
-	if p == nil {
-		return nil
-	}
-	v := strings.TrimSpace(*p)
-	return &v
-}
-
-// nilIfEmpty maps "" to nil: optional strings are stored as NULL, never "".
-func nilIfEmpty(p *string) *string {
-	if p == nil || *p == "" {
-		return nil
-	}
-	return p
-}
-
 // emailKey is the case-insensitive key of an email.
 func emailKey(email *string) *string {
 	if email == nil {
@@ -112,17 +94,9 @@ func emailKey(email *string) *string {
 	return &k
 }
 
-func tooLong(s string, n int) bool { return utf8.RuneCountInString(s) > n }
-
 // checkName validates a required name.
 func checkName(name string) []string {
-	switch {
-	case name == "":
-		return []string{MsgNameRequired}
-	case tooLong(name, maxText):
-		return []string{MsgNameTooLong}
-	}
-	return nil
+	return fields.Text(name, maxText, MsgNameRequired, MsgNameTooLong)
 }
 
 // checkContact validates the optional email and phone ("" means clear).
@@ -131,17 +105,10 @@ func checkContact(email, phone *string) []string {
 	if email != nil && *email != "" && !emailaddr.Valid(*email) {
 		msgs = append(msgs, MsgEmailInvalid)
 	}
-	if phone != nil && tooLong(*phone, maxPhone) {
+	if phone != nil && fields.TooLong(*phone, maxPhone) {
 		msgs = append(msgs, MsgPhoneTooLong)
 	}
 	return msgs
-}
-
-func conflictOr(err error, msg string) error {
-	if err != nil {
-		return err
-	}
-	return apperr.Conflict(msg)
 }
 
 // flagged reports whether the adapter already rejected field (a message

@@ -14,6 +14,7 @@ import (
 	"github.com/reten-io/reten/ent/operator"
 	"github.com/reten-io/reten/internal/apperr"
 	"github.com/reten-io/reten/internal/auth"
+	"github.com/reten-io/reten/internal/fields"
 	"github.com/reten-io/reten/internal/txn"
 )
 
@@ -40,7 +41,7 @@ type OperatorItem struct {
 
 func (it *OperatorItem) normalize() {
 	it.ExternalID, it.Type, it.Name = strings.TrimSpace(it.ExternalID), strings.TrimSpace(it.Type), strings.TrimSpace(it.Name)
-	it.Email, it.Phone = trimPtr(it.Email), trimPtr(it.Phone)
+	it.Email, it.Phone = fields.Trim(it.Email), fields.Trim(it.Phone)
 }
 
 func (it OperatorItem) validate() []string {
@@ -52,7 +53,7 @@ func (it OperatorItem) validate() []string {
 	case flagged(it.Invalid, "external_id"):
 	case it.ExternalID == "":
 		msgs = append(msgs, MsgExternalIDRequired)
-	case tooLong(it.ExternalID, maxText):
+	case fields.TooLong(it.ExternalID, maxText):
 		msgs = append(msgs, MsgExternalIDTooLong)
 	}
 	if !flagged(it.Invalid, "type") && !validType(it.Type) {
@@ -66,34 +67,13 @@ func (it OperatorItem) validate() []string {
 
 func operatorKey(typ, externalID string) string { return typ + "\x00" + externalID }
 
+func (it *OperatorItem) key() string { return operatorKey(it.Type, it.ExternalID) }
+
 // plannedOperator is a valid item with the live operator it updates (nil: create).
 type plannedOperator struct {
 	index    int
 	item     OperatorItem
 	existing *ent.Operator
-}
-
-// validateOperatorItems applies the DTO rules and the one-item-per-key rule;
-// it returns the messages of the rejected items and the valid ones in order.
-func validateOperatorItems(items []OperatorItem) (map[int][]string, []int) {
-	invalid := map[int][]string{}
-	var valid []int
-	seen := map[string]int{}
-	for i := range items {
-		items[i].normalize()
-		if msgs := items[i].validate(); len(msgs) > 0 {
-			invalid[i] = msgs
-			continue
-		}
-		k := operatorKey(items[i].Type, items[i].ExternalID)
-		if j, dup := seen[k]; dup {
-			invalid[i] = []string{fmt.Sprintf(MsgDuplicateOperatorFmt, j)}
-			continue
-		}
-		seen[k] = i
-		valid = append(valid, i)
-	}
-	return invalid, valid
 }
 
 // planOperators looks up, in bulk (one query per chunk of keys), the live
@@ -109,26 +89,18 @@ func planOperators(ctx context.Context, tx *ent.Client, tenantID uuid.UUID, item
 			emails = append(emails, strings.ToLower(*e))
 		}
 	}
-	existing := map[string]*ent.Operator{}
-	for chunk := range slices.Chunk(dedupe(extIDs), lookupChunk) {
-		ops, err := tx.Operator.Query().Where(operator.TenantID(tenantID), operator.ExternalIDIn(chunk...)).All(ctx)
-		if err != nil {
-			return nil, nil, nil, err
-		}
-		for _, o := range ops {
-			existing[operatorKey(string(o.Type), *o.ExternalID)] = o
-		}
+	existing, err := lookup(ctx, extIDs, func(ctx context.Context, chunk []string) ([]*ent.Operator, error) {
+		return tx.Operator.Query().Where(operator.TenantID(tenantID), operator.ExternalIDIn(chunk...)).All(ctx)
+	}, func(o *ent.Operator) string { return operatorKey(string(o.Type), *o.ExternalID) })
+	if err != nil {
+		return nil, nil, nil, err
 	}
-	owners := map[string]uuid.UUID{}
-	for chunk := range slices.Chunk(dedupe(emails), lookupChunk) {
-		ops, err := tx.Operator.Query().Where(operator.TenantID(tenantID), operator.EmailKeyIn(chunk...)).
+	owners, err := lookup(ctx, emails, func(ctx context.Context, chunk []string) ([]*ent.Operator, error) {
+		return tx.Operator.Query().Where(operator.TenantID(tenantID), operator.EmailKeyIn(chunk...)).
 			Select(operator.FieldID, operator.FieldEmailKey).All(ctx)
-		if err != nil {
-			return nil, nil, nil, err
-		}
-		for _, o := range ops {
-			owners[*o.EmailKey] = o.ID
-		}
+	}, func(o *ent.Operator) string { return *o.EmailKey })
+	if err != nil {
+		return nil, nil, nil, err
 	}
 	conflicts = map[int][]string{}
 	claimed := map[string]int{}
@@ -139,7 +111,7 @@ func planOperators(ctx context.Context, tx *ent.Client, tenantID uuid.UUID, item
 			k := strings.ToLower(*it.Email)
 			owner, taken := owners[k]
 			switch j, inBatch := claimed[k]; {
-			case taken && (p.existing == nil || owner != p.existing.ID):
+			case taken && (p.existing == nil || owner.ID != p.existing.ID):
 				conflicts[i] = []string{fmt.Sprintf(MsgOperatorEmailTakenFmt, *it.Email)}
 				continue
 			case inBatch:
@@ -157,12 +129,6 @@ func planOperators(ctx context.Context, tx *ent.Client, tenantID uuid.UUID, item
 	return creates, updates, conflicts, nil
 }
 
-func dedupe(items []string) []string {
-	out := slices.Clone(items)
-	slices.Sort(out)
-	return slices.Compact(out)
-}
-
 // writeOperators inserts the creates in bulk and updates the matched
 // operators whose values change.
 func writeOperators(ctx context.Context, tx *ent.Client, tenantID uuid.UUID, creates, updates []plannedOperator) error {
@@ -170,10 +136,10 @@ func writeOperators(ctx context.Context, tx *ent.Client, tenantID uuid.UUID, cre
 		builders := make([]*ent.OperatorCreate, len(chunk))
 		for n, p := range chunk {
 			it := p.item
-			email := nilIfEmpty(it.Email)
+			email := fields.BlankNil(it.Email)
 			c := tx.Operator.Create().SetTenantID(tenantID).SetType(operator.Type(it.Type)).SetName(it.Name).
 				SetExternalID(it.ExternalID).SetNillableEmail(email).SetNillableEmailKey(emailKey(email)).
-				SetNillablePhone(nilIfEmpty(it.Phone)).SetNillableIsActive(it.IsActive)
+				SetNillablePhone(fields.BlankNil(it.Phone)).SetNillableIsActive(it.IsActive)
 			if it.Metadata != nil {
 				c.SetMetadata(it.Metadata)
 			}
@@ -185,38 +151,20 @@ func writeOperators(ctx context.Context, tx *ent.Client, tenantID uuid.UUID, cre
 	}
 	for _, p := range updates {
 		it, o := p.item, p.existing
-		u := tx.Operator.UpdateOne(o)
-		changed := false
-		if it.Name != o.Name {
-			u.SetName(it.Name)
-			changed = true
-		}
-		if it.Email != nil && !equalPtr(nilIfEmpty(it.Email), o.Email) {
-			if email := nilIfEmpty(it.Email); email == nil {
-				u.ClearEmail().ClearEmailKey()
-			} else {
-				u.SetEmail(*email).SetEmailKey(*emailKey(email))
-			}
-			changed = true
-		}
-		if it.Phone != nil && !equalPtr(nilIfEmpty(it.Phone), o.Phone) {
-			if phone := nilIfEmpty(it.Phone); phone == nil {
-				u.ClearPhone()
-			} else {
-				u.SetPhone(*phone)
-			}
-			changed = true
-		}
-		if it.IsActive != nil && *it.IsActive != o.IsActive {
-			u.SetIsActive(*it.IsActive)
-			changed = true
-		}
-		if it.Metadata != nil && !reflect.DeepEqual(it.Metadata, o.Metadata) {
-			u.SetMetadata(it.Metadata)
-			changed = true
-		}
-		if !changed {
+		if !operatorChanged(it, o) {
 			continue
+		}
+		u := tx.Operator.UpdateOne(o).SetName(it.Name).SetNillableIsActive(it.IsActive)
+		// Email and phone are written only when they change, which keeps
+		// the email key as it is otherwise.
+		if !equalPtr(fields.BlankNil(it.Email), o.Email) {
+			patchContact(u, it.Email, nil, nil, nil)
+		}
+		if !equalPtr(fields.BlankNil(it.Phone), o.Phone) {
+			patchContact(u, nil, it.Phone, nil, nil)
+		}
+		if it.Metadata != nil {
+			u.SetMetadata(it.Metadata)
 		}
 		if err := u.Exec(ctx); err != nil {
 			return apperr.FromEnt(err, "", "An operator of the request was written concurrently; retry the request")
@@ -225,11 +173,14 @@ func writeOperators(ctx context.Context, tx *ent.Client, tenantID uuid.UUID, cre
 	return nil
 }
 
-func equalPtr(a, b *string) bool {
-	if a == nil || b == nil {
-		return a == b
-	}
-	return *a == *b
+// operatorChanged reports whether an item changes the operator it matches
+// (nil fields keep their value): unchanged operators are not written.
+func operatorChanged(it OperatorItem, o *ent.Operator) bool {
+	return it.Name != o.Name ||
+		it.Email != nil && !equalPtr(fields.BlankNil(it.Email), o.Email) ||
+		it.Phone != nil && !equalPtr(fields.BlankNil(it.Phone), o.Phone) ||
+		it.IsActive != nil && *it.IsActive != o.IsActive ||
+		it.Metadata != nil && !reflect.DeepEqual(it.Metadata, o.Metadata)
 }
 
 // SyncOperators upserts operators matched on (type, external_id), all or
@@ -244,7 +195,7 @@ func (s *Service) SyncOperators(ctx context.Context, items []OperatorItem) (*Bat
 	if len(items) > MaxBatchItems {
 		return nil, apperr.Validation(fmt.Sprintf(MsgItemsTooManyFmt, MaxBatchItems))
 	}
-	invalid, valid := validateOperatorItems(items)
+	invalid, valid := validateItems(items, MsgDuplicateOperatorFmt)
 	if len(invalid) > 0 {
 		var msgs []string
 		for _, i := range slices.Sorted(maps.Keys(invalid)) {
@@ -284,7 +235,7 @@ func (s *Service) BatchUpsertOperators(ctx context.Context, items []OperatorItem
 	if len(items) > MaxBatchItems {
 		return nil, apperr.Validation(fmt.Sprintf(MsgItemsTooManyFmt, MaxBatchItems))
 	}
-	invalid, valid := validateOperatorItems(items)
+	invalid, valid := validateItems(items, MsgDuplicateOperatorFmt)
 	out := &BatchResult{Total: len(items)}
 	err = txn.Run(ctx, s.client, func(ctx context.Context, tx *ent.Client) error {
 		creates, updates, conflicts, err := planOperators(ctx, tx, tenantID, items, valid)
@@ -300,13 +251,4 @@ func (s *Service) BatchUpsertOperators(ctx context.Context, items []OperatorItem
 	}
 	out.Errors = itemErrors(invalid)
 	return out, nil
-}
-
-// itemErrors lists the rejected items by index.
-func itemErrors(byIndex map[int][]string) []ItemError {
-	out := []ItemError{}
-	for _, i := range slices.Sorted(maps.Keys(byIndex)) {
-		out = append(out, ItemError{Index: i, Messages: byIndex[i]})
-	}
-	return out
 }

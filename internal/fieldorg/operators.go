@@ -12,10 +12,9 @@ import (
 	"github.com/reten-io/reten/ent/operator"
 	"github.com/reten-io/reten/internal/apperr"
 	"github.com/reten-io/reten/internal/auth"
-	"github.com/reten-io/reten/internal/clock"
+	"github.com/reten-io/reten/internal/fields"
 	"github.com/reten-io/reten/internal/paging"
 	"github.com/reten-io/reten/internal/trash"
-	"github.com/reten-io/reten/internal/txn"
 )
 
 // OperatorTypes are the operator types of SPEC.md "Operator".
@@ -32,22 +31,16 @@ type OperatorInput struct {
 	Metadata                 map[string]any
 }
 
-func (in *OperatorInput) normalize() {
+// check trims the input (blank optional fields become nil) and returns its
+// broken rules.
+func (in *OperatorInput) check() []string {
 	in.Type, in.Name = strings.TrimSpace(in.Type), strings.TrimSpace(in.Name)
-	in.Email, in.Phone, in.ExternalID = nilIfEmpty(trimPtr(in.Email)), nilIfEmpty(trimPtr(in.Phone)), nilIfEmpty(trimPtr(in.ExternalID))
-}
-
-func (in OperatorInput) validate() []string {
+	in.Email, in.Phone, in.ExternalID = newContact(in.Email, in.Phone, in.ExternalID)
 	var msgs []string
 	if !validType(in.Type) {
 		msgs = append(msgs, MsgTypeValues)
 	}
-	msgs = append(msgs, checkName(in.Name)...)
-	msgs = append(msgs, checkContact(in.Email, in.Phone)...)
-	if in.ExternalID != nil && tooLong(*in.ExternalID, maxText) {
-		msgs = append(msgs, MsgExternalIDTooLong)
-	}
-	return msgs
+	return append(msgs, checkPerson(&in.Name, in.Email, in.Phone, in.ExternalID)...)
 }
 
 // OperatorPatch is the body of PATCH /api/operators/:id: nil fields are
@@ -60,20 +53,10 @@ type OperatorPatch struct {
 	Metadata                 map[string]any
 }
 
-func (in *OperatorPatch) normalize() {
-	in.Name, in.Email, in.Phone, in.ExternalID = trimPtr(in.Name), trimPtr(in.Email), trimPtr(in.Phone), trimPtr(in.ExternalID)
-}
-
-func (in OperatorPatch) validate() []string {
-	var msgs []string
-	if in.Name != nil {
-		msgs = append(msgs, checkName(*in.Name)...)
-	}
-	msgs = append(msgs, checkContact(in.Email, in.Phone)...)
-	if in.ExternalID != nil && tooLong(*in.ExternalID, maxText) {
-		msgs = append(msgs, MsgExternalIDTooLong)
-	}
-	return msgs
+// check trims the patch and returns its broken rules.
+func (in *OperatorPatch) check() []string {
+	in.Name, in.Email, in.Phone, in.ExternalID = fields.Trim(in.Name), fields.Trim(in.Email), fields.Trim(in.Phone), fields.Trim(in.ExternalID)
+	return checkPerson(in.Name, in.Email, in.Phone, in.ExternalID)
 }
 
 // OperatorFilter narrows GET /api/operators.
@@ -86,21 +69,21 @@ type OperatorFilter struct {
 // operatorUnique answers 409 when another live operator of the tenant holds
 // the email (case-insensitively) or the (type, external_id) pair.
 func operatorUnique(ctx context.Context, tx *ent.Client, tenantID, self uuid.UUID, typ string, email, externalID *string) error {
+	others := func() *ent.OperatorQuery {
+		return tx.Operator.Query().Where(operator.TenantID(tenantID), operator.IDNEQ(self))
+	}
 	if email != nil {
-		taken, err := tx.Operator.Query().Where(operator.TenantID(tenantID), operator.EmailKey(*emailKey(email)),
-			operator.IDNEQ(self)).Exist(ctx)
-		if err != nil || taken {
-			return conflictOr(err, fmt.Sprintf(MsgOperatorEmailTakenFmt, *email))
+		err := apperr.ConflictIfExists(ctx, others().Where(operator.EmailKey(*emailKey(email))),
+			fmt.Sprintf(MsgOperatorEmailTakenFmt, *email))
+		if err != nil {
+			return err
 		}
 	}
-	if externalID != nil {
-		taken, err := tx.Operator.Query().Where(operator.TenantID(tenantID), operator.TypeEQ(operator.Type(typ)),
-			operator.ExternalID(*externalID), operator.IDNEQ(self)).Exist(ctx)
-		if err != nil || taken {
-			return conflictOr(err, fmt.Sprintf(MsgOperatorExternalIDTakenFmt, typ, *externalID))
-		}
+	if externalID == nil {
+		return nil
 	}
-	return nil
+	return apperr.ConflictIfExists(ctx, others().Where(operator.TypeEQ(operator.Type(typ)), operator.ExternalID(*externalID)),
+		fmt.Sprintf(MsgOperatorExternalIDTakenFmt, typ, *externalID))
 }
 
 // operatorConflictMsg is the 409 message when a unique index fires despite
@@ -117,18 +100,9 @@ func operatorConflictMsg(typ string, email, externalID *string) string {
 
 // CreateOperator creates an operator in the active tenant.
 func (s *Service) CreateOperator(ctx context.Context, in OperatorInput) (*ent.Operator, error) {
-	tenantID, err := auth.TenantFor(ctx, auth.PermOperatorManage)
-	if err != nil {
-		return nil, err
-	}
-	in.normalize()
-	if msgs := in.validate(); len(msgs) > 0 {
-		return nil, apperr.Validation(msgs...)
-	}
-	var out *ent.Operator
-	err = txn.Run(ctx, s.client, func(ctx context.Context, tx *ent.Client) error {
+	return write(ctx, s.client, auth.PermOperatorManage, in.check, func(ctx context.Context, tx *ent.Client, tenantID uuid.UUID) (*ent.Operator, error) {
 		if err := operatorUnique(ctx, tx, tenantID, uuid.Nil, in.Type, in.Email, in.ExternalID); err != nil {
-			return err
+			return nil, err
 		}
 		c := tx.Operator.Create().SetTenantID(tenantID).SetType(operator.Type(in.Type)).SetName(in.Name).
 			SetNillableEmail(in.Email).SetNillableEmailKey(emailKey(in.Email)).SetNillablePhone(in.Phone).
@@ -137,22 +111,14 @@ func (s *Service) CreateOperator(ctx context.Context, in OperatorInput) (*ent.Op
 			c.SetMetadata(in.Metadata)
 		}
 		o, err := c.Save(ctx)
-		if err != nil {
-			return apperr.FromEnt(err, "", operatorConflictMsg(in.Type, in.Email, in.ExternalID))
-		}
-		out = o
-		return nil
+		return o, apperr.FromEnt(err, "", operatorConflictMsg(in.Type, in.Email, in.ExternalID))
 	})
-	return out, err
 }
 
 // operatorOf loads a live operator of the tenant (404 otherwise).
 func operatorOf(ctx context.Context, c *ent.Client, tenantID, id uuid.UUID) (*ent.Operator, error) {
 	o, err := c.Operator.Query().Where(operator.ID(id), operator.TenantID(tenantID)).Only(ctx)
-	if err != nil {
-		return nil, apperr.FromEnt(err, MsgOperatorNotFound, "")
-	}
-	return o, nil
+	return o, apperr.FromEnt(err, MsgOperatorNotFound, "")
 }
 
 // GetOperator returns an operator of the active tenant.
@@ -208,79 +174,26 @@ func (s *Service) OperatorConnection(ctx context.Context, after *ent.Cursor, fir
 
 // UpdateOperator changes an operator of the active tenant.
 func (s *Service) UpdateOperator(ctx context.Context, id uuid.UUID, in OperatorPatch) (*ent.Operator, error) {
-	tenantID, err := auth.TenantFor(ctx, auth.PermOperatorManage)
-	if err != nil {
-		return nil, err
-	}
-	in.normalize()
-	if msgs := in.validate(); len(msgs) > 0 {
-		return nil, apperr.Validation(msgs...)
-	}
-	var out *ent.Operator
-	err = txn.Run(ctx, s.client, func(ctx context.Context, tx *ent.Client) error {
+	return write(ctx, s.client, auth.PermOperatorManage, in.check, func(ctx context.Context, tx *ent.Client, tenantID uuid.UUID) (*ent.Operator, error) {
 		o, err := operatorOf(ctx, tx, tenantID, id)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		email, externalID := nilIfEmpty(in.Email), nilIfEmpty(in.ExternalID)
+		email, externalID := fields.BlankNil(in.Email), fields.BlankNil(in.ExternalID)
 		if err := operatorUnique(ctx, tx, tenantID, o.ID, string(o.Type), email, externalID); err != nil {
-			return err
+			return nil, err
 		}
 		u := tx.Operator.UpdateOne(o).SetNillableName(in.Name).SetNillableIsActive(in.IsActive).
 			SetNillableIsPlaceholder(in.IsPlaceholder)
-		if in.Email != nil {
-			if email == nil {
-				u.ClearEmail().ClearEmailKey()
-			} else {
-				u.SetEmail(*email).SetEmailKey(*emailKey(email))
-			}
-		}
-		if in.Phone != nil {
-			if *in.Phone == "" {
-				u.ClearPhone()
-			} else {
-				u.SetPhone(*in.Phone)
-			}
-		}
-		if in.ExternalID != nil {
-			if externalID == nil {
-				u.ClearExternalID()
-			} else {
-				u.SetExternalID(*externalID)
-			}
-		}
-		if in.Metadata != nil {
-			if len(in.Metadata) == 0 {
-				u.ClearMetadata()
-			} else {
-				u.SetMetadata(in.Metadata)
-			}
-		}
+		patchContact(u, in.Email, in.Phone, in.ExternalID, in.Metadata)
 		saved, err := u.Save(ctx)
-		if err != nil {
-			return apperr.FromEnt(err, MsgOperatorNotFound, operatorConflictMsg(string(o.Type), email, externalID))
-		}
-		out = saved
-		return nil
+		return saved, apperr.FromEnt(err, MsgOperatorNotFound, operatorConflictMsg(string(o.Type), email, externalID))
 	})
-	return out, err
 }
 
 // DeleteOperator archives an operator into the trash (restorable with its
 // route links); its email and (type, external_id) become free at once.
 func (s *Service) DeleteOperator(ctx context.Context, id uuid.UUID) error {
-	tenantID, err := auth.TenantFor(ctx, auth.PermOperatorDelete)
-	if err != nil {
-		return err
-	}
-	return txn.Run(ctx, s.client, func(ctx context.Context, tx *ent.Client) error {
-		o, err := operatorOf(ctx, tx, tenantID, id)
-		if err != nil {
-			return err
-		}
-		if err := tx.Operator.UpdateOne(o).SetArchivedAt(clock.Now()).Exec(ctx); err != nil {
-			return err
-		}
-		return trash.Archive(ctx, tx, trash.Record{Kind: trash.KindOperator, RecordID: o.ID, Label: o.Name})
-	})
+	return archive(ctx, s.client, auth.PermOperatorDelete, id, trash.KindOperator, operatorOf,
+		func(o *ent.Operator) string { return o.Name })
 }

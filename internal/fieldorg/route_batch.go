@@ -53,6 +53,8 @@ func (it *RouteItem) normalize() {
 	}
 }
 
+func (it *RouteItem) key() string { return it.Code }
+
 func (it RouteItem) validate() []string {
 	if slices.Contains(it.Invalid, MsgItemNotObject) {
 		return it.Invalid
@@ -117,22 +119,7 @@ func (s *Service) BatchUpsertRoutes(ctx context.Context, items []RouteItem) (*Ba
 	if len(items) > MaxBatchItems {
 		return nil, apperr.Validation(fmt.Sprintf(MsgItemsTooManyFmt, MaxBatchItems))
 	}
-	invalid := map[int][]string{}
-	var valid []int
-	seen := map[string]int{}
-	for i := range items {
-		items[i].normalize()
-		if msgs := items[i].validate(); len(msgs) > 0 {
-			invalid[i] = msgs
-			continue
-		}
-		if j, dup := seen[items[i].Code]; dup {
-			invalid[i] = []string{fmt.Sprintf(MsgDuplicateRouteFmt, j)}
-			continue
-		}
-		seen[items[i].Code] = i
-		valid = append(valid, i)
-	}
+	invalid, valid := validateItems(items, MsgDuplicateRouteFmt)
 	out := &BatchResult{Total: len(items)}
 	err = txn.Run(ctx, s.client, func(ctx context.Context, tx *ent.Client) error {
 		plans, err := planRoutes(ctx, tx, tenantID, items, valid, invalid)
@@ -166,26 +153,18 @@ func planRoutes(ctx context.Context, tx *ent.Client, tenantID uuid.UUID, items [
 			extIDs = append(extIDs, op.ExternalID)
 		}
 	}
-	routes := map[string]*ent.Route{}
-	for chunk := range slices.Chunk(codes, lookupChunk) {
-		rs, err := tx.Route.Query().Where(route.TenantID(tenantID), route.CodeIn(chunk...)).All(ctx)
-		if err != nil {
-			return nil, err
-		}
-		for _, r := range rs {
-			routes[r.Code] = r
-		}
+	routes, err := lookup(ctx, codes, func(ctx context.Context, chunk []string) ([]*ent.Route, error) {
+		return tx.Route.Query().Where(route.TenantID(tenantID), route.CodeIn(chunk...)).All(ctx)
+	}, func(r *ent.Route) string { return r.Code })
+	if err != nil {
+		return nil, err
 	}
-	operators := map[string]uuid.UUID{}
-	for chunk := range slices.Chunk(dedupe(extIDs), lookupChunk) {
-		ops, err := tx.Operator.Query().Where(operator.TenantID(tenantID), operator.ExternalIDIn(chunk...)).
+	operators, err := lookup(ctx, extIDs, func(ctx context.Context, chunk []string) ([]*ent.Operator, error) {
+		return tx.Operator.Query().Where(operator.TenantID(tenantID), operator.ExternalIDIn(chunk...)).
 			Select(operator.FieldID, operator.FieldType, operator.FieldExternalID).All(ctx)
-		if err != nil {
-			return nil, err
-		}
-		for _, o := range ops {
-			operators[operatorKey(string(o.Type), *o.ExternalID)] = o.ID
-		}
+	}, func(o *ent.Operator) string { return operatorKey(string(o.Type), *o.ExternalID) })
+	if err != nil {
+		return nil, err
 	}
 	var plans []*plannedRoute
 	for _, i := range valid {
@@ -193,11 +172,13 @@ func planRoutes(ctx context.Context, tx *ent.Client, tenantID uuid.UUID, items [
 		p := &plannedRoute{item: it, existing: routes[it.Code]}
 		var msgs []string
 		for n, op := range it.Operators {
-			id, ok := operators[operatorKey(op.Type, op.ExternalID)]
+			o, ok := operators[operatorKey(op.Type, op.ExternalID)]
 			if !ok {
 				msgs = append(msgs, fmt.Sprintf(MsgUnknownOperatorFmt, n, op.Type, op.ExternalID))
+				p.operators = append(p.operators, uuid.Nil)
+				continue
 			}
-			p.operators = append(p.operators, id)
+			p.operators = append(p.operators, o.ID)
 		}
 		if len(msgs) > 0 {
 			invalid[i] = msgs

@@ -13,7 +13,7 @@ import (
 	"github.com/reten-io/reten/ent/routeoperator"
 	"github.com/reten-io/reten/internal/apperr"
 	"github.com/reten-io/reten/internal/auth"
-	"github.com/reten-io/reten/internal/clock"
+	"github.com/reten-io/reten/internal/fields"
 	"github.com/reten-io/reten/internal/paging"
 	"github.com/reten-io/reten/internal/trash"
 	"github.com/reten-io/reten/internal/txn"
@@ -25,13 +25,7 @@ type RouteInput struct {
 }
 
 func checkCode(code string) []string {
-	switch {
-	case code == "":
-		return []string{MsgCodeRequired}
-	case tooLong(code, maxText):
-		return []string{MsgCodeTooLong}
-	}
-	return nil
+	return fields.Text(code, maxText, MsgCodeRequired, MsgCodeTooLong)
 }
 
 // RoutePatch is the body of PATCH /api/routes/:id; nil fields are unchanged.
@@ -62,45 +56,29 @@ type LinkInput struct {
 
 // routeCodeFree answers 409 when another live route of the tenant has code.
 func routeCodeFree(ctx context.Context, tx *ent.Client, tenantID, self uuid.UUID, code string) error {
-	taken, err := tx.Route.Query().Where(route.TenantID(tenantID), route.Code(code), route.IDNEQ(self)).Exist(ctx)
-	if err != nil || taken {
-		return conflictOr(err, fmt.Sprintf(MsgRouteCodeTakenFmt, code))
-	}
-	return nil
+	return apperr.ConflictIfExists(ctx, tx.Route.Query().Where(route.TenantID(tenantID), route.Code(code), route.IDNEQ(self)),
+		fmt.Sprintf(MsgRouteCodeTakenFmt, code))
 }
 
 // CreateRoute creates a route in the active tenant.
 func (s *Service) CreateRoute(ctx context.Context, in RouteInput) (*ent.Route, error) {
-	tenantID, err := auth.TenantFor(ctx, auth.PermRouteManage)
-	if err != nil {
-		return nil, err
+	check := func() []string {
+		in.Code, in.Name = strings.TrimSpace(in.Code), strings.TrimSpace(in.Name)
+		return append(checkCode(in.Code), checkName(in.Name)...)
 	}
-	in.Code, in.Name = strings.TrimSpace(in.Code), strings.TrimSpace(in.Name)
-	if msgs := append(checkCode(in.Code), checkName(in.Name)...); len(msgs) > 0 {
-		return nil, apperr.Validation(msgs...)
-	}
-	var out *ent.Route
-	err = txn.Run(ctx, s.client, func(ctx context.Context, tx *ent.Client) error {
+	return write(ctx, s.client, auth.PermRouteManage, check, func(ctx context.Context, tx *ent.Client, tenantID uuid.UUID) (*ent.Route, error) {
 		if err := routeCodeFree(ctx, tx, tenantID, uuid.Nil, in.Code); err != nil {
-			return err
+			return nil, err
 		}
 		r, err := tx.Route.Create().SetTenantID(tenantID).SetCode(in.Code).SetName(in.Name).Save(ctx)
-		if err != nil {
-			return apperr.FromEnt(err, "", fmt.Sprintf(MsgRouteCodeTakenFmt, in.Code))
-		}
-		out = r
-		return nil
+		return r, apperr.FromEnt(err, "", fmt.Sprintf(MsgRouteCodeTakenFmt, in.Code))
 	})
-	return out, err
 }
 
 // routeOf loads a live route of the tenant (404 otherwise).
 func routeOf(ctx context.Context, c *ent.Client, tenantID, id uuid.UUID) (*ent.Route, error) {
 	r, err := c.Route.Query().Where(route.ID(id), route.TenantID(tenantID)).Only(ctx)
-	if err != nil {
-		return nil, apperr.FromEnt(err, MsgRouteNotFound, "")
-	}
-	return r, nil
+	return r, apperr.FromEnt(err, MsgRouteNotFound, "")
 }
 
 // GetRoute returns a route of the active tenant with its operator links.
@@ -170,64 +148,39 @@ func (s *Service) RouteConnection(ctx context.Context, after *ent.Cursor, first 
 
 // UpdateRoute changes a route of the active tenant.
 func (s *Service) UpdateRoute(ctx context.Context, id uuid.UUID, in RoutePatch) (*ent.Route, error) {
-	tenantID, err := auth.TenantFor(ctx, auth.PermRouteManage)
-	if err != nil {
-		return nil, err
+	check := func() (msgs []string) {
+		in.Code, in.Name = fields.Trim(in.Code), fields.Trim(in.Name)
+		if in.Code != nil {
+			msgs = checkCode(*in.Code)
+		}
+		if in.Name != nil {
+			msgs = append(msgs, checkName(*in.Name)...)
+		}
+		return msgs
 	}
-	in.Code, in.Name = trimPtr(in.Code), trimPtr(in.Name)
-	var msgs []string
-	if in.Code != nil {
-		msgs = append(msgs, checkCode(*in.Code)...)
-	}
-	if in.Name != nil {
-		msgs = append(msgs, checkName(*in.Name)...)
-	}
-	if len(msgs) > 0 {
-		return nil, apperr.Validation(msgs...)
-	}
-	var out *ent.Route
-	err = txn.Run(ctx, s.client, func(ctx context.Context, tx *ent.Client) error {
+	return write(ctx, s.client, auth.PermRouteManage, check, func(ctx context.Context, tx *ent.Client, tenantID uuid.UUID) (*ent.Route, error) {
 		r, err := routeOf(ctx, tx, tenantID, id)
 		if err != nil {
-			return err
+			return nil, err
 		}
+		code := r.Code
 		if in.Code != nil {
-			if err := routeCodeFree(ctx, tx, tenantID, r.ID, *in.Code); err != nil {
-				return err
+			code = *in.Code
+			if err := routeCodeFree(ctx, tx, tenantID, r.ID, code); err != nil {
+				return nil, err
 			}
 		}
 		saved, err := tx.Route.UpdateOne(r).SetNillableCode(in.Code).SetNillableName(in.Name).
 			SetNillableIsActive(in.IsActive).Save(ctx)
-		if err != nil {
-			code := r.Code
-			if in.Code != nil {
-				code = *in.Code
-			}
-			return apperr.FromEnt(err, MsgRouteNotFound, fmt.Sprintf(MsgRouteCodeTakenFmt, code))
-		}
-		out = saved
-		return nil
+		return saved, apperr.FromEnt(err, MsgRouteNotFound, fmt.Sprintf(MsgRouteCodeTakenFmt, code))
 	})
-	return out, err
 }
 
 // DeleteRoute archives a route into the trash (restorable with its operator
 // links); its code becomes free at once.
 func (s *Service) DeleteRoute(ctx context.Context, id uuid.UUID) error {
-	tenantID, err := auth.TenantFor(ctx, auth.PermRouteDelete)
-	if err != nil {
-		return err
-	}
-	return txn.Run(ctx, s.client, func(ctx context.Context, tx *ent.Client) error {
-		r, err := routeOf(ctx, tx, tenantID, id)
-		if err != nil {
-			return err
-		}
-		if err := tx.Route.UpdateOne(r).SetArchivedAt(clock.Now()).Exec(ctx); err != nil {
-			return err
-		}
-		return trash.Archive(ctx, tx, trash.Record{Kind: trash.KindRoute, RecordID: r.ID, Label: r.Code + " - " + r.Name})
-	})
+	return archive(ctx, s.client, auth.PermRouteDelete, id, trash.KindRoute, routeOf,
+		func(r *ent.Route) string { return r.Code + " - " + r.Name })
 }
 
 func validRole(role string) bool {

@@ -10,15 +10,15 @@ import (
 
 	"github.com/reten-io/reten/ent"
 	"github.com/reten-io/reten/ent/operator"
+	"github.com/reten-io/reten/ent/predicate"
 	"github.com/reten-io/reten/ent/route"
 	"github.com/reten-io/reten/ent/supervisor"
 	"github.com/reten-io/reten/ent/supervisorassignment"
 	"github.com/reten-io/reten/internal/apperr"
 	"github.com/reten-io/reten/internal/auth"
-	"github.com/reten-io/reten/internal/clock"
+	"github.com/reten-io/reten/internal/fields"
 	"github.com/reten-io/reten/internal/paging"
 	"github.com/reten-io/reten/internal/trash"
-	"github.com/reten-io/reten/internal/txn"
 )
 
 // SupervisorInput is the body of POST /api/supervisors. RouteIDs and
@@ -56,36 +56,24 @@ type SupervisorFilter struct {
 	Search   string // name, email or external id contains (case-insensitive)
 }
 
-func checkSupervisor(name *string, email, externalID, phone *string) []string {
-	var msgs []string
-	if name != nil {
-		msgs = append(msgs, checkName(*name)...)
-	}
-	msgs = append(msgs, checkContact(email, phone)...)
-	if externalID != nil && tooLong(*externalID, maxText) {
-		msgs = append(msgs, MsgExternalIDTooLong)
-	}
-	return msgs
-}
-
 // supervisorUnique answers 409 when another live supervisor of the tenant
 // holds the email (case-insensitively) or the external id.
 func supervisorUnique(ctx context.Context, tx *ent.Client, tenantID, self uuid.UUID, email, externalID *string) error {
+	others := func() *ent.SupervisorQuery {
+		return tx.Supervisor.Query().Where(supervisor.TenantID(tenantID), supervisor.IDNEQ(self))
+	}
 	if email != nil {
-		taken, err := tx.Supervisor.Query().Where(supervisor.TenantID(tenantID), supervisor.EmailKey(*emailKey(email)),
-			supervisor.IDNEQ(self)).Exist(ctx)
-		if err != nil || taken {
-			return conflictOr(err, fmt.Sprintf(MsgSupervisorEmailTakenFmt, *email))
+		err := apperr.ConflictIfExists(ctx, others().Where(supervisor.EmailKey(*emailKey(email))),
+			fmt.Sprintf(MsgSupervisorEmailTakenFmt, *email))
+		if err != nil {
+			return err
 		}
 	}
-	if externalID != nil {
-		taken, err := tx.Supervisor.Query().Where(supervisor.TenantID(tenantID), supervisor.ExternalID(*externalID),
-			supervisor.IDNEQ(self)).Exist(ctx)
-		if err != nil || taken {
-			return conflictOr(err, fmt.Sprintf(MsgSupervisorExternalTakenFmt, *externalID))
-		}
+	if externalID == nil {
+		return nil
 	}
-	return nil
+	return apperr.ConflictIfExists(ctx, others().Where(supervisor.ExternalID(*externalID)),
+		fmt.Sprintf(MsgSupervisorExternalTakenFmt, *externalID))
 }
 
 func supervisorConflictMsg(email, externalID *string) string {
@@ -109,52 +97,58 @@ func uniqueIDs(ids []uuid.UUID) []uuid.UUID {
 // be a live record of the tenant. Assignments of archived records are kept
 // so that restoring them brings the assignment back.
 func assign(ctx context.Context, tx *ent.Client, tenantID, supervisorID uuid.UUID, routeIDs, operatorIDs []uuid.UUID) error {
+	a := assignments{tx: tx, tenantID: tenantID, supervisorID: supervisorID}
 	if routeIDs != nil {
 		routeIDs = uniqueIDs(routeIDs)
-		n, err := tx.Route.Query().Where(route.TenantID(tenantID), route.IDIn(routeIDs...)).Count(ctx)
+		err := a.replace(ctx, routeIDs, MsgRouteNotFound,
+			tx.Route.Query().Where(route.TenantID(tenantID), route.IDIn(routeIDs...)).Count,
+			supervisorassignment.And(supervisorassignment.OperatorIDIsNil(), supervisorassignment.HasRouteWith(route.ArchivedAtIsNil())),
+			(*ent.SupervisorAssignmentCreate).SetRouteID)
 		if err != nil {
 			return err
-		}
-		if len(routeIDs) > 0 && n != len(routeIDs) {
-			return apperr.NotFound(MsgRouteNotFound)
-		}
-		if _, err := tx.SupervisorAssignment.Delete().Where(supervisorassignment.TenantID(tenantID),
-			supervisorassignment.SupervisorID(supervisorID), supervisorassignment.OperatorIDIsNil(),
-			supervisorassignment.HasRouteWith(route.ArchivedAtIsNil())).Exec(ctx); err != nil {
-			return err
-		}
-		builders := make([]*ent.SupervisorAssignmentCreate, len(routeIDs))
-		for n, id := range routeIDs {
-			builders[n] = tx.SupervisorAssignment.Create().SetTenantID(tenantID).SetSupervisorID(supervisorID).SetRouteID(id)
-		}
-		for chunk := range slices.Chunk(builders, lookupChunk) {
-			if err := tx.SupervisorAssignment.CreateBulk(chunk...).Exec(ctx); err != nil {
-				return err
-			}
 		}
 	}
-	if operatorIDs != nil {
-		operatorIDs = uniqueIDs(operatorIDs)
-		n, err := tx.Operator.Query().Where(operator.TenantID(tenantID), operator.IDIn(operatorIDs...)).Count(ctx)
-		if err != nil {
+	if operatorIDs == nil {
+		return nil
+	}
+	operatorIDs = uniqueIDs(operatorIDs)
+	return a.replace(ctx, operatorIDs, MsgOperatorNotFound,
+		tx.Operator.Query().Where(operator.TenantID(tenantID), operator.IDIn(operatorIDs...)).Count,
+		supervisorassignment.And(supervisorassignment.RouteIDIsNil(), supervisorassignment.HasOperatorWith(operator.ArchivedAtIsNil())),
+		(*ent.SupervisorAssignmentCreate).SetOperatorID)
+}
+
+// assignments writes the assignments of one supervisor.
+type assignments struct {
+	tx                     *ent.Client
+	tenantID, supervisorID uuid.UUID
+}
+
+// replace makes ids (distinct) the supervisor's live assignments of one
+// kind: count must find every id among the tenant's live records (404
+// notFound otherwise), current selects the live assignments of that kind,
+// and target points a new assignment at an id.
+func (a assignments) replace(ctx context.Context, ids []uuid.UUID, notFound string, count func(context.Context) (int, error),
+	current predicate.SupervisorAssignment,
+	target func(*ent.SupervisorAssignmentCreate, uuid.UUID) *ent.SupervisorAssignmentCreate) error {
+	n, err := count(ctx)
+	if err != nil {
+		return err
+	}
+	if n != len(ids) {
+		return apperr.NotFound(notFound)
+	}
+	if _, err := a.tx.SupervisorAssignment.Delete().Where(supervisorassignment.TenantID(a.tenantID),
+		supervisorassignment.SupervisorID(a.supervisorID), current).Exec(ctx); err != nil {
+		return err
+	}
+	builders := make([]*ent.SupervisorAssignmentCreate, len(ids))
+	for n, id := range ids {
+		builders[n] = target(a.tx.SupervisorAssignment.Create().SetTenantID(a.tenantID).SetSupervisorID(a.supervisorID), id)
+	}
+	for chunk := range slices.Chunk(builders, lookupChunk) {
+		if err := a.tx.SupervisorAssignment.CreateBulk(chunk...).Exec(ctx); err != nil {
 			return err
-		}
-		if n != len(operatorIDs) {
-			return apperr.NotFound(MsgOperatorNotFound)
-		}
-		if _, err := tx.SupervisorAssignment.Delete().Where(supervisorassignment.TenantID(tenantID),
-			supervisorassignment.SupervisorID(supervisorID), supervisorassignment.RouteIDIsNil(),
-			supervisorassignment.HasOperatorWith(operator.ArchivedAtIsNil())).Exec(ctx); err != nil {
-			return err
-		}
-		builders := make([]*ent.SupervisorAssignmentCreate, len(operatorIDs))
-		for n, id := range operatorIDs {
-			builders[n] = tx.SupervisorAssignment.Create().SetTenantID(tenantID).SetSupervisorID(supervisorID).SetOperatorID(id)
-		}
-		for chunk := range slices.Chunk(builders, lookupChunk) {
-			if err := tx.SupervisorAssignment.CreateBulk(chunk...).Exec(ctx); err != nil {
-				return err
-			}
 		}
 	}
 	return nil
@@ -162,19 +156,14 @@ func assign(ctx context.Context, tx *ent.Client, tenantID, supervisorID uuid.UUI
 
 // CreateSupervisor creates a supervisor with its assignments.
 func (s *Service) CreateSupervisor(ctx context.Context, in SupervisorInput) (*SupervisorDetail, error) {
-	tenantID, err := auth.TenantFor(ctx, auth.PermSupervisorManage)
-	if err != nil {
-		return nil, err
+	check := func() []string {
+		in.Name = strings.TrimSpace(in.Name)
+		in.Email, in.Phone, in.ExternalID = newContact(in.Email, in.Phone, in.ExternalID)
+		return checkPerson(&in.Name, in.Email, in.Phone, in.ExternalID)
 	}
-	in.Name = strings.TrimSpace(in.Name)
-	in.Email, in.ExternalID, in.Phone = nilIfEmpty(trimPtr(in.Email)), nilIfEmpty(trimPtr(in.ExternalID)), nilIfEmpty(trimPtr(in.Phone))
-	if msgs := checkSupervisor(&in.Name, in.Email, in.ExternalID, in.Phone); len(msgs) > 0 {
-		return nil, apperr.Validation(msgs...)
-	}
-	var out *SupervisorDetail
-	err = txn.Run(ctx, s.client, func(ctx context.Context, tx *ent.Client) error {
+	return write(ctx, s.client, auth.PermSupervisorManage, check, func(ctx context.Context, tx *ent.Client, tenantID uuid.UUID) (*SupervisorDetail, error) {
 		if err := supervisorUnique(ctx, tx, tenantID, uuid.Nil, in.Email, in.ExternalID); err != nil {
-			return err
+			return nil, err
 		}
 		c := tx.Supervisor.Create().SetTenantID(tenantID).SetName(in.Name).SetNillableEmail(in.Email).
 			SetNillableEmailKey(emailKey(in.Email)).SetNillableExternalID(in.ExternalID).SetNillablePhone(in.Phone)
@@ -183,19 +172,24 @@ func (s *Service) CreateSupervisor(ctx context.Context, in SupervisorInput) (*Su
 		}
 		sup, err := c.Save(ctx)
 		if err != nil {
-			return apperr.FromEnt(err, "", supervisorConflictMsg(in.Email, in.ExternalID))
+			return nil, apperr.FromEnt(err, "", supervisorConflictMsg(in.Email, in.ExternalID))
 		}
-		if err := assign(ctx, tx, tenantID, sup.ID, orEmpty(in.RouteIDs), orEmpty(in.OperatorIDs)); err != nil {
-			return err
-		}
-		ds, err := supervisorDetails(ctx, tx, tenantID, []*ent.Supervisor{sup})
-		if err != nil {
-			return err
-		}
-		out = ds[0]
-		return nil
+		return supervisorAssigned(ctx, tx, tenantID, sup, orEmpty(in.RouteIDs), orEmpty(in.OperatorIDs))
 	})
-	return out, err
+}
+
+// supervisorAssigned replaces the assignments of a supervisor just written
+// (nil ids: those are kept) and returns it with its live assignments.
+func supervisorAssigned(ctx context.Context, tx *ent.Client, tenantID uuid.UUID, sup *ent.Supervisor,
+	routeIDs, operatorIDs []uuid.UUID) (*SupervisorDetail, error) {
+	if err := assign(ctx, tx, tenantID, sup.ID, routeIDs, operatorIDs); err != nil {
+		return nil, err
+	}
+	ds, err := supervisorDetails(ctx, tx, tenantID, []*ent.Supervisor{sup})
+	if err != nil {
+		return nil, err
+	}
+	return ds[0], nil
 }
 
 func orEmpty(ids []uuid.UUID) []uuid.UUID {
@@ -208,10 +202,7 @@ func orEmpty(ids []uuid.UUID) []uuid.UUID {
 // supervisorOf loads a live supervisor of the tenant (404 otherwise).
 func supervisorOf(ctx context.Context, c *ent.Client, tenantID, id uuid.UUID) (*ent.Supervisor, error) {
 	sup, err := c.Supervisor.Query().Where(supervisor.ID(id), supervisor.TenantID(tenantID)).Only(ctx)
-	if err != nil {
-		return nil, apperr.FromEnt(err, MsgSupervisorNotFound, "")
-	}
-	return sup, nil
+	return sup, apperr.FromEnt(err, MsgSupervisorNotFound, "")
 }
 
 // supervisorDetails adds the live routes and operators each supervisor
@@ -307,85 +298,32 @@ func (s *Service) SupervisorConnection(ctx context.Context, after *ent.Cursor, f
 
 // UpdateSupervisor changes a supervisor of the active tenant.
 func (s *Service) UpdateSupervisor(ctx context.Context, id uuid.UUID, in SupervisorPatch) (*SupervisorDetail, error) {
-	tenantID, err := auth.TenantFor(ctx, auth.PermSupervisorManage)
-	if err != nil {
-		return nil, err
+	check := func() []string {
+		in.Name, in.Email, in.ExternalID, in.Phone = fields.Trim(in.Name), fields.Trim(in.Email), fields.Trim(in.ExternalID), fields.Trim(in.Phone)
+		return checkPerson(in.Name, in.Email, in.Phone, in.ExternalID)
 	}
-	in.Name, in.Email, in.ExternalID, in.Phone = trimPtr(in.Name), trimPtr(in.Email), trimPtr(in.ExternalID), trimPtr(in.Phone)
-	if msgs := checkSupervisor(in.Name, in.Email, in.ExternalID, in.Phone); len(msgs) > 0 {
-		return nil, apperr.Validation(msgs...)
-	}
-	var out *SupervisorDetail
-	err = txn.Run(ctx, s.client, func(ctx context.Context, tx *ent.Client) error {
+	return write(ctx, s.client, auth.PermSupervisorManage, check, func(ctx context.Context, tx *ent.Client, tenantID uuid.UUID) (*SupervisorDetail, error) {
 		sup, err := supervisorOf(ctx, tx, tenantID, id)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		email, externalID := nilIfEmpty(in.Email), nilIfEmpty(in.ExternalID)
+		email, externalID := fields.BlankNil(in.Email), fields.BlankNil(in.ExternalID)
 		if err := supervisorUnique(ctx, tx, tenantID, sup.ID, email, externalID); err != nil {
-			return err
+			return nil, err
 		}
 		u := tx.Supervisor.UpdateOne(sup).SetNillableName(in.Name).SetNillableIsActive(in.IsActive)
-		if in.Email != nil {
-			if email == nil {
-				u.ClearEmail().ClearEmailKey()
-			} else {
-				u.SetEmail(*email).SetEmailKey(*emailKey(email))
-			}
-		}
-		if in.ExternalID != nil {
-			if externalID == nil {
-				u.ClearExternalID()
-			} else {
-				u.SetExternalID(*externalID)
-			}
-		}
-		if in.Phone != nil {
-			if *in.Phone == "" {
-				u.ClearPhone()
-			} else {
-				u.SetPhone(*in.Phone)
-			}
-		}
-		if in.Metadata != nil {
-			if len(in.Metadata) == 0 {
-				u.ClearMetadata()
-			} else {
-				u.SetMetadata(in.Metadata)
-			}
-		}
+		patchContact(u, in.Email, in.Phone, in.ExternalID, in.Metadata)
 		saved, err := u.Save(ctx)
 		if err != nil {
-			return apperr.FromEnt(err, MsgSupervisorNotFound, supervisorConflictMsg(email, externalID))
+			return nil, apperr.FromEnt(err, MsgSupervisorNotFound, supervisorConflictMsg(email, externalID))
 		}
-		if err := assign(ctx, tx, tenantID, saved.ID, in.RouteIDs, in.OperatorIDs); err != nil {
-			return err
-		}
-		ds, err := supervisorDetails(ctx, tx, tenantID, []*ent.Supervisor{saved})
-		if err != nil {
-			return err
-		}
-		out = ds[0]
-		return nil
+		return supervisorAssigned(ctx, tx, tenantID, saved, in.RouteIDs, in.OperatorIDs)
 	})
-	return out, err
 }
 
 // DeleteSupervisor archives a supervisor into the trash (restorable with its
 // assignments); its email and external id become free at once.
 func (s *Service) DeleteSupervisor(ctx context.Context, id uuid.UUID) error {
-	tenantID, err := auth.TenantFor(ctx, auth.PermSupervisorDelete)
-	if err != nil {
-		return err
-	}
-	return txn.Run(ctx, s.client, func(ctx context.Context, tx *ent.Client) error {
-		sup, err := supervisorOf(ctx, tx, tenantID, id)
-		if err != nil {
-			return err
-		}
-		if err := tx.Supervisor.UpdateOne(sup).SetArchivedAt(clock.Now()).Exec(ctx); err != nil {
-			return err
-		}
-		return trash.Archive(ctx, tx, trash.Record{Kind: trash.KindSupervisor, RecordID: sup.ID, Label: sup.Name})
-	})
+	return archive(ctx, s.client, auth.PermSupervisorDelete, id, trash.KindSupervisor, supervisorOf,
+		func(sup *ent.Supervisor) string { return sup.Name })
 }

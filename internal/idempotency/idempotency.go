@@ -107,7 +107,8 @@ var errClaimed = errors.New("idempotency key claimed concurrently")
 // (work must use txn.Client(ctx) or txn.Run, which join it), recording its
 // response; a later call with the same key and request returns the recorded
 // response with replayed true, one with another request the 409. An error of
-// work rolls everything back and is returned as is.
+// work rolls everything back and is returned as is. The claim commits with
+// the work, on its own: Do is never called inside a transaction.
 func (s *Service) Do(ctx context.Context, req Request, work func(ctx context.Context) (Response, error)) (resp Response, replayed bool, err error) {
 	if !ValidKey(req.Key) {
 		return Response{}, false, apperr.Invalid(MsgKeyFormat)
@@ -124,7 +125,7 @@ func (s *Service) Do(ctx context.Context, req Request, work func(ctx context.Con
 	// it then finds the record. Two rounds suffice; a third guards against a
 	// winner that rolled back in between.
 	for range 3 {
-		resp, replayed, err = s.attempt(txn.Detached(ctx), v.TenantID, req, hash, work)
+		resp, replayed, err = s.attempt(ctx, v.TenantID, req, hash, work)
 		if !errors.Is(err, errClaimed) {
 			return resp, replayed, err
 		}

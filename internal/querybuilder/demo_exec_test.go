@@ -189,36 +189,15 @@ func TestDemoDatasetExecution(t *testing.T) {
 // rowSet runs a query and returns its rows as sorted text lines.
 func rowSet(t *testing.T, db *sql.DB, query string, args ...any) []string {
 	t.Helper()
-	rows, err := db.Query(query, args...)
-	if err != nil {
-		t.Fatalf("%v\n%s", err, query)
+	return qb.RowSet(t, db, "|", text, query, args...)
+}
+
+// text renders a value as the driver returned it (bytes as a string).
+func text(v any) string {
+	if b, ok := v.([]byte); ok {
+		return string(b)
 	}
-	defer rows.Close()
-	cols, _ := rows.Columns()
-	var out []string
-	for rows.Next() {
-		vals := make([]any, len(cols))
-		ptrs := make([]any, len(cols))
-		for i := range vals {
-			ptrs[i] = &vals[i]
-		}
-		if err := rows.Scan(ptrs...); err != nil {
-			t.Fatal(err)
-		}
-		parts := make([]string, len(vals))
-		for i, v := range vals {
-			if b, ok := v.([]byte); ok {
-				v = string(b)
-			}
-			parts[i] = fmt.Sprint(v)
-		}
-		out = append(out, strings.Join(parts, "|"))
-	}
-	if err := rows.Err(); err != nil {
-		t.Fatal(err)
-	}
-	slices.Sort(out)
-	return out
+	return fmt.Sprint(v)
 }
 
 func head(l []string) []string { return l[:min(3, len(l))] }

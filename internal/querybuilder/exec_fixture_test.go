@@ -248,6 +248,13 @@ func execDatabases(t *testing.T, f *fixture) []execDB {
 // rowSet runs a query and returns its rows as sorted, comparable strings.
 func rowSet(t *testing.T, db *sql.DB, query string, args ...any) []string {
 	t.Helper()
+	return RowSet(t, db, " | ", comparable, query, args...)
+}
+
+// RowSet runs a query and returns its rows as sorted lines, every value
+// rendered by format and joined by sep (the external tests use it too).
+func RowSet(t *testing.T, db *sql.DB, sep string, format func(any) string, query string, args ...any) []string {
+	t.Helper()
 	rows, err := db.Query(query, args...)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, query)
@@ -256,19 +263,15 @@ func rowSet(t *testing.T, db *sql.DB, query string, args ...any) []string {
 	cols, _ := rows.Columns()
 	var out []string
 	for rows.Next() {
-		vals := make([]any, len(cols))
-		ptrs := make([]any, len(cols))
-		for i := range vals {
-			ptrs[i] = &vals[i]
-		}
-		if err := rows.Scan(ptrs...); err != nil {
+		vals, err := ScanValues(rows, len(cols))
+		if err != nil {
 			t.Fatal(err)
 		}
 		parts := make([]string, len(vals))
 		for i, v := range vals {
-			parts[i] = comparable(v)
+			parts[i] = format(v)
 		}
-		out = append(out, strings.Join(parts, " | "))
+		out = append(out, strings.Join(parts, sep))
 	}
 	if err := rows.Err(); err != nil {
 		t.Fatal(err)

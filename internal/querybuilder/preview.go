@@ -69,12 +69,8 @@ func Preview(ctx context.Context, db *sql.DB, c *Compiled, limit int) (*PreviewR
 			return fmt.Errorf("preview columns: %w", err)
 		}
 		for rows.Next() {
-			vals := make([]any, len(res.Columns))
-			ptrs := make([]any, len(vals))
-			for i := range vals {
-				ptrs[i] = &vals[i]
-			}
-			if err := rows.Scan(ptrs...); err != nil {
+			vals, err := ScanValues(rows, len(res.Columns))
+			if err != nil {
 				return fmt.Errorf("preview scan: %w", err)
 			}
 			for i := range vals {
@@ -102,6 +98,17 @@ func Preview(ctx context.Context, db *sql.DB, c *Compiled, limit int) (*PreviewR
 	res.RowCount = len(res.Rows)
 	res.ElapsedMs = time.Since(start).Milliseconds()
 	return res, nil
+}
+
+// ScanValues scans the current row of rows, which has n columns, into one
+// value per column (as the driver returns it).
+func ScanValues(rows *sql.Rows, n int) ([]any, error) {
+	vals := make([]any, n)
+	ptrs := make([]any, n)
+	for i := range vals {
+		ptrs[i] = &vals[i]
+	}
+	return vals, rows.Scan(ptrs...)
 }
 
 // Membership is how an audience's subjects change when its definition is

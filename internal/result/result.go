@@ -93,35 +93,43 @@ type Input struct {
 	HardOverride       bool
 	RawPayload         json.RawMessage
 	TaskResult         *TaskResult
+	// Problems are the adapter's decoding problems (wrong JSON types,
+	// unknown members), reported first.
+	Problems apperr.Problems
 }
 
-// Validate returns the broken rules of the values (types are the adapters'
-// concern): one message per rule.
+// Validate returns the broken rules: the adapter's problems, then the rules
+// of the values, leaving out a rule about a member already reported (one
+// message per broken rule).
 func (in Input) Validate() []string {
-	var msgs []string
-	if in.OccurredAt == nil {
-		msgs = append(msgs, MsgOccurredAtRequired)
-	}
-	if in.Status == nil || !slices.Contains(Statuses, *in.Status) {
-		msgs = append(msgs, MsgStatusEnum)
-	}
-	if in.ActivityID == nil && (in.CommerceExternalID == nil || *in.CommerceExternalID == "") {
-		msgs = append(msgs, MsgCommerceExtRequire)
-	}
+	p := in.Problems
+	p.Rule(in.OccurredAt == nil, MsgOccurredAtRequired, "occurred_at")
+	p.Rule(in.Status == nil || !slices.Contains(Statuses, *in.Status), MsgStatusEnum, "status")
+	// A commerce reference is needed without an activity_id, unless the one
+	// sent could not be read.
+	p.Rule(in.ActivityID == nil && (in.CommerceExternalID == nil || *in.CommerceExternalID == ""), MsgCommerceExtRequire,
+		"commerce_external_id", "activity_id")
 	if in.TaskResult == nil {
-		return append(msgs, MsgTaskResultRequired)
+		p.Rule(true, MsgTaskResultRequired, "task_result")
+		return p.Messages()
 	}
-	if in.TaskResult.Result == nil || *in.TaskResult.Result == "" {
-		msgs = append(msgs, MsgResultRequired)
-	}
-	return append(msgs, in.TaskResult.validate()...)
+	p.Rule(in.TaskResult.Result == nil || *in.TaskResult.Result == "", MsgResultRequired, "task_result.result")
+	in.TaskResult.validate(&p)
+	return p.Messages()
 }
 
-func (tr *TaskResult) validate() []string {
-	if tr.ContactType != nil && !slices.Contains(ContactTypes, *tr.ContactType) {
-		return []string{MsgContactTypeEnum}
+// Check is Validate as the 400 that lists the broken rules, nil when none is.
+func (in Input) Check() error { return problemsErr(in.Validate()) }
+
+func (tr *TaskResult) validate(p *apperr.Problems) {
+	p.Rule(tr.ContactType != nil && !slices.Contains(ContactTypes, *tr.ContactType), MsgContactTypeEnum, "task_result.contact_type")
+}
+
+func problemsErr(msgs []string) error {
+	if len(msgs) == 0 {
+		return nil
 	}
-	return nil
+	return apperr.Validation(msgs...)
 }
 
 // Patch is a result update (PATCH /api/activity-results/tasks/:id): nil
@@ -133,24 +141,20 @@ type Patch struct {
 	HardOverride   bool
 	RawPayload     json.RawMessage
 	TaskResult     *TaskResult
+	// Problems are the adapter's decoding problems, reported first.
+	Problems apperr.Problems
 }
 
-// Validate returns the broken rules of the update.
+// Validate returns the broken rules of the update, as Input.Validate does.
 func (p Patch) Validate() []string {
-	var msgs []string
-	if p.OccurredAt == nil {
-		msgs = append(msgs, MsgOccurredAtRequired)
-	}
-	if p.Status != nil && !slices.Contains(Statuses, *p.Status) {
-		msgs = append(msgs, MsgStatusEnum)
-	}
+	probs := p.Problems
+	probs.Rule(p.OccurredAt == nil, MsgOccurredAtRequired, "occurred_at")
+	probs.Rule(p.Status != nil && !slices.Contains(Statuses, *p.Status), MsgStatusEnum, "status")
 	if p.TaskResult != nil {
-		if p.TaskResult.Result != nil && *p.TaskResult.Result == "" {
-			msgs = append(msgs, MsgResultRequired)
-		}
-		msgs = append(msgs, p.TaskResult.validate()...)
+		probs.Rule(p.TaskResult.Result != nil && *p.TaskResult.Result == "", MsgResultRequired, "task_result.result")
+		p.TaskResult.validate(&probs)
 	}
-	return msgs
+	return probs.Messages()
 }
 
 // Service registers and updates the activity results of the active project.

@@ -40,8 +40,8 @@ func (s *Service) Submit(ctx context.Context, in Input) (*ent.ActivityResult, er
 	if err != nil {
 		return nil, err
 	}
-	if msgs := in.Validate(); len(msgs) > 0 {
-		return nil, apperr.Validation(msgs...)
+	if err := in.Check(); err != nil {
+		return nil, err
 	}
 	return s.submit(ctx, tid, &pid, in)
 }
@@ -57,8 +57,8 @@ func (s *Service) SubmitAnyProject(ctx context.Context, in Input) (*ent.Activity
 	if err := auth.RequireCtx(ctx, auth.PermActivityResultSubmit); err != nil {
 		return nil, err
 	}
-	if msgs := in.Validate(); len(msgs) > 0 {
-		return nil, apperr.Validation(msgs...)
+	if err := in.Check(); err != nil {
+		return nil, err
 	}
 	tid := viewer.FromContext(ctx).TenantID
 	if pid, ok := viewer.ProjectID(ctx); ok {

@@ -32,8 +32,8 @@ func (s *Service) Update(ctx context.Context, id uuid.UUID, p Patch) (*ent.Activ
 	if err != nil {
 		return nil, err
 	}
-	if msgs := p.Validate(); len(msgs) > 0 {
-		return nil, apperr.Validation(msgs...)
+	if err := problemsErr(p.Validate()); err != nil {
+		return nil, err
 	}
 	now := s.now()
 	var out *ent.ActivityResult

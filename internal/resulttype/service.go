@@ -141,7 +141,9 @@ func (s *Service) Put(ctx context.Context, in Input) (Config, error) {
 	if msgs := in.validate(); len(msgs) > 0 {
 		return Config{}, apperr.Validation(msgs...)
 	}
-	if err := upsert(ctx, s.db(ctx), tenantID, in); err != nil {
+	if err := txn.Run(ctx, s.client, func(ctx context.Context, tx *ent.Client) error {
+		return upsert(ctx, tx, tenantID, in)
+	}); err != nil {
 		return Config{}, err
 	}
 	row, err := s.db(ctx).TenantResultTypeConfig.Query().Where(tenantresulttypeconfig.TenantID(tenantID),

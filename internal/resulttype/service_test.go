@@ -7,19 +7,19 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/reten-io/reten/internal/apperr"
-	"github.com/reten-io/reten/internal/apptest"
 	"github.com/reten-io/reten/internal/auth"
+	"github.com/reten-io/reten/internal/dbtest"
 	"github.com/reten-io/reten/internal/resulttype"
 	"github.com/reten-io/reten/internal/viewer"
 )
 
 // TestActive covers the lookup the result submission uses.
 func TestActive(t *testing.T) {
-	apptest.Each(t, func(t *testing.T, env *apptest.Env) {
-		a, b := env.Bootstrap("Acme"), env.Bootstrap("Beta")
+	dbtest.Each(t, func(t *testing.T, db *dbtest.DB) {
+		a, b := db.Tenant(t, "Acme"), db.Tenant(t, "Beta")
 		admin := viewer.NewContext(context.Background(), &viewer.Viewer{TenantID: a.TenantID, UserID: a.UserID,
 			Roles: []string{auth.RoleSuperAdmin}, Permissions: auth.PermissionsOf([]string{auth.RoleSuperAdmin})})
-		svc := env.App.ResultTypes
+		svc := resulttype.NewService(db.Client)
 		off, neg, yes := false, resulttype.Negative, true
 		if _, err := svc.Put(admin, resulttype.Input{Code: "no_interest", IsActive: &off, Polarity: &neg, RequiresFutureScheduledAt: &yes}); err != nil {
 			t.Fatal(err)

@@ -8,16 +8,16 @@ import (
 	"github.com/reten-io/reten/ent/project"
 	"github.com/reten-io/reten/ent/user"
 	"github.com/reten-io/reten/internal/apperr"
-	"github.com/reten-io/reten/internal/apptest"
+	"github.com/reten-io/reten/internal/dbtest"
 	"github.com/reten-io/reten/internal/tenant"
 	"github.com/reten-io/reten/internal/viewer"
 )
 
 func TestBootstrapIsIdempotent(t *testing.T) {
-	apptest.Each(t, func(t *testing.T, env *apptest.Env) {
+	dbtest.Each(t, func(t *testing.T, db *dbtest.DB) {
 		ctx := context.Background()
 		sys := viewer.SystemContext(ctx)
-		c := env.App.DB.Client
+		c := db.Client
 		in := tenant.BootstrapInput{Tenant: "Acme", Email: "Admin@Acme.test", Password: "secret123"}
 		first, err := tenant.Bootstrap(ctx, c, in)
 		if err != nil {
@@ -72,8 +72,8 @@ func TestBootstrapIsIdempotent(t *testing.T) {
 }
 
 func TestBootstrapValidates(t *testing.T) {
-	env := apptest.New(t, "sqlite")
-	_, err := tenant.Bootstrap(context.Background(), env.App.DB.Client, tenant.BootstrapInput{Email: "nope", Password: "short"})
+	db := dbtest.Open(t, "sqlite")
+	_, err := tenant.Bootstrap(context.Background(), db.Client, tenant.BootstrapInput{Email: "nope", Password: "short"})
 	e, ok := apperr.As(err)
 	if !ok || e.Status() != 400 {
 		t.Fatalf("err = %v", err)

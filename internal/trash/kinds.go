@@ -8,19 +8,14 @@ import (
 
 	"github.com/reten-io/reten/ent"
 	"github.com/reten-io/reten/ent/activationconfig"
-	"github.com/reten-io/reten/ent/activitygenerationconfig"
-	"github.com/reten-io/reten/ent/audience"
 	"github.com/reten-io/reten/ent/audiencecomposition"
-	"github.com/reten-io/reten/ent/commerce"
 	"github.com/reten-io/reten/ent/engagementconfig"
-	"github.com/reten-io/reten/ent/eventfilter"
-	"github.com/reten-io/reten/ent/operator"
+	"github.com/reten-io/reten/ent/predicate"
 	"github.com/reten-io/reten/ent/queryblock"
 	"github.com/reten-io/reten/ent/resurrectionconfig"
-	"github.com/reten-io/reten/ent/route"
-	"github.com/reten-io/reten/ent/supervisor"
 	"github.com/reten-io/reten/ent/trashrecord"
 	"github.com/reten-io/reten/internal/auth"
+	"github.com/reten-io/reten/internal/clock"
 )
 
 // kindOps is how the trash handles the records of one kind.
@@ -28,109 +23,105 @@ type kindOps struct {
 	// deletePermission is the permission that deletes (archives) such a
 	// record; restoring one needs it too.
 	deletePermission string
-	// restore clears archived_at of the record (and of the rows archived with
-	// it) and returns how many records it brought back (0: the row is gone).
-	restore func(ctx context.Context, tx *ent.Client, id uuid.UUID) (int, error)
-	// purge deletes the record for good (children cascade) and returns how
-	// many rows it deleted.
-	purge func(ctx context.Context, tx *ent.Client, id uuid.UUID) (int, error)
+	// archive sets archived_at on the live record (and on the rows archived
+	// with it), restore clears it again, and purge deletes the archived
+	// record for good (children cascade); each returns how many records it
+	// changed (0: the record is not in the state the write needs).
+	tableOps
 }
 
 var kinds = map[trashrecord.Kind]kindOps{
-	KindCommerce: {
-		deletePermission: auth.PermCommerceDelete,
-		restore: func(ctx context.Context, tx *ent.Client, id uuid.UUID) (int, error) {
-			return tx.Commerce.Update().Where(commerce.ID(id), commerce.ArchivedAtNotNil()).ClearArchivedAt().Save(ctx)
-		},
-		purge: func(ctx context.Context, tx *ent.Client, id uuid.UUID) (int, error) {
-			return tx.Commerce.Delete().Where(commerce.ID(id), commerce.ArchivedAtNotNil()).Exec(ctx)
-		},
-	},
-	KindOperator: {
-		deletePermission: auth.PermOperatorDelete,
-		restore: func(ctx context.Context, tx *ent.Client, id uuid.UUID) (int, error) {
-			return tx.Operator.Update().Where(operator.ID(id), operator.ArchivedAtNotNil()).ClearArchivedAt().Save(ctx)
-		},
-		purge: func(ctx context.Context, tx *ent.Client, id uuid.UUID) (int, error) {
-			return tx.Operator.Delete().Where(operator.ID(id), operator.ArchivedAtNotNil()).Exec(ctx)
-		},
-	},
-	KindRoute: {
-		deletePermission: auth.PermRouteDelete,
-		restore: func(ctx context.Context, tx *ent.Client, id uuid.UUID) (int, error) {
-			return tx.Route.Update().Where(route.ID(id), route.ArchivedAtNotNil()).ClearArchivedAt().Save(ctx)
-		},
-		purge: func(ctx context.Context, tx *ent.Client, id uuid.UUID) (int, error) {
-			return tx.Route.Delete().Where(route.ID(id), route.ArchivedAtNotNil()).Exec(ctx)
-		},
-	},
-	KindSupervisor: {
-		deletePermission: auth.PermSupervisorDelete,
-		restore: func(ctx context.Context, tx *ent.Client, id uuid.UUID) (int, error) {
-			return tx.Supervisor.Update().Where(supervisor.ID(id), supervisor.ArchivedAtNotNil()).ClearArchivedAt().Save(ctx)
-		},
-		purge: func(ctx context.Context, tx *ent.Client, id uuid.UUID) (int, error) {
-			return tx.Supervisor.Delete().Where(supervisor.ID(id), supervisor.ArchivedAtNotNil()).Exec(ctx)
-		},
-	},
-	KindAudience: {
-		deletePermission: auth.PermAudienceDelete,
-		restore: func(ctx context.Context, tx *ent.Client, id uuid.UUID) (int, error) {
-			return tx.Audience.Update().Where(audience.ID(id), audience.ArchivedAtNotNil()).ClearArchivedAt().Save(ctx)
-		},
-		purge: func(ctx context.Context, tx *ent.Client, id uuid.UUID) (int, error) {
-			// Its own query blocks and compositions go with it; a composition
-			// of another audience that uses it as operand blocks the purge.
+	KindCommerce: {auth.PermCommerceDelete, table[predicate.Commerce](
+		func(c *ent.Client) *ent.CommerceUpdate { return c.Commerce.Update() },
+		func(c *ent.Client) *ent.CommerceDelete { return c.Commerce.Delete() })},
+	KindOperator: {auth.PermOperatorDelete, table[predicate.Operator](
+		func(c *ent.Client) *ent.OperatorUpdate { return c.Operator.Update() },
+		func(c *ent.Client) *ent.OperatorDelete { return c.Operator.Delete() })},
+	KindRoute: {auth.PermRouteDelete, table[predicate.Route](
+		func(c *ent.Client) *ent.RouteUpdate { return c.Route.Update() },
+		func(c *ent.Client) *ent.RouteDelete { return c.Route.Delete() })},
+	KindSupervisor: {auth.PermSupervisorDelete, table[predicate.Supervisor](
+		func(c *ent.Client) *ent.SupervisorUpdate { return c.Supervisor.Update() },
+		func(c *ent.Client) *ent.SupervisorDelete { return c.Supervisor.Delete() })},
+	// An audience's own query blocks and compositions go with it when it is
+	// purged; a composition of another audience that uses it as operand
+	// blocks the purge.
+	KindAudience: {auth.PermAudienceDelete, table[predicate.Audience](
+		func(c *ent.Client) *ent.AudienceUpdate { return c.Audience.Update() },
+		func(c *ent.Client) *ent.AudienceDelete { return c.Audience.Delete() }).
+		purgeAfter(func(ctx context.Context, tx *ent.Client, id uuid.UUID) error {
 			if _, err := tx.QueryBlock.Delete().Where(queryblock.AudienceID(id)).Exec(ctx); err != nil {
-				return 0, err
+				return err
 			}
-			if _, err := tx.AudienceComposition.Delete().Where(audiencecomposition.AudienceID(id)).Exec(ctx); err != nil {
-				return 0, err
-			}
-			return tx.Audience.Delete().Where(audience.ID(id), audience.ArchivedAtNotNil()).Exec(ctx)
-		},
-	},
-	KindEventFilter: {
-		deletePermission: auth.PermEventCriteriaDelete,
-		restore: func(ctx context.Context, tx *ent.Client, id uuid.UUID) (int, error) {
-			return tx.EventFilter.Update().Where(eventfilter.ID(id), eventfilter.ArchivedAtNotNil()).ClearArchivedAt().Save(ctx)
-		},
-		purge: func(ctx context.Context, tx *ent.Client, id uuid.UUID) (int, error) {
-			if _, err := tx.QueryBlock.Delete().Where(queryblock.EventFilterID(id)).Exec(ctx); err != nil {
-				return 0, err
-			}
-			return tx.EventFilter.Delete().Where(eventfilter.ID(id), eventfilter.ArchivedAtNotNil()).Exec(ctx)
-		},
-	},
-	KindAGC: {
-		deletePermission: auth.PermAGCDelete,
-		restore: func(ctx context.Context, tx *ent.Client, id uuid.UUID) (int, error) {
-			n, err := tx.ActivityGenerationConfig.Update().
-				Where(activitygenerationconfig.ID(id), activitygenerationconfig.ArchivedAtNotNil()).ClearArchivedAt().Save(ctx)
+			_, err := tx.AudienceComposition.Delete().Where(audiencecomposition.AudienceID(id)).Exec(ctx)
+			return err
+		})},
+	KindEventFilter: {auth.PermEventCriteriaDelete, table[predicate.EventFilter](
+		func(c *ent.Client) *ent.EventFilterUpdate { return c.EventFilter.Update() },
+		func(c *ent.Client) *ent.EventFilterDelete { return c.EventFilter.Delete() }).
+		purgeAfter(func(ctx context.Context, tx *ent.Client, id uuid.UUID) error {
+			_, err := tx.QueryBlock.Delete().Where(queryblock.EventFilterID(id)).Exec(ctx)
+			return err
+		})},
+	// The three pillars are archived and restored with their AGC; when it is
+	// purged they (and their moments, levels, thresholds) cascade.
+	KindAGC: {auth.PermAGCDelete, table[predicate.ActivityGenerationConfig](
+		func(c *ent.Client) *ent.ActivityGenerationConfigUpdate { return c.ActivityGenerationConfig.Update() },
+		func(c *ent.Client) *ent.ActivityGenerationConfigDelete { return c.ActivityGenerationConfig.Delete() }).
+		withRows(agcPillars)},
+}
+
+// purgeAfter returns t whose purge first runs first (deleting rows that do
+// not cascade).
+func (t tableOps) purgeAfter(first func(ctx context.Context, tx *ent.Client, id uuid.UUID) error) tableOps {
+	purge := t.purge
+	t.purge = func(ctx context.Context, tx *ent.Client, id uuid.UUID) (int, error) {
+		if err := first(ctx, tx, id); err != nil {
+			return 0, err
+		}
+		return purge(ctx, tx, id)
+	}
+	return t
+}
+
+// withRows returns t whose archive and restore also archive (or restore)
+// the rows rows writes, once the record itself changed.
+func (t tableOps) withRows(rows func(ctx context.Context, tx *ent.Client, id uuid.UUID, archive bool) error) tableOps {
+	also := func(w rowWrite, archive bool) rowWrite {
+		return func(ctx context.Context, tx *ent.Client, id uuid.UUID) (int, error) {
+			n, err := w(ctx, tx, id)
 			if err != nil || n == 0 {
 				return n, err
 			}
-			// The three pillars were archived with the AGC.
-			if err := tx.ActivationConfig.Update().Where(activationconfig.ActivityGenerationConfigID(id)).
-				ClearArchivedAt().Exec(ctx); err != nil {
-				return 0, err
-			}
-			if err := tx.EngagementConfig.Update().Where(engagementconfig.ActivityGenerationConfigID(id)).
-				ClearArchivedAt().Exec(ctx); err != nil {
-				return 0, err
-			}
-			if err := tx.ResurrectionConfig.Update().Where(resurrectionconfig.ActivityGenerationConfigID(id)).
-				ClearArchivedAt().Exec(ctx); err != nil {
-				return 0, err
-			}
-			return n, nil
-		},
-		purge: func(ctx context.Context, tx *ent.Client, id uuid.UUID) (int, error) {
-			// The pillars (and their moments, levels, thresholds) cascade.
-			return tx.ActivityGenerationConfig.Delete().
-				Where(activitygenerationconfig.ID(id), activitygenerationconfig.ArchivedAtNotNil()).Exec(ctx)
-		},
-	},
+			return n, rows(ctx, tx, id, archive)
+		}
+	}
+	t.archive, t.restore = also(t.archive, true), also(t.restore, false)
+	return t
+}
+
+// agcPillars sets (archive) or clears archived_at on the three pillars of
+// an AGC.
+func agcPillars(ctx context.Context, tx *ent.Client, id uuid.UUID, archive bool) error {
+	a := tx.ActivationConfig.Update().Where(activationconfig.ActivityGenerationConfigID(id))
+	e := tx.EngagementConfig.Update().Where(engagementconfig.ActivityGenerationConfigID(id))
+	r := tx.ResurrectionConfig.Update().Where(resurrectionconfig.ActivityGenerationConfigID(id))
+	if archive {
+		now := clock.Now()
+		a.SetArchivedAt(now)
+		e.SetArchivedAt(now)
+		r.SetArchivedAt(now)
+	} else {
+		a.ClearArchivedAt()
+		e.ClearArchivedAt()
+		r.ClearArchivedAt()
+	}
+	for _, exec := range []func(context.Context) error{a.Exec, e.Exec, r.Exec} {
+		if err := exec(ctx); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func opsOf(k trashrecord.Kind) (kindOps, error) {

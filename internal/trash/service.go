@@ -99,10 +99,7 @@ func (s *Service) Get(ctx context.Context, id uuid.UUID) (*ent.TrashRecord, erro
 func (s *Service) get(ctx context.Context, c *ent.Client, id uuid.UUID) (*ent.TrashRecord, error) {
 	r, err := c.TrashRecord.Query().
 		Where(trashrecord.ID(id), trashrecord.TenantID(viewer.FromContext(ctx).TenantID)).Only(ctx)
-	if err != nil {
-		return nil, apperr.FromEnt(err, MsgNotFound, "")
-	}
-	return r, nil
+	return r, apperr.FromEnt(err, MsgNotFound, "")
 }
 
 // Restore brings a trashed record back (same id, children untouched) and

@@ -64,6 +64,25 @@ func RetentionDays(ctx context.Context, c *ent.Client) (int, error) {
 	return s.RetentionDays, nil
 }
 
+// Move archives a live record of kind r.Kind (sets archived_at on it and on
+// the rows archived with it) and writes its trash record, inside the
+// caller's transaction: deletion and trash entry commit together. A record
+// that is not live answers ent's not-found error.
+func Move(ctx context.Context, tx *ent.Client, r Record) error {
+	ops, err := opsOf(r.Kind)
+	if err != nil {
+		return err
+	}
+	n, err := ops.archive(ctx, tx, r.RecordID)
+	if err != nil {
+		return fmt.Errorf("archive %s %s: %w", r.Kind, r.RecordID, err)
+	}
+	if n == 0 {
+		return fmt.Errorf("archive %s %s: %w", r.Kind, r.RecordID, &ent.NotFoundError{})
+	}
+	return Archive(ctx, tx, r)
+}
+
 // Archive writes the trash record of a record the caller has just archived
 // (set archived_at on), inside the caller's transaction: deletion and trash
 // entry commit together. Callers use it as:

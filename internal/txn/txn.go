@@ -1,5 +1,6 @@
-// Package txn runs a function in one database transaction, so multi-row
-// operations commit entirely or not at all.
+// Package txn is the one owner of database transactions: a service method
+// that writes runs its writes in Run, so they commit entirely or not at all,
+// whichever adapter (REST or GraphQL) called it.
 package txn
 
 import (
@@ -11,9 +12,12 @@ import (
 )
 
 // Run executes fn inside a transaction of client and commits it when fn
-// returns nil; any error (or panic) rolls it back. When ctx already carries a
-// transaction client (ent.FromContext inside a GraphQL mutation, which
-// entgql.Transactioner wraps), that client is reused.
+// returns nil; any error (or panic) rolls it back. fn reads and writes
+// through tx (or txn.Client(ctx, ...), which returns it). Inside another
+// Run (a service method calling another one in its transaction) fn joins
+// the enclosing transaction, which commits or rolls back as a whole: work
+// that must commit step by step (per item, per chunk, before an outside
+// call) runs each step in a Run of its own and is never called inside one.
 func Run(ctx context.Context, client *ent.Client, fn func(ctx context.Context, tx *ent.Client) error) (err error) {
 	if c := ent.FromContext(ctx); c != nil && ent.TxFromContext(ctx) != nil {
 		return fn(ctx, c)
@@ -41,19 +45,12 @@ func Run(ctx context.Context, client *ent.Client, fn func(ctx context.Context, t
 	return nil
 }
 
-// Client returns the transaction client carried by ctx (a GraphQL mutation
-// or an enclosing Run), or fallback. Services read and write through it so
-// that everything one operation does shares its transaction.
+// Client returns the transaction client of the Run enclosing ctx, or
+// fallback outside one. Helpers shared by reads and writes take their client
+// from it, so that inside a Run they read what the transaction wrote.
 func Client(ctx context.Context, fallback *ent.Client) *ent.Client {
 	if c := ent.FromContext(ctx); c != nil {
 		return c
 	}
 	return fallback
-}
-
-// Detached returns ctx without an enclosing transaction, for work that must
-// commit item by item (batch upserts) even when called from a GraphQL
-// mutation.
-func Detached(ctx context.Context) context.Context {
-	return ent.NewTxContext(ent.NewContext(ctx, nil), nil)
 }
