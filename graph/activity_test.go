@@ -15,8 +15,7 @@ func expectJSON(t *testing.T, got, want any) {
 }
 
 func TestActivitiesOverGraphQL(t *testing.T) {
-	apptest.Each(t, func(t *testing.T, env *apptest.Env) {
-		s := newOrgSetup(t, env)
+	each(t, newOrgSetup, func(t *testing.T, env *apptest.Env, s orgSetup) {
 		ph := s.h.With("x-project-id", s.acme.ProjectID.String())
 		bph := s.bh.With("x-project-id", s.beta.ProjectID.String())
 		shop := str(t, gqlOK(t, env, s.h, `mutation { createCommerce(input: {name: "Shop"}) { id } }`, nil), "createCommerce", "id")

@@ -87,8 +87,7 @@ func children(t *testing.T, v any, key string, path ...any) []string {
 }
 
 func TestAGCsOverGraphQL(t *testing.T) {
-	apptest.Each(t, func(t *testing.T, env *apptest.Env) {
-		s := newAGCSetup(t, env)
+	each(t, newAGCSetup, func(t *testing.T, env *apptest.Env, s agcSetup) {
 		id := s.createAGC(t, env, "Zeta")
 
 		// The connection carries pillars and children, the effective audience and the hashes.

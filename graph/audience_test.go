@@ -2,11 +2,13 @@ package graph_test
 
 import (
 	"database/sql"
+	"net/http"
 	"testing"
 
 	"github.com/google/uuid"
 
 	"github.com/reten-io/reten/internal/apptest"
+	"github.com/reten-io/reten/internal/auth"
 	"github.com/reten-io/reten/internal/demo"
 )
 
@@ -32,8 +34,7 @@ const auDetail = `id name description isRoot conditionCount updatedBy
 	compositions { order operandAudienceID setOperator operandCriteriaName }`
 
 func TestAudiencesOverGraphQL(t *testing.T) {
-	apptest.Each(t, func(t *testing.T, env *apptest.Env) {
-		s := newOrgSetup(t, env)
+	each(t, newOrgSetup, func(t *testing.T, env *apptest.Env, s orgSetup) {
 		h := s.h.With("x-project-id", s.acme.ProjectID.String())
 		bh := s.bh.With("x-project-id", s.beta.ProjectID.String())
 		data, prefix := auGraphDataset(t, env, s.acme.TenantID)
@@ -157,5 +158,31 @@ func TestAudiencesOverGraphQL(t *testing.T) {
 		if d := gqlOK(t, env, h, `mutation($id: ID!) { deleteAudience(id: $id) }`, M{"id": qid}); d["deleteAudience"] != true {
 			t.Fatalf("delete operand = %v", d)
 		}
+	})
+}
+
+// TestQueryBlockReadNeedsItsOwnersPermission: a block is read with the
+// permission of its owner, through the owner's edge and through node().
+func TestQueryBlockReadNeedsItsOwnersPermission(t *testing.T) {
+	eachAcme(t, func(t *testing.T, env *apptest.Env, acme apptest.Tenant, h apptest.Headers) {
+		admin := h.With("x-project-id", acme.ProjectID.String())
+		auGraphDataset(t, env, acme.TenantID)
+		f := gqlOK(t, env, admin, `mutation($b: [Map!]!) { createEventFilter(input: {name: "F", queryBlocks: $b}) { queryBlocks { id } } }`,
+			M{"b": L{efGraphBlock(0, nil)}})
+		efBlock := get(t, f, "createEventFilter", "queryBlocks").([]any)[0].(M)["id"].(string)
+		a := gqlOK(t, env, admin, `mutation($b: [Map!]!) { createAudience(input: {name: "A", queryBlocks: $b}) { queryBlocks { id } } }`,
+			M{"b": L{auBlock(0, "segment", "pharmacy")}})
+		auBlockID := get(t, a, "createAudience", "queryBlocks").([]any)[0].(M)["id"].(string)
+
+		plain, _ := env.CreateKey(acme.TenantID, acme.UserID, acme.ProjectID, auth.PermEventCriteriaView)
+		key := apptest.Key(plain)
+		out := gqlOK(t, env, key, `{ eventFilters { edges { node { queryBlocks { id from } } } } }`, nil)
+		if got := get(t, out, "eventFilters", "edges").([]any); len(got) != 1 {
+			t.Fatalf("eventFilters = %v", out)
+		}
+		node := `query($id: ID!) { node(id: $id) { id } }`
+		expectData(t, env.GraphQL(node, M{"id": efBlock}, key), M{"node": M{"id": efBlock}})
+		expectBody(t, env.GraphQL(node, M{"id": auBlockID}, key), http.StatusOK, M{"data": M{"node": nil},
+			"errors": L{fieldError(L{"node"}, "Required permissions: audience-criteria:view", "FORBIDDEN", 403)}})
 	})
 }

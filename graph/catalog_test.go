@@ -9,8 +9,7 @@ import (
 )
 
 func TestActivityReasonConfigsOverGraphQL(t *testing.T) {
-	apptest.Each(t, func(t *testing.T, env *apptest.Env) {
-		s := newOrgSetup(t, env)
+	each(t, newOrgSetup, func(t *testing.T, env *apptest.Env, s orgSetup) {
 		const fields = `code label isActive`
 		created := gqlOK(t, env, s.h, `mutation { createActivityReasonConfig(input: {code: " zeta ", label: " Zeta "}) { id `+fields+` } }`, nil)
 		zeta := str(t, created, "createActivityReasonConfig", "id")
@@ -66,8 +65,7 @@ func TestActivityReasonConfigsOverGraphQL(t *testing.T) {
 }
 
 func TestRetentionStatusConfigsOverGraphQL(t *testing.T) {
-	apptest.Each(t, func(t *testing.T, env *apptest.Env) {
-		s := newOrgSetup(t, env)
+	each(t, newOrgSetup, func(t *testing.T, env *apptest.Env, s orgSetup) {
 		const fields = `code label stage description isActive`
 		created := gqlOK(t, env, s.h, `mutation { createRetentionStatusConfig(input: {code: "engaged", label: "Comprometido", stage: ENGAGEMENT, description: "Compra seguido"}) { id } }`, nil)
 		id := str(t, created, "createRetentionStatusConfig", "id")

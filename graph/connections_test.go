@@ -149,9 +149,7 @@ func TestConnectionWindows(t *testing.T) {
 
 // TestNodesIDsLimit: nodes(ids:) loads at most 100 nodes.
 func TestNodesIDsLimit(t *testing.T) {
-	apptest.Each(t, func(t *testing.T, env *apptest.Env) {
-		acme := env.Bootstrap("Acme")
-		h := apptest.JWT(env.Login(acme.Email), acme.TenantID, uuid.Nil)
+	eachAcme(t, func(t *testing.T, env *apptest.Env, acme apptest.Tenant, h apptest.Headers) {
 		ids := func(n int) L {
 			out := L{acme.ProjectID.String()}
 			for len(out) < n {
@@ -304,9 +302,7 @@ func TestMutationAuthorizationAndKeyProjectCase(t *testing.T) {
 }
 
 func TestGETTransport(t *testing.T) {
-	apptest.Each(t, func(t *testing.T, env *apptest.Env) {
-		acme := env.Bootstrap("Acme")
-		h := apptest.JWT(env.Login(acme.Email), acme.TenantID, uuid.Nil)
+	eachAcme(t, func(t *testing.T, env *apptest.Env, acme apptest.Tenant, h apptest.Headers) {
 		get := func(q string, vars M, h apptest.Headers) *apptest.Response {
 			path := "/graphql?query=" + url.QueryEscape(q)
 			if vars != nil {

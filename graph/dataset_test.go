@@ -43,29 +43,23 @@ const catalogSelection = `engine hasConnection tables { name description purpose
 	columns { name type isRepeated isIdentity isDefaultTimeReference description sortOrder subFields { name type description sortOrder } }
 	semiJoins { name toTable { name } on { left right } } }`
 
-// catalogData is the answer of catalogSelection for cat on a bigquery dataset.
+// catalogData is the answer of catalogSelection for cat on a bigquery
+// dataset: what catalogVars sends, with the stored order of columns and
+// sub-fields and the semi-join's table as an object.
 func catalogData(cat qb.Catalog) M {
-	tables := L{}
-	for _, t := range cat.Tables {
-		cols := L{}
-		for i, c := range t.Columns {
-			subs := L{}
-			for j, f := range c.SubFields {
-				subs = append(subs, M{"name": f.Name, "type": string(f.Type), "description": f.Description, "sortOrder": j})
+	tables := catalogVars(cat)["tables"].(L)
+	for _, t := range tables {
+		for i, c := range t.(M)["columns"].(L) {
+			col := c.(M)
+			col["sortOrder"] = i
+			for j, f := range col["subFields"].(L) {
+				sub := f.(M)
+				col["subFields"].(L)[j] = M{"name": sub["name"], "type": sub["type"], "description": sub["description"], "sortOrder": j}
 			}
-			cols = append(cols, M{"name": c.Name, "type": string(c.Type), "isRepeated": c.Repeated, "isIdentity": c.IsIdentity,
-				"isDefaultTimeReference": c.IsDefaultTimeReference, "description": c.Description, "sortOrder": i, "subFields": subs})
 		}
-		joins := L{}
-		for _, sj := range t.SemiJoins {
-			on := L{}
-			for _, k := range sj.On {
-				on = append(on, M{"left": k.Left, "right": k.Right})
-			}
-			joins = append(joins, M{"name": sj.Name, "toTable": M{"name": sj.ToTable}, "on": on})
+		for _, sj := range t.(M)["semiJoins"].(L) {
+			sj.(M)["toTable"] = M{"name": sj.(M)["toTable"]}
 		}
-		tables = append(tables, M{"name": t.Name, "description": t.Description, "purpose": t.Purpose,
-			"defaultTimeReferenceColumn": t.DefaultTimeReferenceColumn, "columns": cols, "semiJoins": joins})
 	}
 	return M{"engine": "bigquery", "hasConnection": false, "tables": tables}
 }
@@ -126,8 +120,7 @@ func TestTenantDatasetOverGraphQL(t *testing.T) {
 // TestTenantDatasetGuardOverGraphQL: the mutation runs the same guard as
 // PUT /api/tenant-dataset (allowlist, hosted datasets keep their location).
 func TestTenantDatasetGuardOverGraphQL(t *testing.T) {
-	apptest.Each(t, func(t *testing.T, env *apptest.Env) {
-		s := newOrgSetup(t, env)
+	each(t, newOrgSetup, func(t *testing.T, env *apptest.Env, s orgSetup) {
 		expectInvalid(t, env.GraphQL(`mutation { setTenantDataset(input: {engine: postgres, schemaName: "analytics",
 			connection: "postgres://reader@warehouse.example:5432/analytics"}) { id } }`, nil, s.h), "setTenantDataset",
 			"connection is not allowed: its host, port and database must match an entry of RETEN_DATASET_ALLOW")

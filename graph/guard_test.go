@@ -61,28 +61,15 @@ func TestCreateProjectWhileAnotherProjectIsActive(t *testing.T) {
 	apptest.Each(t, func(t *testing.T, env *apptest.Env) {
 		acme := env.Bootstrap("Acme")
 		h := apptest.JWT(env.Login(acme.Email), acme.TenantID, acme.ProjectID)
-		res := env.GraphQL(`mutation { createProject(input: {name: "Ventas"}) { id name isMain rootAudience { isRoot } } }`, nil, h)
-		var out struct {
-			Data struct {
-				CreateProject struct {
-					ID           uuid.UUID `json:"id"`
-					Name         string    `json:"name"`
-					IsMain       bool      `json:"isMain"`
-					RootAudience struct {
-						IsRoot bool `json:"isRoot"`
-					} `json:"rootAudience"`
-				} `json:"createProject"`
-			} `json:"data"`
-		}
-		res.JSON(t, &out)
-		p := out.Data.CreateProject
-		if res.Status != 200 || p.Name != "Ventas" || p.IsMain || p.ID == uuid.Nil {
-			t.Fatalf("createProject: %d %s", res.Status, res.Body)
+		created := gqlOK(t, env, h, `mutation { createProject(input: {name: "Ventas"}) { id name isMain rootAudience { isRoot } } }`, nil)
+		p := uuid.MustParse(str(t, created, "createProject", "id"))
+		if get(t, created, "createProject", "name") != "Ventas" || get(t, created, "createProject", "isMain") != false || p == uuid.Nil {
+			t.Fatalf("createProject = %v", created)
 		}
 		// The audience is the new project's, so it is visible with the new project active...
-		vh := apptest.JWT(env.Login(acme.Email), acme.TenantID, p.ID)
-		expectData(t, env.GraphQL(`query($id: ID!) { node(id: $id) { ... on Project { rootAudience { isRoot project: id } } } }`, M{"id": p.ID}, vh),
-			M{"node": M{"rootAudience": M{"isRoot": true, "project": rootAudience(t, env, p.ID).String()}}})
+		vh := apptest.JWT(env.Login(acme.Email), acme.TenantID, p)
+		expectData(t, env.GraphQL(`query($id: ID!) { node(id: $id) { ... on Project { rootAudience { isRoot project: id } } } }`, M{"id": p}, vh),
+			M{"node": M{"rootAudience": M{"isRoot": true, "project": rootAudience(t, env, p).String()}}})
 	})
 }
 

@@ -13,45 +13,32 @@ import (
 // TestAPIKeyLifecycleOverGraphQL: create (plaintext once), use, narrow,
 // revoke, through the same services as REST.
 func TestAPIKeyLifecycleOverGraphQL(t *testing.T) {
-	apptest.Each(t, func(t *testing.T, env *apptest.Env) {
-		acme := env.Bootstrap("Acme")
-		h := apptest.JWT(env.Login(acme.Email), acme.TenantID, uuid.Nil)
-		res := env.GraphQL(`mutation { createAPIKey(input: {name: "sync", permissions: ["project:view"], scope: tenant}) {
-			plaintextKey apiKey { id name keyPrefix scope permissions isActive projectID revokedAt } } }`, nil, h)
-		var out struct {
-			Data struct {
-				CreateAPIKey struct {
-					PlaintextKey string `json:"plaintextKey"`
-					APIKey       struct {
-						ID        string `json:"id"`
-						KeyPrefix string `json:"keyPrefix"`
-					} `json:"apiKey"`
-				} `json:"createAPIKey"`
-			} `json:"data"`
+	eachAcme(t, func(t *testing.T, env *apptest.Env, acme apptest.Tenant, h apptest.Headers) {
+		created := gqlOK(t, env, h, `mutation { createAPIKey(input: {name: "sync", permissions: ["project:view"], scope: tenant}) {
+			plaintextKey apiKey { id name keyPrefix scope permissions isActive projectID revokedAt } } }`, nil)
+		plain, prefix := str(t, created, "createAPIKey", "plaintextKey"), str(t, created, "createAPIKey", "apiKey", "keyPrefix")
+		if !strings.HasPrefix(plain, prefix) || len(prefix) != len("svc_sk_")+8 {
+			t.Fatalf("createAPIKey = %v", created)
 		}
-		res.JSON(t, &out)
-		created := out.Data.CreateAPIKey
-		if res.Status != 200 || !strings.HasPrefix(created.PlaintextKey, created.APIKey.KeyPrefix) || len(created.APIKey.KeyPrefix) != len("svc_sk_")+8 {
-			t.Fatalf("createAPIKey: %d %s", res.Status, res.Body)
-		}
-		key := apptest.Key(created.PlaintextKey)
+		keyID := str(t, created, "createAPIKey", "apiKey", "id")
+		key := apptest.Key(plain)
 		expectData(t, env.GraphQL(`{ projects { totalCount } }`, nil, key), M{"projects": M{"totalCount": 1}})
 
 		// Listed without the secret.
 		expectData(t, env.GraphQL(`{ apiKeys { totalCount edges { node { id name permissions } } } }`, nil, h),
-			M{"apiKeys": M{"totalCount": 1, "edges": L{M{"node": M{"id": created.APIKey.ID, "name": "sync", "permissions": L{"project:view"}}}}}})
+			M{"apiKeys": M{"totalCount": 1, "edges": L{M{"node": M{"id": keyID, "name": "sync", "permissions": L{"project:view"}}}}}})
 
 		// Narrowed: the next request uses the new set.
 		expectData(t, env.GraphQL(`mutation($id: ID!) { updateAPIKeyPermissions(id: $id, permissions: ["user:view"]) { permissions } }`,
-			M{"id": created.APIKey.ID}, h), M{"updateAPIKeyPermissions": M{"permissions": L{"user:view"}}})
+			M{"id": keyID}, h), M{"updateAPIKeyPermissions": M{"permissions": L{"user:view"}}})
 		expectBody(t, env.GraphQL(`{ projects { totalCount } }`, nil, key), 200, M{"data": nil, "errors": L{
 			fieldError(L{"projects"}, "Required permissions: project:view", "FORBIDDEN", 403)}})
 		expectBody(t, env.GraphQL(`mutation($id: ID!) { updateAPIKeyPermissions(id: $id, permissions: ["api-key:manage"]) { id } }`,
-			M{"id": created.APIKey.ID}, h), 200, M{"data": nil, "errors": L{
+			M{"id": keyID}, h), 200, M{"data": nil, "errors": L{
 			fieldError(L{"updateAPIKeyPermissions"}, "Cannot assign api-key:manage to an API key", "FORBIDDEN", 403)}})
 
 		// Revoked: the next request with the key answers 401.
-		res = env.GraphQL(`mutation($id: ID!) { revokeAPIKey(id: $id) { isActive } }`, M{"id": created.APIKey.ID}, h)
+		res := env.GraphQL(`mutation($id: ID!) { revokeAPIKey(id: $id) { isActive } }`, M{"id": keyID}, h)
 		expectData(t, res, M{"revokeAPIKey": M{"isActive": false}})
 		expectBody(t, env.GraphQL(`{ viewer { isAPIKey } }`, nil, key), 401, preError("Invalid or revoked API key", "UNAUTHENTICATED", 401))
 
@@ -69,9 +56,7 @@ func TestAPIKeyLifecycleOverGraphQL(t *testing.T) {
 // TestUserAdministrationOverGraphQL: register, list with roles, change roles,
 // update, with the hierarchy rules of REST.
 func TestUserAdministrationOverGraphQL(t *testing.T) {
-	apptest.Each(t, func(t *testing.T, env *apptest.Env) {
-		acme := env.Bootstrap("Acme")
-		h := apptest.JWT(env.Login(acme.Email), acme.TenantID, uuid.Nil)
+	eachAcme(t, func(t *testing.T, env *apptest.Env, acme apptest.Tenant, h apptest.Headers) {
 		res := env.GraphQL(`mutation { registerUser(input: {email: "nina@acme.test", username: "nina", password: "correct-horse-9",
 			firstName: "Nina", roles: ["operator", "operator"]}) { id username firstName roles } }`, nil, h)
 		var out struct {
@@ -110,10 +95,8 @@ func TestUserAdministrationOverGraphQL(t *testing.T) {
 // TestTenantAdministrationOverGraphQL: createTenant makes the caller its
 // super_admin with a main project; updateTenant reaches only administered tenants.
 func TestTenantAdministrationOverGraphQL(t *testing.T) {
-	apptest.Each(t, func(t *testing.T, env *apptest.Env) {
-		acme := env.Bootstrap("Acme")
+	eachAcme(t, func(t *testing.T, env *apptest.Env, acme apptest.Tenant, h apptest.Headers) {
 		beta := env.Bootstrap("Beta")
-		h := apptest.JWT(env.Login(acme.Email), acme.TenantID, uuid.Nil)
 		res := env.GraphQL(`mutation { createTenant(input: {name: "Gamma", timeZone: "America/Santiago"}) { id name timeZone dayCutoff } }`, nil, h)
 		var out struct {
 			Data struct {

@@ -52,9 +52,7 @@ func aliases(n int, selection string) string {
 }
 
 func TestQueryLimits(t *testing.T) {
-	apptest.Each(t, func(t *testing.T, env *apptest.Env) {
-		acme := env.Bootstrap("Acme")
-		h := apptest.JWT(env.Login(acme.Email), acme.TenantID, uuid.Nil)
+	eachAcme(t, func(t *testing.T, env *apptest.Env, acme apptest.Tenant, h apptest.Headers) {
 		root := rootAudience(t, env, acme.ProjectID)
 		tooDeep := refused("query is nested deeper than 12 levels")
 

@@ -138,10 +138,8 @@ const updateMutation = `mutation($id: ID!, $name: String!) {
 }`
 
 func TestUpdateProject(t *testing.T) {
-	apptest.Each(t, func(t *testing.T, env *apptest.Env) {
-		acme := env.Bootstrap("Acme")
+	eachAcme(t, func(t *testing.T, env *apptest.Env, acme apptest.Tenant, h apptest.Headers) {
 		ventas := newProject(t, env, acme.TenantID, "Ventas")
-		h := apptest.JWT(env.Login(acme.Email), acme.TenantID, uuid.Nil)
 		rename := func(id uuid.UUID, name string, h apptest.Headers) *apptest.Response {
 			return env.GraphQL(updateMutation, M{"id": id.String(), "name": name}, h)
 		}

@@ -178,21 +178,26 @@ func pillarFields(name, description, sourceTable *string, sourceColumns []string
 		SourceColumns: listPtr(sourceColumns), DateColumn: dateColumn}
 }
 
+// mapList maps a sent list (nil, an omitted one, stays nil).
+func mapList[T, U any](items []T, f func(T) U) *[]U {
+	if items == nil {
+		return nil
+	}
+	out := mapAll(items, f)
+	return &out
+}
+
 // activationInput maps an activation pillar input to the service's (nil stays nil).
 func activationInput(in *model.ActivationConfigInput) *agc.ActivationInput {
 	if in == nil {
 		return nil
 	}
-	out := &agc.ActivationInput{PillarFields: pillarFields(in.Name, in.Description, in.SourceTable, in.SourceColumns, in.DateColumn),
-		AggregationMethod: enumPtr(in.AggregationMethod)}
-	if in.Moments != nil {
-		ms := mapAll(in.Moments, func(m *model.ActivationMomentInput) agc.MomentInput {
+	return &agc.ActivationInput{PillarFields: pillarFields(in.Name, in.Description, in.SourceTable, in.SourceColumns, in.DateColumn),
+		AggregationMethod: enumPtr(in.AggregationMethod),
+		Moments: mapList(in.Moments, func(m *model.ActivationMomentInput) agc.MomentInput {
 			return agc.MomentInput{ID: m.ID, StatusCode: m.StatusCode, UserRetentionStatusConfigID: m.UserRetentionStatusConfigID,
 				MinActions: m.MinActions, WindowDays: m.WindowDays, TimeWindow: m.TimeWindow, Priority: m.Priority}
-		})
-		out.Moments = &ms
-	}
-	return out
+		})}
 }
 
 // engagementInput maps an engagement pillar input to the service's (nil stays nil).
@@ -200,17 +205,13 @@ func engagementInput(in *model.EngagementConfigInput) *agc.EngagementInput {
 	if in == nil {
 		return nil
 	}
-	out := &agc.EngagementInput{PillarFields: pillarFields(in.Name, in.Description, in.SourceTable, in.SourceColumns, in.DateColumn),
+	return &agc.EngagementInput{PillarFields: pillarFields(in.Name, in.Description, in.SourceTable, in.SourceColumns, in.DateColumn),
 		EngagementWindowDays: in.EngagementWindowDays, MinLifetimeActionsForEngaged: in.MinLifetimeActionsForEngaged,
-		CountingMethod: in.CountingMethod}
-	if in.Levels != nil {
-		ls := mapAll(in.Levels, func(l *model.EngagementLevelInput) agc.LevelInput {
+		CountingMethod: in.CountingMethod,
+		Levels: mapList(in.Levels, func(l *model.EngagementLevelInput) agc.LevelInput {
 			return agc.LevelInput{ID: l.ID, StatusCode: l.StatusCode, UserRetentionStatusConfigID: l.UserRetentionStatusConfigID,
 				Label: l.Label, MinThreshold: l.MinThreshold, MaxThreshold: l.MaxThreshold, Order: l.Order}
-		})
-		out.Levels = &ls
-	}
-	return out
+		})}
 }
 
 // resurrectionInput maps a resurrection pillar input to the service's (nil stays nil).
@@ -218,15 +219,11 @@ func resurrectionInput(in *model.ResurrectionConfigInput) *agc.ResurrectionInput
 	if in == nil {
 		return nil
 	}
-	out := &agc.ResurrectionInput{PillarFields: pillarFields(in.Name, in.Description, in.SourceTable, in.SourceColumns, in.DateColumn)}
-	if in.Thresholds != nil {
-		ts := mapAll(in.Thresholds, func(t *model.ResurrectionThresholdInput) agc.ThresholdInput {
+	return &agc.ResurrectionInput{PillarFields: pillarFields(in.Name, in.Description, in.SourceTable, in.SourceColumns, in.DateColumn),
+		Thresholds: mapList(in.Thresholds, func(t *model.ResurrectionThresholdInput) agc.ThresholdInput {
 			return agc.ThresholdInput{ID: t.ID, StatusCode: t.StatusCode, UserRetentionStatusConfigID: t.UserRetentionStatusConfigID,
 				Label: t.Label, ThresholdDays: t.ThresholdDays, Order: t.Order}
-		})
-		out.Thresholds = &ts
-	}
-	return out
+		})}
 }
 
 // agcOf returns the entity of a service AGC.

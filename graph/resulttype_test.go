@@ -7,8 +7,7 @@ import (
 )
 
 func TestTaskResultTypeConfigsOverGraphQL(t *testing.T) {
-	apptest.Each(t, func(t *testing.T, env *apptest.Env) {
-		s := newOrgSetup(t, env)
+	each(t, newOrgSetup, func(t *testing.T, env *apptest.Env, s orgSetup) {
 		const fields = `code isActive polarity requiresFutureScheduledAt isDefault`
 		list := gqlOK(t, env, s.viewer, `{ taskResultTypeConfigs { code label isDefault updatedAt } }`, nil)
 		items, _ := list["taskResultTypeConfigs"].([]any)
@@ -46,8 +45,7 @@ func TestTaskResultTypeConfigsOverGraphQL(t *testing.T) {
 }
 
 func TestTenantSettingsOverGraphQL(t *testing.T) {
-	apptest.Each(t, func(t *testing.T, env *apptest.Env) {
-		s := newOrgSetup(t, env)
+	each(t, newOrgSetup, func(t *testing.T, env *apptest.Env, s orgSetup) {
 		expectData(t, env.GraphQL(`{ tenantSettings { timeZone dayCutoff } }`, nil, s.viewer),
 			M{"tenantSettings": M{"timeZone": "UTC", "dayCutoff": "23:59"}})
 		expectData(t, env.GraphQL(`mutation { updateTenantSettings(input: {timeZone: "Europe/Madrid", dayCutoff: "18:30"}) { timeZone dayCutoff } }`, nil, s.h),

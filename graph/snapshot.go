@@ -1,7 +1,6 @@
 package graph
 
 import (
-	"context"
 	"strings"
 
 	"entgo.io/contrib/entgql"
@@ -9,22 +8,7 @@ import (
 
 	"github.com/reten-io/reten/graph/model"
 	"github.com/reten-io/reten/internal/snapshot"
-	"github.com/reten-io/reten/internal/viewer"
 )
-
-// tenantWide drops the active project (x-project-id, or a project key's
-// project) from ctx's viewer for the snapshot writes: they are tenant-level
-// as on REST, so an AGC of any project of the tenant resolves. Reads keep the
-// project, so that the AGC edge of a snapshot stays narrowed to it.
-func tenantWide(ctx context.Context) context.Context {
-	v := viewer.FromContext(ctx)
-	if v == nil || v.ProjectID == uuid.Nil {
-		return ctx
-	}
-	c := *v
-	c.ProjectID = uuid.Nil
-	return viewer.NewContext(ctx, &c)
-}
 
 // snapshotOutcome maps a service outcome ("created") to its enum value.
 func snapshotOutcome(o string) model.CommerceLifecycleSnapshotOutcome {

@@ -17,7 +17,7 @@ import (
 // UpsertCommerceLifecycleSnapshot is the resolver for the upsertCommerceLifecycleSnapshot field.
 func (r *mutationResolver) UpsertCommerceLifecycleSnapshot(ctx context.Context, input model.UpsertCommerceLifecycleSnapshotInput) (*model.CommerceLifecycleSnapshotUpsertResult, error) {
 	at := input.LastComputedAt
-	sn, outcome, err := r.Resolver.Snapshots.Upsert(tenantWide(ctx), snapshot.Item{CommerceID: input.CommerceID.String(),
+	sn, outcome, err := r.Resolver.Snapshots.Upsert(ctx, snapshot.Item{CommerceID: input.CommerceID.String(),
 		AGCID: input.ActivityGenerationConfigID.String(), Code: input.Code, Stage: input.Stage, LastComputedAt: &at})
 	if err != nil {
 		return nil, err
@@ -27,7 +27,7 @@ func (r *mutationResolver) UpsertCommerceLifecycleSnapshot(ctx context.Context, 
 
 // BatchUpsertCommerceLifecycleSnapshots is the resolver for the batchUpsertCommerceLifecycleSnapshots field.
 func (r *mutationResolver) BatchUpsertCommerceLifecycleSnapshots(ctx context.Context, items []*model.CommerceLifecycleSnapshotItemInput) (*model.CommerceLifecycleSnapshotBatchResult, error) {
-	return snapshotBatch(r.Resolver.Snapshots.BatchUpsert(tenantWide(ctx), snapshotItems(items)))
+	return snapshotBatch(r.Resolver.Snapshots.BatchUpsert(ctx, snapshotItems(items)))
 }
 
 // CommerceLifecycleSnapshots is the resolver for the commerceLifecycleSnapshots field.

@@ -62,8 +62,7 @@ func count(t *testing.T, env *apptest.Env, h apptest.Headers, field, whereType s
 // through edge filters: they answer as if P2's rows did
 // not exist, as the edges themselves do; P1's rows still match.
 func TestWhereFiltersStayInTheProject(t *testing.T) {
-	apptest.Each(t, func(t *testing.T, env *apptest.Env) {
-		s := newWhereScopeSetup(t, env)
+	each(t, newWhereScopeSetup, func(t *testing.T, env *apptest.Env, s whereScopeSetup) {
 		projects := func(h apptest.Headers, w M) float64 { return count(t, env, h, "projects", "ProjectWhereInput", w) }
 		commerces := func(h apptest.Headers, w M) float64 { return count(t, env, h, "commerces", "CommerceWhereInput", w) }
 
@@ -140,8 +139,7 @@ func TestWhereFiltersStayInTheProject(t *testing.T) {
 // TestWhereFiltersStayInTheTenant: edge filters cannot reach another
 // tenant's rows either (Acme's admin is also a member of Beta).
 func TestWhereFiltersStayInTheTenant(t *testing.T) {
-	apptest.Each(t, func(t *testing.T, env *apptest.Env) {
-		s := newWhereScopeSetup(t, env)
+	each(t, newWhereScopeSetup, func(t *testing.T, env *apptest.Env, s whereScopeSetup) {
 		users := func(w M) float64 { return count(t, env, s.admin, "users", "UserWhereInput", w) }
 		if n := users(M{"hasMembershipsWith": L{M{"tenantID": s.beta}}}); n != 0 {
 			t.Fatalf("Acme's users with a membership of Beta: %v, want 0", n)
@@ -167,8 +165,7 @@ func TestWhereFiltersStayInTheTenant(t *testing.T) {
 // TestWhereFiltersSkipArchivedRows: an archived (trashed) record is gone for
 // filters too, as it is for the edge that points at it.
 func TestWhereFiltersSkipArchivedRows(t *testing.T) {
-	apptest.Each(t, func(t *testing.T, env *apptest.Env) {
-		s := newWhereScopeSetup(t, env)
+	each(t, newWhereScopeSetup, func(t *testing.T, env *apptest.Env, s whereScopeSetup) {
 		s.activity(t, env, s.p1, "Visita")
 		ph := s.admin.With("x-project-id", s.p1.String())
 		activities := func(w M) float64 { return count(t, env, ph, "activities", "ActivityWhereInput", w) }

@@ -1,6 +1,7 @@
 package rest
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"strings"
@@ -30,7 +31,6 @@ import (
 	"github.com/reten-io/reten/internal/tenant"
 	"github.com/reten-io/reten/internal/trash"
 	"github.com/reten-io/reten/internal/user"
-	"github.com/reten-io/reten/internal/viewer"
 )
 
 // Deps are the services the REST adapter calls.
@@ -115,8 +115,10 @@ func NewRouter(d Deps) http.Handler {
 	return r
 }
 
-// guard authenticates, resolves tenant and project, then checks the
-// permission, in the SPEC.md order, before the handler decodes the body.
+// guard authenticates and resolves tenant and project, then admits the
+// request to its matrix line (tenancy.Admit: the project the scope needs,
+// then the permission, the SPEC.md order) before the handler decodes the
+// body; the handler's services read the access from the context.
 func (a *api) guard(rt Route) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if rt.Scope != tenancy.Public {
@@ -124,17 +126,15 @@ func (a *api) guard(rt Route) http.Handler {
 			if err == nil {
 				err = a.Limiter.Credential(w, r, v)
 			}
+			var ctx context.Context
+			if err == nil {
+				ctx, err = tenancy.Admit(r.Context(), v, rt.Entry)
+			}
 			if err != nil {
 				WriteError(w, r, err)
 				return
 			}
-			if rt.Permission != "" {
-				if err := auth.Require(v, rt.Permission); err != nil {
-					WriteError(w, r, err)
-					return
-				}
-			}
-			r = r.WithContext(viewer.NewContext(r.Context(), v))
+			r = r.WithContext(ctx)
 		}
 		if err := rt.handle(w, r); err != nil {
 			WriteError(w, r, err)

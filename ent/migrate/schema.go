@@ -64,9 +64,9 @@ var (
 				Columns: []*schema.Column{APIKeysColumns[5]},
 			},
 			{
-				Name:    "apikey_tenant_id_user_id",
+				Name:    "apikey_tenant_id_user_id_created_at_id",
 				Unique:  false,
-				Columns: []*schema.Column{APIKeysColumns[12], APIKeysColumns[13]},
+				Columns: []*schema.Column{APIKeysColumns[12], APIKeysColumns[13], APIKeysColumns[1], APIKeysColumns[0]},
 			},
 		},
 	}
@@ -269,19 +269,34 @@ var (
 				Columns: []*schema.Column{ActivitiesColumns[17]},
 			},
 			{
-				Name:    "activity_project_id_status_scheduled_at",
+				Name:    "activity_tenant_id_project_id_scheduled_at_id_title_commerce_id",
 				Unique:  false,
-				Columns: []*schema.Column{ActivitiesColumns[17], ActivitiesColumns[6], ActivitiesColumns[7]},
+				Columns: []*schema.Column{ActivitiesColumns[16], ActivitiesColumns[17], ActivitiesColumns[7], ActivitiesColumns[0], ActivitiesColumns[9], ActivitiesColumns[18]},
 			},
 			{
-				Name:    "activity_project_id_commerce_id",
+				Name:    "activity_tenant_id_project_id_status_scheduled_at_id",
 				Unique:  false,
-				Columns: []*schema.Column{ActivitiesColumns[17], ActivitiesColumns[18]},
+				Columns: []*schema.Column{ActivitiesColumns[16], ActivitiesColumns[17], ActivitiesColumns[6], ActivitiesColumns[7], ActivitiesColumns[0]},
 			},
 			{
-				Name:    "activity_project_id_scheduled_at",
+				Name:    "activity_tenant_id_project_id_type_scheduled_at_id",
 				Unique:  false,
-				Columns: []*schema.Column{ActivitiesColumns[17], ActivitiesColumns[7]},
+				Columns: []*schema.Column{ActivitiesColumns[16], ActivitiesColumns[17], ActivitiesColumns[4], ActivitiesColumns[7], ActivitiesColumns[0]},
+			},
+			{
+				Name:    "activity_tenant_id_project_id_channel_scheduled_at_id",
+				Unique:  false,
+				Columns: []*schema.Column{ActivitiesColumns[16], ActivitiesColumns[17], ActivitiesColumns[5], ActivitiesColumns[7], ActivitiesColumns[0]},
+			},
+			{
+				Name:    "activity_tenant_id_project_id_commerce_id_scheduled_at_id",
+				Unique:  false,
+				Columns: []*schema.Column{ActivitiesColumns[16], ActivitiesColumns[17], ActivitiesColumns[18], ActivitiesColumns[7], ActivitiesColumns[0]},
+			},
+			{
+				Name:    "activity_tenant_id_type_scheduled_at_id",
+				Unique:  false,
+				Columns: []*schema.Column{ActivitiesColumns[16], ActivitiesColumns[4], ActivitiesColumns[7], ActivitiesColumns[0]},
 			},
 			{
 				Name:    "activity_tenant_id_provider_activity_id",
@@ -658,6 +673,14 @@ var (
 					Where: "is_root = true",
 				},
 			},
+			{
+				Name:    "audience_tenant_id_project_id_is_root_created_at_id",
+				Unique:  false,
+				Columns: []*schema.Column{AudiencesColumns[10], AudiencesColumns[11], AudiencesColumns[7], AudiencesColumns[1], AudiencesColumns[0]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "archived_at IS NULL",
+				},
+			},
 		},
 	}
 	// AudienceCompositionsColumns holds the columns for the "audience_compositions" table.
@@ -936,6 +959,11 @@ var (
 				Unique:  true,
 				Columns: []*schema.Column{ChannelDefinitionsColumns[11], ChannelDefinitionsColumns[3]},
 			},
+			{
+				Name:    "channeldefinition_tenant_id_provider_id_name_id",
+				Unique:  false,
+				Columns: []*schema.Column{ChannelDefinitionsColumns[10], ChannelDefinitionsColumns[11], ChannelDefinitionsColumns[3], ChannelDefinitionsColumns[0]},
+			},
 		},
 	}
 	// CommercesColumns holds the columns for the "commerces" table.
@@ -980,9 +1008,20 @@ var (
 				},
 			},
 			{
-				Name:    "commerce_tenant_id_name",
+				Name:    "commerce_tenant_id_name_id_external_id",
 				Unique:  false,
-				Columns: []*schema.Column{CommercesColumns[10], CommercesColumns[5]},
+				Columns: []*schema.Column{CommercesColumns[10], CommercesColumns[5], CommercesColumns[0], CommercesColumns[4]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "archived_at IS NULL",
+				},
+			},
+			{
+				Name:    "commerce_tenant_id_is_active_name_id",
+				Unique:  false,
+				Columns: []*schema.Column{CommercesColumns[10], CommercesColumns[8], CommercesColumns[5], CommercesColumns[0]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "archived_at IS NULL",
+				},
 			},
 		},
 	}
@@ -1045,6 +1084,11 @@ var (
 				Annotation: &entsql.IndexAnnotation{
 					Where: "is_primary = true AND is_active = true",
 				},
+			},
+			{
+				Name:    "commerceaddress_tenant_id_commerce_id_created_at_id",
+				Unique:  false,
+				Columns: []*schema.Column{CommerceAddressesColumns[17], CommerceAddressesColumns[18], CommerceAddressesColumns[1], CommerceAddressesColumns[0]},
 			},
 		},
 	}
@@ -1221,6 +1265,11 @@ var (
 				Unique:  false,
 				Columns: []*schema.Column{CommerceUsersColumns[8], CommerceUsersColumns[4]},
 			},
+			{
+				Name:    "commerceuser_tenant_id_commerce_id_created_at_id",
+				Unique:  false,
+				Columns: []*schema.Column{CommerceUsersColumns[7], CommerceUsersColumns[8], CommerceUsersColumns[1], CommerceUsersColumns[0]},
+			},
 		},
 	}
 	// CommerceUserRolesColumns holds the columns for the "commerce_user_roles" table.
@@ -1326,6 +1375,11 @@ var (
 				Columns: []*schema.Column{DispatchConfigsColumns[8], DispatchConfigsColumns[3]},
 			},
 			{
+				Name:    "dispatchconfig_tenant_id_project_id_channel_id",
+				Unique:  false,
+				Columns: []*schema.Column{DispatchConfigsColumns[7], DispatchConfigsColumns[8], DispatchConfigsColumns[3], DispatchConfigsColumns[0]},
+			},
+			{
 				Name:    "dispatchconfig_provider_id",
 				Unique:  false,
 				Columns: []*schema.Column{DispatchConfigsColumns[9]},
@@ -1373,6 +1427,16 @@ var (
 				Name:    "dispatchprovider_tenant_id_name",
 				Unique:  true,
 				Columns: []*schema.Column{DispatchProvidersColumns[9], DispatchProvidersColumns[3]},
+			},
+			{
+				Name:    "dispatchprovider_tenant_id_name_id",
+				Unique:  false,
+				Columns: []*schema.Column{DispatchProvidersColumns[9], DispatchProvidersColumns[3], DispatchProvidersColumns[0]},
+			},
+			{
+				Name:    "dispatchprovider_tenant_id_channel_name_id",
+				Unique:  false,
+				Columns: []*schema.Column{DispatchProvidersColumns[9], DispatchProvidersColumns[4], DispatchProvidersColumns[3], DispatchProvidersColumns[0]},
 			},
 		},
 	}
@@ -1548,6 +1612,14 @@ var (
 				Unique:  false,
 				Columns: []*schema.Column{EventFiltersColumns[10]},
 			},
+			{
+				Name:    "eventfilter_tenant_id_project_id_created_at_id",
+				Unique:  false,
+				Columns: []*schema.Column{EventFiltersColumns[9], EventFiltersColumns[10], EventFiltersColumns[1], EventFiltersColumns[0]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "archived_at IS NULL",
+				},
+			},
 		},
 	}
 	// IdempotencyRecordsColumns holds the columns for the "idempotency_records" table.
@@ -1691,6 +1763,30 @@ var (
 				Columns: []*schema.Column{OperatorsColumns[13], OperatorsColumns[8], OperatorsColumns[9]},
 				Annotation: &entsql.IndexAnnotation{
 					Where: "archived_at IS NULL AND external_id IS NOT NULL",
+				},
+			},
+			{
+				Name:    "operator_tenant_id_name_id",
+				Unique:  false,
+				Columns: []*schema.Column{OperatorsColumns[13], OperatorsColumns[4], OperatorsColumns[0]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "archived_at IS NULL",
+				},
+			},
+			{
+				Name:    "operator_tenant_id_type_name_id",
+				Unique:  false,
+				Columns: []*schema.Column{OperatorsColumns[13], OperatorsColumns[8], OperatorsColumns[4], OperatorsColumns[0]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "archived_at IS NULL",
+				},
+			},
+			{
+				Name:    "operator_tenant_id_is_active_name_id",
+				Unique:  false,
+				Columns: []*schema.Column{OperatorsColumns[13], OperatorsColumns[10], OperatorsColumns[4], OperatorsColumns[0]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "archived_at IS NULL",
 				},
 			},
 		},
@@ -2086,6 +2182,22 @@ var (
 					Where: "archived_at IS NULL",
 				},
 			},
+			{
+				Name:    "route_tenant_id_code_id",
+				Unique:  false,
+				Columns: []*schema.Column{RoutesColumns[7], RoutesColumns[4], RoutesColumns[0]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "archived_at IS NULL",
+				},
+			},
+			{
+				Name:    "route_tenant_id_is_active_code_id",
+				Unique:  false,
+				Columns: []*schema.Column{RoutesColumns[7], RoutesColumns[6], RoutesColumns[4], RoutesColumns[0]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "archived_at IS NULL",
+				},
+			},
 		},
 	}
 	// RouteOperatorsColumns holds the columns for the "route_operators" table.
@@ -2190,6 +2302,22 @@ var (
 				Columns: []*schema.Column{SupervisorsColumns[11], SupervisorsColumns[7]},
 				Annotation: &entsql.IndexAnnotation{
 					Where: "archived_at IS NULL AND external_id IS NOT NULL",
+				},
+			},
+			{
+				Name:    "supervisor_tenant_id_name_id",
+				Unique:  false,
+				Columns: []*schema.Column{SupervisorsColumns[11], SupervisorsColumns[4], SupervisorsColumns[0]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "archived_at IS NULL",
+				},
+			},
+			{
+				Name:    "supervisor_tenant_id_is_active_name_id",
+				Unique:  false,
+				Columns: []*schema.Column{SupervisorsColumns[11], SupervisorsColumns[9], SupervisorsColumns[4], SupervisorsColumns[0]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "archived_at IS NULL",
 				},
 			},
 		},
@@ -2414,9 +2542,14 @@ var (
 				Columns: []*schema.Column{TrashRecordsColumns[3], TrashRecordsColumns[4]},
 			},
 			{
-				Name:    "trashrecord_tenant_id_deleted_at",
+				Name:    "trashrecord_tenant_id_deleted_at_id",
 				Unique:  false,
-				Columns: []*schema.Column{TrashRecordsColumns[11], TrashRecordsColumns[9]},
+				Columns: []*schema.Column{TrashRecordsColumns[11], TrashRecordsColumns[9], TrashRecordsColumns[0]},
+			},
+			{
+				Name:    "trashrecord_tenant_id_kind_deleted_at_id",
+				Unique:  false,
+				Columns: []*schema.Column{TrashRecordsColumns[11], TrashRecordsColumns[3], TrashRecordsColumns[9], TrashRecordsColumns[0]},
 			},
 			{
 				Name:    "trashrecord_purge_after",

@@ -68,9 +68,16 @@ func (Activity) Edges() []ent.Edge {
 // Indexes of the Activity.
 func (Activity) Indexes() []ent.Index {
 	return []ent.Index{
-		index.Fields("project_id", "status", "scheduled_at"),
-		index.Fields("project_id", "commerce_id"),
-		index.Fields("project_id", "scheduled_at"),
+		// The lists, by scheduled_at: a project's (all, or one documented
+		// filter), and the tasks of every project of the tenant. title and
+		// commerce_id follow the sort columns so that search (title or
+		// commerce name) is answered from the index alone as well.
+		listIndex("tenant_id", "project_id", "scheduled_at", "id", "title", "commerce_id"),
+		listIndex("tenant_id", "project_id", "status", "scheduled_at", "id"),
+		listIndex("tenant_id", "project_id", "type", "scheduled_at", "id"),
+		listIndex("tenant_id", "project_id", "channel", "scheduled_at", "id"),
+		listIndex("tenant_id", "project_id", "commerce_id", "scheduled_at", "id"),
+		listIndex("tenant_id", "type", "scheduled_at", "id"),
 		index.Fields("tenant_id", "provider_activity_id").Unique().
 			Annotations(entsql.IndexWhere("provider_activity_id IS NOT NULL")),
 		// Cross-tenant sweeps: dispatch retries and the end-of-day auto-close.
@@ -191,10 +198,16 @@ func (ActivityAttribute) Annotations() []schema.Annotation {
 // ActivityResult is the outcome reported for an activity, or a standalone result.
 type ActivityResult struct{ ent.Schema }
 
-// Mixin of the ActivityResult (tenant-owned: the sync route reads every project).
+// Mixin of the ActivityResult.
 func (ActivityResult) Mixin() []ent.Mixin {
 	return []ent.Mixin{IDMixin{}, TimeMixin{}, TenantMixin{}}
 }
+
+// Policy of the ActivityResult: narrowed to the active project like every
+// project-owned entity (its project_id stays a plain column, nullable for
+// safety). The tenant-level results sync reads every project through its
+// access (tenancy.Access.TenantWide), whatever project a GraphQL request names.
+func (ActivityResult) Policy() ent.Policy { return projectPolicy() }
 
 // Fields of the ActivityResult.
 func (ActivityResult) Fields() []ent.Field {

@@ -47,7 +47,11 @@ func (APIKey) Edges() []ent.Edge {
 
 // Indexes of APIKey.
 func (APIKey) Indexes() []ent.Index {
-	return []ent.Index{index.Fields("key_hash").Unique(), index.Fields("tenant_id", "user_id")}
+	return []ent.Index{
+		index.Fields("key_hash").Unique(),
+		// The caller's keys in the tenant, newest first.
+		listIndex("tenant_id", "user_id", "created_at", "id"),
+	}
 }
 
 // Annotations of APIKey.

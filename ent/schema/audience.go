@@ -50,6 +50,8 @@ func (Audience) Indexes() []ent.Index {
 	return []ent.Index{
 		index.Fields("project_id").Unique().Annotations(entsql.IndexWhere("is_root = true")).
 			StorageKey("audience_one_root_per_project"),
+		// The project's list: the root audience first, then newest first.
+		liveListIndex("tenant_id", "project_id", "is_root", "created_at", "id"),
 	}
 }
 

@@ -52,7 +52,11 @@ func (Commerce) Indexes() []ent.Index {
 		// external_id is unique per tenant among live (not archived) commerces.
 		index.Fields("tenant_id", "external_id").Unique().
 			Annotations(entsql.IndexWhere("archived_at IS NULL AND external_id IS NOT NULL")),
-		index.Fields("tenant_id", "name"),
+		// The list: by name, all or is_active only. external_id follows
+		// the sort columns so that search (name or external_id) is
+		// answered from the index alone as well.
+		liveListIndex("tenant_id", "name", "id", "external_id"),
+		liveListIndex("tenant_id", "is_active", "name", "id"),
 	}
 }
 
@@ -106,6 +110,8 @@ func (CommerceAddress) Indexes() []ent.Index {
 		index.Fields("commerce_id").Unique().
 			StorageKey("commerceaddress_commerce_id_primary").
 			Annotations(entsql.IndexWhere("is_primary = true AND is_active = true")),
+		// A commerce's address list, oldest first.
+		listIndex("tenant_id", "commerce_id", "created_at", "id"),
 	}
 }
 
@@ -147,6 +153,8 @@ func (CommerceUser) Edges() []ent.Edge {
 func (CommerceUser) Indexes() []ent.Index {
 	return []ent.Index{
 		index.Fields("commerce_id", "external_id"),
+		// A commerce's user list, oldest first.
+		listIndex("tenant_id", "commerce_id", "created_at", "id"),
 	}
 }
 

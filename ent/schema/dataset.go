@@ -233,6 +233,12 @@ func (EventFilter) Edges() []ent.Edge {
 	}
 }
 
+// Indexes of the EventFilter.
+func (EventFilter) Indexes() []ent.Index {
+	// The project's list, newest first.
+	return []ent.Index{liveListIndex("tenant_id", "project_id", "created_at", "id")}
+}
+
 // Annotations of the EventFilter.
 func (EventFilter) Annotations() []schema.Annotation {
 	return []schema.Annotation{entgql.RelayConnection()}

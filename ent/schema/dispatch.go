@@ -48,6 +48,9 @@ func (DispatchProvider) Edges() []ent.Edge {
 func (DispatchProvider) Indexes() []ent.Index {
 	return []ent.Index{
 		index.Fields("tenant_id", "name").Unique(),
+		// The list: by name, all or by channel.
+		listIndex("tenant_id", "name", "id"),
+		listIndex("tenant_id", "channel", "name", "id"),
 	}
 }
 
@@ -92,6 +95,8 @@ func (ChannelDefinition) Edges() []ent.Edge {
 func (ChannelDefinition) Indexes() []ent.Index {
 	return []ent.Index{
 		index.Fields("provider_id", "name").Unique(),
+		// A provider's list, by name.
+		listIndex("tenant_id", "provider_id", "name", "id"),
 	}
 }
 
@@ -133,6 +138,8 @@ func (DispatchConfig) Edges() []ent.Edge {
 func (DispatchConfig) Indexes() []ent.Index {
 	return []ent.Index{
 		index.Fields("project_id", "channel").Unique(),
+		// A project's list, by channel.
+		listIndex("tenant_id", "project_id", "channel", "id"),
 		index.Fields("provider_id"),
 		index.Fields("channel_definition_id"),
 	}

@@ -56,6 +56,10 @@ func (Operator) Indexes() []ent.Index {
 		// sync endpoint upserts on it.
 		index.Fields("tenant_id", "type", "external_id").Unique().
 			Annotations(entsql.IndexWhere("archived_at IS NULL AND external_id IS NOT NULL")),
+		// The list: by name, all, by type or by is_active.
+		liveListIndex("tenant_id", "name", "id"),
+		liveListIndex("tenant_id", "type", "name", "id"),
+		liveListIndex("tenant_id", "is_active", "name", "id"),
 	}
 }
 
@@ -96,6 +100,9 @@ func (Route) Indexes() []ent.Index {
 		// Code is unique per tenant among live routes.
 		index.Fields("tenant_id", "code").Unique().
 			Annotations(entsql.IndexWhere("archived_at IS NULL")),
+		// The list: by code, all or by is_active.
+		liveListIndex("tenant_id", "code", "id"),
+		liveListIndex("tenant_id", "is_active", "code", "id"),
 	}
 }
 
@@ -184,6 +191,9 @@ func (Supervisor) Indexes() []ent.Index {
 			Annotations(entsql.IndexWhere("archived_at IS NULL AND email_key IS NOT NULL")),
 		index.Fields("tenant_id", "external_id").Unique().
 			Annotations(entsql.IndexWhere("archived_at IS NULL AND external_id IS NOT NULL")),
+		// The list: by name, all or by is_active.
+		liveListIndex("tenant_id", "name", "id"),
+		liveListIndex("tenant_id", "is_active", "name", "id"),
 	}
 }
 

@@ -55,7 +55,9 @@ func (TrashRecord) Fields() []ent.Field {
 func (TrashRecord) Indexes() []ent.Index {
 	return []ent.Index{
 		index.Fields("kind", "record_id").Unique(),
-		index.Fields("tenant_id", "deleted_at"),
+		// The list, newest first: all or one kind.
+		listIndex("tenant_id", "deleted_at", "id"),
+		listIndex("tenant_id", "kind", "deleted_at", "id"),
 		index.Fields("purge_after"),
 	}
 }

@@ -9,7 +9,6 @@ package activity
 
 import (
 	"context"
-	"time"
 
 	"github.com/google/uuid"
 
@@ -17,11 +16,10 @@ import (
 	"github.com/reten-io/reten/ent/activity"
 	"github.com/reten-io/reten/ent/activityattribute"
 	"github.com/reten-io/reten/internal/apperr"
-	"github.com/reten-io/reten/internal/auth"
+	"github.com/reten-io/reten/internal/clock"
 	"github.com/reten-io/reten/internal/dispatch"
 	"github.com/reten-io/reten/internal/tenancy"
 	"github.com/reten-io/reten/internal/txn"
-	"github.com/reten-io/reten/internal/viewer"
 )
 
 // Messages of the activity routes (designed: SPEC.md shows none).
@@ -33,53 +31,30 @@ const (
 
 // Service manages the activities of the active project.
 type Service struct {
-	client   *ent.Client
-	dispatch *dispatch.Service
-	now      func() time.Time
+	client         *ent.Client
+	dispatch       *dispatch.Service
+	clock.Settable // the retry schedule's
 }
 
 // NewService returns a Service that dispatches through ds.
 func NewService(client *ent.Client, ds *dispatch.Service) *Service {
-	return &Service{client: client, dispatch: ds, now: time.Now}
+	return &Service{client: client, dispatch: ds}
 }
-
-// SetClock replaces the clock of the retry schedule (tests).
-func (s *Service) SetClock(now func() time.Time) { s.now = now }
 
 // db is the transaction client of ctx when there is one, else the pool.
 func (s *Service) db(ctx context.Context) *ent.Client { return txn.Client(ctx, s.client) }
 
-// scope returns tenant and active project after checking the permission.
-func scope(ctx context.Context, perm string) (tenantID, projectID uuid.UUID, err error) {
-	if err := auth.RequireCtx(ctx, perm); err != nil {
-		return uuid.Nil, uuid.Nil, err
-	}
-	pid, err := tenancy.RequireProject(ctx)
+// projectOrAll returns the tenant and, on a project-optional line, the
+// project the request names: nil for the whole tenant.
+func projectOrAll(ctx context.Context) (tenantID uuid.UUID, projectID *uuid.UUID, err error) {
+	acc, err := tenancy.From(ctx)
 	if err != nil {
-		return uuid.Nil, uuid.Nil, err
-	}
-	return viewer.FromContext(ctx).TenantID, pid, nil
-}
-
-// scopeAnyProject is scope on a project-optional endpoint: projectID is nil
-// when the request names no project (the whole tenant).
-func scopeAnyProject(ctx context.Context, perm string) (tenantID uuid.UUID, projectID *uuid.UUID, err error) {
-	if err := auth.RequireCtx(ctx, perm); err != nil {
 		return uuid.Nil, nil, err
 	}
-	if pid, ok := viewer.ProjectID(ctx); ok {
-		projectID = &pid
+	if acc.ProjectID != uuid.Nil {
+		projectID = &acc.ProjectID
 	}
-	return viewer.FromContext(ctx).TenantID, projectID, nil
-}
-
-// actor is the user behind the request (an API key's owner), nil for the system.
-func actor(ctx context.Context) *uuid.UUID {
-	if v := viewer.FromContext(ctx); v != nil && v.UserID != uuid.Nil {
-		id := v.UserID
-		return &id
-	}
-	return nil
+	return acc.TenantID, projectID, nil
 }
 
 // load reads one activity of the project (tasks only when taskOnly); any
@@ -97,7 +72,7 @@ func (s *Service) load(ctx context.Context, c *ent.Client, tenantID, projectID, 
 }
 
 // Get returns an activity of the active project with its commerce and
-// attributes (activity:view).
+// attributes.
 func (s *Service) Get(ctx context.Context, id uuid.UUID) (*ent.Activity, error) {
 	return s.get(ctx, id, false)
 }
@@ -108,7 +83,7 @@ func (s *Service) GetTask(ctx context.Context, id uuid.UUID) (*ent.Activity, err
 }
 
 func (s *Service) get(ctx context.Context, id uuid.UUID, taskOnly bool) (*ent.Activity, error) {
-	tid, pid, err := scope(ctx, auth.PermActivityView)
+	tid, pid, err := tenancy.Project(ctx)
 	if err != nil {
 		return nil, err
 	}

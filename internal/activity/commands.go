@@ -16,9 +16,9 @@ import (
 	"github.com/reten-io/reten/ent/activityattribute"
 	"github.com/reten-io/reten/ent/activitystatusevent"
 	"github.com/reten-io/reten/internal/apperr"
-	"github.com/reten-io/reten/internal/auth"
 	"github.com/reten-io/reten/internal/clock"
 	"github.com/reten-io/reten/internal/dispatch"
+	"github.com/reten-io/reten/internal/tenancy"
 	"github.com/reten-io/reten/internal/txn"
 )
 
@@ -38,9 +38,9 @@ const (
 )
 
 // Cancel moves an activity of the active project to CANCELED with a
-// CANCELED event (activity:cancel); reason, when given, is kept on the event.
+// CANCELED event; reason, when given, is kept on the event.
 func (s *Service) Cancel(ctx context.Context, id uuid.UUID, reason *string) (*ent.Activity, error) {
-	tid, pid, err := scope(ctx, auth.PermActivityCancel)
+	tid, pid, err := tenancy.Project(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -61,12 +61,12 @@ type ResolutionInput struct {
 }
 
 // RecordResolutionEvent applies a resolution outcome reported by the
-// target/attribute resolution (activity:dispatch): RESOLUTION_FAILED ->
+// target/attribute resolution: RESOLUTION_FAILED ->
 // UNRESOLVED, RESOLUTION_RETRY_SUCCESS UNRESOLVED -> READY,
 // RESOLUTION_RETRY_FAILED leaves an UNRESOLVED activity as it is (with its
 // event).
 func (s *Service) RecordResolutionEvent(ctx context.Context, id uuid.UUID, in ResolutionInput) (*ent.Activity, error) {
-	tid, pid, err := scope(ctx, auth.PermActivityDispatch)
+	tid, pid, err := tenancy.Project(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -119,13 +119,13 @@ func (p RetryPolicy) AfterFailure(attempts int, now time.Time) (Trigger, *time.T
 }
 
 // Dispatch sends a task of the active project through the dispatch config
-// and provider of its channel (activity:dispatch): a DISPATCH_ATTEMPT event,
+// and provider of its channel: a DISPATCH_ATTEMPT event,
 // then DISPATCH_SUCCESS (-> DISPATCHED) or DISPATCH_FAILED (-> RETRYING or
 // FAILED per RetryPolicy). A READY task, or a RETRYING one whose next
 // attempt is due, may be dispatched. The provider is called outside any
 // transaction: the attempt is committed first, the outcome after.
 func (s *Service) Dispatch(ctx context.Context, id uuid.UUID) (*ent.Activity, error) {
-	tid, pid, err := scope(ctx, auth.PermActivityDispatch)
+	tid, pid, err := tenancy.Project(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -134,9 +134,9 @@ func (s *Service) Dispatch(ctx context.Context, id uuid.UUID) (*ent.Activity, er
 
 // ForceRetryDispatch dispatches now a task in RETRYING (whatever its
 // schedule) or FAILED by its last dispatch attempt, with a fresh attempt
-// budget (activity:force-retry-dispatch).
+// budget.
 func (s *Service) ForceRetryDispatch(ctx context.Context, id uuid.UUID) (*ent.Activity, error) {
-	tid, pid, err := scope(ctx, auth.PermActivityForceRetryDispatch)
+	tid, pid, err := tenancy.Project(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -156,7 +156,7 @@ func (s *Service) send(ctx context.Context, tid, pid, id uuid.UUID, force bool) 
 		}
 	} else if _, ok := Lookup(a.Status, tr); !ok {
 		return nil, illegal(a.Status, TriggerDispatchAttempt)
-	} else if a.Status == StatusRetrying && a.NextDispatchAt != nil && a.NextDispatchAt.After(s.now()) {
+	} else if a.Status == StatusRetrying && a.NextDispatchAt != nil && a.NextDispatchAt.After(s.Now()) {
 		return nil, apperr.Conflict(fmt.Sprintf(MsgRetryScheduledFmt, a.NextDispatchAt.UTC().Format(time.RFC3339)))
 	}
 	d, cfg, err := s.dispatch.For(ctx, pid, string(a.Channel))
@@ -188,7 +188,7 @@ func (s *Service) send(ctx context.Context, tid, pid, id uuid.UUID, force bool) 
 					}
 				})
 		}
-		next, at := policy.AfterFailure(a.DispatchAttempts, s.now())
+		next, at := policy.AfterFailure(a.DispatchAttempts, s.Now())
 		detail := map[string]any{"attempt": a.DispatchAttempts, "maxAttempts": policy.MaxAttempts, "error": derr.Error()}
 		return apply(ctx, tx, a, next, detail, func(u *ent.ActivityUpdate) {
 			if at != nil {

@@ -17,7 +17,7 @@ import (
 	"github.com/reten-io/reten/ent/commerce"
 	"github.com/reten-io/reten/ent/operator"
 	"github.com/reten-io/reten/internal/apperr"
-	"github.com/reten-io/reten/internal/auth"
+	"github.com/reten-io/reten/internal/tenancy"
 	"github.com/reten-io/reten/internal/txn"
 )
 
@@ -123,10 +123,10 @@ func (in CreateInput) attributes() map[string]string {
 
 // Create creates an activity of the active project in READY, with its
 // attributes and its CREATED status event (fromStatus null), in one
-// transaction (activity:create). The commerce must be a live commerce of the
+// transaction. The commerce must be a live commerce of the
 // tenant, the operator (optional) a live operator of the tenant: otherwise 404.
 func (s *Service) Create(ctx context.Context, in CreateInput) (*ent.Activity, error) {
-	tid, pid, err := scope(ctx, auth.PermActivityCreate)
+	tid, pid, err := tenancy.Project(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -158,13 +158,7 @@ func (s *Service) Create(ctx context.Context, in CreateInput) (*ent.Activity, er
 		c := tx.Activity.Create().SetTenantID(tid).SetProjectID(pid).SetCommerceID(in.CommerceID).
 			SetType(activity.Type(in.Type)).SetChannel(activity.Channel(in.Channel)).SetStatus(row.To).
 			SetScheduledAt(in.ScheduledAt.UTC().Truncate(time.Microsecond)).SetNillableOperatorID(in.OperatorID).
-			SetNillableCreatedBy(actor(ctx))
-		if in.Title != nil {
-			c.SetTitle(*in.Title)
-		}
-		if in.Description != nil {
-			c.SetDescription(*in.Description)
-		}
+			SetNillableCreatedBy(tenancy.Actor(ctx)).SetNillableTitle(in.Title).SetNillableDescription(in.Description)
 		a, err := c.Save(ctx)
 		if err != nil {
 			return fmt.Errorf("create activity: %w", err)
@@ -183,7 +177,7 @@ func (s *Service) Create(ctx context.Context, in CreateInput) (*ent.Activity, er
 		// The CREATED row of the table: no from status.
 		return tx.ActivityStatusEvent.Create().SetTenantID(tid).SetProjectID(pid).SetActivityID(a.ID).
 			SetEventType(row.Event).SetToStatus(activitystatusevent.ToStatus(row.To)).
-			SetOccurredAt(a.CreatedAt).SetNillableActorID(actor(ctx)).Exec(ctx)
+			SetOccurredAt(a.CreatedAt).SetNillableActorID(tenancy.Actor(ctx)).Exec(ctx)
 	})
 	if err != nil {
 		return nil, err

@@ -14,6 +14,7 @@ import (
 	"github.com/reten-io/reten/ent/activitystatusevent"
 	"github.com/reten-io/reten/internal/apperr"
 	"github.com/reten-io/reten/internal/clock"
+	"github.com/reten-io/reten/internal/tenancy"
 )
 
 // Status is an activity status.
@@ -239,7 +240,7 @@ func apply(ctx context.Context, tx *ent.Client, a *ent.Activity, tr Trigger, det
 	from := a.Status
 	ev := tx.ActivityStatusEvent.Create().SetTenantID(a.TenantID).SetProjectID(a.ProjectID).SetActivityID(a.ID).
 		SetEventType(row.Event).SetFromStatus(activitystatusevent.FromStatus(from)).
-		SetToStatus(activitystatusevent.ToStatus(row.To)).SetOccurredAt(at).SetNillableActorID(actor(ctx))
+		SetToStatus(activitystatusevent.ToStatus(row.To)).SetOccurredAt(at).SetNillableActorID(tenancy.Actor(ctx))
 	if detail != nil {
 		ev.SetDetail(detail)
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/reten-io/reten/internal/apperr"
 	"github.com/reten-io/reten/internal/apptest"
 	"github.com/reten-io/reten/internal/auth"
+	"github.com/reten-io/reten/internal/tenancy"
 	"github.com/reten-io/reten/internal/txn"
 	"github.com/reten-io/reten/internal/viewer"
 )
@@ -62,8 +63,14 @@ func sameInstant(a, b *time.Time) bool {
 func TestTransitionTable(t *testing.T) {
 	apptest.Each(t, func(t *testing.T, env *apptest.Env) {
 		acme := env.Bootstrap("Acme")
-		ctx := viewer.NewContext(context.Background(), &viewer.Viewer{UserID: acme.UserID, TenantID: acme.TenantID,
-			ProjectID: acme.ProjectID, Roles: []string{auth.RoleSuperAdmin}, Permissions: auth.PermissionsOf([]string{auth.RoleSuperAdmin})})
+		// A request's context: the super_admin admitted to a line of the
+		// project (the events' actor is the access's user).
+		ctx, err := tenancy.Enter(viewer.NewContext(context.Background(), &viewer.Viewer{UserID: acme.UserID, TenantID: acme.TenantID,
+			ProjectID: acme.ProjectID, Roles: []string{auth.RoleSuperAdmin}, Permissions: auth.PermissionsOf([]string{auth.RoleSuperAdmin})}),
+			"POST /activities/tasks/{id}/dispatch")
+		if err != nil {
+			t.Fatal(err)
+		}
 		c := env.App.DB.Client
 		com := c.Commerce.Create().SetTenantID(acme.TenantID).SetName("Shop").SaveX(ctx)
 		w := want()

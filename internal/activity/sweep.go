@@ -124,5 +124,5 @@ func (s *Service) DispatchDue(ctx context.Context, now time.Time) (int, error) {
 // RunRetrySweep dispatches the due retries now and then every interval until
 // ctx ends. Safe to run on every replica (see DispatchDue).
 func (s *Service) RunRetrySweep(ctx context.Context, every time.Duration) {
-	jobs.Every(ctx, "retry sweep", every, s.now, s.DispatchDue)
+	jobs.Every(ctx, "retry sweep", every, s.Now, s.DispatchDue)
 }

@@ -22,11 +22,9 @@ import (
 	"github.com/reten-io/reten/ent/project"
 	"github.com/reten-io/reten/ent/resurrectionthreshold"
 	"github.com/reten-io/reten/internal/apperr"
-	"github.com/reten-io/reten/internal/auth"
 	"github.com/reten-io/reten/internal/patch"
 	"github.com/reten-io/reten/internal/tenancy"
 	"github.com/reten-io/reten/internal/txn"
-	"github.com/reten-io/reten/internal/viewer"
 )
 
 // Messages of the AGC routes (SPEC.md and designed ones).
@@ -92,27 +90,7 @@ func AudienceArgs(id *uuid.UUID, clear *bool) (patch.Patch[uuid.UUID], error) {
 	return p, nil
 }
 
-// scope returns tenant and active project after checking the permission.
-func scope(ctx context.Context, perm string) (tenantID, projectID uuid.UUID, err error) {
-	if err := auth.RequireCtx(ctx, perm); err != nil {
-		return uuid.Nil, uuid.Nil, err
-	}
-	pid, err := tenancy.RequireProject(ctx)
-	if err != nil {
-		return uuid.Nil, uuid.Nil, err
-	}
-	return viewer.FromContext(ctx).TenantID, pid, nil
-}
-
 func notFound(id uuid.UUID) error { return apperr.NotFound(fmt.Sprintf(MsgNotFoundFmt, id)) }
-
-func actor(ctx context.Context) *uuid.UUID {
-	if v := viewer.FromContext(ctx); v != nil && v.UserID != uuid.Nil {
-		id := v.UserID
-		return &id
-	}
-	return nil
-}
 
 // withPillars eager-loads the three pillars and their ordered children
 // (a fixed number of queries, whatever the number of AGCs and children).
@@ -163,7 +141,7 @@ func (s *Service) load(ctx context.Context, tenantID, projectID, id uuid.UUID) (
 // Get returns an AGC of the active project with pillars, children and its
 // effective audience.
 func (s *Service) Get(ctx context.Context, id uuid.UUID) (*AGC, error) {
-	tid, pid, err := scope(ctx, auth.PermAGCView)
+	tid, pid, err := tenancy.Project(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -180,7 +158,7 @@ func (s *Service) Get(ctx context.Context, id uuid.UUID) (*AGC, error) {
 
 // List returns the AGCs of the active project by name, with their pillars.
 func (s *Service) List(ctx context.Context) ([]*AGC, error) {
-	tid, pid, err := scope(ctx, auth.PermAGCView)
+	tid, pid, err := tenancy.Project(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -223,7 +201,7 @@ func (s *Service) checkName(ctx context.Context, projectID uuid.UUID, name strin
 // Create stores an AGC (status draft) with its three pillars and children in
 // one transaction and returns it as Get does.
 func (s *Service) Create(ctx context.Context, in CreateInput) (*AGC, error) {
-	tid, pid, err := scope(ctx, auth.PermAGCCreate)
+	tid, pid, err := tenancy.Project(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -261,7 +239,7 @@ func (s *Service) Create(ctx context.Context, in CreateInput) (*AGC, error) {
 	var id uuid.UUID
 	err = txn.Run(ctx, s.client, func(ctx context.Context, tx *ent.Client) error {
 		c := tx.ActivityGenerationConfig.Create().SetTenantID(tid).SetProjectID(pid).SetName(in.Name).
-			SetNillableAudienceID(in.AudienceID).SetNillableUpdatedBy(actor(ctx))
+			SetNillableAudienceID(in.AudienceID).SetNillableUpdatedBy(tenancy.Actor(ctx))
 		if in.Description != nil {
 			c.SetDescription(*in.Description)
 		}
@@ -270,7 +248,7 @@ func (s *Service) Create(ctx context.Context, in CreateInput) (*AGC, error) {
 			return apperr.FromEnt(err, "", fmt.Sprintf(MsgDuplicateNameFmt, in.Name))
 		}
 		id = a.ID
-		r := reconciler{tx: tx, tenantID: tid, projectID: pid, agcID: a.ID, by: actor(ctx)}
+		r := reconciler{tx: tx, tenantID: tid, projectID: pid, agcID: a.ID, by: tenancy.Actor(ctx)}
 		if err := r.createActivation(ctx, in.Activation); err != nil {
 			return err
 		}
@@ -291,7 +269,7 @@ func (s *Service) Create(ctx context.Context, in CreateInput) (*AGC, error) {
 // Update changes the metadata of an AGC (never its pillars) and returns it
 // with its pillars.
 func (s *Service) Update(ctx context.Context, id uuid.UUID, in UpdateInput) (*AGC, error) {
-	tid, pid, err := scope(ctx, auth.PermAGCUpdate)
+	tid, pid, err := tenancy.Project(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -320,7 +298,7 @@ func (s *Service) Update(ctx context.Context, id uuid.UUID, in UpdateInput) (*AG
 	err = txn.Run(ctx, s.client, func(ctx context.Context, tx *ent.Client) error {
 		u := tx.ActivityGenerationConfig.UpdateOneID(id).
 			Where(activitygenerationconfig.TenantID(tid), activitygenerationconfig.ProjectID(pid)).
-			SetNillableName(name).SetNillableDescription(in.Description).SetNillableUpdatedBy(actor(ctx))
+			SetNillableName(name).SetNillableDescription(in.Description).SetNillableUpdatedBy(tenancy.Actor(ctx))
 		switch {
 		case in.Audience.IsNull():
 			u.ClearAudienceID()

@@ -3,7 +3,7 @@ package agc
 import (
 	"context"
 
-	"github.com/reten-io/reten/internal/auth"
+	"github.com/reten-io/reten/internal/tenancy"
 )
 
 // Defaults is the snake_case payload of GET /api/lifecycle-defaults that
@@ -77,7 +77,7 @@ func ptr(i int) *int { return &i }
 
 // LifecycleDefaults returns the hardcoded defaults (tenant-level).
 func (s *Service) LifecycleDefaults(ctx context.Context) (Defaults, error) {
-	if err := auth.RequireCtx(ctx, auth.PermAGCView); err != nil {
+	if _, err := tenancy.From(ctx); err != nil {
 		return Defaults{}, err
 	}
 	return Defaults{

@@ -7,17 +7,17 @@ import (
 
 	"github.com/reten-io/reten/ent"
 	"github.com/reten-io/reten/ent/activitygenerationconfig"
-	"github.com/reten-io/reten/internal/auth"
+	"github.com/reten-io/reten/internal/tenancy"
 )
 
-// Connection pages the AGCs of the active project for GraphQL
-// (activity-generation-config:view). Field collection eager-loads the
+// Connection pages the AGCs of the active project for GraphQL.
+// Field collection eager-loads the
 // pillars and children the query selects, and the project is loaded with
 // the page so that effectiveAudienceID needs no query per AGC: the number
 // of statements does not grow with the page size.
 func (s *Service) Connection(ctx context.Context, after *ent.Cursor, first *int, before *ent.Cursor, last *int,
 	orderBy *ent.ActivityGenerationConfigOrder, where *ent.ActivityGenerationConfigWhereInput) (*ent.ActivityGenerationConfigConnection, error) {
-	tid, pid, err := scope(ctx, auth.PermAGCView)
+	tid, pid, err := tenancy.Project(ctx)
 	if err != nil {
 		return nil, err
 	}

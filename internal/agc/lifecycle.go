@@ -9,14 +9,14 @@ import (
 	"github.com/reten-io/reten/ent/activationconfig"
 	"github.com/reten-io/reten/ent/activitygenerationconfig"
 	"github.com/reten-io/reten/internal/apperr"
-	"github.com/reten-io/reten/internal/auth"
+	"github.com/reten-io/reten/internal/tenancy"
 	"github.com/reten-io/reten/internal/txn"
 )
 
 // ReplaceLifecycle edits the pillars sent (fields sent, and children by id
 // when an array is sent) atomically, then recomputes the config hashes.
 func (s *Service) ReplaceLifecycle(ctx context.Context, id uuid.UUID, in LifecycleInput) error {
-	tid, pid, err := scope(ctx, auth.PermAGCUpdate)
+	tid, pid, err := tenancy.Project(ctx)
 	if err != nil {
 		return err
 	}
@@ -38,7 +38,7 @@ func (s *Service) ReplaceLifecycle(ctx context.Context, id uuid.UUID, in Lifecyc
 		return err
 	}
 	return txn.Run(ctx, s.client, func(ctx context.Context, tx *ent.Client) error {
-		r := reconciler{tx: tx, tenantID: tid, projectID: pid, agcID: id, by: actor(ctx)}
+		r := reconciler{tx: tx, tenantID: tid, projectID: pid, agcID: id, by: tenancy.Actor(ctx)}
 		if in.Activation != nil && a.Edges.ActivationConfig != nil {
 			p := in.Activation
 			u := tx.ActivationConfig.UpdateOneID(a.Edges.ActivationConfig.ID).SetNillableName(p.Name).

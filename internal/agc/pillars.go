@@ -13,11 +13,11 @@ import (
 	"github.com/reten-io/reten/ent/resurrectionconfig"
 	"github.com/reten-io/reten/ent/resurrectionthreshold"
 	"github.com/reten-io/reten/internal/apperr"
-	"github.com/reten-io/reten/internal/auth"
+	"github.com/reten-io/reten/internal/tenancy"
 )
 
 func (s *Service) activationQuery(ctx context.Context) (*ent.ActivationConfigQuery, error) {
-	tid, pid, err := scope(ctx, auth.PermLifecycleConfigView)
+	tid, pid, err := tenancy.Project(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -48,7 +48,7 @@ func (s *Service) GetActivation(ctx context.Context, id uuid.UUID) (*ent.Activat
 }
 
 func (s *Service) engagementQuery(ctx context.Context) (*ent.EngagementConfigQuery, error) {
-	tid, pid, err := scope(ctx, auth.PermLifecycleConfigView)
+	tid, pid, err := tenancy.Project(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -79,7 +79,7 @@ func (s *Service) GetEngagement(ctx context.Context, id uuid.UUID) (*ent.Engagem
 }
 
 func (s *Service) resurrectionQuery(ctx context.Context) (*ent.ResurrectionConfigQuery, error) {
-	tid, pid, err := scope(ctx, auth.PermLifecycleConfigView)
+	tid, pid, err := tenancy.Project(ctx)
 	if err != nil {
 		return nil, err
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/reten-io/reten/internal/auth"
 	"github.com/reten-io/reten/internal/dbtest"
 	"github.com/reten-io/reten/internal/patch"
+	"github.com/reten-io/reten/internal/tenancy"
 )
 
 // fixture is a tenant with one active retention status per stage.
@@ -185,7 +186,8 @@ func TestTenancy(t *testing.T) {
 		_, err = f.svc.Get(f.acme.InProject(otherProject, auth.PermAGCView), a.ID)
 		dbtest.ExpectError(t, err, http.StatusNotFound, notFound)
 
-		_, err = f.svc.Get(f.acme.As(auth.PermAGCCreate), a.ID)
+		// The permission is the matrix line's, applied on entering it.
+		_, err = tenancy.Enter(f.acme.As(auth.PermAGCCreate), "GET /activity-generation-configs/{id}")
 		dbtest.ExpectError(t, err, http.StatusForbidden, "Required permissions: "+auth.PermAGCView)
 		if _, err := f.svc.Get(f.acme.As(auth.PermAGCView), a.ID); err != nil {
 			t.Fatalf("get with exactly %s: %v", auth.PermAGCView, err)

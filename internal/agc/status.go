@@ -9,7 +9,7 @@ import (
 	"github.com/reten-io/reten/ent"
 	"github.com/reten-io/reten/ent/activitygenerationconfig"
 	"github.com/reten-io/reten/internal/apperr"
-	"github.com/reten-io/reten/internal/auth"
+	"github.com/reten-io/reten/internal/tenancy"
 	"github.com/reten-io/reten/internal/trash"
 	"github.com/reten-io/reten/internal/txn"
 )
@@ -25,7 +25,7 @@ func (s *Service) Pause(ctx context.Context, id uuid.UUID) (*AGC, error) {
 }
 
 func (s *Service) transition(ctx context.Context, id uuid.UUID, to activitygenerationconfig.Status) (*AGC, error) {
-	tid, pid, err := scope(ctx, auth.PermAGCUpdate)
+	tid, pid, err := tenancy.Project(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -44,7 +44,7 @@ func (s *Service) transition(ctx context.Context, id uuid.UUID, to activitygener
 	err = txn.Run(ctx, s.client, func(ctx context.Context, tx *ent.Client) error {
 		n, err := tx.ActivityGenerationConfig.Update().Where(activitygenerationconfig.ID(id),
 			activitygenerationconfig.TenantID(tid), activitygenerationconfig.ProjectID(pid),
-			activitygenerationconfig.StatusEQ(from)).SetStatus(to).SetNillableUpdatedBy(actor(ctx)).Save(ctx)
+			activitygenerationconfig.StatusEQ(from)).SetStatus(to).SetNillableUpdatedBy(tenancy.Actor(ctx)).Save(ctx)
 		if err != nil {
 			return err
 		}
@@ -61,7 +61,7 @@ func (s *Service) transition(ctx context.Context, id uuid.UUID, to activitygener
 
 // Delete archives the AGC and its three pillars and records it in the trash.
 func (s *Service) Delete(ctx context.Context, id uuid.UUID) error {
-	tid, pid, err := scope(ctx, auth.PermAGCDelete)
+	tid, pid, err := tenancy.Project(ctx)
 	if err != nil {
 		return err
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/reten-io/reten/internal/apperr"
 	"github.com/reten-io/reten/internal/auth"
 	"github.com/reten-io/reten/internal/paging"
+	"github.com/reten-io/reten/internal/tenancy"
 	"github.com/reten-io/reten/internal/txn"
 	"github.com/reten-io/reten/internal/viewer"
 )
@@ -122,13 +123,14 @@ func (in CreateInput) validate(now time.Time) []string {
 	return msgs
 }
 
-// caller returns the viewer when it may manage keys: a user session holding
-// api-key:manage (keys can never manage keys).
+// caller returns the principal of the access of ctx when it may manage
+// keys: a user session (keys can never manage keys).
 func caller(ctx context.Context) (*viewer.Viewer, error) {
-	v := viewer.FromContext(ctx)
-	if err := auth.Require(v, auth.PermAPIKeyManage); err != nil {
+	acc, err := tenancy.From(ctx)
+	if err != nil {
 		return nil, err
 	}
+	v := acc.Viewer
 	if v.IsAPIKey() {
 		return nil, apperr.Forbidden(MsgJWTOnly)
 	}
@@ -195,16 +197,7 @@ func (s *Service) List(ctx context.Context, p paging.Page) (*paging.List[*ent.AP
 		return nil, err
 	}
 	q := s.db(ctx).APIKey.Query().Where(apikey.UserID(v.UserID), apikey.TenantID(v.TenantID))
-	total, err := q.Clone().Count(ctx)
-	if err != nil {
-		return nil, err
-	}
-	keys, err := q.Order(ent.Desc(apikey.FieldCreatedAt), ent.Desc(apikey.FieldID)).
-		Offset(p.Offset()).Limit(p.PerPage).All(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return &paging.List[*ent.APIKey]{Items: keys, Total: total, Page: p}, nil
+	return paging.Fetch(ctx, q, paging.Desc(apikey.FieldCreatedAt, apikey.FieldID), p)
 }
 
 // Connection pages through the caller's keys in the active tenant (GraphQL).

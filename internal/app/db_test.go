@@ -78,25 +78,22 @@ func TestLoadConfig(t *testing.T) {
 	if set, err := app.LoadConfig(); err != nil || string(set.SecretsKey) != strings.Repeat("\xab", 32) {
 		t.Fatalf("RETEN_SECRETS_KEY: %x %v", set.SecretsKey, err)
 	}
-	t.Setenv("RETEN_SECRETS_KEY", "short")
-	if _, err := app.LoadConfig(); err == nil || err.Error() != "RETEN_SECRETS_KEY must be 64 hexadecimal characters (32 bytes)" {
-		t.Fatalf("err = %v", err)
+	// refused sets env (name, value pairs) and asserts that LoadConfig
+	// fails with exactly msg.
+	refused := func(msg string, env ...string) {
+		t.Helper()
+		for i := 0; i+1 < len(env); i += 2 {
+			t.Setenv(env[i], env[i+1])
+		}
+		if _, err := app.LoadConfig(); err == nil || err.Error() != msg {
+			t.Fatalf("err = %v, want %q", err, msg)
+		}
 	}
+	refused("RETEN_SECRETS_KEY must be 64 hexadecimal characters (32 bytes)", "RETEN_SECRETS_KEY", "short")
 	t.Setenv("RETEN_SECRETS_KEY", "")
-
-	t.Setenv("DATABASE_URL", "postgres://x@localhost/db")
-	if _, err := app.LoadConfig(); err == nil || err.Error() != "RETEN_JWT_SECRET is required with PostgreSQL" {
-		t.Fatalf("err = %v", err)
-	}
-	t.Setenv("DATABASE_URL", "mysql://x")
-	if _, err := app.LoadConfig(); err == nil || err.Error() != "DATABASE_URL must start with postgres:// or sqlite://" {
-		t.Fatalf("err = %v", err)
-	}
-	t.Setenv("DATABASE_URL", "postgres://x@localhost/db")
-	t.Setenv("RETEN_JWT_SECRET", "short")
-	if _, err := app.LoadConfig(); err == nil || err.Error() != "RETEN_JWT_SECRET must be at least 32 bytes" {
-		t.Fatalf("err = %v", err)
-	}
+	refused("RETEN_JWT_SECRET is required with PostgreSQL", "DATABASE_URL", "postgres://x@localhost/db")
+	refused("DATABASE_URL must start with postgres:// or sqlite://", "DATABASE_URL", "mysql://x")
+	refused("RETEN_JWT_SECRET must be at least 32 bytes", "DATABASE_URL", "postgres://x@localhost/db", "RETEN_JWT_SECRET", "short")
 }
 
 // TestFreshSQLiteStartedTwiceAtOnce: serve and bootstrap started together on

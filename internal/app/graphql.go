@@ -74,9 +74,14 @@ func graphqlHandler(client *ent.Client, tenancyResolver *tenancy.Resolver, limit
 }
 
 // fieldGuard authorises every field resolution:
-//   - a root field (Query or Mutation) must be in tenancy.Matrix; its
-//     project scope and permission are checked there, in the SPEC.md order
-//     (project, then permission), before the resolver decodes anything;
+//   - a root field (Query or Mutation) must be in tenancy.Matrix: the
+//     field is admitted to its line (tenancy.Admit: the project the scope
+//     needs, then the permission, the SPEC.md order) before the resolver
+//     decodes anything, and the access goes into the context of the
+//     resolver and of the fields below it, where services read tenant,
+//     project and principal. A tenant-level field's access has no project,
+//     as on REST; the viewer keeps the request's project, so the edges the
+//     document selects stay narrowed to it;
 //   - any other field returning an entity (or a connection of it) needs that
 //     entity's read permission, so edges cannot reach data the typed queries
 //     would refuse: project { rootAudience } needs audience-criteria:view.
@@ -101,15 +106,9 @@ func fieldGuard(schema *ast.Schema) graphql.FieldMiddleware {
 			if !ok {
 				return nil, apperr.Forbidden("Operation " + fc.Object + "." + fc.Field.Name + " is not authorised")
 			}
-			if e.Scope == tenancy.ProjectScoped {
-				if _, err := tenancy.RequireProject(ctx); err != nil {
-					return nil, err
-				}
-			}
-			if e.Permission != "" {
-				if err := auth.RequireCtx(ctx, e.Permission); err != nil {
-					return nil, err
-				}
+			ctx, err := tenancy.Admit(ctx, viewer.FromContext(ctx), e)
+			if err != nil {
+				return nil, err
 			}
 			return next(ctx)
 		}
@@ -123,7 +122,7 @@ func fieldGuard(schema *ast.Schema) graphql.FieldMiddleware {
 // requireRead checks the read permission of an entity type, if it has one.
 func requireRead(ctx context.Context, entity string) error {
 	if perm, known := auth.ViewPermission(entity); known && perm != "" {
-		return auth.RequireCtx(ctx, perm)
+		return auth.Require(viewer.FromContext(ctx), perm)
 	}
 	return nil
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/reten-io/reten/internal/auth"
 	"github.com/reten-io/reten/internal/dataset"
 	"github.com/reten-io/reten/internal/demo"
+	"github.com/reten-io/reten/internal/tenancy"
 	"github.com/reten-io/reten/internal/viewer"
 )
 
@@ -24,11 +25,16 @@ import (
 // SQL needs (`"schema".` on PostgreSQL, empty on SQLite).
 func DemoDataset(t testing.TB, env *Env, tenantID uuid.UUID, opts demo.Options) (*sql.DB, string) {
 	t.Helper()
-	ctx := viewer.NewContext(context.Background(), &viewer.Viewer{UserID: uuid.New(), TenantID: tenantID,
-		Roles: []string{auth.RoleSuperAdmin}, Permissions: auth.PermissionsOf([]string{auth.RoleSuperAdmin})})
+	// A super_admin of the tenant entering the catalog's line, as `reten
+	// demo` does.
+	ctx, err := tenancy.Enter(viewer.NewContext(context.Background(), &viewer.Viewer{UserID: uuid.New(), TenantID: tenantID,
+		Roles: []string{auth.RoleSuperAdmin}, Permissions: auth.PermissionsOf([]string{auth.RoleSuperAdmin})}),
+		"PUT /tenant-dataset/catalog")
+	if err != nil {
+		t.Fatal(err)
+	}
 	var (
 		db     *sql.DB
-		err    error
 		hosted dataset.Hosted
 		prefix string
 	)

@@ -16,7 +16,6 @@ import (
 	"github.com/reten-io/reten/ent/predicate"
 	"github.com/reten-io/reten/ent/queryblock"
 	"github.com/reten-io/reten/internal/apperr"
-	"github.com/reten-io/reten/internal/auth"
 	"github.com/reten-io/reten/internal/criteria"
 	"github.com/reten-io/reten/internal/tenancy"
 	"github.com/reten-io/reten/internal/txn"
@@ -46,20 +45,6 @@ type Detail struct {
 // db is the transaction client of ctx when there is one, else the pool.
 func (s *Service) db(ctx context.Context) *ent.Client { return txn.Client(ctx, s.client) }
 
-// scope returns the tenant and the active project once the caller holds
-// perm, in the SPEC.md order (project, then permission).
-func scope(ctx context.Context, perm string) (tenantID, projectID uuid.UUID, err error) {
-	pid, err := tenancy.RequireProject(ctx)
-	if err != nil {
-		return uuid.Nil, uuid.Nil, err
-	}
-	tid, err := auth.TenantFor(ctx, perm)
-	if err != nil {
-		return uuid.Nil, uuid.Nil, err
-	}
-	return tid, pid, nil
-}
-
 // inProject narrows a query to the live audiences of the tenant's project
 // (the data layer adds the tenant filter and hides archived rows as well).
 func inProject(tid, pid uuid.UUID) predicate.Audience {
@@ -69,7 +54,7 @@ func inProject(tid, pid uuid.UUID) predicate.Audience {
 // Get returns a non-archived audience of the active project with its blocks
 // (ascending order) and compositions.
 func (s *Service) Get(ctx context.Context, id uuid.UUID) (*Detail, error) {
-	tid, pid, err := scope(ctx, auth.PermAudienceView)
+	tid, pid, err := tenancy.Project(ctx)
 	if err != nil {
 		return nil, err
 	}

@@ -237,3 +237,21 @@ func invalid(issues []qb.Issue) error {
 }
 
 func sortedKeys(m map[string]any) []string { return slices.Sorted(maps.Keys(m)) }
+
+// checkChange checks the definition and the compositions the stored
+// audience cur would have after a change that sends blocks (def, when
+// setBlocks) or compositions (comps, when setComps) or both, its stored ones
+// standing for what was not sent, and returns them.
+func (s *Service) checkChange(ctx context.Context, tid, pid uuid.UUID, cur *Detail, setBlocks bool, def qb.Definition,
+	setComps bool, comps []CompositionInput) (qb.Definition, []CompositionInput, error) {
+	if !setBlocks {
+		var err error
+		if def, err = criteria.Definition(cur.Edges.QueryBlocks); err != nil {
+			return def, nil, err
+		}
+	}
+	if !setComps {
+		comps = storedCompositions(cur.Audience)
+	}
+	return def, comps, s.check(ctx, tid, pid, cur.ID, def, comps)
+}

@@ -1,18 +1,16 @@
 package audience
 
 import (
-	"cmp"
 	"context"
-	"slices"
 	"strings"
 
 	"github.com/google/uuid"
 
 	"github.com/reten-io/reten/ent"
 	"github.com/reten-io/reten/ent/audience"
-	"github.com/reten-io/reten/internal/auth"
 	"github.com/reten-io/reten/internal/criteria"
 	"github.com/reten-io/reten/internal/paging"
+	"github.com/reten-io/reten/internal/tenancy"
 )
 
 // Summary is a list item: the audience and its count of where leaves.
@@ -25,7 +23,7 @@ type Summary struct {
 // first, then newest first; search narrows by name (case-insensitive
 // substring).
 func (s *Service) List(ctx context.Context, search string, p paging.Page) (*paging.List[Summary], error) {
-	tid, pid, err := scope(ctx, auth.PermAudienceView)
+	tid, pid, err := tenancy.Project(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -33,33 +31,24 @@ func (s *Service) List(ctx context.Context, search string, p paging.Page) (*pagi
 	if search = strings.TrimSpace(search); search != "" {
 		q.Where(audience.NameContainsFold(search))
 	}
-	total, err := q.Clone().Count(ctx)
+	l, err := paging.Fetch(ctx, q.WithQueryBlocks(),
+		paging.Desc(audience.FieldIsRoot, audience.FieldCreatedAt, audience.FieldID), p)
 	if err != nil {
 		return nil, err
 	}
-	items, err := q.Order(ent.Desc(audience.FieldIsRoot), ent.Desc(audience.FieldCreatedAt), ent.Desc(audience.FieldID)).
-		WithQueryBlocks().Offset(p.Offset()).Limit(p.PerPage).All(ctx)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]Summary, len(items))
-	for i, a := range items {
+	return paging.Map(l, func(a *ent.Audience) (Summary, error) {
 		n, err := criteria.ConditionCount(a.Edges.QueryBlocks)
-		if err != nil {
-			return nil, err
-		}
-		out[i] = Summary{Audience: a, ConditionCount: n}
-	}
-	return &paging.List[Summary]{Items: out, Total: total, Page: p}, nil
+		return Summary{Audience: a, ConditionCount: n}, err
+	})
 }
 
-// Connection pages the live audiences of the active project for GraphQL
-// (audience-criteria:view). The blocks of the page are loaded with it (one
+// Connection pages the live audiences of the active project for GraphQL.
+// The blocks of the page are loaded with it (one
 // statement for the whole page), so conditionCount needs no query per
 // audience; field collection loads what else the query selects.
 func (s *Service) Connection(ctx context.Context, after *ent.Cursor, first *int, before *ent.Cursor, last *int,
 	orderBy *ent.AudienceOrder, where *ent.AudienceWhereInput) (*ent.AudienceConnection, error) {
-	tid, pid, err := scope(ctx, auth.PermAudienceView)
+	tid, pid, err := tenancy.Project(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -70,14 +59,7 @@ func (s *Service) Connection(ctx context.Context, after *ent.Cursor, first *int,
 // ConditionCount counts the where leaves of a's blocks (the loaded edge
 // when the query eager-loaded it).
 func (s *Service) ConditionCount(ctx context.Context, a *ent.Audience) (int, error) {
-	blocks, err := a.Edges.QueryBlocksOrErr()
-	if ent.IsNotLoaded(err) {
-		blocks, err = a.QueryQueryBlocks().All(ctx)
-	}
-	if err != nil {
-		return 0, err
-	}
-	return criteria.ConditionCount(blocks)
+	return criteria.LoadedConditionCount(ctx, a.Edges.QueryBlocksOrErr, a.QueryQueryBlocks().All)
 }
 
 // OperandName is the name of a composition's operand audience, "" when it
@@ -123,11 +105,7 @@ func (s *Service) Blocks(ctx context.Context, a *ent.Audience) ([]*ent.QueryBloc
 	if err != nil {
 		return nil, err
 	}
-	out := slices.Clone(blocks)
-	slices.SortFunc(out, func(x, y *ent.QueryBlock) int {
-		return cmp.Or(cmp.Compare(x.Order, y.Order), cmp.Compare(x.ID.String(), y.ID.String()))
-	})
-	return out, nil
+	return criteria.OrderedBlocks(blocks), nil
 }
 
 // Compositions returns an audience's compositions in their order (then
@@ -137,9 +115,5 @@ func (s *Service) Compositions(ctx context.Context, a *ent.Audience) ([]*ent.Aud
 	if err != nil {
 		return nil, err
 	}
-	out := slices.Clone(comps)
-	slices.SortFunc(out, func(x, y *ent.AudienceComposition) int {
-		return cmp.Or(cmp.Compare(x.Order, y.Order), cmp.Compare(x.ID.String(), y.ID.String()))
-	})
-	return out, nil
+	return criteria.InOrder(comps, func(c *ent.AudienceComposition) (int, uuid.UUID) { return c.Order, c.ID }), nil
 }

@@ -7,14 +7,14 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/reten-io/reten/internal/apperr"
-	"github.com/reten-io/reten/internal/auth"
 	"github.com/reten-io/reten/internal/criteria"
 	"github.com/reten-io/reten/internal/dataset"
 	qb "github.com/reten-io/reten/internal/querybuilder"
+	"github.com/reten-io/reten/internal/tenancy"
 )
 
 // MsgTableNotFound is the 404 of the catalog columns route.
-const MsgTableNotFound = "Table not found"
+const MsgTableNotFound = criteria.MsgTableNotFound
 
 // DefinitionInput is a definition sent in a body (generate-sql, validate,
 // preview): QueryBlocks is the parsed JSON of the queryBlocks array;
@@ -24,8 +24,8 @@ type DefinitionInput struct {
 	Compositions []CompositionInput
 }
 
-// SQL, validation and preview: every operation needs
-// audience-criteria:view-sql and a tenant dataset (404 without one). The SQL
+// SQL, validation and preview: every operation needs a tenant dataset (404
+// without one). The SQL
 // is always the BigQuery output SPEC.md documents, with subjectColumn the
 // identity column; previews run the postgres or sqlite compilation on the
 // dataset. Compositions are compiled in: the operand audiences are loaded
@@ -65,7 +65,7 @@ func (s *Service) check(ctx context.Context, tid, pid, id uuid.UUID, def qb.Defi
 // shape error or an operand that is not a live audience of the project).
 func (s *Service) bodyTree(ctx context.Context, tid, pid uuid.UUID, in DefinitionInput, format error) (qb.AudienceTree, error) {
 	def, err := criteria.Decode(in.QueryBlocks)
-	if err := joinDTO(invalidMessages(format), err, in.Compositions); err != nil {
+	if err := joinDTO(criteria.InvalidMessages(format), err, in.Compositions); err != nil {
 		return qb.AudienceTree{}, err
 	}
 	tree, issues, err := newTrees(s.db(ctx), tid, pid).with(ctx, uuid.Nil, def, in.Compositions)
@@ -73,14 +73,6 @@ func (s *Service) bodyTree(ctx context.Context, tid, pid uuid.UUID, in Definitio
 		err = invalid(issues)
 	}
 	return tree, err
-}
-
-// invalidMessages returns the messages of a 400 (nil for nil).
-func invalidMessages(err error) []string {
-	if e, ok := apperr.As(err); ok && e.Kind == apperr.KindInvalid {
-		return e.Messages
-	}
-	return nil
 }
 
 // storedTree loads audience id of the project with its operands (404 when
@@ -97,31 +89,28 @@ func (s *Service) storedTree(ctx context.Context, tid, pid, id uuid.UUID) (qb.Au
 	return tree, err
 }
 
+// stored runs the SQL operations on stored audiences.
+func (s *Service) stored() criteria.Stored {
+	return criteria.Stored{DS: s.ds, Kind: qb.Audience, Tree: s.storedTree}
+}
+
 // SQL compiles a stored audience with its compositions (GET
 // /api/audience-criterias/:id/sql). The format is checked first (400), then
 // the audience is found (404), then its definition is validated against the
 // current catalog before compiling (400 with the issues).
 func (s *Service) SQL(ctx context.Context, id uuid.UUID, format string) (*qb.Compiled, error) {
-	tid, pid, err := scope(ctx, auth.PermAudienceViewSQL)
+	tid, pid, err := tenancy.Project(ctx)
 	if err != nil {
 		return nil, err
 	}
-	f, err := criteria.ParseFormat(format)
-	if err != nil {
-		return nil, err
-	}
-	tree, err := s.storedTree(ctx, tid, pid, id)
-	if err != nil {
-		return nil, err
-	}
-	return criteria.SQL(ctx, s.ds, tree, qb.Audience, f)
+	return s.stored().SQL(ctx, tid, pid, id, format)
 }
 
 // GenerateSQL compiles a definition sent in the body (POST generate-sql);
 // nothing is stored. An invalid format and a malformed definition are
 // reported together; the operands and the catalog rules come after them.
 func (s *Service) GenerateSQL(ctx context.Context, in DefinitionInput, format string) (*qb.Compiled, error) {
-	tid, pid, err := scope(ctx, auth.PermAudienceViewSQL)
+	tid, pid, err := tenancy.Project(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -140,20 +129,15 @@ func (s *Service) GenerateSQL(ctx context.Context, in DefinitionInput, format st
 // (queryBlocks missing, not an array, or empty; compositions malformed) is
 // a 400.
 func (s *Service) Validate(ctx context.Context, in DefinitionInput) (*criteria.Validation, error) {
-	tid, pid, err := scope(ctx, auth.PermAudienceViewSQL)
+	tid, pid, err := tenancy.Project(ctx)
 	if err != nil {
 		return nil, err
 	}
-	if list, ok := in.QueryBlocks.([]any); !ok || len(list) == 0 {
-		_, err := criteria.Decode(in.QueryBlocks)
+	def, issues, err := criteria.DecodeForValidation(ctx, s.ds, in.QueryBlocks)
+	switch {
+	case err != nil:
 		return nil, err
-	}
-	def, issues := qb.DecodeBlocksValue(in.QueryBlocks, criteria.Path)
-	if len(issues) > 0 {
-		// The dataset must exist even when the shape alone decides.
-		if _, _, err := s.ds.Catalog(ctx); err != nil {
-			return nil, err
-		}
+	case len(issues) > 0:
 		return &criteria.Validation{Valid: false, Errors: append(issues, compositionIssues(in.Compositions)...)}, nil
 	}
 	if issues, err = s.issues(ctx, tid, pid, uuid.Nil, def, in.Compositions); err != nil {
@@ -166,21 +150,17 @@ func (s *Service) Validate(ctx context.Context, in DefinitionInput) (*criteria.V
 // at most limit sample rows and the count of distinct subjects, read-only,
 // bounded by the preview timeout; a BigQuery dataset answers 422.
 func (s *Service) Preview(ctx context.Context, id uuid.UUID, limit int) (*qb.PreviewResult, error) {
-	tid, pid, err := scope(ctx, auth.PermAudienceViewSQL)
+	tid, pid, err := tenancy.Project(ctx)
 	if err != nil {
 		return nil, err
 	}
-	tree, err := s.storedTree(ctx, tid, pid, id)
-	if err != nil {
-		return nil, err
-	}
-	return criteria.Preview(ctx, s.ds, tree, qb.Audience, limit)
+	return s.stored().Preview(ctx, tid, pid, id, limit)
 }
 
 // PreviewBody is Preview of a definition sent in the body (POST
 // preview-from-body).
 func (s *Service) PreviewBody(ctx context.Context, in DefinitionInput, limit int) (*qb.PreviewResult, error) {
-	tid, pid, err := scope(ctx, auth.PermAudienceViewSQL)
+	tid, pid, err := tenancy.Project(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -203,19 +183,15 @@ type ChangeInput struct {
 
 // MembershipChange reports, before anything is saved, how the audience's
 // subjects would change under in: the distinct subjects before and after,
-// those entering and those leaving (audience-criteria:view-sql). An
+// those entering and those leaving. An
 // audience without a stored definition (a root audience not yet edited)
 // has no subjects before.
 func (s *Service) MembershipChange(ctx context.Context, id uuid.UUID, in ChangeInput) (*qb.Membership, error) {
-	tid, pid, err := scope(ctx, auth.PermAudienceViewSQL)
+	tid, pid, err := tenancy.Project(ctx)
 	if err != nil {
 		return nil, err
 	}
-	var def qb.Definition
-	var shape error
-	if in.SetBlocks {
-		def, shape = criteria.Decode(in.QueryBlocks)
-	}
+	def, shape := criteria.DecodeSent(in.SetBlocks, in.QueryBlocks)
 	if err := joinDTO(nil, shape, in.Compositions); err != nil {
 		return nil, err
 	}
@@ -223,16 +199,8 @@ func (s *Service) MembershipChange(ctx context.Context, id uuid.UUID, in ChangeI
 	if err != nil {
 		return nil, err
 	}
-	if !in.SetBlocks {
-		if def, err = criteria.Definition(cur.Edges.QueryBlocks); err != nil {
-			return nil, err
-		}
-	}
-	comps := storedCompositions(cur.Audience)
-	if in.SetCompositions {
-		comps = in.Compositions
-	}
-	if err := s.check(ctx, tid, pid, id, def, comps); err != nil {
+	def, comps, err := s.checkChange(ctx, tid, pid, cur, in.SetBlocks, def, in.SetCompositions, in.Compositions)
+	if err != nil {
 		return nil, err
 	}
 	trees := newTrees(s.db(ctx), tid, pid)
@@ -280,17 +248,13 @@ func (s *Service) MembershipChange(ctx context.Context, id uuid.UUID, in ChangeI
 	return m, dataset.QueryFailed(ctx, err)
 }
 
-// Tables is the catalog of the tenant dataset as audiences see it
-// (audience-criteria:view): 404 without a dataset.
+// Tables is the catalog of the tenant dataset as audiences see it:
+// 404 without a dataset.
 func (s *Service) Tables(ctx context.Context) ([]qb.Table, error) {
-	if _, _, err := scope(ctx, auth.PermAudienceView); err != nil {
+	if _, _, err := tenancy.Project(ctx); err != nil {
 		return nil, err
 	}
-	cat, _, err := s.ds.Catalog(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return cat.Tables, nil
+	return criteria.Tables(ctx, s.ds)
 }
 
 // Columns is one catalog table with its columns (404 MsgTableNotFound).
@@ -299,10 +263,5 @@ func (s *Service) Columns(ctx context.Context, table string) (*qb.Table, error) 
 	if err != nil {
 		return nil, err
 	}
-	for i := range tables {
-		if tables[i].Name == table {
-			return &tables[i], nil
-		}
-	}
-	return nil, apperr.NotFound(MsgTableNotFound)
+	return criteria.FindTable(tables, table)
 }

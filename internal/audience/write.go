@@ -2,7 +2,6 @@ package audience
 
 import (
 	"context"
-	"errors"
 	"strings"
 
 	"github.com/google/uuid"
@@ -11,11 +10,10 @@ import (
 	"github.com/reten-io/reten/ent/audience"
 	"github.com/reten-io/reten/ent/audiencecomposition"
 	"github.com/reten-io/reten/internal/apperr"
-	"github.com/reten-io/reten/internal/auth"
 	"github.com/reten-io/reten/internal/clock"
 	"github.com/reten-io/reten/internal/criteria"
 	"github.com/reten-io/reten/internal/patch"
-	qb "github.com/reten-io/reten/internal/querybuilder"
+	"github.com/reten-io/reten/internal/tenancy"
 	"github.com/reten-io/reten/internal/trash"
 	"github.com/reten-io/reten/internal/txn"
 )
@@ -32,8 +30,6 @@ const (
 	MsgReferenced = "Cannot delete an audience criteria that is referenced by another active audience criteria; remove that composition from the referencing audience criteria first."
 )
 
-func validName(name string) []string { return criteria.NameRule(name) }
-
 // CreateInput is the body of a new audience; QueryBlocks is the parsed JSON
 // of the queryBlocks array (nil when it was not sent).
 type CreateInput struct {
@@ -46,15 +42,15 @@ type CreateInput struct {
 // Create validates the definition against the tenant's catalog (identity
 // column, no unnests, operands live audiences of the project, compatible
 // subject columns) and stores the audience with its blocks and compositions
-// in one transaction (audience-criteria:create). Shape errors (name, block
+// in one transaction. Shape errors (name, block
 // structure, compositions) come first, as one 400 listing them all; then the
 // catalog rules (404 when the tenant has no dataset).
 func (s *Service) Create(ctx context.Context, in CreateInput) (*Detail, error) {
-	tid, pid, err := scope(ctx, auth.PermAudienceCreate)
+	tid, pid, err := tenancy.Project(ctx)
 	if err != nil {
 		return nil, err
 	}
-	msgs := validName(in.Name)
+	msgs := criteria.NameRule(in.Name)
 	def, err := criteria.Decode(in.QueryBlocks)
 	if err := joinDTO(msgs, err, in.Compositions); err != nil {
 		return nil, err
@@ -62,47 +58,30 @@ func (s *Service) Create(ctx context.Context, in CreateInput) (*Detail, error) {
 	if err := s.check(ctx, tid, pid, uuid.Nil, def, in.Compositions); err != nil {
 		return nil, err
 	}
-	var out *Detail
-	err = txn.Run(ctx, s.client, func(ctx context.Context, tx *ent.Client) error {
+	return txn.Value(ctx, s.client, func(ctx context.Context, tx *ent.Client) (*Detail, error) {
 		a, err := tx.Audience.Create().SetTenantID(tid).SetProjectID(pid).
 			SetName(strings.TrimSpace(in.Name)).SetNillableDescription(in.Description).
-			SetNillableOwnerID(criteria.Actor(ctx)).SetNillableUpdatedBy(criteria.Actor(ctx)).Save(ctx)
+			SetNillableOwnerID(tenancy.Actor(ctx)).SetNillableUpdatedBy(tenancy.Actor(ctx)).Save(ctx)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if err := criteria.CreateBlocks(ctx, tx, criteria.Owner{AudienceID: &a.ID}, def); err != nil {
-			return err
+			return nil, err
 		}
 		if err := createCompositions(ctx, tx, a.ID, in.Compositions); err != nil {
-			return err
+			return nil, err
 		}
-		out, err = s.get(ctx, tx, tid, pid, a.ID)
-		return err
+		return s.get(ctx, tx, tid, pid, a.ID)
 	})
-	return out, err
 }
 
-// joinDTO merges the caller's own DTO messages, those of a shape error and
-// those of the compositions (a 400 listing every broken rule); other errors
-// pass through.
+// joinDTO is criteria.JoinDTO with the messages of the compositions last.
 func joinDTO(msgs []string, err error, comps []CompositionInput) error {
-	if err != nil {
-		var e *apperr.Error
-		if !errors.As(err, &e) || e.Kind != apperr.KindInvalid {
-			return err
-		}
-		msgs = append(msgs, e.Messages...)
-	}
+	var invalid error
 	if issues := compositionIssues(comps); len(issues) > 0 {
-		var e *apperr.Error
-		if errors.As(criteria.Invalid(issues), &e) {
-			msgs = append(msgs, e.Messages...)
-		}
+		invalid = criteria.Invalid(issues)
 	}
-	if len(msgs) == 0 {
-		return nil
-	}
-	return apperr.Validation(msgs...)
+	return criteria.JoinDTO(msgs, err, invalid)
 }
 
 func createCompositions(ctx context.Context, tx *ent.Client, id uuid.UUID, comps []CompositionInput) error {
@@ -129,27 +108,19 @@ type UpdateInput struct {
 	Compositions    []CompositionInput
 }
 
-// Update applies a PATCH (audience-criteria:update), the root audience
+// Update applies a PATCH, the root audience
 // included: a sent definition part (blocks, compositions or both) is
 // validated together with the stored rest before anything is deleted, and
 // replaces the stored part (new block ids); every update, an empty one too,
 // sets updatedBy and refreshes updatedAt. A name or description change does
 // not revalidate the stored definition.
 func (s *Service) Update(ctx context.Context, id uuid.UUID, in UpdateInput) (*Detail, error) {
-	tid, pid, err := scope(ctx, auth.PermAudienceUpdate)
+	tid, pid, err := tenancy.Project(ctx)
 	if err != nil {
 		return nil, err
 	}
-	var msgs []string
-	if in.Name.Sent() {
-		msgs = validName(in.Name.OrZero())
-	}
-	var def qb.Definition
-	var shape error
-	if in.SetBlocks {
-		def, shape = criteria.Decode(in.QueryBlocks)
-	}
-	if err := joinDTO(msgs, shape, in.Compositions); err != nil {
+	def, shape := criteria.DecodeSent(in.SetBlocks, in.QueryBlocks)
+	if err := joinDTO(criteria.PatchNameRule(in.Name), shape, in.Compositions); err != nil {
 		return nil, err
 	}
 	cur, err := s.get(ctx, s.db(ctx), tid, pid, id)
@@ -157,53 +128,35 @@ func (s *Service) Update(ctx context.Context, id uuid.UUID, in UpdateInput) (*De
 		return nil, err
 	}
 	if in.SetBlocks || in.SetCompositions {
-		if !in.SetBlocks {
-			if def, err = criteria.Definition(cur.Edges.QueryBlocks); err != nil {
-				return nil, err
-			}
-		}
-		comps := storedCompositions(cur.Audience)
-		if in.SetCompositions {
-			comps = in.Compositions
-		}
-		if err := s.check(ctx, tid, pid, id, def, comps); err != nil {
+		if _, _, err := s.checkChange(ctx, tid, pid, cur, in.SetBlocks, def, in.SetCompositions, in.Compositions); err != nil {
 			return nil, err
 		}
 	}
-	var out *Detail
-	err = txn.Run(ctx, s.client, func(ctx context.Context, tx *ent.Client) error {
+	return txn.Value(ctx, s.client, func(ctx context.Context, tx *ent.Client) (*Detail, error) {
 		u := tx.Audience.UpdateOneID(id).Where(inProject(tid, pid))
-		criteria.ApplyMeta(ctx, u.Mutation(), in.Name, in.Description)
-		// updated_at is refreshed by the TimeMixin on every update.
-		if _, err := u.Save(ctx); err != nil {
-			return apperr.FromEnt(err, MsgNotFound, "")
-		}
-		if in.SetBlocks {
-			if err := criteria.ReplaceBlocks(ctx, tx, criteria.Owner{AudienceID: &id}, def); err != nil {
-				return err
-			}
+		p := criteria.Patch{Name: in.Name, Description: in.Description, SetBlocks: in.SetBlocks, Def: def}
+		if err := p.Save(ctx, tx, u.Mutation(), u.Exec, MsgNotFound, criteria.Owner{AudienceID: &id}); err != nil {
+			return nil, err
 		}
 		if in.SetCompositions {
 			if _, err := tx.AudienceComposition.Delete().Where(audiencecomposition.AudienceID(id)).Exec(ctx); err != nil {
-				return err
+				return nil, err
 			}
 			if err := createCompositions(ctx, tx, id, in.Compositions); err != nil {
-				return err
+				return nil, err
 			}
 		}
-		out, err = s.get(ctx, tx, tid, pid, id)
-		return err
+		return s.get(ctx, tx, tid, pid, id)
 	})
-	return out, err
 }
 
-// Delete archives the audience into the trash (audience-criteria:delete);
+// Delete archives the audience into the trash;
 // its blocks and compositions stay with it until the trash purges it. The
 // checks run in the SPEC.md order, the first failure aborting: not a live
 // audience of the project 404, the project's root audience 409, an operand
 // of another live audience 400.
 func (s *Service) Delete(ctx context.Context, id uuid.UUID) error {
-	tid, pid, err := scope(ctx, auth.PermAudienceDelete)
+	tid, pid, err := tenancy.Project(ctx)
 	if err != nil {
 		return err
 	}

@@ -9,24 +9,24 @@ import (
 	"unicode/utf8"
 
 	"github.com/reten-io/reten/ent"
+	"github.com/reten-io/reten/internal/fields"
 	"github.com/reten-io/reten/internal/txn"
 )
 
 // Messages shared by both catalogs (class-validator style).
 const (
-	MsgCodeRequired     = "code should not be empty"
-	MsgCodeTooLong      = "code must be shorter than or equal to 100 characters"
-	MsgLabelRequired    = "label should not be empty"
-	MsgLabelTooLong     = "label must be shorter than or equal to 255 characters"
-	MsgIsActiveQuery    = "is_active must be a boolean value"
-	maxCodeLen          = 100
-	maxLabelLen         = 255
-	maxDescriptionLen   = 1000
-	MsgDescriptionLong  = "description must be shorter than or equal to 1000 characters"
-	MsgItemsMin         = "items must contain at least 1 elements"
-	MsgItemsMaxFmt      = "items must contain no more than %d elements"
-	MaxBulkItems        = 100
-	msgItemDuplicateFmt = "items.%d.code %q duplicates items.%d.code"
+	MsgCodeRequired    = "code should not be empty"
+	MsgCodeTooLong     = "code must be shorter than or equal to 100 characters"
+	MsgLabelRequired   = "label should not be empty"
+	MsgLabelTooLong    = "label must be shorter than or equal to 255 characters"
+	MsgIsActiveQuery   = "is_active must be a boolean value"
+	maxCodeLen         = 100
+	maxLabelLen        = 255
+	maxDescriptionLen  = 1000
+	MsgDescriptionLong = "description must be shorter than or equal to 1000 characters"
+	MsgItemsMin        = fields.MsgItemsMin
+	MsgItemsMaxFmt     = fields.MsgItemsMaxFmt
+	MaxBulkItems       = 100
 )
 
 // Service manages the catalogs of the viewer's tenant.

@@ -1,24 +1,27 @@
 package catalog_test
 
 import (
-	"context"
 	"testing"
 
 	"github.com/google/uuid"
 
-	"github.com/reten-io/reten/internal/apperr"
 	"github.com/reten-io/reten/internal/catalog"
 	"github.com/reten-io/reten/internal/dbtest"
-	"github.com/reten-io/reten/internal/viewer"
 )
+
+// expectInactive asserts the 400 of a lookup of ref, a retention status
+// config that does not exist or is inactive for the caller.
+func expectInactive(t *testing.T, err error, ref string) {
+	t.Helper()
+	dbtest.ExpectError(t, err, 400, `Retention status config "`+ref+`" does not exist or is inactive`)
+}
 
 // TestActiveStatus covers the lookups the AGC pillar validation uses.
 func TestActiveStatus(t *testing.T) {
 	dbtest.Each(t, func(t *testing.T, db *dbtest.DB) {
 		a, b := db.Tenant(t, "Acme"), db.Tenant(t, "Beta")
 		c := db.Client
-		aCtx := viewer.NewContext(context.Background(), &viewer.Viewer{TenantID: a.TenantID, UserID: a.UserID})
-		bCtx := viewer.NewContext(context.Background(), &viewer.Viewer{TenantID: b.TenantID, UserID: b.UserID})
+		aCtx, bCtx := a.InProject(uuid.Nil), b.InProject(uuid.Nil)
 		on := c.RetentionStatusConfig.Create().SetTenantID(a.TenantID).SetCode("engaged").SetLabel("E").SetStage("ENGAGEMENT").SaveX(aCtx)
 		off := c.RetentionStatusConfig.Create().SetTenantID(a.TenantID).SetCode("lost").SetLabel("L").SetStage("RESURRECTION").
 			SetIsActive(false).SaveX(aCtx)
@@ -30,26 +33,19 @@ func TestActiveStatus(t *testing.T) {
 		if got, err := svc.ActiveStatusByID(aCtx, on.ID); err != nil || got.Code != "engaged" {
 			t.Fatalf("ActiveStatusByID = %v, %v", got, err)
 		}
-		expect400 := func(err error, msg string) {
-			t.Helper()
-			e, ok := apperr.As(err)
-			if !ok || e.Status() != 400 || e.Message() != msg {
-				t.Fatalf("err = %v, want 400 %q", err, msg)
-			}
-		}
 		_, err := svc.ActiveStatus(aCtx, "lost")
-		expect400(err, `Retention status config "lost" does not exist or is inactive`)
+		expectInactive(t, err, "lost")
 		_, err = svc.ActiveStatus(aCtx, "missing")
-		expect400(err, `Retention status config "missing" does not exist or is inactive`)
+		expectInactive(t, err, "missing")
 		_, err = svc.ActiveStatusByID(aCtx, off.ID)
-		expect400(err, `Retention status config "lost" does not exist or is inactive`)
+		expectInactive(t, err, "lost")
 		missing := uuid.New()
 		_, err = svc.ActiveStatusByID(aCtx, missing)
-		expect400(err, `Retention status config "`+missing.String()+`" does not exist or is inactive`)
+		expectInactive(t, err, missing.String())
 		// Another tenant's config does not exist for the caller.
 		_, err = svc.ActiveStatus(bCtx, "engaged")
-		expect400(err, `Retention status config "engaged" does not exist or is inactive`)
+		expectInactive(t, err, "engaged")
 		_, err = svc.ActiveStatusByID(bCtx, on.ID)
-		expect400(err, `Retention status config "`+on.ID.String()+`" does not exist or is inactive`)
+		expectInactive(t, err, on.ID.String())
 	})
 }

@@ -11,7 +11,8 @@ import (
 	"github.com/reten-io/reten/ent"
 	"github.com/reten-io/reten/ent/activityreasonconfig"
 	"github.com/reten-io/reten/internal/apperr"
-	"github.com/reten-io/reten/internal/auth"
+	"github.com/reten-io/reten/internal/fields"
+	"github.com/reten-io/reten/internal/tenancy"
 	"github.com/reten-io/reten/internal/txn"
 )
 
@@ -60,9 +61,9 @@ type ReasonPatch struct {
 	IsActive *bool
 }
 
-// ReasonDefaults returns the platform defaults (activity:view); it writes nothing.
+// ReasonDefaults returns the platform defaults; it writes nothing.
 func (s *Service) ReasonDefaults(ctx context.Context) ([]ReasonDefault, error) {
-	if _, err := auth.TenantFor(ctx, auth.PermActivityView); err != nil {
+	if _, err := tenancy.Tenant(ctx); err != nil {
 		return nil, err
 	}
 	return Defaults(), nil
@@ -70,7 +71,7 @@ func (s *Service) ReasonDefaults(ctx context.Context) ([]ReasonDefault, error) {
 
 // ListReasons returns every reason config of the tenant (active or not), ordered by code.
 func (s *Service) ListReasons(ctx context.Context) ([]*ent.ActivityReasonConfig, error) {
-	tenantID, err := auth.TenantFor(ctx, auth.PermActivityView)
+	tenantID, err := tenancy.Tenant(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -78,10 +79,10 @@ func (s *Service) ListReasons(ctx context.Context) ([]*ent.ActivityReasonConfig,
 		Order(activityreasonconfig.ByCode(), activityreasonconfig.ByID()).All(ctx)
 }
 
-// ReasonConnection is the GraphQL connection of the tenant's reason configs (activity:view).
+// ReasonConnection is the GraphQL connection of the tenant's reason configs.
 func (s *Service) ReasonConnection(ctx context.Context, after *ent.Cursor, first *int, before *ent.Cursor, last *int,
 	orderBy *ent.ActivityReasonConfigOrder, where *ent.ActivityReasonConfigWhereInput) (*ent.ActivityReasonConfigConnection, error) {
-	tenantID, err := auth.TenantFor(ctx, auth.PermActivityView)
+	tenantID, err := tenancy.Tenant(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -89,9 +90,9 @@ func (s *Service) ReasonConnection(ctx context.Context, after *ent.Cursor, first
 		after, first, before, last, ent.WithActivityReasonConfigOrder(orderBy), ent.WithActivityReasonConfigFilter(where.Filter))
 }
 
-// GetReason returns one reason config of the tenant (activity:view).
+// GetReason returns one reason config of the tenant.
 func (s *Service) GetReason(ctx context.Context, id uuid.UUID) (*ent.ActivityReasonConfig, error) {
-	tenantID, err := auth.TenantFor(ctx, auth.PermActivityView)
+	tenantID, err := tenancy.Tenant(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -103,9 +104,9 @@ func reasonOf(ctx context.Context, c *ent.Client, tenantID, id uuid.UUID) (*ent.
 	return r, apperr.FromEnt(err, MsgReasonNotFound, "")
 }
 
-// CreateReason adds a reason config to the tenant (activity-config:manage); 409 on a duplicate code.
+// CreateReason adds a reason config to the tenant; 409 on a duplicate code.
 func (s *Service) CreateReason(ctx context.Context, in ReasonInput) (*ent.ActivityReasonConfig, error) {
-	tenantID, err := auth.TenantFor(ctx, auth.PermActivityConfigManage)
+	tenantID, err := tenancy.Tenant(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -128,32 +129,24 @@ func createReason(ctx context.Context, c *ent.Client, tenantID uuid.UUID, in Rea
 	return r, apperr.FromEnt(err, MsgReasonNotFound, dup)
 }
 
-// BulkCreateReasons adds every item in one transaction (activity-config:manage):
+// BulkCreateReasons adds every item in one transaction:
 // one invalid or duplicate item (in the request or in the catalog) and
 // nothing is written.
 func (s *Service) BulkCreateReasons(ctx context.Context, items []ReasonInput) ([]*ent.ActivityReasonConfig, error) {
-	tenantID, err := auth.TenantFor(ctx, auth.PermActivityConfigManage)
+	tenantID, err := tenancy.Tenant(ctx)
 	if err != nil {
 		return nil, err
 	}
-	var msgs []string
-	switch {
-	case len(items) == 0:
-		msgs = append(msgs, MsgItemsMin)
-	case len(items) > MaxBulkItems:
-		msgs = append(msgs, fmt.Sprintf(MsgItemsMaxFmt, MaxBulkItems))
-	}
-	first := map[string]int{}
+	msgs := fields.ItemCount(len(items), MaxBulkItems)
+	codes := fields.Codes{}
 	for i := range items {
 		items[i].normalize()
 		msgs = append(msgs, itemMsgs(i, codeLabel(items[i].Code, items[i].Label))...)
 		if items[i].Code == "" {
 			continue
 		}
-		if j, ok := first[items[i].Code]; ok {
-			msgs = append(msgs, fmt.Sprintf(msgItemDuplicateFmt, i, items[i].Code, j))
-		} else {
-			first[items[i].Code] = i
+		if msg, repeated := codes.Repeat(i, items[i].Code); repeated {
+			msgs = append(msgs, msg)
 		}
 	}
 	if len(msgs) > 0 {
@@ -185,9 +178,9 @@ func itemMsgs(i int, msgs []string) []string {
 	return out
 }
 
-// UpdateReason changes the label or the active flag of a reason config (activity-config:manage).
+// UpdateReason changes the label or the active flag of a reason config.
 func (s *Service) UpdateReason(ctx context.Context, id uuid.UUID, in ReasonPatch) (*ent.ActivityReasonConfig, error) {
-	tenantID, err := auth.TenantFor(ctx, auth.PermActivityConfigManage)
+	tenantID, err := tenancy.Tenant(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -207,7 +200,7 @@ func (s *Service) UpdateReason(ctx context.Context, id uuid.UUID, in ReasonPatch
 	return r, apperr.FromEnt(err, MsgReasonNotFound, "")
 }
 
-// DeactivateReason sets is_active false (activity-config:manage); the row stays.
+// DeactivateReason sets is_active false; the row stays.
 func (s *Service) DeactivateReason(ctx context.Context, id uuid.UUID) (*ent.ActivityReasonConfig, error) {
 	f := false
 	return s.UpdateReason(ctx, id, ReasonPatch{IsActive: &f})

@@ -11,9 +11,8 @@ import (
 	"github.com/reten-io/reten/ent"
 	"github.com/reten-io/reten/ent/retentionstatusconfig"
 	"github.com/reten-io/reten/internal/apperr"
-	"github.com/reten-io/reten/internal/auth"
+	"github.com/reten-io/reten/internal/tenancy"
 	"github.com/reten-io/reten/internal/txn"
-	"github.com/reten-io/reten/internal/viewer"
 )
 
 // Messages of the retention status configs.
@@ -62,10 +61,9 @@ func descriptionRule(d *string) []string {
 	return nil
 }
 
-// ListStatuses returns the tenant's retention status configs ordered by code
-// (activity-generation-config:view).
+// ListStatuses returns the tenant's retention status configs ordered by code.
 func (s *Service) ListStatuses(ctx context.Context, f StatusFilter) ([]*ent.RetentionStatusConfig, error) {
-	tenantID, err := auth.TenantFor(ctx, auth.PermAGCView)
+	tenantID, err := tenancy.Tenant(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -83,10 +81,10 @@ func (s *Service) ListStatuses(ctx context.Context, f StatusFilter) ([]*ent.Rete
 }
 
 // StatusConnection is the GraphQL connection of the tenant's retention status
-// configs (activity-generation-config:view).
+// configs.
 func (s *Service) StatusConnection(ctx context.Context, after *ent.Cursor, first *int, before *ent.Cursor, last *int,
 	orderBy *ent.RetentionStatusConfigOrder, where *ent.RetentionStatusConfigWhereInput) (*ent.RetentionStatusConfigConnection, error) {
-	tenantID, err := auth.TenantFor(ctx, auth.PermAGCView)
+	tenantID, err := tenancy.Tenant(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -94,9 +92,9 @@ func (s *Service) StatusConnection(ctx context.Context, after *ent.Cursor, first
 		after, first, before, last, ent.WithRetentionStatusConfigOrder(orderBy), ent.WithRetentionStatusConfigFilter(where.Filter))
 }
 
-// GetStatus returns one retention status config of the tenant (activity-generation-config:view).
+// GetStatus returns one retention status config of the tenant.
 func (s *Service) GetStatus(ctx context.Context, id uuid.UUID) (*ent.RetentionStatusConfig, error) {
-	tenantID, err := auth.TenantFor(ctx, auth.PermAGCView)
+	tenantID, err := tenancy.Tenant(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -108,9 +106,9 @@ func statusOf(ctx context.Context, c *ent.Client, tenantID, id uuid.UUID) (*ent.
 	return r, apperr.FromEnt(err, MsgStatusNotFound, "")
 }
 
-// CreateStatus adds a retention status config (activity-config:manage); 409 on a duplicate code.
+// CreateStatus adds a retention status config; 409 on a duplicate code.
 func (s *Service) CreateStatus(ctx context.Context, in StatusInput) (*ent.RetentionStatusConfig, error) {
-	tenantID, err := auth.TenantFor(ctx, auth.PermActivityConfigManage)
+	tenantID, err := tenancy.Tenant(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -139,9 +137,9 @@ func (s *Service) CreateStatus(ctx context.Context, in StatusInput) (*ent.Retent
 	return r, apperr.FromEnt(err, MsgStatusNotFound, dup)
 }
 
-// UpdateStatus changes a retention status config (activity-config:manage).
+// UpdateStatus changes a retention status config.
 func (s *Service) UpdateStatus(ctx context.Context, id uuid.UUID, in StatusPatch) (*ent.RetentionStatusConfig, error) {
-	tenantID, err := auth.TenantFor(ctx, auth.PermActivityConfigManage)
+	tenantID, err := tenancy.Tenant(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -178,17 +176,20 @@ func (s *Service) UpdateStatus(ctx context.Context, id uuid.UUID, in StatusPatch
 	return r, apperr.FromEnt(err, MsgStatusNotFound, "")
 }
 
-// DeactivateStatus sets is_active false (activity-config:manage); the row stays.
+// DeactivateStatus sets is_active false; the row stays.
 func (s *Service) DeactivateStatus(ctx context.Context, id uuid.UUID) (*ent.RetentionStatusConfig, error) {
 	f := false
 	return s.UpdateStatus(ctx, id, StatusPatch{IsActive: &f})
 }
 
-// ActiveStatus returns the active retention status config of the viewer's
-// tenant with this code, or a 400 naming the code. It checks no permission:
-// callers (the AGC pillar validation) check their own.
+// ActiveStatus returns the active retention status config of the tenant
+// with this code, or a 400 naming the code, for the AGC pillar validation
+// (under its line's access).
 func (s *Service) ActiveStatus(ctx context.Context, code string) (*ent.RetentionStatusConfig, error) {
-	tenantID := viewer.FromContext(ctx).TenantID
+	tenantID, err := tenancy.Tenant(ctx)
+	if err != nil {
+		return nil, err
+	}
 	r, err := s.db(ctx).RetentionStatusConfig.Query().Where(retentionstatusconfig.TenantID(tenantID),
 		retentionstatusconfig.Code(code), retentionstatusconfig.IsActive(true)).Only(ctx)
 	if ent.IsNotFound(err) {
@@ -200,7 +201,10 @@ func (s *Service) ActiveStatus(ctx context.Context, code string) (*ent.Retention
 // ActiveStatusByID is ActiveStatus by id; the 400 names the code when the
 // config exists but is inactive, else the id.
 func (s *Service) ActiveStatusByID(ctx context.Context, id uuid.UUID) (*ent.RetentionStatusConfig, error) {
-	tenantID := viewer.FromContext(ctx).TenantID
+	tenantID, err := tenancy.Tenant(ctx)
+	if err != nil {
+		return nil, err
+	}
 	r, err := s.db(ctx).RetentionStatusConfig.Query().Where(retentionstatusconfig.TenantID(tenantID),
 		retentionstatusconfig.ID(id)).Only(ctx)
 	switch {

@@ -11,3 +11,18 @@ func Now() time.Time { return Stored(time.Now()) }
 
 // Stored is t as stored: UTC, truncated to microseconds.
 func Stored(t time.Time) time.Time { return t.UTC().Truncate(time.Microsecond) }
+
+// Settable is a service's own clock, which its tests may set (SetClock);
+// until then it is the wall clock.
+type Settable struct{ now func() time.Time }
+
+// Now is the clock's current instant (store it through Stored).
+func (c *Settable) Now() time.Time {
+	if c.now == nil {
+		return time.Now()
+	}
+	return c.now()
+}
+
+// SetClock replaces the clock (tests).
+func (c *Settable) SetClock(now func() time.Time) { c.now = now }

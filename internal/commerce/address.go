@@ -9,9 +9,9 @@ import (
 	"github.com/reten-io/reten/ent"
 	"github.com/reten-io/reten/ent/commerceaddress"
 	"github.com/reten-io/reten/internal/apperr"
-	"github.com/reten-io/reten/internal/auth"
 	"github.com/reten-io/reten/internal/fields"
 	"github.com/reten-io/reten/internal/paging"
+	"github.com/reten-io/reten/internal/tenancy"
 )
 
 // Messages of the address rules.
@@ -126,7 +126,7 @@ func isTrue(b *bool) bool { return b != nil && *b }
 // first active address of a commerce becomes its primary address; with
 // is_primary true the new address replaces the current primary.
 func (s *Service) CreateAddress(ctx context.Context, commerceID uuid.UUID, in AddressInput) (*ent.CommerceAddress, error) {
-	tid, err := auth.TenantFor(ctx, auth.PermCommerceManage)
+	tid, err := tenancy.Tenant(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -207,7 +207,7 @@ func address(ctx context.Context, tx *ent.Client, tid, commerceID, id uuid.UUID)
 // promotes the oldest other active address; whenever a commerce has active
 // addresses and none is primary, the oldest active one becomes primary.
 func (s *Service) UpdateAddress(ctx context.Context, commerceID, id uuid.UUID, in AddressUpdate) (*ent.CommerceAddress, error) {
-	tid, err := auth.TenantFor(ctx, auth.PermCommerceManage)
+	tid, err := tenancy.Tenant(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -267,7 +267,7 @@ func updateAddress(ctx context.Context, tx *ent.Client, a *ent.CommerceAddress, 
 // SetPrimaryAddress makes an active address the primary address of its
 // commerce, unsetting the previous one in the same transaction.
 func (s *Service) SetPrimaryAddress(ctx context.Context, commerceID, id uuid.UUID) (*ent.CommerceAddress, error) {
-	tid, err := auth.TenantFor(ctx, auth.PermCommerceManage)
+	tid, err := tenancy.Tenant(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -287,7 +287,7 @@ func (s *Service) SetPrimaryAddress(ctx context.Context, commerceID, id uuid.UUI
 
 // ListAddresses returns a page of a commerce's addresses, oldest first.
 func (s *Service) ListAddresses(ctx context.Context, commerceID uuid.UUID, p paging.Page) (*paging.List[*ent.CommerceAddress], error) {
-	tid, err := auth.TenantFor(ctx, auth.PermCommerceView)
+	tid, err := tenancy.Tenant(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -295,13 +295,5 @@ func (s *Service) ListAddresses(ctx context.Context, commerceID uuid.UUID, p pag
 		return nil, err
 	}
 	q := s.db(ctx).CommerceAddress.Query().Where(commerceaddress.CommerceID(commerceID), commerceaddress.TenantID(tid))
-	total, err := q.Clone().Count(ctx)
-	if err != nil {
-		return nil, err
-	}
-	items, err := q.Order(commerceaddress.ByCreatedAt(), commerceaddress.ByID()).Offset(p.Offset()).Limit(p.PerPage).All(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return &paging.List[*ent.CommerceAddress]{Items: items, Total: total, Page: p}, nil
+	return paging.Fetch(ctx, q, paging.Asc(commerceaddress.FieldCreatedAt, commerceaddress.FieldID), p)
 }

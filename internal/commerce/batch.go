@@ -13,8 +13,8 @@ import (
 	"github.com/reten-io/reten/ent/commerceaddress"
 	"github.com/reten-io/reten/ent/commerceuser"
 	"github.com/reten-io/reten/internal/apperr"
-	"github.com/reten-io/reten/internal/auth"
 	"github.com/reten-io/reten/internal/fields"
+	"github.com/reten-io/reten/internal/tenancy"
 	"github.com/reten-io/reten/internal/txn"
 )
 
@@ -194,7 +194,7 @@ func deref(p *string) string {
 // queries, not one query per item; new items without children are inserted
 // in bulk; an item identical to what is stored is not written (Unchanged).
 func (s *Service) BatchUpsert(ctx context.Context, items []BatchItem) (*BatchResult, error) {
-	tid, err := auth.TenantFor(ctx, auth.PermCommerceBatchUpsert)
+	tid, err := tenancy.Tenant(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -292,13 +292,7 @@ func (s *Service) insertPlain(ctx context.Context, tid uuid.UUID, items []BatchI
 
 func newCommerce(tx *ent.Client, tid uuid.UUID, it *BatchItem) *ent.CommerceCreate {
 	b := tx.Commerce.Create().SetTenantID(tid).SetExternalID(it.ExternalID).SetName(it.Name).
-		SetNillableIsActive(it.IsActive)
-	if v := fields.BlankNil(it.TaxID); v != nil {
-		b.SetTaxID(*v)
-	}
-	if v := fields.BlankNil(it.Segment); v != nil {
-		b.SetSegment(*v)
-	}
+		SetNillableIsActive(it.IsActive).SetNillableTaxID(fields.BlankNil(it.TaxID)).SetNillableSegment(fields.BlankNil(it.Segment))
 	if it.Metadata != nil {
 		b.SetMetadata(it.Metadata)
 	}

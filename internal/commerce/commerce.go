@@ -15,9 +15,9 @@ import (
 	"github.com/reten-io/reten/ent/commercecontact"
 	"github.com/reten-io/reten/ent/commerceuser"
 	"github.com/reten-io/reten/internal/apperr"
-	"github.com/reten-io/reten/internal/auth"
 	"github.com/reten-io/reten/internal/fields"
 	"github.com/reten-io/reten/internal/paging"
+	"github.com/reten-io/reten/internal/tenancy"
 	"github.com/reten-io/reten/internal/trash"
 	"github.com/reten-io/reten/internal/txn"
 )
@@ -80,7 +80,7 @@ func validateName(name string) []string {
 // Create adds a commerce to the active tenant; 409 when another live
 // commerce of the tenant has the same external id.
 func (s *Service) Create(ctx context.Context, in CreateInput) (*ent.Commerce, error) {
-	tid, err := auth.TenantFor(ctx, auth.PermCommerceManage)
+	tid, err := tenancy.Tenant(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -94,13 +94,7 @@ func (s *Service) Create(ctx context.Context, in CreateInput) (*ent.Commerce, er
 			return nil, err
 		}
 		b := tx.Commerce.Create().SetTenantID(tid).SetName(in.Name).SetNillableExternalID(in.ExternalID).
-			SetNillableIsActive(in.IsActive)
-		if v := fields.Trim(in.TaxID); v != nil {
-			b.SetTaxID(*v)
-		}
-		if v := fields.Trim(in.Segment); v != nil {
-			b.SetSegment(*v)
-		}
+			SetNillableIsActive(in.IsActive).SetNillableTaxID(fields.Trim(in.TaxID)).SetNillableSegment(fields.Trim(in.Segment))
 		if in.Metadata != nil {
 			b.SetMetadata(in.Metadata)
 		}
@@ -130,7 +124,7 @@ func externalIDFree(ctx context.Context, tx *ent.Client, tid uuid.UUID, external
 
 // Update changes a commerce of the active tenant.
 func (s *Service) Update(ctx context.Context, id uuid.UUID, in UpdateInput) (*ent.Commerce, error) {
-	tid, err := auth.TenantFor(ctx, auth.PermCommerceManage)
+	tid, err := tenancy.Tenant(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -164,7 +158,7 @@ func (s *Service) Update(ctx context.Context, id uuid.UUID, in UpdateInput) (*en
 // Get returns a commerce of the active tenant with its addresses, and its
 // users with their roles and contacts (each by creation).
 func (s *Service) Get(ctx context.Context, id uuid.UUID) (*ent.Commerce, error) {
-	tid, err := auth.TenantFor(ctx, auth.PermCommerceView)
+	tid, err := tenancy.Tenant(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -189,7 +183,7 @@ func (s *Service) Get(ctx context.Context, id uuid.UUID) (*ent.Commerce, error) 
 
 // List returns a page of the active tenant's commerces by name.
 func (s *Service) List(ctx context.Context, f ListFilter, p paging.Page) (*paging.List[*ent.Commerce], error) {
-	tid, err := auth.TenantFor(ctx, auth.PermCommerceView)
+	tid, err := tenancy.Tenant(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -200,21 +194,13 @@ func (s *Service) List(ctx context.Context, f ListFilter, p paging.Page) (*pagin
 	if f.IsActive != nil {
 		q.Where(commerce.IsActive(*f.IsActive))
 	}
-	total, err := q.Clone().Count(ctx)
-	if err != nil {
-		return nil, err
-	}
-	items, err := q.Order(commerce.ByName(), commerce.ByID()).Offset(p.Offset()).Limit(p.PerPage).All(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return &paging.List[*ent.Commerce]{Items: items, Total: total, Page: p}, nil
+	return paging.Fetch(ctx, q, paging.Asc(commerce.FieldName, commerce.FieldID), p)
 }
 
 // Connection pages through the active tenant's commerces (GraphQL).
 func (s *Service) Connection(ctx context.Context, after *ent.Cursor, first *int, before *ent.Cursor, last *int,
 	orderBy *ent.CommerceOrder, where *ent.CommerceWhereInput) (*ent.CommerceConnection, error) {
-	tid, err := auth.TenantFor(ctx, auth.PermCommerceView)
+	tid, err := tenancy.Tenant(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -225,7 +211,7 @@ func (s *Service) Connection(ctx context.Context, after *ent.Cursor, first *int,
 // Delete archives a commerce into the trash: it disappears from every read
 // at once and stays restorable (with its children) for the retention window.
 func (s *Service) Delete(ctx context.Context, id uuid.UUID) error {
-	tid, err := auth.TenantFor(ctx, auth.PermCommerceDelete)
+	tid, err := tenancy.Tenant(ctx)
 	if err != nil {
 		return err
 	}

@@ -2,18 +2,17 @@ package commerce
 
 import (
 	"context"
-	emailaddr "github.com/reten-io/reten/internal/email"
-	"regexp"
-	"slices"
-	"strings"
 
 	"github.com/google/uuid"
-
 	"github.com/reten-io/reten/ent"
 	"github.com/reten-io/reten/ent/commercecontact"
 	"github.com/reten-io/reten/internal/apperr"
-	"github.com/reten-io/reten/internal/auth"
+	emailaddr "github.com/reten-io/reten/internal/email"
 	"github.com/reten-io/reten/internal/fields"
+	"github.com/reten-io/reten/internal/tenancy"
+	"regexp"
+	"slices"
+	"strings"
 )
 
 // e164 is an international phone number: "+", a country code that does not
@@ -67,7 +66,7 @@ func (in *ContactInput) rules(prefix string, withSource bool) []string {
 // of a type becomes the user's primary contact of that type; with
 // is_primary true the new contact replaces the current primary of its type.
 func (s *Service) CreateContact(ctx context.Context, commerceID, userID uuid.UUID, in ContactInput) (*ent.CommerceContact, error) {
-	tid, err := auth.TenantFor(ctx, auth.PermCommerceManage)
+	tid, err := tenancy.Tenant(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -145,7 +144,7 @@ func contact(ctx context.Context, tx *ent.Client, tid, userID, id uuid.UUID) (*e
 // checked against the contact's type. Deactivating the primary contact of a
 // type promotes the oldest other active contact of that type.
 func (s *Service) UpdateContact(ctx context.Context, commerceID, userID, id uuid.UUID, in ContactUpdate) (*ent.CommerceContact, error) {
-	tid, err := auth.TenantFor(ctx, auth.PermCommerceManage)
+	tid, err := tenancy.Tenant(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -224,7 +223,7 @@ func updateContact(ctx context.Context, tx *ent.Client, c *ent.CommerceContact, 
 // SetPrimaryContact makes an active contact the primary contact of its type
 // for its user, unsetting the previous one in the same transaction.
 func (s *Service) SetPrimaryContact(ctx context.Context, commerceID, userID, id uuid.UUID) (*ent.CommerceContact, error) {
-	tid, err := auth.TenantFor(ctx, auth.PermCommerceManage)
+	tid, err := tenancy.Tenant(ctx)
 	if err != nil {
 		return nil, err
 	}

@@ -1,6 +1,8 @@
 package commerce_test
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"strings"
@@ -11,6 +13,8 @@ import (
 	"github.com/reten-io/reten/internal/auth"
 	"github.com/reten-io/reten/internal/commerce"
 	"github.com/reten-io/reten/internal/dbtest"
+	"github.com/reten-io/reten/internal/tenancy"
+	"github.com/reten-io/reten/internal/viewer"
 )
 
 // setup returns the service over db and a tenant ("Acme") acting in it.
@@ -139,8 +143,16 @@ func TestTenancy(t *testing.T) {
 			t.Fatalf("another tenant's external id: %v", err)
 		}
 
-		_, err = svc.Create(acme.As(auth.PermCommerceView), commerce.CreateInput{Name: "X"})
+		// The operation's permission is its matrix line's: entering the line
+		// applies it, as the guards do.
+		_, err = tenancy.Enter(acme.As(auth.PermCommerceView), "POST /commerces")
 		dbtest.ExpectError(t, err, http.StatusForbidden, "Required permissions: "+auth.PermCommerceManage)
+		// A context no line was admitted to is refused, whatever its viewer holds.
+		_, err = svc.Create(viewer.NewContext(context.Background(), viewer.FromContext(acme.Admin())), commerce.CreateInput{Name: "X"})
+		dbtest.ExpectError(t, err, http.StatusInternalServerError, "Internal server error")
+		if !errors.Is(err, tenancy.ErrNoAccess) {
+			t.Fatalf("create without an admitted line: %v, want %v", err, tenancy.ErrNoAccess)
+		}
 		if _, err := svc.Get(acme.As(auth.PermCommerceView), c.ID); err != nil {
 			t.Fatalf("get with exactly %s: %v", auth.PermCommerceView, err)
 		}

@@ -12,9 +12,9 @@ import (
 	"github.com/reten-io/reten/ent/commerceuser"
 	"github.com/reten-io/reten/ent/commerceuserrole"
 	"github.com/reten-io/reten/internal/apperr"
-	"github.com/reten-io/reten/internal/auth"
 	"github.com/reten-io/reten/internal/fields"
 	"github.com/reten-io/reten/internal/paging"
+	"github.com/reten-io/reten/internal/tenancy"
 )
 
 // Messages of the commerce user, role and contact rules.
@@ -109,7 +109,7 @@ func userExternalIDFree(ctx context.Context, tx *ent.Client, commerceID uuid.UUI
 
 // CreateUser adds a user (with roles) to a commerce of the active tenant.
 func (s *Service) CreateUser(ctx context.Context, commerceID uuid.UUID, in UserInput) (*ent.CommerceUser, error) {
-	tid, err := auth.TenantFor(ctx, auth.PermCommerceManage)
+	tid, err := tenancy.Tenant(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -175,7 +175,7 @@ func addRoles(ctx context.Context, tx *ent.Client, tid, userID uuid.UUID, roles 
 
 // UpdateUser changes a commerce user.
 func (s *Service) UpdateUser(ctx context.Context, commerceID, id uuid.UUID, in UserUpdate) (*ent.CommerceUser, error) {
-	tid, err := auth.TenantFor(ctx, auth.PermCommerceManage)
+	tid, err := tenancy.Tenant(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -208,7 +208,7 @@ func (s *Service) UpdateUser(ctx context.Context, commerceID, id uuid.UUID, in U
 // AddRole gives a commerce user a role; giving a held role changes nothing.
 // It returns the user with its roles and contacts.
 func (s *Service) AddRole(ctx context.Context, commerceID, userID uuid.UUID, role string) (*ent.CommerceUser, error) {
-	tid, err := auth.TenantFor(ctx, auth.PermCommerceManage)
+	tid, err := tenancy.Tenant(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -236,7 +236,7 @@ func (s *Service) AddRole(ctx context.Context, commerceID, userID uuid.UUID, rol
 // RemoveRole takes a role from a commerce user; removing a role the user
 // does not hold changes nothing.
 func (s *Service) RemoveRole(ctx context.Context, commerceID, userID uuid.UUID, role string) error {
-	tid, err := auth.TenantFor(ctx, auth.PermCommerceManage)
+	tid, err := tenancy.Tenant(ctx)
 	if err != nil {
 		return err
 	}
@@ -255,7 +255,7 @@ func (s *Service) RemoveRole(ctx context.Context, commerceID, userID uuid.UUID, 
 
 // ListUsers returns a page of a commerce's users (oldest first) with roles and contacts.
 func (s *Service) ListUsers(ctx context.Context, commerceID uuid.UUID, p paging.Page) (*paging.List[*ent.CommerceUser], error) {
-	tid, err := auth.TenantFor(ctx, auth.PermCommerceView)
+	tid, err := tenancy.Tenant(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -263,17 +263,12 @@ func (s *Service) ListUsers(ctx context.Context, commerceID uuid.UUID, p paging.
 		return nil, err
 	}
 	q := s.db(ctx).CommerceUser.Query().Where(commerceuser.CommerceID(commerceID), commerceuser.TenantID(tid))
-	total, err := q.Clone().Count(ctx)
+	l, err := paging.Fetch(ctx, withChildren(q), paging.Asc(commerceuser.FieldCreatedAt, commerceuser.FieldID), p)
 	if err != nil {
 		return nil, err
 	}
-	items, err := withChildren(q).Order(commerceuser.ByCreatedAt(), commerceuser.ByID()).
-		Offset(p.Offset()).Limit(p.PerPage).All(ctx)
-	if err != nil {
-		return nil, err
-	}
-	for _, u := range items {
+	for _, u := range l.Items {
 		sortRoles(u.Edges.Roles)
 	}
-	return &paging.List[*ent.CommerceUser]{Items: items, Total: total, Page: p}, nil
+	return l, nil
 }

@@ -20,7 +20,7 @@ import (
 	"github.com/reten-io/reten/internal/apperr"
 	"github.com/reten-io/reten/internal/patch"
 	qb "github.com/reten-io/reten/internal/querybuilder"
-	"github.com/reten-io/reten/internal/viewer"
+	"github.com/reten-io/reten/internal/tenancy"
 )
 
 // Path is the root of every definition path in messages.
@@ -214,16 +214,6 @@ func orNull(raw json.RawMessage) json.RawMessage {
 	return raw
 }
 
-// Actor is the caller's user id (the key owner for API keys), nil for
-// system contexts: the ownerId / updatedBy of audiences and event filters.
-func Actor(ctx context.Context) *uuid.UUID {
-	if v := viewer.FromContext(ctx); v != nil && v.UserID != uuid.Nil {
-		id := v.UserID
-		return &id
-	}
-	return nil
-}
-
 // metaMutation is what audience and event filter updates share.
 type metaMutation interface {
 	SetName(string)
@@ -244,7 +234,7 @@ func ApplyMeta(ctx context.Context, m metaMutation, name, description patch.Patc
 	} else if v, ok := description.Get(); ok {
 		m.SetDescription(v)
 	}
-	if by := Actor(ctx); by != nil {
+	if by := tenancy.Actor(ctx); by != nil {
 		m.SetUpdatedBy(*by)
 	}
 }

@@ -10,10 +10,9 @@ import (
 	"github.com/reten-io/reten/ent"
 	enttenant "github.com/reten-io/reten/ent/tenant"
 	"github.com/reten-io/reten/internal/apperr"
-	"github.com/reten-io/reten/internal/auth"
+	"github.com/reten-io/reten/internal/tenancy"
 	"github.com/reten-io/reten/internal/tenant"
 	"github.com/reten-io/reten/internal/txn"
-	"github.com/reten-io/reten/internal/viewer"
 )
 
 // The 400 messages of the settings are those of PATCH /api/tenants/:id (one
@@ -90,11 +89,11 @@ func (s *Service) db(ctx context.Context) *ent.Client { return txn.Client(ctx, s
 // Get returns the settings of the viewer's tenant; any member may read them
 // (operators need to know when their day closes).
 func (s *Service) Get(ctx context.Context) (TenantSettings, error) {
-	v := viewer.FromContext(ctx)
-	if v == nil {
-		return TenantSettings{}, apperr.Unauthorized(auth.MsgUnauthorized)
+	tenantID, err := tenancy.Tenant(ctx)
+	if err != nil {
+		return TenantSettings{}, err
 	}
-	return s.load(ctx, s.db(ctx), v.TenantID)
+	return s.load(ctx, s.db(ctx), tenantID)
 }
 
 func (s *Service) load(ctx context.Context, c *ent.Client, tenantID uuid.UUID) (TenantSettings, error) {
@@ -105,12 +104,12 @@ func (s *Service) load(ctx context.Context, c *ent.Client, tenantID uuid.UUID) (
 	return TenantSettings{TimeZone: t.TimeZone, DayCutoff: t.DayCutoff}, nil
 }
 
-// Update changes the zone and/or the cutoff of the viewer's tenant
-// (tenant-settings:manage). The new rules apply from the next check on:
+// Update changes the zone and/or the cutoff of the viewer's tenant.
+// The new rules apply from the next check on:
 // days already closed are not reopened by the auto-close job, which has
 // already acted on them.
 func (s *Service) Update(ctx context.Context, p Patch) (TenantSettings, error) {
-	tenantID, err := auth.TenantFor(ctx, auth.PermTenantSettingsManage)
+	tenantID, err := tenancy.Tenant(ctx)
 	if err != nil {
 		return TenantSettings{}, err
 	}
@@ -123,14 +122,7 @@ func (s *Service) Update(ctx context.Context, p Patch) (TenantSettings, error) {
 		if _, err := s.load(ctx, tx, tenantID); err != nil {
 			return err
 		}
-		upd := tx.Tenant.UpdateOneID(tenantID)
-		if p.TimeZone != nil {
-			upd.SetTimeZone(*p.TimeZone)
-		}
-		if p.DayCutoff != nil {
-			upd.SetDayCutoff(*p.DayCutoff)
-		}
-		t, err := upd.Save(ctx)
+		t, err := tx.Tenant.UpdateOneID(tenantID).SetNillableTimeZone(p.TimeZone).SetNillableDayCutoff(p.DayCutoff).Save(ctx)
 		if err != nil {
 			return apperr.FromEnt(err, tenant.MsgNotFound, "")
 		}

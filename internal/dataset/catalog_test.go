@@ -15,6 +15,7 @@ import (
 	"github.com/reten-io/reten/internal/dbtest"
 	"github.com/reten-io/reten/internal/demo"
 	qb "github.com/reten-io/reten/internal/querybuilder"
+	"github.com/reten-io/reten/internal/tenancy"
 )
 
 const typeEnum = "must be one of the following values: STRING, TIMESTAMP, BOOLEAN, FLOAT64, INT64, NUMERIC, BIGNUMERIC, RECORD"
@@ -218,9 +219,9 @@ func TestCatalogRoundTripAndConversion(t *testing.T) {
 		dbtest.ExpectError(t, err, 404, dataset.MsgNotConfigured)
 		_, err = s.GetCatalog(admin(beta.TenantID))
 		dbtest.ExpectError(t, err, 404, dataset.MsgNotConfigured)
-		_, err = s.SetCatalog(as(acme.TenantID, auth.RoleViewer), oneTable())
+		_, err = tenancy.Enter(as(acme.TenantID, auth.RoleViewer), "PUT /tenant-dataset/catalog")
 		dbtest.ExpectError(t, err, 403, "Required permissions: dataset:manage")
-		_, err = s.GetCatalog(as(acme.TenantID, auth.RoleOperator))
+		_, err = tenancy.Enter(as(acme.TenantID, auth.RoleOperator), "GET /tenant-dataset/catalog")
 		dbtest.ExpectError(t, err, 403, "Required permissions: dataset:view")
 	})
 }

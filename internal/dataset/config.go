@@ -13,7 +13,7 @@ import (
 	"github.com/reten-io/reten/ent"
 	"github.com/reten-io/reten/ent/tenantdataset"
 	"github.com/reten-io/reten/internal/apperr"
-	"github.com/reten-io/reten/internal/auth"
+	"github.com/reten-io/reten/internal/tenancy"
 	"github.com/reten-io/reten/internal/txn"
 )
 
@@ -140,11 +140,11 @@ func systemName(name string) bool {
 		strings.HasPrefix(n, "pragma_")
 }
 
-// Get returns the tenant's dataset configuration (dataset:view); 404
+// Get returns the tenant's dataset configuration; 404
 // MsgNotConfigured when the tenant has none. The connection stays sealed:
 // present HasConnection instead.
 func (s *Service) Get(ctx context.Context) (*ent.TenantDataset, error) {
-	tid, err := auth.TenantFor(ctx, auth.PermDatasetView)
+	tid, err := tenancy.Tenant(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -152,12 +152,12 @@ func (s *Service) Get(ctx context.Context) (*ent.TenantDataset, error) {
 }
 
 // Set creates or replaces the tenant's dataset configuration
-// (dataset:manage) and reports whether it was created. The catalog is kept;
+// and reports whether it was created. The catalog is kept;
 // the result is loaded with it (see GetCatalog). A postgres or sqlite
 // connection must pass the Guard; a hosted dataset (Host) keeps its
 // location (MsgManaged).
 func (s *Service) Set(ctx context.Context, in ConfigInput) (*ent.TenantDataset, bool, error) {
-	tid, err := auth.TenantFor(ctx, auth.PermDatasetManage)
+	tid, err := tenancy.Tenant(ctx)
 	if err != nil {
 		return nil, false, err
 	}

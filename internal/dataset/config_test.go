@@ -12,6 +12,7 @@ import (
 	"github.com/reten-io/reten/internal/dataset"
 	"github.com/reten-io/reten/internal/dbtest"
 	"github.com/reten-io/reten/internal/secret"
+	"github.com/reten-io/reten/internal/tenancy"
 )
 
 func TestSetRules(t *testing.T) {
@@ -138,14 +139,17 @@ func TestConnectionIsSealedKeptAndNeverReturned(t *testing.T) {
 			t.Fatalf("bigquery credentials cleared: %v", err)
 		}
 
-		// Get needs dataset:view; Set dataset:manage (a viewer has the first only).
+		// Get needs dataset:view; Set dataset:manage (a viewer has the first
+		// only): their lines' permissions, applied on entering the lines.
 		viewerCtx := as(acme.TenantID, auth.RoleViewer)
-		if _, err := s.Get(viewerCtx); err != nil {
+		getCtx, err := tenancy.Enter(viewerCtx, "GET /tenant-dataset")
+		dbtest.NoError(t, err)
+		if _, err := s.Get(getCtx); err != nil {
 			t.Fatalf("viewer get: %v", err)
 		}
-		_, _, err = s.Set(viewerCtx, bigquery())
+		_, err = tenancy.Enter(viewerCtx, "PUT /tenant-dataset")
 		dbtest.ExpectError(t, err, 403, "Required permissions: dataset:manage")
-		_, err = s.Get(as(acme.TenantID, auth.RoleOperator))
+		_, err = tenancy.Enter(as(acme.TenantID, auth.RoleOperator), "GET /tenant-dataset")
 		dbtest.ExpectError(t, err, 403, "Required permissions: dataset:view")
 
 		// Another tenant sees none of it.

@@ -14,6 +14,7 @@ import (
 	"github.com/reten-io/reten/ent/user"
 	"github.com/reten-io/reten/internal/auth"
 	"github.com/reten-io/reten/internal/demo"
+	"github.com/reten-io/reten/internal/tenancy"
 	"github.com/reten-io/reten/internal/tenant"
 	"github.com/reten-io/reten/internal/txn"
 	"github.com/reten-io/reten/internal/viewer"
@@ -103,8 +104,14 @@ func (s *Service) Demo(ctx context.Context, in DemoInput) (*DemoResult, error) {
 	for _, n := range res.Tables {
 		res.Rows += n
 	}
-	admin := viewer.NewContext(ctx, &viewer.Viewer{UserID: boot.UserID, TenantID: boot.TenantID,
-		Roles: []string{auth.RoleSuperAdmin}, Permissions: auth.PermissionsOf([]string{auth.RoleSuperAdmin})})
+	// The demo acts as the tenant's super_admin and enters the catalog's
+	// line, as a request to it would be admitted.
+	admin, err := tenancy.Enter(viewer.NewContext(ctx, &viewer.Viewer{UserID: boot.UserID, TenantID: boot.TenantID,
+		Roles: []string{auth.RoleSuperAdmin}, Permissions: auth.PermissionsOf([]string{auth.RoleSuperAdmin})}),
+		"PUT /tenant-dataset/catalog")
+	if err != nil {
+		return nil, err
+	}
 	err = txn.Run(admin, s.client, func(ctx context.Context, _ *ent.Client) error {
 		// After the tables: the reader role is granted the tables that exist.
 		if err := s.Host(ctx, boot.TenantID, hosted); err != nil {

@@ -3,8 +3,6 @@ package dataset_test
 import (
 	"context"
 	"database/sql"
-	"fmt"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"testing"
@@ -15,6 +13,7 @@ import (
 	"github.com/reten-io/reten/internal/dataset"
 	"github.com/reten-io/reten/internal/dbtest"
 	"github.com/reten-io/reten/internal/demo"
+	"github.com/reten-io/reten/internal/testpg"
 )
 
 // sqliteDemo writes a small demo dataset into a new file and returns its path.
@@ -118,7 +117,7 @@ func TestOpenSQLite(t *testing.T) {
 // TestOpenPostgres opens a demo schema of the test PostgreSQL (when
 // TEST_DATABASE_URL is set, like apptest.Each's postgres run).
 func TestOpenPostgres(t *testing.T) {
-	if os.Getenv("TEST_DATABASE_URL") != "" {
+	if testpg.URL() != "" {
 		t.Run("postgres", openPostgres)
 	}
 }
@@ -129,17 +128,7 @@ func openPostgres(t *testing.T) {
 	acme := env.Bootstrap("Acme")
 	ctx, s := admin(acme.TenantID), svc(env)
 
-	db, err := sql.Open("postgres", base)
-	if err != nil {
-		t.Fatal(err)
-	}
-	schema := fmt.Sprintf("demo_open_%016x", rand.Uint64())
-	t.Cleanup(func() {
-		if _, err := db.Exec(`DROP SCHEMA IF EXISTS "` + schema + `" CASCADE`); err != nil {
-			t.Errorf("drop %s: %v", schema, err)
-		}
-		_ = db.Close()
-	})
+	db, schema := testpg.Schema(t, base, "demo_open_")
 	if _, err := demo.Create(context.Background(), db, demo.DialectPostgres, schema, smallDemo()); err != nil {
 		t.Fatal(err)
 	}

@@ -9,10 +9,6 @@ package dbtest
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
-	"net/url"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -23,7 +19,9 @@ import (
 	"github.com/reten-io/reten/internal/auth"
 	"github.com/reten-io/reten/internal/database"
 	"github.com/reten-io/reten/internal/project"
+	"github.com/reten-io/reten/internal/tenancy"
 	"github.com/reten-io/reten/internal/tenant"
+	"github.com/reten-io/reten/internal/testpg"
 	"github.com/reten-io/reten/internal/viewer"
 )
 
@@ -38,7 +36,7 @@ type DB struct {
 func Each(t *testing.T, fn func(t *testing.T, db *DB)) {
 	t.Helper()
 	t.Run("sqlite", func(t *testing.T) { fn(t, Open(t, "sqlite")) })
-	if os.Getenv("TEST_DATABASE_URL") != "" {
+	if testpg.URL() != "" {
 		t.Run("postgres", func(t *testing.T) { fn(t, Open(t, "postgres")) })
 	}
 }
@@ -78,33 +76,8 @@ func URL(t testing.TB, kind string) string {
 // it; the schema is dropped at cleanup.
 func PostgresSchema(t testing.TB) string {
 	t.Helper()
-	base := os.Getenv("TEST_DATABASE_URL")
-	db, err := database.Open(base, database.DefaultStatementTimeout)
-	if err != nil {
-		t.Fatalf("open postgres: %v", err)
-	}
-	schema := "t_" + randomHex(8)
-	if _, err := db.SQL.Exec("CREATE SCHEMA " + schema); err != nil {
-		t.Fatalf("create schema: %v", err)
-	}
-	t.Cleanup(func() {
-		_, _ = db.SQL.Exec("DROP SCHEMA " + schema + " CASCADE")
-		_ = db.Close()
-	})
-	u, err := url.Parse(base)
-	if err != nil {
-		t.Fatalf("parse TEST_DATABASE_URL: %v", err)
-	}
-	q := u.Query()
-	q.Set("search_path", schema)
-	u.RawQuery = q.Encode()
-	return u.String()
-}
-
-func randomHex(n int) string {
-	b := make([]byte, n)
-	_, _ = rand.Read(b)
-	return hex.EncodeToString(b)
+	_, dsn := testpg.Create(t, "t_")
+	return dsn
 }
 
 // Tenant is a bootstrapped tenant: its main project and its super_admin.
@@ -132,10 +105,22 @@ func (tn Tenant) As(permissions ...string) context.Context {
 	return tn.InProject(tn.ProjectID, permissions...)
 }
 
-// InProject is As in project (uuid.Nil: no active project).
+// InProject is As in project (uuid.Nil: no active project). The context is
+// admitted (tenancy.Admit) to a line of that scope that needs no
+// permission, as a guard leaves it for a caller its route let through:
+// service tests exercise the services' rules, a line's own checks are
+// tenancy.Enter's (and the authorization test's, internal/app).
 func (tn Tenant) InProject(project uuid.UUID, permissions ...string) context.Context {
-	return viewer.NewContext(context.Background(), &viewer.Viewer{UserID: tn.UserID, TenantID: tn.TenantID,
-		ProjectID: project, Permissions: sorted(permissions)})
+	v := &viewer.Viewer{UserID: tn.UserID, TenantID: tn.TenantID, ProjectID: project, Permissions: sorted(permissions)}
+	line := tenancy.Entry{Method: "TEST", Path: "/service", Scope: tenancy.ProjectScoped}
+	if project == uuid.Nil {
+		line.Scope = tenancy.ProjectOptional
+	}
+	ctx, err := tenancy.Admit(context.Background(), v, line)
+	if err != nil {
+		panic(err) // a line without permission admits any viewer of a tenant
+	}
+	return ctx
 }
 
 // Admin returns a context acting in the tenant's main project with every

@@ -8,7 +8,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -16,10 +15,10 @@ import (
 	"testing"
 	"time"
 
-	_ "github.com/lib/pq"
 	_ "modernc.org/sqlite"
 
 	qb "github.com/reten-io/reten/internal/querybuilder"
+	"github.com/reten-io/reten/internal/testpg"
 )
 
 // fixedNow has sub-millisecond digits on purpose: Create truncates them.
@@ -41,7 +40,7 @@ type target struct {
 func each(t *testing.T, fn func(t *testing.T, fresh func() *target)) {
 	t.Helper()
 	t.Run("sqlite", func(t *testing.T) { fn(t, func() *target { return newSQLite(t) }) })
-	if os.Getenv("TEST_DATABASE_URL") != "" {
+	if testpg.URL() != "" {
 		t.Run("postgres", func(t *testing.T) { fn(t, func() *target { return newPostgres(t) }) })
 	}
 }
@@ -61,17 +60,7 @@ func newSQLite(t *testing.T) *target {
 // newPostgres returns a random schema (not yet created) in the test database.
 func newPostgres(t *testing.T) *target {
 	t.Helper()
-	db, err := sql.Open("postgres", os.Getenv("TEST_DATABASE_URL"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	schema := fmt.Sprintf("demo_test_%016x", rand.Uint64())
-	t.Cleanup(func() {
-		if _, err := db.Exec(`DROP SCHEMA IF EXISTS "` + schema + `" CASCADE`); err != nil {
-			t.Errorf("drop schema %s: %v", schema, err)
-		}
-		_ = db.Close()
-	})
+	db, schema := testpg.Schema(t, testpg.URL(), "demo_test_")
 	return &target{dialect: DialectPostgres, schema: schema, db: db}
 }
 

@@ -11,7 +11,6 @@ import (
 	"github.com/reten-io/reten/ent/dispatchconfig"
 	"github.com/reten-io/reten/ent/project"
 	"github.com/reten-io/reten/internal/apperr"
-	"github.com/reten-io/reten/internal/auth"
 	"github.com/reten-io/reten/internal/clock"
 	"github.com/reten-io/reten/internal/paging"
 	"github.com/reten-io/reten/internal/tenancy"
@@ -70,30 +69,23 @@ func (s *Service) checkProject(ctx context.Context, c *ent.Client, projectID uui
 
 // ListConfigs returns a page of a project's dispatch configs by channel.
 func (s *Service) ListConfigs(ctx context.Context, projectID uuid.UUID, p paging.Page) (*paging.List[*ent.DispatchConfig], error) {
-	if err := auth.RequireCtx(ctx, auth.PermDispatchView); err != nil {
+	tid, err := tenancy.Tenant(ctx)
+	if err != nil {
 		return nil, err
 	}
 	if err := s.checkProject(ctx, s.db(ctx), projectID); err != nil {
 		return nil, err
 	}
 	q := s.db(ctx).DispatchConfig.Query().Where(dispatchconfig.ProjectID(projectID),
-		dispatchconfig.TenantID(viewer.FromContext(ctx).TenantID))
-	total, err := q.Clone().Count(ctx)
-	if err != nil {
-		return nil, err
-	}
-	items, err := q.Order(dispatchconfig.ByChannel(), dispatchconfig.ByID()).Offset(p.Offset()).Limit(p.PerPage).All(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return &paging.List[*ent.DispatchConfig]{Items: items, Total: total, Page: p}, nil
+		dispatchconfig.TenantID(tid))
+	return paging.Fetch(ctx, q, paging.Asc(dispatchconfig.FieldChannel, dispatchconfig.FieldID), p)
 }
 
 // PutConfig creates or replaces the dispatch config of a project's channel
 // and reports whether it was created. The provider must serve the channel,
 // and the channel definition, when given, must be one of the provider's.
 func (s *Service) PutConfig(ctx context.Context, projectID uuid.UUID, channel string, in ConfigInput) (*ent.DispatchConfig, bool, error) {
-	if err := auth.RequireCtx(ctx, auth.PermDispatchManage); err != nil {
+	if _, err := tenancy.From(ctx); err != nil {
 		return nil, false, err
 	}
 	if msgs := in.validate(channel); len(msgs) > 0 {

@@ -10,9 +10,9 @@ import (
 	"github.com/reten-io/reten/ent"
 	"github.com/reten-io/reten/ent/channeldefinition"
 	"github.com/reten-io/reten/internal/apperr"
-	"github.com/reten-io/reten/internal/auth"
 	"github.com/reten-io/reten/internal/clock"
 	"github.com/reten-io/reten/internal/paging"
+	"github.com/reten-io/reten/internal/tenancy"
 	"github.com/reten-io/reten/internal/txn"
 	"github.com/reten-io/reten/internal/viewer"
 )
@@ -87,12 +87,12 @@ func (s *Service) CreateDefinition(ctx context.Context, providerID uuid.UUID, in
 	})
 }
 
-// writeDefinition checks dispatch:manage, then the input's rules (create:
-// a new definition's), then runs fn on the tenant's provider providerID (404
+// writeDefinition checks the input's rules (create: a new definition's),
+// then runs fn on the tenant's provider providerID (404
 // otherwise) in one transaction.
 func (s *Service) writeDefinition(ctx context.Context, providerID uuid.UUID, in *DefinitionInput, create bool,
 	fn func(ctx context.Context, tx *ent.Client, p *ent.DispatchProvider) (*ent.ChannelDefinition, error)) (*ent.ChannelDefinition, error) {
-	if err := auth.RequireCtx(ctx, auth.PermDispatchManage); err != nil {
+	if _, err := tenancy.From(ctx); err != nil {
 		return nil, err
 	}
 	if msgs := in.validate(create); len(msgs) > 0 {
@@ -109,7 +109,8 @@ func (s *Service) writeDefinition(ctx context.Context, providerID uuid.UUID, in 
 
 // ListDefinitions returns a page of a provider's channel definitions by name.
 func (s *Service) ListDefinitions(ctx context.Context, providerID uuid.UUID, pg paging.Page) (*paging.List[*ent.ChannelDefinition], error) {
-	if err := auth.RequireCtx(ctx, auth.PermDispatchView); err != nil {
+	tid, err := tenancy.Tenant(ctx)
+	if err != nil {
 		return nil, err
 	}
 	p, err := s.provider(ctx, s.db(ctx), providerID)
@@ -117,16 +118,8 @@ func (s *Service) ListDefinitions(ctx context.Context, providerID uuid.UUID, pg 
 		return nil, err
 	}
 	q := s.db(ctx).ChannelDefinition.Query().Where(channeldefinition.ProviderID(p.ID),
-		channeldefinition.TenantID(viewer.FromContext(ctx).TenantID))
-	total, err := q.Clone().Count(ctx)
-	if err != nil {
-		return nil, err
-	}
-	items, err := q.Order(channeldefinition.ByName(), channeldefinition.ByID()).Offset(pg.Offset()).Limit(pg.PerPage).All(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return &paging.List[*ent.ChannelDefinition]{Items: items, Total: total, Page: pg}, nil
+		channeldefinition.TenantID(tid))
+	return paging.Fetch(ctx, q, paging.Asc(channeldefinition.FieldName, channeldefinition.FieldID), pg)
 }
 
 // definition loads a channel definition of the provider (another provider's answers 404).

@@ -12,9 +12,9 @@ import (
 	"github.com/reten-io/reten/ent/dispatchconfig"
 	"github.com/reten-io/reten/ent/dispatchprovider"
 	"github.com/reten-io/reten/internal/apperr"
-	"github.com/reten-io/reten/internal/auth"
 	"github.com/reten-io/reten/internal/clock"
 	"github.com/reten-io/reten/internal/paging"
+	"github.com/reten-io/reten/internal/tenancy"
 	"github.com/reten-io/reten/internal/txn"
 	"github.com/reten-io/reten/internal/viewer"
 )
@@ -71,7 +71,8 @@ func (s *Service) nameTaken(ctx context.Context, c *ent.Client, name string, exc
 
 // CreateProvider adds a dispatch provider to the tenant.
 func (s *Service) CreateProvider(ctx context.Context, in CreateProviderInput) (*ent.DispatchProvider, error) {
-	if err := auth.RequireCtx(ctx, auth.PermDispatchManage); err != nil {
+	tid, err := tenancy.Tenant(ctx)
+	if err != nil {
 		return nil, err
 	}
 	if msgs := in.validate(); len(msgs) > 0 {
@@ -86,7 +87,7 @@ func (s *Service) CreateProvider(ctx context.Context, in CreateProviderInput) (*
 		return nil, err
 	}
 	p, err := txn.Value(ctx, s.client, func(ctx context.Context, tx *ent.Client) (*ent.DispatchProvider, error) {
-		b := tx.DispatchProvider.Create().SetID(id).SetTenantID(viewer.FromContext(ctx).TenantID).
+		b := tx.DispatchProvider.Create().SetID(id).SetTenantID(tid).
 			SetName(in.Name).SetChannel(dispatchprovider.Channel(in.Channel)).SetKind(in.Kind).
 			SetSettings(orEmpty(in.Settings)).SetNillableIsActive(in.IsActive).SetCreatedAt(now).SetUpdatedAt(now)
 		if sealed != nil {
@@ -102,30 +103,23 @@ func (s *Service) CreateProvider(ctx context.Context, in CreateProviderInput) (*
 
 // ListProviders returns a page of the tenant's providers by name.
 func (s *Service) ListProviders(ctx context.Context, f ProviderFilter, p paging.Page) (*paging.List[*ent.DispatchProvider], error) {
-	if err := auth.RequireCtx(ctx, auth.PermDispatchView); err != nil {
+	tid, err := tenancy.Tenant(ctx)
+	if err != nil {
 		return nil, err
 	}
-	q := s.db(ctx).DispatchProvider.Query().Where(dispatchprovider.TenantID(viewer.FromContext(ctx).TenantID))
+	q := s.db(ctx).DispatchProvider.Query().Where(dispatchprovider.TenantID(tid))
 	if f.Channel != "" {
 		if !ValidChannel(f.Channel) {
 			return nil, apperr.Validation(MsgChannel)
 		}
 		q.Where(dispatchprovider.ChannelEQ(dispatchprovider.Channel(f.Channel)))
 	}
-	total, err := q.Clone().Count(ctx)
-	if err != nil {
-		return nil, err
-	}
-	items, err := q.Order(dispatchprovider.ByName(), dispatchprovider.ByID()).Offset(p.Offset()).Limit(p.PerPage).All(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return &paging.List[*ent.DispatchProvider]{Items: items, Total: total, Page: p}, nil
+	return paging.Fetch(ctx, q, paging.Asc(dispatchprovider.FieldName, dispatchprovider.FieldID), p)
 }
 
 // GetProvider returns one provider of the tenant.
 func (s *Service) GetProvider(ctx context.Context, id uuid.UUID) (*ent.DispatchProvider, error) {
-	if err := auth.RequireCtx(ctx, auth.PermDispatchView); err != nil {
+	if _, err := tenancy.From(ctx); err != nil {
 		return nil, err
 	}
 	return s.provider(ctx, s.db(ctx), id)
@@ -133,7 +127,7 @@ func (s *Service) GetProvider(ctx context.Context, id uuid.UUID) (*ent.DispatchP
 
 // UpdateProvider changes a provider of the tenant.
 func (s *Service) UpdateProvider(ctx context.Context, id uuid.UUID, in UpdateProviderInput) (*ent.DispatchProvider, error) {
-	if err := auth.RequireCtx(ctx, auth.PermDispatchManage); err != nil {
+	if _, err := tenancy.From(ctx); err != nil {
 		return nil, err
 	}
 	var msgs []string
@@ -192,7 +186,7 @@ func (s *Service) UpdateProvider(ctx context.Context, id uuid.UUID, in UpdatePro
 // DeleteProvider removes a provider of the tenant for good, with its channel
 // definitions; a provider a dispatch config uses answers 409.
 func (s *Service) DeleteProvider(ctx context.Context, id uuid.UUID) error {
-	if err := auth.RequireCtx(ctx, auth.PermDispatchManage); err != nil {
+	if _, err := tenancy.From(ctx); err != nil {
 		return err
 	}
 	return txn.Run(ctx, s.client, func(ctx context.Context, tx *ent.Client) error {

@@ -14,7 +14,6 @@ import (
 	"github.com/reten-io/reten/ent/predicate"
 	"github.com/reten-io/reten/ent/queryblock"
 	"github.com/reten-io/reten/internal/apperr"
-	"github.com/reten-io/reten/internal/auth"
 	"github.com/reten-io/reten/internal/criteria"
 	"github.com/reten-io/reten/internal/paging"
 	qb "github.com/reten-io/reten/internal/querybuilder"
@@ -27,7 +26,7 @@ const (
 	MsgNotFound      = "Event criteria not found"
 	MsgNameEmpty     = criteria.MsgNameEmpty
 	MsgNameTooLong   = criteria.MsgNameTooLong
-	MsgTableNotFound = "Table not found"
+	MsgTableNotFound = criteria.MsgTableNotFound
 )
 
 // Service reads and manages the event filters of the active project.
@@ -42,20 +41,6 @@ func NewService(client *ent.Client, ds criteria.Dataset) *Service {
 }
 
 func (s *Service) db(ctx context.Context) *ent.Client { return txn.Client(ctx, s.client) }
-
-// scope returns the tenant and the active project once the caller holds
-// perm, in the SPEC.md order (project, then permission).
-func scope(ctx context.Context, perm string) (tenantID, projectID uuid.UUID, err error) {
-	pid, err := tenancy.RequireProject(ctx)
-	if err != nil {
-		return uuid.Nil, uuid.Nil, err
-	}
-	tid, err := auth.TenantFor(ctx, perm)
-	if err != nil {
-		return uuid.Nil, uuid.Nil, err
-	}
-	return tid, pid, nil
-}
 
 // inProject narrows a query to the tenant's and project's filters (the data
 // layer adds the tenant filter and hides archived rows as well).
@@ -78,7 +63,7 @@ type Summary struct {
 // List returns a page of the project's event filters, newest first;
 // search narrows by name (case-insensitive substring).
 func (s *Service) List(ctx context.Context, search string, p paging.Page) (*paging.List[Summary], error) {
-	tid, pid, err := scope(ctx, auth.PermEventCriteriaView)
+	tid, pid, err := tenancy.Project(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -86,29 +71,19 @@ func (s *Service) List(ctx context.Context, search string, p paging.Page) (*pagi
 	if search = strings.TrimSpace(search); search != "" {
 		q.Where(eventfilter.NameContainsFold(search))
 	}
-	total, err := q.Clone().Count(ctx)
+	l, err := paging.Fetch(ctx, q.WithQueryBlocks(), paging.Desc(eventfilter.FieldCreatedAt, eventfilter.FieldID), p)
 	if err != nil {
 		return nil, err
 	}
-	filters, err := q.Order(ent.Desc(eventfilter.FieldCreatedAt), ent.Desc(eventfilter.FieldID)).
-		WithQueryBlocks().Offset(p.Offset()).Limit(p.PerPage).All(ctx)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]Summary, len(filters))
-	for i, f := range filters {
+	return paging.Map(l, func(f *ent.EventFilter) (Summary, error) {
 		n, err := criteria.ConditionCount(f.Edges.QueryBlocks)
-		if err != nil {
-			return nil, err
-		}
-		out[i] = Summary{EventFilter: f, ConditionCount: n}
-	}
-	return &paging.List[Summary]{Items: out, Total: total, Page: p}, nil
+		return Summary{EventFilter: f, ConditionCount: n}, err
+	})
 }
 
 // Get returns a live event filter of the active project.
 func (s *Service) Get(ctx context.Context, id uuid.UUID) (*Detail, error) {
-	tid, pid, err := scope(ctx, auth.PermEventCriteriaView)
+	tid, pid, err := tenancy.Project(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -124,13 +99,13 @@ func (s *Service) get(ctx context.Context, c *ent.Client, tid, pid, id uuid.UUID
 	return &Detail{EventFilter: f, Blocks: f.Edges.QueryBlocks}, nil
 }
 
-// definition loads a live filter of the project and rebuilds its definition.
-func (s *Service) definition(ctx context.Context, tid, pid, id uuid.UUID) (qb.Definition, error) {
+// storedTree loads a live filter of the project and rebuilds its
+// definition (an event filter has no compositions).
+func (s *Service) storedTree(ctx context.Context, tid, pid, id uuid.UUID) (qb.AudienceTree, error) {
 	d, err := s.get(ctx, s.db(ctx), tid, pid, id)
 	if err != nil {
-		return qb.Definition{}, err
+		return qb.AudienceTree{}, err
 	}
-	return criteria.Definition(d.Blocks)
+	def, err := criteria.Definition(d.Blocks)
+	return qb.AudienceTree{Definition: def}, err
 }
-
-func validName(name string) []string { return criteria.NameRule(name) }

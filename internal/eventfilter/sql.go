@@ -5,16 +5,20 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/reten-io/reten/internal/apperr"
-	"github.com/reten-io/reten/internal/auth"
 	"github.com/reten-io/reten/internal/criteria"
 	qb "github.com/reten-io/reten/internal/querybuilder"
+	"github.com/reten-io/reten/internal/tenancy"
 )
 
-// SQL, validation and preview: every operation needs event-criteria:view-sql
-// and a tenant dataset (404 without one). The SQL is always the BigQuery
+// SQL, validation and preview: every operation needs a tenant dataset (404
+// without one). The SQL is always the BigQuery
 // output SPEC.md documents (IEventCriteriaSql); previews run the postgres or
 // sqlite compilation on the dataset.
+
+// stored runs the SQL operations on stored filters (no compositions).
+func (s *Service) stored() criteria.Stored {
+	return criteria.Stored{DS: s.ds, Kind: qb.EventFilter, Tree: s.storedTree}
+}
 
 // SQL compiles a stored filter (GET /api/event-criterias/:id/sql). The
 // format is checked first (400), then the filter is found (404), then its
@@ -22,42 +26,26 @@ import (
 // catalog that changed since the filter was saved answers 400 with the
 // issues.
 func (s *Service) SQL(ctx context.Context, id uuid.UUID, format string) (*qb.Compiled, error) {
-	tid, pid, err := scope(ctx, auth.PermEventCriteriaViewSQL)
+	tid, pid, err := tenancy.Project(ctx)
 	if err != nil {
 		return nil, err
 	}
-	f, err := criteria.ParseFormat(format)
-	if err != nil {
-		return nil, err
-	}
-	def, err := s.definition(ctx, tid, pid, id)
-	if err != nil {
-		return nil, err
-	}
-	return criteria.SQL(ctx, s.ds, qb.AudienceTree{Definition: def}, qb.EventFilter, f)
+	return s.stored().SQL(ctx, tid, pid, id, format)
 }
 
 // GenerateSQL compiles a definition sent in the body (POST generate-sql);
 // nothing is stored. An invalid format and a malformed definition are
 // reported together; the catalog rules come after them.
 func (s *Service) GenerateSQL(ctx context.Context, blocks any, format string) (*qb.Compiled, error) {
-	if _, _, err := scope(ctx, auth.PermEventCriteriaViewSQL); err != nil {
+	if _, _, err := tenancy.Project(ctx); err != nil {
 		return nil, err
 	}
 	f, ferr := criteria.ParseFormat(format)
 	def, err := criteria.Decode(blocks)
-	if err := joinDTO(invalidMessages(ferr), err); err != nil {
+	if err := criteria.JoinDTO(criteria.InvalidMessages(ferr), err); err != nil {
 		return nil, err
 	}
 	return criteria.SQL(ctx, s.ds, qb.AudienceTree{Definition: def}, qb.EventFilter, f)
-}
-
-// invalidMessages returns the messages of a 400 (nil for nil).
-func invalidMessages(err error) []string {
-	if e, ok := err.(*apperr.Error); ok && e.Kind == apperr.KindInvalid {
-		return e.Messages
-	}
-	return nil
 }
 
 // ValidateBody checks a definition sent in the body against the catalog
@@ -66,19 +54,14 @@ func invalidMessages(err error) []string {
 // (path and message). Only a body that is not a definition at all
 // (queryBlocks missing, not an array, or empty) is a 400.
 func (s *Service) ValidateBody(ctx context.Context, blocks any) (*criteria.Validation, error) {
-	if _, _, err := scope(ctx, auth.PermEventCriteriaViewSQL); err != nil {
+	if _, _, err := tenancy.Project(ctx); err != nil {
 		return nil, err
 	}
-	if list, ok := blocks.([]any); !ok || len(list) == 0 {
-		_, err := criteria.Decode(blocks)
+	def, issues, err := criteria.DecodeForValidation(ctx, s.ds, blocks)
+	switch {
+	case err != nil:
 		return nil, err
-	}
-	def, issues := qb.DecodeBlocksValue(blocks, criteria.Path)
-	if len(issues) > 0 {
-		// The dataset must exist even when the shape alone decides.
-		if _, _, err := s.ds.Catalog(ctx); err != nil {
-			return nil, err
-		}
+	case len(issues) > 0:
 		return &criteria.Validation{Valid: false, Errors: issues}, nil
 	}
 	return criteria.Validate(ctx, s.ds, def, qb.EventFilter)
@@ -89,7 +72,7 @@ func (s *Service) ValidateBody(ctx context.Context, blocks any) (*criteria.Valid
 // adapters with criteria.ParseLimit), read-only, bounded by the preview
 // timeout; a BigQuery dataset answers 422.
 func (s *Service) PreviewBody(ctx context.Context, blocks any, limit int) (*qb.PreviewResult, error) {
-	if _, _, err := scope(ctx, auth.PermEventCriteriaViewSQL); err != nil {
+	if _, _, err := tenancy.Project(ctx); err != nil {
 		return nil, err
 	}
 	def, err := criteria.Decode(blocks)
@@ -102,13 +85,9 @@ func (s *Service) PreviewBody(ctx context.Context, blocks any, limit int) (*qb.P
 // Preview runs a stored filter on the tenant's dataset (POST :id/preview),
 // validating its definition first, like PreviewBody.
 func (s *Service) Preview(ctx context.Context, id uuid.UUID, limit int) (*qb.PreviewResult, error) {
-	tid, pid, err := scope(ctx, auth.PermEventCriteriaViewSQL)
+	tid, pid, err := tenancy.Project(ctx)
 	if err != nil {
 		return nil, err
 	}
-	def, err := s.definition(ctx, tid, pid, id)
-	if err != nil {
-		return nil, err
-	}
-	return criteria.Preview(ctx, s.ds, qb.AudienceTree{Definition: def}, qb.EventFilter, limit)
+	return s.stored().Preview(ctx, tid, pid, id, limit)
 }

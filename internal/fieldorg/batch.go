@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+
+	"github.com/reten-io/reten/internal/apperr"
 )
 
 // What the operator sync and the operator and route batch upserts share:
@@ -20,11 +22,15 @@ type batchItem[E any] interface {
 	key() string
 }
 
-// validateItems normalizes every item and applies its rules and the
-// one-item-per-key rule (the later item is rejected with dupFmt, which gets
-// the earlier one's index); it returns the messages of the rejected items and
-// the indexes of the valid ones, in order.
-func validateItems[E any, P batchItem[E]](items []E, dupFmt string) (invalid map[int][]string, valid []int) {
+// validateItems refuses a batch of more than MaxBatchItems items (400), then
+// normalizes every item and applies its rules and the one-item-per-key rule
+// (the later item is rejected with dupFmt, which gets the earlier one's
+// index); it returns the messages of the rejected items and the indexes of
+// the valid ones, in order.
+func validateItems[E any, P batchItem[E]](items []E, dupFmt string) (invalid map[int][]string, valid []int, err error) {
+	if len(items) > MaxBatchItems {
+		return nil, nil, apperr.Validation(fmt.Sprintf(MsgItemsTooManyFmt, MaxBatchItems))
+	}
 	invalid = map[int][]string{}
 	seen := map[string]int{}
 	for i := range items {
@@ -41,7 +47,7 @@ func validateItems[E any, P batchItem[E]](items []E, dupFmt string) (invalid map
 		seen[it.key()] = i
 		valid = append(valid, i)
 	}
-	return invalid, valid
+	return invalid, valid, nil
 }
 
 // lookup finds the records keys name, a chunk of keys per statement (the

@@ -51,7 +51,7 @@ const (
 	MsgTypeValues         = "type must be one of the following values: SALESMAN, ACTIVATOR, CALLCENTER"
 	MsgRoleValues         = "role must be one of the following values: LEAD, MEMBER"
 	MsgOperatorIDRequired = "operator_id must be a UUID"
-	MsgItemsTooManyFmt    = "items must contain no more than %d elements"
+	MsgItemsTooManyFmt    = fields.MsgItemsMaxFmt
 	// MsgItemNotObject is the message of an item that is not a JSON object
 	// (rendered "items.<i> must be an object").
 	MsgItemNotObject = "must be an object"

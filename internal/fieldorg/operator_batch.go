@@ -13,8 +13,8 @@ import (
 	"github.com/reten-io/reten/ent"
 	"github.com/reten-io/reten/ent/operator"
 	"github.com/reten-io/reten/internal/apperr"
-	"github.com/reten-io/reten/internal/auth"
 	"github.com/reten-io/reten/internal/fields"
+	"github.com/reten-io/reten/internal/tenancy"
 	"github.com/reten-io/reten/internal/txn"
 )
 
@@ -188,14 +188,14 @@ func operatorChanged(it OperatorItem, o *ent.Operator) bool {
 // ("items.3.name should not be empty"), an email taken answers 409, and
 // nothing is written.
 func (s *Service) SyncOperators(ctx context.Context, items []OperatorItem) (*BatchResult, error) {
-	tenantID, err := auth.TenantFor(ctx, auth.PermOperatorSync)
+	tenantID, err := tenancy.Tenant(ctx)
 	if err != nil {
 		return nil, err
 	}
-	if len(items) > MaxBatchItems {
-		return nil, apperr.Validation(fmt.Sprintf(MsgItemsTooManyFmt, MaxBatchItems))
+	invalid, valid, err := validateItems(items, MsgDuplicateOperatorFmt)
+	if err != nil {
+		return nil, err
 	}
-	invalid, valid := validateItems(items, MsgDuplicateOperatorFmt)
 	if len(invalid) > 0 {
 		var msgs []string
 		for _, i := range slices.Sorted(maps.Keys(invalid)) {
@@ -228,14 +228,14 @@ func (s *Service) SyncOperators(ctx context.Context, items []OperatorItem) (*Bat
 // (each with its index and messages), and an item is written whole or not at
 // all. Look-ups run in bulk; everything commits in one transaction.
 func (s *Service) BatchUpsertOperators(ctx context.Context, items []OperatorItem) (*BatchResult, error) {
-	tenantID, err := auth.TenantFor(ctx, auth.PermOperatorBatchUpsert)
+	tenantID, err := tenancy.Tenant(ctx)
 	if err != nil {
 		return nil, err
 	}
-	if len(items) > MaxBatchItems {
-		return nil, apperr.Validation(fmt.Sprintf(MsgItemsTooManyFmt, MaxBatchItems))
+	invalid, valid, err := validateItems(items, MsgDuplicateOperatorFmt)
+	if err != nil {
+		return nil, err
 	}
-	invalid, valid := validateItems(items, MsgDuplicateOperatorFmt)
 	out := &BatchResult{Total: len(items)}
 	err = txn.Run(ctx, s.client, func(ctx context.Context, tx *ent.Client) error {
 		creates, updates, conflicts, err := planOperators(ctx, tx, tenantID, items, valid)

@@ -11,9 +11,9 @@ import (
 	"github.com/reten-io/reten/ent"
 	"github.com/reten-io/reten/ent/operator"
 	"github.com/reten-io/reten/internal/apperr"
-	"github.com/reten-io/reten/internal/auth"
 	"github.com/reten-io/reten/internal/fields"
 	"github.com/reten-io/reten/internal/paging"
+	"github.com/reten-io/reten/internal/tenancy"
 	"github.com/reten-io/reten/internal/trash"
 )
 
@@ -100,7 +100,7 @@ func operatorConflictMsg(typ string, email, externalID *string) string {
 
 // CreateOperator creates an operator in the active tenant.
 func (s *Service) CreateOperator(ctx context.Context, in OperatorInput) (*ent.Operator, error) {
-	return write(ctx, s.client, auth.PermOperatorManage, in.check, func(ctx context.Context, tx *ent.Client, tenantID uuid.UUID) (*ent.Operator, error) {
+	return write(ctx, s.client, in.check, func(ctx context.Context, tx *ent.Client, tenantID uuid.UUID) (*ent.Operator, error) {
 		if err := operatorUnique(ctx, tx, tenantID, uuid.Nil, in.Type, in.Email, in.ExternalID); err != nil {
 			return nil, err
 		}
@@ -123,7 +123,7 @@ func operatorOf(ctx context.Context, c *ent.Client, tenantID, id uuid.UUID) (*en
 
 // GetOperator returns an operator of the active tenant.
 func (s *Service) GetOperator(ctx context.Context, id uuid.UUID) (*ent.Operator, error) {
-	tenantID, err := auth.TenantFor(ctx, auth.PermOperatorView)
+	tenantID, err := tenancy.Tenant(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -132,7 +132,7 @@ func (s *Service) GetOperator(ctx context.Context, id uuid.UUID) (*ent.Operator,
 
 // ListOperators returns a page of the tenant's operators, by name.
 func (s *Service) ListOperators(ctx context.Context, f OperatorFilter, p paging.Page) (*paging.List[*ent.Operator], error) {
-	tenantID, err := auth.TenantFor(ctx, auth.PermOperatorView)
+	tenantID, err := tenancy.Tenant(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -150,21 +150,13 @@ func (s *Service) ListOperators(ctx context.Context, f OperatorFilter, p paging.
 		q.Where(operator.Or(operator.NameContainsFold(term), operator.EmailContainsFold(term),
 			operator.ExternalIDContainsFold(term)))
 	}
-	total, err := q.Clone().Count(ctx)
-	if err != nil {
-		return nil, err
-	}
-	items, err := q.Order(operator.ByName(), operator.ByID()).Offset(p.Offset()).Limit(p.PerPage).All(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return &paging.List[*ent.Operator]{Items: items, Total: total, Page: p}, nil
+	return paging.Fetch(ctx, q, paging.Asc(operator.FieldName, operator.FieldID), p)
 }
 
 // OperatorConnection pages through the tenant's operators (GraphQL).
 func (s *Service) OperatorConnection(ctx context.Context, after *ent.Cursor, first *int, before *ent.Cursor, last *int,
 	orderBy *ent.OperatorOrder, where *ent.OperatorWhereInput) (*ent.OperatorConnection, error) {
-	tenantID, err := auth.TenantFor(ctx, auth.PermOperatorView)
+	tenantID, err := tenancy.Tenant(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -174,7 +166,7 @@ func (s *Service) OperatorConnection(ctx context.Context, after *ent.Cursor, fir
 
 // UpdateOperator changes an operator of the active tenant.
 func (s *Service) UpdateOperator(ctx context.Context, id uuid.UUID, in OperatorPatch) (*ent.Operator, error) {
-	return write(ctx, s.client, auth.PermOperatorManage, in.check, func(ctx context.Context, tx *ent.Client, tenantID uuid.UUID) (*ent.Operator, error) {
+	return write(ctx, s.client, in.check, func(ctx context.Context, tx *ent.Client, tenantID uuid.UUID) (*ent.Operator, error) {
 		o, err := operatorOf(ctx, tx, tenantID, id)
 		if err != nil {
 			return nil, err
@@ -194,6 +186,6 @@ func (s *Service) UpdateOperator(ctx context.Context, id uuid.UUID, in OperatorP
 // DeleteOperator archives an operator into the trash (restorable with its
 // route links); its email and (type, external_id) become free at once.
 func (s *Service) DeleteOperator(ctx context.Context, id uuid.UUID) error {
-	return archive(ctx, s.client, auth.PermOperatorDelete, id, trash.KindOperator, operatorOf,
+	return archive(ctx, s.client, id, trash.KindOperator, operatorOf,
 		func(o *ent.Operator) string { return o.Name })
 }

@@ -13,7 +13,7 @@ import (
 	"github.com/reten-io/reten/ent/route"
 	"github.com/reten-io/reten/ent/routeoperator"
 	"github.com/reten-io/reten/internal/apperr"
-	"github.com/reten-io/reten/internal/auth"
+	"github.com/reten-io/reten/internal/tenancy"
 	"github.com/reten-io/reten/internal/txn"
 )
 
@@ -112,14 +112,14 @@ type plannedRoute struct {
 // items are written; each item is written whole (route and links) or not at
 // all. Look-ups run in bulk; everything commits in one transaction.
 func (s *Service) BatchUpsertRoutes(ctx context.Context, items []RouteItem) (*BatchResult, error) {
-	tenantID, err := auth.TenantFor(ctx, auth.PermRouteBatchUpsert)
+	tenantID, err := tenancy.Tenant(ctx)
 	if err != nil {
 		return nil, err
 	}
-	if len(items) > MaxBatchItems {
-		return nil, apperr.Validation(fmt.Sprintf(MsgItemsTooManyFmt, MaxBatchItems))
+	invalid, valid, err := validateItems(items, MsgDuplicateRouteFmt)
+	if err != nil {
+		return nil, err
 	}
-	invalid, valid := validateItems(items, MsgDuplicateRouteFmt)
 	out := &BatchResult{Total: len(items)}
 	err = txn.Run(ctx, s.client, func(ctx context.Context, tx *ent.Client) error {
 		plans, err := planRoutes(ctx, tx, tenantID, items, valid, invalid)

@@ -12,9 +12,9 @@ import (
 	"github.com/reten-io/reten/ent/route"
 	"github.com/reten-io/reten/ent/routeoperator"
 	"github.com/reten-io/reten/internal/apperr"
-	"github.com/reten-io/reten/internal/auth"
 	"github.com/reten-io/reten/internal/fields"
 	"github.com/reten-io/reten/internal/paging"
+	"github.com/reten-io/reten/internal/tenancy"
 	"github.com/reten-io/reten/internal/trash"
 	"github.com/reten-io/reten/internal/txn"
 )
@@ -66,7 +66,7 @@ func (s *Service) CreateRoute(ctx context.Context, in RouteInput) (*ent.Route, e
 		in.Code, in.Name = strings.TrimSpace(in.Code), strings.TrimSpace(in.Name)
 		return append(checkCode(in.Code), checkName(in.Name)...)
 	}
-	return write(ctx, s.client, auth.PermRouteManage, check, func(ctx context.Context, tx *ent.Client, tenantID uuid.UUID) (*ent.Route, error) {
+	return write(ctx, s.client, check, func(ctx context.Context, tx *ent.Client, tenantID uuid.UUID) (*ent.Route, error) {
 		if err := routeCodeFree(ctx, tx, tenantID, uuid.Nil, in.Code); err != nil {
 			return nil, err
 		}
@@ -83,7 +83,7 @@ func routeOf(ctx context.Context, c *ent.Client, tenantID, id uuid.UUID) (*ent.R
 
 // GetRoute returns a route of the active tenant with its operator links.
 func (s *Service) GetRoute(ctx context.Context, id uuid.UUID) (*RouteDetail, error) {
-	tenantID, err := auth.TenantFor(ctx, auth.PermRouteView)
+	tenantID, err := tenancy.Tenant(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -99,9 +99,9 @@ func (s *Service) GetRoute(ctx context.Context, id uuid.UUID) (*RouteDetail, err
 }
 
 // RouteLinks returns the operator links of a route, oldest first (links to
-// archived operators are hidden). The caller has checked route:view.
+// archived operators are hidden).
 func (s *Service) RouteLinks(ctx context.Context, routeID uuid.UUID) ([]*ent.RouteOperator, error) {
-	tenantID, err := auth.TenantFor(ctx, auth.PermRouteView)
+	tenantID, err := tenancy.Tenant(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -113,7 +113,7 @@ func (s *Service) RouteLinks(ctx context.Context, routeID uuid.UUID) ([]*ent.Rou
 
 // ListRoutes returns a page of the tenant's routes, by code.
 func (s *Service) ListRoutes(ctx context.Context, f RouteFilter, p paging.Page) (*paging.List[*ent.Route], error) {
-	tenantID, err := auth.TenantFor(ctx, auth.PermRouteView)
+	tenantID, err := tenancy.Tenant(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -124,21 +124,13 @@ func (s *Service) ListRoutes(ctx context.Context, f RouteFilter, p paging.Page) 
 	if term := strings.TrimSpace(f.Search); term != "" {
 		q.Where(route.Or(route.CodeContainsFold(term), route.NameContainsFold(term)))
 	}
-	total, err := q.Clone().Count(ctx)
-	if err != nil {
-		return nil, err
-	}
-	items, err := q.Order(route.ByCode(), route.ByID()).Offset(p.Offset()).Limit(p.PerPage).All(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return &paging.List[*ent.Route]{Items: items, Total: total, Page: p}, nil
+	return paging.Fetch(ctx, q, paging.Asc(route.FieldCode, route.FieldID), p)
 }
 
 // RouteConnection pages through the tenant's routes (GraphQL).
 func (s *Service) RouteConnection(ctx context.Context, after *ent.Cursor, first *int, before *ent.Cursor, last *int,
 	orderBy *ent.RouteOrder, where *ent.RouteWhereInput) (*ent.RouteConnection, error) {
-	tenantID, err := auth.TenantFor(ctx, auth.PermRouteView)
+	tenantID, err := tenancy.Tenant(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -158,7 +150,7 @@ func (s *Service) UpdateRoute(ctx context.Context, id uuid.UUID, in RoutePatch) 
 		}
 		return msgs
 	}
-	return write(ctx, s.client, auth.PermRouteManage, check, func(ctx context.Context, tx *ent.Client, tenantID uuid.UUID) (*ent.Route, error) {
+	return write(ctx, s.client, check, func(ctx context.Context, tx *ent.Client, tenantID uuid.UUID) (*ent.Route, error) {
 		r, err := routeOf(ctx, tx, tenantID, id)
 		if err != nil {
 			return nil, err
@@ -179,7 +171,7 @@ func (s *Service) UpdateRoute(ctx context.Context, id uuid.UUID, in RoutePatch) 
 // DeleteRoute archives a route into the trash (restorable with its operator
 // links); its code becomes free at once.
 func (s *Service) DeleteRoute(ctx context.Context, id uuid.UUID) error {
-	return archive(ctx, s.client, auth.PermRouteDelete, id, trash.KindRoute, routeOf,
+	return archive(ctx, s.client, id, trash.KindRoute, routeOf,
 		func(r *ent.Route) string { return r.Code + " - " + r.Name })
 }
 
@@ -191,7 +183,7 @@ func validRole(role string) bool {
 // link is returned (reactivated when inactive; its role changed when Role is
 // given). Both must be live records of the active tenant (404 otherwise).
 func (s *Service) AddRouteOperator(ctx context.Context, routeID uuid.UUID, in LinkInput) (*ent.RouteOperator, error) {
-	tenantID, err := auth.TenantFor(ctx, auth.PermRouteManage)
+	tenantID, err := tenancy.Tenant(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -250,7 +242,7 @@ func (s *Service) AddRouteOperator(ctx context.Context, routeID uuid.UUID, in Li
 
 // RemoveRouteOperator hard deletes the link of an operator to a route.
 func (s *Service) RemoveRouteOperator(ctx context.Context, routeID, operatorID uuid.UUID) error {
-	tenantID, err := auth.TenantFor(ctx, auth.PermRouteManage)
+	tenantID, err := tenancy.Tenant(ctx)
 	if err != nil {
 		return err
 	}

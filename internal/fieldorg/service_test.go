@@ -1,6 +1,7 @@
 package fieldorg_test
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"reflect"
@@ -8,15 +9,28 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/reten-io/reten/ent"
 	"github.com/reten-io/reten/ent/operator"
 	"github.com/reten-io/reten/internal/auth"
 	"github.com/reten-io/reten/internal/dbtest"
 	"github.com/reten-io/reten/internal/fieldorg"
+	"github.com/reten-io/reten/internal/tenancy"
 )
 
-// setup returns the service over db and a tenant ("Acme") acting in it.
-func setup(t *testing.T, db *dbtest.DB) (*fieldorg.Service, dbtest.Tenant) {
-	return fieldorg.NewService(db.Client), db.Tenant(t, "Acme")
+// mustRoute creates a route that must be valid.
+func mustRoute(t *testing.T, svc *fieldorg.Service, ctx context.Context, code, name string) *ent.Route {
+	t.Helper()
+	r, err := svc.CreateRoute(ctx, fieldorg.RouteInput{Code: code, Name: name})
+	dbtest.NoError(t, err)
+	return r
+}
+
+// mustOperator creates a salesman that must be valid.
+func mustOperator(t *testing.T, svc *fieldorg.Service, ctx context.Context, name string) *ent.Operator {
+	t.Helper()
+	op, err := svc.CreateOperator(ctx, fieldorg.OperatorInput{Type: "SALESMAN", Name: name})
+	dbtest.NoError(t, err)
+	return op
 }
 
 // TestOperatorRules: one message per broken rule; the email is unique
@@ -24,7 +38,7 @@ func setup(t *testing.T, db *dbtest.DB) (*fieldorg.Service, dbtest.Tenant) {
 // live operators; on PATCH "" clears an optional field and {} the metadata.
 func TestOperatorRules(t *testing.T) {
 	dbtest.Each(t, func(t *testing.T, db *dbtest.DB) {
-		svc, acme := setup(t, db)
+		svc, acme := fieldorg.NewService(db.Client), db.Tenant(t, "Acme")
 		admin := acme.Admin()
 		_, err := svc.CreateOperator(admin, fieldorg.OperatorInput{Type: "DRIVER", Name: " ", Email: new("nope"),
 			Phone: new(fmt.Sprint(make([]int, 30)))})
@@ -64,18 +78,12 @@ func TestOperatorRules(t *testing.T) {
 // live records of the tenant; an update replaces the sent kind only.
 func TestSupervisorAssignments(t *testing.T) {
 	dbtest.Each(t, func(t *testing.T, db *dbtest.DB) {
-		svc, acme := setup(t, db)
+		svc, acme := fieldorg.NewService(db.Client), db.Tenant(t, "Acme")
 		admin := acme.Admin()
-		r1, err := svc.CreateRoute(admin, fieldorg.RouteInput{Code: "R1", Name: "North"})
-		dbtest.NoError(t, err)
-		r2, err := svc.CreateRoute(admin, fieldorg.RouteInput{Code: "R2", Name: "South"})
-		dbtest.NoError(t, err)
-		op, err := svc.CreateOperator(admin, fieldorg.OperatorInput{Type: "SALESMAN", Name: "Ana"})
-		dbtest.NoError(t, err)
-		foreign, err := svc.CreateRoute(db.Tenant(t, "Beta").Admin(), fieldorg.RouteInput{Code: "R9", Name: "Far"})
-		dbtest.NoError(t, err)
+		r1, r2 := mustRoute(t, svc, admin, "R1", "North"), mustRoute(t, svc, admin, "R2", "South")
+		op, foreign := mustOperator(t, svc, admin, "Ana"), mustRoute(t, svc, db.Tenant(t, "Beta").Admin(), "R9", "Far")
 
-		_, err = svc.CreateSupervisor(admin, fieldorg.SupervisorInput{Name: "Sue", RouteIDs: []uuid.UUID{r1.ID, foreign.ID}})
+		_, err := svc.CreateSupervisor(admin, fieldorg.SupervisorInput{Name: "Sue", RouteIDs: []uuid.UUID{r1.ID, foreign.ID}})
 		dbtest.ExpectError(t, err, http.StatusNotFound, fieldorg.MsgRouteNotFound)
 		sup, err := svc.CreateSupervisor(admin, fieldorg.SupervisorInput{Name: "Sue", Email: new("sue@x.test"),
 			RouteIDs: []uuid.UUID{r1.ID, r1.ID}, OperatorIDs: []uuid.UUID{op.ID}})
@@ -104,7 +112,7 @@ func TestSupervisorAssignments(t *testing.T) {
 // the others by index; the sync is all or nothing.
 func TestOperatorBatches(t *testing.T) {
 	dbtest.Each(t, func(t *testing.T, db *dbtest.DB) {
-		svc, acme := setup(t, db)
+		svc, acme := fieldorg.NewService(db.Client), db.Tenant(t, "Acme")
 		admin := acme.Admin()
 		_, err := svc.CreateOperator(admin, fieldorg.OperatorInput{Type: "SALESMAN", Name: "Ana", Email: new("ana@x.test")})
 		dbtest.NoError(t, err)
@@ -151,16 +159,11 @@ func TestOperatorBatches(t *testing.T) {
 // records in the caller's tenant, and a caller needs the permission.
 func TestTenancy(t *testing.T) {
 	dbtest.Each(t, func(t *testing.T, db *dbtest.DB) {
-		svc, acme := setup(t, db)
+		svc, acme := fieldorg.NewService(db.Client), db.Tenant(t, "Acme")
 		admin, beta := acme.Admin(), db.Tenant(t, "Beta").Admin()
-		op, err := svc.CreateOperator(admin, fieldorg.OperatorInput{Type: "SALESMAN", Name: "Ana"})
-		dbtest.NoError(t, err)
-		r, err := svc.CreateRoute(admin, fieldorg.RouteInput{Code: "R1", Name: "North"})
-		dbtest.NoError(t, err)
-		betaOp, err := svc.CreateOperator(beta, fieldorg.OperatorInput{Type: "SALESMAN", Name: "Bea"})
-		dbtest.NoError(t, err)
+		op, r, betaOp := mustOperator(t, svc, admin, "Ana"), mustRoute(t, svc, admin, "R1", "North"), mustOperator(t, svc, beta, "Bea")
 
-		_, err = svc.GetOperator(beta, op.ID)
+		_, err := svc.GetOperator(beta, op.ID)
 		dbtest.ExpectError(t, err, http.StatusNotFound, fieldorg.MsgOperatorNotFound)
 		_, err = svc.UpdateRoute(beta, r.ID, fieldorg.RoutePatch{Name: new("Mine")})
 		dbtest.ExpectError(t, err, http.StatusNotFound, fieldorg.MsgRouteNotFound)
@@ -181,7 +184,8 @@ func TestTenancy(t *testing.T) {
 		if again.ID != link.ID || again.Role != "LEAD" {
 			t.Fatalf("link again = %+v, want the existing LEAD link", again)
 		}
-		_, err = svc.AddRouteOperator(acme.As(auth.PermRouteView), r.ID, fieldorg.LinkInput{OperatorID: op.ID})
+		// The permission is the matrix line's, applied on entering it.
+		_, err = tenancy.Enter(acme.As(auth.PermRouteView), "POST /routes/{id}/operators")
 		dbtest.ExpectError(t, err, http.StatusForbidden, "Required permissions: "+auth.PermRouteManage)
 		dbtest.ExpectError(t, svc.RemoveRouteOperator(beta, r.ID, op.ID), http.StatusNotFound, fieldorg.MsgRouteNotFound)
 		dbtest.NoError(t, svc.RemoveRouteOperator(admin, r.ID, op.ID))

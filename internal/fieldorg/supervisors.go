@@ -15,9 +15,9 @@ import (
 	"github.com/reten-io/reten/ent/supervisor"
 	"github.com/reten-io/reten/ent/supervisorassignment"
 	"github.com/reten-io/reten/internal/apperr"
-	"github.com/reten-io/reten/internal/auth"
 	"github.com/reten-io/reten/internal/fields"
 	"github.com/reten-io/reten/internal/paging"
+	"github.com/reten-io/reten/internal/tenancy"
 	"github.com/reten-io/reten/internal/trash"
 )
 
@@ -161,7 +161,7 @@ func (s *Service) CreateSupervisor(ctx context.Context, in SupervisorInput) (*Su
 		in.Email, in.Phone, in.ExternalID = newContact(in.Email, in.Phone, in.ExternalID)
 		return checkPerson(&in.Name, in.Email, in.Phone, in.ExternalID)
 	}
-	return write(ctx, s.client, auth.PermSupervisorManage, check, func(ctx context.Context, tx *ent.Client, tenantID uuid.UUID) (*SupervisorDetail, error) {
+	return write(ctx, s.client, check, func(ctx context.Context, tx *ent.Client, tenantID uuid.UUID) (*SupervisorDetail, error) {
 		if err := supervisorUnique(ctx, tx, tenantID, uuid.Nil, in.Email, in.ExternalID); err != nil {
 			return nil, err
 		}
@@ -241,7 +241,7 @@ func supervisorDetails(ctx context.Context, c *ent.Client, tenantID uuid.UUID, s
 
 // GetSupervisor returns a supervisor of the active tenant with its assignments.
 func (s *Service) GetSupervisor(ctx context.Context, id uuid.UUID) (*SupervisorDetail, error) {
-	tenantID, err := auth.TenantFor(ctx, auth.PermSupervisorView)
+	tenantID, err := tenancy.Tenant(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -258,7 +258,7 @@ func (s *Service) GetSupervisor(ctx context.Context, id uuid.UUID) (*SupervisorD
 
 // ListSupervisors returns a page of the tenant's supervisors, by name.
 func (s *Service) ListSupervisors(ctx context.Context, f SupervisorFilter, p paging.Page) (*paging.List[*SupervisorDetail], error) {
-	tenantID, err := auth.TenantFor(ctx, auth.PermSupervisorView)
+	tenantID, err := tenancy.Tenant(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -270,25 +270,21 @@ func (s *Service) ListSupervisors(ctx context.Context, f SupervisorFilter, p pag
 		q.Where(supervisor.Or(supervisor.NameContainsFold(term), supervisor.EmailContainsFold(term),
 			supervisor.ExternalIDContainsFold(term)))
 	}
-	total, err := q.Clone().Count(ctx)
+	l, err := paging.Fetch(ctx, q, paging.Asc(supervisor.FieldName, supervisor.FieldID), p)
 	if err != nil {
 		return nil, err
 	}
-	sups, err := q.Order(supervisor.ByName(), supervisor.ByID()).Offset(p.Offset()).Limit(p.PerPage).All(ctx)
+	ds, err := supervisorDetails(ctx, s.db(ctx), tenantID, l.Items)
 	if err != nil {
 		return nil, err
 	}
-	ds, err := supervisorDetails(ctx, s.db(ctx), tenantID, sups)
-	if err != nil {
-		return nil, err
-	}
-	return &paging.List[*SupervisorDetail]{Items: ds, Total: total, Page: p}, nil
+	return &paging.List[*SupervisorDetail]{Items: ds, Total: l.Total, Page: p}, nil
 }
 
 // SupervisorConnection pages through the tenant's supervisors (GraphQL).
 func (s *Service) SupervisorConnection(ctx context.Context, after *ent.Cursor, first *int, before *ent.Cursor, last *int,
 	orderBy *ent.SupervisorOrder, where *ent.SupervisorWhereInput) (*ent.SupervisorConnection, error) {
-	tenantID, err := auth.TenantFor(ctx, auth.PermSupervisorView)
+	tenantID, err := tenancy.Tenant(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -302,7 +298,7 @@ func (s *Service) UpdateSupervisor(ctx context.Context, id uuid.UUID, in Supervi
 		in.Name, in.Email, in.ExternalID, in.Phone = fields.Trim(in.Name), fields.Trim(in.Email), fields.Trim(in.ExternalID), fields.Trim(in.Phone)
 		return checkPerson(in.Name, in.Email, in.Phone, in.ExternalID)
 	}
-	return write(ctx, s.client, auth.PermSupervisorManage, check, func(ctx context.Context, tx *ent.Client, tenantID uuid.UUID) (*SupervisorDetail, error) {
+	return write(ctx, s.client, check, func(ctx context.Context, tx *ent.Client, tenantID uuid.UUID) (*SupervisorDetail, error) {
 		sup, err := supervisorOf(ctx, tx, tenantID, id)
 		if err != nil {
 			return nil, err
@@ -324,6 +320,6 @@ func (s *Service) UpdateSupervisor(ctx context.Context, id uuid.UUID, in Supervi
 // DeleteSupervisor archives a supervisor into the trash (restorable with its
 // assignments); its email and external id become free at once.
 func (s *Service) DeleteSupervisor(ctx context.Context, id uuid.UUID) error {
-	return archive(ctx, s.client, auth.PermSupervisorDelete, id, trash.KindSupervisor, supervisorOf,
+	return archive(ctx, s.client, id, trash.KindSupervisor, supervisorOf,
 		func(sup *ent.Supervisor) string { return sup.Name })
 }

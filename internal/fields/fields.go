@@ -74,3 +74,11 @@ func SetOrClear[V, U any](v *V, set func(V) U, clear func() U) {
 	}
 	set(*v)
 }
+
+// Set writes an optional value to an ent mutation: nil leaves the column,
+// as the builders' SetNillable methods do.
+func Set[V any](v *V, set func(V)) {
+	if v != nil {
+		set(*v)
+	}
+}

@@ -1,5 +1,7 @@
-// Package paging holds the page/per_page parameters of REST lists and the
-// meta block of their responses ({page, limit, total, totalPages}).
+// Package paging holds the page/per_page parameters of REST lists, the meta
+// block of their responses ({page, limit, total, totalPages}), the one
+// offset-paging fetch every list runs (Fetch) and the bounds of GraphQL
+// connection windows.
 package paging
 
 import (
@@ -72,6 +74,20 @@ type List[T any] struct {
 	Items []T
 	Total int
 	Page  Page
+}
+
+// Map returns the page l with each item turned into f's result (same total
+// and page); the first error of f is returned instead.
+func Map[T, U any](l *List[T], f func(T) (U, error)) (*List[U], error) {
+	out := &List[U]{Items: make([]U, len(l.Items)), Total: l.Total, Page: l.Page}
+	for i, item := range l.Items {
+		u, err := f(item)
+		if err != nil {
+			return nil, err
+		}
+		out.Items[i] = u
+	}
+	return out, nil
 }
 
 // Messages of the Relay connection window (GraphQL first/last), bounded like

@@ -1,6 +1,7 @@
 package paging
 
 import (
+	"errors"
 	"slices"
 	"testing"
 )
@@ -67,4 +68,21 @@ func deref(p *int) any {
 		return nil
 	}
 	return *p
+}
+
+func TestMap(t *testing.T) {
+	l := &List[int]{Items: []int{1, 2, 3}, Total: 7, Page: Page{Page: 2, PerPage: 3}}
+	got, err := Map(l, func(n int) (string, error) { return string(rune('a' + n)), nil })
+	if err != nil || !slices.Equal(got.Items, []string{"b", "c", "d"}) || got.Total != 7 || got.Page != l.Page {
+		t.Fatalf("Map = %+v, %v", got, err)
+	}
+	stop := errors.New("stop")
+	if got, err := Map(l, func(n int) (int, error) {
+		if n == 2 {
+			return 0, stop
+		}
+		return n, nil
+	}); got != nil || !errors.Is(err, stop) {
+		t.Fatalf("Map with an error = %+v, %v", got, err)
+	}
 }

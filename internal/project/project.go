@@ -12,13 +12,11 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/reten-io/reten/ent"
-	"github.com/reten-io/reten/ent/predicate"
 	"github.com/reten-io/reten/ent/project"
 	"github.com/reten-io/reten/internal/apperr"
 	"github.com/reten-io/reten/internal/auth"
 	"github.com/reten-io/reten/internal/tenancy"
 	"github.com/reten-io/reten/internal/txn"
-	"github.com/reten-io/reten/internal/viewer"
 )
 
 // Rules and messages of project names (SPEC.md "Errors", project update).
@@ -54,27 +52,30 @@ func (s *Service) db(ctx context.Context) *ent.Client { return txn.Client(ctx, s
 
 // List returns the projects of the viewer's tenant, main project first.
 func (s *Service) List(ctx context.Context) ([]*ent.Project, error) {
-	if err := auth.RequireCtx(ctx, auth.PermProjectView); err != nil {
+	tid, err := tenancy.Tenant(ctx)
+	if err != nil {
 		return nil, err
 	}
-	return s.db(ctx).Project.Query().Where(inTenant(ctx)).
+	return s.db(ctx).Project.Query().Where(project.TenantID(tid)).
 		Order(project.ByIsMain(sql.OrderDesc()), project.ByNameKey(), project.ByID()).
 		All(ctx)
 }
 
 // Get returns one project of the viewer's tenant.
 func (s *Service) Get(ctx context.Context, id uuid.UUID) (*ent.Project, error) {
-	if err := auth.RequireCtx(ctx, auth.PermProjectView); err != nil {
+	tid, err := tenancy.Tenant(ctx)
+	if err != nil {
 		return nil, err
 	}
-	p, err := s.db(ctx).Project.Query().Where(project.ID(id), inTenant(ctx)).Only(ctx)
+	p, err := s.db(ctx).Project.Query().Where(project.ID(id), project.TenantID(tid)).Only(ctx)
 	return p, apperr.FromEnt(err, tenancy.MsgProjectNotFound, "")
 }
 
 // Rename changes a project's name: required, at most 255 characters, unique in
 // the tenant case-insensitively (the project may change its own casing).
 func (s *Service) Rename(ctx context.Context, id uuid.UUID, name string) (*ent.Project, error) {
-	if err := auth.RequireCtx(ctx, auth.PermProjectUpdate); err != nil {
+	tid, err := tenancy.Tenant(ctx)
+	if err != nil {
 		return nil, err
 	}
 	if msgs := ValidateName(name); msgs != nil {
@@ -82,13 +83,13 @@ func (s *Service) Rename(ctx context.Context, id uuid.UUID, name string) (*ent.P
 	}
 	name = strings.TrimSpace(name)
 	var out *ent.Project
-	err := txn.Run(ctx, s.client, func(ctx context.Context, tx *ent.Client) error {
-		p, err := tx.Project.Query().Where(project.ID(id), inTenant(ctx)).Only(ctx)
+	err = txn.Run(ctx, s.client, func(ctx context.Context, tx *ent.Client) error {
+		p, err := tx.Project.Query().Where(project.ID(id), project.TenantID(tid)).Only(ctx)
 		if err != nil {
 			return apperr.FromEnt(err, tenancy.MsgProjectNotFound, "")
 		}
 		taken, err := tx.Project.Query().
-			Where(project.NameKey(nameKey(name)), project.IDNEQ(id), inTenant(ctx)).Exist(ctx)
+			Where(project.NameKey(nameKey(name)), project.IDNEQ(id), project.TenantID(tid)).Exist(ctx)
 		if err != nil {
 			return err
 		}
@@ -125,19 +126,16 @@ func Create(ctx context.Context, tx *ent.Client, tenantID uuid.UUID, name string
 	return p.Update().SetRootAudienceID(root.ID).Save(ctx)
 }
 
-// inTenant is the service's own tenant predicate; the data layer adds the
-// same filter, so tenancy never rests on one of them alone.
-func inTenant(ctx context.Context) predicate.Project {
-	tid, _ := viewer.TenantID(ctx)
-	return project.TenantID(tid)
-}
-
 func nameKey(name string) string { return strings.ToLower(strings.TrimSpace(name)) }
 
 // ViewerProjects is a convenience for the GraphQL viewer: the projects of the
 // viewer's tenant when they may see them, none otherwise.
 func (s *Service) ViewerProjects(ctx context.Context) ([]*ent.Project, error) {
-	if !viewer.FromContext(ctx).Has(auth.PermProjectView) {
+	acc, err := tenancy.From(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if perm, _ := auth.ViewPermission("Project"); !acc.Viewer.Has(perm) {
 		return []*ent.Project{}, nil
 	}
 	return s.List(ctx)
@@ -146,33 +144,36 @@ func (s *Service) ViewerProjects(ctx context.Context) ([]*ent.Project, error) {
 // Connection pages through the projects of the viewer's tenant (GraphQL).
 func (s *Service) Connection(ctx context.Context, after *ent.Cursor, first *int, before *ent.Cursor, last *int,
 	orderBy *ent.ProjectOrder, where *ent.ProjectWhereInput) (*ent.ProjectConnection, error) {
-	if err := auth.RequireCtx(ctx, auth.PermProjectView); err != nil {
+	tid, err := tenancy.Tenant(ctx)
+	if err != nil {
 		return nil, err
 	}
-	return s.db(ctx).Project.Query().Where(inTenant(ctx)).Paginate(ctx, after, first, before, last,
+	// The service's own tenant predicate: the data layer adds the same
+	// filter, so tenancy never rests on one of them alone.
+	return s.db(ctx).Project.Query().Where(project.TenantID(tid)).Paginate(ctx, after, first, before, last,
 		ent.WithProjectOrder(orderBy), ent.WithProjectFilter(where.Filter))
 }
 
 // New creates a project of the viewer's tenant with its root audience
-// (POST /api/projects, permission project:create).
+// (POST /api/projects).
 func (s *Service) New(ctx context.Context, name string) (*ent.Project, error) {
-	if err := auth.RequireCtx(ctx, auth.PermProjectCreate); err != nil {
+	acc, err := tenancy.From(ctx)
+	if err != nil {
 		return nil, err
 	}
 	if msgs := ValidateName(name); msgs != nil {
 		return nil, apperr.Validation(msgs...)
 	}
-	v := viewer.FromContext(ctx)
 	var out *ent.Project
-	err := txn.Run(ctx, s.client, func(ctx context.Context, tx *ent.Client) error {
-		taken, err := tx.Project.Query().Where(project.NameKey(nameKey(name)), inTenant(ctx)).Exist(ctx)
+	err = txn.Run(ctx, s.client, func(ctx context.Context, tx *ent.Client) error {
+		taken, err := tx.Project.Query().Where(project.NameKey(nameKey(name)), project.TenantID(acc.TenantID)).Exist(ctx)
 		if err != nil {
 			return err
 		}
 		if taken {
 			return apperr.Conflict(fmt.Sprintf(MsgNameTakenFmt, strings.TrimSpace(name)))
 		}
-		out, err = Create(ctx, tx, v.TenantID, name, false, v.UserID)
+		out, err = Create(ctx, tx, acc.TenantID, name, false, acc.UserID())
 		return err
 	})
 	return out, err

@@ -1,6 +1,9 @@
 package querybuilder
 
-import "testing"
+import (
+	"fmt"
+	"testing"
+)
 
 // benchDefinition is a 10-block event filter with 50 predicates: each block
 // has five, mixing strings, numbers, timestamps, IN lists, a record
@@ -43,45 +46,49 @@ func countPredicates(def Definition) int {
 	return n
 }
 
+// benchLoop runs step over the benchmark definition and the test catalog
+// b.N times, failing on its error.
+func benchLoop(b *testing.B, step func(def Definition, cat *Catalog) error) {
+	def := benchDefinition(b)
+	cat := testCatalog()
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := step(def, cat); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// compileBQ compiles to parameterized BigQuery, as generate-sql does.
+func compileBQ(def Definition, cat *Catalog) error {
+	_, err := Compile(def, cat, EventFilter, BigQuery, Options{Qualifier: "p.d"})
+	return err
+}
+
+// validateEF is Validate of an event filter with its issues as an error.
+func validateEF(def Definition, cat *Catalog) error {
+	if issues := Validate(def, cat, EventFilter); len(issues) > 0 {
+		return fmt.Errorf("%v", issues)
+	}
+	return nil
+}
+
 // BenchmarkValidateCompile validates and compiles the 10-block, 50-predicate
 // definition to parameterized BigQuery: one Compile call, which validates
 // first (fail closed) and returns the issues as a *ValidationError, as
 // generate-sql uses it.
-func BenchmarkValidateCompile(b *testing.B) {
-	def := benchDefinition(b)
-	cat := testCatalog()
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := Compile(def, cat, EventFilter, BigQuery, Options{Qualifier: "p.d"}); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
+func BenchmarkValidateCompile(b *testing.B) { benchLoop(b, compileBQ) }
 
 // BenchmarkValidateThenCompile adds an explicit Validate before Compile
 // (the definition is then validated twice).
 func BenchmarkValidateThenCompile(b *testing.B) {
-	def := benchDefinition(b)
-	cat := testCatalog()
-	b.ReportAllocs()
-	for b.Loop() {
-		if issues := Validate(def, cat, EventFilter); len(issues) > 0 {
-			b.Fatal(issues)
+	benchLoop(b, func(def Definition, cat *Catalog) error {
+		if err := validateEF(def, cat); err != nil {
+			return err
 		}
-		if _, err := Compile(def, cat, EventFilter, BigQuery, Options{Qualifier: "p.d"}); err != nil {
-			b.Fatal(err)
-		}
-	}
+		return compileBQ(def, cat)
+	})
 }
 
 // BenchmarkValidate is Validate alone.
-func BenchmarkValidate(b *testing.B) {
-	def := benchDefinition(b)
-	cat := testCatalog()
-	b.ReportAllocs()
-	for b.Loop() {
-		if issues := Validate(def, cat, EventFilter); len(issues) > 0 {
-			b.Fatal(issues)
-		}
-	}
-}
+func BenchmarkValidate(b *testing.B) { benchLoop(b, validateEF) }

@@ -102,39 +102,29 @@ type JoinKey struct {
 
 // Table returns the catalog table called name.
 func (c *Catalog) Table(name string) (*Table, bool) {
-	for i := range c.Tables {
-		if c.Tables[i].Name == name {
-			return &c.Tables[i], true
-		}
-	}
-	return nil, false
+	return named(c.Tables, name, func(t *Table) string { return t.Name })
 }
 
 // Column returns the top-level column called name.
 func (t *Table) Column(name string) (*Column, bool) {
-	for i := range t.Columns {
-		if t.Columns[i].Name == name {
-			return &t.Columns[i], true
-		}
-	}
-	return nil, false
+	return named(t.Columns, name, func(c *Column) string { return c.Name })
 }
 
 // SubField returns the sub-field called name of a RECORD column.
 func (c *Column) SubField(name string) (*Column, bool) {
-	for i := range c.SubFields {
-		if c.SubFields[i].Name == name {
-			return &c.SubFields[i], true
-		}
-	}
-	return nil, false
+	return named(c.SubFields, name, func(c *Column) string { return c.Name })
 }
 
 // SemiJoin returns the semi-join called name.
 func (t *Table) SemiJoin(name string) (*SemiJoin, bool) {
-	for i := range t.SemiJoins {
-		if t.SemiJoins[i].Name == name {
-			return &t.SemiJoins[i], true
+	return named(t.SemiJoins, name, func(s *SemiJoin) string { return s.Name })
+}
+
+// named returns the first element of items whose name (nameOf) is name.
+func named[T any](items []T, name string, nameOf func(*T) string) (*T, bool) {
+	for i := range items {
+		if nameOf(&items[i]) == name {
+			return &items[i], true
 		}
 	}
 	return nil, false

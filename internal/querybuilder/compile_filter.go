@@ -74,11 +74,12 @@ func (c *compiler) predicateOperand(n *Node, s *scope, sub *subScope, items []Se
 	return "NULL", TypeString // unreachable after validation
 }
 
-// comparisonSQL are the infix operators; the other operators are spelled
-// by comparison.
+// comparisonSQL spells the operators written between x and the value(s);
+// the text operators (CONTAINS, STARTS_WITH ...) are the dialect's.
 var comparisonSQL = map[ComparisonOperator]string{
 	Equals: " = ", NotEquals: " <> ", GreaterThan: " > ", LessThan: " < ",
 	GreaterThanOrEqual: " >= ", LessThanOrEqual: " <= ",
+	IsNull: " IS NULL", IsNotNull: " IS NOT NULL", In: " IN (", NotIn: " NOT IN (", Between: " BETWEEN ",
 }
 
 // comparison writes x <op> value. NOT_EQUALS, NOT_IN and NOT_CONTAINS keep
@@ -86,36 +87,26 @@ var comparisonSQL = map[ComparisonOperator]string{
 // negation (use IS_NULL to select NULLs).
 func (c *compiler) comparison(b *strings.Builder, x string, t FieldType, n *Node) {
 	op := n.ComparisonOperator
-	switch op {
-	case IsNull, IsNotNull:
+	if infix, ok := comparisonSQL[op]; ok {
 		b.WriteString(x)
-		if op == IsNull {
-			b.WriteString(" IS NULL")
-		} else {
-			b.WriteString(" IS NOT NULL")
-		}
-		return
-	case In, NotIn:
-		b.WriteString(x)
-		if op == In {
-			b.WriteString(" IN (")
-		} else {
-			b.WriteString(" NOT IN (")
-		}
-		for i, item := range n.Value.Items {
-			if i > 0 {
-				b.WriteString(", ")
+		b.WriteString(infix)
+		switch op {
+		case IsNull, IsNotNull:
+		case In, NotIn:
+			for i, item := range n.Value.Items {
+				if i > 0 {
+					b.WriteString(", ")
+				}
+				b.WriteString(c.value(item, t))
 			}
-			b.WriteString(c.value(item, t))
+			b.WriteByte(')')
+		case Between:
+			b.WriteString(c.value(n.Value.Items[0], t))
+			b.WriteString(" AND ")
+			b.WriteString(c.value(n.Value.Items[1], t))
+		default:
+			b.WriteString(c.value(n.Value.Items[0], t))
 		}
-		b.WriteByte(')')
-		return
-	case Between:
-		b.WriteString(x)
-		b.WriteString(" BETWEEN ")
-		b.WriteString(c.value(n.Value.Items[0], t))
-		b.WriteString(" AND ")
-		b.WriteString(c.value(n.Value.Items[1], t))
 		return
 	}
 	v := c.value(n.Value.Items[0], t)
@@ -130,10 +121,6 @@ func (c *compiler) comparison(b *strings.Builder, x string, t FieldType, n *Node
 		b.WriteString(c.d.startsWith(x, v))
 	case EndsWith:
 		b.WriteString(c.d.endsWith(x, v))
-	default:
-		b.WriteString(x)
-		b.WriteString(comparisonSQL[op])
-		b.WriteString(v)
 	}
 }
 

@@ -2,22 +2,16 @@ package querybuilder_test
 
 import (
 	"context"
-	"crypto/rand"
 	"database/sql"
-	"encoding/hex"
 	"fmt"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
-	_ "github.com/lib/pq"
-	_ "modernc.org/sqlite"
-
 	"github.com/reten-io/reten/internal/demo"
 	qb "github.com/reten-io/reten/internal/querybuilder"
+	"github.com/reten-io/reten/internal/testpg"
 )
 
 // demoCase is a definition over the demo dataset and, per dialect, an
@@ -131,28 +125,13 @@ func TestDemoDatasetExecution(t *testing.T) {
 		schema  string
 	}
 	var targets []target
-	path := filepath.Join(t.TempDir(), "demo.db")
-	lite, err := sql.Open("sqlite", "file:"+path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = lite.Close() })
+	lite := qb.TempSQLite(t)
 	if _, err := demo.Create(context.Background(), lite, demo.DialectSQLite, "", opts); err != nil {
 		t.Fatal(err)
 	}
 	targets = append(targets, target{qb.SQLite, lite, ""})
-	if url := os.Getenv("TEST_DATABASE_URL"); url != "" {
-		pg, err := sql.Open("postgres", url)
-		if err != nil {
-			t.Fatal(err)
-		}
-		b := make([]byte, 6)
-		_, _ = rand.Read(b)
-		schema := "demo_exec_" + hex.EncodeToString(b)
-		t.Cleanup(func() {
-			_, _ = pg.Exec(`DROP SCHEMA "` + schema + `" CASCADE`)
-			_ = pg.Close()
-		})
+	if testpg.URL() != "" {
+		pg, schema := testpg.Schema(t, testpg.URL(), "demo_exec_")
 		if _, err := demo.Create(context.Background(), pg, demo.DialectPostgres, schema, opts); err != nil {
 			t.Fatal(err)
 		}

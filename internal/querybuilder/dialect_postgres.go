@@ -32,18 +32,13 @@ func (postgres) placeholder(n int, t FieldType) string {
 	return "$" + strconv.Itoa(n+1) + "::" + pgTypes[t]
 }
 
+// arg is the value's parameter form (numeric as exact decimal text), but
+// timestamps bind as time.Time for timestamptz.
 func (postgres) arg(v scalarValue) any {
-	switch v.typ {
-	case TypeBoolean:
-		return v.b
-	case TypeInt64:
-		return v.i
-	case TypeFloat64:
-		return v.f
-	case TypeTimestamp:
+	if v.typ == TypeTimestamp {
 		return v.t
 	}
-	return v.str // text, and numeric as exact decimal text
+	return v.param()
 }
 
 func (postgres) literal(v scalarValue) string {

@@ -1,22 +1,19 @@
 package querybuilder
 
 import (
-	"crypto/rand"
 	"database/sql"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	mrand "math/rand/v2"
-	"net/url"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
-	_ "github.com/lib/pq"
 	_ "modernc.org/sqlite"
+
+	"github.com/reten-io/reten/internal/testpg"
 )
 
 // execDB is the fixture dataset loaded in one engine.
@@ -204,45 +201,32 @@ func (f *fixture) load(t testing.TB, d Dialect, db *sql.DB) {
 // queries on PostgreSQL find the tables through search_path.
 func execDatabases(t *testing.T, f *fixture) []execDB {
 	t.Helper()
-	lite, err := sql.Open("sqlite", filepath.Join(t.TempDir(), "dataset.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = lite.Close() })
+	lite := TempSQLite(t)
 	f.load(t, SQLite, lite)
 	dbs := []execDB{{dialect: SQLite, db: lite}}
-	base := os.Getenv("TEST_DATABASE_URL")
-	if base == "" {
+	if testpg.URL() == "" {
 		return dbs
 	}
-	admin, err := sql.Open("postgres", base)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b := make([]byte, 6)
-	_, _ = rand.Read(b)
-	schema := "qb_" + hex.EncodeToString(b)
-	if _, err := admin.Exec("CREATE SCHEMA " + schema); err != nil {
-		t.Fatalf("create schema: %v", err)
-	}
-	t.Cleanup(func() {
-		_, _ = admin.Exec("DROP SCHEMA " + schema + " CASCADE")
-		_ = admin.Close()
-	})
-	u, err := url.Parse(base)
-	if err != nil {
-		t.Fatal(err)
-	}
-	q := u.Query()
-	q.Set("search_path", schema)
-	u.RawQuery = q.Encode()
-	pg, err := sql.Open("postgres", u.String())
+	schema, dsn := testpg.Create(t, "qb_")
+	pg, err := sql.Open("postgres", dsn)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = pg.Close() })
 	f.load(t, Postgres, pg)
 	return append(dbs, execDB{dialect: Postgres, db: pg, qualifier: schema})
+}
+
+// TempSQLite opens a new SQLite database in the test's temporary directory,
+// closed when the test ends (the external tests use it too).
+func TempSQLite(t testing.TB) *sql.DB {
+	t.Helper()
+	db, err := sql.Open("sqlite", "file:"+filepath.Join(t.TempDir(), "dataset.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = db.Close() })
+	return db
 }
 
 // rowSet runs a query and returns its rows as sorted, comparable strings.

@@ -11,6 +11,7 @@
 package ratelimit
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"log/slog"
@@ -183,21 +184,11 @@ func New(cfg Config) (*Limiter, error) {
 			return nil, fmt.Errorf("ratelimit: invalid Redis URL: %w", err)
 		}
 		// Explicit URL parameters (dial_timeout, ...) win over these.
-		if opts.DialTimeout == 0 {
-			opts.DialTimeout = redisDialTimeout
-		}
-		if opts.ReadTimeout == 0 {
-			opts.ReadTimeout = redisReadTimeout
-		}
-		if opts.WriteTimeout == 0 {
-			opts.WriteTimeout = redisWriteTimeout
-		}
-		if opts.PoolTimeout == 0 {
-			opts.PoolTimeout = redisPoolTimeout
-		}
-		if opts.MaxRetries == 0 {
-			opts.MaxRetries = -1 // no retries: fall back at once
-		}
+		opts.DialTimeout = cmp.Or(opts.DialTimeout, redisDialTimeout)
+		opts.ReadTimeout = cmp.Or(opts.ReadTimeout, redisReadTimeout)
+		opts.WriteTimeout = cmp.Or(opts.WriteTimeout, redisWriteTimeout)
+		opts.PoolTimeout = cmp.Or(opts.PoolTimeout, redisPoolTimeout)
+		opts.MaxRetries = cmp.Or(opts.MaxRetries, -1) // no retries: fall back at once
 		l.client = redis.NewClient(opts)
 	}
 
@@ -209,24 +200,12 @@ func New(cfg Config) (*Limiter, error) {
 }
 
 func withDefaults(cfg Config) Config {
-	if cfg.PerCredential == 0 {
-		cfg.PerCredential = DefaultPerCredential
-	}
-	if cfg.Window == 0 {
-		cfg.Window = DefaultWindow
-	}
-	if cfg.LoginPerIP == 0 {
-		cfg.LoginPerIP = DefaultLoginPerIP
-	}
-	if cfg.LoginPerIdentifier == 0 {
-		cfg.LoginPerIdentifier = DefaultLoginPerIdentifier
-	}
-	if cfg.LoginWindow == 0 {
-		cfg.LoginWindow = DefaultLoginWindow
-	}
-	if cfg.Prefix == "" {
-		cfg.Prefix = DefaultPrefix
-	}
+	cfg.PerCredential = cmp.Or(cfg.PerCredential, DefaultPerCredential)
+	cfg.Window = cmp.Or(cfg.Window, DefaultWindow)
+	cfg.LoginPerIP = cmp.Or(cfg.LoginPerIP, DefaultLoginPerIP)
+	cfg.LoginPerIdentifier = cmp.Or(cfg.LoginPerIdentifier, DefaultLoginPerIdentifier)
+	cfg.LoginWindow = cmp.Or(cfg.LoginWindow, DefaultLoginWindow)
+	cfg.Prefix = cmp.Or(cfg.Prefix, DefaultPrefix)
 	return cfg
 }
 

@@ -19,11 +19,10 @@ import (
 	"github.com/reten-io/reten/ent"
 	"github.com/reten-io/reten/ent/activityresult"
 	"github.com/reten-io/reten/internal/apperr"
-	"github.com/reten-io/reten/internal/auth"
+	"github.com/reten-io/reten/internal/clock"
 	"github.com/reten-io/reten/internal/resulttype"
 	"github.com/reten-io/reten/internal/tenancy"
 	"github.com/reten-io/reten/internal/txn"
-	"github.com/reten-io/reten/internal/viewer"
 )
 
 // Result statuses (SPEC.md "Activity result statuses"); PENDING is the only
@@ -159,55 +158,34 @@ func (p Patch) Validate() []string {
 
 // Service registers and updates the activity results of the active project.
 type Service struct {
-	client *ent.Client
-	types  *resulttype.Service
-	now    func() time.Time
+	client         *ent.Client
+	types          *resulttype.Service
+	clock.Settable // the day rules'
 }
 
 // NewService returns a Service that checks result codes through types.
 func NewService(client *ent.Client, types *resulttype.Service) *Service {
-	return &Service{client: client, types: types, now: time.Now}
+	return &Service{client: client, types: types}
 }
-
-// SetClock replaces the clock of the day rules (tests).
-func (s *Service) SetClock(now func() time.Time) { s.now = now }
 
 func (s *Service) db(ctx context.Context) *ent.Client { return txn.Client(ctx, s.client) }
-
-// scope checks the permission, then the active project (the router already
-// checked both in the SPEC.md order; GraphQL relies on this).
-func scope(ctx context.Context) (tenantID, projectID uuid.UUID, err error) {
-	if err := auth.RequireCtx(ctx, auth.PermActivityResultSubmit); err != nil {
-		return uuid.Nil, uuid.Nil, err
-	}
-	pid, err := tenancy.RequireProject(ctx)
-	if err != nil {
-		return uuid.Nil, uuid.Nil, err
-	}
-	return viewer.FromContext(ctx).TenantID, pid, nil
-}
 
 // Stored returns a result of the tenant by id, of the active project when
 // the request has one (the replay of an idempotent GraphQL submission).
 func (s *Service) Stored(ctx context.Context, id uuid.UUID) (*ent.ActivityResult, error) {
-	q := s.db(ctx).ActivityResult.Query().Where(activityresult.ID(id), activityresult.TenantID(viewer.FromContext(ctx).TenantID))
-	if pid, ok := viewer.ProjectID(ctx); ok {
-		q.Where(activityresult.ProjectID(pid))
+	acc, err := tenancy.From(ctx)
+	if err != nil {
+		return nil, err
+	}
+	q := s.db(ctx).ActivityResult.Query().Where(activityresult.ID(id), activityresult.TenantID(acc.TenantID))
+	if acc.ProjectID != uuid.Nil {
+		q.Where(activityresult.ProjectID(acc.ProjectID))
 	}
 	r, err := q.Only(ctx)
 	if err != nil {
 		return nil, apperr.FromEnt(err, MsgNotFound, "")
 	}
 	return r, nil
-}
-
-// submitter is the user behind the request, nil for none.
-func submitter(ctx context.Context) *uuid.UUID {
-	if v := viewer.FromContext(ctx); v != nil && v.UserID != uuid.Nil {
-		id := v.UserID
-		return &id
-	}
-	return nil
 }
 
 func wrap(what string, err error) error { return fmt.Errorf("result %s: %w", what, err) }

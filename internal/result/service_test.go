@@ -139,11 +139,16 @@ func TestUpdateGuards(t *testing.T) {
 	})
 }
 
-// TestScope: the permission is checked before the project.
+// TestScope: entering the submission's line checks the project, then the
+// permission (the SPEC.md order, one order for every line); the service
+// acts only in a project.
 func TestScope(t *testing.T) {
 	dbtest.Each(t, func(t *testing.T, db *dbtest.DB) {
 		f := setup(t, db)
-		_, err := f.svc.Submit(f.acme.InProject(uuid.Nil), result.Input{})
+		const line = "POST /activity-results/tasks"
+		_, err := tenancy.Enter(f.acme.InProject(uuid.Nil), line)
+		dbtest.ExpectError(t, err, http.StatusBadRequest, tenancy.MsgProjectHeaderNeeded)
+		_, err = tenancy.Enter(f.acme.As(), line)
 		dbtest.ExpectError(t, err, http.StatusForbidden, "Required permissions: "+auth.PermActivityResultSubmit)
 		_, err = f.svc.Submit(f.acme.InProject(uuid.Nil, auth.PermActivityResultSubmit), result.Input{})
 		dbtest.ExpectError(t, err, http.StatusBadRequest, tenancy.MsgProjectHeaderNeeded)

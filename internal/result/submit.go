@@ -13,14 +13,13 @@ import (
 	"github.com/reten-io/reten/ent/commerce"
 	"github.com/reten-io/reten/internal/activity"
 	"github.com/reten-io/reten/internal/apperr"
-	"github.com/reten-io/reten/internal/auth"
 	"github.com/reten-io/reten/internal/cutoff"
+	"github.com/reten-io/reten/internal/fields"
 	"github.com/reten-io/reten/internal/tenancy"
 	"github.com/reten-io/reten/internal/txn"
-	"github.com/reten-io/reten/internal/viewer"
 )
 
-// Submit registers a result in the active project (activity-result:submit).
+// Submit registers a result in the active project.
 //
 // Linking: activity_id must name a task of the active project (else 404);
 // otherwise provider_activity_id links the project's task with that provider
@@ -36,7 +35,7 @@ import (
 // 422 order: activity state, day cutoff (linked only: standalone results are
 // exempt from both), result code, future_scheduled_at (every result).
 func (s *Service) Submit(ctx context.Context, in Input) (*ent.ActivityResult, error) {
-	tid, pid, err := scope(ctx)
+	tid, pid, err := tenancy.Project(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -54,14 +53,15 @@ func (s *Service) Submit(ctx context.Context, in Input) (*ent.ActivityResult, er
 // needs a project: without one it is the SPEC.md project-less 400, checked
 // after the body rules.
 func (s *Service) SubmitAnyProject(ctx context.Context, in Input) (*ent.ActivityResult, error) {
-	if err := auth.RequireCtx(ctx, auth.PermActivityResultSubmit); err != nil {
+	acc, err := tenancy.From(ctx)
+	if err != nil {
 		return nil, err
 	}
 	if err := in.Check(); err != nil {
 		return nil, err
 	}
-	tid := viewer.FromContext(ctx).TenantID
-	if pid, ok := viewer.ProjectID(ctx); ok {
+	tid := acc.TenantID
+	if pid := acc.ProjectID; pid != uuid.Nil {
 		return s.submit(ctx, tid, &pid, in)
 	}
 	if in.ActivityID == nil {
@@ -73,7 +73,7 @@ func (s *Service) SubmitAnyProject(ctx context.Context, in Input) (*ent.Activity
 // submit links, checks and stores a validated submission; pid nil links an
 // activity of any project of the tenant (in.ActivityID is then set).
 func (s *Service) submit(ctx context.Context, tid uuid.UUID, pid *uuid.UUID, in Input) (*ent.ActivityResult, error) {
-	now := s.now()
+	now := s.Now()
 	var out *ent.ActivityResult
 	err := txn.Run(ctx, s.client, func(ctx context.Context, tx *ent.Client) error {
 		a, err := linkedActivity(ctx, tx, tid, pid, in)
@@ -159,22 +159,9 @@ func (s *Service) storeLinked(ctx context.Context, tx *ent.Client, a *ent.Activi
 	if err != nil && !ent.IsNotFound(err) {
 		return nil, wrap("of activity", err)
 	}
-	tr := in.TaskResult
 	if existing != nil {
-		u := existing.Update().SetResultStatus(activityresult.ResultStatus(*in.Status)).SetOccurredAt(*in.OccurredAt).
-			SetResultCode(*tr.Result).SetNillableComment(tr.Comment).SetNillableOperatorExternalID(tr.OperatorExternalID).
-			SetNillableFutureScheduledAt(tr.FutureScheduledAt).SetNillableExternalStatus(in.ExternalStatus).
-			SetHardOverride(in.HardOverride).SetNillableProviderActivityID(in.ProviderActivityID).
-			SetNillableCommerceExternalID(in.CommerceExternalID).SetNillableSubmittedBy(submitter(ctx))
-		if tr.ContactType != nil {
-			u.SetContactType(activityresult.ContactType(*tr.ContactType))
-		}
-		if tr.Payload != nil {
-			u.SetPayload(tr.Payload)
-		}
-		if in.RawPayload != nil {
-			u.SetRawPayload(in.RawPayload)
-		}
+		u := existing.Update()
+		applyInput(ctx, u.Mutation(), in)
 		out, err := u.Save(ctx)
 		if err != nil {
 			return nil, wrap("update", err)
@@ -212,21 +199,40 @@ func (s *Service) createStandalone(ctx context.Context, tx *ent.Client, tid, pid
 
 // create prepares the columns every new result carries.
 func create(ctx context.Context, tx *ent.Client, tid, pid uuid.UUID, in Input) *ent.ActivityResultCreate {
+	c := tx.ActivityResult.Create().SetTenantID(tid).SetProjectID(pid)
+	applyInput(ctx, c.Mutation(), in)
+	return c
+}
+
+// applyInput writes the columns of a submission, the same on a new result
+// and on the activity's existing one (an absent optional value leaves the
+// column), with the caller as submitter.
+func applyInput(ctx context.Context, m *ent.ActivityResultMutation, in Input) {
 	tr := in.TaskResult
-	c := tx.ActivityResult.Create().SetTenantID(tid).SetProjectID(pid).
-		SetResultStatus(activityresult.ResultStatus(*in.Status)).SetOccurredAt(*in.OccurredAt).SetResultCode(*tr.Result).
-		SetNillableComment(tr.Comment).SetNillableOperatorExternalID(tr.OperatorExternalID).
-		SetNillableFutureScheduledAt(tr.FutureScheduledAt).SetNillableExternalStatus(in.ExternalStatus).
-		SetHardOverride(in.HardOverride).SetNillableProviderActivityID(in.ProviderActivityID).
-		SetNillableCommerceExternalID(in.CommerceExternalID).SetNillableSubmittedBy(submitter(ctx))
+	m.SetResultStatus(activityresult.ResultStatus(*in.Status))
+	m.SetOccurredAt(*in.OccurredAt)
+	m.SetResultCode(*tr.Result)
+	m.SetHardOverride(in.HardOverride)
+	fields.Set(in.ExternalStatus, m.SetExternalStatus)
+	fields.Set(in.ProviderActivityID, m.SetProviderActivityID)
+	fields.Set(in.CommerceExternalID, m.SetCommerceExternalID)
+	fields.Set(tenancy.Actor(ctx), m.SetSubmittedBy)
+	if in.RawPayload != nil {
+		m.SetRawPayload(in.RawPayload)
+	}
+	applyTaskResultFields(m, tr)
+}
+
+// applyTaskResultFields writes the optional members of a task_result (an
+// absent one leaves the column).
+func applyTaskResultFields(m *ent.ActivityResultMutation, tr *TaskResult) {
+	fields.Set(tr.Comment, m.SetComment)
+	fields.Set(tr.OperatorExternalID, m.SetOperatorExternalID)
+	fields.Set(tr.FutureScheduledAt, m.SetFutureScheduledAt)
 	if tr.ContactType != nil {
-		c.SetContactType(activityresult.ContactType(*tr.ContactType))
+		m.SetContactType(activityresult.ContactType(*tr.ContactType))
 	}
 	if tr.Payload != nil {
-		c.SetPayload(tr.Payload)
+		m.SetPayload(tr.Payload)
 	}
-	if in.RawPayload != nil {
-		c.SetRawPayload(in.RawPayload)
-	}
-	return c
 }

@@ -12,7 +12,7 @@ import (
 	"github.com/reten-io/reten/ent"
 	entres "github.com/reten-io/reten/ent/activityresult"
 	"github.com/reten-io/reten/internal/apperr"
-	"github.com/reten-io/reten/internal/auth"
+	"github.com/reten-io/reten/internal/tenancy"
 )
 
 // Sync limits (GET /api/activity-results/tasks/sync).
@@ -79,17 +79,18 @@ func checkSyncLimit(n int) error {
 // cursor (opaque; "" = from the beginning), at most limit rows, ordered by
 // (updated_at, id) ascending. Tenant-level: the active project is ignored.
 func (s *Service) Sync(ctx context.Context, cursor string, limit int) (SyncPage, error) {
-	tenantID, err := auth.TenantFor(ctx, auth.PermActivityResultView)
+	acc, err := tenancy.From(ctx)
 	if err != nil {
 		return SyncPage{}, err
 	}
+	ctx, tenantID := acc.TenantWide(ctx), acc.TenantID
 	if limit < 1 || limit > SyncMaxLimit {
 		limit = SyncDefaultLimit
 	}
 	// Times are bound in UTC, the zone the data layer writes (SQLite
 	// compares the stored text).
 	q := s.db(ctx).ActivityResult.Query().Where(entres.TenantID(tenantID),
-		entres.UpdatedAtLTE(s.now().Add(-SettleWindow).UTC()))
+		entres.UpdatedAtLTE(s.Now().Add(-SettleWindow).UTC()))
 	if cursor != "" {
 		at, id, err := decodeCursor(cursor)
 		if err != nil {

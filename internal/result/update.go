@@ -13,10 +13,11 @@ import (
 	"github.com/reten-io/reten/internal/activity"
 	"github.com/reten-io/reten/internal/apperr"
 	"github.com/reten-io/reten/internal/cutoff"
+	"github.com/reten-io/reten/internal/tenancy"
 	"github.com/reten-io/reten/internal/txn"
 )
 
-// Update changes a result of the active project (activity-result:submit).
+// Update changes a result of the active project.
 //
 // Guards, in order, both answering 409 (the stored result is in a state the
 // update conflicts with): the temporal guard, always (occurred_at must be
@@ -28,14 +29,14 @@ import (
 // MsgActivityState when the activity no longer accepts a result). The day
 // cutoff does not apply: it governs registering, not correcting.
 func (s *Service) Update(ctx context.Context, id uuid.UUID, p Patch) (*ent.ActivityResult, error) {
-	tid, pid, err := scope(ctx)
+	tid, pid, err := tenancy.Project(ctx)
 	if err != nil {
 		return nil, err
 	}
 	if err := problemsErr(p.Validate()); err != nil {
 		return nil, err
 	}
-	now := s.now()
+	now := s.Now()
 	var out *ent.ActivityResult
 	err = txn.Run(ctx, s.client, func(ctx context.Context, tx *ent.Client) error {
 		r, err := tx.ActivityResult.Query().Where(activityresult.ID(id), activityresult.TenantID(tid),
@@ -52,7 +53,7 @@ func (s *Service) Update(ctx context.Context, id uuid.UUID, p Patch) (*ent.Activ
 			return apperr.Conflict(fmt.Sprintf(MsgTerminalFmt, from, *p.Status))
 		}
 		u := r.Update().SetOccurredAt(*p.OccurredAt).SetHardOverride(p.HardOverride).
-			SetNillableExternalStatus(p.ExternalStatus).SetNillableSubmittedBy(submitter(ctx))
+			SetNillableExternalStatus(p.ExternalStatus).SetNillableSubmittedBy(tenancy.Actor(ctx))
 		if p.Status != nil {
 			u.SetResultStatus(activityresult.ResultStatus(*p.Status))
 		}
@@ -115,13 +116,6 @@ func (s *Service) applyTaskResult(ctx context.Context, tx *ent.Client, tid uuid.
 			return err
 		}
 	}
-	u.SetNillableComment(tr.Comment).SetNillableOperatorExternalID(tr.OperatorExternalID).
-		SetNillableFutureScheduledAt(tr.FutureScheduledAt)
-	if tr.ContactType != nil {
-		u.SetContactType(activityresult.ContactType(*tr.ContactType))
-	}
-	if tr.Payload != nil {
-		u.SetPayload(tr.Payload)
-	}
+	applyTaskResultFields(u.Mutation(), tr)
 	return nil
 }

@@ -10,8 +10,9 @@ import (
 	"github.com/reten-io/reten/ent"
 	"github.com/reten-io/reten/ent/tenantresulttypeconfig"
 	"github.com/reten-io/reten/internal/apperr"
-	"github.com/reten-io/reten/internal/auth"
 	"github.com/reten-io/reten/internal/clock"
+	"github.com/reten-io/reten/internal/fields"
+	"github.com/reten-io/reten/internal/tenancy"
 	"github.com/reten-io/reten/internal/txn"
 )
 
@@ -23,10 +24,8 @@ const (
 	MsgIsActive      = "is_active must be a boolean value"
 	MsgPolarity      = "polarity must be one of the following values: POSITIVE, NEGATIVE"
 	MsgRequiresDate  = "requires_future_scheduled_at must be a boolean value"
-	MsgItemsMin      = "items must contain at least 1 elements"
-	msgItemsMaxFmt   = "items must contain no more than %d elements"
+	MsgItemsMin      = fields.MsgItemsMin
 	msgItemCodeFmt   = "items.%d.code must be one of the following values: %s"
-	msgItemDupFmt    = "items.%d.code %q duplicates items.%d.code"
 	msgItemPrefixFmt = "items.%d.%s"
 )
 
@@ -76,9 +75,9 @@ func NewService(client *ent.Client) *Service { return &Service{client: client} }
 func (s *Service) db(ctx context.Context) *ent.Client { return txn.Client(ctx, s.client) }
 
 // List returns every catalog type with the tenant's configuration or its
-// default, in catalog order (result-type-config:view).
+// default, in catalog order.
 func (s *Service) List(ctx context.Context) ([]Config, error) {
-	tenantID, err := auth.TenantFor(ctx, auth.PermResultTypeView)
+	tenantID, err := tenancy.Tenant(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -86,7 +85,7 @@ func (s *Service) List(ctx context.Context) ([]Config, error) {
 }
 
 // Integration returns the active types of the tenant, in catalog order: what
-// an integrator needs to submit results (result-type-config:view).
+// an integrator needs to submit results.
 func (s *Service) Integration(ctx context.Context) ([]Config, error) {
 	all, err := s.List(ctx)
 	if err != nil {
@@ -127,10 +126,10 @@ func (s *Service) Active(ctx context.Context, tenantID uuid.UUID, code string) (
 	return c, nil
 }
 
-// Put configures one type of the tenant (result-type-config:manage): 404 for
+// Put configures one type of the tenant: 404 for
 // a code outside the catalog, 400 with every broken rule.
 func (s *Service) Put(ctx context.Context, in Input) (Config, error) {
-	tenantID, err := auth.TenantFor(ctx, auth.PermResultTypeManage)
+	tenantID, err := tenancy.Tenant(ctx)
 	if err != nil {
 		return Config{}, err
 	}
@@ -154,29 +153,21 @@ func (s *Service) Put(ctx context.Context, in Input) (Config, error) {
 	return rowConfig(def, row), nil
 }
 
-// PutBulk configures several types in one transaction
-// (result-type-config:manage): one broken item and nothing is written. It
+// PutBulk configures several types in one transaction:
+// one broken item and nothing is written. It
 // returns the whole list, as List.
 func (s *Service) PutBulk(ctx context.Context, items []Input) ([]Config, error) {
-	tenantID, err := auth.TenantFor(ctx, auth.PermResultTypeManage)
+	tenantID, err := tenancy.Tenant(ctx)
 	if err != nil {
 		return nil, err
 	}
-	var msgs []string
-	switch {
-	case len(items) == 0:
-		msgs = append(msgs, MsgItemsMin)
-	case len(items) > len(types):
-		msgs = append(msgs, fmt.Sprintf(msgItemsMaxFmt, len(types)))
-	}
-	first := map[string]int{}
+	msgs := fields.ItemCount(len(items), len(types))
+	codes := fields.Codes{}
 	for i, it := range items {
 		if _, ok := Lookup(it.Code); !ok {
 			msgs = append(msgs, fmt.Sprintf(msgItemCodeFmt, i, codeList))
-		} else if j, dup := first[it.Code]; dup {
-			msgs = append(msgs, fmt.Sprintf(msgItemDupFmt, i, it.Code, j))
-		} else {
-			first[it.Code] = i
+		} else if msg, repeated := codes.Repeat(i, it.Code); repeated {
+			msgs = append(msgs, msg)
 		}
 		for _, m := range it.validate() {
 			msgs = append(msgs, fmt.Sprintf(msgItemPrefixFmt, i, m))

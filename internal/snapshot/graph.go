@@ -13,12 +13,12 @@ import (
 	"github.com/reten-io/reten/ent/commercelifecyclesnapshot"
 	"github.com/reten-io/reten/ent/predicate"
 	"github.com/reten-io/reten/internal/apperr"
-	"github.com/reten-io/reten/internal/auth"
 	"github.com/reten-io/reten/internal/paging"
+	"github.com/reten-io/reten/internal/tenancy"
 )
 
-// Connection pages the tenant's snapshots for GraphQL
-// (commerce-lifecycle-snapshot:view), filtered like List with List's
+// Connection pages the tenant's snapshots for GraphQL,
+// filtered like List with List's
 // messages and ordered by state_changed_at then id (f.Sort: SortAsc or
 // SortDesc, the default), the order the cursor encodes. The window is
 // paging.Window's (GraphQL checks it for every connection before the
@@ -26,7 +26,7 @@ import (
 // collection eager-loads the edges the query selects.
 func (s *Service) Connection(ctx context.Context, after *ent.Cursor, first *int, before *ent.Cursor, last *int,
 	f Filter) (*ent.CommerceLifecycleSnapshotConnection, error) {
-	tenantID, err := auth.TenantFor(ctx, auth.PermSnapshotView)
+	tenantID, err := tenancy.Tenant(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -81,11 +81,11 @@ func filterPredicates(f Filter) ([]predicate.CommerceLifecycleSnapshot, []string
 }
 
 // OfCommerce returns the snapshots of a commerce loaded by the caller,
-// ordered by AGC id (commerce-lifecycle-snapshot:view). It reads the rows
+// ordered by AGC id. It reads the rows
 // field collection eager-loaded with the commerce's page (one statement for
 // the whole page) and queries only when they were not loaded.
 func (s *Service) OfCommerce(ctx context.Context, c *ent.Commerce) ([]*ent.CommerceLifecycleSnapshot, error) {
-	if _, err := auth.TenantFor(ctx, auth.PermSnapshotView); err != nil {
+	if _, err := tenancy.Tenant(ctx); err != nil {
 		return nil, err
 	}
 	loaded, err := c.LifecycleSnapshots(ctx)

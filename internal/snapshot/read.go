@@ -2,18 +2,15 @@ package snapshot
 
 import (
 	"context"
-	"errors"
 
-	"entgo.io/ent/dialect/sql"
 	"github.com/google/uuid"
 
 	"github.com/reten-io/reten/ent"
 	"github.com/reten-io/reten/ent/commerce"
 	"github.com/reten-io/reten/ent/commercelifecyclesnapshot"
-	"github.com/reten-io/reten/ent/predicate"
 	"github.com/reten-io/reten/internal/apperr"
-	"github.com/reten-io/reten/internal/auth"
 	"github.com/reten-io/reten/internal/paging"
+	"github.com/reten-io/reten/internal/tenancy"
 )
 
 // Messages of the snapshot routes.
@@ -57,16 +54,16 @@ func validStage(s string) bool {
 // List returns a page of the tenant's snapshots ordered by state_changed_at
 // then id (descending unless sort is "state_changed_at"), with the exact total.
 func (s *Service) List(ctx context.Context, f Filter, p paging.Page) (*paging.List[*ent.CommerceLifecycleSnapshot], error) {
-	tenantID, err := auth.TenantFor(ctx, auth.PermSnapshotView)
+	tenantID, err := tenancy.Tenant(ctx)
 	if err != nil {
 		return nil, err
 	}
 	preds, msgs := filterPredicates(f)
 	q := s.db(ctx).CommerceLifecycleSnapshot.Query().Where(commercelifecyclesnapshot.TenantID(tenantID)).Where(preds...)
-	desc := true
+	sort := paging.Desc(commercelifecyclesnapshot.FieldStateChangedAt, commercelifecyclesnapshot.FieldID)
 	switch f.Sort {
 	case SortAsc:
-		desc = false
+		sort = paging.Asc(commercelifecyclesnapshot.FieldStateChangedAt, commercelifecyclesnapshot.FieldID)
 	case "", SortDesc:
 	default:
 		msgs = append(msgs, MsgSortValues)
@@ -74,71 +71,7 @@ func (s *Service) List(ctx context.Context, f Filter, p paging.Page) (*paging.Li
 	if len(msgs) > 0 {
 		return nil, apperr.Validation(msgs...)
 	}
-	countQ := q.Clone()
-	if desc {
-		q.Order(ent.Desc(commercelifecyclesnapshot.FieldStateChangedAt), ent.Desc(commercelifecyclesnapshot.FieldID))
-	} else {
-		q.Order(ent.Asc(commercelifecyclesnapshot.FieldStateChangedAt), ent.Asc(commercelifecyclesnapshot.FieldID))
-	}
-	if p.Offset() > 0 {
-		q.Where(fromOffsetRow(tenantID, preds, desc, p.Offset()))
-	}
-	var total int
-	var items []*ent.CommerceLifecycleSnapshot
-	err = alongside(ctx, func() (err error) {
-		total, err = countQ.Count(ctx)
-		return err
-	}, func() (err error) {
-		items, err = q.Limit(p.PerPage).All(ctx)
-		return err
-	})
-	if err != nil {
-		return nil, err
-	}
-	return &paging.List[*ent.CommerceLifecycleSnapshot]{Items: items, Total: total, Page: p}, nil
-}
-
-// alongside runs two independent reads (the exact total and the page) at
-// once on two pooled connections, so a request waits for the slower one
-// rather than for both: over a million rows the count takes as long as the
-// page. Inside a transaction, whose one connection cannot serve two
-// statements at once, they run one after the other.
-func alongside(ctx context.Context, a, b func() error) error {
-	if ent.TxFromContext(ctx) != nil || ent.FromContext(ctx) != nil {
-		return errors.Join(a(), b())
-	}
-	done := make(chan error, 1)
-	go func() { done <- a() }()
-	errB := b()
-	return errors.Join(<-done, errB)
-}
-
-// fromOffsetRow starts a page at the offset-th row of the sorted list
-// without reading the rows before it: a subquery finds that row's
-// (state_changed_at, id) by skipping index entries only (the list indexes
-// end in both columns, so the skip is an index-only scan), and the page is
-// then read from there through the same index. A plain OFFSET would fetch
-// every skipped row from the table: page 1,000 would cost ten times page 1.
-// Past the last row the subquery yields NULL and the page is empty.
-func fromOffsetRow(tenantID uuid.UUID, preds []predicate.CommerceLifecycleSnapshot, desc bool, offset int) predicate.CommerceLifecycleSnapshot {
-	return func(s *sql.Selector) {
-		order, cmp := sql.Asc, " >= "
-		if desc {
-			order, cmp = sql.Desc, " <= "
-		}
-		t := sql.Table(commercelifecyclesnapshot.Table)
-		sub := sql.Dialect(s.Dialect()).Select(t.C(commercelifecyclesnapshot.FieldStateChangedAt), t.C(commercelifecyclesnapshot.FieldID)).From(t)
-		sub.Where(sql.EQ(t.C(commercelifecyclesnapshot.FieldTenantID), tenantID))
-		for _, p := range preds {
-			p(sub)
-		}
-		sub.OrderBy(order(t.C(commercelifecyclesnapshot.FieldStateChangedAt)), order(t.C(commercelifecyclesnapshot.FieldID))).
-			Offset(offset).Limit(1)
-		s.Where(sql.P(func(b *sql.Builder) {
-			b.WriteString("(").Ident(s.C(commercelifecyclesnapshot.FieldStateChangedAt)).Comma().
-				Ident(s.C(commercelifecyclesnapshot.FieldID)).WriteString(")" + cmp + "(").Join(sub).WriteString(")")
-		}))
-	}
+	return paging.Fetch(ctx, q, sort, p)
 }
 
 // resolveCommerce finds the tenant's live commerce by UUID, else by external code.
@@ -159,7 +92,7 @@ func (s *Service) resolveCommerce(ctx context.Context, tenantID uuid.UUID, ident
 // ForCommerce returns the snapshots of one commerce (its UUID or external
 // code), ordered by AGC; with agcID only that AGC's snapshot (404 when none).
 func (s *Service) ForCommerce(ctx context.Context, ident string, agcID string) ([]*ent.CommerceLifecycleSnapshot, error) {
-	tenantID, err := auth.TenantFor(ctx, auth.PermSnapshotView)
+	tenantID, err := tenancy.Tenant(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -208,7 +141,7 @@ type LookupResult struct {
 // BatchLookup returns the snapshots of many commerces; identifiers without a
 // snapshot come back in Unresolved.
 func (s *Service) BatchLookup(ctx context.Context, in LookupInput) (*LookupResult, error) {
-	tenantID, err := auth.TenantFor(ctx, auth.PermSnapshotView)
+	tenantID, err := tenancy.Tenant(ctx)
 	if err != nil {
 		return nil, err
 	}

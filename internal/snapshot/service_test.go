@@ -14,6 +14,7 @@ import (
 	"github.com/reten-io/reten/internal/auth"
 	"github.com/reten-io/reten/internal/dbtest"
 	"github.com/reten-io/reten/internal/snapshot"
+	"github.com/reten-io/reten/internal/tenancy"
 )
 
 // fixture is a tenant with a commerce (external id C1), an AGC and the
@@ -159,7 +160,8 @@ func TestTenancy(t *testing.T) {
 		}
 		_, err = f.svc.ForCommerce(f.admin, "C1", uuid.Nil.String())
 		dbtest.ExpectError(t, err, http.StatusNotFound, snapshot.MsgSnapshotNotFound)
-		_, _, err = f.svc.Upsert(f.acme.As(auth.PermSnapshotView), f.item("new", "ACTIVATION", time.Now()))
+		// The permission is the matrix line's, applied on entering it.
+		_, err = tenancy.Enter(f.acme.As(auth.PermSnapshotView), "PUT /commerce-lifecycle-snapshots")
 		dbtest.ExpectError(t, err, http.StatusForbidden, "Required permissions: "+auth.PermSnapshotCreate)
 	})
 }

@@ -11,7 +11,7 @@ import (
 	"github.com/reten-io/reten/ent"
 	"github.com/reten-io/reten/ent/commercelifecyclesnapshot"
 	"github.com/reten-io/reten/internal/apperr"
-	"github.com/reten-io/reten/internal/auth"
+	"github.com/reten-io/reten/internal/tenancy"
 )
 
 // Outcomes of an upsert.
@@ -100,14 +100,16 @@ func validate(it Item, byExternal bool) []string {
 	return msgs
 }
 
-// Upsert writes one snapshot identified by commerce UUID (commerce-lifecycle-snapshot:create)
+// Upsert writes one snapshot identified by commerce UUID
 // and returns the stored snapshot with the outcome (created, updated,
 // unchanged, or stale when last_computed_at is older than the stored one).
 func (s *Service) Upsert(ctx context.Context, it Item) (*ent.CommerceLifecycleSnapshot, string, error) {
-	tenantID, err := auth.TenantFor(ctx, auth.PermSnapshotCreate)
+	acc, err := tenancy.From(ctx)
 	if err != nil {
 		return nil, "", err
 	}
+	// Tenant-level: the AGC may be of any project of the tenant.
+	ctx, tenantID := acc.TenantWide(ctx), acc.TenantID
 	it.ExternalID = ""
 	if msgs := validate(it, false); len(msgs) > 0 {
 		return nil, "", apperr.Validation(msgs...)
@@ -150,10 +152,12 @@ func byExternal(items []Item) (bool, error) {
 // change nothing; valid ones are written in chunks of 1,000 (one transaction
 // and one guarded INSERT ... ON CONFLICT per chunk, see upsertChunk).
 func (s *Service) BatchUpsert(ctx context.Context, items []Item) (*BatchResult, error) {
-	tenantID, err := auth.TenantFor(ctx, auth.PermSnapshotCreate)
+	acc, err := tenancy.From(ctx)
 	if err != nil {
 		return nil, err
 	}
+	// Tenant-level: the AGCs may be of any project of the tenant.
+	ctx, tenantID := acc.TenantWide(ctx), acc.TenantID
 	switch {
 	case len(items) == 0:
 		return nil, apperr.Validation(MsgItemsEmpty)

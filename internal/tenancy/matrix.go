@@ -29,10 +29,13 @@ func (e Entry) Key() string {
 	return e.Method + " " + e.Path
 }
 
-// Matrix lists every REST route and every GraphQL operation. The REST router
-// is built from it, the GraphQL handler checks root fields against it, and a
-// test fails when a route or operation is missing from it. Each domain keeps
-// its lines in a file of its own (matrix_<domain>.go).
+// Matrix lists every REST route and every GraphQL operation: it is the only
+// statement of their scope and permission. The REST router is built from it
+// and the GraphQL field guard looks root fields up in it; both admit a
+// request to its line (Admit) and put the access in the context, where the
+// services read tenant, project and principal (From). A test fails when a
+// route or operation is missing from it. Each domain keeps its lines in a
+// file of its own (matrix_<domain>.go).
 var Matrix = slices.Concat(identityMatrix, commerceMatrix, fieldOrgMatrix, trashMatrix, dispatchMatrix, catalogMatrix, agcMatrix, snapshotMatrix, datasetMatrix, eventFilterMatrix, audienceMatrix, activityMatrix, resultTypeMatrix, resultMatrix, integrationMatrix)
 
 // identityMatrix: auth, tenants, projects, API keys, users.

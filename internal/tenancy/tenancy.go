@@ -1,7 +1,10 @@
 // Package tenancy turns request credentials and headers into the viewer of
-// the request: who, which tenant, which project. It applies SPEC.md
-// "Authentication" and "Project context" with their exact messages and check
-// order (authentication, then project, then the caller checks permissions).
+// the request (who, which tenant, which project) and admits the request to
+// its line of the authorization matrix (Matrix), the only statement of a
+// route's scope and permission. It applies SPEC.md "Authentication" and
+// "Project context" with their exact messages and check order
+// (authentication, then project, then permission); services read the
+// admitted access (From), never the matrix's facts again.
 package tenancy
 
 import (
@@ -140,13 +143,4 @@ func (r *Resolver) resolveProject(ctx context.Context, v *viewer.Viewer, c Crede
 	}
 	v.ProjectID = pid
 	return nil
-}
-
-// RequireProject returns the active project of ctx, or the SPEC.md 400 when
-// the request has none (GraphQL project-scoped fields use it).
-func RequireProject(ctx context.Context) (uuid.UUID, error) {
-	if pid, ok := viewer.ProjectID(ctx); ok {
-		return pid, nil
-	}
-	return uuid.Nil, apperr.Invalid(MsgProjectHeaderNeeded)
 }

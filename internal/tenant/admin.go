@@ -17,6 +17,7 @@ import (
 	"github.com/reten-io/reten/internal/apperr"
 	"github.com/reten-io/reten/internal/auth"
 	projectsvc "github.com/reten-io/reten/internal/project"
+	"github.com/reten-io/reten/internal/tenancy"
 	"github.com/reten-io/reten/internal/txn"
 	"github.com/reten-io/reten/internal/viewer"
 )
@@ -67,11 +68,14 @@ func (in Input) validate(create bool) []string {
 	return msgs
 }
 
+// adminCaller returns the principal of the access of ctx, refusing an API
+// key: administering tenants needs a user session.
 func adminCaller(ctx context.Context, what string) (*viewer.Viewer, error) {
-	v := viewer.FromContext(ctx)
-	if err := auth.Require(v, auth.PermTenantManage); err != nil {
+	acc, err := tenancy.From(ctx)
+	if err != nil {
 		return nil, err
 	}
+	v := acc.Viewer
 	if v.IsAPIKey() {
 		return nil, apperr.Forbidden(fmt.Sprintf(MsgSessionOnlyFmt, what))
 	}
@@ -127,14 +131,8 @@ func (s *Service) Create(ctx context.Context, in Input) (*ent.Tenant, error) {
 		if taken {
 			return apperr.Conflict(fmt.Sprintf(MsgNameTakenFmt, name))
 		}
-		c := tx.Tenant.Create().SetName(name).SetNameKey(strings.ToLower(name))
-		if in.TimeZone != nil {
-			c.SetTimeZone(*in.TimeZone)
-		}
-		if in.DayCutoff != nil {
-			c.SetDayCutoff(*in.DayCutoff)
-		}
-		t, err := c.Save(ctx)
+		t, err := tx.Tenant.Create().SetName(name).SetNameKey(strings.ToLower(name)).
+			SetNillableTimeZone(in.TimeZone).SetNillableDayCutoff(in.DayCutoff).Save(ctx)
 		if err != nil {
 			return apperr.FromEnt(err, "", fmt.Sprintf(MsgNameTakenFmt, name))
 		}
@@ -183,13 +181,7 @@ func (s *Service) Update(ctx context.Context, id uuid.UUID, in Input) (*ent.Tena
 			}
 			upd.SetName(name).SetNameKey(strings.ToLower(name))
 		}
-		if in.TimeZone != nil {
-			upd.SetTimeZone(*in.TimeZone)
-		}
-		if in.DayCutoff != nil {
-			upd.SetDayCutoff(*in.DayCutoff)
-		}
-		t, err := upd.Save(ctx)
+		t, err := upd.SetNillableTimeZone(in.TimeZone).SetNillableDayCutoff(in.DayCutoff).Save(ctx)
 		out = t
 		return apperr.FromEnt(err, MsgNotFound, fmt.Sprintf(MsgNameTakenFmt, deref(in.Name)))
 	})

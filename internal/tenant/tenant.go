@@ -18,6 +18,7 @@ import (
 	"github.com/reten-io/reten/internal/apperr"
 	"github.com/reten-io/reten/internal/auth"
 	projectsvc "github.com/reten-io/reten/internal/project"
+	"github.com/reten-io/reten/internal/tenancy"
 	"github.com/reten-io/reten/internal/txn"
 	"github.com/reten-io/reten/internal/viewer"
 )
@@ -34,10 +35,11 @@ func NewService(client *ent.Client) *Service { return &Service{client: client} }
 // Mine lists the tenants the viewer belongs to, by name. An API key is bound
 // to one tenant and sees only that one (the data layer enforces it too).
 func (s *Service) Mine(ctx context.Context) ([]*ent.Tenant, error) {
-	v := viewer.FromContext(ctx)
-	if v == nil {
-		return nil, apperr.Unauthorized(auth.MsgUnauthorized)
+	acc, err := tenancy.From(ctx)
+	if err != nil {
+		return nil, err
 	}
+	v := acc.Viewer
 	q := s.db(ctx).Tenant.Query().Where(enttenant.HasMembershipsWith(membership.UserID(v.UserID)))
 	if v.IsAPIKey() {
 		q.Where(enttenant.ID(v.TenantID))

@@ -7,7 +7,6 @@ import (
 	"github.com/reten-io/reten/ent/membership"
 	"github.com/reten-io/reten/ent/project"
 	"github.com/reten-io/reten/ent/user"
-	"github.com/reten-io/reten/internal/apperr"
 	"github.com/reten-io/reten/internal/dbtest"
 	"github.com/reten-io/reten/internal/tenant"
 	"github.com/reten-io/reten/internal/viewer"
@@ -74,17 +73,5 @@ func TestBootstrapIsIdempotent(t *testing.T) {
 func TestBootstrapValidates(t *testing.T) {
 	db := dbtest.Open(t, "sqlite")
 	_, err := tenant.Bootstrap(context.Background(), db.Client, tenant.BootstrapInput{Email: "nope", Password: "short"})
-	e, ok := apperr.As(err)
-	if !ok || e.Status() != 400 {
-		t.Fatalf("err = %v", err)
-	}
-	want := []string{"--tenant is required", "--email must be an email address", "--password must be at least 8 characters"}
-	if len(e.Messages) != len(want) {
-		t.Fatalf("messages = %v", e.Messages)
-	}
-	for i := range want {
-		if e.Messages[i] != want[i] {
-			t.Fatalf("messages = %v, want %v", e.Messages, want)
-		}
-	}
+	dbtest.ExpectError(t, err, 400, "--tenant is required", "--email must be an email address", "--password must be at least 8 characters")
 }

@@ -14,15 +14,15 @@ import (
 	"github.com/reten-io/reten/ent/queryblock"
 	"github.com/reten-io/reten/ent/resurrectionconfig"
 	"github.com/reten-io/reten/ent/trashrecord"
-	"github.com/reten-io/reten/internal/auth"
 	"github.com/reten-io/reten/internal/clock"
+	"github.com/reten-io/reten/internal/tenancy"
 )
 
 // kindOps is how the trash handles the records of one kind.
 type kindOps struct {
-	// deletePermission is the permission that deletes (archives) such a
-	// record; restoring one needs it too.
-	deletePermission string
+	// deleteLine is the matrix line (tenancy.Entry.Key) that deletes
+	// (archives) such a record; restoring one needs its permission too.
+	deleteLine string
 	// archive sets archived_at on the live record (and on the rows archived
 	// with it), restore clears it again, and purge deletes the archived
 	// record for good (children cascade); each returns how many records it
@@ -31,22 +31,22 @@ type kindOps struct {
 }
 
 var kinds = map[trashrecord.Kind]kindOps{
-	KindCommerce: {auth.PermCommerceDelete, table[predicate.Commerce](
+	KindCommerce: {"DELETE /commerces/{id}", table[predicate.Commerce](
 		func(c *ent.Client) *ent.CommerceUpdate { return c.Commerce.Update() },
 		func(c *ent.Client) *ent.CommerceDelete { return c.Commerce.Delete() })},
-	KindOperator: {auth.PermOperatorDelete, table[predicate.Operator](
+	KindOperator: {"DELETE /operators/{id}", table[predicate.Operator](
 		func(c *ent.Client) *ent.OperatorUpdate { return c.Operator.Update() },
 		func(c *ent.Client) *ent.OperatorDelete { return c.Operator.Delete() })},
-	KindRoute: {auth.PermRouteDelete, table[predicate.Route](
+	KindRoute: {"DELETE /routes/{id}", table[predicate.Route](
 		func(c *ent.Client) *ent.RouteUpdate { return c.Route.Update() },
 		func(c *ent.Client) *ent.RouteDelete { return c.Route.Delete() })},
-	KindSupervisor: {auth.PermSupervisorDelete, table[predicate.Supervisor](
+	KindSupervisor: {"DELETE /supervisors/{id}", table[predicate.Supervisor](
 		func(c *ent.Client) *ent.SupervisorUpdate { return c.Supervisor.Update() },
 		func(c *ent.Client) *ent.SupervisorDelete { return c.Supervisor.Delete() })},
 	// An audience's own query blocks and compositions go with it when it is
 	// purged; a composition of another audience that uses it as operand
 	// blocks the purge.
-	KindAudience: {auth.PermAudienceDelete, table[predicate.Audience](
+	KindAudience: {"DELETE /audience-criterias/{id}", table[predicate.Audience](
 		func(c *ent.Client) *ent.AudienceUpdate { return c.Audience.Update() },
 		func(c *ent.Client) *ent.AudienceDelete { return c.Audience.Delete() }).
 		purgeAfter(func(ctx context.Context, tx *ent.Client, id uuid.UUID) error {
@@ -56,7 +56,7 @@ var kinds = map[trashrecord.Kind]kindOps{
 			_, err := tx.AudienceComposition.Delete().Where(audiencecomposition.AudienceID(id)).Exec(ctx)
 			return err
 		})},
-	KindEventFilter: {auth.PermEventCriteriaDelete, table[predicate.EventFilter](
+	KindEventFilter: {"DELETE /event-criterias/{id}", table[predicate.EventFilter](
 		func(c *ent.Client) *ent.EventFilterUpdate { return c.EventFilter.Update() },
 		func(c *ent.Client) *ent.EventFilterDelete { return c.EventFilter.Delete() }).
 		purgeAfter(func(ctx context.Context, tx *ent.Client, id uuid.UUID) error {
@@ -65,7 +65,7 @@ var kinds = map[trashrecord.Kind]kindOps{
 		})},
 	// The three pillars are archived and restored with their AGC; when it is
 	// purged they (and their moments, levels, thresholds) cascade.
-	KindAGC: {auth.PermAGCDelete, table[predicate.ActivityGenerationConfig](
+	KindAGC: {"DELETE /activity-generation-configs/{id}", table[predicate.ActivityGenerationConfig](
 		func(c *ent.Client) *ent.ActivityGenerationConfigUpdate { return c.ActivityGenerationConfig.Update() },
 		func(c *ent.Client) *ent.ActivityGenerationConfigDelete { return c.ActivityGenerationConfig.Delete() }).
 		withRows(agcPillars)},
@@ -133,5 +133,9 @@ func opsOf(k trashrecord.Kind) (kindOps, error) {
 }
 
 // DeletePermission returns the permission that deletes (and so restores)
-// records of kind k, or "" for an unknown kind.
-func DeletePermission(k trashrecord.Kind) string { return kinds[k].deletePermission }
+// records of kind k: the permission of its delete line in tenancy.Matrix,
+// or "" for an unknown kind.
+func DeletePermission(k trashrecord.Kind) string {
+	e, _ := tenancy.Lookup(kinds[k].deleteLine)
+	return e.Permission
+}

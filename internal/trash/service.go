@@ -13,6 +13,7 @@ import (
 	"github.com/reten-io/reten/internal/apperr"
 	"github.com/reten-io/reten/internal/auth"
 	"github.com/reten-io/reten/internal/paging"
+	"github.com/reten-io/reten/internal/tenancy"
 	"github.com/reten-io/reten/internal/txn"
 	"github.com/reten-io/reten/internal/viewer"
 )
@@ -55,10 +56,11 @@ type Filter struct {
 
 // List returns a page of the tenant's trash, newest first.
 func (s *Service) List(ctx context.Context, f Filter, p paging.Page) (*paging.List[*ent.TrashRecord], error) {
-	if err := auth.RequireCtx(ctx, auth.PermTrashView); err != nil {
+	tid, err := tenancy.Tenant(ctx)
+	if err != nil {
 		return nil, err
 	}
-	q := s.db(ctx).TrashRecord.Query().Where(trashrecord.TenantID(viewer.FromContext(ctx).TenantID))
+	q := s.db(ctx).TrashRecord.Query().Where(trashrecord.TenantID(tid))
 	if f.Kind != "" {
 		k := trashrecord.Kind(f.Kind)
 		if trashrecord.KindValidator(k) != nil {
@@ -66,31 +68,23 @@ func (s *Service) List(ctx context.Context, f Filter, p paging.Page) (*paging.Li
 		}
 		q.Where(trashrecord.KindEQ(k))
 	}
-	total, err := q.Clone().Count(ctx)
-	if err != nil {
-		return nil, err
-	}
-	items, err := q.Order(ent.Desc(trashrecord.FieldDeletedAt), ent.Desc(trashrecord.FieldID)).
-		Offset(p.Offset()).Limit(p.PerPage).All(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return &paging.List[*ent.TrashRecord]{Items: items, Total: total, Page: p}, nil
+	return paging.Fetch(ctx, q, paging.Desc(trashrecord.FieldDeletedAt, trashrecord.FieldID), p)
 }
 
 // Connection pages through the tenant's trash (GraphQL).
 func (s *Service) Connection(ctx context.Context, after *ent.Cursor, first *int, before *ent.Cursor, last *int,
 	orderBy *ent.TrashRecordOrder, where *ent.TrashRecordWhereInput) (*ent.TrashRecordConnection, error) {
-	if err := auth.RequireCtx(ctx, auth.PermTrashView); err != nil {
+	tid, err := tenancy.Tenant(ctx)
+	if err != nil {
 		return nil, err
 	}
-	return s.db(ctx).TrashRecord.Query().Where(trashrecord.TenantID(viewer.FromContext(ctx).TenantID)).
+	return s.db(ctx).TrashRecord.Query().Where(trashrecord.TenantID(tid)).
 		Paginate(ctx, after, first, before, last, ent.WithTrashRecordOrder(orderBy), ent.WithTrashRecordFilter(where.Filter))
 }
 
 // Get returns one trash record of the tenant.
 func (s *Service) Get(ctx context.Context, id uuid.UUID) (*ent.TrashRecord, error) {
-	if err := auth.RequireCtx(ctx, auth.PermTrashView); err != nil {
+	if _, err := tenancy.From(ctx); err != nil {
 		return nil, err
 	}
 	return s.get(ctx, s.db(ctx), id)
@@ -103,16 +97,17 @@ func (s *Service) get(ctx context.Context, c *ent.Client, id uuid.UUID) (*ent.Tr
 }
 
 // Restore brings a trashed record back (same id, children untouched) and
-// removes its trash entry, in one transaction. It needs trash:restore plus
-// the delete permission of the record's kind. A unique value taken meanwhile
+// removes its trash entry, in one transaction. Beyond its line's permission
+// it needs the delete permission of the record's kind (DeletePermission). A unique value taken meanwhile
 // by a live record answers 409. The returned trash record is the removed entry.
 func (s *Service) Restore(ctx context.Context, id uuid.UUID) (*ent.TrashRecord, error) {
-	if err := auth.RequireCtx(ctx, auth.PermTrashRestore); err != nil {
+	acc, err := tenancy.From(ctx)
+	if err != nil {
 		return nil, err
 	}
 	ctx = viewer.WithArchived(ctx)
 	var out *ent.TrashRecord
-	err := txn.Run(ctx, s.client, func(ctx context.Context, tx *ent.Client) error {
+	err = txn.Run(ctx, s.client, func(ctx context.Context, tx *ent.Client) error {
 		rec, err := s.get(ctx, tx, id)
 		if err != nil {
 			return err
@@ -121,7 +116,7 @@ func (s *Service) Restore(ctx context.Context, id uuid.UUID) (*ent.TrashRecord, 
 		if err != nil {
 			return err
 		}
-		if err := auth.RequireCtx(ctx, ops.deletePermission); err != nil {
+		if err := auth.Require(acc.Viewer, DeletePermission(rec.Kind)); err != nil {
 			return err
 		}
 		n, err := ops.restore(ctx, tx, rec.RecordID)
@@ -147,7 +142,7 @@ func (s *Service) Restore(ctx context.Context, id uuid.UUID) (*ent.TrashRecord, 
 // cascade). A record still referenced by rows that do not cascade (a
 // commerce with activities) answers 409.
 func (s *Service) Purge(ctx context.Context, id uuid.UUID) error {
-	if err := auth.RequireCtx(ctx, auth.PermTrashPurge); err != nil {
+	if _, err := tenancy.From(ctx); err != nil {
 		return err
 	}
 	ctx = viewer.WithArchived(ctx)
@@ -183,7 +178,7 @@ type Settings struct {
 // Settings returns the tenant's trash settings (the defaults until the first
 // update).
 func (s *Service) Settings(ctx context.Context) (Settings, error) {
-	if err := auth.RequireCtx(ctx, auth.PermTrashManageSettings); err != nil {
+	if _, err := tenancy.From(ctx); err != nil {
 		return Settings{}, err
 	}
 	days, err := RetentionDays(ctx, s.db(ctx))
@@ -211,7 +206,8 @@ func ValidateRetentionDays(days int) []string {
 // row on first use) and moves the purge date of the records already in the
 // trash to their deletion date plus the new window.
 func (s *Service) UpdateSettings(ctx context.Context, in SettingsInput) (Settings, error) {
-	if err := auth.RequireCtx(ctx, auth.PermTrashManageSettings); err != nil {
+	tenantID, err := tenancy.Tenant(ctx)
+	if err != nil {
 		return Settings{}, err
 	}
 	if in.RetentionDays == nil {
@@ -221,8 +217,7 @@ func (s *Service) UpdateSettings(ctx context.Context, in SettingsInput) (Setting
 	if msgs := ValidateRetentionDays(days); len(msgs) > 0 {
 		return Settings{}, apperr.Validation(msgs...)
 	}
-	tenantID := viewer.FromContext(ctx).TenantID
-	err := txn.Run(ctx, s.client, func(ctx context.Context, tx *ent.Client) error {
+	err = txn.Run(ctx, s.client, func(ctx context.Context, tx *ent.Client) error {
 		err := tx.TrashSetting.Create().SetTenantID(tenantID).SetRetentionDays(days).
 			OnConflictColumns(trashsetting.FieldTenantID).UpdateRetentionDays().UpdateUpdatedAt().Exec(ctx)
 		if err != nil {

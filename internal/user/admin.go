@@ -19,6 +19,7 @@ import (
 	"github.com/reten-io/reten/internal/clock"
 	"github.com/reten-io/reten/internal/email"
 	"github.com/reten-io/reten/internal/paging"
+	"github.com/reten-io/reten/internal/tenancy"
 	"github.com/reten-io/reten/internal/txn"
 	"github.com/reten-io/reten/internal/viewer"
 )
@@ -52,11 +53,14 @@ type Member struct {
 	Roles []string
 }
 
-func sessionCaller(ctx context.Context, permission, what string) (*viewer.Viewer, error) {
-	v := viewer.FromContext(ctx)
-	if err := auth.Require(v, permission); err != nil {
+// sessionCaller returns the principal of the access of ctx, refusing an API
+// key: what (a user administration) needs a user session.
+func sessionCaller(ctx context.Context, what string) (*viewer.Viewer, error) {
+	acc, err := tenancy.From(ctx)
+	if err != nil {
 		return nil, err
 	}
+	v := acc.Viewer
 	if v.IsAPIKey() {
 		return nil, apperr.Forbidden(fmt.Sprintf(MsgSessionRequiredFm, what))
 	}
@@ -89,7 +93,7 @@ func (in RegisterInput) validate() []string {
 // Register creates a user who joins the caller's tenant with roles strictly
 // lower than the caller's own.
 func (s *Service) Register(ctx context.Context, in RegisterInput) (*Member, error) {
-	v, err := sessionCaller(ctx, auth.PermUserUpdate, "register users")
+	v, err := sessionCaller(ctx, "register users")
 	if err != nil {
 		return nil, err
 	}
@@ -171,33 +175,29 @@ func inTenant(tenantID uuid.UUID) predicate.User {
 
 // List returns a page of the active tenant's users, by username.
 func (s *Service) List(ctx context.Context, p paging.Page) (*paging.List[*Member], error) {
-	if err := auth.RequireCtx(ctx, auth.PermUserView); err != nil {
-		return nil, err
-	}
-	v := viewer.FromContext(ctx)
-	q := s.db(ctx).User.Query().Where(inTenant(v.TenantID))
-	total, err := q.Clone().Count(ctx)
+	tid, err := tenancy.Tenant(ctx)
 	if err != nil {
 		return nil, err
 	}
-	users, err := q.Order(entuser.ByUsernameKey(), entuser.ByID()).Offset(p.Offset()).Limit(p.PerPage).All(ctx)
+	q := s.db(ctx).User.Query().Where(inTenant(tid))
+	l, err := paging.Fetch(ctx, q, paging.Asc(entuser.FieldUsernameKey, entuser.FieldID), p)
 	if err != nil {
 		return nil, err
 	}
-	ms, err := s.members(ctx, users)
+	ms, err := s.members(ctx, l.Items)
 	if err != nil {
 		return nil, err
 	}
-	return &paging.List[*Member]{Items: ms, Total: total, Page: p}, nil
+	return &paging.List[*Member]{Items: ms, Total: l.Total, Page: p}, nil
 }
 
 // Connection pages through the active tenant's users (GraphQL).
 func (s *Service) Connection(ctx context.Context, after *ent.Cursor, first *int, before *ent.Cursor, last *int,
 	orderBy *ent.UserOrder, where *ent.UserWhereInput) (*ent.UserConnection, error) {
-	if err := auth.RequireCtx(ctx, auth.PermUserView); err != nil {
+	tid, err := tenancy.Tenant(ctx)
+	if err != nil {
 		return nil, err
 	}
-	tid := viewer.FromContext(ctx).TenantID
 	// The page's memberships in the tenant come with it (one query for the
 	// page), so User.roles reads no row per user.
 	return s.db(ctx).User.Query().Where(inTenant(tid)).
@@ -209,7 +209,10 @@ func (s *Service) Connection(ctx context.Context, after *ent.Cursor, first *int,
 // User.roles): from the memberships loaded with the user when there are,
 // else from one query.
 func (s *Service) RolesOf(ctx context.Context, u *ent.User) ([]string, error) {
-	tid := viewer.FromContext(ctx).TenantID
+	tid, err := tenancy.Tenant(ctx)
+	if err != nil {
+		return nil, err
+	}
 	ms, err := u.Edges.MembershipsOrErr()
 	if err != nil {
 		ms, err = s.db(ctx).Membership.Query().Where(membership.UserID(u.ID), membership.TenantID(tid)).All(ctx)
@@ -227,15 +230,15 @@ func (s *Service) RolesOf(ctx context.Context, u *ent.User) ([]string, error) {
 
 // Get returns a user of the active tenant.
 func (s *Service) Get(ctx context.Context, id uuid.UUID) (*Member, error) {
-	if err := auth.RequireCtx(ctx, auth.PermUserView); err != nil {
-		return nil, err
-	}
 	return s.member(ctx, s.client, id)
 }
 
 func (s *Service) member(ctx context.Context, c *ent.Client, id uuid.UUID) (*Member, error) {
-	v := viewer.FromContext(ctx)
-	u, err := c.User.Query().Where(entuser.ID(id), inTenant(v.TenantID)).Only(ctx)
+	tid, err := tenancy.Tenant(ctx)
+	if err != nil {
+		return nil, err
+	}
+	u, err := c.User.Query().Where(entuser.ID(id), inTenant(tid)).Only(ctx)
 	if err != nil {
 		return nil, apperr.FromEnt(err, MsgNotFound, "")
 	}
@@ -259,7 +262,7 @@ type UpdateInput struct {
 // ranks higher elsewhere. Deactivation applies everywhere: their keys answer
 // 401 and their refresh tokens are revoked.
 func (s *Service) Update(ctx context.Context, id uuid.UUID, in UpdateInput) (*Member, error) {
-	v, err := sessionCaller(ctx, auth.PermUserUpdate, "update users")
+	v, err := sessionCaller(ctx, "update users")
 	if err != nil {
 		return nil, err
 	}

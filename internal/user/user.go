@@ -6,7 +6,7 @@ import (
 
 	"github.com/reten-io/reten/ent"
 	"github.com/reten-io/reten/internal/apperr"
-	"github.com/reten-io/reten/internal/auth"
+	"github.com/reten-io/reten/internal/tenancy"
 	"github.com/reten-io/reten/internal/txn"
 	"github.com/reten-io/reten/internal/viewer"
 )
@@ -17,13 +17,13 @@ type Service struct{ client *ent.Client }
 // NewService returns a Service.
 func NewService(client *ent.Client) *Service { return &Service{client: client} }
 
-// Viewer returns the authenticated caller of ctx.
+// Viewer returns the authenticated caller of ctx: the principal of its access.
 func (s *Service) Viewer(ctx context.Context) (*viewer.Viewer, error) {
-	v := viewer.FromContext(ctx)
-	if v == nil {
-		return nil, apperr.Unauthorized(auth.MsgUnauthorized)
+	acc, err := tenancy.From(ctx)
+	if err != nil {
+		return nil, err
 	}
-	return v, nil
+	return acc.Viewer, nil
 }
 
 // db is the transaction client of ctx when there is one, else the pool.
