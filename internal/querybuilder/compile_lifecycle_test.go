@@ -1,8 +1,10 @@
 package querybuilder
 
 import (
+	"context"
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	mrand "math/rand/v2"
@@ -242,11 +244,16 @@ func renderNumber(s string) string {
 }
 
 func expected(rules lifecycle.Rules, d lifecycleData, id string) string {
-	st := lifecycle.Evaluate(rules, lifecycle.Rows{
+	return stateOf(rules, lifecycle.Rows{
 		Activation:   d.rowsOf(rules.Activation.Source, id),
 		Engagement:   d.rowsOf(rules.Engagement.Source, id),
 		Resurrection: d.rowsOf(rules.Resurrection.Source, id),
 	}, d.asOf)
+}
+
+// stateOf renders the Go evaluation like a statement row.
+func stateOf(rules lifecycle.Rules, rows lifecycle.Rows, asOf time.Time) string {
+	st := lifecycle.Evaluate(rules, rows, asOf)
 	vals := []any{nil, nil, st.Metrics.Lifetime, nil, st.Metrics.Engagement}
 	if st.Code != "" {
 		vals[0], vals[1] = st.Stage, st.Code
@@ -349,4 +356,49 @@ func TestLifecyclePopulationIsTheAudience(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestLifecycleRowsExplainLikeTheStatement reads each commerce's rows back
+// from the dataset and evaluates them in Go: the same state and metrics as
+// the statement's row.
+func TestLifecycleRowsExplainLikeTheStatement(t *testing.T) {
+	r := mrand.New(mrand.NewPCG(23, 4))
+	dbs := lifecycleDatabases(t)
+	for round := range 8 {
+		d, rules := randomLifecycleData(r), randomRules(r)
+		for _, e := range dbs {
+			d.load(t, e.dialect, e.db)
+			c, err := CompileLifecycle(Lifecycle{Rules: rules, AsOf: d.asOf}, lifecycleCatalog(), e.dialect, Options{Qualifier: e.qualifier})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := classified(t, e.db, c)
+			for _, id := range d.subjects {
+				rows, err := LifecycleRows(context.Background(), e.db, e.dialect, e.qualifier, lifecycleCatalog(), rules, id, d.asOf, 100)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if want := stateOf(rules, rows, d.asOf); got[id] != want {
+					t.Fatalf("round %d %s %s: statement %q, rows read back %q", round, e.dialect.Name(), id, got[id], want)
+				}
+			}
+			if _, err := LifecycleRows(context.Background(), e.db, e.dialect, e.qualifier, lifecycleCatalog(), rules,
+				busiest(d), d.asOf, 1); !errors.Is(err, ErrTooManyRows) {
+				t.Fatalf("%s: a commerce over the limit: %v", e.dialect.Name(), err)
+			}
+		}
+	}
+}
+
+// busiest is the identity with the most orders.
+func busiest(d lifecycleData) string {
+	n := map[string]int{}
+	best := ""
+	for _, o := range d.orders {
+		id := o[1].(string)
+		if n[id]++; n[id] > n[best] {
+			best = id
+		}
+	}
+	return best
 }

@@ -1,0 +1,147 @@
+package querybuilder
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/reten-io/reten/internal/lifecycle"
+)
+
+// ErrTooManyRows reports a commerce with more rows in a source than an
+// explanation reads.
+var ErrTooManyRows = errors.New("the commerce has more rows than an explanation reads")
+
+// LifecycleRows reads one identity's rows before asOf in each pillar's
+// source table (at most limit rows per source, ErrTooManyRows beyond), as
+// lifecycle.Evaluate takes them: it explains one commerce with the rules'
+// reference evaluation instead of the whole population's statement.
+func LifecycleRows(ctx context.Context, db *sql.DB, d Dialect, qualifier string, cat *Catalog,
+	r lifecycle.Rules, identity string, asOf time.Time, limit int) (lifecycle.Rows, error) {
+	var out lifecycle.Rows
+	read := map[string][]lifecycle.Row{}
+	for _, p := range []struct {
+		src  lifecycle.Source
+		dest *[]lifecycle.Row
+	}{{r.Activation.Source, &out.Activation}, {r.Engagement.Source, &out.Engagement}, {r.Resurrection.Source, &out.Resurrection}} {
+		key := p.src.Table + "\x00" + p.src.DateColumn + "\x00" + strings.Join(p.src.Columns, "\x00")
+		rows, ok := read[key]
+		if !ok {
+			var err error
+			if rows, err = sourceRows(ctx, db, d, qualifier, cat, p.src, identity, asOf, limit); err != nil {
+				return out, err
+			}
+			read[key] = rows
+		}
+		*p.dest = rows
+	}
+	return out, nil
+}
+
+func sourceRows(ctx context.Context, db *sql.DB, d Dialect, qualifier string, cat *Catalog, src lifecycle.Source,
+	identity string, asOf time.Time, limit int) ([]lifecycle.Row, error) {
+	t, ok := cat.Table(src.Table)
+	if !ok {
+		return nil, fmt.Errorf("%w: table %q is not in the catalog", ErrInvalidOptions, src.Table)
+	}
+	var id *Column
+	for i := range t.Columns {
+		if t.Columns[i].IsIdentity {
+			id = &t.Columns[i]
+		}
+	}
+	if id == nil {
+		return nil, fmt.Errorf("%w: table %q has no identity column", ErrInvalidOptions, src.Table)
+	}
+	cols := []string{d.quoteIdent(src.DateColumn)}
+	numeric := make([]bool, len(src.Columns))
+	for i, name := range src.Columns {
+		cols = append(cols, d.quoteIdent(name))
+		if c, ok := t.Column(name); ok {
+			numeric[i] = c.Type == TypeInt64 || c.Type == TypeFloat64 || c.Type == TypeNumeric || c.Type == TypeBigNumeric
+		}
+	}
+	idExpr, idArg, idType := d.quoteIdent(id.Name), any(identity), TypeString
+	switch id.Type {
+	case TypeString:
+	case TypeInt64:
+		n, err := strconv.ParseInt(identity, 10, 64)
+		if err != nil {
+			return nil, nil // an identity that is not a number has no row
+		}
+		idArg, idType = n, TypeInt64
+	default:
+		idExpr = d.(lifecycleDialect).text(idExpr)
+	}
+	query := "SELECT " + strings.Join(cols, ", ") + " FROM " + d.table(qualifier, src.Table) +
+		" WHERE " + idExpr + " = " + d.placeholder(0, idType) + " AND " + d.quoteIdent(src.DateColumn) + " < " +
+		d.placeholder(1, TypeTimestamp) + " ORDER BY 1 LIMIT " + strconv.Itoa(limit+1)
+	rs, err := db.QueryContext(ctx, query, idArg, d.arg(timestampValue(asOf.UTC())))
+	if err != nil {
+		return nil, err
+	}
+	defer rs.Close()
+	var out []lifecycle.Row
+	for rs.Next() {
+		if len(out) == limit {
+			return nil, ErrTooManyRows
+		}
+		vals, err := ScanValues(rs, len(cols))
+		if err != nil {
+			return nil, err
+		}
+		at, err := instant(vals[0])
+		if err != nil {
+			return nil, err
+		}
+		row := lifecycle.Row{At: at, Values: vals[1:]}
+		for i, v := range row.Values {
+			row.Values[i] = plain(v, numeric[i])
+		}
+		out = append(out, row)
+	}
+	return out, rs.Err()
+}
+
+// instant reads a timestamp as the engines return it (SQLite: the
+// catalog's UTC text).
+func instant(v any) (time.Time, error) {
+	switch x := v.(type) {
+	case time.Time:
+		return x.UTC(), nil
+	case string:
+		return time.Parse(time.RFC3339Nano, x)
+	case []byte:
+		return time.Parse(time.RFC3339Nano, string(x))
+	}
+	return time.Time{}, fmt.Errorf("querybuilder: a timestamp of type %T", v)
+}
+
+// plain makes a value comparable and summable: a number as float64
+// (numeric arrives as text on PostgreSQL), anything else as text.
+func plain(v any, numeric bool) any {
+	switch x := v.(type) {
+	case nil:
+		return nil
+	case []byte:
+		v = string(x)
+	}
+	if !numeric {
+		if s, ok := v.(string); ok {
+			return s
+		}
+		return fmt.Sprint(v)
+	}
+	switch x := v.(type) {
+	case int64:
+		return float64(x)
+	case string:
+		f, _ := strconv.ParseFloat(x, 64)
+		return f
+	}
+	return v
+}
