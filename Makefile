@@ -6,12 +6,12 @@ BIN := bin/reten
 MIGRATE_DEV_PG ?= postgres://postgres@127.0.0.1:5432
 MIGRATION_NAME ?= changes
 
-.PHONY: help run build test test-sqlite generate generate-check migrations lint bench
+.PHONY: help run build test test-sqlite generate generate-check migrations lint lint-openapi codegen-check bench
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-16s %s\n", $$1, $$2}'
 
-run: ## start the service on the embedded SQLite default (./data/reten.db)
+run: ## start the service on the embedded SQLite default (./data/reten.db); prints the URLs to open once it listens
 	$(GO) run ./cmd/reten serve
 
 build: ## build the reten binary into bin/
@@ -46,3 +46,29 @@ bench: ## run the benchmarks on PostgreSQL (BENCH=regexp; BENCH_SNAPSHOTS, BENCH
 lint: ## gofmt and go vet
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
+
+# The two OpenAPI linters, pinned in tools/openapi-lint (package-lock.json),
+# installed without install scripts when the lock file changes.
+OPENAPI_LINT := tools/openapi-lint
+
+$(OPENAPI_LINT)/node_modules/.package-lock.json: $(OPENAPI_LINT)/package-lock.json
+	cd $(OPENAPI_LINT) && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error
+
+lint-openapi: $(OPENAPI_LINT)/node_modules/.package-lock.json ## lint the served OpenAPI document with Redocly CLI and Spectral (recommended rulesets; needs node and npm)
+	@doc=$$(mktemp --suffix=.yaml); trap 'rm -f "$$doc"' EXIT; \
+	$(GO) run ./tools/openapidoc "$$doc" && cd $(OPENAPI_LINT) && \
+	REDOCLY_TELEMETRY=off REDOCLY_SUPPRESS_UPDATE_NOTICE=true npx --no-install redocly lint --config redocly.yaml "$$doc" && \
+	npx --no-install spectral lint --ruleset .spectral.yaml --fail-severity error --display-only-failures "$$doc"
+
+# GraphQL Code Generator, pinned in tools/graphql-codegen (package-lock.json),
+# installed without install scripts when the lock file changes.
+GRAPHQL_CODEGEN := tools/graphql-codegen
+
+$(GRAPHQL_CODEGEN)/node_modules/.package-lock.json: $(GRAPHQL_CODEGEN)/package-lock.json
+	cd $(GRAPHQL_CODEGEN) && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error
+
+codegen-check: $(GRAPHQL_CODEGEN)/node_modules/.package-lock.json ## generate typed TypeScript clients of the query-builder operations from the served SDL and type-check a client of them (needs node and npm)
+	@sdl=$$(mktemp --suffix=.graphql); trap 'rm -f "$$sdl"; rm -rf $(GRAPHQL_CODEGEN)/generated' EXIT; \
+	$(GO) run ./tools/graphqlsdl "$$sdl" && cd $(GRAPHQL_CODEGEN) && \
+	SCHEMA="$$sdl" npx --no-install graphql-codegen --config codegen.yml --silent && \
+	npx --no-install tsc --project tsconfig.json

@@ -17,38 +17,39 @@ import (
 	"github.com/reten-io/reten/ent/tenant"
 )
 
-// ActivationConfig is the model entity for the ActivationConfig schema.
+// The activation pillar of an AGC (exactly one per AGC): classifies new commerces by their first actions, with activation moments.
 type ActivationConfig struct {
 	config `json:"-"`
 	// ID of the ent.
+	// Unique identifier (UUID), assigned by the service.
 	ID uuid.UUID `json:"id,omitempty"`
-	// CreatedAt holds the value of the "created_at" field.
+	// When the object was created.
 	CreatedAt time.Time `json:"created_at,omitempty"`
-	// UpdatedAt holds the value of the "updated_at" field.
+	// When the object was last changed.
 	UpdatedAt time.Time `json:"updated_at,omitempty"`
-	// TenantID holds the value of the "tenant_id" field.
+	// The tenant that owns the object.
 	TenantID uuid.UUID `json:"tenant_id,omitempty"`
-	// ProjectID holds the value of the "project_id" field.
+	// The project the object belongs to.
 	ProjectID uuid.UUID `json:"project_id,omitempty"`
-	// ArchivedAt holds the value of the "archived_at" field.
+	// When the object was deleted (moved to the trash); null while live. Reads outside the trash never return archived objects.
 	ArchivedAt *time.Time `json:"archived_at,omitempty"`
-	// ActivityGenerationConfigID holds the value of the "activity_generation_config_id" field.
+	// The AGC the pillar belongs to (1:1).
 	ActivityGenerationConfigID uuid.UUID `json:"activity_generation_config_id,omitempty"`
-	// Name holds the value of the "name" field.
+	// Pillar name.
 	Name string `json:"name,omitempty"`
-	// Description holds the value of the "description" field.
+	// Free-text description; null when none.
 	Description *string `json:"description,omitempty"`
-	// SourceTable holds the value of the "source_table" field.
+	// Catalog table the pillar counts actions in.
 	SourceTable string `json:"source_table,omitempty"`
-	// SourceColumns holds the value of the "source_columns" field.
+	// Columns of the source table the pillar reads; null when none.
 	SourceColumns []string `json:"source_columns,omitempty"`
-	// DateColumn holds the value of the "date_column" field.
+	// Column of the source table that dates each action.
 	DateColumn string `json:"date_column,omitempty"`
-	// AggregationMethod holds the value of the "aggregation_method" field.
+	// How actions are counted against a moment's minActions.
 	AggregationMethod activationconfig.AggregationMethod `json:"aggregation_method,omitempty"`
-	// IsActive holds the value of the "is_active" field.
+	// Whether the pillar is active.
 	IsActive bool `json:"is_active,omitempty"`
-	// UpdatedBy holds the value of the "updated_by" field.
+	// The user who last changed the pillar; null when never changed by a user.
 	UpdatedBy *uuid.UUID `json:"updated_by,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the ActivationConfigQuery when eager-loading is set.
@@ -62,9 +63,9 @@ type ActivationConfigEdges struct {
 	Tenant *Tenant `json:"tenant,omitempty"`
 	// Project holds the value of the project edge.
 	Project *Project `json:"project,omitempty"`
-	// ActivityGenerationConfig holds the value of the activity_generation_config edge.
+	// The AGC the pillar belongs to.
 	ActivityGenerationConfig *ActivityGenerationConfig `json:"activity_generation_config,omitempty"`
-	// ActivationMoments holds the value of the activation_moments edge.
+	// The pillar's rules (REST `activationMoments`; the lowest priority that matches wins).
 	ActivationMoments []*ActivationMoment `json:"activation_moments,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.

@@ -17,34 +17,35 @@ import (
 	"github.com/reten-io/reten/ent/tenant"
 )
 
-// ActivationMoment is the model entity for the ActivationMoment schema.
+// One rule of the activation pillar: the state a commerce takes when it has enough actions in a window (lower priority wins).
 type ActivationMoment struct {
 	config `json:"-"`
 	// ID of the ent.
+	// Unique identifier (UUID), assigned by the service.
 	ID uuid.UUID `json:"id,omitempty"`
-	// CreatedAt holds the value of the "created_at" field.
+	// When the object was created.
 	CreatedAt time.Time `json:"created_at,omitempty"`
-	// UpdatedAt holds the value of the "updated_at" field.
+	// When the object was last changed.
 	UpdatedAt time.Time `json:"updated_at,omitempty"`
-	// TenantID holds the value of the "tenant_id" field.
+	// The tenant that owns the object.
 	TenantID uuid.UUID `json:"tenant_id,omitempty"`
-	// ProjectID holds the value of the "project_id" field.
+	// The project the object belongs to.
 	ProjectID uuid.UUID `json:"project_id,omitempty"`
-	// ActivationConfigID holds the value of the "activation_config_id" field.
+	// The activation pillar the moment belongs to.
 	ActivationConfigID uuid.UUID `json:"activation_config_id,omitempty"`
-	// StatusCode holds the value of the "status_code" field.
+	// Retention status code assigned when the rule matches.
 	StatusCode string `json:"status_code,omitempty"`
-	// UserRetentionStatusConfigID holds the value of the "user_retention_status_config_id" field.
+	// The tenant retention status config of statusCode.
 	UserRetentionStatusConfigID uuid.UUID `json:"user_retention_status_config_id,omitempty"`
-	// MinActions holds the value of the "min_actions" field.
+	// Least number of actions for the rule to match; null for no minimum.
 	MinActions *int `json:"min_actions,omitempty"`
-	// WindowDays holds the value of the "window_days" field.
+	// Rolling window in days the actions are counted in; null for no window.
 	WindowDays *int `json:"window_days,omitempty"`
-	// TimeWindow holds the value of the "time_window" field.
+	// Optional bound in days; null for none.
 	TimeWindow *int `json:"time_window,omitempty"`
-	// Priority holds the value of the "priority" field.
+	// Evaluation order; the lowest priority that matches wins.
 	Priority int `json:"priority,omitempty"`
-	// IsActive holds the value of the "is_active" field.
+	// Whether the rule is evaluated.
 	IsActive bool `json:"is_active,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the ActivationMomentQuery when eager-loading is set.
@@ -58,9 +59,9 @@ type ActivationMomentEdges struct {
 	Tenant *Tenant `json:"tenant,omitempty"`
 	// Project holds the value of the project edge.
 	Project *Project `json:"project,omitempty"`
-	// ActivationConfig holds the value of the activation_config edge.
+	// The activation pillar the moment belongs to.
 	ActivationConfig *ActivationConfig `json:"activation_config,omitempty"`
-	// UserRetentionStatusConfig holds the value of the user_retention_status_config edge.
+	// The retention status config assigned.
 	UserRetentionStatusConfig *RetentionStatusConfig `json:"user_retention_status_config,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.

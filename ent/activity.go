@@ -19,50 +19,51 @@ import (
 	"github.com/reten-io/reten/ent/tenant"
 )
 
-// Activity is the model entity for the Activity schema.
+// A task or message generated for a commerce (REST `/api/activities`); its status moves through the activity status machine, and every transition records an ActivityStatusEvent.
 type Activity struct {
 	config `json:"-"`
 	// ID of the ent.
+	// Unique identifier (UUID), assigned by the service.
 	ID uuid.UUID `json:"id,omitempty"`
-	// CreatedAt holds the value of the "created_at" field.
+	// When the object was created.
 	CreatedAt time.Time `json:"created_at,omitempty"`
-	// UpdatedAt holds the value of the "updated_at" field.
+	// When the object was last changed.
 	UpdatedAt time.Time `json:"updated_at,omitempty"`
-	// TenantID holds the value of the "tenant_id" field.
+	// The tenant that owns the object.
 	TenantID uuid.UUID `json:"tenant_id,omitempty"`
-	// ProjectID holds the value of the "project_id" field.
+	// The project the object belongs to.
 	ProjectID uuid.UUID `json:"project_id,omitempty"`
-	// CommerceID holds the value of the "commerce_id" field.
+	// The commerce the activity is for (REST `commerceAssignment.commerceId`).
 	CommerceID uuid.UUID `json:"commerce_id,omitempty"`
-	// OperatorID holds the value of the "operator_id" field.
+	// The operator assigned to the activity; null when unassigned.
 	OperatorID *uuid.UUID `json:"operator_id,omitempty"`
-	// RouteID holds the value of the "route_id" field.
+	// The route the activity belongs to; null when none.
 	RouteID *uuid.UUID `json:"route_id,omitempty"`
-	// ActivityGenerationConfigID holds the value of the "activity_generation_config_id" field.
+	// The AGC that generated the activity; null when it was created directly.
 	ActivityGenerationConfigID *uuid.UUID `json:"activity_generation_config_id,omitempty"`
-	// Type holds the value of the "type" field.
+	// TASK (performed by an operator, answered by a result) or MESSAGE (sent through a channel).
 	Type activity.Type `json:"type,omitempty"`
-	// Channel holds the value of the "channel" field.
+	// The channel through which the activity is carried out or delivered.
 	Channel activity.Channel `json:"channel,omitempty"`
-	// Status holds the value of the "status" field.
+	// Current status in the activity status machine.
 	Status activity.Status `json:"status,omitempty"`
-	// ScheduledAt holds the value of the "scheduled_at" field.
+	// When the activity is planned; its day (in the tenant's time zone) decides the day cutoff that closes it.
 	ScheduledAt time.Time `json:"scheduled_at,omitempty"`
-	// ProviderActivityID holds the value of the "provider_activity_id" field.
+	// The activity's id at the dispatch provider or integrator; null until known. Unique in the tenant.
 	ProviderActivityID *string `json:"provider_activity_id,omitempty"`
-	// Title holds the value of the "title" field.
+	// Short title; empty when none.
 	Title string `json:"title,omitempty"`
-	// Description holds the value of the "description" field.
+	// Free-text description; empty when none.
 	Description string `json:"description,omitempty"`
-	// ReasonCode holds the value of the "reason_code" field.
+	// Code of a tenant activity reason config explaining why the activity exists; empty when none.
 	ReasonCode string `json:"reason_code,omitempty"`
-	// DispatchAttempts holds the value of the "dispatch_attempts" field.
+	// Dispatch attempts made within the current retry budget.
 	DispatchAttempts int `json:"dispatch_attempts,omitempty"`
-	// NextDispatchAt holds the value of the "next_dispatch_at" field.
+	// When a RETRYING task may be dispatched again; null otherwise.
 	NextDispatchAt *time.Time `json:"next_dispatch_at,omitempty"`
-	// ClosedAt holds the value of the "closed_at" field.
+	// When the day cutoff closed the activity; null while not closed by it.
 	ClosedAt *time.Time `json:"closed_at,omitempty"`
-	// CreatedBy holds the value of the "created_by" field.
+	// The user (or API key owner) who created the activity; null for the system.
 	CreatedBy *uuid.UUID `json:"created_by,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the ActivityQuery when eager-loading is set.
@@ -76,17 +77,17 @@ type ActivityEdges struct {
 	Tenant *Tenant `json:"tenant,omitempty"`
 	// Project holds the value of the project edge.
 	Project *Project `json:"project,omitempty"`
-	// Commerce holds the value of the commerce edge.
+	// The commerce the activity is for.
 	Commerce *Commerce `json:"commerce,omitempty"`
-	// Operator holds the value of the operator edge.
+	// The assigned operator; null when unassigned.
 	Operator *Operator `json:"operator,omitempty"`
-	// Route holds the value of the route edge.
+	// The route; null when none.
 	Route *Route `json:"route,omitempty"`
-	// StatusEvents holds the value of the status_events edge.
+	// The activity's audit trail, one entry per status transition.
 	StatusEvents []*ActivityStatusEvent `json:"status_events,omitempty"`
-	// Attributes holds the value of the attributes edge.
+	// Key-value pairs attached at creation.
 	Attributes []*ActivityAttribute `json:"attributes,omitempty"`
-	// Result holds the value of the result edge.
+	// The activity's result; null until one is submitted (at most one per activity).
 	Result *ActivityResult `json:"result,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.

@@ -16,24 +16,25 @@ import (
 	"github.com/reten-io/reten/ent/tenant"
 )
 
-// ActivityAttribute is the model entity for the ActivityAttribute schema.
+// A key-value pair attached to an activity at creation.
 type ActivityAttribute struct {
 	config `json:"-"`
 	// ID of the ent.
+	// Unique identifier (UUID), assigned by the service.
 	ID uuid.UUID `json:"id,omitempty"`
-	// CreatedAt holds the value of the "created_at" field.
+	// When the object was created.
 	CreatedAt time.Time `json:"created_at,omitempty"`
-	// UpdatedAt holds the value of the "updated_at" field.
+	// When the object was last changed.
 	UpdatedAt time.Time `json:"updated_at,omitempty"`
-	// TenantID holds the value of the "tenant_id" field.
+	// The tenant that owns the object.
 	TenantID uuid.UUID `json:"tenant_id,omitempty"`
-	// ProjectID holds the value of the "project_id" field.
+	// The project the object belongs to.
 	ProjectID uuid.UUID `json:"project_id,omitempty"`
-	// ActivityID holds the value of the "activity_id" field.
+	// The activity the attribute belongs to.
 	ActivityID uuid.UUID `json:"activity_id,omitempty"`
-	// Key holds the value of the "key" field.
+	// Attribute key, 1 to 255 characters, unique per activity.
 	Key string `json:"key,omitempty"`
-	// Value holds the value of the "value" field.
+	// Attribute value.
 	Value string `json:"value,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the ActivityAttributeQuery when eager-loading is set.
@@ -47,7 +48,7 @@ type ActivityAttributeEdges struct {
 	Tenant *Tenant `json:"tenant,omitempty"`
 	// Project holds the value of the project edge.
 	Project *Project `json:"project,omitempty"`
-	// Activity holds the value of the activity edge.
+	// The activity the attribute belongs to.
 	Activity *Activity `json:"activity,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.

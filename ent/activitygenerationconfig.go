@@ -20,32 +20,33 @@ import (
 	"github.com/reten-io/reten/ent/tenant"
 )
 
-// ActivityGenerationConfig is the model entity for the ActivityGenerationConfig schema.
+// An activity generation config (AGC, REST `/api/activity-generation-configs`): groups the three lifecycle pillars (activation, engagement, resurrection) that classify each commerce of its audience in the retention cycle. Deleting it moves it to the trash.
 type ActivityGenerationConfig struct {
 	config `json:"-"`
 	// ID of the ent.
+	// Unique identifier (UUID), assigned by the service.
 	ID uuid.UUID `json:"id,omitempty"`
-	// CreatedAt holds the value of the "created_at" field.
+	// When the object was created.
 	CreatedAt time.Time `json:"created_at,omitempty"`
-	// UpdatedAt holds the value of the "updated_at" field.
+	// When the object was last changed.
 	UpdatedAt time.Time `json:"updated_at,omitempty"`
-	// TenantID holds the value of the "tenant_id" field.
+	// The tenant that owns the object.
 	TenantID uuid.UUID `json:"tenant_id,omitempty"`
-	// ProjectID holds the value of the "project_id" field.
+	// The project the object belongs to.
 	ProjectID uuid.UUID `json:"project_id,omitempty"`
-	// ArchivedAt holds the value of the "archived_at" field.
+	// When the object was deleted (moved to the trash); null while live. Reads outside the trash never return archived objects.
 	ArchivedAt *time.Time `json:"archived_at,omitempty"`
-	// Name holds the value of the "name" field.
+	// AGC name, unique in the project.
 	Name string `json:"name,omitempty"`
-	// Description holds the value of the "description" field.
+	// Free-text description; empty when none.
 	Description string `json:"description,omitempty"`
-	// AudienceID holds the value of the "audience_id" field.
+	// The AGC's own audience; null means the project's root audience applies (REST `effectiveAudienceId` resolves it).
 	AudienceID *uuid.UUID `json:"audience_id,omitempty"`
-	// Status holds the value of the "status" field.
+	// Lifecycle status of the AGC.
 	Status activitygenerationconfig.Status `json:"status,omitempty"`
 	// ConfigHashes holds the value of the "config_hashes" field.
 	ConfigHashes map[string]string `json:"config_hashes,omitempty"`
-	// UpdatedBy holds the value of the "updated_by" field.
+	// The user who last changed the AGC; null when never changed by a user.
 	UpdatedBy *uuid.UUID `json:"updated_by,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the ActivityGenerationConfigQuery when eager-loading is set.
@@ -59,13 +60,13 @@ type ActivityGenerationConfigEdges struct {
 	Tenant *Tenant `json:"tenant,omitempty"`
 	// Project holds the value of the project edge.
 	Project *Project `json:"project,omitempty"`
-	// Audience holds the value of the audience edge.
+	// The AGC's own audience; null when the project's root audience applies.
 	Audience *Audience `json:"audience,omitempty"`
-	// ActivationConfig holds the value of the activation_config edge.
+	// The activation pillar (exactly one per AGC).
 	ActivationConfig *ActivationConfig `json:"activation_config,omitempty"`
-	// EngagementConfig holds the value of the engagement_config edge.
+	// The engagement pillar (exactly one per AGC).
 	EngagementConfig *EngagementConfig `json:"engagement_config,omitempty"`
-	// ResurrectionConfig holds the value of the resurrection_config edge.
+	// The resurrection pillar (exactly one per AGC).
 	ResurrectionConfig *ResurrectionConfig `json:"resurrection_config,omitempty"`
 	// LifecycleSnapshots holds the value of the lifecycle_snapshots edge.
 	LifecycleSnapshots []*CommerceLifecycleSnapshot `json:"lifecycle_snapshots,omitempty"`

@@ -14,22 +14,23 @@ import (
 	"github.com/reten-io/reten/ent/tenant"
 )
 
-// ActivityReasonConfig is the model entity for the ActivityReasonConfig schema.
+// A tenant's catalog entry for an activity reason code (REST `/api/activity-reason-configs`).
 type ActivityReasonConfig struct {
 	config `json:"-"`
 	// ID of the ent.
+	// Unique identifier (UUID), assigned by the service.
 	ID uuid.UUID `json:"id,omitempty"`
-	// CreatedAt holds the value of the "created_at" field.
+	// When the object was created.
 	CreatedAt time.Time `json:"created_at,omitempty"`
-	// UpdatedAt holds the value of the "updated_at" field.
+	// When the object was last changed.
 	UpdatedAt time.Time `json:"updated_at,omitempty"`
-	// TenantID holds the value of the "tenant_id" field.
+	// The tenant that owns the object.
 	TenantID uuid.UUID `json:"tenant_id,omitempty"`
-	// Code holds the value of the "code" field.
+	// Reason code, unique in the tenant catalog.
 	Code string `json:"code,omitempty"`
-	// Label holds the value of the "label" field.
+	// Display label.
 	Label string `json:"label,omitempty"`
-	// IsActive holds the value of the "is_active" field.
+	// Whether the code is active.
 	IsActive bool `json:"is_active,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the ActivityReasonConfigQuery when eager-loading is set.

@@ -17,52 +17,53 @@ import (
 	"github.com/reten-io/reten/ent/tenant"
 )
 
-// ActivityResult is the model entity for the ActivityResult schema.
+// The outcome reported for an activity (a task result, REST `/api/activity-results/tasks`), or a standalone result that matches no activity. Submitting a result drives the linked activity's status.
 type ActivityResult struct {
 	config `json:"-"`
 	// ID of the ent.
+	// Unique identifier (UUID), assigned by the service.
 	ID uuid.UUID `json:"id,omitempty"`
-	// CreatedAt holds the value of the "created_at" field.
+	// When the object was created.
 	CreatedAt time.Time `json:"created_at,omitempty"`
-	// UpdatedAt holds the value of the "updated_at" field.
+	// When the object was last changed.
 	UpdatedAt time.Time `json:"updated_at,omitempty"`
-	// TenantID holds the value of the "tenant_id" field.
+	// The tenant that owns the object.
 	TenantID uuid.UUID `json:"tenant_id,omitempty"`
-	// ProjectID holds the value of the "project_id" field.
+	// The project of the linked activity, or the request's project for a standalone result.
 	ProjectID *uuid.UUID `json:"project_id,omitempty"`
-	// ActivityID holds the value of the "activity_id" field.
+	// The linked activity; null for a standalone result.
 	ActivityID *uuid.UUID `json:"activity_id,omitempty"`
-	// CommerceID holds the value of the "commerce_id" field.
+	// The linked activity's commerce, or the tenant's commerce with commerceExternalID; null when no commerce has that external id.
 	CommerceID *uuid.UUID `json:"commerce_id,omitempty"`
-	// CommerceExternalID holds the value of the "commerce_external_id" field.
+	// Commerce code in the caller's system, as submitted (required for a standalone result); null when not sent.
 	CommerceExternalID *string `json:"commerce_external_id,omitempty"`
-	// ProviderActivityID holds the value of the "provider_activity_id" field.
+	// The activity's id at the provider or integrator, as submitted; null when not sent.
 	ProviderActivityID *string `json:"provider_activity_id,omitempty"`
-	// Source holds the value of the "source" field.
+	// RETEN_ACTIVITY when the result is linked to an activity of the service, STANDALONE otherwise.
 	Source activityresult.Source `json:"source,omitempty"`
-	// ResultStatus holds the value of the "result_status" field.
+	// Status of the result in the result status machine; every status but PENDING is terminal.
 	ResultStatus activityresult.ResultStatus `json:"result_status,omitempty"`
-	// ExternalStatus holds the value of the "external_status" field.
+	// The status as named by the integrator, stored as sent; null when not sent.
 	ExternalStatus *string `json:"external_status,omitempty"`
-	// OccurredAt holds the value of the "occurred_at" field.
+	// When the outcome happened, as reported; an update must carry a later instant than the stored result's updatedAt.
 	OccurredAt time.Time `json:"occurred_at,omitempty"`
-	// ResultCode holds the value of the "result_code" field.
+	// Result type code (REST `taskDetails.result`), active for the tenant.
 	ResultCode string `json:"result_code,omitempty"`
-	// Comment holds the value of the "comment" field.
+	// Free-text comment (REST `taskDetails.comment`); null when none.
 	Comment *string `json:"comment,omitempty"`
-	// ContactType holds the value of the "contact_type" field.
+	// Who initiated the contact (REST `taskDetails.contactType`); null when not sent.
 	ContactType *activityresult.ContactType `json:"contact_type,omitempty"`
-	// OperatorExternalID holds the value of the "operator_external_id" field.
+	// The operator's code in the caller's system, as submitted; null when not sent.
 	OperatorExternalID *string `json:"operator_external_id,omitempty"`
-	// FutureScheduledAt holds the value of the "future_scheduled_at" field.
+	// Suggested follow-up date, required by some result types; null when none.
 	FutureScheduledAt *time.Time `json:"future_scheduled_at,omitempty"`
 	// Payload holds the value of the "payload" field.
 	Payload map[string]interface{} `json:"payload,omitempty"`
 	// RawPayload holds the value of the "raw_payload" field.
 	RawPayload json.RawMessage `json:"raw_payload,omitempty"`
-	// HardOverride holds the value of the "hard_override" field.
+	// Whether the last submission skipped the result status machine.
 	HardOverride bool `json:"hard_override,omitempty"`
-	// SubmittedBy holds the value of the "submitted_by" field.
+	// The user (or API key owner) who submitted the result; null for the system.
 	SubmittedBy *uuid.UUID `json:"submitted_by,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the ActivityResultQuery when eager-loading is set.
@@ -74,9 +75,9 @@ type ActivityResult struct {
 type ActivityResultEdges struct {
 	// Tenant holds the value of the tenant edge.
 	Tenant *Tenant `json:"tenant,omitempty"`
-	// Activity holds the value of the activity edge.
+	// The linked activity; null for a standalone result.
 	Activity *Activity `json:"activity,omitempty"`
-	// Commerce holds the value of the commerce edge.
+	// The result's commerce; null when unresolved.
 	Commerce *Commerce `json:"commerce,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.

@@ -17,30 +17,31 @@ import (
 	"github.com/reten-io/reten/ent/tenant"
 )
 
-// ActivityStatusEvent is the model entity for the ActivityStatusEvent schema.
+// One entry of an activity's audit trail (append-only): a status transition and what caused it.
 type ActivityStatusEvent struct {
 	config `json:"-"`
 	// ID of the ent.
+	// Unique identifier (UUID), assigned by the service.
 	ID uuid.UUID `json:"id,omitempty"`
-	// CreatedAt holds the value of the "created_at" field.
+	// When the object was created.
 	CreatedAt time.Time `json:"created_at,omitempty"`
-	// UpdatedAt holds the value of the "updated_at" field.
+	// When the object was last changed.
 	UpdatedAt time.Time `json:"updated_at,omitempty"`
-	// TenantID holds the value of the "tenant_id" field.
+	// The tenant that owns the object.
 	TenantID uuid.UUID `json:"tenant_id,omitempty"`
-	// ProjectID holds the value of the "project_id" field.
+	// The project the object belongs to.
 	ProjectID uuid.UUID `json:"project_id,omitempty"`
-	// ActivityID holds the value of the "activity_id" field.
+	// The activity the event belongs to.
 	ActivityID uuid.UUID `json:"activity_id,omitempty"`
-	// EventType holds the value of the "event_type" field.
+	// What happened.
 	EventType activitystatusevent.EventType `json:"event_type,omitempty"`
-	// FromStatus holds the value of the "from_status" field.
+	// Status before the event; null on creation.
 	FromStatus *activitystatusevent.FromStatus `json:"from_status,omitempty"`
-	// ToStatus holds the value of the "to_status" field.
+	// Status after the event.
 	ToStatus activitystatusevent.ToStatus `json:"to_status,omitempty"`
-	// OccurredAt holds the value of the "occurred_at" field.
+	// When the event happened.
 	OccurredAt time.Time `json:"occurred_at,omitempty"`
-	// ActorID holds the value of the "actor_id" field.
+	// The user (or API key owner) that caused the event; null for the system.
 	ActorID *uuid.UUID `json:"actor_id,omitempty"`
 	// Detail holds the value of the "detail" field.
 	Detail map[string]interface{} `json:"detail,omitempty"`
@@ -56,7 +57,7 @@ type ActivityStatusEventEdges struct {
 	Tenant *Tenant `json:"tenant,omitempty"`
 	// Project holds the value of the project edge.
 	Project *Project `json:"project,omitempty"`
-	// Activity holds the value of the activity edge.
+	// The activity the event belongs to.
 	Activity *Activity `json:"activity,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.

@@ -17,38 +17,39 @@ import (
 	"github.com/reten-io/reten/ent/user"
 )
 
-// APIKey is the model entity for the APIKey schema.
+// A service credential owned by a user in one tenant, optionally bound to one project (REST `/api/api-keys`). Only the SHA-256 hash of the secret is stored; the plaintext key is shown once, on creation.
 type APIKey struct {
 	config `json:"-"`
 	// ID of the ent.
+	// Unique identifier (UUID), assigned by the service.
 	ID uuid.UUID `json:"id,omitempty"`
-	// CreatedAt holds the value of the "created_at" field.
+	// When the object was created.
 	CreatedAt time.Time `json:"created_at,omitempty"`
-	// UpdatedAt holds the value of the "updated_at" field.
+	// When the object was last changed.
 	UpdatedAt time.Time `json:"updated_at,omitempty"`
-	// TenantID holds the value of the "tenant_id" field.
+	// The tenant that owns the object.
 	TenantID uuid.UUID `json:"tenant_id,omitempty"`
-	// Name holds the value of the "name" field.
+	// Display name of the key.
 	Name string `json:"name,omitempty"`
-	// KeyPrefix holds the value of the "key_prefix" field.
+	// Leading characters of the key: the fixed prefix `svc_sk_` plus the first 8 characters of the secret.
 	KeyPrefix string `json:"key_prefix,omitempty"`
 	// KeyHash holds the value of the "key_hash" field.
 	KeyHash string `json:"-"`
-	// UserID holds the value of the "user_id" field.
+	// The user who owns the key (REST `userId`); the key acts with at most the owner's permissions.
 	UserID uuid.UUID `json:"user_id,omitempty"`
-	// ProjectID holds the value of the "project_id" field.
+	// The project a project-scoped key is bound to; null for a tenant-scoped key.
 	ProjectID *uuid.UUID `json:"project_id,omitempty"`
-	// Scope holds the value of the "scope" field.
+	// Whether the key is bound to one project or acts tenant-wide.
 	Scope apikey.Scope `json:"scope,omitempty"`
-	// Permissions holds the value of the "permissions" field.
+	// Explicit permission list of the key (for example `activity:view`).
 	Permissions []string `json:"permissions,omitempty"`
-	// IsActive holds the value of the "is_active" field.
+	// Whether the key authenticates; false once revoked.
 	IsActive bool `json:"is_active,omitempty"`
-	// ExpiresAt holds the value of the "expires_at" field.
+	// When the key stops authenticating; null for no expiry.
 	ExpiresAt *time.Time `json:"expires_at,omitempty"`
-	// LastUsedAt holds the value of the "last_used_at" field.
+	// When the key last authenticated a request; null if never used.
 	LastUsedAt *time.Time `json:"last_used_at,omitempty"`
-	// RevokedAt holds the value of the "revoked_at" field.
+	// When the key was revoked; null while not revoked. A revoked key cannot have its permissions updated.
 	RevokedAt *time.Time `json:"revoked_at,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the APIKeyQuery when eager-loading is set.
@@ -60,9 +61,9 @@ type APIKey struct {
 type APIKeyEdges struct {
 	// Tenant holds the value of the tenant edge.
 	Tenant *Tenant `json:"tenant,omitempty"`
-	// Owner holds the value of the owner edge.
+	// The user who owns the key.
 	Owner *User `json:"owner,omitempty"`
-	// Project holds the value of the project edge.
+	// The project the key is bound to; null for a tenant-scoped key.
 	Project *Project `json:"project,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.

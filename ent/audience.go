@@ -15,32 +15,33 @@ import (
 	"github.com/reten-io/reten/ent/tenant"
 )
 
-// Audience is the model entity for the Audience schema.
+// An audience criteria (REST `/api/audience-criterias`): a set of commerces described with query blocks and compositions, compiled to SQL. Every project has exactly one root audience.
 type Audience struct {
 	config `json:"-"`
 	// ID of the ent.
+	// Unique identifier (UUID), assigned by the service.
 	ID uuid.UUID `json:"id,omitempty"`
-	// CreatedAt holds the value of the "created_at" field.
+	// When the object was created.
 	CreatedAt time.Time `json:"created_at,omitempty"`
-	// UpdatedAt holds the value of the "updated_at" field.
+	// When the object was last changed.
 	UpdatedAt time.Time `json:"updated_at,omitempty"`
-	// TenantID holds the value of the "tenant_id" field.
+	// The tenant that owns the object.
 	TenantID uuid.UUID `json:"tenant_id,omitempty"`
-	// ProjectID holds the value of the "project_id" field.
+	// The project the object belongs to.
 	ProjectID uuid.UUID `json:"project_id,omitempty"`
-	// ArchivedAt holds the value of the "archived_at" field.
+	// When the object was deleted (moved to the trash); null while live. Reads outside the trash never return archived objects.
 	ArchivedAt *time.Time `json:"archived_at,omitempty"`
-	// Name holds the value of the "name" field.
+	// Audience name, at most 255 characters.
 	Name string `json:"name,omitempty"`
-	// Description holds the value of the "description" field.
+	// Free-text description; null when none.
 	Description *string `json:"description,omitempty"`
-	// IsActive holds the value of the "is_active" field.
+	// Whether the audience is active.
 	IsActive bool `json:"is_active,omitempty"`
-	// IsRoot holds the value of the "is_root" field.
+	// True only for the project's root audience (the population of AGCs without an audience of their own).
 	IsRoot bool `json:"is_root,omitempty"`
-	// OwnerID holds the value of the "owner_id" field.
+	// The user who created the audience; null when created by the system.
 	OwnerID *uuid.UUID `json:"owner_id,omitempty"`
-	// UpdatedBy holds the value of the "updated_by" field.
+	// The user who last changed the audience; null when never changed by a user.
 	UpdatedBy *uuid.UUID `json:"updated_by,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the AudienceQuery when eager-loading is set.
@@ -54,9 +55,9 @@ type AudienceEdges struct {
 	Tenant *Tenant `json:"tenant,omitempty"`
 	// Project holds the value of the project edge.
 	Project *Project `json:"project,omitempty"`
-	// QueryBlocks holds the value of the query_blocks edge.
+	// The definition's query blocks.
 	QueryBlocks []*QueryBlock `json:"query_blocks,omitempty"`
-	// Compositions holds the value of the compositions edge.
+	// Other audiences combined into this one with a set operator.
 	Compositions []*AudienceComposition `json:"compositions,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.

@@ -16,26 +16,27 @@ import (
 	"github.com/reten-io/reten/ent/tenant"
 )
 
-// AudienceComposition is the model entity for the AudienceComposition schema.
+// Another audience (the operand) combined into an audience with a set operator (REST `compositions[]`).
 type AudienceComposition struct {
 	config `json:"-"`
 	// ID of the ent.
+	// Unique identifier (UUID), assigned by the service.
 	ID uuid.UUID `json:"id,omitempty"`
-	// CreatedAt holds the value of the "created_at" field.
+	// When the object was created.
 	CreatedAt time.Time `json:"created_at,omitempty"`
-	// UpdatedAt holds the value of the "updated_at" field.
+	// When the object was last changed.
 	UpdatedAt time.Time `json:"updated_at,omitempty"`
-	// TenantID holds the value of the "tenant_id" field.
+	// The tenant that owns the object.
 	TenantID uuid.UUID `json:"tenant_id,omitempty"`
-	// ProjectID holds the value of the "project_id" field.
+	// The project the object belongs to.
 	ProjectID uuid.UUID `json:"project_id,omitempty"`
-	// AudienceID holds the value of the "audience_id" field.
+	// The audience that holds the composition.
 	AudienceID uuid.UUID `json:"audience_id,omitempty"`
-	// OperandAudienceID holds the value of the "operand_audience_id" field.
+	// The audience combined in (REST `operandCriteriaId`).
 	OperandAudienceID uuid.UUID `json:"operand_audience_id,omitempty"`
-	// SetOperator holds the value of the "set_operator" field.
+	// How the operand combines with the audience.
 	SetOperator audiencecomposition.SetOperator `json:"set_operator,omitempty"`
-	// Order holds the value of the "order" field.
+	// Ascending position among the audience's compositions.
 	Order int `json:"order,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the AudienceCompositionQuery when eager-loading is set.
@@ -49,9 +50,9 @@ type AudienceCompositionEdges struct {
 	Tenant *Tenant `json:"tenant,omitempty"`
 	// Project holds the value of the project edge.
 	Project *Project `json:"project,omitempty"`
-	// Audience holds the value of the audience edge.
+	// The audience that holds the composition.
 	Audience *Audience `json:"audience,omitempty"`
-	// Operand holds the value of the operand edge.
+	// The audience combined in.
 	Operand *Audience `json:"operand,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.

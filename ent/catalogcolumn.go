@@ -15,34 +15,35 @@ import (
 	"github.com/reten-io/reten/ent/tenant"
 )
 
-// CatalogColumn is the model entity for the CatalogColumn schema.
+// A column of a catalog table, or a sub-field of a RECORD column.
 type CatalogColumn struct {
 	config `json:"-"`
 	// ID of the ent.
+	// Unique identifier (UUID), assigned by the service.
 	ID uuid.UUID `json:"id,omitempty"`
-	// CreatedAt holds the value of the "created_at" field.
+	// When the object was created.
 	CreatedAt time.Time `json:"created_at,omitempty"`
-	// UpdatedAt holds the value of the "updated_at" field.
+	// When the object was last changed.
 	UpdatedAt time.Time `json:"updated_at,omitempty"`
-	// TenantID holds the value of the "tenant_id" field.
+	// The tenant that owns the object.
 	TenantID uuid.UUID `json:"tenant_id,omitempty"`
-	// TableID holds the value of the "table_id" field.
+	// The table the column belongs to.
 	TableID uuid.UUID `json:"table_id,omitempty"`
-	// ParentID holds the value of the "parent_id" field.
+	// The RECORD column this sub-field belongs to; null for a top-level column.
 	ParentID *uuid.UUID `json:"parent_id,omitempty"`
-	// Name holds the value of the "name" field.
+	// Column (or sub-field) name.
 	Name string `json:"name,omitempty"`
-	// Type holds the value of the "type" field.
+	// Data type; it decides which comparison operators the column accepts.
 	Type catalogcolumn.Type `json:"type,omitempty"`
-	// IsRepeated holds the value of the "is_repeated" field.
+	// Whether the column holds a list (a repeated record such as attributes or items).
 	IsRepeated bool `json:"is_repeated,omitempty"`
-	// IsIdentity holds the value of the "is_identity" field.
+	// Whether the column identifies the subject (audiences: at least one block must expose it).
 	IsIdentity bool `json:"is_identity,omitempty"`
-	// IsDefaultTimeReference holds the value of the "is_default_time_reference" field.
+	// Whether the column is the default time reference of a time window (audiences).
 	IsDefaultTimeReference bool `json:"is_default_time_reference,omitempty"`
-	// Description holds the value of the "description" field.
+	// What the column holds; empty when none.
 	Description string `json:"description,omitempty"`
-	// SortOrder holds the value of the "sort_order" field.
+	// Position of the column in the table (ascending).
 	SortOrder int `json:"sort_order,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the CatalogColumnQuery when eager-loading is set.
@@ -54,11 +55,11 @@ type CatalogColumn struct {
 type CatalogColumnEdges struct {
 	// Tenant holds the value of the tenant edge.
 	Tenant *Tenant `json:"tenant,omitempty"`
-	// Table holds the value of the table edge.
+	// The table the column belongs to.
 	Table *CatalogTable `json:"table,omitempty"`
-	// Parent holds the value of the parent edge.
+	// The RECORD column this sub-field belongs to; null for a top-level column.
 	Parent *CatalogColumn `json:"parent,omitempty"`
-	// SubFields holds the value of the sub_fields edge.
+	// The sub-fields of a RECORD column.
 	SubFields []*CatalogColumn `json:"sub_fields,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.

@@ -16,22 +16,23 @@ import (
 	"github.com/reten-io/reten/ent/tenant"
 )
 
-// CatalogSemiJoin is the model entity for the CatalogSemiJoin schema.
+// A relation from one catalog table to another (for example events to product properties), usable in an event filter's semiJoinPredicate.
 type CatalogSemiJoin struct {
 	config `json:"-"`
 	// ID of the ent.
+	// Unique identifier (UUID), assigned by the service.
 	ID uuid.UUID `json:"id,omitempty"`
-	// CreatedAt holds the value of the "created_at" field.
+	// When the object was created.
 	CreatedAt time.Time `json:"created_at,omitempty"`
-	// UpdatedAt holds the value of the "updated_at" field.
+	// When the object was last changed.
 	UpdatedAt time.Time `json:"updated_at,omitempty"`
-	// TenantID holds the value of the "tenant_id" field.
+	// The tenant that owns the object.
 	TenantID uuid.UUID `json:"tenant_id,omitempty"`
-	// FromTableID holds the value of the "from_table_id" field.
+	// The table the relation starts from.
 	FromTableID uuid.UUID `json:"from_table_id,omitempty"`
-	// ToTableID holds the value of the "to_table_id" field.
+	// The related table.
 	ToTableID uuid.UUID `json:"to_table_id,omitempty"`
-	// Name holds the value of the "name" field.
+	// Relation name, used as `semiJoin` in a semiJoinPredicate.
 	Name string `json:"name,omitempty"`
 	// OnKeys holds the value of the "on_keys" field.
 	OnKeys []map[string]string `json:"on_keys,omitempty"`
@@ -45,9 +46,9 @@ type CatalogSemiJoin struct {
 type CatalogSemiJoinEdges struct {
 	// Tenant holds the value of the tenant edge.
 	Tenant *Tenant `json:"tenant,omitempty"`
-	// FromTable holds the value of the from_table edge.
+	// The table the relation starts from.
 	FromTable *CatalogTable `json:"from_table,omitempty"`
-	// ToTable holds the value of the to_table edge.
+	// The related table.
 	ToTable *CatalogTable `json:"to_table,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.

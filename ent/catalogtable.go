@@ -15,26 +15,27 @@ import (
 	"github.com/reten-io/reten/ent/tenantdataset"
 )
 
-// CatalogTable is the model entity for the CatalogTable schema.
+// A table of the tenant dataset exposed to the query builder (the catalog, REST `/api/tenant-dataset/catalog`).
 type CatalogTable struct {
 	config `json:"-"`
 	// ID of the ent.
+	// Unique identifier (UUID), assigned by the service.
 	ID uuid.UUID `json:"id,omitempty"`
-	// CreatedAt holds the value of the "created_at" field.
+	// When the object was created.
 	CreatedAt time.Time `json:"created_at,omitempty"`
-	// UpdatedAt holds the value of the "updated_at" field.
+	// When the object was last changed.
 	UpdatedAt time.Time `json:"updated_at,omitempty"`
-	// TenantID holds the value of the "tenant_id" field.
+	// The tenant that owns the object.
 	TenantID uuid.UUID `json:"tenant_id,omitempty"`
-	// DatasetID holds the value of the "dataset_id" field.
+	// The dataset the table belongs to.
 	DatasetID uuid.UUID `json:"dataset_id,omitempty"`
-	// Name holds the value of the "name" field.
+	// Table name in the dataset.
 	Name string `json:"name,omitempty"`
-	// Description holds the value of the "description" field.
+	// What the table holds; empty when none.
 	Description string `json:"description,omitempty"`
-	// Purpose holds the value of the "purpose" field.
+	// What kind of rows the table holds.
 	Purpose catalogtable.Purpose `json:"purpose,omitempty"`
-	// DefaultTimeReferenceColumn holds the value of the "default_time_reference_column" field.
+	// The column a time window uses when none is given (event tables); empty when none.
 	DefaultTimeReferenceColumn string `json:"default_time_reference_column,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the CatalogTableQuery when eager-loading is set.
@@ -46,11 +47,11 @@ type CatalogTable struct {
 type CatalogTableEdges struct {
 	// Tenant holds the value of the tenant edge.
 	Tenant *Tenant `json:"tenant,omitempty"`
-	// Dataset holds the value of the dataset edge.
+	// The dataset the table belongs to.
 	Dataset *TenantDataset `json:"dataset,omitempty"`
-	// Columns holds the value of the columns edge.
+	// The table's columns.
 	Columns []*CatalogColumn `json:"columns,omitempty"`
-	// SemiJoins holds the value of the semi_joins edge.
+	// Relations from this table usable in a semiJoinPredicate.
 	SemiJoins []*CatalogSemiJoin `json:"semi_joins,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.

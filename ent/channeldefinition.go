@@ -16,32 +16,33 @@ import (
 	"github.com/reten-io/reten/ent/tenant"
 )
 
-// ChannelDefinition is the model entity for the ChannelDefinition schema.
+// A provider-side message definition: template, sender and rate limit.
 type ChannelDefinition struct {
 	config `json:"-"`
 	// ID of the ent.
+	// Unique identifier (UUID), assigned by the service.
 	ID uuid.UUID `json:"id,omitempty"`
-	// CreatedAt holds the value of the "created_at" field.
+	// When the object was created.
 	CreatedAt time.Time `json:"created_at,omitempty"`
-	// UpdatedAt holds the value of the "updated_at" field.
+	// When the object was last changed.
 	UpdatedAt time.Time `json:"updated_at,omitempty"`
-	// TenantID holds the value of the "tenant_id" field.
+	// The tenant that owns the object.
 	TenantID uuid.UUID `json:"tenant_id,omitempty"`
-	// ProviderID holds the value of the "provider_id" field.
+	// The provider the definition belongs to.
 	ProviderID uuid.UUID `json:"provider_id,omitempty"`
-	// Name holds the value of the "name" field.
+	// Definition name.
 	Name string `json:"name,omitempty"`
-	// Channel holds the value of the "channel" field.
+	// The channel of the messages.
 	Channel channeldefinition.Channel `json:"channel,omitempty"`
-	// Template holds the value of the "template" field.
+	// Message template; empty when none.
 	Template string `json:"template,omitempty"`
-	// Sender holds the value of the "sender" field.
+	// Sender identity (address, number or name); empty when none.
 	Sender string `json:"sender,omitempty"`
-	// RatePerMinute holds the value of the "rate_per_minute" field.
+	// Most dispatches per minute through this definition; null for no limit.
 	RatePerMinute *int `json:"rate_per_minute,omitempty"`
 	// Settings holds the value of the "settings" field.
 	Settings map[string]interface{} `json:"settings,omitempty"`
-	// IsActive holds the value of the "is_active" field.
+	// Whether the definition is active.
 	IsActive bool `json:"is_active,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the ChannelDefinitionQuery when eager-loading is set.
@@ -53,7 +54,7 @@ type ChannelDefinition struct {
 type ChannelDefinitionEdges struct {
 	// Tenant holds the value of the tenant edge.
 	Tenant *Tenant `json:"tenant,omitempty"`
-	// Provider holds the value of the provider edge.
+	// The provider the definition belongs to.
 	Provider *DispatchProvider `json:"provider,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.

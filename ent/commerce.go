@@ -15,28 +15,29 @@ import (
 	"github.com/reten-io/reten/ent/tenant"
 )
 
-// Commerce is the model entity for the Commerce schema.
+// A customer business of a tenant (REST `/api/commerces`), with addresses, users and contacts. Deleting it moves it to the trash.
 type Commerce struct {
 	config `json:"-"`
 	// ID of the ent.
+	// Unique identifier (UUID), assigned by the service.
 	ID uuid.UUID `json:"id,omitempty"`
-	// CreatedAt holds the value of the "created_at" field.
+	// When the object was created.
 	CreatedAt time.Time `json:"created_at,omitempty"`
-	// UpdatedAt holds the value of the "updated_at" field.
+	// When the object was last changed.
 	UpdatedAt time.Time `json:"updated_at,omitempty"`
-	// TenantID holds the value of the "tenant_id" field.
+	// The tenant that owns the object.
 	TenantID uuid.UUID `json:"tenant_id,omitempty"`
-	// ArchivedAt holds the value of the "archived_at" field.
+	// When the object was deleted (moved to the trash); null while live. Reads outside the trash never return archived objects.
 	ArchivedAt *time.Time `json:"archived_at,omitempty"`
-	// ExternalID holds the value of the "external_id" field.
+	// Commerce code in the caller's system, unique in the tenant among live commerces; the snapshot and result APIs accept it interchangeably with the id. Null when none.
 	ExternalID *string `json:"external_id,omitempty"`
-	// Name holds the value of the "name" field.
+	// Commerce name.
 	Name string `json:"name,omitempty"`
-	// TaxID holds the value of the "tax_id" field.
+	// Tax identifier; empty when none.
 	TaxID string `json:"tax_id,omitempty"`
-	// Segment holds the value of the "segment" field.
+	// Business segment; empty when none.
 	Segment string `json:"segment,omitempty"`
-	// IsActive holds the value of the "is_active" field.
+	// Whether the commerce is active.
 	IsActive bool `json:"is_active,omitempty"`
 	// Metadata holds the value of the "metadata" field.
 	Metadata map[string]interface{} `json:"metadata,omitempty"`
@@ -50,13 +51,13 @@ type Commerce struct {
 type CommerceEdges struct {
 	// Tenant holds the value of the tenant edge.
 	Tenant *Tenant `json:"tenant,omitempty"`
-	// Addresses holds the value of the addresses edge.
+	// The commerce's postal addresses.
 	Addresses []*CommerceAddress `json:"addresses,omitempty"`
-	// Users holds the value of the users edge.
+	// The people at the commerce who can be contacted.
 	Users []*CommerceUser `json:"users,omitempty"`
-	// LifecycleSnapshots holds the value of the lifecycle_snapshots edge.
+	// The commerce's retention state under each AGC.
 	LifecycleSnapshots []*CommerceLifecycleSnapshot `json:"lifecycle_snapshots,omitempty"`
-	// Activities holds the value of the activities edge.
+	// The activities generated for the commerce.
 	Activities []*Activity `json:"activities,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.

@@ -15,46 +15,47 @@ import (
 	"github.com/reten-io/reten/ent/tenant"
 )
 
-// CommerceAddress is the model entity for the CommerceAddress schema.
+// A postal address of a commerce (REST `/api/commerces/{id}/addresses`). Only one active address per commerce is primary.
 type CommerceAddress struct {
 	config `json:"-"`
 	// ID of the ent.
+	// Unique identifier (UUID), assigned by the service.
 	ID uuid.UUID `json:"id,omitempty"`
-	// CreatedAt holds the value of the "created_at" field.
+	// When the object was created.
 	CreatedAt time.Time `json:"created_at,omitempty"`
-	// UpdatedAt holds the value of the "updated_at" field.
+	// When the object was last changed.
 	UpdatedAt time.Time `json:"updated_at,omitempty"`
-	// TenantID holds the value of the "tenant_id" field.
+	// The tenant that owns the object.
 	TenantID uuid.UUID `json:"tenant_id,omitempty"`
-	// CommerceID holds the value of the "commerce_id" field.
+	// The commerce the address belongs to.
 	CommerceID uuid.UUID `json:"commerce_id,omitempty"`
-	// Source holds the value of the "source" field.
+	// Who created the address: the service (RETEN) or an integration.
 	Source commerceaddress.Source `json:"source,omitempty"`
-	// AddressAlias holds the value of the "address_alias" field.
+	// Display name of the address (for example "Warehouse"); empty when none.
 	AddressAlias string `json:"address_alias,omitempty"`
-	// IsPrimary holds the value of the "is_primary" field.
+	// Whether this is the commerce's primary address; setting a new primary unsets the previous one.
 	IsPrimary bool `json:"is_primary,omitempty"`
-	// CountryCode holds the value of the "country_code" field.
+	// Country code; empty when none.
 	CountryCode string `json:"country_code,omitempty"`
-	// Region holds the value of the "region" field.
+	// Region; empty when none.
 	Region string `json:"region,omitempty"`
-	// Commune holds the value of the "commune" field.
+	// Commune; empty when none.
 	Commune string `json:"commune,omitempty"`
-	// City holds the value of the "city" field.
+	// City; empty when none.
 	City string `json:"city,omitempty"`
-	// Street holds the value of the "street" field.
+	// Street name; empty when none.
 	Street string `json:"street,omitempty"`
-	// StreetNumber holds the value of the "street_number" field.
+	// Street number; empty when none.
 	StreetNumber string `json:"street_number,omitempty"`
-	// Unit holds the value of the "unit" field.
+	// Unit, floor or apartment; empty when none.
 	Unit string `json:"unit,omitempty"`
-	// FormattedAddress holds the value of the "formatted_address" field.
+	// The whole address as one line; empty when none.
 	FormattedAddress string `json:"formatted_address,omitempty"`
-	// Latitude holds the value of the "latitude" field.
+	// Latitude in degrees (-90 to 90); null when unknown.
 	Latitude *float64 `json:"latitude,omitempty"`
-	// Longitude holds the value of the "longitude" field.
+	// Longitude in degrees (-180 to 180); null when unknown.
 	Longitude *float64 `json:"longitude,omitempty"`
-	// IsActive holds the value of the "is_active" field.
+	// Whether the address is active.
 	IsActive bool `json:"is_active,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the CommerceAddressQuery when eager-loading is set.
@@ -66,7 +67,7 @@ type CommerceAddress struct {
 type CommerceAddressEdges struct {
 	// Tenant holds the value of the tenant edge.
 	Tenant *Tenant `json:"tenant,omitempty"`
-	// Commerce holds the value of the commerce edge.
+	// The commerce the address belongs to.
 	Commerce *Commerce `json:"commerce,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.

@@ -15,28 +15,29 @@ import (
 	"github.com/reten-io/reten/ent/tenant"
 )
 
-// CommerceContact is the model entity for the CommerceContact schema.
+// A way to reach a commerce user (email, phone, WhatsApp, ...). Only one active contact per type per commerce user is primary.
 type CommerceContact struct {
 	config `json:"-"`
 	// ID of the ent.
+	// Unique identifier (UUID), assigned by the service.
 	ID uuid.UUID `json:"id,omitempty"`
-	// CreatedAt holds the value of the "created_at" field.
+	// When the object was created.
 	CreatedAt time.Time `json:"created_at,omitempty"`
-	// UpdatedAt holds the value of the "updated_at" field.
+	// When the object was last changed.
 	UpdatedAt time.Time `json:"updated_at,omitempty"`
-	// TenantID holds the value of the "tenant_id" field.
+	// The tenant that owns the object.
 	TenantID uuid.UUID `json:"tenant_id,omitempty"`
-	// CommerceUserID holds the value of the "commerce_user_id" field.
+	// The commerce user the contact belongs to.
 	CommerceUserID uuid.UUID `json:"commerce_user_id,omitempty"`
-	// ContactType holds the value of the "contact_type" field.
+	// Kind of contact.
 	ContactType commercecontact.ContactType `json:"contact_type,omitempty"`
-	// Value holds the value of the "value" field.
+	// The address or number.
 	Value string `json:"value,omitempty"`
-	// Source holds the value of the "source" field.
+	// Who created the contact: the service (RETEN) or an integration.
 	Source commercecontact.Source `json:"source,omitempty"`
-	// IsPrimary holds the value of the "is_primary" field.
+	// Whether this is the primary contact of its type; setting a new primary unsets the previous one.
 	IsPrimary bool `json:"is_primary,omitempty"`
-	// IsActive holds the value of the "is_active" field.
+	// Whether the contact is active.
 	IsActive bool `json:"is_active,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the CommerceContactQuery when eager-loading is set.
@@ -48,7 +49,7 @@ type CommerceContact struct {
 type CommerceContactEdges struct {
 	// Tenant holds the value of the tenant edge.
 	Tenant *Tenant `json:"tenant,omitempty"`
-	// CommerceUser holds the value of the commerce_user edge.
+	// The commerce user the contact belongs to.
 	CommerceUser *CommerceUser `json:"commerce_user,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.

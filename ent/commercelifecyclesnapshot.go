@@ -16,32 +16,33 @@ import (
 	"github.com/reten-io/reten/ent/tenant"
 )
 
-// CommerceLifecycleSnapshot is the model entity for the CommerceLifecycleSnapshot schema.
+// The current retention state of a commerce under one AGC (REST `/api/commerce-lifecycle-snapshots`, snake_case there), written by an external computation engine. Unique per (commerce, AGC); the (stage, code) pair is the visible state.
 type CommerceLifecycleSnapshot struct {
 	config `json:"-"`
 	// ID of the ent.
+	// Unique identifier (UUID), assigned by the service.
 	ID uuid.UUID `json:"id,omitempty"`
-	// CreatedAt holds the value of the "created_at" field.
+	// When the object was created.
 	CreatedAt time.Time `json:"created_at,omitempty"`
-	// UpdatedAt holds the value of the "updated_at" field.
+	// When the object was last changed.
 	UpdatedAt time.Time `json:"updated_at,omitempty"`
-	// TenantID holds the value of the "tenant_id" field.
+	// The tenant that owns the object.
 	TenantID uuid.UUID `json:"tenant_id,omitempty"`
-	// CommerceID holds the value of the "commerce_id" field.
+	// The commerce (REST `commerce_id`).
 	CommerceID uuid.UUID `json:"commerce_id,omitempty"`
-	// ExternalID holds the value of the "external_id" field.
+	// Commerce code in the caller's system, denormalized at upsert; null when the commerce has none.
 	ExternalID *string `json:"external_id,omitempty"`
-	// ActivityGenerationConfigID holds the value of the "activity_generation_config_id" field.
+	// The AGC under which the state was computed.
 	ActivityGenerationConfigID uuid.UUID `json:"activity_generation_config_id,omitempty"`
-	// Code holds the value of the "code" field.
+	// Raw retention state code; corresponds to a tenant retention status config.
 	Code string `json:"code,omitempty"`
-	// Label holds the value of the "label" field.
+	// Display label, derived from the code's config.
 	Label string `json:"label,omitempty"`
-	// Stage holds the value of the "stage" field.
+	// The lifecycle pillar of the state.
 	Stage commercelifecyclesnapshot.Stage `json:"stage,omitempty"`
-	// LastComputedAt holds the value of the "last_computed_at" field.
+	// When the engine computed the state; supplied by the caller on every upsert.
 	LastComputedAt time.Time `json:"last_computed_at,omitempty"`
-	// StateChangedAt holds the value of the "state_changed_at" field.
+	// When (stage, code) last changed; managed by the service.
 	StateChangedAt time.Time `json:"state_changed_at,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the CommerceLifecycleSnapshotQuery when eager-loading is set.
@@ -53,9 +54,9 @@ type CommerceLifecycleSnapshot struct {
 type CommerceLifecycleSnapshotEdges struct {
 	// Tenant holds the value of the tenant edge.
 	Tenant *Tenant `json:"tenant,omitempty"`
-	// Commerce holds the value of the commerce edge.
+	// The commerce.
 	Commerce *Commerce `json:"commerce,omitempty"`
-	// ActivityGenerationConfig holds the value of the activity_generation_config edge.
+	// The AGC under which the state was computed.
 	ActivityGenerationConfig *ActivityGenerationConfig `json:"activity_generation_config,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.

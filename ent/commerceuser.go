@@ -15,26 +15,27 @@ import (
 	"github.com/reten-io/reten/ent/tenant"
 )
 
-// CommerceUser is the model entity for the CommerceUser schema.
+// A person at a commerce (owner, buyer, ...) who can be contacted (REST `/api/commerces/{id}/users`).
 type CommerceUser struct {
 	config `json:"-"`
 	// ID of the ent.
+	// Unique identifier (UUID), assigned by the service.
 	ID uuid.UUID `json:"id,omitempty"`
-	// CreatedAt holds the value of the "created_at" field.
+	// When the object was created.
 	CreatedAt time.Time `json:"created_at,omitempty"`
-	// UpdatedAt holds the value of the "updated_at" field.
+	// When the object was last changed.
 	UpdatedAt time.Time `json:"updated_at,omitempty"`
-	// TenantID holds the value of the "tenant_id" field.
+	// The tenant that owns the object.
 	TenantID uuid.UUID `json:"tenant_id,omitempty"`
-	// CommerceID holds the value of the "commerce_id" field.
+	// The commerce the person belongs to.
 	CommerceID uuid.UUID `json:"commerce_id,omitempty"`
-	// Name holds the value of the "name" field.
+	// The person's name; empty when none.
 	Name string `json:"name,omitempty"`
-	// ExternalID holds the value of the "external_id" field.
+	// The person's code in the caller's system; null when none.
 	ExternalID *string `json:"external_id,omitempty"`
-	// Source holds the value of the "source" field.
+	// Who created the record: the service (RETEN) or an integration.
 	Source commerceuser.Source `json:"source,omitempty"`
-	// IsActive holds the value of the "is_active" field.
+	// Whether the commerce user is active.
 	IsActive bool `json:"is_active,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the CommerceUserQuery when eager-loading is set.
@@ -46,11 +47,11 @@ type CommerceUser struct {
 type CommerceUserEdges struct {
 	// Tenant holds the value of the tenant edge.
 	Tenant *Tenant `json:"tenant,omitempty"`
-	// Commerce holds the value of the commerce edge.
+	// The commerce the person belongs to.
 	Commerce *Commerce `json:"commerce,omitempty"`
-	// Roles holds the value of the roles edge.
+	// The roles the person holds at the commerce.
 	Roles []*CommerceUserRole `json:"roles,omitempty"`
-	// Contacts holds the value of the contacts edge.
+	// The ways to reach the person.
 	Contacts []*CommerceContact `json:"contacts,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.

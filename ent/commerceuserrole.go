@@ -15,20 +15,21 @@ import (
 	"github.com/reten-io/reten/ent/tenant"
 )
 
-// CommerceUserRole is the model entity for the CommerceUserRole schema.
+// One role held by a commerce user.
 type CommerceUserRole struct {
 	config `json:"-"`
 	// ID of the ent.
+	// Unique identifier (UUID), assigned by the service.
 	ID uuid.UUID `json:"id,omitempty"`
-	// CreatedAt holds the value of the "created_at" field.
+	// When the object was created.
 	CreatedAt time.Time `json:"created_at,omitempty"`
-	// UpdatedAt holds the value of the "updated_at" field.
+	// When the object was last changed.
 	UpdatedAt time.Time `json:"updated_at,omitempty"`
-	// TenantID holds the value of the "tenant_id" field.
+	// The tenant that owns the object.
 	TenantID uuid.UUID `json:"tenant_id,omitempty"`
-	// CommerceUserID holds the value of the "commerce_user_id" field.
+	// The commerce user holding the role.
 	CommerceUserID uuid.UUID `json:"commerce_user_id,omitempty"`
-	// Role holds the value of the "role" field.
+	// The role.
 	Role commerceuserrole.Role `json:"role,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the CommerceUserRoleQuery when eager-loading is set.
@@ -40,7 +41,7 @@ type CommerceUserRole struct {
 type CommerceUserRoleEdges struct {
 	// Tenant holds the value of the tenant edge.
 	Tenant *Tenant `json:"tenant,omitempty"`
-	// CommerceUser holds the value of the commerce_user edge.
+	// The commerce user holding the role.
 	CommerceUser *CommerceUser `json:"commerce_user,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.

@@ -17,30 +17,31 @@ import (
 	"github.com/reten-io/reten/ent/tenant"
 )
 
-// DispatchConfig is the model entity for the DispatchConfig schema.
+// How a project dispatches activities of one channel: the provider, definition and retry policy (REST `/api/projects/{projectId}/dispatch-configs`).
 type DispatchConfig struct {
 	config `json:"-"`
 	// ID of the ent.
+	// Unique identifier (UUID), assigned by the service.
 	ID uuid.UUID `json:"id,omitempty"`
-	// CreatedAt holds the value of the "created_at" field.
+	// When the object was created.
 	CreatedAt time.Time `json:"created_at,omitempty"`
-	// UpdatedAt holds the value of the "updated_at" field.
+	// When the object was last changed.
 	UpdatedAt time.Time `json:"updated_at,omitempty"`
-	// TenantID holds the value of the "tenant_id" field.
+	// The tenant that owns the object.
 	TenantID uuid.UUID `json:"tenant_id,omitempty"`
-	// ProjectID holds the value of the "project_id" field.
+	// The project the object belongs to.
 	ProjectID uuid.UUID `json:"project_id,omitempty"`
-	// Channel holds the value of the "channel" field.
+	// The channel configured.
 	Channel dispatchconfig.Channel `json:"channel,omitempty"`
-	// ProviderID holds the value of the "provider_id" field.
+	// The provider that delivers.
 	ProviderID uuid.UUID `json:"provider_id,omitempty"`
-	// ChannelDefinitionID holds the value of the "channel_definition_id" field.
+	// The message definition used; null for none.
 	ChannelDefinitionID *uuid.UUID `json:"channel_definition_id,omitempty"`
-	// MaxAttempts holds the value of the "max_attempts" field.
+	// Dispatch attempts before a task fails.
 	MaxAttempts int `json:"max_attempts,omitempty"`
-	// RetryBackoffSeconds holds the value of the "retry_backoff_seconds" field.
+	// Seconds between a failed attempt and the next one.
 	RetryBackoffSeconds int `json:"retry_backoff_seconds,omitempty"`
-	// IsActive holds the value of the "is_active" field.
+	// Whether the config is used; a channel without an active config cannot dispatch.
 	IsActive bool `json:"is_active,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the DispatchConfigQuery when eager-loading is set.
@@ -54,9 +55,9 @@ type DispatchConfigEdges struct {
 	Tenant *Tenant `json:"tenant,omitempty"`
 	// Project holds the value of the project edge.
 	Project *Project `json:"project,omitempty"`
-	// Provider holds the value of the provider edge.
+	// The provider that delivers.
 	Provider *DispatchProvider `json:"provider,omitempty"`
-	// ChannelDefinition holds the value of the channel_definition edge.
+	// The message definition used; null for none.
 	ChannelDefinition *ChannelDefinition `json:"channel_definition,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.

@@ -15,28 +15,29 @@ import (
 	"github.com/reten-io/reten/ent/tenant"
 )
 
-// DispatchProvider is the model entity for the DispatchProvider schema.
+// A tenant's outbound delivery integration for one channel (REST `/api/dispatch-providers`). Its credentials are stored encrypted and never returned.
 type DispatchProvider struct {
 	config `json:"-"`
 	// ID of the ent.
+	// Unique identifier (UUID), assigned by the service.
 	ID uuid.UUID `json:"id,omitempty"`
-	// CreatedAt holds the value of the "created_at" field.
+	// When the object was created.
 	CreatedAt time.Time `json:"created_at,omitempty"`
-	// UpdatedAt holds the value of the "updated_at" field.
+	// When the object was last changed.
 	UpdatedAt time.Time `json:"updated_at,omitempty"`
-	// TenantID holds the value of the "tenant_id" field.
+	// The tenant that owns the object.
 	TenantID uuid.UUID `json:"tenant_id,omitempty"`
-	// Name holds the value of the "name" field.
+	// Provider name.
 	Name string `json:"name,omitempty"`
-	// Channel holds the value of the "channel" field.
+	// The channel the provider delivers.
 	Channel dispatchprovider.Channel `json:"channel,omitempty"`
-	// Kind holds the value of the "kind" field.
+	// Driver implementation, for example `log` or `webhook`.
 	Kind string `json:"kind,omitempty"`
 	// CredentialsEncrypted holds the value of the "credentials_encrypted" field.
 	CredentialsEncrypted []byte `json:"-"`
 	// Settings holds the value of the "settings" field.
 	Settings map[string]interface{} `json:"settings,omitempty"`
-	// IsActive holds the value of the "is_active" field.
+	// Whether the provider delivers; dispatching through an inactive provider answers 422.
 	IsActive bool `json:"is_active,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the DispatchProviderQuery when eager-loading is set.
@@ -48,9 +49,9 @@ type DispatchProvider struct {
 type DispatchProviderEdges struct {
 	// Tenant holds the value of the tenant edge.
 	Tenant *Tenant `json:"tenant,omitempty"`
-	// ChannelDefinitions holds the value of the channel_definitions edge.
+	// The provider's message definitions.
 	ChannelDefinitions []*ChannelDefinition `json:"channel_definitions,omitempty"`
-	// DispatchConfigs holds the value of the dispatch_configs edge.
+	// The project dispatch configs that use the provider.
 	DispatchConfigs []*DispatchConfig `json:"dispatch_configs,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.

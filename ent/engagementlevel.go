@@ -17,34 +17,35 @@ import (
 	"github.com/reten-io/reten/ent/tenant"
 )
 
-// EngagementLevel is the model entity for the EngagementLevel schema.
+// One band of the engagement pillar: the state of commerces whose action count falls between its thresholds.
 type EngagementLevel struct {
 	config `json:"-"`
 	// ID of the ent.
+	// Unique identifier (UUID), assigned by the service.
 	ID uuid.UUID `json:"id,omitempty"`
-	// CreatedAt holds the value of the "created_at" field.
+	// When the object was created.
 	CreatedAt time.Time `json:"created_at,omitempty"`
-	// UpdatedAt holds the value of the "updated_at" field.
+	// When the object was last changed.
 	UpdatedAt time.Time `json:"updated_at,omitempty"`
-	// TenantID holds the value of the "tenant_id" field.
+	// The tenant that owns the object.
 	TenantID uuid.UUID `json:"tenant_id,omitempty"`
-	// ProjectID holds the value of the "project_id" field.
+	// The project the object belongs to.
 	ProjectID uuid.UUID `json:"project_id,omitempty"`
-	// EngagementConfigID holds the value of the "engagement_config_id" field.
+	// The engagement pillar the level belongs to.
 	EngagementConfigID uuid.UUID `json:"engagement_config_id,omitempty"`
-	// StatusCode holds the value of the "status_code" field.
+	// Retention status code assigned in the band.
 	StatusCode string `json:"status_code,omitempty"`
-	// UserRetentionStatusConfigID holds the value of the "user_retention_status_config_id" field.
+	// The tenant retention status config of statusCode.
 	UserRetentionStatusConfigID uuid.UUID `json:"user_retention_status_config_id,omitempty"`
-	// Label holds the value of the "label" field.
+	// Display label.
 	Label string `json:"label,omitempty"`
-	// MinThreshold holds the value of the "min_threshold" field.
+	// Least action count of the band (inclusive).
 	MinThreshold int `json:"min_threshold,omitempty"`
-	// MaxThreshold holds the value of the "max_threshold" field.
+	// Greatest action count of the band; null for no upper bound.
 	MaxThreshold *int `json:"max_threshold,omitempty"`
-	// Order holds the value of the "order" field.
+	// Ascending position of the level.
 	Order int `json:"order,omitempty"`
-	// IsActive holds the value of the "is_active" field.
+	// Whether the level is evaluated.
 	IsActive bool `json:"is_active,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the EngagementLevelQuery when eager-loading is set.
@@ -58,9 +59,9 @@ type EngagementLevelEdges struct {
 	Tenant *Tenant `json:"tenant,omitempty"`
 	// Project holds the value of the project edge.
 	Project *Project `json:"project,omitempty"`
-	// EngagementConfig holds the value of the engagement_config edge.
+	// The engagement pillar the level belongs to.
 	EngagementConfig *EngagementConfig `json:"engagement_config,omitempty"`
-	// UserRetentionStatusConfig holds the value of the user_retention_status_config edge.
+	// The retention status config assigned.
 	UserRetentionStatusConfig *RetentionStatusConfig `json:"user_retention_status_config,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.

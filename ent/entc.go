@@ -10,6 +10,9 @@ import (
 	"entgo.io/contrib/entgql"
 	"entgo.io/ent/entc"
 	"entgo.io/ent/entc/gen"
+
+	"github.com/reten-io/reten/ent/gqldoc"
+	"github.com/reten-io/reten/ent/gqlid"
 )
 
 func main() {
@@ -18,6 +21,10 @@ func main() {
 		entgql.WithWhereInputs(true),
 		entgql.WithConfigPath("../gqlgen.yml"),
 		entgql.WithSchemaPath("../schema/ent.graphql"),
+		// Descriptions of the generated types, filters, orders and enum values.
+		entgql.WithSchemaHook(gqldoc.Hook),
+		// Every uuid is an ID, like the ids of nodes and edges.
+		entgql.WithSchemaHook(gqlid.Hook),
 	)
 	if err != nil {
 		log.Fatalf("creating entgql extension: %v", err)

@@ -15,30 +15,31 @@ import (
 	"github.com/reten-io/reten/ent/tenant"
 )
 
-// EventFilter is the model entity for the EventFilter schema.
+// An event filter (event criteria, REST `/api/event-criterias`): a project's saved query-builder definition over events, compiled to SQL. It projects events, not subjects.
 type EventFilter struct {
 	config `json:"-"`
 	// ID of the ent.
+	// Unique identifier (UUID), assigned by the service.
 	ID uuid.UUID `json:"id,omitempty"`
-	// CreatedAt holds the value of the "created_at" field.
+	// When the object was created.
 	CreatedAt time.Time `json:"created_at,omitempty"`
-	// UpdatedAt holds the value of the "updated_at" field.
+	// When the object was last changed.
 	UpdatedAt time.Time `json:"updated_at,omitempty"`
-	// TenantID holds the value of the "tenant_id" field.
+	// The tenant that owns the object.
 	TenantID uuid.UUID `json:"tenant_id,omitempty"`
-	// ProjectID holds the value of the "project_id" field.
+	// The project the object belongs to.
 	ProjectID uuid.UUID `json:"project_id,omitempty"`
-	// ArchivedAt holds the value of the "archived_at" field.
+	// When the object was deleted (moved to the trash); null while live. Reads outside the trash never return archived objects.
 	ArchivedAt *time.Time `json:"archived_at,omitempty"`
-	// Name holds the value of the "name" field.
+	// Event filter name.
 	Name string `json:"name,omitempty"`
-	// Description holds the value of the "description" field.
+	// Free-text description; null when none.
 	Description *string `json:"description,omitempty"`
-	// IsActive holds the value of the "is_active" field.
+	// Whether the event filter is active.
 	IsActive bool `json:"is_active,omitempty"`
-	// OwnerID holds the value of the "owner_id" field.
+	// The user who created the event filter; null when created by the system.
 	OwnerID *uuid.UUID `json:"owner_id,omitempty"`
-	// UpdatedBy holds the value of the "updated_by" field.
+	// The user who last changed the event filter; null when never changed by a user.
 	UpdatedBy *uuid.UUID `json:"updated_by,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the EventFilterQuery when eager-loading is set.
@@ -52,7 +53,7 @@ type EventFilterEdges struct {
 	Tenant *Tenant `json:"tenant,omitempty"`
 	// Project holds the value of the project edge.
 	Project *Project `json:"project,omitempty"`
-	// QueryBlocks holds the value of the query_blocks edge.
+	// The definition's query blocks.
 	QueryBlocks []*QueryBlock `json:"query_blocks,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.

@@ -14,30 +14,31 @@ import (
 	"github.com/reten-io/reten/ent/tenant"
 )
 
-// IdempotencyRecord is the model entity for the IdempotencyRecord schema.
+// The first response to an idempotent request (Idempotency-Key header), kept for replay until it expires.
 type IdempotencyRecord struct {
 	config `json:"-"`
 	// ID of the ent.
+	// Unique identifier (UUID), assigned by the service.
 	ID uuid.UUID `json:"id,omitempty"`
-	// CreatedAt holds the value of the "created_at" field.
+	// When the object was created.
 	CreatedAt time.Time `json:"created_at,omitempty"`
-	// UpdatedAt holds the value of the "updated_at" field.
+	// When the object was last changed.
 	UpdatedAt time.Time `json:"updated_at,omitempty"`
-	// TenantID holds the value of the "tenant_id" field.
+	// The tenant that owns the object.
 	TenantID uuid.UUID `json:"tenant_id,omitempty"`
-	// Key holds the value of the "key" field.
+	// The Idempotency-Key header value.
 	Key string `json:"key,omitempty"`
-	// Method holds the value of the "method" field.
+	// HTTP method of the request.
 	Method string `json:"method,omitempty"`
-	// Path holds the value of the "path" field.
+	// Request path.
 	Path string `json:"path,omitempty"`
-	// RequestHash holds the value of the "request_hash" field.
+	// Hash of the request body; a reused key with a different body is refused.
 	RequestHash string `json:"request_hash,omitempty"`
-	// StatusCode holds the value of the "status_code" field.
+	// HTTP status of the stored response.
 	StatusCode int `json:"status_code,omitempty"`
 	// ResponseBody holds the value of the "response_body" field.
 	ResponseBody []byte `json:"-"`
-	// ExpiresAt holds the value of the "expires_at" field.
+	// When the record is discarded and the key may be reused.
 	ExpiresAt time.Time `json:"expires_at,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the IdempotencyRecordQuery when eager-loading is set.

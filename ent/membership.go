@@ -16,20 +16,21 @@ import (
 	"github.com/reten-io/reten/ent/user"
 )
 
-// Membership is the model entity for the Membership schema.
+// A user's membership of a tenant, with the roles held there.
 type Membership struct {
 	config `json:"-"`
 	// ID of the ent.
+	// Unique identifier (UUID), assigned by the service.
 	ID uuid.UUID `json:"id,omitempty"`
-	// CreatedAt holds the value of the "created_at" field.
+	// When the object was created.
 	CreatedAt time.Time `json:"created_at,omitempty"`
-	// UpdatedAt holds the value of the "updated_at" field.
+	// When the object was last changed.
 	UpdatedAt time.Time `json:"updated_at,omitempty"`
-	// TenantID holds the value of the "tenant_id" field.
+	// The tenant that owns the object.
 	TenantID uuid.UUID `json:"tenant_id,omitempty"`
-	// UserID holds the value of the "user_id" field.
+	// The member.
 	UserID uuid.UUID `json:"user_id,omitempty"`
-	// Roles holds the value of the "roles" field.
+	// Role names held in the tenant: super_admin, admin, fde, supervisor, operator or viewer.
 	Roles []string `json:"roles,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the MembershipQuery when eager-loading is set.
@@ -41,7 +42,7 @@ type Membership struct {
 type MembershipEdges struct {
 	// Tenant holds the value of the tenant edge.
 	Tenant *Tenant `json:"tenant,omitempty"`
-	// User holds the value of the user edge.
+	// The member.
 	User *User `json:"user,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.

@@ -15,34 +15,35 @@ import (
 	"github.com/reten-io/reten/ent/tenant"
 )
 
-// Operator is the model entity for the Operator schema.
+// A field or call-centre staff member (REST `/api/operators`). Deleting it moves it to the trash.
 type Operator struct {
 	config `json:"-"`
 	// ID of the ent.
+	// Unique identifier (UUID), assigned by the service.
 	ID uuid.UUID `json:"id,omitempty"`
-	// CreatedAt holds the value of the "created_at" field.
+	// When the object was created.
 	CreatedAt time.Time `json:"created_at,omitempty"`
-	// UpdatedAt holds the value of the "updated_at" field.
+	// When the object was last changed.
 	UpdatedAt time.Time `json:"updated_at,omitempty"`
-	// TenantID holds the value of the "tenant_id" field.
+	// The tenant that owns the object.
 	TenantID uuid.UUID `json:"tenant_id,omitempty"`
-	// ArchivedAt holds the value of the "archived_at" field.
+	// When the object was deleted (moved to the trash); null while live. Reads outside the trash never return archived objects.
 	ArchivedAt *time.Time `json:"archived_at,omitempty"`
-	// Name holds the value of the "name" field.
+	// Operator name.
 	Name string `json:"name,omitempty"`
-	// Email holds the value of the "email" field.
+	// Email address, unique in the tenant (case-insensitive); null when none.
 	Email *string `json:"email,omitempty"`
 	// EmailKey holds the value of the "email_key" field.
 	EmailKey *string `json:"email_key,omitempty"`
-	// Phone holds the value of the "phone" field.
+	// Phone number; null when none.
 	Phone *string `json:"phone,omitempty"`
-	// Type holds the value of the "type" field.
+	// The operator's job.
 	Type operator.Type `json:"type,omitempty"`
-	// ExternalID holds the value of the "external_id" field.
+	// The operator's code in the caller's system; (type, externalID) is unique. Null when none.
 	ExternalID *string `json:"external_id,omitempty"`
-	// IsActive holds the value of the "is_active" field.
+	// Whether the operator is active.
 	IsActive bool `json:"is_active,omitempty"`
-	// IsPlaceholder holds the value of the "is_placeholder" field.
+	// Whether the operator is a placeholder record rather than a known staff member.
 	IsPlaceholder bool `json:"is_placeholder,omitempty"`
 	// Metadata holds the value of the "metadata" field.
 	Metadata map[string]interface{} `json:"metadata,omitempty"`
@@ -56,7 +57,7 @@ type Operator struct {
 type OperatorEdges struct {
 	// Tenant holds the value of the tenant edge.
 	Tenant *Tenant `json:"tenant,omitempty"`
-	// RouteLinks holds the value of the route_links edge.
+	// The operator's links to routes.
 	RouteLinks []*RouteOperator `json:"route_links,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.

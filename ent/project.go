@@ -15,24 +15,25 @@ import (
 	"github.com/reten-io/reten/ent/tenant"
 )
 
-// Project is the model entity for the Project schema.
+// A partition of a tenant (REST `/api/projects`); most configuration (AGCs, audiences, event filters, activities) belongs to one. Every project has one root audience.
 type Project struct {
 	config `json:"-"`
 	// ID of the ent.
+	// Unique identifier (UUID), assigned by the service.
 	ID uuid.UUID `json:"id,omitempty"`
-	// CreatedAt holds the value of the "created_at" field.
+	// When the object was created.
 	CreatedAt time.Time `json:"created_at,omitempty"`
-	// UpdatedAt holds the value of the "updated_at" field.
+	// When the object was last changed.
 	UpdatedAt time.Time `json:"updated_at,omitempty"`
-	// TenantID holds the value of the "tenant_id" field.
+	// The tenant that owns the object.
 	TenantID uuid.UUID `json:"tenant_id,omitempty"`
-	// Name holds the value of the "name" field.
+	// Project name, at most 255 characters, unique in the tenant (case-insensitive).
 	Name string `json:"name,omitempty"`
 	// NameKey holds the value of the "name_key" field.
 	NameKey string `json:"name_key,omitempty"`
-	// IsMain holds the value of the "is_main" field.
+	// Whether this is the tenant's main project (created with the tenant); not editable.
 	IsMain bool `json:"is_main,omitempty"`
-	// RootAudienceID holds the value of the "root_audience_id" field.
+	// The project's root audience (REST `rootAudienceId`), created with the project.
 	RootAudienceID *uuid.UUID `json:"root_audience_id,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the ProjectQuery when eager-loading is set.
@@ -44,7 +45,7 @@ type Project struct {
 type ProjectEdges struct {
 	// Tenant holds the value of the tenant edge.
 	Tenant *Tenant `json:"tenant,omitempty"`
-	// RootAudience holds the value of the root_audience edge.
+	// The project's root audience (the audience with isRoot true).
 	RootAudience *Audience `json:"root_audience,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.

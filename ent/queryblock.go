@@ -18,26 +18,27 @@ import (
 	"github.com/reten-io/reten/ent/tenant"
 )
 
-// QueryBlock is the model entity for the QueryBlock schema.
+// One block of an audience or event filter definition (SPEC "Query block"). Its id is assigned by the service and is new on each definition replacement: it is not a stable identifier.
 type QueryBlock struct {
 	config `json:"-"`
 	// ID of the ent.
+	// Unique identifier (UUID), assigned by the service.
 	ID uuid.UUID `json:"id,omitempty"`
-	// CreatedAt holds the value of the "created_at" field.
+	// When the object was created.
 	CreatedAt time.Time `json:"created_at,omitempty"`
-	// UpdatedAt holds the value of the "updated_at" field.
+	// When the object was last changed.
 	UpdatedAt time.Time `json:"updated_at,omitempty"`
-	// TenantID holds the value of the "tenant_id" field.
+	// The tenant that owns the object.
 	TenantID uuid.UUID `json:"tenant_id,omitempty"`
-	// ProjectID holds the value of the "project_id" field.
+	// The project the object belongs to.
 	ProjectID uuid.UUID `json:"project_id,omitempty"`
-	// AudienceID holds the value of the "audience_id" field.
+	// The audience the block belongs to; null for an event filter's block.
 	AudienceID *uuid.UUID `json:"audience_id,omitempty"`
-	// EventFilterID holds the value of the "event_filter_id" field.
+	// The event filter the block belongs to; null for an audience's block.
 	EventFilterID *uuid.UUID `json:"event_filter_id,omitempty"`
-	// Order holds the value of the "order" field.
+	// Ascending position of the block; the first block is 0.
 	Order int `json:"order,omitempty"`
-	// SetOperator holds the value of the "set_operator" field.
+	// How the block combines with the blocks before it; null on the first block.
 	SetOperator *queryblock.SetOperator `json:"set_operator,omitempty"`
 	// FromClause holds the value of the "from_clause" field.
 	FromClause json.RawMessage `json:"from_clause,omitempty"`
@@ -63,9 +64,9 @@ type QueryBlockEdges struct {
 	Tenant *Tenant `json:"tenant,omitempty"`
 	// Project holds the value of the project edge.
 	Project *Project `json:"project,omitempty"`
-	// Audience holds the value of the audience edge.
+	// The audience the block belongs to; null for an event filter's block.
 	Audience *Audience `json:"audience,omitempty"`
-	// EventFilter holds the value of the event_filter edge.
+	// The event filter the block belongs to; null for an audience's block.
 	EventFilter *EventFilter `json:"event_filter,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.

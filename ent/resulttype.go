@@ -13,22 +13,23 @@ import (
 	"github.com/reten-io/reten/ent/resulttype"
 )
 
-// ResultType is the model entity for the ResultType schema.
+// A platform-wide result type code (global catalog): success, not_home, is_closed, ...
 type ResultType struct {
 	config `json:"-"`
 	// ID of the ent.
+	// Unique identifier (UUID), assigned by the service.
 	ID uuid.UUID `json:"id,omitempty"`
-	// CreatedAt holds the value of the "created_at" field.
+	// When the object was created.
 	CreatedAt time.Time `json:"created_at,omitempty"`
-	// UpdatedAt holds the value of the "updated_at" field.
+	// When the object was last changed.
 	UpdatedAt time.Time `json:"updated_at,omitempty"`
-	// Code holds the value of the "code" field.
+	// Result type code, unique in the catalog.
 	Code string `json:"code,omitempty"`
-	// Label holds the value of the "label" field.
+	// Display label.
 	Label string `json:"label,omitempty"`
-	// RequiresFutureScheduledAt holds the value of the "requires_future_scheduled_at" field.
+	// Whether a result of this type must carry a futureScheduledAt by default.
 	RequiresFutureScheduledAt bool `json:"requires_future_scheduled_at,omitempty"`
-	// SortOrder holds the value of the "sort_order" field.
+	// Position in the catalog (ascending).
 	SortOrder    int `json:"sort_order,omitempty"`
 	selectValues sql.SelectValues
 }

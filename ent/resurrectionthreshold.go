@@ -17,32 +17,33 @@ import (
 	"github.com/reten-io/reten/ent/tenant"
 )
 
-// ResurrectionThreshold is the model entity for the ResurrectionThreshold schema.
+// One inactivity threshold of the resurrection pillar: the state of commerces inactive for at least thresholdDays.
 type ResurrectionThreshold struct {
 	config `json:"-"`
 	// ID of the ent.
+	// Unique identifier (UUID), assigned by the service.
 	ID uuid.UUID `json:"id,omitempty"`
-	// CreatedAt holds the value of the "created_at" field.
+	// When the object was created.
 	CreatedAt time.Time `json:"created_at,omitempty"`
-	// UpdatedAt holds the value of the "updated_at" field.
+	// When the object was last changed.
 	UpdatedAt time.Time `json:"updated_at,omitempty"`
-	// TenantID holds the value of the "tenant_id" field.
+	// The tenant that owns the object.
 	TenantID uuid.UUID `json:"tenant_id,omitempty"`
-	// ProjectID holds the value of the "project_id" field.
+	// The project the object belongs to.
 	ProjectID uuid.UUID `json:"project_id,omitempty"`
-	// ResurrectionConfigID holds the value of the "resurrection_config_id" field.
+	// The resurrection pillar the threshold belongs to.
 	ResurrectionConfigID uuid.UUID `json:"resurrection_config_id,omitempty"`
-	// StatusCode holds the value of the "status_code" field.
+	// Retention status code assigned past the threshold.
 	StatusCode string `json:"status_code,omitempty"`
-	// UserRetentionStatusConfigID holds the value of the "user_retention_status_config_id" field.
+	// The tenant retention status config of statusCode.
 	UserRetentionStatusConfigID uuid.UUID `json:"user_retention_status_config_id,omitempty"`
-	// Label holds the value of the "label" field.
+	// Display label.
 	Label string `json:"label,omitempty"`
-	// ThresholdDays holds the value of the "threshold_days" field.
+	// Days without actions from which the threshold applies.
 	ThresholdDays int `json:"threshold_days,omitempty"`
-	// Order holds the value of the "order" field.
+	// Ascending position of the threshold.
 	Order int `json:"order,omitempty"`
-	// IsActive holds the value of the "is_active" field.
+	// Whether the threshold is evaluated.
 	IsActive bool `json:"is_active,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the ResurrectionThresholdQuery when eager-loading is set.
@@ -56,9 +57,9 @@ type ResurrectionThresholdEdges struct {
 	Tenant *Tenant `json:"tenant,omitempty"`
 	// Project holds the value of the project edge.
 	Project *Project `json:"project,omitempty"`
-	// ResurrectionConfig holds the value of the resurrection_config edge.
+	// The resurrection pillar the threshold belongs to.
 	ResurrectionConfig *ResurrectionConfig `json:"resurrection_config,omitempty"`
-	// UserRetentionStatusConfig holds the value of the user_retention_status_config edge.
+	// The retention status config assigned.
 	UserRetentionStatusConfig *RetentionStatusConfig `json:"user_retention_status_config,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.

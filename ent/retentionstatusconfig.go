@@ -14,26 +14,27 @@ import (
 	"github.com/reten-io/reten/ent/tenant"
 )
 
-// RetentionStatusConfig is the model entity for the RetentionStatusConfig schema.
+// A tenant's catalog entry for a retention state code (REST `/api/retention-status-configs`; the codes lifecycle pillars assign and snapshots carry).
 type RetentionStatusConfig struct {
 	config `json:"-"`
 	// ID of the ent.
+	// Unique identifier (UUID), assigned by the service.
 	ID uuid.UUID `json:"id,omitempty"`
-	// CreatedAt holds the value of the "created_at" field.
+	// When the object was created.
 	CreatedAt time.Time `json:"created_at,omitempty"`
-	// UpdatedAt holds the value of the "updated_at" field.
+	// When the object was last changed.
 	UpdatedAt time.Time `json:"updated_at,omitempty"`
-	// TenantID holds the value of the "tenant_id" field.
+	// The tenant that owns the object.
 	TenantID uuid.UUID `json:"tenant_id,omitempty"`
-	// Code holds the value of the "code" field.
+	// Retention state code, unique in the tenant.
 	Code string `json:"code,omitempty"`
-	// Label holds the value of the "label" field.
+	// Display label; lifecycle snapshots take theirs from it.
 	Label string `json:"label,omitempty"`
-	// Stage holds the value of the "stage" field.
+	// The lifecycle pillar the code belongs to.
 	Stage retentionstatusconfig.Stage `json:"stage,omitempty"`
-	// IsActive holds the value of the "is_active" field.
+	// Whether the code is active.
 	IsActive bool `json:"is_active,omitempty"`
-	// Description holds the value of the "description" field.
+	// What the state means; empty when none.
 	Description string `json:"description,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the RetentionStatusConfigQuery when eager-loading is set.

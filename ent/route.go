@@ -14,24 +14,25 @@ import (
 	"github.com/reten-io/reten/ent/tenant"
 )
 
-// Route is the model entity for the Route schema.
+// A territory worked by operators (REST `/api/routes`). Deleting it moves it to the trash.
 type Route struct {
 	config `json:"-"`
 	// ID of the ent.
+	// Unique identifier (UUID), assigned by the service.
 	ID uuid.UUID `json:"id,omitempty"`
-	// CreatedAt holds the value of the "created_at" field.
+	// When the object was created.
 	CreatedAt time.Time `json:"created_at,omitempty"`
-	// UpdatedAt holds the value of the "updated_at" field.
+	// When the object was last changed.
 	UpdatedAt time.Time `json:"updated_at,omitempty"`
-	// TenantID holds the value of the "tenant_id" field.
+	// The tenant that owns the object.
 	TenantID uuid.UUID `json:"tenant_id,omitempty"`
-	// ArchivedAt holds the value of the "archived_at" field.
+	// When the object was deleted (moved to the trash); null while live. Reads outside the trash never return archived objects.
 	ArchivedAt *time.Time `json:"archived_at,omitempty"`
-	// Code holds the value of the "code" field.
+	// Route code, unique in the tenant.
 	Code string `json:"code,omitempty"`
-	// Name holds the value of the "name" field.
+	// Route name.
 	Name string `json:"name,omitempty"`
-	// IsActive holds the value of the "is_active" field.
+	// Whether the route is active.
 	IsActive bool `json:"is_active,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the RouteQuery when eager-loading is set.
@@ -43,7 +44,7 @@ type Route struct {
 type RouteEdges struct {
 	// Tenant holds the value of the tenant edge.
 	Tenant *Tenant `json:"tenant,omitempty"`
-	// OperatorLinks holds the value of the operator_links edge.
+	// The route's links to operators.
 	OperatorLinks []*RouteOperator `json:"operator_links,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.

@@ -16,24 +16,25 @@ import (
 	"github.com/reten-io/reten/ent/tenant"
 )
 
-// RouteOperator is the model entity for the RouteOperator schema.
+// The link of an operator to a route. Adding a linked but inactive operator reactivates the link; removal deletes it.
 type RouteOperator struct {
 	config `json:"-"`
 	// ID of the ent.
+	// Unique identifier (UUID), assigned by the service.
 	ID uuid.UUID `json:"id,omitempty"`
-	// CreatedAt holds the value of the "created_at" field.
+	// When the object was created.
 	CreatedAt time.Time `json:"created_at,omitempty"`
-	// UpdatedAt holds the value of the "updated_at" field.
+	// When the object was last changed.
 	UpdatedAt time.Time `json:"updated_at,omitempty"`
-	// TenantID holds the value of the "tenant_id" field.
+	// The tenant that owns the object.
 	TenantID uuid.UUID `json:"tenant_id,omitempty"`
-	// RouteID holds the value of the "route_id" field.
+	// The route.
 	RouteID uuid.UUID `json:"route_id,omitempty"`
-	// OperatorID holds the value of the "operator_id" field.
+	// The operator.
 	OperatorID uuid.UUID `json:"operator_id,omitempty"`
-	// Role holds the value of the "role" field.
+	// The operator's role on the route.
 	Role routeoperator.Role `json:"role,omitempty"`
-	// IsActive holds the value of the "is_active" field.
+	// Whether the link is active.
 	IsActive bool `json:"is_active,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the RouteOperatorQuery when eager-loading is set.
@@ -45,9 +46,9 @@ type RouteOperator struct {
 type RouteOperatorEdges struct {
 	// Tenant holds the value of the tenant edge.
 	Tenant *Tenant `json:"tenant,omitempty"`
-	// Route holds the value of the route edge.
+	// The route.
 	Route *Route `json:"route,omitempty"`
-	// Operator holds the value of the operator edge.
+	// The operator.
 	Operator *Operator `json:"operator,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.

@@ -15,30 +15,31 @@ import (
 	"github.com/reten-io/reten/ent/tenant"
 )
 
-// Supervisor is the model entity for the Supervisor schema.
+// A person who oversees routes and operators (REST `/api/supervisors`). Deleting it moves it to the trash.
 type Supervisor struct {
 	config `json:"-"`
 	// ID of the ent.
+	// Unique identifier (UUID), assigned by the service.
 	ID uuid.UUID `json:"id,omitempty"`
-	// CreatedAt holds the value of the "created_at" field.
+	// When the object was created.
 	CreatedAt time.Time `json:"created_at,omitempty"`
-	// UpdatedAt holds the value of the "updated_at" field.
+	// When the object was last changed.
 	UpdatedAt time.Time `json:"updated_at,omitempty"`
-	// TenantID holds the value of the "tenant_id" field.
+	// The tenant that owns the object.
 	TenantID uuid.UUID `json:"tenant_id,omitempty"`
-	// ArchivedAt holds the value of the "archived_at" field.
+	// When the object was deleted (moved to the trash); null while live. Reads outside the trash never return archived objects.
 	ArchivedAt *time.Time `json:"archived_at,omitempty"`
-	// Name holds the value of the "name" field.
+	// Supervisor name.
 	Name string `json:"name,omitempty"`
-	// Email holds the value of the "email" field.
+	// Email address, unique in the tenant (case-insensitive); null when none.
 	Email *string `json:"email,omitempty"`
 	// EmailKey holds the value of the "email_key" field.
 	EmailKey *string `json:"email_key,omitempty"`
-	// ExternalID holds the value of the "external_id" field.
+	// The supervisor's code in the caller's system; null when none.
 	ExternalID *string `json:"external_id,omitempty"`
-	// Phone holds the value of the "phone" field.
+	// Phone number; null when none.
 	Phone *string `json:"phone,omitempty"`
-	// IsActive holds the value of the "is_active" field.
+	// Whether the supervisor is active.
 	IsActive bool `json:"is_active,omitempty"`
 	// Metadata holds the value of the "metadata" field.
 	Metadata map[string]interface{} `json:"metadata,omitempty"`
@@ -52,7 +53,7 @@ type Supervisor struct {
 type SupervisorEdges struct {
 	// Tenant holds the value of the tenant edge.
 	Tenant *Tenant `json:"tenant,omitempty"`
-	// Assignments holds the value of the assignments edge.
+	// The routes and operators under the supervisor.
 	Assignments []*SupervisorAssignment `json:"assignments,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.

@@ -17,22 +17,23 @@ import (
 	"github.com/reten-io/reten/ent/tenant"
 )
 
-// SupervisorAssignment is the model entity for the SupervisorAssignment schema.
+// A route and/or an operator put under a supervisor.
 type SupervisorAssignment struct {
 	config `json:"-"`
 	// ID of the ent.
+	// Unique identifier (UUID), assigned by the service.
 	ID uuid.UUID `json:"id,omitempty"`
-	// CreatedAt holds the value of the "created_at" field.
+	// When the object was created.
 	CreatedAt time.Time `json:"created_at,omitempty"`
-	// UpdatedAt holds the value of the "updated_at" field.
+	// When the object was last changed.
 	UpdatedAt time.Time `json:"updated_at,omitempty"`
-	// TenantID holds the value of the "tenant_id" field.
+	// The tenant that owns the object.
 	TenantID uuid.UUID `json:"tenant_id,omitempty"`
-	// SupervisorID holds the value of the "supervisor_id" field.
+	// The supervisor.
 	SupervisorID uuid.UUID `json:"supervisor_id,omitempty"`
-	// RouteID holds the value of the "route_id" field.
+	// The route assigned; null when the assignment is an operator's.
 	RouteID *uuid.UUID `json:"route_id,omitempty"`
-	// OperatorID holds the value of the "operator_id" field.
+	// The operator assigned; null when the assignment is a route's.
 	OperatorID *uuid.UUID `json:"operator_id,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the SupervisorAssignmentQuery when eager-loading is set.
@@ -44,11 +45,11 @@ type SupervisorAssignment struct {
 type SupervisorAssignmentEdges struct {
 	// Tenant holds the value of the tenant edge.
 	Tenant *Tenant `json:"tenant,omitempty"`
-	// Supervisor holds the value of the supervisor edge.
+	// The supervisor.
 	Supervisor *Supervisor `json:"supervisor,omitempty"`
-	// Route holds the value of the route edge.
+	// The route assigned; null when none.
 	Route *Route `json:"route,omitempty"`
-	// Operator holds the value of the operator edge.
+	// The operator assigned; null when none.
 	Operator *Operator `json:"operator,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.

@@ -13,24 +13,25 @@ import (
 	"github.com/reten-io/reten/ent/tenant"
 )
 
-// Tenant is the model entity for the Tenant schema.
+// A customer organisation; users join it through memberships, and it is divided into projects.
 type Tenant struct {
 	config `json:"-"`
 	// ID of the ent.
+	// Unique identifier (UUID), assigned by the service.
 	ID uuid.UUID `json:"id,omitempty"`
-	// CreatedAt holds the value of the "created_at" field.
+	// When the object was created.
 	CreatedAt time.Time `json:"created_at,omitempty"`
-	// UpdatedAt holds the value of the "updated_at" field.
+	// When the object was last changed.
 	UpdatedAt time.Time `json:"updated_at,omitempty"`
-	// Name holds the value of the "name" field.
+	// Tenant name, at most 255 characters, unique (case-insensitive).
 	Name string `json:"name,omitempty"`
 	// NameKey holds the value of the "name_key" field.
 	NameKey string `json:"name_key,omitempty"`
-	// TimeZone holds the value of the "time_zone" field.
+	// IANA time zone name; it decides the day of activities and the day cutoff.
 	TimeZone string `json:"time_zone,omitempty"`
-	// DayCutoff holds the value of the "day_cutoff" field.
+	// Local time (`HH:MM`) after which an activity's day is closed.
 	DayCutoff string `json:"day_cutoff,omitempty"`
-	// IsActive holds the value of the "is_active" field.
+	// Whether the tenant is active.
 	IsActive bool `json:"is_active,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the TenantQuery when eager-loading is set.

@@ -14,26 +14,27 @@ import (
 	"github.com/reten-io/reten/ent/tenantdataset"
 )
 
-// TenantDataset is the model entity for the TenantDataset schema.
+// The analytics store a tenant's audiences and event filters compile against (REST `/api/tenant-dataset`), with its catalog of tables.
 type TenantDataset struct {
 	config `json:"-"`
 	// ID of the ent.
+	// Unique identifier (UUID), assigned by the service.
 	ID uuid.UUID `json:"id,omitempty"`
-	// CreatedAt holds the value of the "created_at" field.
+	// When the object was created.
 	CreatedAt time.Time `json:"created_at,omitempty"`
-	// UpdatedAt holds the value of the "updated_at" field.
+	// When the object was last changed.
 	UpdatedAt time.Time `json:"updated_at,omitempty"`
-	// TenantID holds the value of the "tenant_id" field.
+	// The tenant that owns the object.
 	TenantID uuid.UUID `json:"tenant_id,omitempty"`
-	// Engine holds the value of the "engine" field.
+	// SQL dialect and driver of the dataset.
 	Engine tenantdataset.Engine `json:"engine,omitempty"`
 	// Connection holds the value of the "connection" field.
 	Connection []byte `json:"-"`
-	// SchemaName holds the value of the "schema_name" field.
+	// Schema (PostgreSQL) holding the tables; empty for the engine's default.
 	SchemaName string `json:"schema_name,omitempty"`
-	// BigqueryProject holds the value of the "bigquery_project" field.
+	// BigQuery project id; empty for other engines.
 	BigqueryProject string `json:"bigquery_project,omitempty"`
-	// BigqueryDataset holds the value of the "bigquery_dataset" field.
+	// BigQuery dataset id; empty for other engines.
 	BigqueryDataset string `json:"bigquery_dataset,omitempty"`
 	// Whether the service hosts this dataset itself (reten demo): its engine, connection and schema cannot be changed.
 	Managed bool `json:"managed,omitempty"`
@@ -47,7 +48,7 @@ type TenantDataset struct {
 type TenantDatasetEdges struct {
 	// Tenant holds the value of the tenant edge.
 	Tenant *Tenant `json:"tenant,omitempty"`
-	// Tables holds the value of the tables edge.
+	// The catalog tables exposed to the query builder.
 	Tables []*CatalogTable `json:"tables,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.

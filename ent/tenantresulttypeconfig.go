@@ -14,24 +14,25 @@ import (
 	"github.com/reten-io/reten/ent/tenantresulttypeconfig"
 )
 
-// TenantResultTypeConfig is the model entity for the TenantResultTypeConfig schema.
+// A tenant's activation and classification of a result type (REST `/api/task-result-type-configs`).
 type TenantResultTypeConfig struct {
 	config `json:"-"`
 	// ID of the ent.
+	// Unique identifier (UUID), assigned by the service.
 	ID uuid.UUID `json:"id,omitempty"`
-	// CreatedAt holds the value of the "created_at" field.
+	// When the object was created.
 	CreatedAt time.Time `json:"created_at,omitempty"`
-	// UpdatedAt holds the value of the "updated_at" field.
+	// When the object was last changed.
 	UpdatedAt time.Time `json:"updated_at,omitempty"`
-	// TenantID holds the value of the "tenant_id" field.
+	// The tenant that owns the object.
 	TenantID uuid.UUID `json:"tenant_id,omitempty"`
-	// ResultTypeCode holds the value of the "result_type_code" field.
+	// The result type code (ResultType.code) configured.
 	ResultTypeCode string `json:"result_type_code,omitempty"`
-	// IsActive holds the value of the "is_active" field.
+	// Whether results of this type are accepted in the tenant.
 	IsActive bool `json:"is_active,omitempty"`
-	// Polarity holds the value of the "polarity" field.
+	// Whether the tenant counts this result as positive or negative.
 	Polarity tenantresulttypeconfig.Polarity `json:"polarity,omitempty"`
-	// RequiresFutureScheduledAt holds the value of the "requires_future_scheduled_at" field.
+	// Whether a result of this type must carry a futureScheduledAt in the tenant.
 	RequiresFutureScheduledAt bool `json:"requires_future_scheduled_at,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the TenantResultTypeConfigQuery when eager-loading is set.

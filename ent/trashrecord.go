@@ -15,32 +15,33 @@ import (
 	"github.com/reten-io/reten/ent/trashrecord"
 )
 
-// TrashRecord is the model entity for the TrashRecord schema.
+// An archived (deleted) record in the trash (REST `/api/trash`): it can be restored, with the same id, until purgeAfter.
 type TrashRecord struct {
 	config `json:"-"`
 	// ID of the ent.
+	// Unique identifier (UUID), assigned by the service.
 	ID uuid.UUID `json:"id,omitempty"`
-	// CreatedAt holds the value of the "created_at" field.
+	// When the object was created.
 	CreatedAt time.Time `json:"created_at,omitempty"`
-	// UpdatedAt holds the value of the "updated_at" field.
+	// When the object was last changed.
 	UpdatedAt time.Time `json:"updated_at,omitempty"`
-	// TenantID holds the value of the "tenant_id" field.
+	// The tenant that owns the object.
 	TenantID uuid.UUID `json:"tenant_id,omitempty"`
-	// Kind holds the value of the "kind" field.
+	// Kind of the archived record.
 	Kind trashrecord.Kind `json:"kind,omitempty"`
-	// RecordID holds the value of the "record_id" field.
+	// Id of the archived record (the same id on restore).
 	RecordID uuid.UUID `json:"record_id,omitempty"`
-	// ProjectID holds the value of the "project_id" field.
+	// The record's project for project-owned kinds; null otherwise.
 	ProjectID *uuid.UUID `json:"project_id,omitempty"`
-	// Label holds the value of the "label" field.
+	// Display name of the record, captured at deletion.
 	Label string `json:"label,omitempty"`
 	// Snapshot holds the value of the "snapshot" field.
 	Snapshot json.RawMessage `json:"snapshot,omitempty"`
-	// DeletedBy holds the value of the "deleted_by" field.
+	// The user who deleted the record; null for the system.
 	DeletedBy *uuid.UUID `json:"deleted_by,omitempty"`
-	// DeletedAt holds the value of the "deleted_at" field.
+	// When the record was deleted.
 	DeletedAt time.Time `json:"deleted_at,omitempty"`
-	// PurgeAfter holds the value of the "purge_after" field.
+	// When the record is purged for good (deletedAt plus the tenant's retention window).
 	PurgeAfter time.Time `json:"purge_after,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the TrashRecordQuery when eager-loading is set.

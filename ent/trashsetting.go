@@ -14,18 +14,19 @@ import (
 	"github.com/reten-io/reten/ent/trashsetting"
 )
 
-// TrashSetting is the model entity for the TrashSetting schema.
+// A tenant's trash retention window (one per tenant).
 type TrashSetting struct {
 	config `json:"-"`
 	// ID of the ent.
+	// Unique identifier (UUID), assigned by the service.
 	ID uuid.UUID `json:"id,omitempty"`
-	// CreatedAt holds the value of the "created_at" field.
+	// When the object was created.
 	CreatedAt time.Time `json:"created_at,omitempty"`
-	// UpdatedAt holds the value of the "updated_at" field.
+	// When the object was last changed.
 	UpdatedAt time.Time `json:"updated_at,omitempty"`
-	// TenantID holds the value of the "tenant_id" field.
+	// The tenant that owns the object.
 	TenantID uuid.UUID `json:"tenant_id,omitempty"`
-	// RetentionDays holds the value of the "retention_days" field.
+	// Days an archived record stays restorable before it is purged.
 	RetentionDays int `json:"retention_days,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the TrashSettingQuery when eager-loading is set.

@@ -13,32 +13,33 @@ import (
 	"github.com/reten-io/reten/ent/user"
 )
 
-// User is the model entity for the User schema.
+// A person who logs in (REST `/api/users`); they join tenants through memberships.
 type User struct {
 	config `json:"-"`
 	// ID of the ent.
+	// Unique identifier (UUID), assigned by the service.
 	ID uuid.UUID `json:"id,omitempty"`
-	// CreatedAt holds the value of the "created_at" field.
+	// When the object was created.
 	CreatedAt time.Time `json:"created_at,omitempty"`
-	// UpdatedAt holds the value of the "updated_at" field.
+	// When the object was last changed.
 	UpdatedAt time.Time `json:"updated_at,omitempty"`
-	// Email holds the value of the "email" field.
+	// Email address, unique (case-insensitive); at most 320 characters.
 	Email string `json:"email,omitempty"`
 	// EmailKey holds the value of the "email_key" field.
 	EmailKey string `json:"email_key,omitempty"`
-	// Username holds the value of the "username" field.
+	// Login name, unique (case-insensitive); at most 100 characters.
 	Username string `json:"username,omitempty"`
 	// UsernameKey holds the value of the "username_key" field.
 	UsernameKey string `json:"username_key,omitempty"`
 	// PasswordHash holds the value of the "password_hash" field.
 	PasswordHash string `json:"-"`
-	// FirstName holds the value of the "first_name" field.
+	// First name; empty when none.
 	FirstName string `json:"first_name,omitempty"`
-	// LastName holds the value of the "last_name" field.
+	// Last name; empty when none.
 	LastName string `json:"last_name,omitempty"`
-	// IsActive holds the value of the "is_active" field.
+	// Whether the user may log in.
 	IsActive bool `json:"is_active,omitempty"`
-	// LastLoginAt holds the value of the "last_login_at" field.
+	// When the user last logged in; null if never.
 	LastLoginAt *time.Time `json:"last_login_at,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the UserQuery when eager-loading is set.
@@ -48,7 +49,7 @@ type User struct {
 
 // UserEdges holds the relations/edges for other nodes in the graph.
 type UserEdges struct {
-	// Memberships holds the value of the memberships edge.
+	// The user's memberships: one per tenant, with the roles held there.
 	Memberships []*Membership `json:"memberships,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.

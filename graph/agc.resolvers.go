@@ -28,9 +28,9 @@ func (r *activityGenerationConfigResolver) ConfigHashes(ctx context.Context, obj
 // CreateActivityGenerationConfig is the resolver for the createActivityGenerationConfig field.
 func (r *mutationResolver) CreateActivityGenerationConfig(ctx context.Context, input model.CreateActivityGenerationConfigInput) (*ent.ActivityGenerationConfig, error) {
 	a, err := r.Resolver.AGCs.Create(ctx, agc.CreateInput{Name: input.Name, Description: input.Description, AudienceID: input.AudienceID,
-		Activation: activationInput(input.Activation), Engagement: engagementInput(input.Engagement),
-		Resurrection: resurrectionInput(input.Resurrection)})
-	return agcOf(a, err)
+		Activation: activationInput(input.ActivationConfig), Engagement: engagementInput(input.EngagementConfig),
+		Resurrection: resurrectionInput(input.ResurrectionConfig)})
+	return agcOf(a, agcErr(err))
 }
 
 // UpdateActivityGenerationConfig is the resolver for the updateActivityGenerationConfig field.
@@ -46,8 +46,8 @@ func (r *mutationResolver) UpdateActivityGenerationConfig(ctx context.Context, i
 
 // ReplaceActivityGenerationConfigLifecycle is the resolver for the replaceActivityGenerationConfigLifecycle field.
 func (r *mutationResolver) ReplaceActivityGenerationConfigLifecycle(ctx context.Context, id uuid.UUID, input model.LifecycleInput) (bool, error) {
-	return done(r.Resolver.AGCs.ReplaceLifecycle(ctx, id, agc.LifecycleInput{Activation: activationInput(input.Activation),
-		Engagement: engagementInput(input.Engagement), Resurrection: resurrectionInput(input.Resurrection)}))
+	return done(agcErr(r.Resolver.AGCs.ReplaceLifecycle(ctx, id, agc.LifecycleInput{Activation: activationInput(input.ActivationConfig),
+		Engagement: engagementInput(input.EngagementConfig), Resurrection: resurrectionInput(input.ResurrectionConfig)})))
 }
 
 // PublishActivityGenerationConfig is the resolver for the publishActivityGenerationConfig field.
@@ -68,10 +68,10 @@ func (r *mutationResolver) ArchiveActivityGenerationConfig(ctx context.Context, 
 }
 
 // LifecycleDefaults is the resolver for the lifecycleDefaults field.
-func (r *queryResolver) LifecycleDefaults(ctx context.Context) (map[string]any, error) {
+func (r *queryResolver) LifecycleDefaults(ctx context.Context) (*model.LifecycleDefaults, error) {
 	d, err := r.Resolver.AGCs.LifecycleDefaults(ctx)
 	if err != nil {
 		return nil, err
 	}
-	return jsonMap(d)
+	return presentLifecycleDefaults(d), nil
 }

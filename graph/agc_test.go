@@ -54,15 +54,15 @@ func (s agcSetup) createAGC(t *testing.T, env *apptest.Env, name string) string 
 // children per pillar.
 func (s agcSetup) input(name string) M {
 	return M{"name": name, "description": "d",
-		"activation": M{"name": "Act", "sourceTable": "orders", "sourceColumns": L{"order_id"}, "dateColumn": "order_date",
-			"aggregationMethod": "nunique", "moments": L{
+		"activationConfig": M{"name": "Act", "sourceTable": "orders", "sourceColumns": L{"order_id"}, "dateColumn": "order_date",
+			"aggregationMethod": "nunique", "activationMoments": L{
 				M{"statusCode": "new", "userRetentionStatusConfigID": s.status["new"], "minActions": 1, "windowDays": 30, "priority": 1},
 				M{"statusCode": "activated", "userRetentionStatusConfigID": s.status["activated"], "minActions": 2, "priority": 2}}},
-		"engagement": M{"name": "Eng", "sourceTable": "orders", "dateColumn": "order_date", "engagementWindowDays": 30,
-			"minLifetimeActionsForEngaged": 3, "countingMethod": "count", "levels": L{
+		"engagementConfig": M{"name": "Eng", "sourceTable": "orders", "dateColumn": "order_date", "engagementWindowDays": 30,
+			"minLifetimeActionsForEngaged": 3, "countingMethod": "count", "engagementLevels": L{
 				M{"statusCode": "low", "userRetentionStatusConfigID": s.status["low"], "label": "Bajo", "minThreshold": 0, "maxThreshold": 5, "order": 1},
 				M{"statusCode": "high", "userRetentionStatusConfigID": s.status["high"], "label": "Alto", "minThreshold": 6, "order": 2}}},
-		"resurrection": M{"name": "Res", "sourceTable": "orders", "dateColumn": "order_date", "thresholds": L{
+		"resurrectionConfig": M{"name": "Res", "sourceTable": "orders", "dateColumn": "order_date", "resurrectionThresholds": L{
 			M{"statusCode": "at_risk", "userRetentionStatusConfigID": s.status["at_risk"], "label": "En riesgo", "thresholdDays": 30, "order": 1},
 			M{"statusCode": "dormant", "userRetentionStatusConfigID": s.status["dormant"], "label": "Dormido", "thresholdDays": 60, "order": 2}}}}
 }
@@ -146,7 +146,7 @@ func TestAGCsOverGraphQL(t *testing.T) {
 			}
 			// "low" updated in place, "high" deleted, "mid" inserted.
 			expectData(t, env.GraphQL(`mutation($id: ID!, $in: LifecycleInput!) { replaceActivityGenerationConfigLifecycle(id: $id, input: $in) }`,
-				M{"id": id, "in": M{"engagement": M{"levels": L{
+				M{"id": id, "in": M{"engagementConfig": M{"engagementLevels": L{
 					M{"id": low, "statusCode": "low", "userRetentionStatusConfigID": s.status["low"], "label": "Bajo", "minThreshold": 0, "maxThreshold": 9, "order": 1},
 					M{"statusCode": "mid", "userRetentionStatusConfigID": s.status["mid"], "label": "Medio", "minThreshold": 10, "order": 2}}}}}, s.ph),
 				M{"replaceActivityGenerationConfigLifecycle": true})
@@ -167,9 +167,14 @@ func TestAGCsOverGraphQL(t *testing.T) {
 			// A pillar id is rejected (by the schema: pillar inputs carry none); a foreign child id is a 400.
 			foreign := str(t, after, "activationConfig", "activationMoments", 0, "id")
 			expectInvalid(t, env.GraphQL(`mutation($id: ID!, $in: LifecycleInput!) { replaceActivityGenerationConfigLifecycle(id: $id, input: $in) }`,
-				M{"id": id, "in": M{"engagement": M{"levels": L{
+				M{"id": id, "in": M{"engagementConfig": M{"engagementLevels": L{
 					M{"id": foreign, "statusCode": "low", "userRetentionStatusConfigID": s.status["low"], "label": "B", "minThreshold": 0, "order": 1}}}}}, s.ph),
-				"replaceActivityGenerationConfigLifecycle", "engagement.levels.0.id "+foreign+" does not belong to this engagement config")
+				"replaceActivityGenerationConfigLifecycle", "engagementConfig.engagementLevels[0].id "+foreign+" does not belong to this engagement config")
+			// The service's paths in GraphQL names (REST: engagement.levels.0.max_threshold).
+			expectInvalid(t, env.GraphQL(`mutation($id: ID!, $in: LifecycleInput!) { replaceActivityGenerationConfigLifecycle(id: $id, input: $in) }`,
+				M{"id": id, "in": M{"engagementConfig": M{"engagementLevels": L{
+					M{"statusCode": "low", "userRetentionStatusConfigID": s.status["low"], "label": "B", "minThreshold": 5, "maxThreshold": 1, "order": 1}}}}}, s.ph),
+				"replaceActivityGenerationConfigLifecycle", "engagementConfig.engagementLevels[0].maxThreshold must not be less than min_threshold")
 		})
 
 		t.Run("publish, pause and archive", func(t *testing.T) {
@@ -212,10 +217,15 @@ func TestAGCsOverGraphQL(t *testing.T) {
 				"activityGenerationConfigs", "Falta el header obligatorio x-project-id.", "BAD_REQUEST", 400)
 			expectFieldError(t, env.GraphQL(`mutation { archiveActivityGenerationConfig(id: "`+uuid.NewString()+`") }`, nil, s.h),
 				"archiveActivityGenerationConfig", "Falta el header obligatorio x-project-id.", "BAD_REQUEST", 400)
-			// lifecycleDefaults is tenant-level and keeps the REST payload.
-			d := gqlOK(t, env, s.h, `{ lifecycleDefaults }`, nil)
-			if canon(t, d["lifecycleDefaults"]) != canon(t, env.Do("GET", "/api/lifecycle-defaults", nil, s.h).Body) {
-				t.Fatalf("lifecycleDefaults = %v", d["lifecycleDefaults"])
+			// lifecycleDefaults is tenant-level: the REST payload in GraphQL names.
+			d := gqlOK(t, env, s.h, `{ lifecycleDefaults {
+				activationConfig { name sourceTable sourceColumns dateColumn aggregationMethod activationMoments { statusCode minActions windowDays timeWindow priority } }
+				engagementConfig { name sourceTable sourceColumns dateColumn engagementWindowDays minLifetimeActionsForEngaged countingMethod
+					engagementLevels { statusCode label minThreshold maxThreshold order } }
+				resurrectionConfig { name sourceTable sourceColumns dateColumn resurrectionThresholds { statusCode label thresholdDays order } } } }`, nil)
+			rest := env.Do("GET", "/api/lifecycle-defaults", nil, s.h).Map(t)
+			if want := graphQLNames(rest); canon(t, d["lifecycleDefaults"]) != canon(t, want) || str(t, d, "lifecycleDefaults", "activationConfig", "activationMoments", 0, "statusCode") != "new" {
+				t.Fatalf("lifecycleDefaults = %v\nwant %v", d["lifecycleDefaults"], want)
 			}
 		})
 	})
@@ -255,4 +265,34 @@ func TestAGCConnectionHasNoNPlusOne(t *testing.T) {
 			t.Fatalf("statements: %d for 1 AGC, %d for 50 (want equal and at most 15)", one, fifty)
 		}
 	})
+}
+
+// graphQLNames renames the keys of a REST payload as GraphQL names them:
+// camelCase, and the pillars and their children lists as their edges.
+func graphQLNames(v any) any {
+	edges := map[string]string{"moments": "activationMoments", "levels": "engagementLevels", "thresholds": "resurrectionThresholds",
+		"activation": "activationConfig", "engagement": "engagementConfig", "resurrection": "resurrectionConfig"}
+	switch x := v.(type) {
+	case map[string]any:
+		out := M{}
+		for k, val := range x {
+			name, ok := edges[k]
+			if !ok {
+				parts := strings.Split(k, "_")
+				for i := 1; i < len(parts); i++ {
+					parts[i] = strings.ToUpper(parts[i][:1]) + parts[i][1:]
+				}
+				name = strings.Join(parts, "")
+			}
+			out[name] = graphQLNames(val)
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = graphQLNames(e)
+		}
+		return out
+	}
+	return v
 }

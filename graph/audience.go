@@ -1,6 +1,8 @@
 package graph
 
 import (
+	"github.com/reten-io/reten/ent/catalogcolumn"
+	"github.com/reten-io/reten/ent/catalogtable"
 	"github.com/reten-io/reten/graph/model"
 	"github.com/reten-io/reten/internal/audience"
 	"github.com/reten-io/reten/internal/criteria"
@@ -20,16 +22,16 @@ func auCompositions(in []*model.AudienceCompositionInput) []audience.Composition
 	}
 	out := make([]audience.CompositionInput, len(in))
 	for i, c := range in {
-		out[i] = audience.CompositionInput{OperandID: c.OperandCriteriaID, SetOperator: string(c.SetOperator)}
+		out[i] = audience.CompositionInput{OperandID: c.OperandAudienceID, SetOperator: string(c.SetOperator)}
 	}
 	return out
 }
 
 // auDefinition maps queryBlocks and compositions arguments to a definition
-// input (blocks re-read as the REST adapter decodes them).
-func auDefinition(blocks []map[string]any, comps []*model.AudienceCompositionInput) (audience.DefinitionInput, error) {
-	v, err := efBlocksArg(blocks)
-	return audience.DefinitionInput{QueryBlocks: v, Compositions: auCompositions(comps)}, err
+// input, and the argument whose paths translate the service's messages.
+func auDefinition(blocks []*model.QueryBlockInput, comps []*model.AudienceCompositionInput) (audience.DefinitionInput, qbArg, error) {
+	arg, err := qbBlocks(blocks)
+	return audience.DefinitionInput{QueryBlocks: arg.blocks, Compositions: auCompositions(comps)}, arg, err
 }
 
 // presentAudienceSQL presents the SQL of an audience: params and types only
@@ -38,7 +40,7 @@ func presentAudienceSQL(c *qb.Compiled, err error) (*model.AudienceSQL, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := &model.AudienceSQL{Format: string(c.Format), Query: c.Query, FinalCteName: c.FinalCteName}
+	out := &model.AudienceSQL{Format: model.SQLFormat(c.Format), Query: c.Query, FinalCteName: c.FinalCteName}
 	if c.SubjectColumn != nil {
 		out.SubjectColumn = *c.SubjectColumn
 	}
@@ -46,11 +48,11 @@ func presentAudienceSQL(c *qb.Compiled, err error) (*model.AudienceSQL, error) {
 	return out, nil
 }
 
-func presentAudienceValidation(v *criteria.Validation, err error) (*model.AudienceValidation, error) {
+func presentAudienceValidation(arg qbArg, v *criteria.Validation, err error) (*model.AudienceValidation, error) {
 	if err != nil {
-		return nil, err
+		return nil, arg.err(err)
 	}
-	return &model.AudienceValidation{Valid: v.Valid, Errors: mapAll(v.Errors, func(is qb.Issue) *model.AudienceValidationError {
+	return &model.AudienceValidation{Valid: v.Valid, Errors: mapAll(arg.issues(v.Errors), func(is qb.Issue) *model.AudienceValidationError {
 		return &model.AudienceValidationError{Path: is.Path, Message: is.Message}
 	})}, nil
 }
@@ -74,7 +76,7 @@ func presentMembership(m *qb.Membership, err error) (*model.AudienceMembershipCh
 }
 
 func presentAudienceTable(t qb.Table) *model.AudienceCatalogTable {
-	out := &model.AudienceCatalogTable{Name: t.Name, Description: efOrNull(t.Description), Purpose: t.Purpose}
+	out := &model.AudienceCatalogTable{Name: t.Name, Description: efOrNull(t.Description), Purpose: catalogtable.Purpose(t.Purpose)}
 	for _, c := range t.Columns {
 		if c.IsDefaultTimeReference && out.DefaultTimeReferenceColumn == nil {
 			out.DefaultTimeReferenceColumn = &c.Name
@@ -87,7 +89,7 @@ func presentAudienceTable(t qb.Table) *model.AudienceCatalogTable {
 }
 
 func presentAudienceColumn(c qb.Column) *model.AudienceCatalogColumn {
-	return &model.AudienceCatalogColumn{Name: c.Name, Type: string(c.Type), IsRepeated: c.Repeated, IsIdentity: c.IsIdentity,
+	return &model.AudienceCatalogColumn{Name: c.Name, Type: catalogcolumn.Type(c.Type), IsRepeated: c.Repeated, IsIdentity: c.IsIdentity,
 		IsDefaultTimeReference: c.IsDefaultTimeReference, Description: efOrNull(c.Description),
 		SubFields: mapAll(c.SubFields, presentAudienceColumn)}
 }

@@ -29,14 +29,14 @@ func (r *audienceCompositionResolver) OperandCriteriaName(ctx context.Context, o
 
 // CreateAudience is the resolver for the createAudience field.
 func (r *mutationResolver) CreateAudience(ctx context.Context, input model.CreateAudienceInput) (*ent.Audience, error) {
-	in, err := auDefinition(input.QueryBlocks, input.Compositions)
+	in, arg, err := auDefinition(input.QueryBlocks, input.Compositions)
 	if err != nil {
 		return nil, err
 	}
 	d, err := r.Resolver.Audiences.Create(ctx, audience.CreateInput{Name: input.Name, Description: input.Description,
 		QueryBlocks: in.QueryBlocks, Compositions: in.Compositions})
 	if err != nil {
-		return nil, err
+		return nil, arg.err(err)
 	}
 	return d.Audience, nil
 }
@@ -47,15 +47,16 @@ func (r *mutationResolver) UpdateAudience(ctx context.Context, id uuid.UUID, inp
 	if err != nil {
 		return nil, err
 	}
-	in, err := auDefinition(input.QueryBlocks, input.Compositions)
+	in, arg, err := auDefinition(input.QueryBlocks, input.Compositions)
 	if err != nil {
 		return nil, err
 	}
 	d, err := r.Resolver.Audiences.Update(ctx, id, audience.UpdateInput{Name: patch.FromPtr(input.Name), Description: desc,
 		SetBlocks: input.QueryBlocks != nil, QueryBlocks: in.QueryBlocks,
-		SetCompositions: input.Compositions != nil, Compositions: in.Compositions})
+		SetCompositions: input.Compositions != nil, Compositions: in.Compositions,
+		ConfirmDefaultRoot: input.ConfirmDefaultRoot != nil && *input.ConfirmDefaultRoot})
 	if err != nil {
-		return nil, err
+		return nil, arg.err(err)
 	}
 	return d.Audience, nil
 }
@@ -91,30 +92,32 @@ func (r *queryResolver) AudienceColumns(ctx context.Context, table string) (*mod
 }
 
 // AudienceSQL is the resolver for the audienceSQL field.
-func (r *queryResolver) AudienceSQL(ctx context.Context, id uuid.UUID, format *string) (*model.AudienceSQL, error) {
-	return presentAudienceSQL(r.Resolver.Audiences.SQL(ctx, id, deref(format)))
+func (r *queryResolver) AudienceSQL(ctx context.Context, id uuid.UUID, format *model.SQLFormat) (*model.AudienceSQL, error) {
+	return presentAudienceSQL(r.Resolver.Audiences.SQL(ctx, id, formatArg(format)))
 }
 
 // GenerateAudienceSQL is the resolver for the generateAudienceSQL field.
-func (r *queryResolver) GenerateAudienceSQL(ctx context.Context, queryBlocks []map[string]any, compositions []*model.AudienceCompositionInput, format *string) (*model.AudienceSQL, error) {
-	in, err := auDefinition(queryBlocks, compositions)
+func (r *queryResolver) GenerateAudienceSQL(ctx context.Context, queryBlocks []*model.QueryBlockInput, compositions []*model.AudienceCompositionInput, format *model.SQLFormat) (*model.AudienceSQL, error) {
+	in, arg, err := auDefinition(queryBlocks, compositions)
 	if err != nil {
 		return nil, err
 	}
-	return presentAudienceSQL(r.Resolver.Audiences.GenerateSQL(ctx, in, deref(format)))
+	sql, err := r.Resolver.Audiences.GenerateSQL(ctx, in, formatArg(format))
+	return presentAudienceSQL(sql, arg.err(err))
 }
 
 // ValidateAudience is the resolver for the validateAudience field.
-func (r *queryResolver) ValidateAudience(ctx context.Context, queryBlocks []map[string]any, compositions []*model.AudienceCompositionInput) (*model.AudienceValidation, error) {
-	in, err := auDefinition(queryBlocks, compositions)
+func (r *queryResolver) ValidateAudience(ctx context.Context, queryBlocks []*model.QueryBlockInput, compositions []*model.AudienceCompositionInput) (*model.AudienceValidation, error) {
+	in, arg, err := auDefinition(queryBlocks, compositions)
 	if err != nil {
 		return nil, err
 	}
-	return presentAudienceValidation(r.Resolver.Audiences.Validate(ctx, in))
+	v, err := r.Resolver.Audiences.Validate(ctx, in)
+	return presentAudienceValidation(arg, v, err)
 }
 
 // PreviewAudience is the resolver for the previewAudience field.
-func (r *queryResolver) PreviewAudience(ctx context.Context, id *uuid.UUID, queryBlocks []map[string]any, compositions []*model.AudienceCompositionInput, limit *int) (*model.AudiencePreview, error) {
+func (r *queryResolver) PreviewAudience(ctx context.Context, id *uuid.UUID, queryBlocks []*model.QueryBlockInput, compositions []*model.AudienceCompositionInput, limit *int) (*model.AudiencePreview, error) {
 	if (id == nil) == (queryBlocks == nil) || id != nil && compositions != nil {
 		return nil, apperr.Validation(auMsgPreviewSource)
 	}
@@ -125,19 +128,21 @@ func (r *queryResolver) PreviewAudience(ctx context.Context, id *uuid.UUID, quer
 	if id != nil {
 		return presentAudiencePreview(r.Resolver.Audiences.Preview(ctx, *id, n))
 	}
-	in, err := auDefinition(queryBlocks, compositions)
+	in, arg, err := auDefinition(queryBlocks, compositions)
 	if err != nil {
 		return nil, err
 	}
-	return presentAudiencePreview(r.Resolver.Audiences.PreviewBody(ctx, in, n))
+	p, err := r.Resolver.Audiences.PreviewBody(ctx, in, n)
+	return presentAudiencePreview(p, arg.err(err))
 }
 
 // AudienceMembershipChange is the resolver for the audienceMembershipChange field.
-func (r *queryResolver) AudienceMembershipChange(ctx context.Context, id uuid.UUID, queryBlocks []map[string]any, compositions []*model.AudienceCompositionInput) (*model.AudienceMembershipChange, error) {
-	in, err := auDefinition(queryBlocks, compositions)
+func (r *queryResolver) AudienceMembershipChange(ctx context.Context, id uuid.UUID, queryBlocks []*model.QueryBlockInput, compositions []*model.AudienceCompositionInput) (*model.AudienceMembershipChange, error) {
+	in, arg, err := auDefinition(queryBlocks, compositions)
 	if err != nil {
 		return nil, err
 	}
-	return presentMembership(r.Resolver.Audiences.MembershipChange(ctx, id, audience.ChangeInput{
-		SetBlocks: queryBlocks != nil, QueryBlocks: in.QueryBlocks, SetCompositions: compositions != nil, Compositions: in.Compositions}))
+	m, err := r.Resolver.Audiences.MembershipChange(ctx, id, audience.ChangeInput{
+		SetBlocks: queryBlocks != nil, QueryBlocks: in.QueryBlocks, SetCompositions: compositions != nil, Compositions: in.Compositions})
+	return presentMembership(m, arg.err(err))
 }

@@ -26,11 +26,11 @@ func auBlock(order int, column, value string) M {
 	}
 	return M{"order": order, "setOperator": op, "from": M{"table": "commerces", "joins": L{}, "unnests": L{}},
 		"select": M{"distinct": false, "items": L{M{"kind": "column", "column": M{"table": "commerces", "column": "commerce_id"}}}},
-		"where":  M{"kind": "predicate", "column": M{"table": "commerces", "column": column}, "comparisonOperator": "EQUALS", "value": value}}
+		"where":  qbPred("commerces", "EQUALS", column, value)}
 }
 
-const auDetail = `id name description isRoot conditionCount updatedBy
-	queryBlocks { order setOperator from select where }
+var auDetail = `id name description isRoot conditionCount updatedBy
+	queryBlocks { order setOperator ` + qbClauses + ` }
 	compositions { order operandAudienceID setOperator operandCriteriaName }`
 
 func TestAudiencesOverGraphQL(t *testing.T) {
@@ -53,7 +53,7 @@ func TestAudiencesOverGraphQL(t *testing.T) {
 		qid := quito["id"].(string)
 		// Blocks come back in order whatever order they are sent in.
 		a := create(M{"name": "Farmacias", "description": "d", "queryBlocks": L{auBlock(1, "segment", "bakery"), auBlock(0, "segment", "pharmacy")},
-			"compositions": L{M{"operandCriteriaID": qid, "setOperator": "INTERSECT_DISTINCT"}}})
+			"compositions": L{M{"operandAudienceID": qid, "setOperator": "INTERSECT_DISTINCT"}}})
 		id := a["id"].(string)
 		if a["isRoot"] != false || a["conditionCount"] != 2.0 || a["updatedBy"] != s.acme.UserID.String() ||
 			get(t, a, "queryBlocks", 0, "order") != 0.0 || get(t, a, "queryBlocks", 1, "order") != 1.0 ||
@@ -89,17 +89,17 @@ func TestAudiencesOverGraphQL(t *testing.T) {
 		expectInvalid(t, env.GraphQL(`mutation($id: ID!) { updateAudience(id: $id, input: {description: "x", clearDescription: true}) { id } }`, M{"id": id}, h),
 			"updateAudience", "description and clearDescription cannot be sent together")
 		expectInvalid(t, env.GraphQL(`mutation($id: ID!, $c: [AudienceCompositionInput!]) { updateAudience(id: $id, input: {compositions: $c}) { id } }`,
-			M{"id": qid, "c": L{M{"operandCriteriaID": id, "setOperator": "UNION_ALL"}}}, h),
+			M{"id": qid, "c": L{M{"operandAudienceID": id, "setOperator": "UNION_ALL"}}}, h),
 			"updateAudience", "audience compositions form a cycle: an audience cannot include itself")
 		expectInvalid(t, env.GraphQL(`mutation($c: [AudienceCompositionInput!]) { createAudience(input: {name: "X", queryBlocks: [], compositions: $c}) { id } }`,
-			M{"c": L{M{"operandCriteriaID": qid, "setOperator": "UNION_ALL"}, M{"operandCriteriaID": qid, "setOperator": "UNION_ALL"}}}, h),
-			"createAudience", "queryBlocks should not be empty", "compositions[1].operandCriteriaId: the audience criteria is already an operand of this audience")
+			M{"c": L{M{"operandAudienceID": qid, "setOperator": "UNION_ALL"}, M{"operandAudienceID": qid, "setOperator": "UNION_ALL"}}}, h),
+			"createAudience", "queryBlocks should not be empty", "compositions[1].operandAudienceID: the audience criteria is already an operand of this audience")
 
 		// SQL, validation, previews and the membership change.
 		sqlOf := gqlOK(t, env, h, `query($id: ID!) { audienceSQL(id: $id) { format query finalCteName subjectColumn params types } }`, M{"id": id})
-		gen := gqlOK(t, env, h, `query($b: [Map!]!, $c: [AudienceCompositionInput!]) { generateAudienceSQL(queryBlocks: $b, compositions: $c) {
+		gen := gqlOK(t, env, h, `query($b: [QueryBlockInput!]!, $c: [AudienceCompositionInput!]) { generateAudienceSQL(queryBlocks: $b, compositions: $c) {
 			format query finalCteName subjectColumn params types } }`,
-			M{"b": L{auBlock(0, "segment", "pharmacy"), auBlock(1, "segment", "bakery")}, "c": L{M{"operandCriteriaID": qid, "setOperator": "INTERSECT_DISTINCT"}}})
+			M{"b": L{auBlock(0, "segment", "pharmacy"), auBlock(1, "segment", "bakery")}, "c": L{M{"operandAudienceID": qid, "setOperator": "INTERSECT_DISTINCT"}}})
 		if canon(t, get(t, sqlOf, "audienceSQL")) != canon(t, get(t, gen, "generateAudienceSQL")) || str(t, sqlOf, "audienceSQL", "subjectColumn") != "commerce_id" ||
 			canon(t, get(t, sqlOf, "audienceSQL", "params")) != canon(t, M{"p0": "pharmacy", "p1": "bakery", "p2": "Quito"}) {
 			t.Fatalf("sql = %v\ngenerated %v", sqlOf, gen)
@@ -111,12 +111,12 @@ func TestAudiencesOverGraphQL(t *testing.T) {
 			t.Fatalf("preview = %v (want %d subjects)", p, want)
 		}
 		pharma := count("segment = 'pharmacy'")
-		p = gqlOK(t, env, h, `query($b: [Map!]) { previewAudience(queryBlocks: $b) { subjectCount } }`, M{"b": L{auBlock(0, "segment", "pharmacy")}})
+		p = gqlOK(t, env, h, `query($b: [QueryBlockInput!]) { previewAudience(queryBlocks: $b) { subjectCount } }`, M{"b": L{auBlock(0, "segment", "pharmacy")}})
 		if get(t, p, "previewAudience", "subjectCount") != float64(pharma) {
 			t.Fatalf("preview body = %v, want %d", p, pharma)
 		}
 		for _, vars := range []M{{}, {"id": id, "b": L{auBlock(0, "segment", "pharmacy")}}, {"id": id, "c": L{}}} {
-			expectInvalid(t, env.GraphQL(`query($id: ID, $b: [Map!], $c: [AudienceCompositionInput!]) { previewAudience(id: $id, queryBlocks: $b, compositions: $c) { rowCount } }`, vars, h),
+			expectInvalid(t, env.GraphQL(`query($id: ID, $b: [QueryBlockInput!], $c: [AudienceCompositionInput!]) { previewAudience(id: $id, queryBlocks: $b, compositions: $c) { rowCount } }`, vars, h),
 				"previewAudience", "previewAudience needs exactly one of id and queryBlocks (compositions go with queryBlocks)")
 		}
 		change := gqlOK(t, env, h, `query($id: ID!, $c: [AudienceCompositionInput!]) { audienceMembershipChange(id: $id, compositions: $c) { before after entering leaving } }`,
@@ -125,9 +125,9 @@ func TestAudiencesOverGraphQL(t *testing.T) {
 		if canon(t, change) != canon(t, M{"audienceMembershipChange": M{"before": want, "after": all, "entering": all - want, "leaving": 0}}) {
 			t.Fatalf("change = %v (want %d -> %d)", change, want, all)
 		}
-		v := gqlOK(t, env, h, `query($b: [Map!]!) { validateAudience(queryBlocks: $b) { valid errors { path message } } }`,
+		v := gqlOK(t, env, h, `query($b: [QueryBlockInput!]!) { validateAudience(queryBlocks: $b) { valid errors { path message } } }`,
 			M{"b": L{auBlock(0, "nope", "x")}})
-		if canon(t, v) != canon(t, M{"validateAudience": M{"valid": false, "errors": L{M{"path": "queryBlocks[0].where.column",
+		if canon(t, v) != canon(t, M{"validateAudience": M{"valid": false, "errors": L{M{"path": "queryBlocks[0].where.predicate.column",
 			"message": "column nope does not exist in table commerces"}}}}) {
 			t.Fatalf("validate = %v", v)
 		}
@@ -167,16 +167,16 @@ func TestQueryBlockReadNeedsItsOwnersPermission(t *testing.T) {
 	eachAcme(t, func(t *testing.T, env *apptest.Env, acme apptest.Tenant, h apptest.Headers) {
 		admin := h.With("x-project-id", acme.ProjectID.String())
 		auGraphDataset(t, env, acme.TenantID)
-		f := gqlOK(t, env, admin, `mutation($b: [Map!]!) { createEventFilter(input: {name: "F", queryBlocks: $b}) { queryBlocks { id } } }`,
+		f := gqlOK(t, env, admin, `mutation($b: [QueryBlockInput!]!) { createEventFilter(input: {name: "F", queryBlocks: $b}) { queryBlocks { id } } }`,
 			M{"b": L{efGraphBlock(0, nil)}})
 		efBlock := get(t, f, "createEventFilter", "queryBlocks").([]any)[0].(M)["id"].(string)
-		a := gqlOK(t, env, admin, `mutation($b: [Map!]!) { createAudience(input: {name: "A", queryBlocks: $b}) { queryBlocks { id } } }`,
+		a := gqlOK(t, env, admin, `mutation($b: [QueryBlockInput!]!) { createAudience(input: {name: "A", queryBlocks: $b}) { queryBlocks { id } } }`,
 			M{"b": L{auBlock(0, "segment", "pharmacy")}})
 		auBlockID := get(t, a, "createAudience", "queryBlocks").([]any)[0].(M)["id"].(string)
 
 		plain, _ := env.CreateKey(acme.TenantID, acme.UserID, acme.ProjectID, auth.PermEventCriteriaView)
 		key := apptest.Key(plain)
-		out := gqlOK(t, env, key, `{ eventFilters { edges { node { queryBlocks { id from } } } } }`, nil)
+		out := gqlOK(t, env, key, `{ eventFilters { edges { node { queryBlocks { id from { table } } } } } }`, nil)
 		if got := get(t, out, "eventFilters", "edges").([]any); len(got) != 1 {
 			t.Fatalf("eventFilters = %v", out)
 		}

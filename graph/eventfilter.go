@@ -1,10 +1,8 @@
 package graph
 
 import (
-	"bytes"
-	"encoding/json"
-	"fmt"
-
+	"github.com/reten-io/reten/ent/catalogcolumn"
+	"github.com/reten-io/reten/ent/catalogtable"
 	"github.com/reten-io/reten/graph/model"
 	"github.com/reten-io/reten/internal/criteria"
 	qb "github.com/reten-io/reten/internal/querybuilder"
@@ -15,66 +13,22 @@ const (
 	efMsgPreviewSource = "previewEventFilter needs exactly one of id and queryBlocks"
 )
 
-// efBlocksArg re-reads a queryBlocks argument as the JSON value the REST
-// adapter decodes (numbers as json.Number), so both adapters hand the
-// service the same document: literal numbers written in a query arrive as
-// int64, which the definition decoder does not take. nil (not sent) stays nil.
-func efBlocksArg(blocks []map[string]any) (any, error) {
-	if blocks == nil {
-		return nil, nil
-	}
-	raw, err := json.Marshal(blocks)
-	if err != nil {
-		return nil, fmt.Errorf("graph: encode queryBlocks: %w", err)
-	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	var out any
-	if err := dec.Decode(&out); err != nil {
-		return nil, fmt.Errorf("graph: decode queryBlocks: %w", err)
-	}
-	return out, nil
-}
-
-// efDecodeClause decodes a stored clause (JSON object, list or null) into v;
-// numbers keep their digits. It reports whether the clause is present.
-func efDecodeClause(raw json.RawMessage, v any) (bool, error) {
-	if len(raw) == 0 || string(raw) == "null" {
-		return false, nil
-	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	if err := dec.Decode(v); err != nil {
-		return false, fmt.Errorf("graph: stored query block clause: %w", err)
-	}
-	return true, nil
-}
-
-// efClauseMap presents a stored object clause (nil when absent).
-func efClauseMap(raw json.RawMessage) (map[string]any, error) {
-	var m map[string]any
-	if ok, err := efDecodeClause(raw, &m); !ok || err != nil {
-		return nil, err
-	}
-	return m, nil
-}
-
 // presentEFSQL presents IEventCriteriaSql: params and types only in the
 // parameterized format (empty maps when it has no value).
 func presentEFSQL(c *qb.Compiled, err error) (*model.EventFilterSQL, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := &model.EventFilterSQL{Format: string(c.Format), Query: c.Query, FinalCteName: c.FinalCteName, SubjectColumn: c.SubjectColumn}
+	out := &model.EventFilterSQL{Format: model.SQLFormat(c.Format), Query: c.Query, FinalCteName: c.FinalCteName, SubjectColumn: c.SubjectColumn}
 	out.Params, out.Types = sqlBindings(c)
 	return out, nil
 }
 
-func presentEFValidation(v *criteria.Validation, err error) (*model.EventFilterValidation, error) {
+func presentEFValidation(arg qbArg, v *criteria.Validation, err error) (*model.EventFilterValidation, error) {
 	if err != nil {
-		return nil, err
+		return nil, arg.err(err)
 	}
-	return &model.EventFilterValidation{Valid: v.Valid, Errors: mapAll(v.Errors, func(is qb.Issue) *model.EventFilterValidationError {
+	return &model.EventFilterValidation{Valid: v.Valid, Errors: mapAll(arg.issues(v.Errors), func(is qb.Issue) *model.EventFilterValidationError {
 		return &model.EventFilterValidationError{Path: is.Path, Message: is.Message}
 	})}, nil
 }
@@ -95,12 +49,12 @@ func efOrNull(s string) *string {
 }
 
 func presentEFTable(t qb.Table) *model.EventFilterCatalogTable {
-	return &model.EventFilterCatalogTable{Name: t.Name, Description: efOrNull(t.Description), Purpose: t.Purpose,
+	return &model.EventFilterCatalogTable{Name: t.Name, Description: efOrNull(t.Description), Purpose: catalogtable.Purpose(t.Purpose),
 		DefaultTimeReferenceColumn: efOrNull(t.DefaultTimeReferenceColumn)}
 }
 
 func presentEFColumn(c qb.Column) *model.EventFilterCatalogColumn {
-	return &model.EventFilterCatalogColumn{Name: c.Name, Type: string(c.Type), IsRepeated: c.Repeated,
+	return &model.EventFilterCatalogColumn{Name: c.Name, Type: catalogcolumn.Type(c.Type), IsRepeated: c.Repeated,
 		Description: efOrNull(c.Description), SubFields: mapAll(c.SubFields, presentEFColumn)}
 }
 

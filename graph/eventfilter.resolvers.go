@@ -24,13 +24,13 @@ func (r *eventFilterResolver) ConditionCount(ctx context.Context, obj *ent.Event
 
 // CreateEventFilter is the resolver for the createEventFilter field.
 func (r *mutationResolver) CreateEventFilter(ctx context.Context, input model.CreateEventFilterInput) (*ent.EventFilter, error) {
-	blocks, err := efBlocksArg(input.QueryBlocks)
+	arg, err := qbBlocks(input.QueryBlocks)
 	if err != nil {
 		return nil, err
 	}
-	d, err := r.Resolver.EventFilters.Create(ctx, eventfilter.CreateInput{Name: input.Name, Description: input.Description, QueryBlocks: blocks})
+	d, err := r.Resolver.EventFilters.Create(ctx, eventfilter.CreateInput{Name: input.Name, Description: input.Description, QueryBlocks: arg.blocks})
 	if err != nil {
-		return nil, err
+		return nil, arg.err(err)
 	}
 	return d.EventFilter, nil
 }
@@ -41,14 +41,14 @@ func (r *mutationResolver) UpdateEventFilter(ctx context.Context, id uuid.UUID, 
 	if err != nil {
 		return nil, err
 	}
-	blocks, err := efBlocksArg(input.QueryBlocks)
+	arg, err := qbBlocks(input.QueryBlocks)
 	if err != nil {
 		return nil, err
 	}
 	d, err := r.Resolver.EventFilters.Update(ctx, id, eventfilter.UpdateInput{Name: patch.FromPtr(input.Name), Description: desc,
-		SetBlocks: input.QueryBlocks != nil, QueryBlocks: blocks})
+		SetBlocks: input.QueryBlocks != nil, QueryBlocks: arg.blocks})
 	if err != nil {
-		return nil, err
+		return nil, arg.err(err)
 	}
 	return d.EventFilter, nil
 }
@@ -84,30 +84,32 @@ func (r *queryResolver) EventFilterColumns(ctx context.Context, table string) (*
 }
 
 // EventFilterSQL is the resolver for the eventFilterSQL field.
-func (r *queryResolver) EventFilterSQL(ctx context.Context, id uuid.UUID, format *string) (*model.EventFilterSQL, error) {
-	return presentEFSQL(r.Resolver.EventFilters.SQL(ctx, id, deref(format)))
+func (r *queryResolver) EventFilterSQL(ctx context.Context, id uuid.UUID, format *model.SQLFormat) (*model.EventFilterSQL, error) {
+	return presentEFSQL(r.Resolver.EventFilters.SQL(ctx, id, formatArg(format)))
 }
 
 // GenerateEventFilterSQL is the resolver for the generateEventFilterSQL field.
-func (r *queryResolver) GenerateEventFilterSQL(ctx context.Context, queryBlocks []map[string]any, format *string) (*model.EventFilterSQL, error) {
-	blocks, err := efBlocksArg(queryBlocks)
+func (r *queryResolver) GenerateEventFilterSQL(ctx context.Context, queryBlocks []*model.QueryBlockInput, format *model.SQLFormat) (*model.EventFilterSQL, error) {
+	arg, err := qbBlocks(queryBlocks)
 	if err != nil {
 		return nil, err
 	}
-	return presentEFSQL(r.Resolver.EventFilters.GenerateSQL(ctx, blocks, deref(format)))
+	sql, err := r.Resolver.EventFilters.GenerateSQL(ctx, arg.blocks, formatArg(format))
+	return presentEFSQL(sql, arg.err(err))
 }
 
 // ValidateEventFilter is the resolver for the validateEventFilter field.
-func (r *queryResolver) ValidateEventFilter(ctx context.Context, queryBlocks []map[string]any) (*model.EventFilterValidation, error) {
-	blocks, err := efBlocksArg(queryBlocks)
+func (r *queryResolver) ValidateEventFilter(ctx context.Context, queryBlocks []*model.QueryBlockInput) (*model.EventFilterValidation, error) {
+	arg, err := qbBlocks(queryBlocks)
 	if err != nil {
 		return nil, err
 	}
-	return presentEFValidation(r.Resolver.EventFilters.ValidateBody(ctx, blocks))
+	v, err := r.Resolver.EventFilters.ValidateBody(ctx, arg.blocks)
+	return presentEFValidation(arg, v, err)
 }
 
 // PreviewEventFilter is the resolver for the previewEventFilter field.
-func (r *queryResolver) PreviewEventFilter(ctx context.Context, id *uuid.UUID, queryBlocks []map[string]any, limit *int) (*model.EventFilterPreview, error) {
+func (r *queryResolver) PreviewEventFilter(ctx context.Context, id *uuid.UUID, queryBlocks []*model.QueryBlockInput, limit *int) (*model.EventFilterPreview, error) {
 	if (id == nil) == (queryBlocks == nil) {
 		return nil, apperr.Validation(efMsgPreviewSource)
 	}
@@ -118,43 +120,40 @@ func (r *queryResolver) PreviewEventFilter(ctx context.Context, id *uuid.UUID, q
 	if id != nil {
 		return presentEFPreview(r.Resolver.EventFilters.Preview(ctx, *id, n))
 	}
-	blocks, err := efBlocksArg(queryBlocks)
+	arg, err := qbBlocks(queryBlocks)
 	if err != nil {
 		return nil, err
 	}
-	return presentEFPreview(r.Resolver.EventFilters.PreviewBody(ctx, blocks, n))
+	p, err := r.Resolver.EventFilters.PreviewBody(ctx, arg.blocks, n)
+	return presentEFPreview(p, arg.err(err))
 }
 
 // From is the resolver for the from field.
-func (r *queryBlockResolver) From(ctx context.Context, obj *ent.QueryBlock) (map[string]any, error) {
-	return efClauseMap(obj.FromClause)
+func (r *queryBlockResolver) From(ctx context.Context, obj *ent.QueryBlock) (*model.QueryFrom, error) {
+	return presentClause(obj, presentFrom)
 }
 
 // Select is the resolver for the select field.
-func (r *queryBlockResolver) Select(ctx context.Context, obj *ent.QueryBlock) (map[string]any, error) {
-	return efClauseMap(obj.SelectClause)
+func (r *queryBlockResolver) Select(ctx context.Context, obj *ent.QueryBlock) (*model.QuerySelect, error) {
+	return presentClause(obj, presentSelect)
 }
 
 // TimeWindow is the resolver for the timeWindow field.
-func (r *queryBlockResolver) TimeWindow(ctx context.Context, obj *ent.QueryBlock) (map[string]any, error) {
-	return efClauseMap(obj.TimeWindow)
+func (r *queryBlockResolver) TimeWindow(ctx context.Context, obj *ent.QueryBlock) (*model.TimeWindow, error) {
+	return presentClause(obj, presentTimeWindow)
 }
 
 // Where is the resolver for the where field.
-func (r *queryBlockResolver) Where(ctx context.Context, obj *ent.QueryBlock) (map[string]any, error) {
-	return efClauseMap(obj.WhereClause)
+func (r *queryBlockResolver) Where(ctx context.Context, obj *ent.QueryBlock) (model.FilterNode, error) {
+	return presentClause(obj, presentWhere)
 }
 
 // GroupBy is the resolver for the groupBy field.
-func (r *queryBlockResolver) GroupBy(ctx context.Context, obj *ent.QueryBlock) ([]map[string]any, error) {
-	var refs []map[string]any
-	if _, err := efDecodeClause(obj.GroupBy, &refs); err != nil {
-		return nil, err
-	}
-	return refs, nil
+func (r *queryBlockResolver) GroupBy(ctx context.Context, obj *ent.QueryBlock) ([]*model.ColumnRef, error) {
+	return presentClause(obj, presentGroupBy)
 }
 
 // Having is the resolver for the having field.
-func (r *queryBlockResolver) Having(ctx context.Context, obj *ent.QueryBlock) (map[string]any, error) {
-	return efClauseMap(obj.Having)
+func (r *queryBlockResolver) Having(ctx context.Context, obj *ent.QueryBlock) (model.FilterNode, error) {
+	return presentClause(obj, presentHaving)
 }

@@ -2,6 +2,7 @@ package graph_test
 
 import (
 	"fmt"
+	"net/http"
 	"slices"
 	"testing"
 
@@ -27,19 +28,25 @@ func efGraphBlock(order int, where any) M {
 		"where": where}
 }
 
-func efGraphPred(op, column string, v any) M {
-	return M{"kind": "predicate", "comparisonOperator": op, "column": M{"table": "events", "column": column}, "value": v}
+// efGraphPredOut is efGraphPred as a stored FilterPredicate presents it
+// below the top of a tree (qbNode selects no aggregate there).
+func efGraphPredOut(op, column string, v any) M {
+	return M{"comparisonOperator": op, "column": M{"table": "events", "column": column}, "field": nil, "value": v}
 }
 
-const efGraphDetail = `id name description conditionCount ownerID updatedBy
-	queryBlocks { id order setOperator from select timeWindow where groupBy having }`
+func efGraphPred(op, column string, v any) M {
+	return qbPred("events", op, column, v)
+}
+
+var efGraphDetail = `id name description conditionCount ownerID updatedBy
+	queryBlocks { id order setOperator ` + qbClauses + ` }`
 
 func TestEventFiltersOverGraphQL(t *testing.T) {
 	apptest.Each(t, func(t *testing.T, env *apptest.Env) {
 		acme := env.Bootstrap("Acme")
 		token := env.Login(acme.Email)
 		h := apptest.JWT(token, acme.TenantID, acme.ProjectID)
-		create := `mutation($n: String!, $d: String, $b: [Map!]!) { createEventFilter(input: {name: $n, description: $d, queryBlocks: $b}) { ` + efGraphDetail + ` } }`
+		create := `mutation($n: String!, $d: String, $b: [QueryBlockInput!]!) { createEventFilter(input: {name: $n, description: $d, queryBlocks: $b}) { ` + efGraphDetail + ` } }`
 
 		// Without a dataset the definition cannot be checked.
 		expectFieldError(t, env.GraphQL(create, M{"n": "X", "b": L{efGraphBlock(0, nil)}}, h), "createEventFilter", "Tenant dataset not configured", "NOT_FOUND", 404)
@@ -49,12 +56,11 @@ func TestEventFiltersOverGraphQL(t *testing.T) {
 		// Create: blocks come back ordered, clauses normalized, conditionCount counted.
 		grouped := M{"order": 1, "setOperator": "UNION_ALL", "from": M{"table": "events"},
 			"select": M{"items": L{M{"kind": "column", "column": M{"table": "events", "column": "event_id"}},
-				M{"kind": "aggregate", "aggregate": M{"operator": "MAX", "operand": M{"table": "events", "column": "value"}}, "alias": "amount"}}},
+				M{"kind": "aggregate", "aggregate": M{"operator": "MAX", "operand": M{"column": M{"table": "events", "column": "value"}}}, "alias": "amount"}}},
 			"timeWindow": M{"timeOperator": "IN_THE_LAST", "unit": "DAYS", "value": 30},
 			"groupBy":    L{M{"table": "events", "column": "event_id"}},
-			"having":     M{"kind": "predicate", "comparisonOperator": "GREATER_THAN", "field": "amount", "value": 1}}
-		first := efGraphBlock(0, M{"kind": "group", "logicalOperator": "OR", "children": L{
-			efGraphPred("EQUALS", "event_name", "purchase"), efGraphPred("IN", "platform", L{"ios", "web"})}})
+			"having":     M{"predicate": M{"comparisonOperator": "GREATER_THAN", "field": "amount", "value": 1}}}
+		first := efGraphBlock(0, qbGroup("OR", efGraphPred("EQUALS", "event_name", "purchase"), efGraphPred("IN", "platform", L{"ios", "web"})))
 		out := gqlOK(t, env, h, create, M{"n": " Buyers ", "d": "desc", "b": L{grouped, first}})
 		f := get(t, out, "createEventFilter").(M)
 		id := f["id"].(string)
@@ -68,11 +74,16 @@ func TestEventFiltersOverGraphQL(t *testing.T) {
 			t.Fatalf("blocks out of order: %v", blocks)
 		}
 		if canon(t, b0["from"]) != canon(t, M{"table": "events", "joins": L{}, "unnests": L{}}) || b0["timeWindow"] != nil ||
-			b0["groupBy"] != nil || b0["having"] != nil || canon(t, b0["where"]) != canon(t, first["where"]) {
+			b0["groupBy"] != nil || b0["having"] != nil || canon(t, b0["where"]) != canon(t, M{"logicalOperator": "OR", "children": L{
+			efGraphPredOut("EQUALS", "event_name", "purchase"), efGraphPredOut("IN", "platform", L{"ios", "web"})}}) {
 			t.Fatalf("block 0 = %v", b0)
 		}
-		if canon(t, b1["timeWindow"]) != canon(t, grouped["timeWindow"]) || canon(t, b1["groupBy"]) != canon(t, grouped["groupBy"]) ||
-			canon(t, b1["having"]) != canon(t, grouped["having"]) || canon(t, b1["select"]) != canon(t, M{"distinct": false, "items": get(t, grouped, "select", "items")}) {
+		wantSelect := M{"distinct": false, "items": L{
+			M{"kind": "column", "column": M{"table": "events", "column": "event_id"}, "aggregate": nil, "alias": nil},
+			M{"kind": "aggregate", "column": nil, "aggregate": M{"operator": "MAX", "operand": M{"table": "events", "column": "value"}}, "alias": "amount"}}}
+		if canon(t, b1["timeWindow"]) != canon(t, M{"timeOperator": "IN_THE_LAST", "reference": nil, "unit": "DAYS", "value": 30, "from": nil, "to": nil}) ||
+			canon(t, b1["groupBy"]) != canon(t, grouped["groupBy"]) || canon(t, b1["select"]) != canon(t, wantSelect) ||
+			canon(t, b1["having"]) != canon(t, M{"comparisonOperator": "GREATER_THAN", "column": nil, "field": "amount", "aggregate": nil, "value": 1}) {
 			t.Fatalf("block 1 = %v", b1)
 		}
 		detail := gqlOK(t, env, h, `query($id: ID!) { eventFilter(id: $id) { `+efGraphDetail+` } }`, M{"id": id})
@@ -81,8 +92,8 @@ func TestEventFiltersOverGraphQL(t *testing.T) {
 		}
 		// Numbers written in the query itself (int64 for gqlgen) decode like JSON ones.
 		inline := gqlOK(t, env, h, `mutation { createEventFilter(input: {name: "Inline", queryBlocks: [{order: 0, setOperator: null,
-			from: {table: "events"}, select: {items: [{kind: "column", column: {table: "events", column: "quantity"}}]},
-			where: {kind: "predicate", comparisonOperator: "BETWEEN", column: {table: "events", column: "quantity"}, value: [2, 5]}}]}) { id conditionCount } }`, nil)
+			from: {table: "events"}, select: {items: [{kind: column, column: {table: "events", column: "quantity"}}]},
+			where: {predicate: {comparisonOperator: BETWEEN, column: {table: "events", column: "quantity"}, value: [2, 5]}}}]}) { id conditionCount } }`, nil)
 		if get(t, inline, "createEventFilter", "conditionCount") != 1.0 {
 			t.Fatalf("inline = %v", inline)
 		}
@@ -93,7 +104,7 @@ func TestEventFiltersOverGraphQL(t *testing.T) {
 		inFirst["timeWindow"] = M{"timeOperator": "IN_THE_FIRST", "unit": "DAYS", "value": 3}
 		expectInvalid(t, env.GraphQL(create, M{"n": "X", "b": L{inFirst}}, h), "createEventFilter", efGraphInTheFirst)
 		expectInvalid(t, env.GraphQL(create, M{"n": "X", "b": L{efGraphBlock(0, efGraphPred("EQUALS", "nope", "x"))}}, h), "createEventFilter",
-			"queryBlocks[0].where.column: column nope does not exist in table events")
+			"queryBlocks[0].where.predicate.column: column nope does not exist in table events")
 
 		// The connection: the active project's filters only.
 		list := `query($w: EventFilterWhereInput) { eventFilters(where: $w, orderBy: {field: NAME}) { totalCount edges { node { name conditionCount projectID } } } }`
@@ -152,7 +163,7 @@ func TestEventFiltersOverGraphQL(t *testing.T) {
 			rest := env.Do("GET", "/api/event-criterias/"+id+"/sql?format="+format, nil, h)
 			var want M
 			rest.JSON(t, &want)
-			got := gqlOK(t, env, h, `query($id: ID!, $f: String) { eventFilterSQL(id: $id, format: $f) { format query finalCteName subjectColumn params types } }`,
+			got := gqlOK(t, env, h, `query($id: ID!, $f: SQLFormat) { eventFilterSQL(id: $id, format: $f) { format query finalCteName subjectColumn params types } }`,
 				M{"id": id, "f": format})
 			if format == "literal" {
 				want["params"], want["types"] = nil, nil
@@ -160,27 +171,29 @@ func TestEventFiltersOverGraphQL(t *testing.T) {
 			if canon(t, get(t, got, "eventFilterSQL")) != canon(t, want) {
 				t.Fatalf("%s: eventFilterSQL = %v\nREST %v", format, got, want)
 			}
-			gen := gqlOK(t, env, h, `query($b: [Map!]!, $f: String) { generateEventFilterSQL(queryBlocks: $b, format: $f) { format query finalCteName subjectColumn params types } }`,
+			gen := gqlOK(t, env, h, `query($b: [QueryBlockInput!]!, $f: SQLFormat) { generateEventFilterSQL(queryBlocks: $b, format: $f) { format query finalCteName subjectColumn params types } }`,
 				M{"b": L{first}, "f": format})
 			if canon(t, get(t, gen, "generateEventFilterSQL")) != canon(t, want) {
 				t.Fatalf("%s: generateEventFilterSQL = %v\nREST %v", format, gen, want)
 			}
 		}
-		expectInvalid(t, env.GraphQL(`query($id: ID!) { eventFilterSQL(id: $id, format: "sql") { query } }`, M{"id": id}, h), "eventFilterSQL",
-			"format must be one of the following values: parameterized, literal")
+		// format is an enum: the schema refuses other values.
+		expectBody(t, env.GraphQL(`query($id: ID!) { eventFilterSQL(id: $id, format: "sql") { query } }`, M{"id": id}, h), http.StatusUnprocessableEntity,
+			M{"data": nil, "errors": L{M{"message": `Enum "SQLFormat" cannot represent non-enum value: "sql".`, "locations": L{M{"line": 1, "column": 52}},
+				"extensions": M{"code": "GRAPHQL_VALIDATION_FAILED"}}}})
 
 		// Validation result.
-		expectData(t, env.GraphQL(`query($b: [Map!]!) { validateEventFilter(queryBlocks: $b) { valid errors { path message } } }`, M{"b": L{inFirst}}, h),
+		expectData(t, env.GraphQL(`query($b: [QueryBlockInput!]!) { validateEventFilter(queryBlocks: $b) { valid errors { path message } } }`, M{"b": L{inFirst}}, h),
 			M{"validateEventFilter": M{"valid": false, "errors": L{M{"path": "queryBlocks[0].timeWindow.timeOperator", "message": efGraphInTheFirst}}}})
-		expectData(t, env.GraphQL(`query($b: [Map!]!) { validateEventFilter(queryBlocks: $b) { valid errors { path message } } }`, M{"b": L{first}}, h),
+		expectData(t, env.GraphQL(`query($b: [QueryBlockInput!]!) { validateEventFilter(queryBlocks: $b) { valid errors { path message } } }`, M{"b": L{first}}, h),
 			M{"validateEventFilter": M{"valid": true, "errors": L{}}})
 
 		// Preview: a stored filter or a definition, on the dataset (postgres schema or sqlite file).
 		counted := L{M{"order": 0, "setOperator": nil, "from": M{"table": "events"},
 			"select": M{"items": L{M{"kind": "column", "column": M{"table": "events", "column": "platform"}},
-				M{"kind": "aggregate", "aggregate": M{"operator": "COUNT", "operand": "*"}, "alias": "n"}}},
+				M{"kind": "aggregate", "aggregate": M{"operator": "COUNT", "operand": M{"star": true}}, "alias": "n"}}},
 			"where": efGraphPred("EQUALS", "event_name", "purchase"), "groupBy": L{M{"table": "events", "column": "platform"}}}}
-		preview := `query($id: ID, $b: [Map!], $l: Int) { previewEventFilter(id: $id, queryBlocks: $b, limit: $l) { columns rows rowCount elapsedMs } }`
+		preview := `query($id: ID, $b: [QueryBlockInput!], $l: Int) { previewEventFilter(id: $id, queryBlocks: $b, limit: $l) { columns rows rowCount elapsedMs } }`
 		p := get(t, gqlOK(t, env, h, preview, M{"b": counted, "l": 100}), "previewEventFilter").(M)
 		var got []string
 		for _, r := range p["rows"].([]any) {

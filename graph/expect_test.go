@@ -169,3 +169,11 @@ func expectInvalid(t *testing.T, res *apptest.Response, field string, messages .
 		"extensions": M{"code": "BAD_REQUEST", "statusCode": 400, "messages": strs(messages)},
 	}}})
 }
+
+// expectVariableInvalid asserts a request refused before execution because
+// a variable does not coerce to its type (422 at the variable's path).
+func expectVariableInvalid(t *testing.T, res *apptest.Response, path L, message string) {
+	t.Helper()
+	expectBody(t, res, http.StatusUnprocessableEntity, M{"errors": L{M{"message": message, "path": append(L{"variable"}, path...),
+		"extensions": M{"code": "GRAPHQL_VALIDATION_FAILED"}}}, "data": nil})
+}

@@ -85,21 +85,22 @@ var malformed = map[string]struct {
 	// must: the 400 message after the argument's path; "" for a 422.
 	must string
 }{
-	"ID":      {"nope", mustUUID},
-	"UUID":    {"nope", mustUUID},
-	"Time":    {"tomorrow", mustTime},
-	"Cursor":  {"garbage", mustCursor},
-	"Map":     {"not an object", mustMap},
-	"String":  {M{"not": "a string"}, ""},
-	"Int":     {"many", ""},
-	"Float":   {"much", ""},
-	"Boolean": {"yes", ""},
+	"ID":         {"nope", mustUUID},
+	"Time":       {"tomorrow", mustTime},
+	"Cursor":     {"garbage", mustCursor},
+	"Map":        {"not an object", mustMap},
+	"Number":     {"two", "must be a number"},
+	"QueryValue": {M{"not": "a scalar"}, "must be a string, number, boolean or a list of them"},
+	"String":     {M{"not": "a string"}, ""},
+	"Int":        {"many", ""},
+	"Float":      {"much", ""},
+	"Boolean":    {"yes", ""},
 }
 
 // wellFormed scalars fill the required arguments around the malformed one.
 var wellFormed = map[string]any{
-	"ID": "00000000-0000-0000-0000-000000000001", "UUID": "00000000-0000-0000-0000-000000000001",
-	"Time": "2025-01-31T09:00:00Z", "Map": M{}, "JSON": M{}, "String": "x", "Int": 1, "Float": 1.5, "Boolean": true,
+	"ID":   "00000000-0000-0000-0000-000000000001",
+	"Time": "2025-01-31T09:00:00Z", "Map": M{}, "JSON": M{}, "String": "x", "Int": 1, "Float": 1.5, "Boolean": true, "Number": 2, "QueryValue": "x",
 }
 
 // TestMalformedScalarsWalk walks every scalar type of the schema, finds an
@@ -176,7 +177,7 @@ type scalarUse struct {
 }
 
 // findScalarUse searches Query, then Mutation fields, by name, for an
-// argument reaching scalar within three levels of input objects, the
+// argument reaching scalar within seven levels of input objects, the
 // shallowest first.
 func findScalarUse(scalar string) *scalarUse {
 	for _, op := range []struct {
@@ -186,7 +187,7 @@ func findScalarUse(scalar string) *scalarUse {
 		fields := slices.Clone(op.def.Fields)
 		slices.SortFunc(fields, func(a, b *ast.FieldDefinition) int { return strings.Compare(a.Name, b.Name) })
 		// The shallowest use first: an argument of the scalar itself.
-		for levels := range 4 {
+		for levels := range 8 {
 			for _, f := range fields {
 				if strings.HasPrefix(f.Name, "__") {
 					continue

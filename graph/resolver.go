@@ -4,8 +4,6 @@
 package graph
 
 import (
-	"encoding/json"
-
 	"github.com/google/uuid"
 
 	"github.com/reten-io/reten/ent"
@@ -194,7 +192,7 @@ func activationInput(in *model.ActivationConfigInput) *agc.ActivationInput {
 	}
 	return &agc.ActivationInput{PillarFields: pillarFields(in.Name, in.Description, in.SourceTable, in.SourceColumns, in.DateColumn),
 		AggregationMethod: enumPtr(in.AggregationMethod),
-		Moments: mapList(in.Moments, func(m *model.ActivationMomentInput) agc.MomentInput {
+		Moments: mapList(in.ActivationMoments, func(m *model.ActivationMomentInput) agc.MomentInput {
 			return agc.MomentInput{ID: m.ID, StatusCode: m.StatusCode, UserRetentionStatusConfigID: m.UserRetentionStatusConfigID,
 				MinActions: m.MinActions, WindowDays: m.WindowDays, TimeWindow: m.TimeWindow, Priority: m.Priority}
 		})}
@@ -208,7 +206,7 @@ func engagementInput(in *model.EngagementConfigInput) *agc.EngagementInput {
 	return &agc.EngagementInput{PillarFields: pillarFields(in.Name, in.Description, in.SourceTable, in.SourceColumns, in.DateColumn),
 		EngagementWindowDays: in.EngagementWindowDays, MinLifetimeActionsForEngaged: in.MinLifetimeActionsForEngaged,
 		CountingMethod: in.CountingMethod,
-		Levels: mapList(in.Levels, func(l *model.EngagementLevelInput) agc.LevelInput {
+		Levels: mapList(in.EngagementLevels, func(l *model.EngagementLevelInput) agc.LevelInput {
 			return agc.LevelInput{ID: l.ID, StatusCode: l.StatusCode, UserRetentionStatusConfigID: l.UserRetentionStatusConfigID,
 				Label: l.Label, MinThreshold: l.MinThreshold, MaxThreshold: l.MaxThreshold, Order: l.Order}
 		})}
@@ -220,7 +218,7 @@ func resurrectionInput(in *model.ResurrectionConfigInput) *agc.ResurrectionInput
 		return nil
 	}
 	return &agc.ResurrectionInput{PillarFields: pillarFields(in.Name, in.Description, in.SourceTable, in.SourceColumns, in.DateColumn),
-		Thresholds: mapList(in.Thresholds, func(t *model.ResurrectionThresholdInput) agc.ThresholdInput {
+		Thresholds: mapList(in.ResurrectionThresholds, func(t *model.ResurrectionThresholdInput) agc.ThresholdInput {
 			return agc.ThresholdInput{ID: t.ID, StatusCode: t.StatusCode, UserRetentionStatusConfigID: t.UserRetentionStatusConfigID,
 				Label: t.Label, ThresholdDays: t.ThresholdDays, Order: t.Order}
 		})}
@@ -232,15 +230,4 @@ func agcOf(a *agc.AGC, err error) (*ent.ActivityGenerationConfig, error) {
 		return nil, err
 	}
 	return a.ActivityGenerationConfig, nil
-}
-
-// jsonMap presents v as a Map scalar with v's JSON keys (lifecycleDefaults
-// keeps the snake_case payload of GET /api/lifecycle-defaults).
-func jsonMap(v any) (map[string]any, error) {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return nil, err
-	}
-	var out map[string]any
-	return out, json.Unmarshal(b, &out)
 }

@@ -20,8 +20,13 @@ func snapshotOutcome(o string) model.CommerceLifecycleSnapshotOutcome {
 func snapshotFilter(f *model.CommerceLifecycleSnapshotsFilter, o *model.CommerceLifecycleSnapshotsOrder) snapshot.Filter {
 	out := snapshot.Filter{Sort: snapshot.SortDesc}
 	if f != nil {
-		out.Code, out.Stage = deref(f.Code), deref(f.Stage)
-		out.AGCID, out.StateChangedSince = deref(f.ActivityGenerationConfigID), deref(f.StateChangedSince)
+		out.Code, out.StateChangedSince = deref(f.Code), deref(f.StateChangedSince)
+		if f.Stage != nil {
+			out.Stage = f.Stage.String()
+		}
+		if f.ActivityGenerationConfigID != nil {
+			out.AGCID = f.ActivityGenerationConfigID.String()
+		}
 	}
 	if o != nil && o.Direction == entgql.OrderDirectionAsc {
 		out.Sort = snapshot.SortAsc
@@ -36,7 +41,7 @@ func snapshotItems(items []*model.CommerceLifecycleSnapshotItemInput) []snapshot
 	for i, it := range items {
 		at := it.LastComputedAt
 		out[i] = snapshot.Item{ExternalID: deref(it.ExternalID), AGCID: it.ActivityGenerationConfigID.String(),
-			Code: it.Code, Stage: it.Stage, LastComputedAt: &at}
+			Code: it.Code, Stage: it.Stage.String(), LastComputedAt: &at}
 		if it.CommerceID != nil {
 			out[i].CommerceID = it.CommerceID.String()
 		}

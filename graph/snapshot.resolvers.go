@@ -18,7 +18,7 @@ import (
 func (r *mutationResolver) UpsertCommerceLifecycleSnapshot(ctx context.Context, input model.UpsertCommerceLifecycleSnapshotInput) (*model.CommerceLifecycleSnapshotUpsertResult, error) {
 	at := input.LastComputedAt
 	sn, outcome, err := r.Resolver.Snapshots.Upsert(ctx, snapshot.Item{CommerceID: input.CommerceID.String(),
-		AGCID: input.ActivityGenerationConfigID.String(), Code: input.Code, Stage: input.Stage, LastComputedAt: &at})
+		AGCID: input.ActivityGenerationConfigID.String(), Code: input.Code, Stage: input.Stage.String(), LastComputedAt: &at})
 	if err != nil {
 		return nil, err
 	}

@@ -136,8 +136,8 @@ func TestSnapshotUpsertsOverGraphQL(t *testing.T) {
 		})
 
 		t.Run("errors", func(t *testing.T) {
-			expectInvalid(t, upsert(s.h, s.c1, s.low, "new", "NOPE", t4), field, snapshot.MsgStageValues)
-			expectInvalid(t, upsert(s.h, s.c1, s.low, "", "NOPE", t4), field, snapshot.MsgCodeEmpty, snapshot.MsgStageValues)
+			expectVariableInvalid(t, upsert(s.h, s.c1, s.low, "new", "NOPE", t4), L{"in", "stage"}, "NOPE is not a valid CommerceLifecycleSnapshotStage")
+			expectInvalid(t, upsert(s.h, s.c1, s.low, "", "ACTIVATION", t4), field, snapshot.MsgCodeEmpty)
 			expectFieldError(t, upsert(s.h, s.c1, s.low, "off", "ENGAGEMENT", t4), field,
 				`Retention status config "off" does not exist or is inactive`, "BAD_REQUEST", 400)
 			// Another tenant's commerce or AGC is unknown.
@@ -170,14 +170,14 @@ func TestSnapshotUpsertsOverGraphQL(t *testing.T) {
 				snapItem(s.c3, s.low, "new", "ACTIVATION", t1),
 				snapItem(s.c3, s.low, "engaged", "ENGAGEMENT", t2),
 				snapItem(s.bc, s.low, "new", "ACTIVATION", t2),
-				snapItem(s.c1, s.low, "new", "NOPE", t4),
+				snapItem(s.c1, s.low, "new", "ENGAGEMENT", t4),
 				snapItem(s.c1, s.low, "nope", "ACTIVATION", t4),
 				snapItem(s.c1, s.bagc, "new", "ACTIVATION", t4),
 			)
 			wantBatch := M{"results": L{M{"index": 0, "outcome": "CREATED"}, M{"index": 1, "outcome": "UPDATED"}},
 				"errors": L{
 					M{"index": 2, "messages": L{"Commerce " + s.bc + " not found"}},
-					M{"index": 3, "messages": L{snapshot.MsgStageValues}},
+					M{"index": 3, "messages": L{`stage ENGAGEMENT does not match retention status config "new" (stage ACTIVATION)`}},
 					M{"index": 4, "messages": L{`Retention status config "nope" does not exist or is inactive`}},
 					M{"index": 5, "messages": L{"Activity generation config " + s.bagc + " not found"}},
 				}, "created": 1, "updated": 1, "unchanged": 0, "stale": 0}

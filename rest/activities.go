@@ -138,12 +138,12 @@ func activityPage(list func(context.Context, activity.Filter, paging.Page) (*pag
 // activityBody reads a new activity; its type problems travel with it (the
 // service adds its rules to them: one 400 listing all).
 var activityBody = func(r *http.Request) (activity.CreateInput, error) {
-	b, err := decodeBody(r, "commerceId", "type", "channel", "scheduledAt", "operatorId", "title", "description", "attributes")
+	b, err := decodeBody(r, "commerce_id", "type", "channel", "scheduled_at", "operator_id", "title", "description", "attributes")
 	if err != nil {
 		return activity.CreateInput{}, err
 	}
-	in := activity.CreateInput{CommerceID: b.uuid("commerceId").OrZero(), Type: b.str("type").OrZero(),
-		Channel: b.str("channel").OrZero(), ScheduledAt: b.instant("scheduledAt").Ptr(), OperatorID: b.uuid("operatorId").Ptr(),
+	in := activity.CreateInput{CommerceID: b.uuid("commerce_id").OrZero(), Type: b.str("type").OrZero(),
+		Channel: b.str("channel").OrZero(), ScheduledAt: b.instant("scheduled_at").Ptr(), OperatorID: b.uuid("operator_id").Ptr(),
 		Title: b.str("title").Ptr(), Description: b.str("description").Ptr()}
 	attrs := b.strMap("attributes").OrZero()
 	for _, k := range slices.Sorted(maps.Keys(attrs)) {
@@ -159,14 +159,14 @@ func (a *api) createActivity(w http.ResponseWriter, r *http.Request) error {
 
 var reasonOnlyBody = bodyOf(func(b *body) *string { return b.str("reason").Ptr() }, "reason")
 
-// resolutionBody reads a resolution event; the service checks eventType
+// resolutionBody reads a resolution event; the service checks event_type
 // against its values, after the type problems that travel with it.
 var resolutionBody = func(r *http.Request) (activity.ResolutionInput, error) {
-	b, err := decodeBody(r, "eventType", "detail")
+	b, err := decodeBody(r, "event_type", "detail")
 	if err != nil {
 		return activity.ResolutionInput{}, err
 	}
-	in := activity.ResolutionInput{EventType: b.str("eventType").OrZero(), Detail: b.floatObject("detail").OrZero()}
+	in := activity.ResolutionInput{EventType: b.str("event_type").OrZero(), Detail: b.floatObject("detail").OrZero()}
 	in.Problems = b.problems()
 	return in, nil
 }

@@ -60,8 +60,8 @@ func TestActivitiesCreateListAndCommands(t *testing.T) {
 		kiosk := actOK(t, env.Do("POST", "/api/commerces", map[string]any{"name": "Kiosko Luna"}, th), 201)["id"].(string)
 
 		// Creation: READY, full record, attributes, CREATED event with fromStatus null.
-		x := actOK(t, env.Do("POST", "/api/activities", map[string]any{"commerceId": shop, "type": "TASK", "channel": "SMS",
-			"scheduledAt": "2030-05-01T10:00:00Z", "title": "Visit", "description": "First visit",
+		x := actOK(t, env.Do("POST", "/api/activities", map[string]any{"commerce_id": shop, "type": "TASK", "channel": "SMS",
+			"scheduled_at": "2030-05-01T10:00:00Z", "title": "Visit", "description": "First visit",
 			"attributes": map[string]any{"segment": "gold", "city": "Lima"}}, h), 201)
 		id := x["id"].(string)
 		if x["status"] != "READY" || x["type"] != "TASK" || x["channel"] != "SMS" || x["scheduledAt"] != "2030-05-01T10:00:00Z" ||
@@ -88,25 +88,30 @@ func TestActivitiesCreateListAndCommands(t *testing.T) {
 
 		// Creation errors.
 		apptest.ExpectError(t, env.Do("POST", "/api/activities", map[string]any{"extra": 1}, h), 400, []string{
-			"property extra should not exist", "commerceId should not be empty", "type should not be empty",
-			"channel should not be empty", "scheduledAt should not be empty"})
-		apptest.ExpectError(t, env.Do("POST", "/api/activities", map[string]any{"commerceId": "x", "type": "CALL", "channel": "FAX",
-			"scheduledAt": "tomorrow", "attributes": map[string]any{"a": 1}}, h), 400, []string{
-			"commerceId must be a UUID", "scheduledAt must be a valid ISO 8601 date string", "attributes must be an object whose values are strings",
-			"commerceId should not be empty", "type must be one of the following values: TASK, MESSAGE",
-			"channel must be one of the following values: SALESMAN, CALLCENTER, WHATSAPP, EMAIL, SMS, PUSH", "scheduledAt should not be empty"})
-		base := map[string]any{"commerceId": uuid.NewString(), "type": "TASK", "channel": "SMS", "scheduledAt": "2030-05-01T10:00:00Z"}
+			"property extra should not exist", "commerce_id should not be empty", "type should not be empty",
+			"channel should not be empty", "scheduled_at should not be empty"})
+		apptest.ExpectError(t, env.Do("POST", "/api/activities", map[string]any{"commerce_id": "x", "type": "CALL", "channel": "FAX",
+			"scheduled_at": "tomorrow", "attributes": map[string]any{"a": 1}}, h), 400, []string{
+			"commerce_id must be a UUID", "scheduled_at must be a valid ISO 8601 date string", "attributes must be an object whose values are strings",
+			"commerce_id should not be empty", "type must be one of the following values: TASK, MESSAGE",
+			"channel must be one of the following values: SALESMAN, CALLCENTER, WHATSAPP, EMAIL, SMS, PUSH", "scheduled_at should not be empty"})
+		// Request bodies are snake_case: the camelCase spelling is an unknown member.
+		apptest.ExpectError(t, env.Do("POST", "/api/activities", map[string]any{"commerceId": shop, "type": "TASK", "channel": "SMS",
+			"scheduledAt": "2030-05-01T10:00:00Z", "operatorId": uuid.NewString()}, h), 400, []string{
+			"property commerceId should not exist", "property operatorId should not exist", "property scheduledAt should not exist",
+			"commerce_id should not be empty", "scheduled_at should not be empty"})
+		base := map[string]any{"commerce_id": uuid.NewString(), "type": "TASK", "channel": "SMS", "scheduled_at": "2030-05-01T10:00:00Z"}
 		apptest.ExpectError(t, env.Do("POST", "/api/activities", base, h), 404, "Commerce not found")
 		betaShop := actOK(t, env.Do("POST", "/api/commerces", map[string]any{"name": "B"}, apptest.JWT(env.Login(beta.Email), beta.TenantID, uuid.Nil)), 201)["id"].(string)
-		base["commerceId"] = betaShop
+		base["commerce_id"] = betaShop
 		apptest.ExpectError(t, env.Do("POST", "/api/activities", base, h), 404, "Commerce not found")
-		base["commerceId"], base["operatorId"] = shop, uuid.NewString()
+		base["commerce_id"], base["operator_id"] = shop, uuid.NewString()
 		apptest.ExpectError(t, env.Do("POST", "/api/activities", base, h), 404, "Operator not found")
 
 		// More activities for the filters.
 		mk := func(com, typ, ch, at, title string) string {
-			return actOK(t, env.Do("POST", "/api/activities", map[string]any{"commerceId": com, "type": typ, "channel": ch,
-				"scheduledAt": at, "title": title}, h), 201)["id"].(string)
+			return actOK(t, env.Do("POST", "/api/activities", map[string]any{"commerce_id": com, "type": typ, "channel": ch,
+				"scheduled_at": at, "title": title}, h), 201)["id"].(string)
 		}
 		msg := mk(kiosk, "MESSAGE", "WHATSAPP", "2030-05-02T10:00:00Z", "Promo")
 		call := mk(kiosk, "TASK", "CALLCENTER", "2030-05-03T10:00:00Z", "Call back")
@@ -162,12 +167,12 @@ func TestActivitiesCreateListAndCommands(t *testing.T) {
 		apptest.ExpectError(t, env.Do("POST", "/api/activities/tasks/"+msg+"/dispatch", nil, h), 404, "Activity not found")
 
 		// Resolution events and cancellation.
-		res = env.Do("POST", "/api/activities/"+msg+"/resolution-events", map[string]any{"eventType": "RESOLUTION_RETRY_SUCCESS"}, h)
+		res = env.Do("POST", "/api/activities/"+msg+"/resolution-events", map[string]any{"event_type": "RESOLUTION_RETRY_SUCCESS"}, h)
 		apptest.ExpectError(t, res, 409, "Activity in status READY does not accept RESOLUTION_RETRY_SUCCESS")
-		apptest.ExpectError(t, env.Do("POST", "/api/activities/"+msg+"/resolution-events", map[string]any{"eventType": "CREATED", "x": 1}, h), 400,
-			[]string{"property x should not exist", "eventType must be one of the following values: RESOLUTION_FAILED, RESOLUTION_RETRY_SUCCESS, RESOLUTION_RETRY_FAILED"})
+		apptest.ExpectError(t, env.Do("POST", "/api/activities/"+msg+"/resolution-events", map[string]any{"event_type": "CREATED", "x": 1}, h), 400,
+			[]string{"property x should not exist", "event_type must be one of the following values: RESOLUTION_FAILED, RESOLUTION_RETRY_SUCCESS, RESOLUTION_RETRY_FAILED"})
 		for _, step := range [][2]string{{"RESOLUTION_FAILED", "UNRESOLVED"}, {"RESOLUTION_RETRY_FAILED", "UNRESOLVED"}, {"RESOLUTION_RETRY_SUCCESS", "READY"}} {
-			got := actOK(t, env.Do("POST", "/api/activities/"+msg+"/resolution-events", map[string]any{"eventType": step[0], "detail": map[string]any{"why": "x"}}, h), 200)
+			got := actOK(t, env.Do("POST", "/api/activities/"+msg+"/resolution-events", map[string]any{"event_type": step[0], "detail": map[string]any{"why": "x"}}, h), 200)
 			if got["status"] != step[1] {
 				t.Fatalf("%s: %v", step[0], got)
 			}
@@ -194,7 +199,7 @@ func TestActivitiesCreateListAndCommands(t *testing.T) {
 				"/api/activities/tasks/" + id + "/force-retry-dispatch"} {
 				apptest.ExpectError(t, env.Do("POST", p, nil, hh), 404, "Activity not found")
 			}
-			apptest.ExpectError(t, env.Do("POST", "/api/activities/"+id+"/resolution-events", map[string]any{"eventType": "RESOLUTION_FAILED"}, hh), 404, "Activity not found")
+			apptest.ExpectError(t, env.Do("POST", "/api/activities/"+id+"/resolution-events", map[string]any{"event_type": "RESOLUTION_FAILED"}, hh), 404, "Activity not found")
 			if got := actOK(t, env.Do("GET", "/api/activities", nil, hh), 200)["meta"].(map[string]any)["total"]; got != 0.0 {
 				t.Fatalf("another project lists %v activities", got)
 			}
@@ -210,8 +215,8 @@ func TestActivityDispatch(t *testing.T) {
 		th := apptest.JWT(tok, acme.TenantID, uuid.Nil)
 		shop := actOK(t, env.Do("POST", "/api/commerces", map[string]any{"name": "Shop"}, th), 201)["id"].(string)
 		task := func(ch string) string {
-			return actOK(t, env.Do("POST", "/api/activities", map[string]any{"commerceId": shop, "type": "TASK", "channel": ch,
-				"scheduledAt": "2030-05-01T10:00:00Z", "attributes": map[string]any{"k": "v"}}, h), 201)["id"].(string)
+			return actOK(t, env.Do("POST", "/api/activities", map[string]any{"commerce_id": shop, "type": "TASK", "channel": ch,
+				"scheduled_at": "2030-05-01T10:00:00Z", "attributes": map[string]any{"k": "v"}}, h), 201)["id"].(string)
 		}
 		configs := "/api/projects/" + acme.ProjectID.String() + "/dispatch-configs/"
 

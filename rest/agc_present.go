@@ -137,7 +137,12 @@ func presentEngagement(c *ent.EngagementConfig) *engagementDTO {
 	if c == nil {
 		return nil
 	}
-	return &engagementDTO{pillarHead: pillarHead{c.ID, c.Name, c.Description, c.SourceTable, c.SourceColumns, c.DateColumn,
+	// SPEC types engagement sourceColumns string[] (activation's may be null).
+	columns := c.SourceColumns
+	if columns == nil {
+		columns = []string{}
+	}
+	return &engagementDTO{pillarHead: pillarHead{c.ID, c.Name, c.Description, c.SourceTable, columns, c.DateColumn,
 		c.ActivityGenerationConfigID}, EngagementWindowDays: c.EngagementWindowDays,
 		MinLifetimeActionsForEngaged: c.MinLifetimeActionsForEngaged, CountingMethod: c.CountingMethod,
 		pillarTail: pillarTail{c.IsActive, c.UpdatedBy, stamps{c.CreatedAt, c.UpdatedAt}}, EngagementLevels: presentAll(c.Edges.EngagementLevels, func(l *ent.EngagementLevel) levelDTO {

@@ -100,13 +100,15 @@ var audienceBody = bodyOf(func(b *body) audience.CreateInput {
 }, "name", "description", "queryBlocks", "compositions")
 
 // audiencePatchBody is the PATCH of the event filters plus compositions:
-// queryBlocks and compositions, each when sent, replace the stored ones.
+// queryBlocks and compositions, each when sent, replace the stored ones;
+// confirm_default_root confirms such an edit of the root audience.
 var audiencePatchBody = bodyOf(func(b *body) audience.UpdateInput {
-	in := audience.UpdateInput{Name: b.str("name"), Description: b.str("description")}
+	in := audience.UpdateInput{Name: b.str("name"), Description: b.str("description"),
+		ConfirmDefaultRoot: b.boolean("confirm_default_root").OrZero()}
 	in.QueryBlocks, in.SetBlocks = b.jsonValue("queryBlocks")
 	in.Compositions, in.SetCompositions = compositions(b)
 	return in
-}, "name", "description", "queryBlocks", "compositions")
+}, "name", "description", "queryBlocks", "compositions", "confirm_default_root")
 
 // changeBody is the definition of preview-change: the membership change a
 // PATCH with the same queryBlocks and compositions would cause.

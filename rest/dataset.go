@@ -90,9 +90,9 @@ func presentDatasetCatalog(d *ent.TenantDataset) catalogDTO {
 
 var datasetBody = bodyOf(func(b *body) dataset.ConfigInput {
 	return dataset.ConfigInput{Engine: b.str("engine", dataset.MsgEngine).OrZero(), Connection: b.str("connection").Ptr(),
-		SchemaName: b.str("schemaName").OrZero(), BigqueryProject: b.str("bigqueryProject").OrZero(),
-		BigqueryDataset: b.str("bigqueryDataset").OrZero()}
-}, "engine", "connection", "schemaName", "bigqueryProject", "bigqueryDataset")
+		SchemaName: b.str("schema_name").OrZero(), BigqueryProject: b.str("bigquery_project").OrZero(),
+		BigqueryDataset: b.str("bigquery_dataset").OrZero()}
+}, "engine", "connection", "schema_name", "bigquery_project", "bigquery_dataset")
 
 func (a *api) putDataset(w http.ResponseWriter, r *http.Request) error {
 	in, err := datasetBody(r)
@@ -120,7 +120,7 @@ var catalogBody = func(r *http.Request) (qb.Catalog, error) {
 	cat := qb.Catalog{Tables: make([]qb.Table, 0, len(raws))}
 	for i, raw := range raws {
 		cat.Tables = append(cat.Tables, catalogTable(b.elem("tables", i, raw, "name", "description", "purpose",
-			"defaultTimeReferenceColumn", "columns", "semiJoins")))
+			"default_time_reference_column", "columns", "semi_joins")))
 	}
 	return cat, b.err()
 }
@@ -130,16 +130,16 @@ func catalogTable(b *body) qb.Table {
 		return qb.Table{}
 	}
 	t := qb.Table{Name: b.str("name").OrZero(), Description: b.str("description").OrZero(), Purpose: b.str("purpose").OrZero(),
-		DefaultTimeReferenceColumn: b.str("defaultTimeReferenceColumn").OrZero()}
+		DefaultTimeReferenceColumn: b.str("default_time_reference_column").OrZero()}
 	for i, raw := range b.array("columns").OrZero() {
 		t.Columns = append(t.Columns, catalogColumn(b.elem("columns", i, raw, catalogColumnMembers...)))
 	}
-	for i, raw := range b.array("semiJoins").OrZero() {
-		sb := b.elem("semiJoins", i, raw, "name", "toTable", "on")
+	for i, raw := range b.array("semi_joins").OrZero() {
+		sb := b.elem("semi_joins", i, raw, "name", "to_table", "on")
 		if sb == nil {
 			continue
 		}
-		sj := qb.SemiJoin{Name: sb.str("name").OrZero(), ToTable: sb.str("toTable").OrZero()}
+		sj := qb.SemiJoin{Name: sb.str("name").OrZero(), ToTable: sb.str("to_table").OrZero()}
 		for k, raw := range sb.array("on").OrZero() {
 			if kb := sb.elem("on", k, raw, "left", "right"); kb != nil {
 				sj.On = append(sj.On, qb.JoinKey{Left: kb.str("left").OrZero(), Right: kb.str("right").OrZero()})
@@ -150,17 +150,17 @@ func catalogTable(b *body) qb.Table {
 	return t
 }
 
-var catalogColumnMembers = []string{"name", "type", "isRepeated", "isIdentity", "isDefaultTimeReference", "description", "subFields"}
+var catalogColumnMembers = []string{"name", "type", "is_repeated", "is_identity", "is_default_time_reference", "description", "sub_fields"}
 
 func catalogColumn(b *body) qb.Column {
 	if b == nil {
 		return qb.Column{}
 	}
 	c := qb.Column{Name: b.str("name").OrZero(), Type: qb.FieldType(b.str("type").OrZero()),
-		Repeated: b.boolean("isRepeated").OrZero(), IsIdentity: b.boolean("isIdentity").OrZero(),
-		IsDefaultTimeReference: b.boolean("isDefaultTimeReference").OrZero(), Description: b.str("description").OrZero()}
-	for i, raw := range b.array("subFields").OrZero() {
-		c.SubFields = append(c.SubFields, catalogColumn(b.elem("subFields", i, raw, catalogColumnMembers...)))
+		Repeated: b.boolean("is_repeated").OrZero(), IsIdentity: b.boolean("is_identity").OrZero(),
+		IsDefaultTimeReference: b.boolean("is_default_time_reference").OrZero(), Description: b.str("description").OrZero()}
+	for i, raw := range b.array("sub_fields").OrZero() {
+		c.SubFields = append(c.SubFields, catalogColumn(b.elem("sub_fields", i, raw, catalogColumnMembers...)))
 	}
 	return c
 }

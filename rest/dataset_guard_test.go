@@ -38,7 +38,7 @@ func ownConnection(env *apptest.Env) map[string]any {
 	if env.App.DB.Dialect == "postgres" {
 		u, _ := url.Parse(env.App.Config.DatabaseURL)
 		u.RawQuery = "sslmode=disable" // its search_path parameter would be refused first
-		return map[string]any{"engine": "postgres", "connection": u.String(), "schemaName": "public"}
+		return map[string]any{"engine": "postgres", "connection": u.String(), "schema_name": "public"}
 	}
 	return map[string]any{"engine": "sqlite", "connection": strings.TrimPrefix(env.App.Config.DatabaseURL, "sqlite://")}
 }
@@ -71,10 +71,10 @@ func TestHostedDatasetKeepsItsLocation(t *testing.T) {
 
 		moves := []map[string]any{
 			{"engine": engine, "connection": ownConnection(env)["connection"]},
-			{"engine": "bigquery", "bigqueryProject": "acme-project", "bigqueryDataset": "analytics"},
+			{"engine": "bigquery", "bigquery_project": "acme-project", "bigquery_dataset": "analytics"},
 		}
 		if engine == dataset.EnginePostgres {
-			moves = append(moves, map[string]any{"engine": engine, "schemaName": "public"}, map[string]any{"engine": engine, "schemaName": "pg_catalog"})
+			moves = append(moves, map[string]any{"engine": engine, "schema_name": "public"}, map[string]any{"engine": engine, "schema_name": "pg_catalog"})
 		} else {
 			moves = append(moves, map[string]any{"engine": engine, "connection": filepath.Join(t.TempDir(), "other.db")})
 		}
@@ -84,7 +84,7 @@ func TestHostedDatasetKeepsItsLocation(t *testing.T) {
 		// Keeping everything is a no-op.
 		same := map[string]any{"engine": engine}
 		if s, ok := stored["schemaName"].(string); ok {
-			same["schemaName"] = s
+			same["schema_name"] = s
 		}
 		expectJSON(t, "unchanged PUT", efStatus(t, env.Do("PUT", "/api/tenant-dataset", same, f.th), 200), stored)
 
@@ -126,13 +126,13 @@ func TestDatasetNeverTheServiceDatabase(t *testing.T) {
 			u.Host = "localhost:" + u.Port()
 			u.RawQuery = "sslmode=disable"
 			apptest.ExpectError(t, env.Do("PUT", "/api/tenant-dataset", map[string]any{"engine": "postgres", "connection": u.String(),
-				"schemaName": "public"}, f.th), 400, []string{dataset.MsgOwnDatabase})
+				"schema_name": "public"}, f.th), 400, []string{dataset.MsgOwnDatabase})
 			// Parameters that would redirect the connection.
 			u.Host = "127.0.0.1:" + u.Port()
 			u.Path = "/elsewhere"
 			u.RawQuery = "host=/var/run/postgresql"
 			apptest.ExpectError(t, env.Do("PUT", "/api/tenant-dataset", map[string]any{"engine": "postgres", "connection": u.String(),
-				"schemaName": "public"}, f.th), 400, []string{dataset.MsgConnectionParams})
+				"schema_name": "public"}, f.th), 400, []string{dataset.MsgConnectionParams})
 		}
 		apptest.ExpectError(t, env.Do("GET", "/api/tenant-dataset", nil, f.th), 404, dataset.MsgNotConfigured)
 	})
@@ -148,11 +148,11 @@ func TestDatasetAllowlistIsRequired(t *testing.T) {
 			"connection": filepath.Join(t.TempDir(), "tenant.db")}, f.th), 400,
 			[]string{"connection is not allowed: the file must lie inside a directory listed in RETEN_DATASET_ALLOW"})
 		apptest.ExpectError(t, env.Do("PUT", "/api/tenant-dataset", map[string]any{"engine": "postgres",
-			"connection": "postgres://reader@warehouse.example:5432/analytics", "schemaName": "analytics"}, f.th), 400,
+			"connection": "postgres://reader@warehouse.example:5432/analytics", "schema_name": "analytics"}, f.th), 400,
 			[]string{"connection is not allowed: its host, port and database must match an entry of RETEN_DATASET_ALLOW"})
 		// BigQuery datasets are compile-only: nothing to connect to.
-		efStatus(t, env.Do("PUT", "/api/tenant-dataset", map[string]any{"engine": "bigquery", "bigqueryProject": "acme-project",
-			"bigqueryDataset": "analytics"}, f.th), 201)
+		efStatus(t, env.Do("PUT", "/api/tenant-dataset", map[string]any{"engine": "bigquery", "bigquery_project": "acme-project",
+			"bigquery_dataset": "analytics"}, f.th), 201)
 	})
 }
 
@@ -161,8 +161,8 @@ func TestDatasetAllowlistIsRequired(t *testing.T) {
 func TestCatalogRefusesSystemTables(t *testing.T) {
 	apptest.Each(t, func(t *testing.T, env *apptest.Env) {
 		f := newEFFix(t, env)
-		efStatus(t, env.Do("PUT", "/api/tenant-dataset", map[string]any{"engine": "bigquery", "bigqueryProject": "acme-project",
-			"bigqueryDataset": "analytics"}, f.th), 201)
+		efStatus(t, env.Do("PUT", "/api/tenant-dataset", map[string]any{"engine": "bigquery", "bigquery_project": "acme-project",
+			"bigquery_dataset": "analytics"}, f.th), 201)
 		var tables []qb.Table
 		for _, name := range []string{"pg_shadow", "PG_AUTHID", "sqlite_master", "pragma_database_list", "information_schema", "events"} {
 			tables = append(tables, qb.Table{Name: name, Purpose: qb.PurposeOther, Columns: []qb.Column{{Name: "id", Type: qb.TypeString}}})

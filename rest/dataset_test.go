@@ -3,7 +3,9 @@ package rest_test
 import (
 	"bytes"
 	"context"
+	"strings"
 	"testing"
+	"unicode"
 
 	"github.com/google/uuid"
 
@@ -17,8 +19,30 @@ import (
 
 const datasetDSN = "postgres://reader:Sup3r-s3cret@analytics.internal:5432/warehouse"
 
-// catalogBody is cat in the JSON shape of the catalog routes (what GET returns).
-func catalogBody(cat qb.Catalog) map[string]any {
+// catalogBody is cat as a request body of PUT /api/tenant-dataset/catalog
+// (snake_case members).
+func catalogBody(cat qb.Catalog) map[string]any { return catalogShape(cat, snakeCase) }
+
+// catalogJSON is cat in the JSON shape the catalog routes answer (camelCase).
+func catalogJSON(cat qb.Catalog) map[string]any {
+	return catalogShape(cat, func(k string) string { return k })
+}
+
+// snakeCase is a camelCase member name in snake_case.
+func snakeCase(k string) string {
+	var b strings.Builder
+	for _, r := range k {
+		if unicode.IsUpper(r) {
+			b.WriteByte('_')
+			r = unicode.ToLower(r)
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// catalogShape is cat as JSON with its camelCase member names passed through key.
+func catalogShape(cat qb.Catalog, key func(string) string) map[string]any {
 	orNull := func(s string) any {
 		if s == "" {
 			return nil
@@ -29,9 +53,9 @@ func catalogBody(cat qb.Catalog) map[string]any {
 	columns = func(cs []qb.Column) []any {
 		out := []any{}
 		for _, c := range cs {
-			out = append(out, map[string]any{"name": c.Name, "type": string(c.Type), "isRepeated": c.Repeated,
-				"isIdentity": c.IsIdentity, "isDefaultTimeReference": c.IsDefaultTimeReference,
-				"description": orNull(c.Description), "subFields": columns(c.SubFields)})
+			out = append(out, map[string]any{"name": c.Name, "type": string(c.Type), key("isRepeated"): c.Repeated,
+				key("isIdentity"): c.IsIdentity, key("isDefaultTimeReference"): c.IsDefaultTimeReference,
+				"description": orNull(c.Description), key("subFields"): columns(c.SubFields)})
 		}
 		return out
 	}
@@ -43,10 +67,10 @@ func catalogBody(cat qb.Catalog) map[string]any {
 			for _, k := range sj.On {
 				on = append(on, map[string]any{"left": k.Left, "right": k.Right})
 			}
-			joins = append(joins, map[string]any{"name": sj.Name, "toTable": sj.ToTable, "on": on})
+			joins = append(joins, map[string]any{"name": sj.Name, key("toTable"): sj.ToTable, "on": on})
 		}
 		tables = append(tables, map[string]any{"name": t.Name, "description": orNull(t.Description), "purpose": t.Purpose,
-			"defaultTimeReferenceColumn": orNull(t.DefaultTimeReferenceColumn), "columns": columns(t.Columns), "semiJoins": joins})
+			key("defaultTimeReferenceColumn"): orNull(t.DefaultTimeReferenceColumn), "columns": columns(t.Columns), key("semiJoins"): joins})
 	}
 	return map[string]any{"tables": tables}
 }
@@ -71,18 +95,21 @@ func TestTenantDatasetConfig(t *testing.T) {
 		// Strict body: unknown members, wrong types, then the service's rules, one message each.
 		apptest.ExpectError(t, env.Do("PUT", "/api/tenant-dataset", map[string]any{"engine": "postgres", "dsn": "x", "Schema": 1}, h), 400,
 			[]string{"property Schema should not exist", "property dsn should not exist"})
-		apptest.ExpectError(t, env.Do("PUT", "/api/tenant-dataset", map[string]any{"engine": 1, "connection": 2, "schemaName": true,
-			"bigqueryProject": []int{}, "bigqueryDataset": map[string]any{}}, h), 400, []string{
+		apptest.ExpectError(t, env.Do("PUT", "/api/tenant-dataset", map[string]any{"engine": 1, "connection": 2, "schema_name": true,
+			"bigquery_project": []int{}, "bigquery_dataset": map[string]any{}}, h), 400, []string{
 			"engine must be one of the following values: bigquery, postgres, sqlite", "connection must be a string",
-			"schemaName must be a string", "bigqueryProject must be a string", "bigqueryDataset must be a string"})
+			"schema_name must be a string", "bigquery_project must be a string", "bigquery_dataset must be a string"})
 		apptest.ExpectError(t, env.Do("PUT", "/api/tenant-dataset", map[string]any{"engine": "postgres"}, h), 400,
-			[]string{"connection should not be empty", "schemaName should not be empty"})
-		apptest.ExpectError(t, env.Do("PUT", "/api/tenant-dataset", map[string]any{"engine": "bigquery", "schemaName": "s"}, h), 400,
-			[]string{"schemaName is only accepted with engine postgres", "bigqueryProject should not be empty", "bigqueryDataset should not be empty"})
+			[]string{"connection should not be empty", "schema_name should not be empty"})
+		apptest.ExpectError(t, env.Do("PUT", "/api/tenant-dataset", map[string]any{"engine": "bigquery", "schema_name": "s"}, h), 400,
+			[]string{"schema_name is only accepted with engine postgres", "bigquery_project should not be empty", "bigquery_dataset should not be empty"})
+		// Request bodies are snake_case: the camelCase spelling is an unknown member.
+		apptest.ExpectError(t, env.Do("PUT", "/api/tenant-dataset", map[string]any{"engine": "bigquery", "bigqueryProject": "acme-project",
+			"bigqueryDataset": "ds"}, h), 400, []string{"property bigqueryDataset should not exist", "property bigqueryProject should not exist"})
 		apptest.ExpectError(t, env.Do("PUT", "/api/tenant-dataset", "[]", h), 400, "Request body must be a JSON object")
 
 		// Created (201), then replaced (200); the connection is never returned and kept when omitted (or null).
-		res := env.Do("PUT", "/api/tenant-dataset", map[string]any{"engine": "postgres", "connection": datasetDSN, "schemaName": "analytics"}, h)
+		res := env.Do("PUT", "/api/tenant-dataset", map[string]any{"engine": "postgres", "connection": datasetDSN, "schema_name": "analytics"}, h)
 		noSecret(t, res)
 		if res.Status != 201 {
 			t.Fatalf("create: %d %s", res.Status, res.Body)
@@ -91,7 +118,7 @@ func TestTenantDatasetConfig(t *testing.T) {
 		expectKeys(t, "dataset", created, "id", "engine", "schemaName", "bigqueryProject", "bigqueryDataset", "hasConnection", "managed", "createdAt", "updatedAt")
 		sameMap(t, withoutVolatile(created), map[string]any{"engine": "postgres", "schemaName": "analytics",
 			"bigqueryProject": nil, "bigqueryDataset": nil, "hasConnection": true, "managed": false})
-		res = env.Do("PUT", "/api/tenant-dataset", map[string]any{"engine": "postgres", "connection": nil, "schemaName": "analytics_v2"}, h)
+		res = env.Do("PUT", "/api/tenant-dataset", map[string]any{"engine": "postgres", "connection": nil, "schema_name": "analytics_v2"}, h)
 		noSecret(t, res)
 		replaced := dispatchOK(t, res, 200)
 		if replaced["id"] != created["id"] || replaced["createdAt"] != created["createdAt"] || replaced["hasConnection"] != true {
@@ -108,7 +135,7 @@ func TestTenantDatasetConfig(t *testing.T) {
 
 		// Isolation: Beta has none and sets its own without touching Acme's.
 		apptest.ExpectError(t, env.Do("GET", "/api/tenant-dataset", nil, bh), 404, "Tenant dataset not configured")
-		res = env.Do("PUT", "/api/tenant-dataset", map[string]any{"engine": "bigquery", "bigqueryProject": "beta-project", "bigqueryDataset": "ds"}, bh)
+		res = env.Do("PUT", "/api/tenant-dataset", map[string]any{"engine": "bigquery", "bigquery_project": "beta-project", "bigquery_dataset": "ds"}, bh)
 		beta1 := dispatchOK(t, res, 201)
 		sameMap(t, withoutVolatile(beta1), map[string]any{"engine": "bigquery", "schemaName": nil, "bigqueryProject": "beta-project",
 			"bigqueryDataset": "ds", "hasConnection": false, "managed": false})
@@ -130,40 +157,48 @@ func TestTenantDatasetCatalog(t *testing.T) {
 		acme, beta := env.Bootstrap("Acme"), env.Bootstrap("Beta")
 		h := apptest.JWT(env.Login(acme.Email), acme.TenantID, uuid.Nil)
 		bh := apptest.JWT(env.Login(beta.Email), beta.TenantID, uuid.Nil)
-		body := catalogBody(demo.Catalog())
+		body, want := catalogBody(demo.Catalog()), catalogJSON(demo.Catalog())
 
 		apptest.ExpectError(t, env.Do("GET", "/api/tenant-dataset/catalog", nil, h), 404, dataset.MsgNotConfigured)
 		apptest.ExpectError(t, env.Do("PUT", "/api/tenant-dataset/catalog", body, h), 404, dataset.MsgNotConfigured)
-		dispatchOK(t, env.Do("PUT", "/api/tenant-dataset", map[string]any{"engine": "bigquery", "bigqueryProject": "acme-project", "bigqueryDataset": "ds"}, h), 201)
+		dispatchOK(t, env.Do("PUT", "/api/tenant-dataset", map[string]any{"engine": "bigquery", "bigquery_project": "acme-project", "bigquery_dataset": "ds"}, h), 201)
 		expectJSON(t, "empty catalog", dispatchOK(t, env.Do("GET", "/api/tenant-dataset/catalog", nil, h), 200), map[string]any{"tables": []any{}})
 
-		// Round trip: PUT answers what GET returns, which is what was sent.
+		// Round trip: PUT answers what GET returns, which is what was sent
+		// (a snake_case body, a camelCase answer).
 		put := dispatchOK(t, env.Do("PUT", "/api/tenant-dataset/catalog", body, h), 200)
-		expectJSON(t, "PUT response", put, body)
-		expectJSON(t, "GET after PUT", dispatchOK(t, env.Do("GET", "/api/tenant-dataset/catalog", nil, h), 200), body)
+		expectJSON(t, "PUT response", put, want)
+		expectJSON(t, "GET after PUT", dispatchOK(t, env.Do("GET", "/api/tenant-dataset/catalog", nil, h), 200), want)
+		// The camelCase spelling of a member is an unknown member.
+		camel := map[string]any{"tables": []any{map[string]any{"name": "t", "defaultTimeReferenceColumn": "at", "semiJoins": []any{},
+			"columns": []any{map[string]any{"name": "at", "type": "TIMESTAMP", "isDefaultTimeReference": true, "subFields": []any{}}}}}}
+		apptest.ExpectError(t, env.Do("PUT", "/api/tenant-dataset/catalog", camel, h), 400, []string{
+			"tables[0].property defaultTimeReferenceColumn should not exist", "tables[0].property semiJoins should not exist",
+			"tables[0].columns[0].property isDefaultTimeReference should not exist", "tables[0].columns[0].property subFields should not exist",
+		})
 
 		// Strict nested bodies: every type error and unknown member, by path.
 		bad := map[string]any{"tables": []any{
-			map[string]any{"name": 1, "purpose": "EVENTS", "columns": "x", "semiJoins": []any{
-				map[string]any{"name": "j", "toTable": 2, "on": []any{map[string]any{"left": "a", "right": "b", "op": "="}, 7}},
+			map[string]any{"name": 1, "purpose": "EVENTS", "columns": "x", "semi_joins": []any{
+				map[string]any{"name": "j", "to_table": 2, "on": []any{map[string]any{"left": "a", "right": "b", "op": "="}, 7}},
 			}, "extra": true},
 			"nope",
-			map[string]any{"name": "t", "columns": []any{map[string]any{"name": "c", "type": "RECORD", "isRepeated": "yes", "isIdentity": 1,
-				"isDefaultTimeReference": nil, "description": 3, "subFields": []any{map[string]any{"name": "s", "type": "STRING", "Type": "x"}}}}},
+			map[string]any{"name": "t", "columns": []any{map[string]any{"name": "c", "type": "RECORD", "is_repeated": "yes", "is_identity": 1,
+				"is_default_time_reference": nil, "description": 3, "sub_fields": []any{map[string]any{"name": "s", "type": "STRING", "Type": "x"}}}}},
 		}, "version": 2}
 		apptest.ExpectError(t, env.Do("PUT", "/api/tenant-dataset/catalog", bad, h), 400, []string{
 			"property version should not exist",
 			"tables[0].property extra should not exist",
 			"tables[0].name must be a string",
 			"tables[0].columns must be an array",
-			"tables[0].semiJoins[0].toTable must be a string",
-			"tables[0].semiJoins[0].on[0].property op should not exist",
-			"tables[0].semiJoins[0].on[1] must be an object",
+			"tables[0].semi_joins[0].to_table must be a string",
+			"tables[0].semi_joins[0].on[0].property op should not exist",
+			"tables[0].semi_joins[0].on[1] must be an object",
 			"tables[1] must be an object",
-			"tables[2].columns[0].isRepeated must be a boolean value",
-			"tables[2].columns[0].isIdentity must be a boolean value",
+			"tables[2].columns[0].is_repeated must be a boolean value",
+			"tables[2].columns[0].is_identity must be a boolean value",
 			"tables[2].columns[0].description must be a string",
-			"tables[2].columns[0].subFields[0].property Type should not exist",
+			"tables[2].columns[0].sub_fields[0].property Type should not exist",
 		})
 		for _, b := range []any{map[string]any{}, map[string]any{"tables": nil}, map[string]any{"tables": map[string]any{}}} {
 			apptest.ExpectError(t, env.Do("PUT", "/api/tenant-dataset/catalog", b, h), 400, []string{"tables must be an array"})
@@ -175,9 +210,9 @@ func TestTenantDatasetCatalog(t *testing.T) {
 		broken.Tables[1].SemiJoins[0].ToTable = "products"
 		apptest.ExpectError(t, env.Do("PUT", "/api/tenant-dataset/catalog", catalogBody(broken), h), 400, []string{
 			"tables[1].columns[2].type must be one of the following values: STRING, TIMESTAMP, BOOLEAN, FLOAT64, INT64, NUMERIC, BIGNUMERIC, RECORD",
-			"tables[1].semiJoins[0].toTable must name a table of the catalog",
+			"tables[1].semi_joins[0].to_table must name a table of the catalog",
 		})
-		expectJSON(t, "GET after a rejected PUT", dispatchOK(t, env.Do("GET", "/api/tenant-dataset/catalog", nil, h), 200), body)
+		expectJSON(t, "GET after a rejected PUT", dispatchOK(t, env.Do("GET", "/api/tenant-dataset/catalog", nil, h), 200), want)
 
 		// Optional members default: purpose OTHER, empty lists, null descriptions.
 		minimal := map[string]any{"tables": []any{map[string]any{"name": "t", "columns": []any{map[string]any{"name": "id", "type": "INT64"}}}}}

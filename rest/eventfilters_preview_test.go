@@ -156,7 +156,7 @@ func TestEventFilterPreview(t *testing.T) {
 		apptest.ExpectError(t, env.Do("POST", "/api/event-criterias/"+id+"/preview?limit=500", nil, f.h), 400, []string{"limit must not be greater than 100"})
 
 		// A compile-only BigQuery dataset answers 422 (the catalog is kept).
-		efStatus(t, env.Do("PUT", "/api/tenant-dataset", map[string]any{"engine": "bigquery", "bigqueryProject": "acme-project", "bigqueryDataset": "analytics"}, f.th), 200)
+		efStatus(t, env.Do("PUT", "/api/tenant-dataset", map[string]any{"engine": "bigquery", "bigquery_project": "acme-project", "bigquery_dataset": "analytics"}, f.th), 200)
 		const bigquery = "Preview is not available for BigQuery datasets: the service only compiles their SQL"
 		apptest.ExpectError(t, preview("", plain), 422, bigquery)
 		apptest.ExpectError(t, env.Do("POST", "/api/event-criterias/"+id+"/preview", nil, f.h), 422, bigquery)

@@ -46,7 +46,7 @@ func newEFFix(t *testing.T, env *apptest.Env) *efFix {
 func (f *efFix) bigqueryDataset(t *testing.T) {
 	t.Helper()
 	efStatus(t, f.env.Do("PUT", "/api/tenant-dataset", map[string]any{"engine": "bigquery",
-		"bigqueryProject": "acme-project", "bigqueryDataset": "analytics"}, f.th), 201)
+		"bigquery_project": "acme-project", "bigquery_dataset": "analytics"}, f.th), 201)
 	efStatus(t, f.env.Do("PUT", "/api/tenant-dataset/catalog", catalogBody(demo.Catalog()), f.th), 200)
 }
 

@@ -31,10 +31,10 @@ func newIntFixture(t *testing.T, env *apptest.Env) *intFixture {
 	f.second = uuid.MustParse(actOK(t, env.Do("POST", "/api/projects", map[string]any{"name": "Second"}, f.th), 201)["id"].(string))
 	f.hSecond = f.th.With("x-project-id", f.second.String())
 	f.mainTask = f.task(resScheduledAt)
-	f.msg = actOK(t, env.Do("POST", "/api/activities", map[string]any{"commerceId": f.shopID, "type": "MESSAGE", "channel": "SMS",
-		"scheduledAt": resScheduledAt}, f.h), 201)["id"].(string)
-	f.secondTask = actOK(t, env.Do("POST", "/api/activities", map[string]any{"commerceId": f.shopID, "type": "TASK", "channel": "EMAIL",
-		"scheduledAt": "2030-05-02T10:00:00Z"}, f.hSecond), 201)["id"].(string)
+	f.msg = actOK(t, env.Do("POST", "/api/activities", map[string]any{"commerce_id": f.shopID, "type": "MESSAGE", "channel": "SMS",
+		"scheduled_at": resScheduledAt}, f.h), 201)["id"].(string)
+	f.secondTask = actOK(t, env.Do("POST", "/api/activities", map[string]any{"commerce_id": f.shopID, "type": "TASK", "channel": "EMAIL",
+		"scheduled_at": "2030-05-02T10:00:00Z"}, f.hSecond), 201)["id"].(string)
 	other := newResFixture(t, env, "Other")
 	f.otherTask = other.task(resScheduledAt)
 	return f
@@ -116,11 +116,15 @@ func TestIntegrationResultTakesItsActivityProject(t *testing.T) {
 			t.Fatalf("events %v", ev)
 		}
 
-		// The header narrows: another project's activity is not found; another tenant's never is.
-		apptest.ExpectError(t, env.Do("POST", integrationResultsPath, linked(f.secondTask, "COMPLETED", "success"), f.h), 404, "Activity not found")
-		apptest.ExpectError(t, env.Do("POST", integrationResultsPath, linked(f.otherTask, "COMPLETED", "success"), f.th), 404, "Activity not found")
-		apptest.ExpectError(t, env.Do("POST", integrationResultsPath, linked(f.msg, "COMPLETED", "success"), f.th), 404, "Activity not found")
-		apptest.ExpectError(t, env.Do("POST", integrationResultsPath, linked(uuid.NewString(), "COMPLETED", "success"), f.th), 404, "Activity not found")
+		// The header narrows: another project's activity matches nothing;
+		// another tenant's never does, nor a message: the result is then
+		// standalone and needs its commerce reference.
+		for _, c := range []struct {
+			id string
+			h  apptest.Headers
+		}{{f.secondTask, f.h}, {f.otherTask, f.th}, {f.msg, f.th}, {uuid.NewString(), f.th}} {
+			apptest.ExpectError(t, env.Do("POST", integrationResultsPath, linked(c.id, "COMPLETED", "success"), c.h), 400, []string{msgCommerceExt})
+		}
 
 		// The 422s of the project-scoped route apply.
 		actOK(t, env.Do("POST", "/api/activities/"+f.mainTask+"/cancel", map[string]any{}, f.h), 200)

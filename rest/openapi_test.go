@@ -1,6 +1,7 @@
 package rest_test
 
 import (
+	"regexp"
 	"sort"
 	"strings"
 	"testing"
@@ -92,5 +93,50 @@ func TestOpenAPIRefsResolve(t *testing.T) {
 	walk(doc)
 	if refs < 100 {
 		t.Fatalf("walked %d $refs; the document has hundreds", refs)
+	}
+}
+
+// TestOpenAPIDocumentValid validates the served document against the
+// OpenAPI 3.1 specification schema (the validator apptest checks every
+// exchange of the REST tests with).
+func TestOpenAPIDocumentValid(t *testing.T) {
+	v, err := apptest.Contract()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ok, errs := v.ValidateDocument(); !ok {
+		for _, e := range errs {
+			t.Errorf("%s", e.Error())
+			for _, s := range e.SchemaValidationErrors {
+				t.Errorf("  %s at %s", s.Reason, s.KeywordLocation)
+			}
+		}
+	}
+}
+
+// TestOpenAPIOperationIDs fails when an operation has no operationId, or
+// one that is not camelCase or is used twice.
+func TestOpenAPIOperationIDs(t *testing.T) {
+	var doc struct {
+		Paths map[string]map[string]struct {
+			OperationID string `yaml:"operationId"`
+		} `yaml:"paths"`
+	}
+	if err := yaml.Unmarshal(rest.OpenAPI, &doc); err != nil {
+		t.Fatalf("openapi.yaml: %v", err)
+	}
+	camel := regexp.MustCompile(`^[a-z][a-zA-Z0-9]*$`)
+	seen := map[string]string{}
+	for path, ops := range doc.Paths {
+		for method, op := range ops {
+			key := strings.ToUpper(method) + " " + path
+			switch {
+			case !camel.MatchString(op.OperationID):
+				t.Errorf("%s: operationId %q is not camelCase", key, op.OperationID)
+			case seen[op.OperationID] != "":
+				t.Errorf("%s: operationId %q is also %s's", key, op.OperationID, seen[op.OperationID])
+			}
+			seen[op.OperationID] = key
+		}
 	}
 }

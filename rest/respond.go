@@ -27,6 +27,22 @@ type errorBody struct {
 	Error      string `json:"error"`
 	Message    any    `json:"message"`
 	Code       string `json:"code,omitempty"`
+	// Details are the members a coded error adds (apperr.Error.Details).
+	Details map[string]any `json:"-"`
+}
+
+// MarshalJSON writes the envelope followed by the details' members.
+func (b errorBody) MarshalJSON() ([]byte, error) {
+	type envelope errorBody
+	out, err := json.Marshal(envelope(b))
+	if err != nil || len(b.Details) == 0 {
+		return out, err
+	}
+	extra, err := json.Marshal(b.Details)
+	if err != nil {
+		return nil, err
+	}
+	return append(append(out[:len(out)-1], ','), extra[1:]...), nil
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {
@@ -48,5 +64,6 @@ func WriteError(w http.ResponseWriter, r *http.Request, err error) {
 	if e.RetryAfter > 0 {
 		w.Header().Set("Retry-After", strconv.Itoa(int(e.RetryAfter.Round(time.Second)/time.Second)))
 	}
-	writeJSON(w, e.Status(), errorBody{StatusCode: e.Status(), Error: e.StatusText(), Message: e.Message(), Code: e.Code})
+	writeJSON(w, e.Status(), errorBody{StatusCode: e.Status(), Error: e.StatusText(), Message: e.Message(), Code: e.Code,
+		Details: e.Details})
 }

@@ -123,7 +123,7 @@ func TestResultIdempotencyKeyRules(t *testing.T) {
 
 		// A refused request records nothing: its key stays free for another body.
 		h := f.h.With("Idempotency-Key", "retry-me")
-		apptest.ExpectError(t, env.Do("POST", resultsPath, resultBody(uuid.NewString(), "done", false), h), 404, "Activity not found")
+		apptest.ExpectError(t, env.Do("POST", resultsPath, resultBody(uuid.NewString(), "done", false), h), 400, []string{msgCommerceExt})
 		other := f.task(resScheduledAt)
 		actOK(t, env.Do("POST", "/api/activities/"+other+"/cancel", map[string]any{}, f.h), 200)
 		apptest.ExpectError(t, env.Do("POST", resultsPath, resultBody(other, "done", false), h), 422, msgState)

@@ -22,6 +22,7 @@ const (
 	msgFutureReq   = "Este tipo de resultado requiere una fecha comprometida."
 	msgFuturePast  = "La fecha programada no puede ser en el pasado."
 	msgStatusEnum  = "status must be one of the following values: PENDING, COMPLETED, NOT_EXECUTED, CANCELED, TRANSFERRED"
+	msgCommerceExt = "commerce_external_id should not be empty when activity_id is absent"
 	resultsPath    = "/api/activity-results/tasks"
 	resOccurredAt  = "2030-05-01T12:00:00Z"
 	resScheduledAt = "2030-05-01T10:00:00Z"
@@ -47,8 +48,8 @@ func newResFixture(t *testing.T, env *apptest.Env, name string) *resFixture {
 // task creates a READY task of the main project scheduled at scheduledAt.
 func (f *resFixture) task(scheduledAt string) string {
 	f.t.Helper()
-	return actOK(f.t, f.env.Do("POST", "/api/activities", map[string]any{"commerceId": f.shopID, "type": "TASK", "channel": "SMS",
-		"scheduledAt": scheduledAt}, f.h), 201)["id"].(string)
+	return actOK(f.t, f.env.Do("POST", "/api/activities", map[string]any{"commerce_id": f.shopID, "type": "TASK", "channel": "SMS",
+		"scheduled_at": scheduledAt}, f.h), 201)["id"].(string)
 }
 
 func (f *resFixture) status(id string) string {
@@ -140,11 +141,13 @@ func TestResultLinkingAndParentTransitions(t *testing.T) {
 			}
 		}
 
-		// Resubmission for a COMPLETED activity updates its one result.
+		// Resubmission for a COMPLETED activity updates its one result
+		// (a terminal status changes with hard_override only).
 		id := f.task(resScheduledAt)
 		first := actOK(t, env.Do("POST", resultsPath, linked(id, "COMPLETED", "success"), f.h), 201)
 		again := linked(id, "TRANSFERRED", "b2b_purchase")
 		again["occurred_at"] = "2030-05-01T13:00:00Z"
+		again["hard_override"] = true
 		second := actOK(t, env.Do("POST", resultsPath, again, f.h), 201)
 		if second["id"] != first["id"] || second["resultStatus"] != "TRANSFERRED" || second["taskDetails"].(map[string]any)["result"] != "b2b_purchase" ||
 			second["occurredAt"] != "2030-05-01T13:00:00Z" {
@@ -205,7 +208,7 @@ func TestResult422sAndIsolation(t *testing.T) {
 		failed := f.task(resScheduledAt)
 		actOK(t, env.Do("POST", resultsPath, linked(failed, "NOT_EXECUTED", "success"), f.h), 201)
 		unresolved := f.task(resScheduledAt)
-		actOK(t, env.Do("POST", "/api/activities/"+unresolved+"/resolution-events", map[string]any{"eventType": "RESOLUTION_FAILED"}, f.h), 200)
+		actOK(t, env.Do("POST", "/api/activities/"+unresolved+"/resolution-events", map[string]any{"event_type": "RESOLUTION_FAILED"}, f.h), 200)
 		for _, id := range []string{canceled, failed, unresolved} {
 			// The state rule comes before the result code rule.
 			apptest.ExpectError(t, env.Do("POST", resultsPath, linked(id, "COMPLETED", "nope"), f.h), 422, msgState)
@@ -229,18 +232,19 @@ func TestResult422sAndIsolation(t *testing.T) {
 			"task_result": map[string]any{"result": "no_answer"}}
 		apptest.ExpectError(t, env.Do("POST", resultsPath, std, f.h), 422, msgInactive)
 
-		// Cross-project and cross-tenant: 404.
+		// Cross-project and cross-tenant: an activity of another project or
+		// tenant matches nothing (a standalone result), a result is not found.
 		p2 := actOK(t, env.Do("POST", "/api/projects", map[string]any{"name": "Second"}, f.th), 201)["id"].(string)
 		h2 := f.th.With("x-project-id", p2)
-		other := actOK(t, env.Do("POST", "/api/activities", map[string]any{"commerceId": f.shopID, "type": "TASK", "channel": "SMS",
-			"scheduledAt": resScheduledAt}, h2), 201)["id"].(string)
-		apptest.ExpectError(t, env.Do("POST", resultsPath, linked(other, "COMPLETED", "success"), f.h), 404, "Activity not found")
-		apptest.ExpectError(t, env.Do("POST", resultsPath, linked(uuid.NewString(), "COMPLETED", "success"), f.h), 404, "Activity not found")
+		other := actOK(t, env.Do("POST", "/api/activities", map[string]any{"commerce_id": f.shopID, "type": "TASK", "channel": "SMS",
+			"scheduled_at": resScheduledAt}, h2), 201)["id"].(string)
+		apptest.ExpectError(t, env.Do("POST", resultsPath, linked(other, "COMPLETED", "success"), f.h), 400, []string{msgCommerceExt})
+		apptest.ExpectError(t, env.Do("POST", resultsPath, linked(uuid.NewString(), "COMPLETED", "success"), f.h), 400, []string{msgCommerceExt})
 		r2 := actOK(t, env.Do("POST", resultsPath, linked(other, "PENDING", "success"), h2), 201)["id"].(string)
 		patch := map[string]any{"occurred_at": "2099-01-01T00:00:00Z", "status": "COMPLETED"}
 		apptest.ExpectError(t, env.Do("PATCH", resultsPath+"/"+r2, patch, f.h), 404, "Activity result not found")
 		beta := newResFixture(t, env, "Beta")
-		apptest.ExpectError(t, env.Do("POST", resultsPath, linked(ready, "COMPLETED", "success"), beta.h), 404, "Activity not found")
+		apptest.ExpectError(t, env.Do("POST", resultsPath, linked(ready, "COMPLETED", "success"), beta.h), 400, []string{msgCommerceExt})
 		apptest.ExpectError(t, env.Do("PATCH", resultsPath+"/"+r2, patch, beta.h), 404, "Activity result not found")
 		if f.status(ready) != "READY" {
 			t.Fatal("another tenant changed the activity")

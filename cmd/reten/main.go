@@ -21,6 +21,7 @@ import (
 const usage = `usage: reten <command> [flags]
 
 commands:
+  help       print this help (also -h, --help)
   serve      run the HTTP server (applies pending migrations first)
   migrate    apply pending migrations and exit
   bootstrap  create a tenant, its main project and a super_admin user (idempotent)
@@ -31,17 +32,27 @@ commands:
 `
 
 func main() {
-	if err := run(os.Args[1:], os.Stdout); err != nil {
+	err := run(os.Args[1:], os.Stdout)
+	if errors.Is(err, flag.ErrHelp) { // a command's -h: its flags were printed
+		return
+	}
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "reten:", err)
 		os.Exit(1)
 	}
 }
 
-// run executes one command; bootstrap and demo print their JSON line on stdout.
+// run executes one command; bootstrap and demo print their JSON line on
+// stdout, serve the URLs to open once it listens, help the usage.
 func run(args []string, stdout io.Writer) error {
 	if len(args) == 0 {
 		fmt.Fprint(os.Stderr, usage)
 		return errors.New("missing command")
+	}
+	switch args[0] {
+	case "help", "-h", "-help", "--help":
+		_, err := fmt.Fprint(stdout, usage)
+		return err
 	}
 	cfg, err := app.LoadConfig()
 	if err != nil {
@@ -58,7 +69,7 @@ func run(args []string, stdout io.Writer) error {
 			return err
 		}
 		defer a.Close()
-		return a.Serve(ctx)
+		return a.Serve(ctx, stdout)
 	case "migrate":
 		db, err := app.OpenDB(cfg.DatabaseURL)
 		if err != nil {

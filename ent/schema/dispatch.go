@@ -22,25 +22,24 @@ func (DispatchProvider) Mixin() []ent.Mixin {
 // Fields of the DispatchProvider.
 func (DispatchProvider) Fields() []ent.Field {
 	return []ent.Field{
-		field.String("name").NotEmpty().
+		field.String("name").Comment("Provider name.").NotEmpty().
 			Annotations(entgql.OrderField("NAME")),
-		field.Enum("channel").Values("SALESMAN", "CALLCENTER", "WHATSAPP", "EMAIL", "SMS", "PUSH"),
-		// kind selects the driver implementation, e.g. "log" or "webhook".
-		field.String("kind").NotEmpty(),
+		field.Enum("channel").Comment("The channel the provider delivers.").Annotations(channelDoc).Values("SALESMAN", "CALLCENTER", "WHATSAPP", "EMAIL", "SMS", "PUSH"),
+		field.String("kind").Comment("Driver implementation, for example `log` or `webhook`.").NotEmpty(),
 		// Encrypted by the service; never returned by any API.
 		field.Bytes("credentials_encrypted").Sensitive().Optional().
 			Annotations(entgql.Skip()),
 		field.JSON("settings", map[string]any{}).Optional().
 			Annotations(entgql.Skip()),
-		field.Bool("is_active").Default(true),
+		field.Bool("is_active").Comment("Whether the provider delivers; dispatching through an inactive provider answers 422.").Default(true),
 	}
 }
 
 // Edges of the DispatchProvider.
 func (DispatchProvider) Edges() []ent.Edge {
 	return []ent.Edge{
-		edge.From("channel_definitions", ChannelDefinition.Type).Ref("provider"),
-		edge.From("dispatch_configs", DispatchConfig.Type).Ref("provider"),
+		edge.From("channel_definitions", ChannelDefinition.Type).Comment("The provider's message definitions.").Ref("provider"),
+		edge.From("dispatch_configs", DispatchConfig.Type).Comment("The project dispatch configs that use the provider.").Ref("provider"),
 	}
 }
 
@@ -56,7 +55,7 @@ func (DispatchProvider) Indexes() []ent.Index {
 
 // Annotations of the DispatchProvider.
 func (DispatchProvider) Annotations() []schema.Annotation {
-	return []schema.Annotation{entgql.RelayConnection(), entgql.QueryField("dispatchProviders")}
+	return []schema.Annotation{schema.Comment("A tenant's outbound delivery integration for one channel (REST `/api/dispatch-providers`). Its credentials are stored encrypted and never returned."), entgql.RelayConnection(), entgql.QueryField("dispatchProviders").Description("The dispatch providers of the active tenant (REST `GET /api/dispatch-providers`).")}
 }
 
 // ChannelDefinition is a provider-side message definition (template, sender, rate).
@@ -70,23 +69,23 @@ func (ChannelDefinition) Mixin() []ent.Mixin {
 // Fields of the ChannelDefinition.
 func (ChannelDefinition) Fields() []ent.Field {
 	return []ent.Field{
-		field.UUID("provider_id", uuid.UUID{}).Immutable(),
-		field.String("name").NotEmpty().
+		field.UUID("provider_id", uuid.UUID{}).Comment("The provider the definition belongs to.").Immutable(),
+		field.String("name").Comment("Definition name.").NotEmpty().
 			Annotations(entgql.OrderField("NAME")),
-		field.Enum("channel").Values("SALESMAN", "CALLCENTER", "WHATSAPP", "EMAIL", "SMS", "PUSH"),
-		field.Text("template").Optional(),
-		field.String("sender").Optional(),
-		field.Int("rate_per_minute").Optional().Nillable().Positive(),
+		field.Enum("channel").Comment("The channel of the messages.").Annotations(channelDoc).Values("SALESMAN", "CALLCENTER", "WHATSAPP", "EMAIL", "SMS", "PUSH"),
+		field.Text("template").Comment("Message template; empty when none.").Optional(),
+		field.String("sender").Comment("Sender identity (address, number or name); empty when none.").Optional(),
+		field.Int("rate_per_minute").Comment("Most dispatches per minute through this definition; null for no limit.").Optional().Nillable().Positive(),
 		field.JSON("settings", map[string]any{}).Optional().
 			Annotations(entgql.Skip()),
-		field.Bool("is_active").Default(true),
+		field.Bool("is_active").Comment("Whether the definition is active.").Default(true),
 	}
 }
 
 // Edges of the ChannelDefinition.
 func (ChannelDefinition) Edges() []ent.Edge {
 	return []ent.Edge{
-		edge.To("provider", DispatchProvider.Type).Field("provider_id").Unique().Required().Immutable().
+		edge.To("provider", DispatchProvider.Type).Comment("The provider the definition belongs to.").Field("provider_id").Unique().Required().Immutable().
 			Annotations(entsql.OnDelete(entsql.Cascade)),
 	}
 }
@@ -102,7 +101,7 @@ func (ChannelDefinition) Indexes() []ent.Index {
 
 // Annotations of the ChannelDefinition.
 func (ChannelDefinition) Annotations() []schema.Annotation {
-	return []schema.Annotation{entgql.RelayConnection()}
+	return []schema.Annotation{schema.Comment("A provider-side message definition: template, sender and rate limit."), entgql.RelayConnection()}
 }
 
 // DispatchConfig chooses how a project dispatches activities of one channel.
@@ -116,12 +115,12 @@ func (DispatchConfig) Mixin() []ent.Mixin {
 // Fields of the DispatchConfig.
 func (DispatchConfig) Fields() []ent.Field {
 	return []ent.Field{
-		field.Enum("channel").Values("SALESMAN", "CALLCENTER", "WHATSAPP", "EMAIL", "SMS", "PUSH"),
-		field.UUID("provider_id", uuid.UUID{}),
-		field.UUID("channel_definition_id", uuid.UUID{}).Optional().Nillable(),
-		field.Int("max_attempts").Default(3).Positive(),
-		field.Int("retry_backoff_seconds").Default(300).NonNegative(),
-		field.Bool("is_active").Default(true),
+		field.Enum("channel").Comment("The channel configured.").Annotations(channelDoc).Values("SALESMAN", "CALLCENTER", "WHATSAPP", "EMAIL", "SMS", "PUSH"),
+		field.UUID("provider_id", uuid.UUID{}).Comment("The provider that delivers."),
+		field.UUID("channel_definition_id", uuid.UUID{}).Comment("The message definition used; null for none.").Optional().Nillable(),
+		field.Int("max_attempts").Comment("Dispatch attempts before a task fails.").Default(3).Positive(),
+		field.Int("retry_backoff_seconds").Comment("Seconds between a failed attempt and the next one.").Default(300).NonNegative(),
+		field.Bool("is_active").Comment("Whether the config is used; a channel without an active config cannot dispatch.").Default(true),
 	}
 }
 
@@ -129,8 +128,8 @@ func (DispatchConfig) Fields() []ent.Field {
 func (DispatchConfig) Edges() []ent.Edge {
 	return []ent.Edge{
 		// A provider in use cannot be deleted (default NO ACTION).
-		edge.To("provider", DispatchProvider.Type).Field("provider_id").Unique().Required(),
-		edge.To("channel_definition", ChannelDefinition.Type).Field("channel_definition_id").Unique(),
+		edge.To("provider", DispatchProvider.Type).Comment("The provider that delivers.").Field("provider_id").Unique().Required(),
+		edge.To("channel_definition", ChannelDefinition.Type).Comment("The message definition used; null for none.").Field("channel_definition_id").Unique(),
 	}
 }
 
@@ -147,5 +146,5 @@ func (DispatchConfig) Indexes() []ent.Index {
 
 // Annotations of the DispatchConfig.
 func (DispatchConfig) Annotations() []schema.Annotation {
-	return []schema.Annotation{entgql.RelayConnection()}
+	return []schema.Annotation{schema.Comment("How a project dispatches activities of one channel: the provider, definition and retry policy (REST `/api/projects/{projectId}/dispatch-configs`)."), entgql.RelayConnection()}
 }

@@ -22,18 +22,18 @@ func (Operator) Mixin() []ent.Mixin {
 // Fields of the Operator.
 func (Operator) Fields() []ent.Field {
 	return []ent.Field{
-		field.String("name").NotEmpty().
+		field.String("name").Comment("Operator name.").NotEmpty().
 			Annotations(entgql.OrderField("NAME")),
-		field.String("email").Optional().Nillable(),
+		field.String("email").Comment("Email address, unique in the tenant (case-insensitive); null when none.").Optional().Nillable(),
 		// email_key is lower(email), set by the service; it carries the
 		// case-insensitive uniqueness of the email.
 		field.String("email_key").Optional().Nillable().
 			Annotations(entgql.Skip()),
-		field.String("phone").Optional().Nillable(),
-		field.Enum("type").Values("SALESMAN", "ACTIVATOR", "CALLCENTER"),
-		field.String("external_id").Optional().Nillable(),
-		field.Bool("is_active").Default(true),
-		field.Bool("is_placeholder").Default(false),
+		field.String("phone").Comment("Phone number; null when none.").Optional().Nillable(),
+		field.Enum("type").Comment("The operator's job.").Annotations(operatorTypeDoc).Values("SALESMAN", "ACTIVATOR", "CALLCENTER"),
+		field.String("external_id").Comment("The operator's code in the caller's system; (type, externalID) is unique. Null when none.").Optional().Nillable(),
+		field.Bool("is_active").Comment("Whether the operator is active.").Default(true),
+		field.Bool("is_placeholder").Comment("Whether the operator is a placeholder record rather than a known staff member.").Default(false),
 		field.JSON("metadata", map[string]any{}).Optional().
 			Annotations(entgql.Skip()),
 	}
@@ -42,7 +42,7 @@ func (Operator) Fields() []ent.Field {
 // Edges of the Operator.
 func (Operator) Edges() []ent.Edge {
 	return []ent.Edge{
-		edge.From("route_links", RouteOperator.Type).Ref("operator"),
+		edge.From("route_links", RouteOperator.Type).Comment("The operator's links to routes.").Ref("operator"),
 	}
 }
 
@@ -65,7 +65,7 @@ func (Operator) Indexes() []ent.Index {
 
 // Annotations of the Operator.
 func (Operator) Annotations() []schema.Annotation {
-	return []schema.Annotation{entgql.RelayConnection(), entgql.QueryField("operators")}
+	return []schema.Annotation{schema.Comment("A field or call-centre staff member (REST `/api/operators`). Deleting it moves it to the trash."), entgql.RelayConnection(), entgql.QueryField("operators").Description("The operators of the active tenant (REST `GET /api/operators`); archived operators are left out.")}
 }
 
 // Route is a territory worked by operators (tenant-level; DELETE moves it to the trash).
@@ -79,18 +79,18 @@ func (Route) Mixin() []ent.Mixin {
 // Fields of the Route.
 func (Route) Fields() []ent.Field {
 	return []ent.Field{
-		field.String("code").NotEmpty().
+		field.String("code").Comment("Route code, unique in the tenant.").NotEmpty().
 			Annotations(entgql.OrderField("CODE")),
-		field.String("name").NotEmpty().
+		field.String("name").Comment("Route name.").NotEmpty().
 			Annotations(entgql.OrderField("NAME")),
-		field.Bool("is_active").Default(true),
+		field.Bool("is_active").Comment("Whether the route is active.").Default(true),
 	}
 }
 
 // Edges of the Route.
 func (Route) Edges() []ent.Edge {
 	return []ent.Edge{
-		edge.From("operator_links", RouteOperator.Type).Ref("route"),
+		edge.From("operator_links", RouteOperator.Type).Comment("The route's links to operators.").Ref("route"),
 	}
 }
 
@@ -108,7 +108,7 @@ func (Route) Indexes() []ent.Index {
 
 // Annotations of the Route.
 func (Route) Annotations() []schema.Annotation {
-	return []schema.Annotation{entgql.RelayConnection(), entgql.QueryField("routes")}
+	return []schema.Annotation{schema.Comment("A territory worked by operators (REST `/api/routes`). Deleting it moves it to the trash."), entgql.RelayConnection(), entgql.QueryField("routes").Description("The routes of the active tenant (REST `GET /api/routes`); archived routes are left out.")}
 }
 
 // RouteOperator links an operator to a route; removal is a hard delete.
@@ -122,19 +122,19 @@ func (RouteOperator) Mixin() []ent.Mixin {
 // Fields of the RouteOperator.
 func (RouteOperator) Fields() []ent.Field {
 	return []ent.Field{
-		field.UUID("route_id", uuid.UUID{}).Immutable(),
-		field.UUID("operator_id", uuid.UUID{}).Immutable(),
-		field.Enum("role").Values("LEAD", "MEMBER").Default("MEMBER"),
-		field.Bool("is_active").Default(true),
+		field.UUID("route_id", uuid.UUID{}).Comment("The route.").Immutable(),
+		field.UUID("operator_id", uuid.UUID{}).Comment("The operator.").Immutable(),
+		field.Enum("role").Comment("The operator's role on the route.").Annotations(routeRoleDoc).Values("LEAD", "MEMBER").Default("MEMBER"),
+		field.Bool("is_active").Comment("Whether the link is active.").Default(true),
 	}
 }
 
 // Edges of the RouteOperator.
 func (RouteOperator) Edges() []ent.Edge {
 	return []ent.Edge{
-		edge.To("route", Route.Type).Field("route_id").Unique().Required().Immutable().
+		edge.To("route", Route.Type).Comment("The route.").Field("route_id").Unique().Required().Immutable().
 			Annotations(entsql.OnDelete(entsql.Cascade)),
-		edge.To("operator", Operator.Type).Field("operator_id").Unique().Required().Immutable().
+		edge.To("operator", Operator.Type).Comment("The operator.").Field("operator_id").Unique().Required().Immutable().
 			Annotations(entsql.OnDelete(entsql.Cascade)),
 	}
 }
@@ -149,7 +149,7 @@ func (RouteOperator) Indexes() []ent.Index {
 
 // Annotations of the RouteOperator.
 func (RouteOperator) Annotations() []schema.Annotation {
-	return []schema.Annotation{entgql.RelayConnection()}
+	return []schema.Annotation{schema.Comment("The link of an operator to a route. Adding a linked but inactive operator reactivates the link; removal deletes it."), entgql.RelayConnection()}
 }
 
 // Supervisor oversees routes and operators (tenant-level; DELETE moves it to the trash).
@@ -163,15 +163,15 @@ func (Supervisor) Mixin() []ent.Mixin {
 // Fields of the Supervisor.
 func (Supervisor) Fields() []ent.Field {
 	return []ent.Field{
-		field.String("name").NotEmpty().
+		field.String("name").Comment("Supervisor name.").NotEmpty().
 			Annotations(entgql.OrderField("NAME")),
-		field.String("email").Optional().Nillable(),
+		field.String("email").Comment("Email address, unique in the tenant (case-insensitive); null when none.").Optional().Nillable(),
 		// email_key is lower(email), set by the service.
 		field.String("email_key").Optional().Nillable().
 			Annotations(entgql.Skip()),
-		field.String("external_id").Optional().Nillable(),
-		field.String("phone").Optional().Nillable(),
-		field.Bool("is_active").Default(true),
+		field.String("external_id").Comment("The supervisor's code in the caller's system; null when none.").Optional().Nillable(),
+		field.String("phone").Comment("Phone number; null when none.").Optional().Nillable(),
+		field.Bool("is_active").Comment("Whether the supervisor is active.").Default(true),
 		field.JSON("metadata", map[string]any{}).Optional().
 			Annotations(entgql.Skip()),
 	}
@@ -180,7 +180,7 @@ func (Supervisor) Fields() []ent.Field {
 // Edges of the Supervisor.
 func (Supervisor) Edges() []ent.Edge {
 	return []ent.Edge{
-		edge.From("assignments", SupervisorAssignment.Type).Ref("supervisor"),
+		edge.From("assignments", SupervisorAssignment.Type).Comment("The routes and operators under the supervisor.").Ref("supervisor"),
 	}
 }
 
@@ -199,7 +199,7 @@ func (Supervisor) Indexes() []ent.Index {
 
 // Annotations of the Supervisor.
 func (Supervisor) Annotations() []schema.Annotation {
-	return []schema.Annotation{entgql.RelayConnection(), entgql.QueryField("supervisors")}
+	return []schema.Annotation{schema.Comment("A person who oversees routes and operators (REST `/api/supervisors`). Deleting it moves it to the trash."), entgql.RelayConnection(), entgql.QueryField("supervisors").Description("The supervisors of the active tenant (REST `GET /api/supervisors`); archived supervisors are left out.")}
 }
 
 // SupervisorAssignment puts a route and/or an operator under a supervisor.
@@ -213,20 +213,20 @@ func (SupervisorAssignment) Mixin() []ent.Mixin {
 // Fields of the SupervisorAssignment.
 func (SupervisorAssignment) Fields() []ent.Field {
 	return []ent.Field{
-		field.UUID("supervisor_id", uuid.UUID{}).Immutable(),
-		field.UUID("route_id", uuid.UUID{}).Optional().Nillable().Immutable(),
-		field.UUID("operator_id", uuid.UUID{}).Optional().Nillable().Immutable(),
+		field.UUID("supervisor_id", uuid.UUID{}).Comment("The supervisor.").Immutable(),
+		field.UUID("route_id", uuid.UUID{}).Comment("The route assigned; null when the assignment is an operator's.").Optional().Nillable().Immutable(),
+		field.UUID("operator_id", uuid.UUID{}).Comment("The operator assigned; null when the assignment is a route's.").Optional().Nillable().Immutable(),
 	}
 }
 
 // Edges of the SupervisorAssignment.
 func (SupervisorAssignment) Edges() []ent.Edge {
 	return []ent.Edge{
-		edge.To("supervisor", Supervisor.Type).Field("supervisor_id").Unique().Required().Immutable().
+		edge.To("supervisor", Supervisor.Type).Comment("The supervisor.").Field("supervisor_id").Unique().Required().Immutable().
 			Annotations(entsql.OnDelete(entsql.Cascade)),
-		edge.To("route", Route.Type).Field("route_id").Unique().Immutable().
+		edge.To("route", Route.Type).Comment("The route assigned; null when none.").Field("route_id").Unique().Immutable().
 			Annotations(entsql.OnDelete(entsql.Cascade)),
-		edge.To("operator", Operator.Type).Field("operator_id").Unique().Immutable().
+		edge.To("operator", Operator.Type).Comment("The operator assigned; null when none.").Field("operator_id").Unique().Immutable().
 			Annotations(entsql.OnDelete(entsql.Cascade)),
 	}
 }
@@ -248,5 +248,5 @@ func (SupervisorAssignment) Indexes() []ent.Index {
 
 // Annotations of the SupervisorAssignment.
 func (SupervisorAssignment) Annotations() []schema.Annotation {
-	return []schema.Annotation{entgql.RelayConnection()}
+	return []schema.Annotation{schema.Comment("A route and/or an operator put under a supervisor."), entgql.RelayConnection()}
 }

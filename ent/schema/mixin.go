@@ -27,7 +27,7 @@ type IDMixin struct{ mixin.Schema }
 // Fields of the IDMixin.
 func (IDMixin) Fields() []ent.Field {
 	return []ent.Field{
-		field.UUID("id", uuid.UUID{}).Default(uuid.New).Immutable(),
+		field.UUID("id", uuid.UUID{}).Comment("Unique identifier (UUID), assigned by the service.").Default(uuid.New).Immutable(),
 	}
 }
 
@@ -37,9 +37,9 @@ type TimeMixin struct{ mixin.Schema }
 // Fields of the TimeMixin.
 func (TimeMixin) Fields() []ent.Field {
 	return []ent.Field{
-		field.Time("created_at").Default(clock.Now).Immutable().
+		field.Time("created_at").Comment("When the object was created.").Default(clock.Now).Immutable().
 			Annotations(entgql.OrderField("CREATED_AT")),
-		field.Time("updated_at").Default(clock.Now).UpdateDefault(clock.Now).
+		field.Time("updated_at").Comment("When the object was last changed.").Default(clock.Now).UpdateDefault(clock.Now).
 			Annotations(entgql.OrderField("UPDATED_AT")),
 	}
 }
@@ -53,7 +53,7 @@ type TenantMixin struct{ mixin.Schema }
 // Fields of the TenantMixin.
 func (TenantMixin) Fields() []ent.Field {
 	return []ent.Field{
-		field.UUID("tenant_id", uuid.UUID{}).Immutable(),
+		field.UUID("tenant_id", uuid.UUID{}).Comment("The tenant that owns the object.").Immutable(),
 	}
 }
 
@@ -86,7 +86,7 @@ type ProjectMixin struct{ mixin.Schema }
 // Fields of the ProjectMixin.
 func (ProjectMixin) Fields() []ent.Field {
 	return []ent.Field{
-		field.UUID("project_id", uuid.UUID{}).Immutable(),
+		field.UUID("project_id", uuid.UUID{}).Comment("The project the object belongs to.").Immutable(),
 	}
 }
 
@@ -119,7 +119,7 @@ type ArchiveMixin struct{ mixin.Schema }
 // Fields of the ArchiveMixin.
 func (ArchiveMixin) Fields() []ent.Field {
 	return []ent.Field{
-		field.Time("archived_at").Optional().Nillable(),
+		field.Time("archived_at").Comment("When the object was deleted (moved to the trash); null while live. Reads outside the trash never return archived objects.").Optional().Nillable(),
 	}
 }
 

@@ -22,20 +22,16 @@ func (CommerceLifecycleSnapshot) Mixin() []ent.Mixin {
 // Fields of the CommerceLifecycleSnapshot.
 func (CommerceLifecycleSnapshot) Fields() []ent.Field {
 	return []ent.Field{
-		field.UUID("commerce_id", uuid.UUID{}).Immutable(),
-		// external_id is the commerce code, denormalized at upsert; null when the commerce has none.
-		field.String("external_id").Optional().Nillable(),
-		field.UUID("activity_generation_config_id", uuid.UUID{}).Immutable(),
-		// code is the raw retention state code (a tenant retention status config code).
-		field.String("code").NotEmpty().
+		field.UUID("commerce_id", uuid.UUID{}).Comment("The commerce (REST `commerce_id`).").Immutable(),
+		field.String("external_id").Comment("Commerce code in the caller's system, denormalized at upsert; null when the commerce has none.").Optional().Nillable(),
+		field.UUID("activity_generation_config_id", uuid.UUID{}).Comment("The AGC under which the state was computed.").Immutable(),
+		field.String("code").Comment("Raw retention state code; corresponds to a tenant retention status config.").NotEmpty().
 			Annotations(entgql.OrderField("CODE")),
-		field.String("label"),
-		field.Enum("stage").Values("ACTIVATION", "ENGAGEMENT", "RESURRECTION"),
-		// last_computed_at is supplied by the caller on every upsert.
-		field.Time("last_computed_at").
+		field.String("label").Comment("Display label, derived from the code's config."),
+		field.Enum("stage").Comment("The lifecycle pillar of the state.").Annotations(stageDoc).Values("ACTIVATION", "ENGAGEMENT", "RESURRECTION"),
+		field.Time("last_computed_at").Comment("When the engine computed the state; supplied by the caller on every upsert.").
 			Annotations(entgql.OrderField("LAST_COMPUTED_AT")),
-		// state_changed_at is managed by the service: it moves only when (stage, code) changes.
-		field.Time("state_changed_at").
+		field.Time("state_changed_at").Comment("When (stage, code) last changed; managed by the service.").
 			Annotations(entgql.OrderField("STATE_CHANGED_AT")),
 	}
 }
@@ -43,9 +39,9 @@ func (CommerceLifecycleSnapshot) Fields() []ent.Field {
 // Edges of the CommerceLifecycleSnapshot.
 func (CommerceLifecycleSnapshot) Edges() []ent.Edge {
 	return []ent.Edge{
-		edge.To("commerce", Commerce.Type).Field("commerce_id").Unique().Required().Immutable().
+		edge.To("commerce", Commerce.Type).Comment("The commerce.").Field("commerce_id").Unique().Required().Immutable().
 			Annotations(entsql.OnDelete(entsql.Cascade)),
-		edge.To("activity_generation_config", ActivityGenerationConfig.Type).
+		edge.To("activity_generation_config", ActivityGenerationConfig.Type).Comment("The AGC under which the state was computed.").
 			Field("activity_generation_config_id").Unique().Required().Immutable().
 			Annotations(entsql.OnDelete(entsql.Cascade)),
 	}
@@ -68,5 +64,5 @@ func (CommerceLifecycleSnapshot) Indexes() []ent.Index {
 
 // Annotations of the CommerceLifecycleSnapshot.
 func (CommerceLifecycleSnapshot) Annotations() []schema.Annotation {
-	return []schema.Annotation{entgql.RelayConnection()}
+	return []schema.Annotation{schema.Comment("The current retention state of a commerce under one AGC (REST `/api/commerce-lifecycle-snapshots`, snake_case there), written by an external computation engine. Unique per (commerce, AGC); the (stage, code) pair is the visible state."), entgql.RelayConnection()}
 }

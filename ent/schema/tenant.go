@@ -24,15 +24,13 @@ func (Tenant) Mixin() []ent.Mixin { return []ent.Mixin{IDMixin{}, TimeMixin{}} }
 // Fields of Tenant.
 func (Tenant) Fields() []ent.Field {
 	return []ent.Field{
-		field.String("name").NotEmpty().Validate(maxRunes(255)).
+		field.String("name").Comment("Tenant name, at most 255 characters, unique (case-insensitive).").NotEmpty().Validate(maxRunes(255)).
 			Annotations(entgql.OrderField("NAME")),
 		// name_key is lower(name), kept by the service: tenant names are unique case-insensitively.
 		field.String("name_key").NotEmpty().Validate(maxRunes(255)).Annotations(entgql.Skip()),
-		// time_zone is an IANA zone name; it decides the day of activities and the cutoff.
-		field.String("time_zone").Default("UTC"),
-		// day_cutoff is the local time ("HH:MM") after which an activity's day is closed.
-		field.String("day_cutoff").Default("23:59"),
-		field.Bool("is_active").Default(true),
+		field.String("time_zone").Comment("IANA time zone name; it decides the day of activities and the day cutoff.").Default("UTC"),
+		field.String("day_cutoff").Comment("Local time (`HH:MM`) after which an activity's day is closed.").Default("23:59"),
+		field.Bool("is_active").Comment("Whether the tenant is active.").Default(true),
 	}
 }
 
@@ -51,7 +49,7 @@ func (Tenant) Indexes() []ent.Index {
 
 // Annotations of Tenant.
 func (Tenant) Annotations() []schema.Annotation {
-	return []schema.Annotation{entgql.RelayConnection()}
+	return []schema.Annotation{schema.Comment("A customer organisation; users join it through memberships, and it is divided into projects."), entgql.RelayConnection()}
 }
 
 // Policy of Tenant: a user sees only the tenants they are a member of; an API

@@ -23,7 +23,7 @@ func (TrashRecord) Mixin() []ent.Mixin {
 // Fields of the TrashRecord.
 func (TrashRecord) Fields() []ent.Field {
 	return []ent.Field{
-		field.Enum("kind").
+		field.Enum("kind").Comment("Kind of the archived record.").Annotations(trashKindDoc).
 			Values(
 				"AUDIENCE_CRITERIA",
 				"COMMERCE",
@@ -35,18 +35,17 @@ func (TrashRecord) Fields() []ent.Field {
 			).
 			Immutable(),
 		// record_id is the id of the archived row in its own table (same id on restore).
-		field.UUID("record_id", uuid.UUID{}).Immutable(),
+		field.UUID("record_id", uuid.UUID{}).Comment("Id of the archived record (the same id on restore).").Immutable(),
 		// project_id is set for project-owned kinds; a plain column, not an edge.
-		field.UUID("project_id", uuid.UUID{}).Optional().Nillable().Immutable(),
-		// label is a display name captured at deletion time.
-		field.String("label"),
+		field.UUID("project_id", uuid.UUID{}).Comment("The record's project for project-owned kinds; null otherwise.").Optional().Nillable().Immutable(),
+		field.String("label").Comment("Display name of the record, captured at deletion."),
 		// snapshot is the record as read at deletion time (display only; the row itself stays archived).
 		field.JSON("snapshot", json.RawMessage{}).Optional().
 			Annotations(entgql.Skip()),
-		field.UUID("deleted_by", uuid.UUID{}).Optional().Nillable().Immutable(),
-		field.Time("deleted_at").Default(time.Now).Immutable().
+		field.UUID("deleted_by", uuid.UUID{}).Comment("The user who deleted the record; null for the system.").Optional().Nillable().Immutable(),
+		field.Time("deleted_at").Comment("When the record was deleted.").Default(time.Now).Immutable().
 			Annotations(entgql.OrderField("DELETED_AT")),
-		field.Time("purge_after").
+		field.Time("purge_after").Comment("When the record is purged for good (deletedAt plus the tenant's retention window).").
 			Annotations(entgql.OrderField("PURGE_AFTER")),
 	}
 }
@@ -64,7 +63,7 @@ func (TrashRecord) Indexes() []ent.Index {
 
 // Annotations of the TrashRecord.
 func (TrashRecord) Annotations() []schema.Annotation {
-	return []schema.Annotation{entgql.RelayConnection(), entgql.QueryField("trashRecords")}
+	return []schema.Annotation{schema.Comment("An archived (deleted) record in the trash (REST `/api/trash`): it can be restored, with the same id, until purgeAfter."), entgql.RelayConnection(), entgql.QueryField("trashRecords").Description("The trash of the active tenant (REST `GET /api/trash`): archived records that can still be restored.")}
 }
 
 // TrashSetting holds a tenant's trash retention window (one row per tenant).
@@ -78,7 +77,7 @@ func (TrashSetting) Mixin() []ent.Mixin {
 // Fields of the TrashSetting.
 func (TrashSetting) Fields() []ent.Field {
 	return []ent.Field{
-		field.Int("retention_days").Default(30).Positive(),
+		field.Int("retention_days").Comment("Days an archived record stays restorable before it is purged.").Default(30).Positive(),
 	}
 }
 
@@ -92,5 +91,5 @@ func (TrashSetting) Indexes() []ent.Index {
 
 // Annotations of the TrashSetting.
 func (TrashSetting) Annotations() []schema.Annotation {
-	return []schema.Annotation{entgql.RelayConnection()}
+	return []schema.Annotation{schema.Comment("A tenant's trash retention window (one per tenant)."), entgql.RelayConnection()}
 }

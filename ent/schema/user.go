@@ -25,23 +25,23 @@ func (User) Mixin() []ent.Mixin { return []ent.Mixin{IDMixin{}, TimeMixin{}} }
 // Fields of User.
 func (User) Fields() []ent.Field {
 	return []ent.Field{
-		field.String("email").NotEmpty().Validate(maxRunes(320)),
+		field.String("email").Comment("Email address, unique (case-insensitive); at most 320 characters.").NotEmpty().Validate(maxRunes(320)),
 		// email_key is lower(email); emails are unique case-insensitively.
 		field.String("email_key").NotEmpty().Validate(maxRunes(320)).Annotations(entgql.Skip()),
-		field.String("username").NotEmpty().Validate(maxRunes(100)),
+		field.String("username").Comment("Login name, unique (case-insensitive); at most 100 characters.").NotEmpty().Validate(maxRunes(100)),
 		field.String("username_key").NotEmpty().Validate(maxRunes(100)).Annotations(entgql.Skip()),
 		field.String("password_hash").Sensitive().Annotations(entgql.Skip()),
-		field.String("first_name").Default(""),
-		field.String("last_name").Default(""),
-		field.Bool("is_active").Default(true),
-		field.Time("last_login_at").Optional().Nillable(),
+		field.String("first_name").Comment("First name; empty when none.").Default(""),
+		field.String("last_name").Comment("Last name; empty when none.").Default(""),
+		field.Bool("is_active").Comment("Whether the user may log in.").Default(true),
+		field.Time("last_login_at").Comment("When the user last logged in; null if never.").Optional().Nillable(),
 	}
 }
 
 // Edges of User.
 func (User) Edges() []ent.Edge {
 	return []ent.Edge{
-		edge.From("memberships", Membership.Type).Ref("user"),
+		edge.From("memberships", Membership.Type).Comment("The user's memberships: one per tenant, with the roles held there.").Ref("user"),
 	}
 }
 
@@ -55,7 +55,7 @@ func (User) Indexes() []ent.Index {
 
 // Annotations of User.
 func (User) Annotations() []schema.Annotation {
-	return []schema.Annotation{entgql.RelayConnection(), entgql.QueryField("users")}
+	return []schema.Annotation{schema.Comment("A person who logs in (REST `/api/users`); they join tenants through memberships."), entgql.RelayConnection(), entgql.QueryField("users").Description("The users who are members of the active tenant (REST `GET /api/users`).")}
 }
 
 // Policy of User: a viewer sees themself and the members of the active tenant.
@@ -87,16 +87,15 @@ func (Membership) Mixin() []ent.Mixin {
 // Fields of Membership.
 func (Membership) Fields() []ent.Field {
 	return []ent.Field{
-		field.UUID("user_id", uuid.UUID{}).Immutable(),
-		// roles are role names (super_admin, admin, fde, supervisor, operator, viewer).
-		field.Strings("roles"),
+		field.UUID("user_id", uuid.UUID{}).Comment("The member.").Immutable(),
+		field.Strings("roles").Comment("Role names held in the tenant: super_admin, admin, fde, supervisor, operator or viewer."),
 	}
 }
 
 // Edges of Membership.
 func (Membership) Edges() []ent.Edge {
 	return []ent.Edge{
-		edge.To("user", User.Type).Field("user_id").Unique().Required().Immutable(),
+		edge.To("user", User.Type).Comment("The member.").Field("user_id").Unique().Required().Immutable(),
 	}
 }
 
@@ -107,7 +106,7 @@ func (Membership) Indexes() []ent.Index {
 
 // Annotations of Membership.
 func (Membership) Annotations() []schema.Annotation {
-	return []schema.Annotation{entgql.RelayConnection()}
+	return []schema.Annotation{schema.Comment("A user's membership of a tenant, with the roles held there."), entgql.RelayConnection()}
 }
 
 // RefreshToken is one refresh-token session; only its SHA-256 hash is stored.

@@ -4,6 +4,7 @@ package model
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
 	"strconv"
@@ -22,48 +23,112 @@ import (
 	"github.com/reten-io/reten/ent/channeldefinition"
 	"github.com/reten-io/reten/ent/commerceaddress"
 	"github.com/reten-io/reten/ent/commercecontact"
+	"github.com/reten-io/reten/ent/commercelifecyclesnapshot"
 	"github.com/reten-io/reten/ent/commerceuser"
 	"github.com/reten-io/reten/ent/commerceuserrole"
 	"github.com/reten-io/reten/ent/dispatchprovider"
 	"github.com/reten-io/reten/ent/operator"
+	"github.com/reten-io/reten/ent/queryblock"
 	"github.com/reten-io/reten/ent/retentionstatusconfig"
 	"github.com/reten-io/reten/ent/routeoperator"
 	"github.com/reten-io/reten/ent/tenantdataset"
 	"github.com/reten-io/reten/ent/tenantresulttypeconfig"
 )
 
-// The activation pillar: on create name, sourceTable, dateColumn, aggregationMethod and moments are required; on lifecycle replacement omitted fields are unchanged and a sent moments list replaces the moments (matched by id).
+// The operand of an aggregate: every row, a column or an arithmetic expression.
+type AggregateOperand interface {
+	IsAggregateOperand()
+}
+
+// One side of an arithmetic expression: a column, a number or a nested expression.
+type ArithmeticOperand interface {
+	IsArithmeticOperand()
+}
+
+// A node of a stored filter tree.
+type FilterNode interface {
+	IsFilterNode()
+}
+
+// The activation pillar: on create name, sourceTable, dateColumn, aggregationMethod and activationMoments are required; on lifecycle replacement omitted fields are unchanged and a sent activationMoments list replaces the moments (matched by id).
 type ActivationConfigInput struct {
-	Name              *string                             `json:"name,omitempty"`
-	Description       *string                             `json:"description,omitempty"`
-	SourceTable       *string                             `json:"sourceTable,omitempty"`
-	SourceColumns     []string                            `json:"sourceColumns,omitempty"`
-	DateColumn        *string                             `json:"dateColumn,omitempty"`
+	// Pillar name.
+	Name *string `json:"name,omitempty"`
+	// Free-text description.
+	Description *string `json:"description,omitempty"`
+	// Catalog table the pillar counts actions in.
+	SourceTable *string `json:"sourceTable,omitempty"`
+	// Columns of the source table the pillar reads.
+	SourceColumns []string `json:"sourceColumns,omitempty"`
+	// Column of the source table that dates each action.
+	DateColumn *string `json:"dateColumn,omitempty"`
+	// How actions are counted against a moment's minActions.
 	AggregationMethod *activationconfig.AggregationMethod `json:"aggregationMethod,omitempty"`
-	Moments           []*ActivationMomentInput            `json:"moments,omitempty"`
+	// The activation moments (the output's activationMoments); on lifecycle replacement a sent list replaces the moments, matched by id.
+	ActivationMoments []*ActivationMomentInput `json:"activationMoments,omitempty"`
+}
+
+// Defaults of ActivationConfigInput.
+type ActivationDefaults struct {
+	// The pillar's name.
+	Name string `json:"name"`
+	// The dataset table the pillar reads.
+	SourceTable string `json:"sourceTable"`
+	// The columns the pillar reads.
+	SourceColumns []string `json:"sourceColumns"`
+	// The column that dates an action.
+	DateColumn string `json:"dateColumn"`
+	// How the pillar aggregates actions.
+	AggregationMethod activationconfig.AggregationMethod `json:"aggregationMethod"`
+	// The activation moments, by priority.
+	ActivationMoments []*ActivationMomentDefaults `json:"activationMoments"`
+}
+
+// Defaults of ActivationMomentInput.
+type ActivationMomentDefaults struct {
+	// The retention status code the moment assigns.
+	StatusCode string `json:"statusCode"`
+	// The moment's minimum action count; null: none.
+	MinActions *int `json:"minActions,omitempty"`
+	// The moment's window in days; null: none.
+	WindowDays *int `json:"windowDays,omitempty"`
+	// The moment's time window in days; null: none.
+	TimeWindow *int `json:"timeWindow,omitempty"`
+	// The moment's priority.
+	Priority int `json:"priority"`
 }
 
 // An activation moment; id set updates that moment in place (lifecycle replacement only).
 type ActivationMomentInput struct {
-	ID                          *uuid.UUID `json:"id,omitempty"`
-	StatusCode                  string     `json:"statusCode"`
-	UserRetentionStatusConfigID uuid.UUID  `json:"userRetentionStatusConfigID"`
-	MinActions                  *int       `json:"minActions,omitempty"`
-	WindowDays                  *int       `json:"windowDays,omitempty"`
-	TimeWindow                  *int       `json:"timeWindow,omitempty"`
-	Priority                    int        `json:"priority"`
+	// An existing child of the pillar to update in place; omitted: a new child.
+	ID *uuid.UUID `json:"id,omitempty"`
+	// Retention status code assigned (a tenant retention status config's code).
+	StatusCode string `json:"statusCode"`
+	// The tenant retention status config of statusCode.
+	UserRetentionStatusConfigID uuid.UUID `json:"userRetentionStatusConfigID"`
+	// Least number of actions for the moment to match; null for no minimum.
+	MinActions *int `json:"minActions,omitempty"`
+	// Rolling window in days the actions are counted in; null for no window.
+	WindowDays *int `json:"windowDays,omitempty"`
+	// Optional bound in days; null for none.
+	TimeWindow *int `json:"timeWindow,omitempty"`
+	// Evaluation order; the lowest priority that matches wins.
+	Priority int `json:"priority"`
 }
 
 // A key-value attribute attached to an activity at creation.
 type ActivityAttributeInput struct {
 	// Unique per activity, 1 to 255 characters.
-	Key   string `json:"key"`
+	Key string `json:"key"`
+	// Attribute value.
 	Value string `json:"value"`
 }
 
 // An entry of the platform defaults catalog of activity reasons (never persisted).
 type ActivityReasonDefault struct {
-	Code  string `json:"code"`
+	// Reason code.
+	Code string `json:"code"`
+	// Display label.
 	Label string `json:"label"`
 }
 
@@ -77,25 +142,84 @@ type ActivityResultSyncPage struct {
 	HasMore bool `json:"hasMore"`
 }
 
+// The operand of an aggregate: exactly one member.
+type AggregateOperandInput struct {
+	// true: every row (COUNT only, COUNT(*)); false is invalid.
+	Star *bool `json:"star,omitempty"`
+	// A column of the block.
+	Column *ColumnRefInput `json:"column,omitempty"`
+	// An arithmetic expression over numeric columns and numbers.
+	Arithmetic *ArithmeticExpressionInput `json:"arithmetic,omitempty"`
+}
+
+// The operand * of COUNT(*).
+type AggregateStar struct {
+	// Always true.
+	Star bool `json:"star"`
+}
+
+func (AggregateStar) IsAggregateOperand() {}
+
+// An arithmetic expression: left operator right.
+type ArithmeticExpression struct {
+	// The arithmetic operator.
+	Operator ArithmeticOperator `json:"operator"`
+	// The left side.
+	Left ArithmeticOperand `json:"left"`
+	// The right side.
+	Right ArithmeticOperand `json:"right"`
+}
+
+func (ArithmeticExpression) IsAggregateOperand() {}
+
+func (ArithmeticExpression) IsArithmeticOperand() {}
+
+// An arithmetic expression: left operator right.
+type ArithmeticExpressionInput struct {
+	// The arithmetic operator.
+	Operator ArithmeticOperator `json:"operator"`
+	// The left side.
+	Left *ArithmeticOperandInput `json:"left"`
+	// The right side.
+	Right *ArithmeticOperandInput `json:"right"`
+}
+
+// One side of an arithmetic expression: exactly one member.
+type ArithmeticOperandInput struct {
+	// A numeric column of the block.
+	Column *ColumnRefInput `json:"column,omitempty"`
+	// A number literal.
+	Number *json.Number `json:"number,omitempty"`
+	// A nested expression.
+	Arithmetic *ArithmeticExpressionInput `json:"arithmetic,omitempty"`
+}
+
 // A column (or a record's sub-field) with the audience flags.
 type AudienceCatalogColumn struct {
+	// Column (or sub-field) name.
 	Name string `json:"name"`
-	// CatalogFieldTypeEnum, or RECORD for repeated-record columns.
-	Type                   string  `json:"type"`
-	IsRepeated             bool    `json:"isRepeated"`
-	IsIdentity             bool    `json:"isIdentity"`
-	IsDefaultTimeReference bool    `json:"isDefaultTimeReference"`
-	Description            *string `json:"description,omitempty"`
+	// The column's type; RECORD for repeated-record columns.
+	Type catalogcolumn.Type `json:"type"`
+	// Whether the column holds a list (a repeated record).
+	IsRepeated bool `json:"isRepeated"`
+	// Whether the column identifies the subject; at least one block must expose it.
+	IsIdentity bool `json:"isIdentity"`
+	// Whether a time window without a reference uses this column.
+	IsDefaultTimeReference bool `json:"isDefaultTimeReference"`
+	// What the column holds; null when undescribed.
+	Description *string `json:"description,omitempty"`
 	// The scalar fields of a RECORD column; empty otherwise.
 	SubFields []*AudienceCatalogColumn `json:"subFields"`
 }
 
 // A table of the tenant's catalog, as audiences see it.
 type AudienceCatalogTable struct {
-	Name        string  `json:"name"`
+	// Table name.
+	Name string `json:"name"`
+	// What the table holds; null when undescribed.
 	Description *string `json:"description,omitempty"`
-	// EVENTS, SUBJECTS, PRODUCTS, TRANSACTIONS or OTHER.
-	Purpose string `json:"purpose"`
+	// What the table holds.
+	Purpose catalogtable.Purpose `json:"purpose"`
 	// The column flagged isDefaultTimeReference (time windows without reference use it).
 	DefaultTimeReferenceColumn *string `json:"defaultTimeReferenceColumn,omitempty"`
 	// The column flagged isIdentity (the subject); null when the table has none.
@@ -104,7 +228,9 @@ type AudienceCatalogTable struct {
 
 // The columns of a catalog table.
 type AudienceColumns struct {
-	Table   string                   `json:"table"`
+	// The table's name.
+	Table string `json:"table"`
+	// The table's top-level columns, in catalog order.
 	Columns []*AudienceCatalogColumn `json:"columns"`
 }
 
@@ -114,8 +240,10 @@ type AudienceColumns struct {
 // audience of the project, an operand sent twice, and a cycle (an audience
 // reaching itself through compositions) are 400.
 type AudienceCompositionInput struct {
-	OperandCriteriaID uuid.UUID                       `json:"operandCriteriaID"`
-	SetOperator       audiencecomposition.SetOperator `json:"setOperator"`
+	// A live audience of the active project (REST's operandCriteriaId).
+	OperandAudienceID uuid.UUID `json:"operandAudienceID"`
+	// How the operand combines with what comes before it.
+	SetOperator audiencecomposition.SetOperator `json:"setOperator"`
 }
 
 // How an audience's subjects would change if a definition replaced the stored one (nothing is saved).
@@ -135,17 +263,19 @@ type AudiencePreview struct {
 	// Output column names, in select order.
 	Columns []string `json:"columns"`
 	// At most limit rows; cells are strings, numbers (exact decimals as numbers), booleans, RFC 3339 UTC timestamps or null.
-	Rows      [][]any `json:"rows"`
-	RowCount  int     `json:"rowCount"`
-	ElapsedMs int     `json:"elapsedMs"`
+	Rows [][]any `json:"rows"`
+	// Number of rows returned.
+	RowCount int `json:"rowCount"`
+	// Time the dataset took, in milliseconds.
+	ElapsedMs int `json:"elapsedMs"`
 	// The distinct non-null subjects the whole audience matches (not limited).
 	SubjectCount int `json:"subjectCount"`
 }
 
 // The BigQuery SQL of an audience (IEventCriteriaSql), compositions compiled in; not executed.
 type AudienceSQL struct {
-	// parameterized or literal.
-	Format string `json:"format"`
+	// The format of query.
+	Format SQLFormat `json:"format"`
 	// A chain of CTEs starting with `CTE_VALID_EVENTS AS (`, without leading WITH and trailing SELECT.
 	Query string `json:"query"`
 	// Always CTE_VALID_EVENTS.
@@ -160,24 +290,31 @@ type AudienceSQL struct {
 
 // The answer of validateAudience: valid, or every issue.
 type AudienceValidation struct {
-	Valid  bool                       `json:"valid"`
+	// true when the definition breaks no rule.
+	Valid bool `json:"valid"`
+	// Every broken rule; empty when valid.
 	Errors []*AudienceValidationError `json:"errors"`
 }
 
-// One broken rule of a definition, at the path of the offending node (queryBlocks[1].where.children[0].value, compositions[0].operandCriteriaId).
+// One broken rule of a definition, at the path of the offending node (queryBlocks[1].where.group.children[0].predicate.value, compositions[0].operandAudienceID).
 type AudienceValidationError struct {
-	Path    string `json:"path"`
+	// Where the rule is broken, in GraphQL member names.
+	Path string `json:"path"`
+	// What is wrong (the same message as REST).
 	Message string `json:"message"`
 }
 
 // Why the item at index (from 0) was not written.
 type BatchItemError struct {
-	Index    int      `json:"index"`
+	// Position of the item in the request's items, from 0.
+	Index int `json:"index"`
+	// Every validation message of the item.
 	Messages []string `json:"messages"`
 }
 
 // Outcome of a sync or batch upsert: created + updated + unchanged + len(errors) = total.
 type BatchUpsertResult struct {
+	// Items that matched no stored row and were created.
 	Created int `json:"created"`
 	// Items that matched a stored row and changed it (or, for commerces, its children).
 	Updated int `json:"updated"`
@@ -186,7 +323,8 @@ type BatchUpsertResult struct {
 	// the operator and route batches write every matched item and count it as updated, so
 	// they answer 0.
 	Unchanged int `json:"unchanged"`
-	Total     int `json:"total"`
+	// Items in the request.
+	Total int `json:"total"`
 	// Rejected items (empty for syncOperators, which is all or nothing).
 	Errors []*BatchItemError `json:"errors"`
 }
@@ -253,32 +391,70 @@ type CatalogTableInput struct {
 
 // Input of createChannelDefinition (name required) and updateChannelDefinition (omitted fields unchanged).
 type ChannelDefinitionInput struct {
+	// Definition name; required on create.
 	Name *string `json:"name,omitempty"`
 	// Defaults to the provider's channel; must match it.
-	Channel       *channeldefinition.Channel `json:"channel,omitempty"`
-	Template      *string                    `json:"template,omitempty"`
-	Sender        *string                    `json:"sender,omitempty"`
-	RatePerMinute *int                       `json:"ratePerMinute,omitempty"`
+	Channel *channeldefinition.Channel `json:"channel,omitempty"`
+	// Message template.
+	Template *string `json:"template,omitempty"`
+	// Sender identity (address, number or name).
+	Sender *string `json:"sender,omitempty"`
+	// Most dispatches per minute through the definition (positive).
+	RatePerMinute *int `json:"ratePerMinute,omitempty"`
 	// true removes the rate limit.
-	ClearRatePerMinute *bool          `json:"clearRatePerMinute,omitempty"`
-	Settings           map[string]any `json:"settings,omitempty"`
-	IsActive           *bool          `json:"isActive,omitempty"`
+	ClearRatePerMinute *bool `json:"clearRatePerMinute,omitempty"`
+	// Provider-specific settings.
+	Settings map[string]any `json:"settings,omitempty"`
+	// Whether the definition is active.
+	IsActive *bool `json:"isActive,omitempty"`
+}
+
+// A column of a table of the block.
+type ColumnRef struct {
+	// A table of the block.
+	Table string `json:"table"`
+	// A column of that table (record.subField reaches a field of an unnested record).
+	Column string `json:"column"`
+}
+
+func (ColumnRef) IsAggregateOperand() {}
+
+func (ColumnRef) IsArithmeticOperand() {}
+
+// A column of a table of the block (the main table or a join); in an event filter that unnests a record column, column may be record.subField.
+type ColumnRefInput struct {
+	// A table of the block.
+	Table string `json:"table"`
+	// A column of that table.
+	Column string `json:"column"`
 }
 
 // Input of addCommerceAddress; the same rules as POST /api/commerces/:id/addresses.
 type CommerceAddressInput struct {
-	Source           commerceaddress.Source `json:"source"`
-	AddressAlias     *string                `json:"addressAlias,omitempty"`
-	CountryCode      *string                `json:"countryCode,omitempty"`
-	Region           *string                `json:"region,omitempty"`
-	Commune          *string                `json:"commune,omitempty"`
-	City             *string                `json:"city,omitempty"`
-	Street           *string                `json:"street,omitempty"`
-	StreetNumber     *string                `json:"streetNumber,omitempty"`
-	Unit             *string                `json:"unit,omitempty"`
-	FormattedAddress *string                `json:"formattedAddress,omitempty"`
-	Latitude         *float64               `json:"latitude,omitempty"`
-	Longitude        *float64               `json:"longitude,omitempty"`
+	// Who creates the address: RETEN (the service) or INTEGRATION.
+	Source commerceaddress.Source `json:"source"`
+	// Display name of the address (for example "Warehouse").
+	AddressAlias *string `json:"addressAlias,omitempty"`
+	// Country code.
+	CountryCode *string `json:"countryCode,omitempty"`
+	// Region.
+	Region *string `json:"region,omitempty"`
+	// Commune.
+	Commune *string `json:"commune,omitempty"`
+	// City.
+	City *string `json:"city,omitempty"`
+	// Street name.
+	Street *string `json:"street,omitempty"`
+	// Street number.
+	StreetNumber *string `json:"streetNumber,omitempty"`
+	// Unit, floor or apartment.
+	Unit *string `json:"unit,omitempty"`
+	// The whole address as one line.
+	FormattedAddress *string `json:"formattedAddress,omitempty"`
+	// Latitude in degrees, -90 to 90.
+	Latitude *float64 `json:"latitude,omitempty"`
+	// Longitude in degrees, -180 to 180.
+	Longitude *float64 `json:"longitude,omitempty"`
 	// true: becomes the primary address (the previous one is unset).
 	IsPrimary *bool `json:"isPrimary,omitempty"`
 	// Default true.
@@ -287,37 +463,60 @@ type CommerceAddressInput struct {
 
 // An address of a batch item (source INTEGRATION).
 type CommerceBatchAddressInput struct {
-	AddressAlias     *string  `json:"addressAlias,omitempty"`
-	CountryCode      *string  `json:"countryCode,omitempty"`
-	Region           *string  `json:"region,omitempty"`
-	Commune          *string  `json:"commune,omitempty"`
-	City             *string  `json:"city,omitempty"`
-	Street           *string  `json:"street,omitempty"`
-	StreetNumber     *string  `json:"streetNumber,omitempty"`
-	Unit             *string  `json:"unit,omitempty"`
-	FormattedAddress *string  `json:"formattedAddress,omitempty"`
-	Latitude         *float64 `json:"latitude,omitempty"`
-	Longitude        *float64 `json:"longitude,omitempty"`
-	IsPrimary        *bool    `json:"isPrimary,omitempty"`
-	IsActive         *bool    `json:"isActive,omitempty"`
+	// Display name of the address (for example "Warehouse").
+	AddressAlias *string `json:"addressAlias,omitempty"`
+	// Country code.
+	CountryCode *string `json:"countryCode,omitempty"`
+	// Region.
+	Region *string `json:"region,omitempty"`
+	// Commune.
+	Commune *string `json:"commune,omitempty"`
+	// City.
+	City *string `json:"city,omitempty"`
+	// Street name.
+	Street *string `json:"street,omitempty"`
+	// Street number.
+	StreetNumber *string `json:"streetNumber,omitempty"`
+	// Unit, floor or apartment.
+	Unit *string `json:"unit,omitempty"`
+	// The whole address as one line.
+	FormattedAddress *string `json:"formattedAddress,omitempty"`
+	// Latitude in degrees, -90 to 90.
+	Latitude *float64 `json:"latitude,omitempty"`
+	// Longitude in degrees, -180 to 180.
+	Longitude *float64 `json:"longitude,omitempty"`
+	// true: becomes the primary address (the previous one is unset).
+	IsPrimary *bool `json:"isPrimary,omitempty"`
+	// Whether the address is active.
+	IsActive *bool `json:"isActive,omitempty"`
 }
 
 // A contact of a batch user (source INTEGRATION).
 type CommerceBatchContactInput struct {
+	// Kind of contact.
 	ContactType commercecontact.ContactType `json:"contactType"`
-	Value       string                      `json:"value"`
-	IsPrimary   *bool                       `json:"isPrimary,omitempty"`
-	IsActive    *bool                       `json:"isActive,omitempty"`
+	// The email address (EMAIL) or E.164 number (PHONE, WHATSAPP).
+	Value string `json:"value"`
+	// true: becomes the primary contact of its type.
+	IsPrimary *bool `json:"isPrimary,omitempty"`
+	// Whether the contact is active.
+	IsActive *bool `json:"isActive,omitempty"`
 }
 
 // A commerce of batchUpsertCommerces, keyed by externalID; omitted fields keep their stored value.
 type CommerceBatchItemInput struct {
-	ExternalID string         `json:"externalID"`
-	Name       string         `json:"name"`
-	TaxID      *string        `json:"taxID,omitempty"`
-	Segment    *string        `json:"segment,omitempty"`
-	IsActive   *bool          `json:"isActive,omitempty"`
-	Metadata   map[string]any `json:"metadata,omitempty"`
+	// Commerce code in the caller's system: the key the item is matched on.
+	ExternalID string `json:"externalID"`
+	// Commerce name, not blank.
+	Name string `json:"name"`
+	// Tax identifier.
+	TaxID *string `json:"taxID,omitempty"`
+	// Business segment.
+	Segment *string `json:"segment,omitempty"`
+	// Whether the commerce is active.
+	IsActive *bool `json:"isActive,omitempty"`
+	// Free-form JSON object of the caller's system.
+	Metadata map[string]any `json:"metadata,omitempty"`
 	// Upserted by addressAlias (required); addresses not sent stay as they are.
 	Addresses []*CommerceBatchAddressInput `json:"addresses,omitempty"`
 	// Upserted by externalID; users not sent stay as they are.
@@ -326,9 +525,12 @@ type CommerceBatchItemInput struct {
 
 // A commerce user of a batch item (source INTEGRATION).
 type CommerceBatchUserInput struct {
-	ExternalID string  `json:"externalID"`
-	Name       *string `json:"name,omitempty"`
-	IsActive   *bool   `json:"isActive,omitempty"`
+	// The person's code in the caller's system: the key the user is matched on within the commerce.
+	ExternalID string `json:"externalID"`
+	// The person's name.
+	Name *string `json:"name,omitempty"`
+	// Whether the commerce user is active.
+	IsActive *bool `json:"isActive,omitempty"`
 	// When sent, replaces the user's roles.
 	Roles []commerceuserrole.Role `json:"roles,omitempty"`
 	// Upserted by (contactType, value).
@@ -337,9 +539,12 @@ type CommerceBatchUserInput struct {
 
 // Input of addCommerceContact; an email for EMAIL, E.164 for PHONE and WHATSAPP.
 type CommerceContactInput struct {
+	// Kind of contact; decides the format of value.
 	ContactType commercecontact.ContactType `json:"contactType"`
-	Value       string                      `json:"value"`
-	Source      commercecontact.Source      `json:"source"`
+	// The email address (EMAIL) or E.164 number (PHONE, WHATSAPP).
+	Value string `json:"value"`
+	// Who creates the contact: RETEN (the service) or INTEGRATION.
+	Source commercecontact.Source `json:"source"`
 	// true: becomes the primary contact of its type.
 	IsPrimary *bool `json:"isPrimary,omitempty"`
 }
@@ -349,11 +554,15 @@ type CommerceLifecycleSnapshotBatchResult struct {
 	// Outcomes of the items written or left as they were, by index.
 	Results []*CommerceLifecycleSnapshotItemResult `json:"results"`
 	// Rejected items, by index (unknown commerce, AGC or code, invalid stage): they changed nothing.
-	Errors    []*BatchItemError `json:"errors"`
-	Created   int               `json:"created"`
-	Updated   int               `json:"updated"`
-	Unchanged int               `json:"unchanged"`
-	Stale     int               `json:"stale"`
+	Errors []*BatchItemError `json:"errors"`
+	// Number of results with outcome CREATED.
+	Created int `json:"created"`
+	// Number of results with outcome UPDATED.
+	Updated int `json:"updated"`
+	// Number of results with outcome UNCHANGED.
+	Unchanged int `json:"unchanged"`
+	// Number of results with outcome STALE.
+	Stale int `json:"stale"`
 }
 
 // An item of batchUpsertCommerceLifecycleSnapshots: every item of a request names its commerce by commerceID, or every item by externalID.
@@ -366,15 +575,17 @@ type CommerceLifecycleSnapshotItemInput struct {
 	ActivityGenerationConfigID uuid.UUID `json:"activityGenerationConfigID"`
 	// An active retention status config code of the tenant.
 	Code string `json:"code"`
-	// ACTIVATION, ENGAGEMENT or RESURRECTION; an invalid value rejects that item only.
-	Stage string `json:"stage"`
+	// It must match the status config's stage (a mismatch rejects that item only).
+	Stage commercelifecyclesnapshot.Stage `json:"stage"`
 	// When the engine computed this state.
 	LastComputedAt time.Time `json:"lastComputedAt"`
 }
 
 // The outcome of the valid item at index (from 0).
 type CommerceLifecycleSnapshotItemResult struct {
-	Index   int                              `json:"index"`
+	// Position of the item in the request's items, from 0.
+	Index int `json:"index"`
+	// What the upsert did to the item's snapshot.
 	Outcome CommerceLifecycleSnapshotOutcome `json:"outcome"`
 }
 
@@ -389,18 +600,19 @@ type CommerceLifecycleSnapshotLookup struct {
 // The answer of upsertCommerceLifecycleSnapshot.
 type CommerceLifecycleSnapshotUpsertResult struct {
 	// The stored snapshot after the upsert (unchanged for UNCHANGED and STALE).
-	Snapshot *ent.CommerceLifecycleSnapshot   `json:"snapshot"`
-	Outcome  CommerceLifecycleSnapshotOutcome `json:"outcome"`
+	Snapshot *ent.CommerceLifecycleSnapshot `json:"snapshot"`
+	// What the upsert did.
+	Outcome CommerceLifecycleSnapshotOutcome `json:"outcome"`
 }
 
 // Filters of commerceLifecycleSnapshots: the REST list's query values, validated by the same rules with the same messages (one error listing every broken rule). Omitted or empty fields do not filter.
 type CommerceLifecycleSnapshotsFilter struct {
 	// Exact retention status code.
 	Code *string `json:"code,omitempty"`
-	// ACTIVATION, ENGAGEMENT or RESURRECTION; any other value is rejected.
-	Stage *string `json:"stage,omitempty"`
-	// The UUID of an AGC of the tenant; a malformed value is rejected.
-	ActivityGenerationConfigID *string `json:"activityGenerationConfigID,omitempty"`
+	// Only snapshots of this stage.
+	Stage *commercelifecyclesnapshot.Stage `json:"stage,omitempty"`
+	// Only snapshots of this AGC of the tenant.
+	ActivityGenerationConfigID *uuid.UUID `json:"activityGenerationConfigID,omitempty"`
 	// An ISO 8601 instant (RFC 3339): only snapshots whose state changed strictly after it.
 	StateChangedSince *string `json:"stateChangedSince,omitempty"`
 }
@@ -413,68 +625,88 @@ type CommerceLifecycleSnapshotsOrder struct {
 
 // One hash per pillar: lowercase hex SHA-256 of the pillar's canonical JSON (see the REST documentation).
 type ConfigHashes struct {
-	Activation   string `json:"activation"`
-	Engagement   string `json:"engagement"`
+	// Hash of the activation pillar.
+	Activation string `json:"activation"`
+	// Hash of the engagement pillar.
+	Engagement string `json:"engagement"`
+	// Hash of the resurrection pillar.
 	Resurrection string `json:"resurrection"`
 }
 
 // Input of createAPIKey; the same rules as POST /api/api-keys.
 type CreateAPIKeyInput struct {
+	// Display name of the key.
 	Name string `json:"name"`
 	// A subset of the caller's permissions; never api-key:manage.
-	Permissions []string     `json:"permissions"`
-	ExpiresAt   *time.Time   `json:"expiresAt,omitempty"`
-	Scope       apikey.Scope `json:"scope"`
+	Permissions []string `json:"permissions"`
+	// When the key stops authenticating; omitted: never.
+	ExpiresAt *time.Time `json:"expiresAt,omitempty"`
+	// project (bound to projectID) or tenant (every project of the tenant).
+	Scope apikey.Scope `json:"scope"`
 	// Required when scope is project: a project of the active tenant.
 	ProjectID *uuid.UUID `json:"projectID,omitempty"`
 }
 
 // A new API key; plaintextKey is shown only here.
 type CreateAPIKeyPayload struct {
-	APIKey       *ent.APIKey `json:"apiKey"`
-	PlaintextKey string      `json:"plaintextKey"`
+	// The stored key.
+	APIKey *ent.APIKey `json:"apiKey"`
+	// The secret key (svc_sk_...), shown once: only its hash is stored.
+	PlaintextKey string `json:"plaintextKey"`
 }
 
 // Input of createActivityGenerationConfig; the same rules as POST /api/activity-generation-configs.
 type CreateActivityGenerationConfigInput struct {
 	// Unique among the project's live AGCs.
-	Name        string  `json:"name"`
+	Name string `json:"name"`
+	// Free-text description.
 	Description *string `json:"description,omitempty"`
 	// null: the project's root audience applies.
-	AudienceID   *uuid.UUID               `json:"audienceID,omitempty"`
-	Activation   *ActivationConfigInput   `json:"activation"`
-	Engagement   *EngagementConfigInput   `json:"engagement"`
-	Resurrection *ResurrectionConfigInput `json:"resurrection"`
+	AudienceID *uuid.UUID `json:"audienceID,omitempty"`
+	// The activation pillar (the output's activationConfig; REST's activation).
+	ActivationConfig *ActivationConfigInput `json:"activationConfig"`
+	// The engagement pillar.
+	EngagementConfig *EngagementConfigInput `json:"engagementConfig"`
+	// The resurrection pillar.
+	ResurrectionConfig *ResurrectionConfigInput `json:"resurrectionConfig"`
 }
 
 // Input of createActivity; the same rules as POST /api/activities.
 type CreateActivityInput struct {
 	// A live commerce of the tenant.
-	CommerceID  uuid.UUID        `json:"commerceID"`
-	Type        activity.Type    `json:"type"`
-	Channel     activity.Channel `json:"channel"`
-	ScheduledAt time.Time        `json:"scheduledAt"`
+	CommerceID uuid.UUID `json:"commerceID"`
+	// TASK or MESSAGE.
+	Type activity.Type `json:"type"`
+	// The channel the activity is carried out or delivered through.
+	Channel activity.Channel `json:"channel"`
+	// When the activity is planned.
+	ScheduledAt time.Time `json:"scheduledAt"`
 	// A live operator of the tenant.
-	OperatorID  *uuid.UUID                `json:"operatorID,omitempty"`
-	Title       *string                   `json:"title,omitempty"`
-	Description *string                   `json:"description,omitempty"`
-	Attributes  []*ActivityAttributeInput `json:"attributes,omitempty"`
+	OperatorID *uuid.UUID `json:"operatorID,omitempty"`
+	// Short title.
+	Title *string `json:"title,omitempty"`
+	// Free-text description.
+	Description *string `json:"description,omitempty"`
+	// Key-value pairs attached to the activity.
+	Attributes []*ActivityAttributeInput `json:"attributes,omitempty"`
 }
 
 // Input of createActivityReasonConfig and of each bulk item; the same rules as POST /api/activity-reason-configs.
 type CreateActivityReasonConfigInput struct {
 	// Unique in the tenant's catalog.
-	Code  string `json:"code"`
+	Code string `json:"code"`
+	// Display label.
 	Label string `json:"label"`
 }
 
 // Input of createAudience; the same rules as POST /api/audience-criterias.
 type CreateAudienceInput struct {
 	// Not empty, at most 255 characters (trimmed).
-	Name        string  `json:"name"`
+	Name string `json:"name"`
+	// Free-text description.
 	Description *string `json:"description,omitempty"`
 	// At least one block; validated against the tenant's catalog before anything is stored (404 without a dataset).
-	QueryBlocks []map[string]any `json:"queryBlocks"`
+	QueryBlocks []*QueryBlockInput `json:"queryBlocks"`
 	// Operand audiences, in order.
 	Compositions []*AudienceCompositionInput `json:"compositions,omitempty"`
 }
@@ -483,127 +715,215 @@ type CreateAudienceInput struct {
 type CreateCommerceInput struct {
 	// Unique per tenant among live commerces; blank means none.
 	ExternalID *string `json:"externalID,omitempty"`
-	Name       string  `json:"name"`
-	TaxID      *string `json:"taxID,omitempty"`
-	Segment    *string `json:"segment,omitempty"`
+	// Required, not blank.
+	Name string `json:"name"`
+	// Tax identifier.
+	TaxID *string `json:"taxID,omitempty"`
+	// Business segment.
+	Segment *string `json:"segment,omitempty"`
 	// Default true.
-	IsActive *bool          `json:"isActive,omitempty"`
+	IsActive *bool `json:"isActive,omitempty"`
+	// Free-form JSON object of the caller's system.
 	Metadata map[string]any `json:"metadata,omitempty"`
 }
 
 // Input of createCommerceUser; the same rules as POST /api/commerces/:id/users.
 type CreateCommerceUserInput struct {
+	// The person's name.
 	Name *string `json:"name,omitempty"`
 	// Unique within the commerce; blank means none.
 	ExternalID *string `json:"externalID,omitempty"`
 	// Default RETEN.
-	Source *commerceuser.Source    `json:"source,omitempty"`
-	Roles  []commerceuserrole.Role `json:"roles,omitempty"`
+	Source *commerceuser.Source `json:"source,omitempty"`
+	// Roles the person holds at the commerce.
+	Roles []commerceuserrole.Role `json:"roles,omitempty"`
 }
 
 // Input of createDispatchProvider; the same rules as POST /api/dispatch-providers.
 type CreateDispatchProviderInput struct {
-	Name     string                   `json:"name"`
-	Channel  dispatchprovider.Channel `json:"channel"`
-	Kind     string                   `json:"kind"`
-	Settings map[string]any           `json:"settings,omitempty"`
+	// Provider name.
+	Name string `json:"name"`
+	// The channel the provider delivers.
+	Channel dispatchprovider.Channel `json:"channel"`
+	// Driver implementation, for example `log` or `webhook`.
+	Kind string `json:"kind"`
+	// Driver settings (for example a webhook URL).
+	Settings map[string]any `json:"settings,omitempty"`
 	// Write-only; stored encrypted and never returned.
 	Credentials map[string]any `json:"credentials,omitempty"`
-	IsActive    *bool          `json:"isActive,omitempty"`
+	// Whether the provider delivers; default true.
+	IsActive *bool `json:"isActive,omitempty"`
 }
 
 // Input of createEventFilter; the same rules as POST /api/event-criterias.
 type CreateEventFilterInput struct {
 	// Not empty, at most 255 characters (trimmed).
-	Name        string  `json:"name"`
+	Name string `json:"name"`
+	// Free-text description.
 	Description *string `json:"description,omitempty"`
 	// At least one block; validated against the tenant's catalog before anything is stored (404 without a dataset).
-	QueryBlocks []map[string]any `json:"queryBlocks"`
+	QueryBlocks []*QueryBlockInput `json:"queryBlocks"`
 }
 
 // Input of createOperator; the same rules as POST /api/operators.
 type CreateOperatorInput struct {
-	Type          operator.Type  `json:"type"`
-	Name          string         `json:"name"`
-	Email         *string        `json:"email,omitempty"`
-	Phone         *string        `json:"phone,omitempty"`
-	ExternalID    *string        `json:"externalID,omitempty"`
-	IsPlaceholder *bool          `json:"isPlaceholder,omitempty"`
-	Metadata      map[string]any `json:"metadata,omitempty"`
+	// The operator's job.
+	Type operator.Type `json:"type"`
+	// Operator name, not blank.
+	Name string `json:"name"`
+	// Email address, unique in the tenant (case-insensitive).
+	Email *string `json:"email,omitempty"`
+	// Phone number.
+	Phone *string `json:"phone,omitempty"`
+	// The operator's code in the caller's system; (type, externalID) is unique.
+	ExternalID *string `json:"externalID,omitempty"`
+	// Whether the operator is a placeholder record rather than a known staff member.
+	IsPlaceholder *bool `json:"isPlaceholder,omitempty"`
+	// Free-form JSON object of the caller's system.
+	Metadata map[string]any `json:"metadata,omitempty"`
 }
 
 // Input of createProject; the same rules as POST /api/projects.
 type CreateProjectInput struct {
+	// Project name, at most 255 characters, unique in the tenant (case-insensitive).
 	Name string `json:"name"`
 }
 
 // Input of createRetentionStatusConfig; the same rules as POST /api/retention-status-configs.
 type CreateRetentionStatusConfigInput struct {
 	// Unique in the tenant's catalog; immutable.
-	Code        string                      `json:"code"`
-	Label       string                      `json:"label"`
-	Stage       retentionstatusconfig.Stage `json:"stage"`
-	Description *string                     `json:"description,omitempty"`
+	Code string `json:"code"`
+	// Display label; lifecycle snapshots take theirs from it.
+	Label string `json:"label"`
+	// The lifecycle pillar the code belongs to.
+	Stage retentionstatusconfig.Stage `json:"stage"`
+	// What the state means.
+	Description *string `json:"description,omitempty"`
 }
 
 // Input of createRoute; the same rules as POST /api/routes.
 type CreateRouteInput struct {
+	// Route code, unique in the tenant.
 	Code string `json:"code"`
+	// Route name.
 	Name string `json:"name"`
 }
 
 // Input of createSupervisor; the same rules as POST /api/supervisors.
 type CreateSupervisorInput struct {
-	Name        string         `json:"name"`
-	Email       *string        `json:"email,omitempty"`
-	ExternalID  *string        `json:"externalID,omitempty"`
-	Phone       *string        `json:"phone,omitempty"`
-	Metadata    map[string]any `json:"metadata,omitempty"`
-	RouteIDs    []uuid.UUID    `json:"routeIDs,omitempty"`
-	OperatorIDs []uuid.UUID    `json:"operatorIDs,omitempty"`
+	// Supervisor name, not blank.
+	Name string `json:"name"`
+	// Email address, unique in the tenant (case-insensitive).
+	Email *string `json:"email,omitempty"`
+	// The supervisor's code in the caller's system.
+	ExternalID *string `json:"externalID,omitempty"`
+	// Phone number.
+	Phone *string `json:"phone,omitempty"`
+	// Free-form JSON object of the caller's system.
+	Metadata map[string]any `json:"metadata,omitempty"`
+	// Live routes of the tenant the supervisor supervises.
+	RouteIDs []uuid.UUID `json:"routeIDs,omitempty"`
+	// Live operators of the tenant the supervisor supervises.
+	OperatorIDs []uuid.UUID `json:"operatorIDs,omitempty"`
 }
 
 // Input of putDispatchConfig; the whole config is replaced (omitted fields take their defaults).
 type DispatchConfigInput struct {
-	ProviderID          uuid.UUID  `json:"providerID"`
+	// The provider that delivers (of the same channel).
+	ProviderID uuid.UUID `json:"providerID"`
+	// The message definition to use; null for none.
 	ChannelDefinitionID *uuid.UUID `json:"channelDefinitionID,omitempty"`
 	// 1..10, default 3.
 	MaxAttempts *int `json:"maxAttempts,omitempty"`
 	// >= 0, default 300.
-	RetryBackoffSeconds *int  `json:"retryBackoffSeconds,omitempty"`
-	IsActive            *bool `json:"isActive,omitempty"`
+	RetryBackoffSeconds *int `json:"retryBackoffSeconds,omitempty"`
+	// Whether the config is used; default true.
+	IsActive *bool `json:"isActive,omitempty"`
 }
 
-// The engagement pillar (same rules as ActivationConfigInput; levels are its children).
+// The engagement pillar (same rules as ActivationConfigInput; engagementLevels are its children).
 type EngagementConfigInput struct {
-	Name                         *string                 `json:"name,omitempty"`
-	Description                  *string                 `json:"description,omitempty"`
-	SourceTable                  *string                 `json:"sourceTable,omitempty"`
-	SourceColumns                []string                `json:"sourceColumns,omitempty"`
-	DateColumn                   *string                 `json:"dateColumn,omitempty"`
-	EngagementWindowDays         *int                    `json:"engagementWindowDays,omitempty"`
-	MinLifetimeActionsForEngaged *int                    `json:"minLifetimeActionsForEngaged,omitempty"`
-	CountingMethod               *string                 `json:"countingMethod,omitempty"`
-	Levels                       []*EngagementLevelInput `json:"levels,omitempty"`
+	// Pillar name.
+	Name *string `json:"name,omitempty"`
+	// Free-text description.
+	Description *string `json:"description,omitempty"`
+	// Catalog table the pillar counts actions in.
+	SourceTable *string `json:"sourceTable,omitempty"`
+	// Columns of the source table the pillar reads.
+	SourceColumns []string `json:"sourceColumns,omitempty"`
+	// Column of the source table that dates each action.
+	DateColumn *string `json:"dateColumn,omitempty"`
+	// Window in days the actions are counted in (positive).
+	EngagementWindowDays *int `json:"engagementWindowDays,omitempty"`
+	// Least number of lifetime actions before a commerce is classified by engagement.
+	MinLifetimeActionsForEngaged *int `json:"minLifetimeActionsForEngaged,omitempty"`
+	// How actions are counted in the window.
+	CountingMethod *string `json:"countingMethod,omitempty"`
+	// The engagement levels (the output's engagementLevels); on lifecycle replacement a sent list replaces the levels, matched by id.
+	EngagementLevels []*EngagementLevelInput `json:"engagementLevels,omitempty"`
+}
+
+// Defaults of EngagementConfigInput.
+type EngagementDefaults struct {
+	// The pillar's name.
+	Name string `json:"name"`
+	// The dataset table the pillar reads.
+	SourceTable string `json:"sourceTable"`
+	// The columns the pillar reads.
+	SourceColumns []string `json:"sourceColumns"`
+	// The column that dates an action.
+	DateColumn string `json:"dateColumn"`
+	// The engagement window in days.
+	EngagementWindowDays int `json:"engagementWindowDays"`
+	// The minimum lifetime actions of an engaged subject.
+	MinLifetimeActionsForEngaged int `json:"minLifetimeActionsForEngaged"`
+	// How the pillar aggregates actions.
+	CountingMethod string `json:"countingMethod"`
+	// The engagement levels, in order.
+	EngagementLevels []*EngagementLevelDefaults `json:"engagementLevels"`
+}
+
+// Defaults of EngagementLevelInput.
+type EngagementLevelDefaults struct {
+	// The retention status code the level assigns.
+	StatusCode string `json:"statusCode"`
+	// The level's label.
+	Label string `json:"label"`
+	// The level's lower bound.
+	MinThreshold int `json:"minThreshold"`
+	// The level's upper bound; null: unbounded.
+	MaxThreshold *int `json:"maxThreshold,omitempty"`
+	// The level's position (1 first).
+	Order int `json:"order"`
 }
 
 // An engagement level; id set updates that level in place (lifecycle replacement only).
 type EngagementLevelInput struct {
-	ID                          *uuid.UUID `json:"id,omitempty"`
-	StatusCode                  string     `json:"statusCode"`
-	UserRetentionStatusConfigID uuid.UUID  `json:"userRetentionStatusConfigID"`
-	Label                       string     `json:"label"`
-	MinThreshold                int        `json:"minThreshold"`
-	MaxThreshold                *int       `json:"maxThreshold,omitempty"`
-	Order                       int        `json:"order"`
+	// An existing child of the pillar to update in place; omitted: a new child.
+	ID *uuid.UUID `json:"id,omitempty"`
+	// Retention status code assigned (a tenant retention status config's code).
+	StatusCode string `json:"statusCode"`
+	// The tenant retention status config of statusCode.
+	UserRetentionStatusConfigID uuid.UUID `json:"userRetentionStatusConfigID"`
+	// Display label.
+	Label string `json:"label"`
+	// Least action count of the band (inclusive).
+	MinThreshold int `json:"minThreshold"`
+	// Greatest action count of the band; null for no upper bound.
+	MaxThreshold *int `json:"maxThreshold,omitempty"`
+	// Ascending position of the level.
+	Order int `json:"order"`
 }
 
 // A column (or a record's sub-field); event filter columns carry no audience flags.
 type EventFilterCatalogColumn struct {
+	// Column (or sub-field) name.
 	Name string `json:"name"`
-	// CatalogFieldTypeEnum, or RECORD for repeated-record columns.
-	Type        string  `json:"type"`
-	IsRepeated  bool    `json:"isRepeated"`
+	// The column's type; RECORD for repeated-record columns.
+	Type catalogcolumn.Type `json:"type"`
+	// Whether the column holds a list (a repeated record).
+	IsRepeated bool `json:"isRepeated"`
+	// What the column holds; null when undescribed.
 	Description *string `json:"description,omitempty"`
 	// The scalar fields of a RECORD column; empty otherwise.
 	SubFields []*EventFilterCatalogColumn `json:"subFields"`
@@ -611,24 +931,31 @@ type EventFilterCatalogColumn struct {
 
 // A table of the tenant's catalog.
 type EventFilterCatalogTable struct {
-	Name        string  `json:"name"`
+	// Table name.
+	Name string `json:"name"`
+	// What the table holds; null when undescribed.
 	Description *string `json:"description,omitempty"`
-	// EVENTS, SUBJECTS, PRODUCTS, TRANSACTIONS or OTHER.
-	Purpose string `json:"purpose"`
+	// What the table holds.
+	Purpose catalogtable.Purpose `json:"purpose"`
 	// The column a time window uses when it names none.
 	DefaultTimeReferenceColumn *string `json:"defaultTimeReferenceColumn,omitempty"`
 }
 
 // The columns and semi-joins of a catalog table.
 type EventFilterColumns struct {
-	Table     string                      `json:"table"`
-	Columns   []*EventFilterCatalogColumn `json:"columns"`
-	SemiJoins []*EventFilterSemiJoin      `json:"semiJoins"`
+	// The table's name.
+	Table string `json:"table"`
+	// The table's top-level columns, in catalog order.
+	Columns []*EventFilterCatalogColumn `json:"columns"`
+	// Relations from the table usable by semiJoinPredicate.
+	SemiJoins []*EventFilterSemiJoin `json:"semiJoins"`
 }
 
 // One equality of a semi-join: a column of the table (record.subField reaches a record's field) and a column of toTable.
 type EventFilterJoinKey struct {
-	Left  string `json:"left"`
+	// Column of the table the relation starts from.
+	Left string `json:"left"`
+	// Column of toTable.
 	Right string `json:"right"`
 }
 
@@ -637,15 +964,17 @@ type EventFilterPreview struct {
 	// Output column names, in select order.
 	Columns []string `json:"columns"`
 	// At most limit rows; cells are strings, numbers (exact decimals as numbers), booleans, RFC 3339 UTC timestamps or null.
-	Rows      [][]any `json:"rows"`
-	RowCount  int     `json:"rowCount"`
-	ElapsedMs int     `json:"elapsedMs"`
+	Rows [][]any `json:"rows"`
+	// Number of rows returned.
+	RowCount int `json:"rowCount"`
+	// Time the dataset took, in milliseconds.
+	ElapsedMs int `json:"elapsedMs"`
 }
 
 // IEventCriteriaSql: the BigQuery SQL of a definition (not executed).
 type EventFilterSQL struct {
-	// parameterized or literal.
-	Format string `json:"format"`
+	// The format of query.
+	Format SQLFormat `json:"format"`
 	// A chain of CTEs starting with `CTE_VALID_EVENTS AS (`, without leading WITH and trailing SELECT.
 	Query string `json:"query"`
 	// Always CTE_VALID_EVENTS.
@@ -660,137 +989,482 @@ type EventFilterSQL struct {
 
 // A relation usable by semiJoinPredicate.
 type EventFilterSemiJoin struct {
-	Name    string                `json:"name"`
-	ToTable string                `json:"toTable"`
-	On      []*EventFilterJoinKey `json:"on"`
+	// Relation name, used as semiJoin in a semiJoinPredicate.
+	Name string `json:"name"`
+	// The related table.
+	ToTable string `json:"toTable"`
+	// The join condition: every equality holds.
+	On []*EventFilterJoinKey `json:"on"`
 }
 
 // The answer of validateEventFilter: valid, or every issue.
 type EventFilterValidation struct {
-	Valid  bool                          `json:"valid"`
+	// true when the definition breaks no rule.
+	Valid bool `json:"valid"`
+	// Every broken rule; empty when valid.
 	Errors []*EventFilterValidationError `json:"errors"`
 }
 
-// One broken rule of a definition, at the path of the offending node (queryBlocks[1].where.children[0].value).
+// One broken rule of a definition, at the path of the offending node (queryBlocks[1].where.group.children[0].predicate.value).
 type EventFilterValidationError struct {
-	Path    string `json:"path"`
+	// Where the rule is broken, in GraphQL member names.
+	Path string `json:"path"`
+	// What is wrong (the same message as REST).
 	Message string `json:"message"`
+}
+
+// A group node.
+type FilterGroup struct {
+	// How the children combine.
+	LogicalOperator LogicalOperator `json:"logicalOperator"`
+	// The child nodes.
+	Children []FilterNode `json:"children"`
+}
+
+func (FilterGroup) IsFilterNode() {}
+
+// A group node.
+type FilterGroupInput struct {
+	// How the children combine.
+	LogicalOperator LogicalOperator `json:"logicalOperator"`
+	// The child nodes (at least one).
+	Children []*FilterNodeInput `json:"children"`
+}
+
+// A filter-tree node: exactly one member, named after the node's kind.
+type FilterNodeInput struct {
+	// A group of nodes combined with a logical operator.
+	Group *FilterGroupInput `json:"group,omitempty"`
+	// A comparison of a column, a record field or an aggregate with a value.
+	Predicate *FilterPredicateInput `json:"predicate,omitempty"`
+	// A condition on the elements of a RECORD column.
+	RecordPredicate *FilterRecordPredicateInput `json:"recordPredicate,omitempty"`
+	// Event filters: a condition on the rows of a related table.
+	SemiJoinPredicate *FilterSemiJoinPredicateInput `json:"semiJoinPredicate,omitempty"`
+}
+
+// A predicate node: exactly one of column, field and aggregate is set.
+type FilterPredicate struct {
+	// The comparison.
+	ComparisonOperator ComparisonOperator `json:"comparisonOperator"`
+	// A column of the block.
+	Column *ColumnRef `json:"column,omitempty"`
+	// A record sub-field, a related table's column, or an aggregate alias (having).
+	Field *string `json:"field,omitempty"`
+	// An aggregate (having).
+	Aggregate *QueryAggregate `json:"aggregate,omitempty"`
+	// The value; null for IS_NULL and IS_NOT_NULL.
+	Value any `json:"value,omitempty"`
+}
+
+func (FilterPredicate) IsFilterNode() {}
+
+// A predicate node: exactly one of column, field and aggregate, and a value unless the operator is IS_NULL or IS_NOT_NULL.
+type FilterPredicateInput struct {
+	// The comparison.
+	ComparisonOperator ComparisonOperator `json:"comparisonOperator"`
+	// A column of the block (where).
+	Column *ColumnRefInput `json:"column,omitempty"`
+	// Inside a subWhere: a sub-field of the record or a column of the related table; in having: the alias of an aggregate select item.
+	Field *string `json:"field,omitempty"`
+	// In having: an aggregate.
+	Aggregate *QueryAggregateInput `json:"aggregate,omitempty"`
+	// The value compared with; a list for IN, NOT_IN and BETWEEN.
+	Value any `json:"value,omitempty"`
+}
+
+// A record predicate node.
+type FilterRecordPredicate struct {
+	// The RECORD column; always set (nullable so that one selection of column serves every FilterNode member).
+	Column *ColumnRef `json:"column,omitempty"`
+	// The condition on its elements.
+	SubWhere FilterNode `json:"subWhere"`
+}
+
+func (FilterRecordPredicate) IsFilterNode() {}
+
+// A record predicate node: some element of a RECORD column matches subWhere.
+type FilterRecordPredicateInput struct {
+	// The RECORD column.
+	Column *ColumnRefInput `json:"column"`
+	// A group whose predicates use field (a sub-field of the record).
+	SubWhere *FilterNodeInput `json:"subWhere"`
+}
+
+// A semi-join predicate node (event filters).
+type FilterSemiJoinPredicate struct {
+	// The table of the block the semi-join starts from.
+	Table string `json:"table"`
+	// The semi-join's name in the catalog.
+	SemiJoin string `json:"semiJoin"`
+	// The condition on the related rows.
+	SubWhere FilterNode `json:"subWhere"`
+}
+
+func (FilterSemiJoinPredicate) IsFilterNode() {}
+
+// A semi-join predicate node (event filters): some row of the related table matches subWhere.
+type FilterSemiJoinPredicateInput struct {
+	// The table of the block the semi-join starts from.
+	Table string `json:"table"`
+	// The semi-join's name in the catalog.
+	SemiJoin string `json:"semiJoin"`
+	// A group whose predicates use field (a column of the related table).
+	SubWhere *FilterNodeInput `json:"subWhere"`
+}
+
+// The defaults that prefill AGC creation: the members of
+// CreateActivityGenerationConfigInput, without audienceID and without the
+// children's userRetentionStatusConfigID (a client resolves it from the
+// tenant's retention status configs by statusCode).
+type LifecycleDefaults struct {
+	// The activation pillar's defaults.
+	ActivationConfig *ActivationDefaults `json:"activationConfig"`
+	// The engagement pillar's defaults.
+	EngagementConfig *EngagementDefaults `json:"engagementConfig"`
+	// The resurrection pillar's defaults.
+	ResurrectionConfig *ResurrectionDefaults `json:"resurrectionConfig"`
 }
 
 // Input of replaceActivityGenerationConfigLifecycle: only the pillars sent are edited (pillars carry no id).
 type LifecycleInput struct {
-	Activation   *ActivationConfigInput   `json:"activation,omitempty"`
-	Engagement   *EngagementConfigInput   `json:"engagement,omitempty"`
-	Resurrection *ResurrectionConfigInput `json:"resurrection,omitempty"`
+	// The activation pillar's changes; omitted: unchanged.
+	ActivationConfig *ActivationConfigInput `json:"activationConfig,omitempty"`
+	// The engagement pillar's changes; omitted: unchanged.
+	EngagementConfig *EngagementConfigInput `json:"engagementConfig,omitempty"`
+	// The resurrection pillar's changes; omitted: unchanged.
+	ResurrectionConfig *ResurrectionConfigInput `json:"resurrectionConfig,omitempty"`
 }
+
+// A number literal of an arithmetic expression.
+type NumberLiteral struct {
+	// The number, its digits as sent.
+	Number json.Number `json:"number"`
+}
+
+func (NumberLiteral) IsArithmeticOperand() {}
 
 // An item of batchUpsertOperators, matched on (type, externalID).
 type OperatorItemInput struct {
-	ExternalID string        `json:"externalID"`
-	Type       operator.Type `json:"type"`
-	Name       string        `json:"name"`
-	Email      *string       `json:"email,omitempty"`
-	Phone      *string       `json:"phone,omitempty"`
+	// The operator's code in the caller's system; with type, the key the item is matched on.
+	ExternalID string `json:"externalID"`
+	// The operator's job.
+	Type operator.Type `json:"type"`
+	// Operator name, not blank.
+	Name string `json:"name"`
+	// Email address, unique in the tenant (case-insensitive).
+	Email *string `json:"email,omitempty"`
+	// Phone number.
+	Phone *string `json:"phone,omitempty"`
 	// Omitted: unchanged (true on create).
-	IsActive *bool          `json:"isActive,omitempty"`
+	IsActive *bool `json:"isActive,omitempty"`
+	// Free-form JSON object of the caller's system.
 	Metadata map[string]any `json:"metadata,omitempty"`
+}
+
+// An aggregate: operator applied to operand.
+type QueryAggregate struct {
+	// The aggregate function.
+	Operator AggregateOperator `json:"operator"`
+	// What is aggregated.
+	Operand AggregateOperand `json:"operand"`
+}
+
+// An aggregate (IAggregate): operator applied to operand.
+type QueryAggregateInput struct {
+	// The aggregate function.
+	Operator AggregateOperator `json:"operator"`
+	// What is aggregated.
+	Operand *AggregateOperandInput `json:"operand"`
+}
+
+// One query block (SPEC.md "Query block"), mirrored member by member. The
+// block's id is assigned by the service and is not part of the input.
+type QueryBlockInput struct {
+	// The ascending position; the first block is 0.
+	Order int `json:"order"`
+	// How this block combines with the blocks before it; null on the first block.
+	SetOperator *queryblock.SetOperator `json:"setOperator,omitempty"`
+	// The main table, its joins and (event filters) the unnested record columns.
+	From *QueryFromInput `json:"from"`
+	// The projection.
+	Select *QuerySelectInput `json:"select"`
+	// The period of the block; null is ALL_TIME.
+	TimeWindow *TimeWindowInput `json:"timeWindow,omitempty"`
+	// The filter tree; null is no filter.
+	Where *FilterNodeInput `json:"where,omitempty"`
+	// The grouping columns; null is no grouping (an empty list is invalid).
+	GroupBy []*ColumnRefInput `json:"groupBy,omitempty"`
+	// A filter tree over aggregates (needs groupBy); null is none.
+	Having *FilterNodeInput `json:"having,omitempty"`
+}
+
+// The tables of a stored block.
+type QueryFrom struct {
+	// The main table.
+	Table string `json:"table"`
+	// Joined tables, in order.
+	Joins []*QueryJoin `json:"joins"`
+	// Unnested record columns (event filters).
+	Unnests []*ColumnRef `json:"unnests"`
+}
+
+// The tables of a block.
+type QueryFromInput struct {
+	// The main table of the catalog.
+	Table string `json:"table"`
+	// Joined tables, in order; null or [] is none.
+	Joins []*QueryJoinInput `json:"joins,omitempty"`
+	// Event filters: record columns unnested into one row per element; null or [] is none.
+	Unnests []*ColumnRefInput `json:"unnests,omitempty"`
+}
+
+// A table joined to the block.
+type QueryJoin struct {
+	// The kind of join.
+	Type JoinType `json:"type"`
+	// The joined table.
+	Table string `json:"table"`
+	// The equalities of the join condition.
+	On []*QueryJoinOn `json:"on"`
+}
+
+// A table joined to the block.
+type QueryJoinInput struct {
+	// The kind of join.
+	Type JoinType `json:"type"`
+	// The joined table of the catalog.
+	Table string `json:"table"`
+	// The equalities of the join condition (at least one).
+	On []*QueryJoinOnInput `json:"on"`
+}
+
+// One equality of a join condition.
+type QueryJoinOn struct {
+	// A column of a table already in the block.
+	Left *ColumnRef `json:"left"`
+	// A column of the joined table.
+	Right *ColumnRef `json:"right"`
+}
+
+// One equality of a join condition.
+type QueryJoinOnInput struct {
+	// A column of a table already in the block.
+	Left *ColumnRefInput `json:"left"`
+	// A column of the joined table.
+	Right *ColumnRefInput `json:"right"`
+}
+
+// The projection of a stored block.
+type QuerySelect struct {
+	// Whether distinct rows are selected.
+	Distinct bool `json:"distinct"`
+	// The select items, in output order.
+	Items []*QuerySelectItem `json:"items"`
+}
+
+// The projection of a block.
+type QuerySelectInput struct {
+	// true selects distinct rows; default false.
+	Distinct *bool `json:"distinct,omitempty"`
+	// The select items, in output order (at least one).
+	Items []*QuerySelectItemInput `json:"items"`
+}
+
+// A select item: a column (kind column) or an aggregate (kind aggregate).
+type QuerySelectItem struct {
+	// column or aggregate.
+	Kind SelectItemKind `json:"kind"`
+	// kind column: the selected column; null otherwise.
+	Column *ColumnRef `json:"column,omitempty"`
+	// kind aggregate: the aggregate; null otherwise.
+	Aggregate *QueryAggregate `json:"aggregate,omitempty"`
+	// The output name; null when a column item has none.
+	Alias *string `json:"alias,omitempty"`
+}
+
+// A select item, discriminated by kind: a column (alias optional) or an aggregate (alias required).
+type QuerySelectItemInput struct {
+	// column or aggregate.
+	Kind SelectItemKind `json:"kind"`
+	// kind column: the selected column.
+	Column *ColumnRefInput `json:"column,omitempty"`
+	// kind aggregate: the aggregate.
+	Aggregate *QueryAggregateInput `json:"aggregate,omitempty"`
+	// The output name; required for aggregates.
+	Alias *string `json:"alias,omitempty"`
 }
 
 // Input of registerUser; the same rules as POST /api/auth/register.
 type RegisterUserInput struct {
-	Email    string `json:"email"`
+	// Email address, unique (case-insensitive).
+	Email string `json:"email"`
+	// Login name, unique (case-insensitive).
 	Username string `json:"username"`
 	// At least 8 characters.
-	Password  string  `json:"password"`
+	Password string `json:"password"`
+	// First name.
 	FirstName *string `json:"firstName,omitempty"`
-	LastName  *string `json:"lastName,omitempty"`
+	// Last name.
+	LastName *string `json:"lastName,omitempty"`
 	// Roles in the caller's tenant, each strictly lower than the caller's own.
 	Roles []string `json:"roles"`
 }
 
-// The resurrection pillar (same rules as ActivationConfigInput; thresholds are its children).
+// The resurrection pillar (same rules as ActivationConfigInput; resurrectionThresholds are its children).
 type ResurrectionConfigInput struct {
-	Name          *string                       `json:"name,omitempty"`
-	Description   *string                       `json:"description,omitempty"`
-	SourceTable   *string                       `json:"sourceTable,omitempty"`
-	SourceColumns []string                      `json:"sourceColumns,omitempty"`
-	DateColumn    *string                       `json:"dateColumn,omitempty"`
-	Thresholds    []*ResurrectionThresholdInput `json:"thresholds,omitempty"`
+	// Pillar name.
+	Name *string `json:"name,omitempty"`
+	// Free-text description.
+	Description *string `json:"description,omitempty"`
+	// Catalog table the pillar counts actions in.
+	SourceTable *string `json:"sourceTable,omitempty"`
+	// Columns of the source table the pillar reads.
+	SourceColumns []string `json:"sourceColumns,omitempty"`
+	// Column of the source table that dates each action.
+	DateColumn *string `json:"dateColumn,omitempty"`
+	// The resurrection thresholds (the output's resurrectionThresholds); on lifecycle replacement a sent list replaces the thresholds, matched by id.
+	ResurrectionThresholds []*ResurrectionThresholdInput `json:"resurrectionThresholds,omitempty"`
+}
+
+// Defaults of ResurrectionConfigInput.
+type ResurrectionDefaults struct {
+	// The pillar's name.
+	Name string `json:"name"`
+	// The dataset table the pillar reads.
+	SourceTable string `json:"sourceTable"`
+	// The columns the pillar reads.
+	SourceColumns []string `json:"sourceColumns"`
+	// The column that dates an action.
+	DateColumn string `json:"dateColumn"`
+	// The resurrection thresholds, in order.
+	ResurrectionThresholds []*ResurrectionThresholdDefaults `json:"resurrectionThresholds"`
+}
+
+// Defaults of ResurrectionThresholdInput.
+type ResurrectionThresholdDefaults struct {
+	// The retention status code the threshold assigns.
+	StatusCode string `json:"statusCode"`
+	// The threshold's label.
+	Label string `json:"label"`
+	// The threshold in days.
+	ThresholdDays int `json:"thresholdDays"`
+	// The threshold's position (1 first).
+	Order int `json:"order"`
 }
 
 // A resurrection threshold; id set updates it in place (lifecycle replacement only).
 type ResurrectionThresholdInput struct {
-	ID                          *uuid.UUID `json:"id,omitempty"`
-	StatusCode                  string     `json:"statusCode"`
-	UserRetentionStatusConfigID uuid.UUID  `json:"userRetentionStatusConfigID"`
-	Label                       string     `json:"label"`
-	ThresholdDays               int        `json:"thresholdDays"`
-	Order                       int        `json:"order"`
+	// An existing child of the pillar to update in place; omitted: a new child.
+	ID *uuid.UUID `json:"id,omitempty"`
+	// Retention status code assigned (a tenant retention status config's code).
+	StatusCode string `json:"statusCode"`
+	// The tenant retention status config of statusCode.
+	UserRetentionStatusConfigID uuid.UUID `json:"userRetentionStatusConfigID"`
+	// Display label.
+	Label string `json:"label"`
+	// Days without actions from which the threshold applies.
+	ThresholdDays int `json:"thresholdDays"`
+	// Ascending position of the threshold.
+	Order int `json:"order"`
 }
 
 // An item of batchUpsertRoutes, matched on code.
 type RouteItemInput struct {
-	Code     string `json:"code"`
-	Name     string `json:"name"`
-	IsActive *bool  `json:"isActive,omitempty"`
+	// Route code: the key the item is matched on.
+	Code string `json:"code"`
+	// Route name.
+	Name string `json:"name"`
+	// Whether the route is active.
+	IsActive *bool `json:"isActive,omitempty"`
 	// When sent (even empty), sets the route's operator links.
 	Operators []*RouteItemOperatorInput `json:"operators,omitempty"`
 }
 
 // An operator of a route item, named by (type, externalID); role defaults to MEMBER.
 type RouteItemOperatorInput struct {
-	ExternalID string              `json:"externalID"`
-	Type       operator.Type       `json:"type"`
-	Role       *routeoperator.Role `json:"role,omitempty"`
+	// The operator's code in the caller's system.
+	ExternalID string `json:"externalID"`
+	// The operator's job; with externalID, names the operator.
+	Type operator.Type `json:"type"`
+	// The operator's role on the route; default MEMBER.
+	Role *routeoperator.Role `json:"role,omitempty"`
 }
 
-// Input of submitActivityResult. activityID links a task of the active project
-// (404 otherwise); else providerActivityID links the project's task with that
-// provider id, if any; else the result is STANDALONE (commerceExternalID required
-// when activityID is absent).
+// Input of submitActivityResult. activityID links the task of the active project
+// it names; else providerActivityID links the project's task with that provider
+// id; with no matching task (an activityID of another project or tenant matches
+// nothing) the result is STANDALONE and commerceExternalID is required (400). A
+// submission for a task that has a result updates it under the guards of
+// updateActivityResult (409): occurredAt later than the result's updatedAt, and
+// a terminal status changes only with hardOverride.
 type SubmitActivityResultInput struct {
-	ActivityID         *uuid.UUID                  `json:"activityID,omitempty"`
-	ProviderActivityID *string                     `json:"providerActivityID,omitempty"`
-	CommerceExternalID *string                     `json:"commerceExternalID,omitempty"`
-	OccurredAt         time.Time                   `json:"occurredAt"`
-	Status             activityresult.ResultStatus `json:"status"`
-	ExternalStatus     *string                     `json:"externalStatus,omitempty"`
-	HardOverride       *bool                       `json:"hardOverride,omitempty"`
-	RawPayload         map[string]any              `json:"rawPayload,omitempty"`
-	TaskResult         *TaskResultInput            `json:"taskResult"`
+	// The task of the active project the result is for.
+	ActivityID *uuid.UUID `json:"activityID,omitempty"`
+	// The task's id at the provider or integrator (links the project's task with that provider id).
+	ProviderActivityID *string `json:"providerActivityID,omitempty"`
+	// Commerce code in the caller's system; required for a standalone result.
+	CommerceExternalID *string `json:"commerceExternalID,omitempty"`
+	// When the outcome happened.
+	OccurredAt time.Time `json:"occurredAt"`
+	// The result status.
+	Status activityresult.ResultStatus `json:"status"`
+	// The status as named by the integrator, stored as sent.
+	ExternalStatus *string `json:"externalStatus,omitempty"`
+	// true skips the result status machine when the submission updates an existing result (the temporal guard still applies).
+	HardOverride *bool `json:"hardOverride,omitempty"`
+	// Stored and returned exactly as sent.
+	RawPayload map[string]any `json:"rawPayload,omitempty"`
+	// The outcome of the task (REST task_result).
+	TaskResult *TaskResultInput `json:"taskResult"`
 }
 
 // An item of syncOperators, matched on (type, externalID).
 type SyncOperatorInput struct {
-	ExternalID string         `json:"externalID"`
-	Type       operator.Type  `json:"type"`
-	Name       string         `json:"name"`
-	Email      *string        `json:"email,omitempty"`
-	Phone      *string        `json:"phone,omitempty"`
-	Metadata   map[string]any `json:"metadata,omitempty"`
+	// The operator's code in the caller's system; with type, the key the item is matched on.
+	ExternalID string `json:"externalID"`
+	// The operator's job.
+	Type operator.Type `json:"type"`
+	// Operator name, not blank.
+	Name string `json:"name"`
+	// Email address, unique in the tenant (case-insensitive).
+	Email *string `json:"email,omitempty"`
+	// Phone number.
+	Phone *string `json:"phone,omitempty"`
+	// Free-form JSON object of the caller's system.
+	Metadata map[string]any `json:"metadata,omitempty"`
 }
 
 // task_result of a submission.
 type TaskResultInput struct {
 	// Result type code; must be active for the tenant (else 422).
-	Result  string  `json:"result"`
+	Result string `json:"result"`
+	// Free-text comment.
 	Comment *string `json:"comment,omitempty"`
 	// INBOUND: the merchant contacted the operator; OUTBOUND: the operator contacted the merchant.
-	ContactType        *activityresult.ContactType `json:"contactType,omitempty"`
-	OperatorExternalID *string                     `json:"operatorExternalID,omitempty"`
+	ContactType *activityresult.ContactType `json:"contactType,omitempty"`
+	// The operator's code in the caller's system.
+	OperatorExternalID *string `json:"operatorExternalID,omitempty"`
 	// Suggested follow-up date; not on a day before today in the tenant's time zone.
-	FutureScheduledAt *time.Time     `json:"futureScheduledAt,omitempty"`
-	Payload           map[string]any `json:"payload,omitempty"`
+	FutureScheduledAt *time.Time `json:"futureScheduledAt,omitempty"`
+	// Free-form JSON object stored with the result.
+	Payload map[string]any `json:"payload,omitempty"`
 }
 
 // task_result members of an update: absent members are unchanged.
 type TaskResultPatchInput struct {
-	Result             *string                     `json:"result,omitempty"`
-	Comment            *string                     `json:"comment,omitempty"`
-	ContactType        *activityresult.ContactType `json:"contactType,omitempty"`
-	OperatorExternalID *string                     `json:"operatorExternalID,omitempty"`
-	FutureScheduledAt  *time.Time                  `json:"futureScheduledAt,omitempty"`
-	Payload            map[string]any              `json:"payload,omitempty"`
+	// Result type code; must be active for the tenant.
+	Result *string `json:"result,omitempty"`
+	// Free-text comment.
+	Comment *string `json:"comment,omitempty"`
+	// Who initiated the contact.
+	ContactType *activityresult.ContactType `json:"contactType,omitempty"`
+	// The operator's code in the caller's system.
+	OperatorExternalID *string `json:"operatorExternalID,omitempty"`
+	// Suggested follow-up date; not on a day before today in the tenant's time zone.
+	FutureScheduledAt *time.Time `json:"futureScheduledAt,omitempty"`
+	// Free-form JSON object stored with the result.
+	Payload map[string]any `json:"payload,omitempty"`
 }
 
 // A result type (a code of the global catalog that task_result.result takes) as
@@ -799,24 +1473,31 @@ type TaskResultPatchInput struct {
 // rescheduled and callback_requested require a committed date by default).
 type TaskResultTypeConfig struct {
 	// success, not_home, is_closed, no_interest, rescheduled, wrong_address, b2b_purchase, no_answer, callback_requested or other.
-	Code  string `json:"code"`
+	Code string `json:"code"`
+	// Display label.
 	Label string `json:"label"`
 	// An inactive type is refused on result submission (422).
-	IsActive bool                            `json:"isActive"`
+	IsActive bool `json:"isActive"`
+	// Whether the tenant counts the result as positive or negative.
 	Polarity tenantresulttypeconfig.Polarity `json:"polarity"`
 	// A result of this type without futureScheduledAt is refused (422).
 	RequiresFutureScheduledAt bool `json:"requiresFutureScheduledAt"`
-	IsDefault                 bool `json:"isDefault"`
+	// true when the tenant never configured the type (the values are the catalog defaults).
+	IsDefault bool `json:"isDefault"`
 	// When the tenant last configured the type; null for a default.
 	UpdatedAt *time.Time `json:"updatedAt,omitempty"`
 }
 
 // The whole configuration of one type (setTaskResultTypeConfig replaces it).
 type TaskResultTypeConfigInput struct {
-	Code                      string                          `json:"code"`
-	IsActive                  bool                            `json:"isActive"`
-	Polarity                  tenantresulttypeconfig.Polarity `json:"polarity"`
-	RequiresFutureScheduledAt bool                            `json:"requiresFutureScheduledAt"`
+	// A code of the global catalog.
+	Code string `json:"code"`
+	// Whether results of this type are accepted.
+	IsActive bool `json:"isActive"`
+	// Whether the result counts as positive or negative.
+	Polarity tenantresulttypeconfig.Polarity `json:"polarity"`
+	// Whether a result of this type must carry futureScheduledAt.
+	RequiresFutureScheduledAt bool `json:"requiresFutureScheduledAt"`
 }
 
 // Input of setTenantDatasetCatalog: the whole catalog (an empty list clears it).
@@ -850,6 +1531,7 @@ type TenantDatasetInput struct {
 
 // Input of createTenant and updateTenant; omitted fields are unchanged (createTenant requires name).
 type TenantInput struct {
+	// Tenant name, at most 255 characters, unique (case-insensitive).
 	Name *string `json:"name,omitempty"`
 	// IANA time zone, e.g. America/Santiago.
 	TimeZone *string `json:"timeZone,omitempty"`
@@ -867,6 +1549,38 @@ type TenantSettings struct {
 	DayCutoff string `json:"dayCutoff"`
 }
 
+// A stored time window; the members beyond timeOperator are those of its operator, the others null.
+type TimeWindow struct {
+	// The kind of window.
+	TimeOperator TimeOperator `json:"timeOperator"`
+	// The reference column; null: the table's default time reference column (and always for ALL_TIME).
+	Reference *ColumnRef `json:"reference,omitempty"`
+	// IN_THE_LAST and IN_THE_FIRST: the unit.
+	Unit *TimeUnit `json:"unit,omitempty"`
+	// IN_THE_LAST and IN_THE_FIRST: how many units.
+	Value *int `json:"value,omitempty"`
+	// SINCE and BETWEEN: the start instant, as sent.
+	From *string `json:"from,omitempty"`
+	// BETWEEN: the end instant, as sent.
+	To *string `json:"to,omitempty"`
+}
+
+// A time window, discriminated by timeOperator; the other members depend on it (see TimeOperator).
+type TimeWindowInput struct {
+	// The kind of window.
+	TimeOperator TimeOperator `json:"timeOperator"`
+	// A TIMESTAMP column of the block; null uses the table's default time reference column.
+	Reference *ColumnRefInput `json:"reference,omitempty"`
+	// IN_THE_LAST and IN_THE_FIRST: the unit.
+	Unit *TimeUnit `json:"unit,omitempty"`
+	// IN_THE_LAST and IN_THE_FIRST: how many units (at least 1).
+	Value *int `json:"value,omitempty"`
+	// SINCE and BETWEEN: an ISO 8601 instant.
+	From *string `json:"from,omitempty"`
+	// BETWEEN: an ISO 8601 instant after from.
+	To *string `json:"to,omitempty"`
+}
+
 // Input of updateTrashSettings.
 type TrashSettingsInput struct {
 	// 1..3650.
@@ -875,28 +1589,39 @@ type TrashSettingsInput struct {
 
 // Input of updateActivityGenerationConfig (metadata only); omitted fields are unchanged.
 type UpdateActivityGenerationConfigInput struct {
-	Name        *string    `json:"name,omitempty"`
-	Description *string    `json:"description,omitempty"`
-	AudienceID  *uuid.UUID `json:"audienceID,omitempty"`
+	// New name, unique among the project's live AGCs.
+	Name *string `json:"name,omitempty"`
+	// Free-text description.
+	Description *string `json:"description,omitempty"`
+	// The AGC's own audience, an audience of the project.
+	AudienceID *uuid.UUID `json:"audienceID,omitempty"`
 	// true removes the AGC's own audience (the project's root audience applies); exclusive with audienceID.
 	ClearAudience *bool `json:"clearAudience,omitempty"`
 }
 
 // Input of updateActivityReasonConfig; omitted fields are unchanged.
 type UpdateActivityReasonConfigInput struct {
-	Label    *string `json:"label,omitempty"`
-	IsActive *bool   `json:"isActive,omitempty"`
+	// Display label.
+	Label *string `json:"label,omitempty"`
+	// Whether the code is active.
+	IsActive *bool `json:"isActive,omitempty"`
 }
 
 // Input of updateActivityResult. occurredAt must be later than the stored
 // updatedAt (409); a terminal status only changes with hardOverride (409).
 type UpdateActivityResultInput struct {
-	OccurredAt     time.Time                    `json:"occurredAt"`
-	Status         *activityresult.ResultStatus `json:"status,omitempty"`
-	ExternalStatus *string                      `json:"externalStatus,omitempty"`
-	HardOverride   *bool                        `json:"hardOverride,omitempty"`
-	RawPayload     map[string]any               `json:"rawPayload,omitempty"`
-	TaskResult     *TaskResultPatchInput        `json:"taskResult,omitempty"`
+	// When the outcome happened; later than the stored result's updatedAt.
+	OccurredAt time.Time `json:"occurredAt"`
+	// The new result status; omitted: unchanged.
+	Status *activityresult.ResultStatus `json:"status,omitempty"`
+	// The status as named by the integrator, stored as sent.
+	ExternalStatus *string `json:"externalStatus,omitempty"`
+	// true skips the result status machine.
+	HardOverride *bool `json:"hardOverride,omitempty"`
+	// Stored and returned exactly as sent.
+	RawPayload map[string]any `json:"rawPayload,omitempty"`
+	// The members of the outcome to change.
+	TaskResult *TaskResultPatchInput `json:"taskResult,omitempty"`
 }
 
 // Input of updateAudience (PATCH semantics, the root audience too): omitted fields are unchanged; every update sets updatedBy and refreshes updatedAt.
@@ -908,61 +1633,94 @@ type UpdateAudienceInput struct {
 	// true sets the description to null; exclusive with description.
 	ClearDescription *bool `json:"clearDescription,omitempty"`
 	// If sent (at least one block), replaces every block (new ids) once the resulting definition validates; a failing replacement keeps the stored audience.
-	QueryBlocks []map[string]any `json:"queryBlocks,omitempty"`
+	QueryBlocks []*QueryBlockInput `json:"queryBlocks,omitempty"`
 	// If sent, replaces every composition ([] removes them), validated like queryBlocks.
 	Compositions []*AudienceCompositionInput `json:"compositions,omitempty"`
+	// true confirms a queryBlocks or compositions edit of the project's root audience
+	// while activity generation configs fall back on it (their audienceID is null):
+	// without it such an edit is refused with extensions.code
+	// DEFAULT_ROOT_CONFIRMATION_REQUIRED, extensions.activityGenerationConfigs
+	// naming them ([{id, name}]) and statusCode 409. Renames, description edits and
+	// other audiences need no confirmation.
+	ConfirmDefaultRoot *bool `json:"confirmDefaultRoot,omitempty"`
 }
 
 // Input of updateCommerceAddress; omitted fields are unchanged, a blank text clears it.
 type UpdateCommerceAddressInput struct {
-	AddressAlias     *string  `json:"addressAlias,omitempty"`
-	CountryCode      *string  `json:"countryCode,omitempty"`
-	Region           *string  `json:"region,omitempty"`
-	Commune          *string  `json:"commune,omitempty"`
-	City             *string  `json:"city,omitempty"`
-	Street           *string  `json:"street,omitempty"`
-	StreetNumber     *string  `json:"streetNumber,omitempty"`
-	Unit             *string  `json:"unit,omitempty"`
-	FormattedAddress *string  `json:"formattedAddress,omitempty"`
-	Latitude         *float64 `json:"latitude,omitempty"`
-	Longitude        *float64 `json:"longitude,omitempty"`
-	IsActive         *bool    `json:"isActive,omitempty"`
+	// Display name of the address (for example "Warehouse").
+	AddressAlias *string `json:"addressAlias,omitempty"`
+	// Country code.
+	CountryCode *string `json:"countryCode,omitempty"`
+	// Region.
+	Region *string `json:"region,omitempty"`
+	// Commune.
+	Commune *string `json:"commune,omitempty"`
+	// City.
+	City *string `json:"city,omitempty"`
+	// Street name.
+	Street *string `json:"street,omitempty"`
+	// Street number.
+	StreetNumber *string `json:"streetNumber,omitempty"`
+	// Unit, floor or apartment.
+	Unit *string `json:"unit,omitempty"`
+	// The whole address as one line.
+	FormattedAddress *string `json:"formattedAddress,omitempty"`
+	// Latitude in degrees, -90 to 90.
+	Latitude *float64 `json:"latitude,omitempty"`
+	// Longitude in degrees, -180 to 180.
+	Longitude *float64 `json:"longitude,omitempty"`
+	// Whether the address is active.
+	IsActive *bool `json:"isActive,omitempty"`
 }
 
 // Input of updateCommerceContact; omitted fields are unchanged.
 type UpdateCommerceContactInput struct {
-	Value    *string                 `json:"value,omitempty"`
-	Source   *commercecontact.Source `json:"source,omitempty"`
-	IsActive *bool                   `json:"isActive,omitempty"`
+	// The address or number, in the format of the contact's type.
+	Value *string `json:"value,omitempty"`
+	// Who maintains the contact.
+	Source *commercecontact.Source `json:"source,omitempty"`
+	// Whether the contact is active.
+	IsActive *bool `json:"isActive,omitempty"`
 }
 
 // Input of updateCommerce; omitted fields are unchanged, a blank externalID, taxID or segment clears it.
 type UpdateCommerceInput struct {
+	// Commerce code in the caller's system, unique per tenant among live commerces; blank clears it.
 	ExternalID *string `json:"externalID,omitempty"`
-	Name       *string `json:"name,omitempty"`
-	TaxID      *string `json:"taxID,omitempty"`
-	Segment    *string `json:"segment,omitempty"`
-	IsActive   *bool   `json:"isActive,omitempty"`
+	// New name; not blank.
+	Name *string `json:"name,omitempty"`
+	// Tax identifier; blank clears it.
+	TaxID *string `json:"taxID,omitempty"`
+	// Business segment; blank clears it.
+	Segment *string `json:"segment,omitempty"`
+	// Whether the commerce is active.
+	IsActive *bool `json:"isActive,omitempty"`
 	// Replaces the whole object.
 	Metadata map[string]any `json:"metadata,omitempty"`
 }
 
 // Input of updateCommerceUser; omitted fields are unchanged, a blank name or externalID clears it.
 type UpdateCommerceUserInput struct {
-	Name       *string `json:"name,omitempty"`
+	// The person's name; blank clears it.
+	Name *string `json:"name,omitempty"`
+	// The person's code in the caller's system, unique within the commerce; blank clears it.
 	ExternalID *string `json:"externalID,omitempty"`
-	IsActive   *bool   `json:"isActive,omitempty"`
+	// Whether the commerce user is active.
+	IsActive *bool `json:"isActive,omitempty"`
 }
 
 // Input of updateDispatchProvider; omitted fields are unchanged. Channel and kind are fixed at creation.
 type UpdateDispatchProviderInput struct {
-	Name     *string        `json:"name,omitempty"`
+	// Provider name.
+	Name *string `json:"name,omitempty"`
+	// Replaces the driver settings.
 	Settings map[string]any `json:"settings,omitempty"`
 	// Replaces the stored credentials (write-only).
 	Credentials map[string]any `json:"credentials,omitempty"`
 	// true removes the stored credentials.
 	ClearCredentials *bool `json:"clearCredentials,omitempty"`
-	IsActive         *bool `json:"isActive,omitempty"`
+	// Whether the provider delivers.
+	IsActive *bool `json:"isActive,omitempty"`
 }
 
 // Input of updateEventFilter (PATCH semantics): omitted fields are unchanged; every update sets updatedBy and refreshes updatedAt.
@@ -974,17 +1732,23 @@ type UpdateEventFilterInput struct {
 	// true sets the description to null; exclusive with description.
 	ClearDescription *bool `json:"clearDescription,omitempty"`
 	// If sent (at least one block), replaces every block (new ids) once it validates; a failing replacement keeps the stored blocks.
-	QueryBlocks []map[string]any `json:"queryBlocks,omitempty"`
+	QueryBlocks []*QueryBlockInput `json:"queryBlocks,omitempty"`
 }
 
 // Input of updateOperator; omitted fields are unchanged, a blank email, phone or externalID clears it.
 type UpdateOperatorInput struct {
-	Name          *string `json:"name,omitempty"`
-	Email         *string `json:"email,omitempty"`
-	Phone         *string `json:"phone,omitempty"`
-	ExternalID    *string `json:"externalID,omitempty"`
-	IsActive      *bool   `json:"isActive,omitempty"`
-	IsPlaceholder *bool   `json:"isPlaceholder,omitempty"`
+	// New name; not blank.
+	Name *string `json:"name,omitempty"`
+	// Email address, unique in the tenant (case-insensitive); blank clears it.
+	Email *string `json:"email,omitempty"`
+	// Phone number; blank clears it.
+	Phone *string `json:"phone,omitempty"`
+	// The operator's code in the caller's system; blank clears it.
+	ExternalID *string `json:"externalID,omitempty"`
+	// Whether the operator is active.
+	IsActive *bool `json:"isActive,omitempty"`
+	// Whether the operator is a placeholder record rather than a known staff member.
+	IsPlaceholder *bool `json:"isPlaceholder,omitempty"`
 	// Replaces the metadata (an empty object clears it).
 	Metadata map[string]any `json:"metadata,omitempty"`
 }
@@ -997,43 +1761,64 @@ type UpdateProjectInput struct {
 
 // Input of updateRetentionStatusConfig; omitted fields are unchanged, a blank description clears it.
 type UpdateRetentionStatusConfigInput struct {
-	Label       *string                      `json:"label,omitempty"`
-	Stage       *retentionstatusconfig.Stage `json:"stage,omitempty"`
-	Description *string                      `json:"description,omitempty"`
-	IsActive    *bool                        `json:"isActive,omitempty"`
+	// Display label.
+	Label *string `json:"label,omitempty"`
+	// The lifecycle pillar the code belongs to.
+	Stage *retentionstatusconfig.Stage `json:"stage,omitempty"`
+	// What the state means; blank clears it.
+	Description *string `json:"description,omitempty"`
+	// Whether the code is active.
+	IsActive *bool `json:"isActive,omitempty"`
 }
 
 // Input of updateRoute; omitted fields are unchanged.
 type UpdateRouteInput struct {
-	Code     *string `json:"code,omitempty"`
-	Name     *string `json:"name,omitempty"`
-	IsActive *bool   `json:"isActive,omitempty"`
+	// Route code, unique in the tenant.
+	Code *string `json:"code,omitempty"`
+	// Route name.
+	Name *string `json:"name,omitempty"`
+	// Whether the route is active.
+	IsActive *bool `json:"isActive,omitempty"`
 }
 
 // Input of updateSupervisor; omitted fields are unchanged; a sent routeIDs or operatorIDs (even empty) replaces those assignments.
 type UpdateSupervisorInput struct {
-	Name        *string        `json:"name,omitempty"`
-	Email       *string        `json:"email,omitempty"`
-	ExternalID  *string        `json:"externalID,omitempty"`
-	Phone       *string        `json:"phone,omitempty"`
-	IsActive    *bool          `json:"isActive,omitempty"`
-	Metadata    map[string]any `json:"metadata,omitempty"`
-	RouteIDs    []uuid.UUID    `json:"routeIDs,omitempty"`
-	OperatorIDs []uuid.UUID    `json:"operatorIDs,omitempty"`
+	// New name; not blank.
+	Name *string `json:"name,omitempty"`
+	// Email address; blank clears it.
+	Email *string `json:"email,omitempty"`
+	// The supervisor's code in the caller's system; blank clears it.
+	ExternalID *string `json:"externalID,omitempty"`
+	// Phone number; blank clears it.
+	Phone *string `json:"phone,omitempty"`
+	// Whether the supervisor is active.
+	IsActive *bool `json:"isActive,omitempty"`
+	// Replaces the metadata.
+	Metadata map[string]any `json:"metadata,omitempty"`
+	// Replaces the supervised routes.
+	RouteIDs []uuid.UUID `json:"routeIDs,omitempty"`
+	// Replaces the supervised operators.
+	OperatorIDs []uuid.UUID `json:"operatorIDs,omitempty"`
 }
 
 // Input of updateTenantSettings; omitted fields are unchanged.
 type UpdateTenantSettingsInput struct {
-	TimeZone  *string `json:"timeZone,omitempty"`
+	// IANA time zone name.
+	TimeZone *string `json:"timeZone,omitempty"`
+	// HH:MM, 00:00 to 23:59.
 	DayCutoff *string `json:"dayCutoff,omitempty"`
 }
 
 // Input of updateUser; omitted fields are unchanged.
 type UpdateUserInput struct {
+	// First name.
 	FirstName *string `json:"firstName,omitempty"`
-	LastName  *string `json:"lastName,omitempty"`
-	Email     *string `json:"email,omitempty"`
-	IsActive  *bool   `json:"isActive,omitempty"`
+	// Last name.
+	LastName *string `json:"lastName,omitempty"`
+	// Email address, unique (case-insensitive).
+	Email *string `json:"email,omitempty"`
+	// Whether the user may log in.
+	IsActive *bool `json:"isActive,omitempty"`
 }
 
 // Input of upsertCommerceLifecycleSnapshot; the same rules as PUT /api/commerce-lifecycle-snapshots.
@@ -1044,8 +1829,8 @@ type UpsertCommerceLifecycleSnapshotInput struct {
 	ActivityGenerationConfigID uuid.UUID `json:"activityGenerationConfigID"`
 	// An active retention status config code of the tenant; the snapshot's label is that config's label.
 	Code string `json:"code"`
-	// ACTIVATION, ENGAGEMENT or RESURRECTION; it must match the status config's stage.
-	Stage string `json:"stage"`
+	// It must match the status config's stage.
+	Stage commercelifecyclesnapshot.Stage `json:"stage"`
 	// When the engine computed this state.
 	LastComputedAt time.Time `json:"lastComputedAt"`
 }
@@ -1111,6 +1896,137 @@ func (e ActivityResolutionEventType) MarshalJSON() ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
+// An aggregate function (AggregationOperatorEnum).
+type AggregateOperator string
+
+const (
+	// COUNT of the operand, or of every row with star.
+	AggregateOperatorCount AggregateOperator = "COUNT"
+	// SUM of a numeric operand.
+	AggregateOperatorSum AggregateOperator = "SUM"
+	// AVG of a numeric operand.
+	AggregateOperatorAvg AggregateOperator = "AVG"
+	// MIN of the operand.
+	AggregateOperatorMin AggregateOperator = "MIN"
+	// MAX of the operand.
+	AggregateOperatorMax AggregateOperator = "MAX"
+)
+
+var AllAggregateOperator = []AggregateOperator{
+	AggregateOperatorCount,
+	AggregateOperatorSum,
+	AggregateOperatorAvg,
+	AggregateOperatorMin,
+	AggregateOperatorMax,
+}
+
+func (e AggregateOperator) IsValid() bool {
+	switch e {
+	case AggregateOperatorCount, AggregateOperatorSum, AggregateOperatorAvg, AggregateOperatorMin, AggregateOperatorMax:
+		return true
+	}
+	return false
+}
+
+func (e AggregateOperator) String() string {
+	return string(e)
+}
+
+func (e *AggregateOperator) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = AggregateOperator(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid AggregateOperator", str)
+	}
+	return nil
+}
+
+func (e AggregateOperator) MarshalGQL(w io.Writer) {
+	fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *AggregateOperator) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e AggregateOperator) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+// An arithmetic operator inside an aggregate operand (ArithmeticOperatorEnum).
+type ArithmeticOperator string
+
+const (
+	// left + right.
+	ArithmeticOperatorAdd ArithmeticOperator = "ADD"
+	// left - right.
+	ArithmeticOperatorSubtract ArithmeticOperator = "SUBTRACT"
+	// left * right.
+	ArithmeticOperatorMultiply ArithmeticOperator = "MULTIPLY"
+	// left / right; NULL when right is zero.
+	ArithmeticOperatorSafeDivide ArithmeticOperator = "SAFE_DIVIDE"
+)
+
+var AllArithmeticOperator = []ArithmeticOperator{
+	ArithmeticOperatorAdd,
+	ArithmeticOperatorSubtract,
+	ArithmeticOperatorMultiply,
+	ArithmeticOperatorSafeDivide,
+}
+
+func (e ArithmeticOperator) IsValid() bool {
+	switch e {
+	case ArithmeticOperatorAdd, ArithmeticOperatorSubtract, ArithmeticOperatorMultiply, ArithmeticOperatorSafeDivide:
+		return true
+	}
+	return false
+}
+
+func (e ArithmeticOperator) String() string {
+	return string(e)
+}
+
+func (e *ArithmeticOperator) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = ArithmeticOperator(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid ArithmeticOperator", str)
+	}
+	return nil
+}
+
+func (e ArithmeticOperator) MarshalGQL(w io.Writer) {
+	fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *ArithmeticOperator) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e ArithmeticOperator) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
 // What an upsert did to the stored snapshot of (commerce, AGC).
 type CommerceLifecycleSnapshotOutcome string
 
@@ -1170,6 +2086,472 @@ func (e *CommerceLifecycleSnapshotOutcome) UnmarshalJSON(b []byte) error {
 }
 
 func (e CommerceLifecycleSnapshotOutcome) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+// The comparison of a predicate (ComparisonOperatorEnum).
+type ComparisonOperator string
+
+const (
+	// column = value.
+	ComparisonOperatorEquals ComparisonOperator = "EQUALS"
+	// column <> value.
+	ComparisonOperatorNotEquals ComparisonOperator = "NOT_EQUALS"
+	// column > value.
+	ComparisonOperatorGreaterThan ComparisonOperator = "GREATER_THAN"
+	// column < value.
+	ComparisonOperatorLessThan ComparisonOperator = "LESS_THAN"
+	// column >= value.
+	ComparisonOperatorGreaterThanOrEqual ComparisonOperator = "GREATER_THAN_OR_EQUAL"
+	// column <= value.
+	ComparisonOperatorLessThanOrEqual ComparisonOperator = "LESS_THAN_OR_EQUAL"
+	// The string column contains value.
+	ComparisonOperatorContains ComparisonOperator = "CONTAINS"
+	// The string column does not contain value.
+	ComparisonOperatorNotContains ComparisonOperator = "NOT_CONTAINS"
+	// The string column starts with value.
+	ComparisonOperatorStartsWith ComparisonOperator = "STARTS_WITH"
+	// The string column ends with value.
+	ComparisonOperatorEndsWith ComparisonOperator = "ENDS_WITH"
+	// column is null; no value.
+	ComparisonOperatorIsNull ComparisonOperator = "IS_NULL"
+	// column is not null; no value.
+	ComparisonOperatorIsNotNull ComparisonOperator = "IS_NOT_NULL"
+	// column is one of the list value.
+	ComparisonOperatorIn ComparisonOperator = "IN"
+	// column is none of the list value.
+	ComparisonOperatorNotIn ComparisonOperator = "NOT_IN"
+	// column is between the two values of the list value, both included.
+	ComparisonOperatorBetween ComparisonOperator = "BETWEEN"
+)
+
+var AllComparisonOperator = []ComparisonOperator{
+	ComparisonOperatorEquals,
+	ComparisonOperatorNotEquals,
+	ComparisonOperatorGreaterThan,
+	ComparisonOperatorLessThan,
+	ComparisonOperatorGreaterThanOrEqual,
+	ComparisonOperatorLessThanOrEqual,
+	ComparisonOperatorContains,
+	ComparisonOperatorNotContains,
+	ComparisonOperatorStartsWith,
+	ComparisonOperatorEndsWith,
+	ComparisonOperatorIsNull,
+	ComparisonOperatorIsNotNull,
+	ComparisonOperatorIn,
+	ComparisonOperatorNotIn,
+	ComparisonOperatorBetween,
+}
+
+func (e ComparisonOperator) IsValid() bool {
+	switch e {
+	case ComparisonOperatorEquals, ComparisonOperatorNotEquals, ComparisonOperatorGreaterThan, ComparisonOperatorLessThan, ComparisonOperatorGreaterThanOrEqual, ComparisonOperatorLessThanOrEqual, ComparisonOperatorContains, ComparisonOperatorNotContains, ComparisonOperatorStartsWith, ComparisonOperatorEndsWith, ComparisonOperatorIsNull, ComparisonOperatorIsNotNull, ComparisonOperatorIn, ComparisonOperatorNotIn, ComparisonOperatorBetween:
+		return true
+	}
+	return false
+}
+
+func (e ComparisonOperator) String() string {
+	return string(e)
+}
+
+func (e *ComparisonOperator) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = ComparisonOperator(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid ComparisonOperator", str)
+	}
+	return nil
+}
+
+func (e ComparisonOperator) MarshalGQL(w io.Writer) {
+	fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *ComparisonOperator) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e ComparisonOperator) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+// How a block joins a table (JoinTypeEnum).
+type JoinType string
+
+const (
+	// Rows with a match on both sides.
+	JoinTypeInner JoinType = "INNER"
+	// Every row of the left side, with or without a match.
+	JoinTypeLeft JoinType = "LEFT"
+	// Every row of the right side, with or without a match.
+	JoinTypeRight JoinType = "RIGHT"
+	// Every row of both sides.
+	JoinTypeFull JoinType = "FULL"
+)
+
+var AllJoinType = []JoinType{
+	JoinTypeInner,
+	JoinTypeLeft,
+	JoinTypeRight,
+	JoinTypeFull,
+}
+
+func (e JoinType) IsValid() bool {
+	switch e {
+	case JoinTypeInner, JoinTypeLeft, JoinTypeRight, JoinTypeFull:
+		return true
+	}
+	return false
+}
+
+func (e JoinType) String() string {
+	return string(e)
+}
+
+func (e *JoinType) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = JoinType(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid JoinType", str)
+	}
+	return nil
+}
+
+func (e JoinType) MarshalGQL(w io.Writer) {
+	fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *JoinType) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e JoinType) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+// How a group combines its children (LogicalOperatorEnum).
+type LogicalOperator string
+
+const (
+	// Every child holds.
+	LogicalOperatorAnd LogicalOperator = "AND"
+	// At least one child holds.
+	LogicalOperatorOr LogicalOperator = "OR"
+)
+
+var AllLogicalOperator = []LogicalOperator{
+	LogicalOperatorAnd,
+	LogicalOperatorOr,
+}
+
+func (e LogicalOperator) IsValid() bool {
+	switch e {
+	case LogicalOperatorAnd, LogicalOperatorOr:
+		return true
+	}
+	return false
+}
+
+func (e LogicalOperator) String() string {
+	return string(e)
+}
+
+func (e *LogicalOperator) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = LogicalOperator(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid LogicalOperator", str)
+	}
+	return nil
+}
+
+func (e LogicalOperator) MarshalGQL(w io.Writer) {
+	fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *LogicalOperator) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e LogicalOperator) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+// The format of generated SQL.
+type SQLFormat string
+
+const (
+	// @pN placeholders, with params and types (the default).
+	SQLFormatParameterized SQLFormat = "parameterized"
+	// Every value inlined as an escaped literal; no params nor types.
+	SQLFormatLiteral SQLFormat = "literal"
+)
+
+var AllSQLFormat = []SQLFormat{
+	SQLFormatParameterized,
+	SQLFormatLiteral,
+}
+
+func (e SQLFormat) IsValid() bool {
+	switch e {
+	case SQLFormatParameterized, SQLFormatLiteral:
+		return true
+	}
+	return false
+}
+
+func (e SQLFormat) String() string {
+	return string(e)
+}
+
+func (e *SQLFormat) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = SQLFormat(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid SQLFormat", str)
+	}
+	return nil
+}
+
+func (e SQLFormat) MarshalGQL(w io.Writer) {
+	fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *SQLFormat) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e SQLFormat) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+// The discriminator of a select item (SPEC spells the values in lower case).
+type SelectItemKind string
+
+const (
+	// A column of the block: column is set, alias optional.
+	SelectItemKindColumn SelectItemKind = "column"
+	// An aggregate: aggregate and alias are set.
+	SelectItemKindAggregate SelectItemKind = "aggregate"
+)
+
+var AllSelectItemKind = []SelectItemKind{
+	SelectItemKindColumn,
+	SelectItemKindAggregate,
+}
+
+func (e SelectItemKind) IsValid() bool {
+	switch e {
+	case SelectItemKindColumn, SelectItemKindAggregate:
+		return true
+	}
+	return false
+}
+
+func (e SelectItemKind) String() string {
+	return string(e)
+}
+
+func (e *SelectItemKind) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = SelectItemKind(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid SelectItemKind", str)
+	}
+	return nil
+}
+
+func (e SelectItemKind) MarshalGQL(w io.Writer) {
+	fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *SelectItemKind) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e SelectItemKind) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+// The discriminator of a time window (TimeOperatorEnum).
+type TimeOperator string
+
+const (
+	// No restriction; no other member.
+	TimeOperatorAllTime TimeOperator = "ALL_TIME"
+	// The last value units up to now: reference, unit, value.
+	TimeOperatorInTheLast TimeOperator = "IN_THE_LAST"
+	// The first value units of each subject (not for event filters): reference, unit, value.
+	TimeOperatorInTheFirst TimeOperator = "IN_THE_FIRST"
+	// From the instant from on: reference, from.
+	TimeOperatorSince TimeOperator = "SINCE"
+	// Between the instants from and to: reference, from, to.
+	TimeOperatorBetween TimeOperator = "BETWEEN"
+)
+
+var AllTimeOperator = []TimeOperator{
+	TimeOperatorAllTime,
+	TimeOperatorInTheLast,
+	TimeOperatorInTheFirst,
+	TimeOperatorSince,
+	TimeOperatorBetween,
+}
+
+func (e TimeOperator) IsValid() bool {
+	switch e {
+	case TimeOperatorAllTime, TimeOperatorInTheLast, TimeOperatorInTheFirst, TimeOperatorSince, TimeOperatorBetween:
+		return true
+	}
+	return false
+}
+
+func (e TimeOperator) String() string {
+	return string(e)
+}
+
+func (e *TimeOperator) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = TimeOperator(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid TimeOperator", str)
+	}
+	return nil
+}
+
+func (e TimeOperator) MarshalGQL(w io.Writer) {
+	fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *TimeOperator) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e TimeOperator) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+// The unit of an IN_THE_LAST or IN_THE_FIRST window (TimeUnitEnum).
+type TimeUnit string
+
+const (
+	// Days (value at most 36500).
+	TimeUnitDays TimeUnit = "DAYS"
+	// Weeks (value at most 5200).
+	TimeUnitWeeks TimeUnit = "WEEKS"
+	// Calendar months (value at most 1200).
+	TimeUnitMonths TimeUnit = "MONTHS"
+	// Calendar years (value at most 100).
+	TimeUnitYears TimeUnit = "YEARS"
+)
+
+var AllTimeUnit = []TimeUnit{
+	TimeUnitDays,
+	TimeUnitWeeks,
+	TimeUnitMonths,
+	TimeUnitYears,
+}
+
+func (e TimeUnit) IsValid() bool {
+	switch e {
+	case TimeUnitDays, TimeUnitWeeks, TimeUnitMonths, TimeUnitYears:
+		return true
+	}
+	return false
+}
+
+func (e TimeUnit) String() string {
+	return string(e)
+}
+
+func (e *TimeUnit) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = TimeUnit(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid TimeUnit", str)
+	}
+	return nil
+}
+
+func (e TimeUnit) MarshalGQL(w io.Writer) {
+	fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *TimeUnit) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e TimeUnit) MarshalJSON() ([]byte, error) {
 	var buf bytes.Buffer
 	e.MarshalGQL(&buf)
 	return buf.Bytes(), nil

@@ -28,7 +28,7 @@ var ResolutionEvents = []string{string(TriggerResolutionFailed), string(TriggerR
 
 // Messages of the activity commands.
 var (
-	MsgResolutionEvent = "eventType must be one of the following values: " + strings.Join(ResolutionEvents, ", ")
+	MsgResolutionEvent = "event_type must be one of the following values: " + strings.Join(ResolutionEvents, ", ")
 )
 
 // Messages of the dispatch commands.
@@ -71,7 +71,7 @@ func (s *Service) RecordResolutionEvent(ctx context.Context, id uuid.UUID, in Re
 		return nil, err
 	}
 	p := in.Problems
-	p.Rule(!slices.Contains(ResolutionEvents, in.EventType), MsgResolutionEvent, "eventType")
+	p.Rule(!slices.Contains(ResolutionEvents, in.EventType), MsgResolutionEvent, "event_type")
 	if err := p.Err(); err != nil {
 		return nil, err
 	}

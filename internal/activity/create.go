@@ -36,8 +36,8 @@ var (
 
 // Validation messages of activity creation.
 const (
-	MsgCommerceIDEmpty       = "commerceId should not be empty"
-	MsgScheduledAtEmpty      = "scheduledAt should not be empty"
+	MsgCommerceIDEmpty       = "commerce_id should not be empty"
+	MsgScheduledAtEmpty      = "scheduled_at should not be empty"
 	MsgTitleTooLong          = "title must be shorter than or equal to 255 characters"
 	MsgAttributeKeyEmpty     = "attribute keys should not be empty"
 	MsgAttributeKeyLong      = "attribute keys must be shorter than or equal to 255 characters"

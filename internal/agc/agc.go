@@ -19,6 +19,7 @@ import (
 	"github.com/reten-io/reten/ent/activitygenerationconfig"
 	"github.com/reten-io/reten/ent/audience"
 	"github.com/reten-io/reten/ent/engagementlevel"
+	"github.com/reten-io/reten/ent/predicate"
 	"github.com/reten-io/reten/ent/project"
 	"github.com/reten-io/reten/ent/resurrectionthreshold"
 	"github.com/reten-io/reten/internal/apperr"
@@ -92,8 +93,14 @@ func AudienceArgs(id *uuid.UUID, clear *bool) (patch.Patch[uuid.UUID], error) {
 
 func notFound(id uuid.UUID) error { return apperr.NotFound(fmt.Sprintf(MsgNotFoundFmt, id)) }
 
+// inProject selects the AGCs of one project of a tenant.
+func inProject(tenantID, projectID uuid.UUID) predicate.ActivityGenerationConfig {
+	return activitygenerationconfig.And(activitygenerationconfig.TenantID(tenantID), activitygenerationconfig.ProjectID(projectID))
+}
+
 // withPillars eager-loads the three pillars and their ordered children
 // (a fixed number of queries, whatever the number of AGCs and children).
+
 func withPillars(q *ent.ActivityGenerationConfigQuery) *ent.ActivityGenerationConfigQuery {
 	return q.
 		WithActivationConfig(func(q *ent.ActivationConfigQuery) {
@@ -131,25 +138,30 @@ func effective(a *ent.ActivityGenerationConfig, root *uuid.UUID) *uuid.UUID {
 // load reads one AGC of the project with its pillars.
 func (s *Service) load(ctx context.Context, tenantID, projectID, id uuid.UUID) (*ent.ActivityGenerationConfig, error) {
 	a, err := withPillars(s.db(ctx).ActivityGenerationConfig.Query().Where(activitygenerationconfig.ID(id),
-		activitygenerationconfig.TenantID(tenantID), activitygenerationconfig.ProjectID(projectID))).Only(ctx)
+		inProject(tenantID, projectID))).Only(ctx)
 	if err != nil {
 		return nil, apperr.FromEnt(err, fmt.Sprintf(MsgNotFoundFmt, id), "")
 	}
 	return a, nil
 }
 
-// Get returns an AGC of the active project with pillars, children and its
-// effective audience.
-func (s *Service) Get(ctx context.Context, id uuid.UUID) (*AGC, error) {
+// find reads one AGC of the active project with its pillars.
+func (s *Service) find(ctx context.Context, id uuid.UUID) (*ent.ActivityGenerationConfig, error) {
 	tid, pid, err := tenancy.Project(ctx)
 	if err != nil {
 		return nil, err
 	}
-	a, err := s.load(ctx, tid, pid, id)
+	return s.load(ctx, tid, pid, id)
+}
+
+// Get returns an AGC of the active project with pillars, children and its
+// effective audience.
+func (s *Service) Get(ctx context.Context, id uuid.UUID) (*AGC, error) {
+	a, err := s.find(ctx, id)
 	if err != nil {
 		return nil, err
 	}
-	root, err := s.rootAudience(ctx, tid, pid)
+	root, err := s.rootAudience(ctx, a.TenantID, a.ProjectID)
 	if err != nil {
 		return nil, err
 	}
@@ -162,8 +174,7 @@ func (s *Service) List(ctx context.Context) ([]*AGC, error) {
 	if err != nil {
 		return nil, err
 	}
-	items, err := withPillars(s.db(ctx).ActivityGenerationConfig.Query().Where(
-		activitygenerationconfig.TenantID(tid), activitygenerationconfig.ProjectID(pid))).
+	items, err := withPillars(s.db(ctx).ActivityGenerationConfig.Query().Where(inProject(tid, pid))).
 		Order(activitygenerationconfig.ByName(), activitygenerationconfig.ByID()).All(ctx)
 	if err != nil {
 		return nil, err
@@ -297,7 +308,7 @@ func (s *Service) Update(ctx context.Context, id uuid.UUID, in UpdateInput) (*AG
 	}
 	err = txn.Run(ctx, s.client, func(ctx context.Context, tx *ent.Client) error {
 		u := tx.ActivityGenerationConfig.UpdateOneID(id).
-			Where(activitygenerationconfig.TenantID(tid), activitygenerationconfig.ProjectID(pid)).
+			Where(inProject(tid, pid)).
 			SetNillableName(name).SetNillableDescription(in.Description).SetNillableUpdatedBy(tenancy.Actor(ctx))
 		switch {
 		case in.Audience.IsNull():

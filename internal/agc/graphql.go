@@ -6,7 +6,6 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/reten-io/reten/ent"
-	"github.com/reten-io/reten/ent/activitygenerationconfig"
 	"github.com/reten-io/reten/internal/tenancy"
 )
 
@@ -17,15 +16,8 @@ import (
 // of statements does not grow with the page size.
 func (s *Service) Connection(ctx context.Context, after *ent.Cursor, first *int, before *ent.Cursor, last *int,
 	orderBy *ent.ActivityGenerationConfigOrder, where *ent.ActivityGenerationConfigWhereInput) (*ent.ActivityGenerationConfigConnection, error) {
-	tid, pid, err := tenancy.Project(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return s.db(ctx).ActivityGenerationConfig.Query().
-		Where(activitygenerationconfig.TenantID(tid), activitygenerationconfig.ProjectID(pid)).
-		WithProject().
-		Paginate(ctx, after, first, before, last,
-			ent.WithActivityGenerationConfigOrder(orderBy), ent.WithActivityGenerationConfigFilter(where.Filter))
+	return tenancy.ProjectConnection(ctx, s.db(ctx).ActivityGenerationConfig.Query().WithProject(), inProject,
+		after, first, before, last, ent.WithActivityGenerationConfigOrder(orderBy), ent.WithActivityGenerationConfigFilter(where.Filter))
 }
 
 // EffectiveAudience returns the audience that applies to a: its own, else

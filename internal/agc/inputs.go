@@ -109,6 +109,23 @@ func (p PillarFields) validate(path string, create bool) []string {
 	return msgs
 }
 
+// listRules checks the child list at path (moments, levels or thresholds):
+// required on create (nil leaves the list on update), then rules on each
+// child at path.<index>.
+func listRules[C any](path string, create bool, items *[]C, rules func(path string, child C) []string) []string {
+	if items == nil {
+		if create {
+			return []string{fmt.Sprintf(msgEmptyFmt, path)}
+		}
+		return nil
+	}
+	var msgs []string
+	for i, c := range *items {
+		msgs = append(msgs, rules(fmt.Sprintf("%s.%d", path, i), c)...)
+	}
+	return msgs
+}
+
 func childRules(path string, create bool, id *uuid.UUID, code string, status uuid.UUID) []string {
 	var msgs []string
 	if create && id != nil {
@@ -129,24 +146,18 @@ func (in *ActivationInput) validate(path string, create bool) []string {
 		in.AggregationMethod != nil && activationconfig.AggregationMethodValidator(activationconfig.AggregationMethod(*in.AggregationMethod)) != nil {
 		msgs = append(msgs, fmt.Sprintf(msgAggregationFmt, path))
 	}
-	if in.Moments == nil && create {
-		msgs = append(msgs, fmt.Sprintf(msgEmptyFmt, path+".moments"))
-	}
-	if in.Moments != nil {
-		for i, m := range *in.Moments {
-			p := fmt.Sprintf("%s.moments.%d", path, i)
-			msgs = append(msgs, childRules(p, create, m.ID, m.StatusCode, m.UserRetentionStatusConfigID)...)
-			for _, f := range []struct {
-				name string
-				v    *int
-			}{{"min_actions", m.MinActions}, {"window_days", m.WindowDays}, {"time_window", m.TimeWindow}} {
-				if f.v != nil && *f.v < 0 {
-					msgs = append(msgs, fmt.Sprintf(msgNotNegativeFmt, p+"."+f.name))
-				}
+	return append(msgs, listRules(path+".moments", create, in.Moments, func(p string, m MomentInput) []string {
+		msgs := childRules(p, create, m.ID, m.StatusCode, m.UserRetentionStatusConfigID)
+		for _, f := range []struct {
+			name string
+			v    *int
+		}{{"min_actions", m.MinActions}, {"window_days", m.WindowDays}, {"time_window", m.TimeWindow}} {
+			if f.v != nil && *f.v < 0 {
+				msgs = append(msgs, fmt.Sprintf(msgNotNegativeFmt, p+"."+f.name))
 			}
 		}
-	}
-	return msgs
+		return msgs
+	})...)
 }
 
 func (in *EngagementInput) validate(path string, create bool) []string {
@@ -160,40 +171,28 @@ func (in *EngagementInput) validate(path string, create bool) []string {
 	if blank(in.CountingMethod) || create && in.CountingMethod == nil {
 		msgs = append(msgs, fmt.Sprintf(msgEmptyFmt, path+".counting_method"))
 	}
-	if in.Levels == nil && create {
-		msgs = append(msgs, fmt.Sprintf(msgEmptyFmt, path+".levels"))
-	}
-	if in.Levels != nil {
-		for i, l := range *in.Levels {
-			p := fmt.Sprintf("%s.levels.%d", path, i)
-			msgs = append(msgs, childRules(p, create, l.ID, l.StatusCode, l.UserRetentionStatusConfigID)...)
-			if strings.TrimSpace(l.Label) == "" {
-				msgs = append(msgs, fmt.Sprintf(msgEmptyFmt, p+".label"))
-			}
-			if l.MaxThreshold != nil && *l.MaxThreshold < l.MinThreshold {
-				msgs = append(msgs, fmt.Sprintf("%s.max_threshold must not be less than min_threshold", p))
-			}
+	return append(msgs, listRules(path+".levels", create, in.Levels, func(p string, l LevelInput) []string {
+		msgs := childRules(p, create, l.ID, l.StatusCode, l.UserRetentionStatusConfigID)
+		if strings.TrimSpace(l.Label) == "" {
+			msgs = append(msgs, fmt.Sprintf(msgEmptyFmt, p+".label"))
 		}
-	}
-	return msgs
+		if l.MaxThreshold != nil && *l.MaxThreshold < l.MinThreshold {
+			msgs = append(msgs, fmt.Sprintf("%s.max_threshold must not be less than min_threshold", p))
+		}
+		return msgs
+	})...)
 }
 
 func (in *ResurrectionInput) validate(path string, create bool) []string {
 	msgs := in.PillarFields.validate(path, create)
-	if in.Thresholds == nil && create {
-		msgs = append(msgs, fmt.Sprintf(msgEmptyFmt, path+".thresholds"))
-	}
-	if in.Thresholds != nil {
-		for i, t := range *in.Thresholds {
-			p := fmt.Sprintf("%s.thresholds.%d", path, i)
-			msgs = append(msgs, childRules(p, create, t.ID, t.StatusCode, t.UserRetentionStatusConfigID)...)
-			if strings.TrimSpace(t.Label) == "" {
-				msgs = append(msgs, fmt.Sprintf(msgEmptyFmt, p+".label"))
-			}
-			if t.ThresholdDays < 0 {
-				msgs = append(msgs, fmt.Sprintf(msgNotNegativeFmt, p+".threshold_days"))
-			}
+	return append(msgs, listRules(path+".thresholds", create, in.Thresholds, func(p string, t ThresholdInput) []string {
+		msgs := childRules(p, create, t.ID, t.StatusCode, t.UserRetentionStatusConfigID)
+		if strings.TrimSpace(t.Label) == "" {
+			msgs = append(msgs, fmt.Sprintf(msgEmptyFmt, p+".label"))
 		}
-	}
-	return msgs
+		if t.ThresholdDays < 0 {
+			msgs = append(msgs, fmt.Sprintf(msgNotNegativeFmt, p+".threshold_days"))
+		}
+		return msgs
+	})...)
 }

@@ -105,7 +105,7 @@ func (s *Service) ReplaceLifecycle(ctx context.Context, id uuid.UUID, in Lifecyc
 // storeHashes recomputes and stores the config hashes of an AGC.
 func storeHashes(ctx context.Context, tx *ent.Client, tenantID, projectID, id uuid.UUID) error {
 	a, err := withPillars(tx.ActivityGenerationConfig.Query().Where(activitygenerationconfig.ID(id),
-		activitygenerationconfig.TenantID(tenantID), activitygenerationconfig.ProjectID(projectID))).Only(ctx)
+		inProject(tenantID, projectID))).Only(ctx)
 	if err != nil {
 		return err
 	}

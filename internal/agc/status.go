@@ -25,11 +25,7 @@ func (s *Service) Pause(ctx context.Context, id uuid.UUID) (*AGC, error) {
 }
 
 func (s *Service) transition(ctx context.Context, id uuid.UUID, to activitygenerationconfig.Status) (*AGC, error) {
-	tid, pid, err := tenancy.Project(ctx)
-	if err != nil {
-		return nil, err
-	}
-	a, err := s.load(ctx, tid, pid, id)
+	a, err := s.find(ctx, id)
 	if err != nil {
 		return nil, err
 	}
@@ -42,8 +38,7 @@ func (s *Service) transition(ctx context.Context, id uuid.UUID, to activitygener
 	}
 	// The status guard in the WHERE makes concurrent moves safe.
 	err = txn.Run(ctx, s.client, func(ctx context.Context, tx *ent.Client) error {
-		n, err := tx.ActivityGenerationConfig.Update().Where(activitygenerationconfig.ID(id),
-			activitygenerationconfig.TenantID(tid), activitygenerationconfig.ProjectID(pid),
+		n, err := tx.ActivityGenerationConfig.Update().Where(activitygenerationconfig.ID(id), inProject(a.TenantID, a.ProjectID),
 			activitygenerationconfig.StatusEQ(from)).SetStatus(to).SetNillableUpdatedBy(tenancy.Actor(ctx)).Save(ctx)
 		if err != nil {
 			return err
@@ -61,17 +56,13 @@ func (s *Service) transition(ctx context.Context, id uuid.UUID, to activitygener
 
 // Delete archives the AGC and its three pillars and records it in the trash.
 func (s *Service) Delete(ctx context.Context, id uuid.UUID) error {
-	tid, pid, err := tenancy.Project(ctx)
-	if err != nil {
-		return err
-	}
-	a, err := s.load(ctx, tid, pid, id)
+	a, err := s.find(ctx, id)
 	if err != nil {
 		return err
 	}
 	// The trash archives (and restores) the three pillars with the AGC.
 	return txn.Run(ctx, s.client, func(ctx context.Context, tx *ent.Client) error {
-		err := trash.Move(ctx, tx, trash.Record{Kind: trash.KindAGC, RecordID: id, Label: a.Name, ProjectID: &pid})
+		err := trash.Move(ctx, tx, trash.Record{Kind: trash.KindAGC, RecordID: id, Label: a.Name, ProjectID: &a.ProjectID})
 		return apperr.FromEnt(err, fmt.Sprintf(MsgNotFoundFmt, id), "")
 	})
 }

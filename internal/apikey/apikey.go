@@ -125,17 +125,7 @@ func (in CreateInput) validate(now time.Time) []string {
 
 // caller returns the principal of the access of ctx when it may manage
 // keys: a user session (keys can never manage keys).
-func caller(ctx context.Context) (*viewer.Viewer, error) {
-	acc, err := tenancy.From(ctx)
-	if err != nil {
-		return nil, err
-	}
-	v := acc.Viewer
-	if v.IsAPIKey() {
-		return nil, apperr.Forbidden(MsgJWTOnly)
-	}
-	return v, nil
-}
+func caller(ctx context.Context) (*viewer.Viewer, error) { return tenancy.Session(ctx, MsgJWTOnly) }
 
 // grantable checks that the caller may give perms to a key.
 func grantable(v *viewer.Viewer, perms []string) error {

@@ -30,13 +30,10 @@ var audienceProbes = map[string]probe{
 	"GET /audience-criterias/{id}":                       {path: func(f *fixture) string { return "/audience-criterias/" + f.aRoot.String() }, crossCode: 404, crossMsg: "Audience criteria not found"},
 	"PATCH /audience-criterias/{id}": {path: func(f *fixture) string { return "/audience-criterias/" + f.aRoot.String() },
 		body: func() any { return map[string]any{"name": unique("A")} }, crossCode: 404, crossMsg: "Audience criteria not found"},
-	"DELETE /audience-criterias/{id}": {path: func(f *fixture) string { return "/audience-criterias/" + f.auAudience() },
-		crossCode: 404, crossMsg: "Audience criteria not found"},
-	"GET /audience-criterias/{id}/sql": {path: func(f *fixture) string { return "/audience-criterias/" + f.auAudience() + "/sql" },
-		crossCode: 404, crossMsg: "Audience criteria not found"},
-	"POST /audience-criterias/{id}/preview": {path: func(f *fixture) string { return "/audience-criterias/" + f.auAudience() + "/preview" },
-		crossCode: 404, crossMsg: "Audience criteria not found"},
-	"POST /audience-criterias/{id}/preview-change": {path: func(f *fixture) string { return "/audience-criterias/" + f.auAudience() + "/preview-change" },
+	"DELETE /audience-criterias/{id}":       {id: (*fixture).auAudience, crossCode: 404, crossMsg: "Audience criteria not found"},
+	"GET /audience-criterias/{id}/sql":      {id: (*fixture).auAudience, crossCode: 404, crossMsg: "Audience criteria not found"},
+	"POST /audience-criterias/{id}/preview": {id: (*fixture).auAudience, crossCode: 404, crossMsg: "Audience criteria not found"},
+	"POST /audience-criterias/{id}/preview-change": {id: (*fixture).auAudience,
 		body: func() any { return map[string]any{} }, crossCode: 404, crossMsg: "Audience criteria not found"},
 
 	"Query.audiences": {query: `{ audiences { totalCount edges { node { id conditionCount } } } }`},
@@ -48,19 +45,21 @@ var audienceProbes = map[string]probe{
 		vars: func(f *fixture) map[string]any { f.auReady(); return nil }},
 	"Query.audienceSQL": {query: `query($id: ID!) { audienceSQL(id: $id) { subjectColumn } }`,
 		vars: func(f *fixture) map[string]any { return map[string]any{"id": f.auAudience()} }, crossCode: 404, crossMsg: "Audience criteria not found"},
-	"Query.generateAudienceSQL": {query: `query($b: [Map!]!) { generateAudienceSQL(queryBlocks: $b) { subjectColumn } }`,
-		vars: func(f *fixture) map[string]any { f.auReady(); return map[string]any{"b": auProbeBlocks()} }},
-	"Query.validateAudience": {query: `query($b: [Map!]!) { validateAudience(queryBlocks: $b) { valid } }`,
-		vars: func(f *fixture) map[string]any { f.auReady(); return map[string]any{"b": auProbeBlocks()} }},
-	"Query.previewAudience": {query: `query($b: [Map!]!) { previewAudience(queryBlocks: $b, limit: 1) { subjectCount } }`,
-		vars: func(f *fixture) map[string]any { f.auReady(); return map[string]any{"b": auProbeBlocks()} }},
-	"Query.audienceMembershipChange": {query: `query($id: ID!, $b: [Map!]!) { audienceMembershipChange(id: $id, queryBlocks: $b) { entering } }`,
-		vars:      func(f *fixture) map[string]any { return map[string]any{"id": f.auAudience(), "b": auProbeBlocks()} },
+	"Query.generateAudienceSQL": {query: `query($b: [QueryBlockInput!]!) { generateAudienceSQL(queryBlocks: $b) { subjectColumn } }`,
+		vars: func(f *fixture) map[string]any { f.auReady(); return map[string]any{"b": auProbeBlocksGraph()} }},
+	"Query.validateAudience": {query: `query($b: [QueryBlockInput!]!) { validateAudience(queryBlocks: $b) { valid } }`,
+		vars: func(f *fixture) map[string]any { f.auReady(); return map[string]any{"b": auProbeBlocksGraph()} }},
+	"Query.previewAudience": {query: `query($b: [QueryBlockInput!]!) { previewAudience(queryBlocks: $b, limit: 1) { subjectCount } }`,
+		vars: func(f *fixture) map[string]any { f.auReady(); return map[string]any{"b": auProbeBlocksGraph()} }},
+	"Query.audienceMembershipChange": {query: `query($id: ID!, $b: [QueryBlockInput!]!) { audienceMembershipChange(id: $id, queryBlocks: $b) { entering } }`,
+		vars: func(f *fixture) map[string]any {
+			return map[string]any{"id": f.auAudience(), "b": auProbeBlocksGraph()}
+		},
 		crossCode: 404, crossMsg: "Audience criteria not found"},
-	"Mutation.createAudience": {query: `mutation($n: String!, $b: [Map!]!) { createAudience(input: {name: $n, queryBlocks: $b}) { id } }`,
+	"Mutation.createAudience": {query: `mutation($n: String!, $b: [QueryBlockInput!]!) { createAudience(input: {name: $n, queryBlocks: $b}) { id } }`,
 		vars: func(f *fixture) map[string]any {
 			f.auReady()
-			return map[string]any{"n": unique("A"), "b": auProbeBlocks()}
+			return map[string]any{"n": unique("A"), "b": auProbeBlocksGraph()}
 		}},
 	"Mutation.updateAudience": {query: `mutation($id: ID!, $n: String!) { updateAudience(id: $id, input: {name: $n}) { id } }`,
 		vars: func(f *fixture) map[string]any { return map[string]any{"id": f.aRoot, "n": unique("A")} }, crossCode: 404, crossMsg: "Audience criteria not found"},
@@ -77,6 +76,24 @@ func auProbeBlocks() []any {
 			"column": map[string]any{"table": "commerces", "column": "commerce_id"}}}},
 		"where": map[string]any{"kind": "predicate", "column": map[string]any{"table": "commerces", "column": "segment"},
 			"comparisonOperator": "EQUALS", "value": "pharmacy"}}}
+}
+
+// auProbeBlocksGraph is auProbeBlocks as GraphQL's QueryBlockInput (the
+// filter node wrapped in its @oneOf member).
+func auProbeBlocksGraph() []any { return graphBlocks(auProbeBlocks()) }
+
+// efProbeBlocksGraph is efProbeBlocks as GraphQL's QueryBlockInput.
+func efProbeBlocksGraph() []any { return graphBlocks(efProbeBlocks()) }
+
+// graphBlocks wraps each block's where predicate in its @oneOf member.
+func graphBlocks(blocks []any) []any {
+	for _, b := range blocks {
+		block := b.(map[string]any)
+		where := block["where"].(map[string]any)
+		delete(where, "kind")
+		block["where"] = map[string]any{"predicate": where}
+	}
+	return blocks
 }
 
 // auDatasets holds, per test environment, the demo dataset file of tenant A.
@@ -143,7 +160,7 @@ func (f *fixture) createInProject(path string, body map[string]any) string {
 var datasetProbes = map[string]probe{
 	"GET /tenant-dataset": {path: func(f *fixture) string { f.datasetA(); return "/tenant-dataset" }},
 	"PUT /tenant-dataset": {body: func() any {
-		return map[string]any{"engine": "bigquery", "bigqueryProject": "acme-probe", "bigqueryDataset": "events"}
+		return map[string]any{"engine": "bigquery", "bigquery_project": "acme-probe", "bigquery_dataset": "events"}
 	}},
 	"GET /tenant-dataset/catalog": {path: func(f *fixture) string { f.datasetA(); return "/tenant-dataset/catalog" }},
 	"PUT /tenant-dataset/catalog": {path: func(f *fixture) string { f.datasetA(); return "/tenant-dataset/catalog" },
@@ -189,21 +206,17 @@ var eventFilterProbes = map[string]probe{
 		body: func() any { return map[string]any{"queryBlocks": efProbeBlocks()} }},
 	"POST /event-criterias/preview-from-body": {path: func(f *fixture) string { f.auReady(); return "/event-criterias/preview-from-body?limit=2" },
 		body: func() any { return map[string]any{"queryBlocks": efProbeBlocks()} }},
-	"GET /event-criterias/{id}": {path: func(f *fixture) string { return "/event-criterias/" + f.efFilter() },
-		crossCode: 404, crossMsg: "Event criteria not found"},
-	"PATCH /event-criterias/{id}": {path: func(f *fixture) string { return "/event-criterias/" + f.efFilter() },
+	"GET /event-criterias/{id}": {id: (*fixture).efFilter, crossCode: 404, crossMsg: "Event criteria not found"},
+	"PATCH /event-criterias/{id}": {id: (*fixture).efFilter,
 		body: func() any { return map[string]any{"name": unique("EF"), "queryBlocks": efProbeBlocks()} }, crossCode: 404, crossMsg: "Event criteria not found"},
-	"DELETE /event-criterias/{id}": {path: func(f *fixture) string { return "/event-criterias/" + f.efFilter() },
-		crossCode: 404, crossMsg: "Event criteria not found"},
-	"GET /event-criterias/{id}/sql": {path: func(f *fixture) string { return "/event-criterias/" + f.efFilter() + "/sql" },
-		crossCode: 404, crossMsg: "Event criteria not found"},
-	"POST /event-criterias/{id}/preview": {path: func(f *fixture) string { return "/event-criterias/" + f.efFilter() + "/preview" },
-		crossCode: 404, crossMsg: "Event criteria not found"},
+	"DELETE /event-criterias/{id}":       {id: (*fixture).efFilter, crossCode: 404, crossMsg: "Event criteria not found"},
+	"GET /event-criterias/{id}/sql":      {id: (*fixture).efFilter, crossCode: 404, crossMsg: "Event criteria not found"},
+	"POST /event-criterias/{id}/preview": {id: (*fixture).efFilter, crossCode: 404, crossMsg: "Event criteria not found"},
 
 	// GraphQL: list answers select projectID, so tenant B seeing A's rows fails the probe.
-	"Query.eventFilters": {query: `{ eventFilters { totalCount edges { node { id projectID conditionCount queryBlocks { id where } } } } }`,
+	"Query.eventFilters": {query: `{ eventFilters { totalCount edges { node { id projectID conditionCount queryBlocks { id where { __typename } } } } } }`,
 		vars: func(f *fixture) map[string]any { f.efFilter(); return nil }},
-	"Query.eventFilter": {query: `query($id: ID!) { eventFilter(id: $id) { id conditionCount queryBlocks { from select } } }`,
+	"Query.eventFilter": {query: `query($id: ID!) { eventFilter(id: $id) { id conditionCount queryBlocks { from { table } select { distinct } } } }`,
 		vars: func(f *fixture) map[string]any { return map[string]any{"id": f.efFilter()} }, crossCode: 404, crossMsg: "Event criteria not found"},
 	"Query.eventFilterTables": {query: `{ eventFilterTables { name purpose } }`,
 		vars: func(f *fixture) map[string]any { f.auReady(); return nil }},
@@ -211,16 +224,16 @@ var eventFilterProbes = map[string]probe{
 		vars: func(f *fixture) map[string]any { f.auReady(); return nil }},
 	"Query.eventFilterSQL": {query: `query($id: ID!) { eventFilterSQL(id: $id) { query } }`,
 		vars: func(f *fixture) map[string]any { return map[string]any{"id": f.efFilter()} }, crossCode: 404, crossMsg: "Event criteria not found"},
-	"Query.generateEventFilterSQL": {query: `query($b: [Map!]!) { generateEventFilterSQL(queryBlocks: $b) { query params types } }`,
-		vars: func(f *fixture) map[string]any { f.auReady(); return map[string]any{"b": efProbeBlocks()} }},
-	"Query.validateEventFilter": {query: `query($b: [Map!]!) { validateEventFilter(queryBlocks: $b) { valid } }`,
-		vars: func(f *fixture) map[string]any { f.auReady(); return map[string]any{"b": efProbeBlocks()} }},
+	"Query.generateEventFilterSQL": {query: `query($b: [QueryBlockInput!]!) { generateEventFilterSQL(queryBlocks: $b) { query params types } }`,
+		vars: func(f *fixture) map[string]any { f.auReady(); return map[string]any{"b": efProbeBlocksGraph()} }},
+	"Query.validateEventFilter": {query: `query($b: [QueryBlockInput!]!) { validateEventFilter(queryBlocks: $b) { valid } }`,
+		vars: func(f *fixture) map[string]any { f.auReady(); return map[string]any{"b": efProbeBlocksGraph()} }},
 	"Query.previewEventFilter": {query: `query($id: ID!) { previewEventFilter(id: $id, limit: 2) { columns rows rowCount } }`,
 		vars: func(f *fixture) map[string]any { return map[string]any{"id": f.efFilter()} }, crossCode: 404, crossMsg: "Event criteria not found"},
-	"Mutation.createEventFilter": {query: `mutation($n: String!, $b: [Map!]!) { createEventFilter(input: {name: $n, queryBlocks: $b}) { id } }`,
+	"Mutation.createEventFilter": {query: `mutation($n: String!, $b: [QueryBlockInput!]!) { createEventFilter(input: {name: $n, queryBlocks: $b}) { id } }`,
 		vars: func(f *fixture) map[string]any {
 			f.auReady()
-			return map[string]any{"n": unique("EF"), "b": efProbeBlocks()}
+			return map[string]any{"n": unique("EF"), "b": efProbeBlocksGraph()}
 		}},
 	"Mutation.updateEventFilter": {query: `mutation($id: ID!, $n: String!) { updateEventFilter(id: $id, input: {name: $n}) { id } }`,
 		vars: func(f *fixture) map[string]any { return map[string]any{"id": f.efFilter(), "n": unique("EF")} }, crossCode: 404, crossMsg: "Event criteria not found"},

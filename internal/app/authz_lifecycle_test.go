@@ -111,32 +111,23 @@ var lifecycleProbes = map[string]probe{
 	"POST /activity-generation-configs/{id}/pause": {path: func(f *fixture) string {
 		return "/activity-generation-configs/" + f.agcFor("pause", "active").String() + "/pause"
 	}, crossCode: 404, crossMsg: agcMissing("pause")},
-	"GET /activation-configs": {},
-	"GET /activation-configs/{id}": {path: func(f *fixture) string {
-		f.agcFor("pillars", "draft")
-		return "/activation-configs/" + agcProbeID("pillars/activation").String()
-	}, crossCode: 404, crossMsg: "Activation config not found"},
-	"GET /engagement-configs": {},
-	"GET /engagement-configs/{id}": {path: func(f *fixture) string {
-		f.agcFor("pillars", "draft")
-		return "/engagement-configs/" + agcProbeID("pillars/engagement").String()
-	}, crossCode: 404, crossMsg: "Engagement config not found"},
-	"GET /resurrection-configs": {},
-	"GET /resurrection-configs/{id}": {path: func(f *fixture) string {
-		f.agcFor("pillars", "draft")
-		return "/resurrection-configs/" + agcProbeID("pillars/resurrection").String()
-	}, crossCode: 404, crossMsg: "Resurrection config not found"},
+	"GET /activation-configs":         {},
+	"GET /activation-configs/{id}":    pillarProbe("activation", "Activation config not found"),
+	"GET /engagement-configs":         {},
+	"GET /engagement-configs/{id}":    pillarProbe("engagement", "Engagement config not found"),
+	"GET /resurrection-configs":       {},
+	"GET /resurrection-configs/{id}":  pillarProbe("resurrection", "Resurrection config not found"),
 	"GET /lifecycle-defaults":         {},
 	"Query.activityGenerationConfigs": {query: `{ activityGenerationConfigs { totalCount edges { node { id activationConfig { id } } } } }`},
-	"Query.lifecycleDefaults":         {query: `{ lifecycleDefaults }`},
+	"Query.lifecycleDefaults":         {query: `{ lifecycleDefaults { activationConfig { name } } }`},
 	"Mutation.createActivityGenerationConfig": {query: `mutation($n: String!) { createActivityGenerationConfig(input: {name: $n,
-		activation: {name: "P", sourceTable: "orders", dateColumn: "d", aggregationMethod: count, moments: []},
-		engagement: {name: "P", sourceTable: "orders", dateColumn: "d", engagementWindowDays: 30, minLifetimeActionsForEngaged: 1, countingMethod: "count", levels: []},
-		resurrection: {name: "P", sourceTable: "orders", dateColumn: "d", thresholds: []}}) { id } }`,
+		activationConfig: {name: "P", sourceTable: "orders", dateColumn: "d", aggregationMethod: count, activationMoments: []},
+		engagementConfig: {name: "P", sourceTable: "orders", dateColumn: "d", engagementWindowDays: 30, minLifetimeActionsForEngaged: 1, countingMethod: "count", engagementLevels: []},
+		resurrectionConfig: {name: "P", sourceTable: "orders", dateColumn: "d", resurrectionThresholds: []}}) { id } }`,
 		vars: func(*fixture) map[string]any { return map[string]any{"n": unique("AGC")} }},
 	"Mutation.updateActivityGenerationConfig": {query: `mutation($id: ID!) { updateActivityGenerationConfig(id: $id, input: {description: "x"}) { id } }`,
 		vars: func(f *fixture) map[string]any { return map[string]any{"id": f.agcFor("gql-update", "draft")} }, crossCode: 404, crossMsg: agcMissing("gql-update")},
-	"Mutation.replaceActivityGenerationConfigLifecycle": {query: `mutation($id: ID!) { replaceActivityGenerationConfigLifecycle(id: $id, input: {activation: {name: "X"}}) }`,
+	"Mutation.replaceActivityGenerationConfigLifecycle": {query: `mutation($id: ID!) { replaceActivityGenerationConfigLifecycle(id: $id, input: {activationConfig: {name: "X"}}) }`,
 		vars: func(f *fixture) map[string]any { return map[string]any{"id": f.agcFor("gql-lifecycle", "draft")} }, crossCode: 404, crossMsg: agcMissing("gql-lifecycle")},
 	"Mutation.publishActivityGenerationConfig": {query: `mutation($id: ID!) { publishActivityGenerationConfig(id: $id) { status } }`,
 		vars: func(f *fixture) map[string]any { return map[string]any{"id": f.agcFor("gql-publish", "draft")} }, crossCode: 404, crossMsg: agcMissing("gql-publish")},
@@ -169,12 +160,12 @@ var lifecycleProbes = map[string]probe{
 	"Query.commerceLifecycleSnapshotsBatchLookup": {query: `{ commerceLifecycleSnapshotsBatchLookup(externalIDs: ["SNAP-PROBE"]) { snapshots { tenantID } unresolved } }`,
 		vars: func(f *fixture) map[string]any { f.snapA(); return nil }},
 	"Mutation.upsertCommerceLifecycleSnapshot": {query: `mutation($c: ID!, $a: ID!) { upsertCommerceLifecycleSnapshot(input: {commerceID: $c,
-		activityGenerationConfigID: $a, code: "probe", stage: "ACTIVATION", lastComputedAt: "2030-01-01T00:00:00Z"}) { outcome } }`,
+		activityGenerationConfigID: $a, code: "probe", stage: ACTIVATION, lastComputedAt: "2030-01-01T00:00:00Z"}) { outcome } }`,
 		vars: func(f *fixture) map[string]any {
 			return map[string]any{"c": f.snapA(), "a": agcProbeID("snap")}
 		}, crossCode: 404, crossMsg: "Commerce " + agcProbeID("snap/commerce").String() + " not found"},
 	"Mutation.batchUpsertCommerceLifecycleSnapshots": {query: `mutation($a: ID!) { batchUpsertCommerceLifecycleSnapshots(items: [{externalID: "SNAP-PROBE",
-		activityGenerationConfigID: $a, code: "probe", stage: "ACTIVATION", lastComputedAt: "2030-01-02T00:00:00Z"}]) { created updated errors { messages } } }`,
+		activityGenerationConfigID: $a, code: "probe", stage: ACTIVATION, lastComputedAt: "2030-01-02T00:00:00Z"}]) { created updated errors { messages } } }`,
 		vars: func(f *fixture) map[string]any { f.snapA(); return map[string]any{"a": agcProbeID("snap")} }},
 }
 
@@ -232,4 +223,13 @@ func (f *fixture) snapA() uuid.UUID {
 	c.CommerceLifecycleSnapshot.Create().SetTenantID(tid).SetCommerceID(id).SetActivityGenerationConfigID(agcID).
 		SetCode("probe").SetLabel("Probe").SetStage("ACTIVATION").SetLastComputedAt(at).SetStateChangedAt(at).SaveX(ctx)
 	return id
+}
+
+// pillarProbe is the probe of GET /<pillar>-configs/{id} on the pillar of
+// tenant A's AGC "pillars"; tenant B gets 404 notFound.
+func pillarProbe(pillar, notFound string) probe {
+	return probe{id: func(f *fixture) string {
+		f.agcFor("pillars", "draft")
+		return agcProbeID("pillars/" + pillar).String()
+	}, crossCode: 404, crossMsg: notFound}
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/google/uuid"
 
 	entres "github.com/reten-io/reten/ent/activityresult"
+	"github.com/reten-io/reten/internal/tenancy"
 	"github.com/reten-io/reten/internal/viewer"
 )
 
@@ -17,18 +18,18 @@ import (
 var resultProbes = map[string]probe{
 	"POST /activity-results/tasks": {path: func(f *fixture) string { resProbeActivity = f.actA(); return "/activity-results/tasks" },
 		body: func() any {
-			return map[string]any{"activity_id": resProbeActivity, "occurred_at": "2030-01-01T00:00:00Z", "status": "PENDING",
-				"task_result": map[string]any{"result": "success"}}
-		}, crossCode: 404, crossMsg: "Activity not found"},
-	"PATCH /activity-results/tasks/{id}": {path: func(f *fixture) string { return "/activity-results/tasks/" + f.resultA() },
+			return map[string]any{"activity_id": resProbeActivity, "commerce_external_id": "EXT-PROBE", "occurred_at": "2030-01-01T00:00:00Z",
+				"status": "PENDING", "task_result": map[string]any{"result": "success"}}
+		}}, // tenant B: A's activity matches nothing, a standalone result of B's own
+	"PATCH /activity-results/tasks/{id}": {id: (*fixture).resultA,
 		body: func() any {
 			return map[string]any{"occurred_at": "2099-01-01T00:00:00Z", "status": "COMPLETED"}
 		}, crossCode: 404, crossMsg: "Activity result not found"},
 	"GET /activity-results/tasks/sync": {},
 
-	"Mutation.submitActivityResult": {query: `mutation($a: ID!) { submitActivityResult(input: {activityID: $a,
+	"Mutation.submitActivityResult": {query: `mutation($a: ID!) { submitActivityResult(input: {activityID: $a, commerceExternalID: "EXT-PROBE",
 		occurredAt: "2030-01-01T00:00:00Z", status: PENDING, taskResult: {result: "success"}}) { id source resultStatus } }`,
-		vars: func(f *fixture) map[string]any { return map[string]any{"a": f.actA()} }, crossCode: 404, crossMsg: "Activity not found"},
+		vars: func(f *fixture) map[string]any { return map[string]any{"a": f.actA()} }},
 	"Mutation.updateActivityResult": {query: `mutation($id: ID!) { updateActivityResult(id: $id, input: {occurredAt: "2099-01-01T00:00:00Z",
 		status: COMPLETED}) { id resultStatus } }`,
 		vars: func(f *fixture) map[string]any { return map[string]any{"id": f.resultA()} }, crossCode: 404, crossMsg: "Activity result not found"},
@@ -44,14 +45,14 @@ var resultProbes = map[string]probe{
 		return "/integration/activity-results/tasks"
 	},
 		body: func() any {
-			return map[string]any{"activity_id": resProbeActivity, "occurred_at": "2030-01-01T00:00:00Z", "status": "PENDING",
-				"task_result": map[string]any{"result": "success"}}
-		}, crossCode: 404, crossMsg: "Activity not found"},
+			return map[string]any{"activity_id": resProbeActivity, "commerce_external_id": "EXT-PROBE", "occurred_at": "2030-01-01T00:00:00Z",
+				"status": "PENDING", "task_result": map[string]any{"result": "success"}}
+		}, crossCode: 400, crossMsg: tenancy.MsgResultNeedsProject}, // tenant B without a project: a standalone result needs one
 	"Query.integrationTasks": {query: `{ integrationTasks { totalCount edges { node { id projectID tenantID } } } }`,
 		vars: func(f *fixture) map[string]any { f.actA(); return nil }},
 	"Mutation.submitIntegrationActivityResult": {query: `mutation($a: ID!) { submitIntegrationActivityResult(input: {activityID: $a,
-		occurredAt: "2030-01-01T00:00:00Z", status: PENDING, taskResult: {result: "success"}}) { id projectID resultStatus } }`,
-		vars: func(f *fixture) map[string]any { return map[string]any{"a": f.actA()} }, crossCode: 404, crossMsg: "Activity not found"},
+		commerceExternalID: "EXT-PROBE", occurredAt: "2030-01-01T00:00:00Z", status: PENDING, taskResult: {result: "success"}}) { id projectID resultStatus } }`,
+		vars: func(f *fixture) map[string]any { return map[string]any{"a": f.actA()} }, crossCode: 400, crossMsg: tenancy.MsgResultNeedsProject},
 }
 
 func init() { maps.Copy(probes, resultProbes) }

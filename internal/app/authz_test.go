@@ -72,6 +72,7 @@ type fixture struct {
 type probe struct {
 	body      func() any
 	path      func(f *fixture) string // REST path with tenant A's ids; nil = the matrix path
+	id        func(f *fixture) string // with a nil path: tenant A's record in place of the matrix path's {id}
 	query     string                  // GraphQL document
 	vars      func(f *fixture) map[string]any
 	crossCode int    // REST status for B on A's resource; 0 = a list or creation (B's own data)
@@ -112,8 +113,11 @@ func (f *fixture) call(e tenancy.Entry, p probe, h apptest.Headers) *apptest.Res
 		return f.env.GraphQL(p.query, vars, h)
 	}
 	path := e.Path
-	if p.path != nil {
+	switch {
+	case p.path != nil:
 		path = p.path(f)
+	case p.id != nil:
+		path = strings.Replace(path, "{id}", p.id(f), 1)
 	}
 	var body any
 	if p.body != nil {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"log/slog"
+	"maps"
 	"net/http"
 	"strings"
 
@@ -185,6 +186,7 @@ func presentGraphQLError(ctx context.Context, err error) *gqlerror.Error {
 	}
 	out.Extensions["code"] = e.GraphQLCode()
 	out.Extensions["statusCode"] = e.Status()
+	maps.Copy(out.Extensions, e.Details)
 	if e.List {
 		out.Extensions["messages"] = e.Messages
 	}

@@ -21,15 +21,16 @@ var graphSchema = generated.NewExecutableSchema(generated.Config{}).Schema()
 // (Int, Float, String, Boolean, enums) rarely get here: a literal or
 // variable of the wrong kind is a validation error (422) before execution.
 var scalarForms = map[string]string{
-	"Time":    "an RFC 3339 instant (such as 2025-01-31T09:00:00Z)",
-	"Cursor":  "a cursor returned by the same connection",
-	"Map":     "a JSON object",
-	"UUID":    "a UUID",
-	"ID":      "a UUID",
-	"Int":     "an Int",
-	"Float":   "a Float",
-	"String":  "a String",
-	"Boolean": "a Boolean",
+	"Time":       "an RFC 3339 instant (such as 2025-01-31T09:00:00Z)",
+	"Cursor":     "a cursor returned by the same connection",
+	"Map":        "a JSON object",
+	"Number":     "a number",
+	"QueryValue": "a string, number, boolean or a list of them",
+	"ID":         "a UUID",
+	"Int":        "an Int",
+	"Float":      "a Float",
+	"String":     "a String",
+	"Boolean":    "a Boolean",
 }
 
 // argumentError recognises the failure to coerce a field's argument (a

@@ -4,9 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/go-chi/chi/v5"
@@ -15,12 +18,15 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
+	"github.com/reten-io/reten/graph/generated"
 	"github.com/reten-io/reten/internal/apperr"
 	"github.com/reten-io/reten/internal/playground"
+	"github.com/reten-io/reten/internal/web"
 	"github.com/reten-io/reten/rest"
 )
 
-// handler builds the root router: probes, metrics, /api, /graphql, /playground.
+// handler builds the root router: probes, metrics, /api, /graphql, the
+// front door (/, /docs, /graphql/schema.graphql) and /playground.
 func (a *App) handler() http.Handler {
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
@@ -49,8 +55,21 @@ func (a *App) handler() http.Handler {
 	r.Handle("/metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
 	r.Mount("/api", a.restHandler())
 	r.Handle("/graphql", a.graphqlHandler())
-	r.Mount("/playground", playground.Handler("/playground", "/graphql"))
+	r.Mount(frontDoor.Playground, playground.Handler(frontDoor.Playground, frontDoor.GraphQL))
+	r.Handle(frontDoor.SDL, web.SDL(generated.NewExecutableSchema(generated.Config{}).Schema()))
+	r.Mount(frontDoor.Docs, web.Docs(frontDoor.Docs, frontDoor.OpenAPI))
+	r.Handle("/", web.Landing(frontDoor))
 	return r
+}
+
+// frontDoor are the human-facing URLs: the landing page links to them and
+// Serve logs them once it listens.
+var frontDoor = web.Links{
+	Playground: "/playground",
+	Docs:       "/docs",
+	OpenAPI:    "/api/openapi.yaml",
+	SDL:        "/graphql/schema.graphql",
+	GraphQL:    "/graphql",
 }
 
 // ReadyTimeout is how long /readyz waits for the database before it answers 503.
@@ -159,9 +178,30 @@ func bodyLimit(n int64) func(http.Handler) http.Handler {
 	}
 }
 
+// BaseURL is the http URL of a listening address, with a loopback host
+// when it listens on every interface.
+func BaseURL(addr net.Addr) string {
+	host, port, err := net.SplitHostPort(addr.String())
+	if err != nil {
+		return "http://" + addr.String() + "/"
+	}
+	if ip := net.ParseIP(host); ip == nil || ip.IsUnspecified() {
+		host = "127.0.0.1"
+	}
+	return "http://" + net.JoinHostPort(host, port) + "/"
+}
+
+// ReadyLine is what Serve prints on App.Ready once it listens: the URLs a
+// person opens first.
+func ReadyLine(base string) string {
+	return fmt.Sprintf("Reten is ready: %s (playground %s, REST reference %s)",
+		base, strings.TrimSuffix(base, "/")+frontDoor.Playground, strings.TrimSuffix(base, "/")+frontDoor.Docs)
+}
+
 // Serve listens on the configured address until ctx ends, then shuts down
-// gracefully within the shutdown timeout.
-func (a *App) Serve(ctx context.Context) error {
+// gracefully within the shutdown timeout. Once it listens it writes
+// ReadyLine to ready (when not nil).
+func (a *App) Serve(ctx context.Context, ready io.Writer) error {
 	srv := &http.Server{
 		Addr:              a.Config.Addr,
 		Handler:           a.Handler,
@@ -171,14 +211,22 @@ func (a *App) Serve(ctx context.Context) error {
 		WriteTimeout: max(120*time.Second, a.Config.requestTimeout()+10*time.Second),
 		IdleTimeout:  120 * time.Second,
 	}
+	ln, err := net.Listen("tcp", a.Config.Addr)
+	if err != nil {
+		return err
+	}
 	errc := make(chan error, 1)
-	go func() { errc <- srv.ListenAndServe() }()
+	go func() { errc <- srv.Serve(ln) }()
 	// Scheduled work, safe on any number of replicas (SKIP LOCKED).
 	go a.Trash.RunPurger(ctx, time.Hour)
 	go a.Idempotency.RunPurger(ctx, time.Hour)
 	go a.DayClose.Run(ctx, time.Minute)
 	go a.Activities.RunRetrySweep(ctx, 30*time.Second)
-	slog.Info("reten listening", "addr", a.Config.Addr, "database", a.DB.Dialect)
+	base := BaseURL(ln.Addr())
+	slog.Info("reten listening", "addr", ln.Addr().String(), "database", a.DB.Dialect, "url", base)
+	if ready != nil {
+		fmt.Fprintln(ready, ReadyLine(base))
+	}
 	select {
 	case err := <-errc:
 		return err

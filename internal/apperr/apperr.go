@@ -48,6 +48,9 @@ type Error struct {
 	List bool
 	// Code is the stable UPPER_SNAKE code for errors a client branches on.
 	Code string
+	// Details are the members a coded error carries beside code: in the
+	// REST error body and in the GraphQL extensions.
+	Details map[string]any
 	// Err is the wrapped cause (never shown to clients).
 	Err error
 	// RetryAfter, when set on a 429 or 503, is sent as the Retry-After header.

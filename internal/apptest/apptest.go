@@ -117,16 +117,19 @@ type Headers map[string]string
 // (sent as is) or a value encoded as JSON.
 func (e *Env) Do(method, path string, body any, h Headers) *Response {
 	e.T.Helper()
-	var rd io.Reader
+	var raw []byte
 	switch b := body.(type) {
 	case nil:
 	case string:
-		rd = strings.NewReader(b)
+		raw = []byte(b)
 	default:
-		raw, err := json.Marshal(b)
-		if err != nil {
+		var err error
+		if raw, err = json.Marshal(b); err != nil {
 			e.T.Fatalf("encode body: %v", err)
 		}
+	}
+	var rd io.Reader
+	if body != nil {
 		rd = bytes.NewReader(raw)
 	}
 	req := httptest.NewRequest(method, path, rd)
@@ -136,8 +139,10 @@ func (e *Env) Do(method, path string, body any, h Headers) *Response {
 	for k, v := range h {
 		req.Header.Set(k, v)
 	}
+	sent := req.Clone(req.Context())
 	rec := httptest.NewRecorder()
 	e.App.Handler.ServeHTTP(rec, req)
+	checkContract(e.T, sent, raw, rec)
 	return &Response{Status: rec.Code, Header: rec.Header(), Body: rec.Body.Bytes()}
 }
 

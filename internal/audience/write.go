@@ -106,6 +106,9 @@ type UpdateInput struct {
 	QueryBlocks     any
 	SetCompositions bool
 	Compositions    []CompositionInput
+	// ConfirmDefaultRoot confirms a definition edit of the root audience
+	// that changes the population of the configs falling back on it.
+	ConfirmDefaultRoot bool
 }
 
 // Update applies a PATCH, the root audience
@@ -113,7 +116,11 @@ type UpdateInput struct {
 // validated together with the stored rest before anything is deleted, and
 // replaces the stored part (new block ids); every update, an empty one too,
 // sets updatedBy and refreshes updatedAt. A name or description change does
-// not revalidate the stored definition.
+// not revalidate the stored definition. A definition part sent for the
+// project's root audience while activity generation configs of the project
+// fall back on it (audienceId null) is refused with the 409
+// DEFAULT_ROOT_CONFIRMATION_REQUIRED naming them, after the definition's
+// own rules, unless ConfirmDefaultRoot.
 func (s *Service) Update(ctx context.Context, id uuid.UUID, in UpdateInput) (*Detail, error) {
 	tid, pid, err := tenancy.Project(ctx)
 	if err != nil {
@@ -133,6 +140,9 @@ func (s *Service) Update(ctx context.Context, id uuid.UUID, in UpdateInput) (*De
 		}
 	}
 	return txn.Value(ctx, s.client, func(ctx context.Context, tx *ent.Client) (*Detail, error) {
+		if err := confirmRootEdit(ctx, tx, cur.Audience, in); err != nil {
+			return nil, err
+		}
 		u := tx.Audience.UpdateOneID(id).Where(inProject(tid, pid))
 		p := criteria.Patch{Name: in.Name, Description: in.Description, SetBlocks: in.SetBlocks, Def: def}
 		if err := p.Save(ctx, tx, u.Mutation(), u.Exec, MsgNotFound, criteria.Owner{AudienceID: &id}); err != nil {

@@ -3,6 +3,7 @@ package auth_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"sync"
@@ -190,64 +191,56 @@ func TestKeyViewerRejections(t *testing.T) {
 			plain, k := env.CreateKey(f.tn.TenantID, u.ID, f.tn.ProjectID, auth.PermActivityResultSubmit)
 			return plain, k, u
 		}
-		must := func(err error) {
-			t.Helper()
-			if err != nil {
-				t.Fatal(err)
-			}
+		revoke := func(k *ent.APIKey) error {
+			return c.APIKey.UpdateOneID(k.ID).SetRevokedAt(f.now.Add(-time.Hour)).Exec(sys())
 		}
+		deactivate := func(u *ent.User) error { return c.User.UpdateOneID(u.ID).SetIsActive(false).Exec(sys()) }
 		cases := []struct {
-			name  string
-			setup func() string
+			name string
+			// spoil breaks a key just created for a new user; nil sends a key
+			// that does not exist.
+			spoil func(k *ent.APIKey, u *ent.User) error
 			msg   string
 		}{
-			{"unknown", func() string { return "svc_sk_" + strings.Repeat("x", 40) }, auth.MsgKeyInvalid},
-			{"revoked", func() string {
-				plain, k, _ := newKey("revoked")
-				must(c.APIKey.UpdateOneID(k.ID).SetRevokedAt(f.now.Add(-time.Hour)).Exec(sys()))
-				return plain
+			{"unknown", nil, auth.MsgKeyInvalid},
+			{"revoked", func(k *ent.APIKey, _ *ent.User) error { return revoke(k) }, auth.MsgKeyInvalid},
+			{"deactivated", func(k *ent.APIKey, _ *ent.User) error {
+				return c.APIKey.UpdateOneID(k.ID).SetIsActive(false).Exec(sys())
 			}, auth.MsgKeyInvalid},
-			{"deactivated", func() string {
-				plain, k, _ := newKey("deactivated")
-				must(c.APIKey.UpdateOneID(k.ID).SetIsActive(false).Exec(sys()))
-				return plain
+			{"expired", func(k *ent.APIKey, _ *ent.User) error {
+				return c.APIKey.UpdateOneID(k.ID).SetExpiresAt(f.now).Exec(sys())
 			}, auth.MsgKeyInvalid},
-			{"expired", func() string {
-				plain, k, _ := newKey("expired")
-				must(c.APIKey.UpdateOneID(k.ID).SetExpiresAt(f.now).Exec(sys()))
-				return plain
+			{"revoked key of an inactive owner", func(k *ent.APIKey, u *ent.User) error {
+				return errors.Join(revoke(k), deactivate(u))
 			}, auth.MsgKeyInvalid},
-			{"revoked key of an inactive owner", func() string {
-				plain, k, u := newKey("both")
-				must(c.APIKey.UpdateOneID(k.ID).SetRevokedAt(f.now.Add(-time.Hour)).Exec(sys()))
-				must(c.User.UpdateOneID(u.ID).SetIsActive(false).Exec(sys()))
-				return plain
-			}, auth.MsgKeyInvalid},
-			{"inactive owner", func() string {
-				plain, _, u := newKey("inactive")
-				must(c.User.UpdateOneID(u.ID).SetIsActive(false).Exec(sys()))
-				return plain
-			}, auth.MsgKeyOwnerInactive},
-			{"owner removed from the key's tenant", func() string {
-				plain, _, u := newKey("removed")
+			{"inactive owner", func(_ *ent.APIKey, u *ent.User) error { return deactivate(u) }, auth.MsgKeyOwnerInactive},
+			{"owner removed from the key's tenant", func(_ *ent.APIKey, u *ent.User) error {
 				// Still a member elsewhere: only the key's tenant counts.
 				other := env.Bootstrap("Other")
-				must(c.Membership.Create().SetTenantID(other.TenantID).SetUserID(u.ID).
-					SetRoles([]string{auth.RoleAdmin}).Exec(sys()))
+				if err := c.Membership.Create().SetTenantID(other.TenantID).SetUserID(u.ID).
+					SetRoles([]string{auth.RoleAdmin}).Exec(sys()); err != nil {
+					return err
+				}
 				_, err := c.Membership.Delete().
 					Where(membership.UserID(u.ID), membership.TenantID(f.tn.TenantID)).Exec(sys())
-				must(err)
-				return plain
+				return err
 			}, auth.MsgKeyOwnerInactive},
-			{"owner missing", func() string {
-				plain, k, _ := newKey("orphan")
+			{"owner missing", func(k *ent.APIKey, _ *ent.User) error {
 				orphanKey(t, env, k.ID)
-				return plain
+				return nil
 			}, auth.MsgKeyOwnerInactive},
 		}
-		for _, tc := range cases {
+		for i, tc := range cases {
 			t.Run(tc.name, func(t *testing.T) {
-				plain := tc.setup()
+				plain := "svc_sk_" + strings.Repeat("x", 40)
+				if tc.spoil != nil {
+					var k *ent.APIKey
+					var u *ent.User
+					plain, k, u = newKey(fmt.Sprintf("rejected%d", i))
+					if err := tc.spoil(k, u); err != nil {
+						t.Fatal(err)
+					}
+				}
 				v, stmts, err := f.keyViewer(plain)
 				if v != nil {
 					t.Fatalf("viewer = %+v, want none", v)
@@ -260,7 +253,9 @@ func TestKeyViewerRejections(t *testing.T) {
 
 		t.Run("future expiry", func(t *testing.T) {
 			plain, k, _ := newKey("later")
-			must(c.APIKey.UpdateOneID(k.ID).SetExpiresAt(f.now.Add(time.Second)).Exec(sys()))
+			if err := c.APIKey.UpdateOneID(k.ID).SetExpiresAt(f.now.Add(time.Second)).Exec(sys()); err != nil {
+				t.Fatal(err)
+			}
 			v, _, err := f.keyViewer(plain)
 			if err != nil || v.APIKeyID != k.ID {
 				t.Fatalf("viewer = %+v, err = %v", v, err)

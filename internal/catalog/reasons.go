@@ -82,21 +82,13 @@ func (s *Service) ListReasons(ctx context.Context) ([]*ent.ActivityReasonConfig,
 // ReasonConnection is the GraphQL connection of the tenant's reason configs.
 func (s *Service) ReasonConnection(ctx context.Context, after *ent.Cursor, first *int, before *ent.Cursor, last *int,
 	orderBy *ent.ActivityReasonConfigOrder, where *ent.ActivityReasonConfigWhereInput) (*ent.ActivityReasonConfigConnection, error) {
-	tenantID, err := tenancy.Tenant(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return s.db(ctx).ActivityReasonConfig.Query().Where(activityreasonconfig.TenantID(tenantID)).Paginate(ctx,
-		after, first, before, last, ent.WithActivityReasonConfigOrder(orderBy), ent.WithActivityReasonConfigFilter(where.Filter))
+	return tenancy.Connection(ctx, s.db(ctx).ActivityReasonConfig.Query(), activityreasonconfig.TenantID, after, first, before, last,
+		ent.WithActivityReasonConfigOrder(orderBy), ent.WithActivityReasonConfigFilter(where.Filter))
 }
 
 // GetReason returns one reason config of the tenant.
 func (s *Service) GetReason(ctx context.Context, id uuid.UUID) (*ent.ActivityReasonConfig, error) {
-	tenantID, err := tenancy.Tenant(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return reasonOf(ctx, s.db(ctx), tenantID, id)
+	return tenancy.Get(ctx, s.db(ctx), id, reasonOf)
 }
 
 func reasonOf(ctx context.Context, c *ent.Client, tenantID, id uuid.UUID) (*ent.ActivityReasonConfig, error) {

@@ -84,21 +84,13 @@ func (s *Service) ListStatuses(ctx context.Context, f StatusFilter) ([]*ent.Rete
 // configs.
 func (s *Service) StatusConnection(ctx context.Context, after *ent.Cursor, first *int, before *ent.Cursor, last *int,
 	orderBy *ent.RetentionStatusConfigOrder, where *ent.RetentionStatusConfigWhereInput) (*ent.RetentionStatusConfigConnection, error) {
-	tenantID, err := tenancy.Tenant(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return s.db(ctx).RetentionStatusConfig.Query().Where(retentionstatusconfig.TenantID(tenantID)).Paginate(ctx,
-		after, first, before, last, ent.WithRetentionStatusConfigOrder(orderBy), ent.WithRetentionStatusConfigFilter(where.Filter))
+	return tenancy.Connection(ctx, s.db(ctx).RetentionStatusConfig.Query(), retentionstatusconfig.TenantID, after, first, before, last,
+		ent.WithRetentionStatusConfigOrder(orderBy), ent.WithRetentionStatusConfigFilter(where.Filter))
 }
 
 // GetStatus returns one retention status config of the tenant.
 func (s *Service) GetStatus(ctx context.Context, id uuid.UUID) (*ent.RetentionStatusConfig, error) {
-	tenantID, err := tenancy.Tenant(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return statusOf(ctx, s.db(ctx), tenantID, id)
+	return tenancy.Get(ctx, s.db(ctx), id, statusOf)
 }
 
 func statusOf(ctx context.Context, c *ent.Client, tenantID, id uuid.UUID) (*ent.RetentionStatusConfig, error) {

@@ -287,13 +287,10 @@ func (s *Service) SetPrimaryAddress(ctx context.Context, commerceID, id uuid.UUI
 
 // ListAddresses returns a page of a commerce's addresses, oldest first.
 func (s *Service) ListAddresses(ctx context.Context, commerceID uuid.UUID, p paging.Page) (*paging.List[*ent.CommerceAddress], error) {
-	tid, err := tenancy.Tenant(ctx)
+	cm, err := tenancy.Get(ctx, s.db(ctx), commerceID, liveCommerce)
 	if err != nil {
 		return nil, err
 	}
-	if _, err := liveCommerce(ctx, s.db(ctx), tid, commerceID); err != nil {
-		return nil, err
-	}
-	q := s.db(ctx).CommerceAddress.Query().Where(commerceaddress.CommerceID(commerceID), commerceaddress.TenantID(tid))
+	q := s.db(ctx).CommerceAddress.Query().Where(commerceaddress.CommerceID(cm.ID), commerceaddress.TenantID(cm.TenantID))
 	return paging.Fetch(ctx, q, paging.Asc(commerceaddress.FieldCreatedAt, commerceaddress.FieldID), p)
 }

@@ -183,28 +183,20 @@ func (s *Service) Get(ctx context.Context, id uuid.UUID) (*ent.Commerce, error) 
 
 // List returns a page of the active tenant's commerces by name.
 func (s *Service) List(ctx context.Context, f ListFilter, p paging.Page) (*paging.List[*ent.Commerce], error) {
-	tid, err := tenancy.Tenant(ctx)
-	if err != nil {
-		return nil, err
-	}
-	q := s.db(ctx).Commerce.Query().Where(commerce.TenantID(tid))
+	q := s.db(ctx).Commerce.Query()
 	if search := strings.TrimSpace(f.Search); search != "" {
 		q.Where(commerce.Or(commerce.NameContainsFold(search), commerce.ExternalIDContainsFold(search)))
 	}
 	if f.IsActive != nil {
 		q.Where(commerce.IsActive(*f.IsActive))
 	}
-	return paging.Fetch(ctx, q, paging.Asc(commerce.FieldName, commerce.FieldID), p)
+	return tenancy.List(ctx, q, commerce.TenantID, paging.Asc(commerce.FieldName, commerce.FieldID), p)
 }
 
 // Connection pages through the active tenant's commerces (GraphQL).
 func (s *Service) Connection(ctx context.Context, after *ent.Cursor, first *int, before *ent.Cursor, last *int,
 	orderBy *ent.CommerceOrder, where *ent.CommerceWhereInput) (*ent.CommerceConnection, error) {
-	tid, err := tenancy.Tenant(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return s.db(ctx).Commerce.Query().Where(commerce.TenantID(tid)).Paginate(ctx, after, first, before, last,
+	return tenancy.Connection(ctx, s.db(ctx).Commerce.Query(), commerce.TenantID, after, first, before, last,
 		ent.WithCommerceOrder(orderBy), ent.WithCommerceFilter(where.Filter))
 }
 

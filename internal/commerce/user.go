@@ -255,14 +255,11 @@ func (s *Service) RemoveRole(ctx context.Context, commerceID, userID uuid.UUID, 
 
 // ListUsers returns a page of a commerce's users (oldest first) with roles and contacts.
 func (s *Service) ListUsers(ctx context.Context, commerceID uuid.UUID, p paging.Page) (*paging.List[*ent.CommerceUser], error) {
-	tid, err := tenancy.Tenant(ctx)
+	cm, err := tenancy.Get(ctx, s.db(ctx), commerceID, liveCommerce)
 	if err != nil {
 		return nil, err
 	}
-	if _, err := liveCommerce(ctx, s.db(ctx), tid, commerceID); err != nil {
-		return nil, err
-	}
-	q := s.db(ctx).CommerceUser.Query().Where(commerceuser.CommerceID(commerceID), commerceuser.TenantID(tid))
+	q := s.db(ctx).CommerceUser.Query().Where(commerceuser.CommerceID(cm.ID), commerceuser.TenantID(cm.TenantID))
 	l, err := paging.Fetch(ctx, withChildren(q), paging.Asc(commerceuser.FieldCreatedAt, commerceuser.FieldID), p)
 	if err != nil {
 		return nil, err

@@ -54,7 +54,7 @@ var catalogCases = []struct {
 	{"no columns", func(c *qb.Catalog) { c.Tables[2].Columns, c.Tables[2].DefaultTimeReferenceColumn = nil, "" },
 		[]string{
 			// the events' semi-join now points at a missing column
-			"tables[1].semiJoins[0].on[0].right must name a column of product_properties that is neither RECORD nor repeated",
+			"tables[1].semi_joins[0].on[0].right must name a column of product_properties that is neither RECORD nor repeated",
 			"tables[2].columns should not be empty"}},
 	{"record rules", func(c *qb.Catalog) {
 		items := &c.Tables[1].Columns[9]
@@ -63,9 +63,9 @@ var catalogCases = []struct {
 		attrs.SubFields = nil
 		c.Tables[1].Columns[2].SubFields = []qb.Column{{Name: "x", Type: qb.TypeString}}
 	}, []string{
-		"tables[1].columns[2].subFields must be empty unless type is RECORD",
-		"tables[1].columns[8].subFields should not be empty for a RECORD column",
-		"tables[1].columns[9].isRepeated must be true for a RECORD column",
+		"tables[1].columns[2].sub_fields must be empty unless type is RECORD",
+		"tables[1].columns[8].sub_fields should not be empty for a RECORD column",
+		"tables[1].columns[9].is_repeated must be true for a RECORD column",
 	}},
 	{"sub-field rules", func(c *qb.Catalog) {
 		f := c.Tables[1].Columns[9].SubFields
@@ -75,14 +75,14 @@ var catalogCases = []struct {
 		f[2].Name = "Product_ID"
 		f[2].Type = "MONEY"
 	}, []string{
-		"tables[1].columns[9].subFields[0].type must not be RECORD: records do not nest",
-		"tables[1].columns[9].subFields[1].isRepeated must be false for a sub-field",
-		"tables[1].columns[9].subFields[1].isIdentity must be false for a sub-field",
-		"tables[1].columns[9].subFields[1].isDefaultTimeReference must be false for a sub-field",
-		`tables[1].columns[9].subFields[2].name must be unique: "Product_ID" is already declared`,
-		"tables[1].columns[9].subFields[2].type " + typeEnum,
+		"tables[1].columns[9].sub_fields[0].type must not be RECORD: records do not nest",
+		"tables[1].columns[9].sub_fields[1].is_repeated must be false for a sub-field",
+		"tables[1].columns[9].sub_fields[1].is_identity must be false for a sub-field",
+		"tables[1].columns[9].sub_fields[1].is_default_time_reference must be false for a sub-field",
+		`tables[1].columns[9].sub_fields[2].name must be unique: "Product_ID" is already declared`,
+		"tables[1].columns[9].sub_fields[2].type " + typeEnum,
 		// the semi-join key items.product_id now names a RECORD sub-field
-		"tables[1].semiJoins[0].on[0].left must name a column of events that is neither RECORD nor repeated, or a sub-field of one of its RECORD columns (record.subField)",
+		"tables[1].semi_joins[0].on[0].left must name a column of events that is neither RECORD nor repeated, or a sub-field of one of its RECORD columns (record.subField)",
 	}},
 	{"identity and default time flags", func(c *qb.Catalog) {
 		cols := c.Tables[1].Columns
@@ -93,16 +93,16 @@ var catalogCases = []struct {
 		c.Tables[0].Columns[6].Repeated = true // created_at: the default time column, now repeated
 		c.Tables[3].DefaultTimeReferenceColumn = "amount"
 	}, []string{
-		"tables[0].columns[6].isDefaultTimeReference requires a TIMESTAMP column that is not repeated",
-		"tables[0].defaultTimeReferenceColumn must name a TIMESTAMP column of the table that is not repeated",
-		"tables[1].columns[1].isIdentity must be false: a table has at most one identity column",
-		"tables[1].columns[2].isDefaultTimeReference requires a TIMESTAMP column that is not repeated",
-		"tables[1].columns[3].isDefaultTimeReference must be false: a table has at most one default time reference column",
-		"tables[1].columns[8].isIdentity requires a column that is neither RECORD nor repeated",
-		"tables[3].defaultTimeReferenceColumn must name a TIMESTAMP column of the table that is not repeated",
+		"tables[0].columns[6].is_default_time_reference requires a TIMESTAMP column that is not repeated",
+		"tables[0].default_time_reference_column must name a TIMESTAMP column of the table that is not repeated",
+		"tables[1].columns[1].is_identity must be false: a table has at most one identity column",
+		"tables[1].columns[2].is_default_time_reference requires a TIMESTAMP column that is not repeated",
+		"tables[1].columns[3].is_default_time_reference must be false: a table has at most one default time reference column",
+		"tables[1].columns[8].is_identity requires a column that is neither RECORD nor repeated",
+		"tables[3].default_time_reference_column must name a TIMESTAMP column of the table that is not repeated",
 	}},
 	{"unknown default time column", func(c *qb.Catalog) { c.Tables[2].DefaultTimeReferenceColumn = "nope" },
-		[]string{"tables[2].defaultTimeReferenceColumn must name a TIMESTAMP column of the table that is not repeated"}},
+		[]string{"tables[2].default_time_reference_column must name a TIMESTAMP column of the table that is not repeated"}},
 	{"semi-join rules", func(c *qb.Catalog) {
 		events := &c.Tables[1]
 		events.SemiJoins = append(events.SemiJoins,
@@ -114,16 +114,16 @@ var catalogCases = []struct {
 			}},
 		)
 	}, []string{
-		`tables[1].semiJoins[1].name must be unique: "Products" is already declared`,
-		"tables[1].semiJoins[1].toTable must name a table of the catalog",
-		"tables[1].semiJoins[1].on[0].left must name a column of events that is neither RECORD nor repeated, or a sub-field of one of its RECORD columns (record.subField)",
-		"tables[1].semiJoins[2].name should not be empty",
-		"tables[1].semiJoins[2].on should not be empty",
-		"tables[1].semiJoins[3].on[1].left must use the same RECORD column as the other keys of the semi-join",
-		"tables[1].semiJoins[3].on[2]: value (FLOAT64) and launched_at (TIMESTAMP) cannot be compared",
-		"tables[1].semiJoins[3].on[3].left must name a column of events that is neither RECORD nor repeated, or a sub-field of one of its RECORD columns (record.subField)",
-		"tables[1].semiJoins[3].on[3].right must name a column of product_properties that is neither RECORD nor repeated",
-		"tables[1].semiJoins[3].on[4].left must name a column of events that is neither RECORD nor repeated, or a sub-field of one of its RECORD columns (record.subField)",
+		`tables[1].semi_joins[1].name must be unique: "Products" is already declared`,
+		"tables[1].semi_joins[1].to_table must name a table of the catalog",
+		"tables[1].semi_joins[1].on[0].left must name a column of events that is neither RECORD nor repeated, or a sub-field of one of its RECORD columns (record.subField)",
+		"tables[1].semi_joins[2].name should not be empty",
+		"tables[1].semi_joins[2].on should not be empty",
+		"tables[1].semi_joins[3].on[1].left must use the same RECORD column as the other keys of the semi-join",
+		"tables[1].semi_joins[3].on[2]: value (FLOAT64) and launched_at (TIMESTAMP) cannot be compared",
+		"tables[1].semi_joins[3].on[3].left must name a column of events that is neither RECORD nor repeated, or a sub-field of one of its RECORD columns (record.subField)",
+		"tables[1].semi_joins[3].on[3].right must name a column of product_properties that is neither RECORD nor repeated",
+		"tables[1].semi_joins[3].on[4].left must name a column of events that is neither RECORD nor repeated, or a sub-field of one of its RECORD columns (record.subField)",
 	}},
 }
 

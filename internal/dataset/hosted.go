@@ -15,7 +15,7 @@ import (
 )
 
 // MsgManaged answers a change of a hosted dataset's location.
-const MsgManaged = "the dataset is managed by the service: its engine, connection, schemaName, bigqueryProject and bigqueryDataset cannot be changed"
+const MsgManaged = "the dataset is managed by the service: its engine, connection, schema, BigQuery project and BigQuery dataset cannot be changed"
 
 // readerStatementTimeout bounds every statement of a hosted dataset's reader
 // role, whatever its session asks.

@@ -26,17 +26,17 @@ const (
 	MsgEmptyFmt            = "%s should not be empty"
 	MsgIdentifierFmt       = "%s must be a valid SQL identifier: a letter or underscore, then letters, digits or underscores, at most 128 characters"
 	MsgDuplicateFmt        = "%s must be unique: %q is already declared"
-	MsgRecordRepeatedFmt   = "%s.isRepeated must be true for a RECORD column"
-	MsgRecordFieldsFmt     = "%s.subFields should not be empty for a RECORD column"
-	MsgScalarFieldsFmt     = "%s.subFields must be empty unless type is RECORD"
+	MsgRecordRepeatedFmt   = "%s.is_repeated must be true for a RECORD column"
+	MsgRecordFieldsFmt     = "%s.sub_fields should not be empty for a RECORD column"
+	MsgScalarFieldsFmt     = "%s.sub_fields must be empty unless type is RECORD"
 	MsgNestedRecordFmt     = "%s.type must not be RECORD: records do not nest"
 	MsgSubFieldFlagFmt     = "%s.%s must be false for a sub-field"
-	MsgIdentityTypeFmt     = "%s.isIdentity requires a column that is neither RECORD nor repeated"
-	MsgSecondIdentityFmt   = "%s.isIdentity must be false: a table has at most one identity column"
-	MsgDefaultTimeTypeFmt  = "%s.isDefaultTimeReference requires a TIMESTAMP column that is not repeated"
-	MsgSecondDefaultFmt    = "%s.isDefaultTimeReference must be false: a table has at most one default time reference column"
-	MsgDefaultTimeColFmt   = "%s.defaultTimeReferenceColumn must name a TIMESTAMP column of the table that is not repeated"
-	MsgToTableFmt          = "%s.toTable must name a table of the catalog"
+	MsgIdentityTypeFmt     = "%s.is_identity requires a column that is neither RECORD nor repeated"
+	MsgSecondIdentityFmt   = "%s.is_identity must be false: a table has at most one identity column"
+	MsgDefaultTimeTypeFmt  = "%s.is_default_time_reference requires a TIMESTAMP column that is not repeated"
+	MsgSecondDefaultFmt    = "%s.is_default_time_reference must be false: a table has at most one default time reference column"
+	MsgDefaultTimeColFmt   = "%s.default_time_reference_column must name a TIMESTAMP column of the table that is not repeated"
+	MsgToTableFmt          = "%s.to_table must name a table of the catalog"
 	MsgJoinLeftFmt         = "%s.left must name a column of %s that is neither RECORD nor repeated, or a sub-field of one of its RECORD columns (record.subField)"
 	MsgJoinRightFmt        = "%s.right must name a column of %s that is neither RECORD nor repeated"
 	MsgJoinOneRecordFmt    = "%s.left must use the same RECORD column as the other keys of the semi-join"
@@ -160,7 +160,7 @@ func (c *checker) table(cat *qb.Catalog, i int) {
 	}
 	joins := map[string]bool{}
 	for j := range t.SemiJoins {
-		c.semiJoin(cat, t, fmt.Sprintf("%s.semiJoins[%d]", path, j), &t.SemiJoins[j], joins)
+		c.semiJoin(cat, t, fmt.Sprintf("%s.semi_joins[%d]", path, j), &t.SemiJoins[j], joins)
 	}
 }
 
@@ -178,7 +178,7 @@ func (c *checker) column(path string, col *qb.Column, names map[string]bool, sub
 		for _, f := range []struct {
 			name string
 			set  bool
-		}{{"isRepeated", col.Repeated}, {"isIdentity", col.IsIdentity}, {"isDefaultTimeReference", col.IsDefaultTimeReference}} {
+		}{{"is_repeated", col.Repeated}, {"is_identity", col.IsIdentity}, {"is_default_time_reference", col.IsDefaultTimeReference}} {
 			if f.set {
 				c.failf(MsgSubFieldFlagFmt, path, f.name)
 			}
@@ -194,7 +194,7 @@ func (c *checker) column(path string, col *qb.Column, names map[string]bool, sub
 		}
 		fields := map[string]bool{}
 		for k := range col.SubFields {
-			c.column(fmt.Sprintf("%s.subFields[%d]", path, k), &col.SubFields[k], fields, true)
+			c.column(fmt.Sprintf("%s.sub_fields[%d]", path, k), &col.SubFields[k], fields, true)
 		}
 	case col.Type != qb.TypeRecord && len(col.SubFields) > 0:
 		c.failf(MsgScalarFieldsFmt, path)

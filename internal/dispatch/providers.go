@@ -103,18 +103,21 @@ func (s *Service) CreateProvider(ctx context.Context, in CreateProviderInput) (*
 
 // ListProviders returns a page of the tenant's providers by name.
 func (s *Service) ListProviders(ctx context.Context, f ProviderFilter, p paging.Page) (*paging.List[*ent.DispatchProvider], error) {
-	tid, err := tenancy.Tenant(ctx)
-	if err != nil {
-		return nil, err
-	}
-	q := s.db(ctx).DispatchProvider.Query().Where(dispatchprovider.TenantID(tid))
+	q := s.db(ctx).DispatchProvider.Query()
 	if f.Channel != "" {
 		if !ValidChannel(f.Channel) {
 			return nil, apperr.Validation(MsgChannel)
 		}
 		q.Where(dispatchprovider.ChannelEQ(dispatchprovider.Channel(f.Channel)))
 	}
-	return paging.Fetch(ctx, q, paging.Asc(dispatchprovider.FieldName, dispatchprovider.FieldID), p)
+	return tenancy.List(ctx, q, dispatchprovider.TenantID, paging.Asc(dispatchprovider.FieldName, dispatchprovider.FieldID), p)
+}
+
+// ProviderConnection pages through the tenant's dispatch providers (GraphQL).
+func (s *Service) ProviderConnection(ctx context.Context, after *ent.Cursor, first *int, before *ent.Cursor, last *int,
+	orderBy *ent.DispatchProviderOrder, where *ent.DispatchProviderWhereInput) (*ent.DispatchProviderConnection, error) {
+	return tenancy.Connection(ctx, s.db(ctx).DispatchProvider.Query(), dispatchprovider.TenantID, after, first, before, last,
+		ent.WithDispatchProviderOrder(orderBy), ent.WithDispatchProviderFilter(where.Filter))
 }
 
 // GetProvider returns one provider of the tenant.

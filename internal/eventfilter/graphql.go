@@ -14,12 +14,8 @@ import (
 // filter; field collection loads what else the query selects.
 func (s *Service) Connection(ctx context.Context, after *ent.Cursor, first *int, before *ent.Cursor, last *int,
 	orderBy *ent.EventFilterOrder, where *ent.EventFilterWhereInput) (*ent.EventFilterConnection, error) {
-	tid, pid, err := tenancy.Project(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return s.db(ctx).EventFilter.Query().Where(inProject(tid, pid)).WithQueryBlocks().
-		Paginate(ctx, after, first, before, last, ent.WithEventFilterOrder(orderBy), ent.WithEventFilterFilter(where.Filter))
+	return tenancy.ProjectConnection(ctx, s.db(ctx).EventFilter.Query().WithQueryBlocks(), inProject,
+		after, first, before, last, ent.WithEventFilterOrder(orderBy), ent.WithEventFilterFilter(where.Filter))
 }
 
 // Blocks returns a filter's blocks ordered by order (then id), from what was

@@ -6,7 +6,12 @@ import (
 	"maps"
 	"slices"
 
+	"github.com/google/uuid"
+
+	"github.com/reten-io/reten/ent"
 	"github.com/reten-io/reten/internal/apperr"
+	"github.com/reten-io/reten/internal/tenancy"
+	"github.com/reten-io/reten/internal/txn"
 )
 
 // What the operator sync and the operator and route batch upserts share:
@@ -48,6 +53,47 @@ func validateItems[E any, P batchItem[E]](items []E, dupFmt string) (invalid map
 		valid = append(valid, i)
 	}
 	return invalid, valid, nil
+}
+
+// batchWrite writes the valid items of a batch in the caller's tenant,
+// inside the transaction upsertBatch runs: it adds the items it rejects to
+// invalid and counts the records it creates and updates in out.
+type batchWrite func(ctx context.Context, tx *ent.Client, tenantID uuid.UUID, valid []int, invalid map[int][]string,
+	out *BatchResult) error
+
+// upsertBatch runs the steps every batch takes: the caller's tenant, the
+// items' rules (see validateItems), then write in one transaction. With
+// allOrNothing any rejected item answers 400 with every item's messages
+// ("items.3.name should not be empty") and nothing is written; otherwise
+// the rejected items are listed in the result's Errors.
+func upsertBatch[E any, P batchItem[E]](ctx context.Context, client *ent.Client, items []E, dupFmt string, allOrNothing bool,
+	write batchWrite) (*BatchResult, error) {
+	tenantID, err := tenancy.Tenant(ctx)
+	if err != nil {
+		return nil, err
+	}
+	invalid, valid, err := validateItems[E, P](items, dupFmt)
+	if err != nil {
+		return nil, err
+	}
+	if allOrNothing && len(invalid) > 0 {
+		var msgs []string
+		for _, i := range slices.Sorted(maps.Keys(invalid)) {
+			for _, m := range invalid[i] {
+				msgs = append(msgs, ItemMessage(i, m))
+			}
+		}
+		return nil, apperr.Validation(msgs...)
+	}
+	out := &BatchResult{Total: len(items)}
+	err = txn.Run(ctx, client, func(ctx context.Context, tx *ent.Client) error {
+		return write(ctx, tx, tenantID, valid, invalid, out)
+	})
+	if err != nil {
+		return nil, err
+	}
+	out.Errors = itemErrors(invalid)
+	return out, nil
 }
 
 // lookup finds the records keys name, a chunk of keys per statement (the

@@ -14,8 +14,6 @@ import (
 	"github.com/reten-io/reten/ent/operator"
 	"github.com/reten-io/reten/internal/apperr"
 	"github.com/reten-io/reten/internal/fields"
-	"github.com/reten-io/reten/internal/tenancy"
-	"github.com/reten-io/reten/internal/txn"
 )
 
 // Messages of the operator sync and batch upsert items.
@@ -188,39 +186,7 @@ func operatorChanged(it OperatorItem, o *ent.Operator) bool {
 // ("items.3.name should not be empty"), an email taken answers 409, and
 // nothing is written.
 func (s *Service) SyncOperators(ctx context.Context, items []OperatorItem) (*BatchResult, error) {
-	tenantID, err := tenancy.Tenant(ctx)
-	if err != nil {
-		return nil, err
-	}
-	invalid, valid, err := validateItems(items, MsgDuplicateOperatorFmt)
-	if err != nil {
-		return nil, err
-	}
-	if len(invalid) > 0 {
-		var msgs []string
-		for _, i := range slices.Sorted(maps.Keys(invalid)) {
-			for _, m := range invalid[i] {
-				msgs = append(msgs, ItemMessage(i, m))
-			}
-		}
-		return nil, apperr.Validation(msgs...)
-	}
-	out := &BatchResult{Total: len(items), Errors: []ItemError{}}
-	err = txn.Run(ctx, s.client, func(ctx context.Context, tx *ent.Client) error {
-		creates, updates, conflicts, err := planOperators(ctx, tx, tenantID, items, valid)
-		if err != nil {
-			return err
-		}
-		if len(conflicts) > 0 {
-			return apperr.Conflict(conflicts[slices.Min(slices.Collect(maps.Keys(conflicts)))][0])
-		}
-		out.Created, out.Updated = len(creates), len(updates)
-		return writeOperators(ctx, tx, tenantID, creates, updates)
-	})
-	if err != nil {
-		return nil, err
-	}
-	return out, nil
+	return s.upsertOperators(ctx, items, true)
 }
 
 // BatchUpsertOperators upserts operators matched on (type, external_id) with
@@ -228,27 +194,23 @@ func (s *Service) SyncOperators(ctx context.Context, items []OperatorItem) (*Bat
 // (each with its index and messages), and an item is written whole or not at
 // all. Look-ups run in bulk; everything commits in one transaction.
 func (s *Service) BatchUpsertOperators(ctx context.Context, items []OperatorItem) (*BatchResult, error) {
-	tenantID, err := tenancy.Tenant(ctx)
-	if err != nil {
-		return nil, err
-	}
-	invalid, valid, err := validateItems(items, MsgDuplicateOperatorFmt)
-	if err != nil {
-		return nil, err
-	}
-	out := &BatchResult{Total: len(items)}
-	err = txn.Run(ctx, s.client, func(ctx context.Context, tx *ent.Client) error {
-		creates, updates, conflicts, err := planOperators(ctx, tx, tenantID, items, valid)
-		if err != nil {
-			return err
-		}
-		maps.Copy(invalid, conflicts)
-		out.Created, out.Updated = len(creates), len(updates)
-		return writeOperators(ctx, tx, tenantID, creates, updates)
-	})
-	if err != nil {
-		return nil, err
-	}
-	out.Errors = itemErrors(invalid)
-	return out, nil
+	return s.upsertOperators(ctx, items, false)
+}
+
+// upsertOperators is SyncOperators (allOrNothing: an email taken answers
+// 409, the first item's by index) and BatchUpsertOperators.
+func (s *Service) upsertOperators(ctx context.Context, items []OperatorItem, allOrNothing bool) (*BatchResult, error) {
+	return upsertBatch(ctx, s.client, items, MsgDuplicateOperatorFmt, allOrNothing,
+		func(ctx context.Context, tx *ent.Client, tenantID uuid.UUID, valid []int, invalid map[int][]string, out *BatchResult) error {
+			creates, updates, conflicts, err := planOperators(ctx, tx, tenantID, items, valid)
+			if err != nil {
+				return err
+			}
+			if allOrNothing && len(conflicts) > 0 {
+				return apperr.Conflict(conflicts[slices.Min(slices.Collect(maps.Keys(conflicts)))][0])
+			}
+			maps.Copy(invalid, conflicts)
+			out.Created, out.Updated = len(creates), len(updates)
+			return writeOperators(ctx, tx, tenantID, creates, updates)
+		})
 }

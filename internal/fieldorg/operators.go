@@ -123,20 +123,12 @@ func operatorOf(ctx context.Context, c *ent.Client, tenantID, id uuid.UUID) (*en
 
 // GetOperator returns an operator of the active tenant.
 func (s *Service) GetOperator(ctx context.Context, id uuid.UUID) (*ent.Operator, error) {
-	tenantID, err := tenancy.Tenant(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return operatorOf(ctx, s.db(ctx), tenantID, id)
+	return tenancy.Get(ctx, s.db(ctx), id, operatorOf)
 }
 
 // ListOperators returns a page of the tenant's operators, by name.
 func (s *Service) ListOperators(ctx context.Context, f OperatorFilter, p paging.Page) (*paging.List[*ent.Operator], error) {
-	tenantID, err := tenancy.Tenant(ctx)
-	if err != nil {
-		return nil, err
-	}
-	q := s.db(ctx).Operator.Query().Where(operator.TenantID(tenantID))
+	q := s.db(ctx).Operator.Query()
 	if f.Type != "" {
 		if !validType(f.Type) {
 			return nil, apperr.Validation(MsgTypeValues)
@@ -150,17 +142,13 @@ func (s *Service) ListOperators(ctx context.Context, f OperatorFilter, p paging.
 		q.Where(operator.Or(operator.NameContainsFold(term), operator.EmailContainsFold(term),
 			operator.ExternalIDContainsFold(term)))
 	}
-	return paging.Fetch(ctx, q, paging.Asc(operator.FieldName, operator.FieldID), p)
+	return tenancy.List(ctx, q, operator.TenantID, paging.Asc(operator.FieldName, operator.FieldID), p)
 }
 
 // OperatorConnection pages through the tenant's operators (GraphQL).
 func (s *Service) OperatorConnection(ctx context.Context, after *ent.Cursor, first *int, before *ent.Cursor, last *int,
 	orderBy *ent.OperatorOrder, where *ent.OperatorWhereInput) (*ent.OperatorConnection, error) {
-	tenantID, err := tenancy.Tenant(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return s.db(ctx).Operator.Query().Where(operator.TenantID(tenantID)).Paginate(ctx, after, first, before, last,
+	return tenancy.Connection(ctx, s.db(ctx).Operator.Query(), operator.TenantID, after, first, before, last,
 		ent.WithOperatorOrder(orderBy), ent.WithOperatorFilter(where.Filter))
 }
 

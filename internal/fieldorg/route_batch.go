@@ -13,8 +13,6 @@ import (
 	"github.com/reten-io/reten/ent/route"
 	"github.com/reten-io/reten/ent/routeoperator"
 	"github.com/reten-io/reten/internal/apperr"
-	"github.com/reten-io/reten/internal/tenancy"
-	"github.com/reten-io/reten/internal/txn"
 )
 
 // Messages of the route batch upsert items.
@@ -112,34 +110,21 @@ type plannedRoute struct {
 // items are written; each item is written whole (route and links) or not at
 // all. Look-ups run in bulk; everything commits in one transaction.
 func (s *Service) BatchUpsertRoutes(ctx context.Context, items []RouteItem) (*BatchResult, error) {
-	tenantID, err := tenancy.Tenant(ctx)
-	if err != nil {
-		return nil, err
-	}
-	invalid, valid, err := validateItems(items, MsgDuplicateRouteFmt)
-	if err != nil {
-		return nil, err
-	}
-	out := &BatchResult{Total: len(items)}
-	err = txn.Run(ctx, s.client, func(ctx context.Context, tx *ent.Client) error {
-		plans, err := planRoutes(ctx, tx, tenantID, items, valid, invalid)
-		if err != nil {
-			return err
-		}
-		for _, p := range plans {
-			if p.existing == nil {
-				out.Created++
-			} else {
-				out.Updated++
+	return upsertBatch(ctx, s.client, items, MsgDuplicateRouteFmt, false,
+		func(ctx context.Context, tx *ent.Client, tenantID uuid.UUID, valid []int, invalid map[int][]string, out *BatchResult) error {
+			plans, err := planRoutes(ctx, tx, tenantID, items, valid, invalid)
+			if err != nil {
+				return err
 			}
-		}
-		return writeRoutes(ctx, tx, tenantID, plans)
-	})
-	if err != nil {
-		return nil, err
-	}
-	out.Errors = itemErrors(invalid)
-	return out, nil
+			for _, p := range plans {
+				if p.existing == nil {
+					out.Created++
+				} else {
+					out.Updated++
+				}
+			}
+			return writeRoutes(ctx, tx, tenantID, plans)
+		})
 }
 
 // planRoutes resolves, in bulk, the routes matched by code and the operators

@@ -83,11 +83,7 @@ func routeOf(ctx context.Context, c *ent.Client, tenantID, id uuid.UUID) (*ent.R
 
 // GetRoute returns a route of the active tenant with its operator links.
 func (s *Service) GetRoute(ctx context.Context, id uuid.UUID) (*RouteDetail, error) {
-	tenantID, err := tenancy.Tenant(ctx)
-	if err != nil {
-		return nil, err
-	}
-	r, err := routeOf(ctx, s.db(ctx), tenantID, id)
+	r, err := tenancy.Get(ctx, s.db(ctx), id, routeOf)
 	if err != nil {
 		return nil, err
 	}
@@ -113,28 +109,20 @@ func (s *Service) RouteLinks(ctx context.Context, routeID uuid.UUID) ([]*ent.Rou
 
 // ListRoutes returns a page of the tenant's routes, by code.
 func (s *Service) ListRoutes(ctx context.Context, f RouteFilter, p paging.Page) (*paging.List[*ent.Route], error) {
-	tenantID, err := tenancy.Tenant(ctx)
-	if err != nil {
-		return nil, err
-	}
-	q := s.db(ctx).Route.Query().Where(route.TenantID(tenantID))
+	q := s.db(ctx).Route.Query()
 	if f.IsActive != nil {
 		q.Where(route.IsActive(*f.IsActive))
 	}
 	if term := strings.TrimSpace(f.Search); term != "" {
 		q.Where(route.Or(route.CodeContainsFold(term), route.NameContainsFold(term)))
 	}
-	return paging.Fetch(ctx, q, paging.Asc(route.FieldCode, route.FieldID), p)
+	return tenancy.List(ctx, q, route.TenantID, paging.Asc(route.FieldCode, route.FieldID), p)
 }
 
 // RouteConnection pages through the tenant's routes (GraphQL).
 func (s *Service) RouteConnection(ctx context.Context, after *ent.Cursor, first *int, before *ent.Cursor, last *int,
 	orderBy *ent.RouteOrder, where *ent.RouteWhereInput) (*ent.RouteConnection, error) {
-	tenantID, err := tenancy.Tenant(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return s.db(ctx).Route.Query().Where(route.TenantID(tenantID)).Paginate(ctx, after, first, before, last,
+	return tenancy.Connection(ctx, s.db(ctx).Route.Query(), route.TenantID, after, first, before, last,
 		ent.WithRouteOrder(orderBy), ent.WithRouteFilter(where.Filter))
 }
 

@@ -241,15 +241,11 @@ func supervisorDetails(ctx context.Context, c *ent.Client, tenantID uuid.UUID, s
 
 // GetSupervisor returns a supervisor of the active tenant with its assignments.
 func (s *Service) GetSupervisor(ctx context.Context, id uuid.UUID) (*SupervisorDetail, error) {
-	tenantID, err := tenancy.Tenant(ctx)
+	sup, err := tenancy.Get(ctx, s.db(ctx), id, supervisorOf)
 	if err != nil {
 		return nil, err
 	}
-	sup, err := supervisorOf(ctx, s.db(ctx), tenantID, id)
-	if err != nil {
-		return nil, err
-	}
-	ds, err := supervisorDetails(ctx, s.db(ctx), tenantID, []*ent.Supervisor{sup})
+	ds, err := supervisorDetails(ctx, s.db(ctx), sup.TenantID, []*ent.Supervisor{sup})
 	if err != nil {
 		return nil, err
 	}
@@ -284,11 +280,7 @@ func (s *Service) ListSupervisors(ctx context.Context, f SupervisorFilter, p pag
 // SupervisorConnection pages through the tenant's supervisors (GraphQL).
 func (s *Service) SupervisorConnection(ctx context.Context, after *ent.Cursor, first *int, before *ent.Cursor, last *int,
 	orderBy *ent.SupervisorOrder, where *ent.SupervisorWhereInput) (*ent.SupervisorConnection, error) {
-	tenantID, err := tenancy.Tenant(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return s.db(ctx).Supervisor.Query().Where(supervisor.TenantID(tenantID)).Paginate(ctx, after, first, before, last,
+	return tenancy.Connection(ctx, s.db(ctx).Supervisor.Query(), supervisor.TenantID, after, first, before, last,
 		ent.WithSupervisorOrder(orderBy), ent.WithSupervisorFilter(where.Filter))
 }
 

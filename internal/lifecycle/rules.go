@@ -141,7 +141,7 @@ func Evaluate(r Rules, rows Rows, t time.Time) State {
 	var st State
 	st.Metrics.Lifetime = measure(r.Engagement.Method, rows.Engagement, time.Time{}, t)
 	st.Metrics.Engagement = measure(r.Engagement.Method, rows.Engagement, t.Add(-time.Duration(r.Engagement.WindowDays)*Day), t)
-	if last, ok := lastBefore(rows.Resurrection, t); ok {
+	if last, ok := edgeBefore(rows.Resurrection, t, false); ok {
 		d := int64(t.Sub(last) / Day)
 		st.Metrics.DaysSinceLast = &d
 	}
@@ -160,7 +160,7 @@ func Evaluate(r Rules, rows Rows, t time.Time) State {
 	}
 	st.Reasons = append(st.Reasons, why)
 	if st.Metrics.Lifetime < float64(r.Engagement.MinLifetime) {
-		first, hasFirst := firstBefore(rows.Activation, t)
+		first, hasFirst := edgeBefore(rows.Activation, t, true)
 		for i, m := range moments {
 			if *st.Metrics.Activation[i].Value < float64(deref(m.MinActions)) {
 				continue
@@ -228,14 +228,18 @@ func resurrection(r Rules, d *int64) (code, why string, ok bool) {
 // activation pillar is inactive.
 func (r Rules) ActiveMoments() []Moment {
 	return activeSorted(r.Activation.Moments, r.Activation.Active, func(m Moment) bool { return m.Active },
-		func(a, b Moment) int { return cmp.Or(cmp.Compare(a.Priority, b.Priority), cmp.Compare(a.StatusCode, b.StatusCode)) })
+		func(a, b Moment) int {
+			return cmp.Or(cmp.Compare(a.Priority, b.Priority), cmp.Compare(a.StatusCode, b.StatusCode))
+		})
 }
 
 // ActiveLevels are the levels rule 3 tries, in order: none when the
 // engagement pillar is inactive.
 func (r Rules) ActiveLevels() []Level {
 	return activeSorted(r.Engagement.Levels, r.Engagement.Active, func(l Level) bool { return l.Active },
-		func(a, b Level) int { return cmp.Or(cmp.Compare(a.Order, b.Order), cmp.Compare(a.StatusCode, b.StatusCode)) })
+		func(a, b Level) int {
+			return cmp.Or(cmp.Compare(a.Order, b.Order), cmp.Compare(a.StatusCode, b.StatusCode))
+		})
 }
 
 // ActiveThresholds are the thresholds rule 1 tries, largest thresholdDays
@@ -302,26 +306,17 @@ func windowStart(days *int, t time.Time) time.Time {
 	return t.Add(-time.Duration(*days) * Day)
 }
 
-func lastBefore(rows []Row, t time.Time) (time.Time, bool) {
-	var last time.Time
+// edgeBefore is the latest (or, with first, the earliest) instant of the
+// rows before t.
+func edgeBefore(rows []Row, t time.Time, first bool) (time.Time, bool) {
+	var edge time.Time
 	found := false
 	for _, r := range rows {
-		if r.At.Before(t) && (!found || r.At.After(last)) {
-			last, found = r.At, true
+		if r.At.Before(t) && (!found || r.At.Before(edge) == first) {
+			edge, found = r.At, true
 		}
 	}
-	return last, found
-}
-
-func firstBefore(rows []Row, t time.Time) (time.Time, bool) {
-	var first time.Time
-	found := false
-	for _, r := range rows {
-		if r.At.Before(t) && (!found || r.At.Before(first)) {
-			first, found = r.At, true
-		}
-	}
-	return first, found
+	return edge, found
 }
 
 func deref(p *int) int {

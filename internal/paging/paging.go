@@ -28,32 +28,28 @@ func (p Page) Offset() int { return (p.Page - 1) * p.PerPage }
 // returns one message per broken rule.
 func Parse(page, perPage string) (Page, []string) {
 	p := Page{Page: 1, PerPage: DefaultPerPage}
-	var msgs []string
-	if page != "" {
-		n, err := strconv.Atoi(page)
-		switch {
-		case err != nil:
-			msgs = append(msgs, "page must be an integer number")
-		case n < 1:
-			msgs = append(msgs, "page must not be less than 1")
-		default:
-			p.Page = n
-		}
+	msgs := parseBound(page, "page", 0, &p.Page)
+	return p, append(msgs, parseBound(perPage, "per_page", MaxPerPage, &p.PerPage)...)
+}
+
+// parseBound reads the whole number value of query parameter name into n:
+// at least 1 and, when most is not 0, at most most ("" leaves n). It returns
+// the message of a broken rule.
+func parseBound(value, name string, most int, n *int) []string {
+	if value == "" {
+		return nil
 	}
-	if perPage != "" {
-		n, err := strconv.Atoi(perPage)
-		switch {
-		case err != nil:
-			msgs = append(msgs, "per_page must be an integer number")
-		case n < 1:
-			msgs = append(msgs, "per_page must not be less than 1")
-		case n > MaxPerPage:
-			msgs = append(msgs, fmt.Sprintf("per_page must not be greater than %d", MaxPerPage))
-		default:
-			p.PerPage = n
-		}
+	v, err := strconv.Atoi(value)
+	switch {
+	case err != nil:
+		return []string{name + " must be an integer number"}
+	case v < 1:
+		return []string{name + " must not be less than 1"}
+	case most != 0 && v > most:
+		return []string{fmt.Sprintf("%s must not be greater than %d", name, most)}
 	}
-	return p, msgs
+	*n = v
+	return nil
 }
 
 // Meta is the pagination block {page, limit, total, totalPages}.

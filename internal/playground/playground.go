@@ -12,41 +12,49 @@
 //	react-dom@18.3.1 umd/react-dom.production.min.js
 //
 // assets/boot.js is ours: it reads the JSON config rendered into index.html
-// and mounts GraphiQL. To upgrade, install the packages with npm in a
+// and mounts GraphiQL with a "Sign in" panel (identifier and password, then a
+// tenant and a project) that fills the request headers; the schema is
+// introspected once the headers carry credentials and again when they
+// change (internal/browsertest drives it in Chromium). To upgrade, install the packages with npm in a
 // scratch directory (never at the repository root), copy the four files over
 // and run the tests.
 package playground
 
 import (
 	"bytes"
-	"crypto/sha256"
 	"embed"
-	"encoding/hex"
 	"fmt"
 	"html/template"
-	"io/fs"
 	"net/http"
 	"net/url"
-	"path"
 	"regexp"
-	"strings"
-	"time"
+
+	"github.com/reten-io/reten/internal/web"
 )
 
 // DefaultEndpoint is the GraphQL endpoint used when Handler is given "".
 const DefaultEndpoint = "/graphql"
 
+// AuthPath is where the page's sign-in form sends its requests: POST
+// AuthPath+"/login" with {identifier, password} answers {accessToken, user},
+// POST AuthPath+"/refresh" renews the token from the refresh cookie and POST
+// AuthPath+"/logout" ends the session.
+const AuthPath = "/api/auth"
+
 // defaultHeaders prefills GraphiQL's header editor. It is a JSON template the
-// user fills in; GraphiQL sends its contents as HTTP headers.
+// sign-in form fills in (or the user by hand); GraphiQL sends its contents as
+// HTTP headers. Placeholders count as no credentials: the page introspects
+// only once a token or an API key is set.
 const defaultHeaders = `{
   "Authorization": "Bearer <access token>",
   "x-tenant-id": "<tenant uuid>",
   "x-project-id": ""
 }`
 
-const defaultQuery = `# Set the Authorization and x-tenant-id headers in the Headers tab
-# below, then run the query. Fill x-project-id for project-scoped fields
-# (an empty value counts as not sent).
+const defaultQuery = `# Sign in (the key icon on the left): it fills
+# the headers (Headers tab below). Then run
+# the query with the play button.
+# An API key goes in an "x-api-key" header.
 query {
   viewer {
     user {
@@ -62,55 +70,8 @@ var files embed.FS
 
 var pageTemplate = template.Must(template.ParseFS(files, "index.html"))
 
-// contentTypes maps the extensions of the embedded assets to the
-// Content-Type they are served with. An embedded file with any other
-// extension is not served.
-var contentTypes = map[string]string{
-	".js":  "text/javascript; charset=utf-8",
-	".css": "text/css; charset=utf-8",
-}
-
-const (
-	htmlContentType   = "text/html; charset=utf-8"
-	assetCacheControl = "public, max-age=31536000, immutable"
-)
-
-type asset struct {
-	body        []byte
-	contentType string
-	etag        string // quoted, as sent in the ETag header
-	version     string // short content hash, used to bust caches in URLs
-}
-
 // assets holds every servable file under assets/, keyed by file name.
-var assets = loadAssets()
-
-func loadAssets() map[string]asset {
-	entries, err := fs.ReadDir(files, "assets")
-	if err != nil {
-		panic(fmt.Sprintf("playground: reading embedded assets: %v", err))
-	}
-	m := make(map[string]asset, len(entries))
-	for _, e := range entries {
-		ct, ok := contentTypes[path.Ext(e.Name())]
-		if e.IsDir() || !ok {
-			continue
-		}
-		body, err := files.ReadFile("assets/" + e.Name())
-		if err != nil {
-			panic(fmt.Sprintf("playground: reading embedded asset %s: %v", e.Name(), err))
-		}
-		sum := sha256.Sum256(body)
-		h := hex.EncodeToString(sum[:])
-		m[e.Name()] = asset{
-			body:        body,
-			contentType: ct,
-			etag:        `"` + h + `"`,
-			version:     h[:12],
-		}
-	}
-	return m
-}
+var assets = web.LoadAssets(files, "assets")
 
 // pageData is what index.html is rendered from.
 type pageData struct {
@@ -124,14 +85,9 @@ type pageData struct {
 
 type pageConfig struct {
 	Endpoint       string `json:"endpoint"`
+	AuthPath       string `json:"authPath"`
 	DefaultQuery   string `json:"defaultQuery"`
 	DefaultHeaders string `json:"defaultHeaders"`
-}
-
-type handler struct {
-	mountPath string // "" or "/x/y", no trailing slash
-	page      []byte
-	csp       string
 }
 
 // Handler returns the playground for GraphQL requests sent to endpoint
@@ -154,29 +110,19 @@ type handler struct {
 // data: fonts and images, which its CSS embeds). If endpoint is an absolute
 // http(s) URL, its origin is allowed for fetches too.
 func Handler(mountPath, endpoint string) http.Handler {
-	mountPath = strings.Trim(mountPath, "/")
-	if mountPath != "" {
-		mountPath = "/" + mountPath
-	}
 	if endpoint == "" {
 		endpoint = DefaultEndpoint
 	}
-
+	prefix := web.AssetPrefix(mountPath)
 	var data pageData
-	assetURL := func(name string) string {
-		a, ok := assets[name]
-		if !ok {
-			panic("playground: missing embedded asset " + name)
-		}
-		return mountPath + "/assets/" + name + "?v=" + a.version
-	}
-	data.Assets.React = assetURL("react.production.min.js")
-	data.Assets.ReactDOM = assetURL("react-dom.production.min.js")
-	data.Assets.GraphiQLJS = assetURL("graphiql.min.js")
-	data.Assets.GraphiQLCSS = assetURL("graphiql.min.css")
-	data.Assets.Boot = assetURL("boot.js")
+	data.Assets.React = assets.URL(prefix, "react.production.min.js")
+	data.Assets.ReactDOM = assets.URL(prefix, "react-dom.production.min.js")
+	data.Assets.GraphiQLJS = assets.URL(prefix, "graphiql.min.js")
+	data.Assets.GraphiQLCSS = assets.URL(prefix, "graphiql.min.css")
+	data.Assets.Boot = assets.URL(prefix, "boot.js")
 	data.Config = pageConfig{
 		Endpoint:       endpoint,
+		AuthPath:       AuthPath,
 		DefaultQuery:   defaultQuery,
 		DefaultHeaders: defaultHeaders,
 	}
@@ -185,12 +131,7 @@ func Handler(mountPath, endpoint string) http.Handler {
 	if err := pageTemplate.Execute(&buf, data); err != nil {
 		panic(fmt.Sprintf("playground: rendering index.html: %v", err))
 	}
-
-	return &handler{
-		mountPath: mountPath,
-		page:      buf.Bytes(),
-		csp:       contentSecurityPolicy(endpoint),
-	}
+	return web.NewPage(mountPath, buf.Bytes(), contentSecurityPolicy(endpoint), assets)
 }
 
 // safeHost matches hosts (with optional port) that can go into a CSP source
@@ -202,52 +143,15 @@ func contentSecurityPolicy(endpoint string) string {
 	if u, err := url.Parse(endpoint); err == nil && (u.Scheme == "http" || u.Scheme == "https") && safeHost.MatchString(u.Host) {
 		connect += " " + u.Scheme + "://" + u.Host
 	}
-	return strings.Join([]string{
+	return web.CSP(
 		"default-src 'none'",
 		"script-src 'self'",
 		"style-src 'self' 'unsafe-inline'",
-		"connect-src " + connect,
+		"connect-src "+connect,
 		"img-src 'self' data:",
 		"font-src 'self' data:",
 		"base-uri 'none'",
 		"form-action 'none'",
 		"frame-ancestors 'self'",
-	}, "; ")
-}
-
-func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if r.Method != http.MethodGet && r.Method != http.MethodHead {
-		w.Header().Set("Allow", "GET, HEAD")
-		http.Error(w, http.StatusText(http.StatusMethodNotAllowed), http.StatusMethodNotAllowed)
-		return
-	}
-
-	p := r.URL.Path
-	if h.mountPath != "" && (p == h.mountPath || strings.HasPrefix(p, h.mountPath+"/")) {
-		p = p[len(h.mountPath):]
-	}
-
-	hdr := w.Header()
-	hdr.Set("X-Content-Type-Options", "nosniff")
-
-	switch {
-	case p == "" || p == "/":
-		hdr.Set("Content-Type", htmlContentType)
-		hdr.Set("Content-Security-Policy", h.csp)
-		hdr.Set("Cache-Control", "no-cache")
-		hdr.Set("Referrer-Policy", "no-referrer")
-		http.ServeContent(w, r, "index.html", time.Time{}, bytes.NewReader(h.page))
-	case strings.HasPrefix(p, "/assets/"):
-		a, ok := assets[strings.TrimPrefix(p, "/assets/")]
-		if !ok {
-			http.NotFound(w, r)
-			return
-		}
-		hdr.Set("Content-Type", a.contentType)
-		hdr.Set("Cache-Control", assetCacheControl)
-		hdr.Set("ETag", a.etag)
-		http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(a.body))
-	default:
-		http.NotFound(w, r)
-	}
+	)
 }

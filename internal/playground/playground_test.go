@@ -74,7 +74,9 @@ var assetRef = regexp.MustCompile(`(?:src|href)="([^"]*)"`)
 func assetURLs(page string) []string {
 	var urls []string
 	for _, m := range assetRef.FindAllStringSubmatch(page, -1) {
-		urls = append(urls, html.UnescapeString(m[1]))
+		if u := html.UnescapeString(m[1]); u != "data:," { // the empty favicon
+			urls = append(urls, u)
+		}
 	}
 	return urls
 }
@@ -180,7 +182,7 @@ func TestAssetContents(t *testing.T) {
 		"react-dom.production.min.js": {".ReactDOM=", "createRoot"},
 		"graphiql.min.js":             {".GraphiQL=", "createFetcher"},
 		"graphiql.min.css":            {".graphiql-container"},
-		"boot.js":                     {"playground-config", "createFetcher", "isHeadersEditorEnabled: true", "shouldPersistHeaders: true"},
+		"boot.js":                     {"playground-config", "isHeadersEditorEnabled: true", "shouldPersistHeaders: false", "config.authPath + '/login'", "schema: hasCredentials(schemaHeaders) ? undefined : null"},
 	}
 	for name, subs := range markers {
 		b := body(t, do(t, h, http.MethodGet, "/playground/assets/"+name, nil))
@@ -210,7 +212,7 @@ func TestAssetsNeedNoCDN(t *testing.T) {
 	}
 	for name, a := range assets {
 		for _, host := range hosts {
-			if strings.Contains(strings.ToLower(string(a.body)), host) {
+			if strings.Contains(strings.ToLower(string(a.Body)), host) {
 				t.Errorf("embedded asset %s mentions %s", name, host)
 			}
 		}
@@ -235,6 +237,9 @@ func TestHeaderTemplate(t *testing.T) {
 		if headers[k] != v {
 			t.Errorf("defaultHeaders[%q] = %q, want %q", k, headers[k], v)
 		}
+	}
+	if cfg.AuthPath != "/api/auth" {
+		t.Errorf("authPath %q, want /api/auth", cfg.AuthPath)
 	}
 	if !strings.Contains(cfg.DefaultQuery, "viewer") {
 		t.Errorf("defaultQuery %q does not query the viewer", cfg.DefaultQuery)

@@ -144,13 +144,7 @@ func (s *Service) ViewerProjects(ctx context.Context) ([]*ent.Project, error) {
 // Connection pages through the projects of the viewer's tenant (GraphQL).
 func (s *Service) Connection(ctx context.Context, after *ent.Cursor, first *int, before *ent.Cursor, last *int,
 	orderBy *ent.ProjectOrder, where *ent.ProjectWhereInput) (*ent.ProjectConnection, error) {
-	tid, err := tenancy.Tenant(ctx)
-	if err != nil {
-		return nil, err
-	}
-	// The service's own tenant predicate: the data layer adds the same
-	// filter, so tenancy never rests on one of them alone.
-	return s.db(ctx).Project.Query().Where(project.TenantID(tid)).Paginate(ctx, after, first, before, last,
+	return tenancy.Connection(ctx, s.db(ctx).Project.Query(), project.TenantID, after, first, before, last,
 		ent.WithProjectOrder(orderBy), ent.WithProjectFilter(where.Filter))
 }
 

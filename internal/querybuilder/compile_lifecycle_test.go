@@ -153,28 +153,10 @@ func (d lifecycleData) load(t *testing.T, dl Dialect, db *sql.DB) {
 		}
 	}()
 	for _, table := range lifecycleCatalog().Tables {
-		cols, marks := make([]string, len(table.Columns)), make([]string, len(table.Columns))
-		for i, c := range table.Columns {
-			cols[i], marks[i] = dl.quoteIdent(c.Name)+" "+physicalType(dl, c), dl.placeholder(i, TypeString)
-			if dl == Postgres {
-				marks[i] = fmt.Sprintf("$%d", i+1)
-			}
-		}
 		if _, err := tx.Exec("DROP TABLE IF EXISTS " + table.Name); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := tx.Exec("CREATE TABLE " + table.Name + " (" + strings.Join(cols, ", ") + ")"); err != nil {
-			t.Fatal(err)
-		}
-		for _, row := range data[table.Name] {
-			args := make([]any, len(row))
-			for i, v := range row {
-				args[i] = physicalValue(dl, table.Columns[i], v)
-			}
-			if _, err := tx.Exec("INSERT INTO "+table.Name+" VALUES ("+strings.Join(marks, ", ")+")", args...); err != nil {
-				t.Fatal(err)
-			}
-		}
+		createTable(t, dl, tx, table, data[table.Name])
 	}
 }
 
@@ -290,6 +272,9 @@ func TestLifecycleStatementMatchesTheRules(t *testing.T) {
 					t.Fatalf("round %d %s %s: got %q, want %q\nrules %+v\n%s", round, e.dialect.Name(), id, got[id], want, rules, c.Query)
 				}
 			}
+			if round%5 == 0 {
+				explainsLikeTheStatement(t, e, d, rules, got)
+			}
 		}
 	}
 }
@@ -358,35 +343,23 @@ func TestLifecyclePopulationIsTheAudience(t *testing.T) {
 	}
 }
 
-// TestLifecycleRowsExplainLikeTheStatement reads each commerce's rows back
-// from the dataset and evaluates them in Go: the same state and metrics as
-// the statement's row.
-func TestLifecycleRowsExplainLikeTheStatement(t *testing.T) {
-	r := mrand.New(mrand.NewPCG(23, 4))
-	dbs := lifecycleDatabases(t)
-	for round := range 8 {
-		d, rules := randomLifecycleData(r), randomRules(r)
-		for _, e := range dbs {
-			d.load(t, e.dialect, e.db)
-			c, err := CompileLifecycle(Lifecycle{Rules: rules, AsOf: d.asOf}, lifecycleCatalog(), e.dialect, Options{Qualifier: e.qualifier})
-			if err != nil {
-				t.Fatal(err)
-			}
-			got := classified(t, e.db, c)
-			for _, id := range d.subjects {
-				rows, err := LifecycleRows(context.Background(), e.db, e.dialect, e.qualifier, lifecycleCatalog(), rules, id, d.asOf, 100)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if want := stateOf(rules, rows, d.asOf); got[id] != want {
-					t.Fatalf("round %d %s %s: statement %q, rows read back %q", round, e.dialect.Name(), id, got[id], want)
-				}
-			}
-			if _, err := LifecycleRows(context.Background(), e.db, e.dialect, e.qualifier, lifecycleCatalog(), rules,
-				busiest(d), d.asOf, 1); !errors.Is(err, ErrTooManyRows) {
-				t.Fatalf("%s: a commerce over the limit: %v", e.dialect.Name(), err)
-			}
+// explainsLikeTheStatement reads each commerce's rows back from the
+// dataset and evaluates them in Go: the same state and metrics as the
+// statement's row; a commerce over the row limit is refused.
+func explainsLikeTheStatement(t *testing.T, e execDB, d lifecycleData, rules lifecycle.Rules, got map[string]string) {
+	t.Helper()
+	for _, id := range d.subjects {
+		rows, err := LifecycleRows(context.Background(), e.db, e.dialect, e.qualifier, lifecycleCatalog(), rules, id, d.asOf, 100)
+		if err != nil {
+			t.Fatal(err)
 		}
+		if want := stateOf(rules, rows, d.asOf); got[id] != want {
+			t.Fatalf("%s %s: statement %q, rows read back %q", e.dialect.Name(), id, got[id], want)
+		}
+	}
+	if _, err := LifecycleRows(context.Background(), e.db, e.dialect, e.qualifier, lifecycleCatalog(), rules,
+		busiest(d), d.asOf, 1); !errors.Is(err, ErrTooManyRows) {
+		t.Fatalf("%s: a commerce over the limit: %v", e.dialect.Name(), err)
 	}
 }
 

@@ -171,27 +171,36 @@ func physicalValue(d Dialect, c Column, v any) any {
 func (f *fixture) load(t testing.TB, d Dialect, db *sql.DB) {
 	t.Helper()
 	for _, table := range testCatalog().Tables {
-		cols := make([]string, len(table.Columns))
-		marks := make([]string, len(table.Columns))
-		for i, c := range table.Columns {
-			cols[i] = d.quoteIdent(c.Name) + " " + physicalType(d, c)
-			marks[i] = d.placeholder(i, TypeString)
-			if d == Postgres {
-				marks[i] = fmt.Sprintf("$%d", i+1)
-			}
+		createTable(t, d, db, table, f.tables[table.Name])
+	}
+}
+
+// createTable creates a catalog table in the physical conventions of d and
+// inserts rows (values in column order).
+func createTable(t testing.TB, d Dialect, db interface {
+	Exec(string, ...any) (sql.Result, error)
+}, table Table, rows [][]any) {
+	t.Helper()
+	cols := make([]string, len(table.Columns))
+	marks := make([]string, len(table.Columns))
+	for i, c := range table.Columns {
+		cols[i] = d.quoteIdent(c.Name) + " " + physicalType(d, c)
+		marks[i] = d.placeholder(i, TypeString)
+		if d == Postgres {
+			marks[i] = fmt.Sprintf("$%d", i+1)
 		}
-		if _, err := db.Exec("CREATE TABLE " + d.quoteIdent(table.Name) + " (" + strings.Join(cols, ", ") + ")"); err != nil {
-			t.Fatalf("create %s: %v", table.Name, err)
+	}
+	if _, err := db.Exec("CREATE TABLE " + d.quoteIdent(table.Name) + " (" + strings.Join(cols, ", ") + ")"); err != nil {
+		t.Fatalf("create %s: %v", table.Name, err)
+	}
+	insert := "INSERT INTO " + d.quoteIdent(table.Name) + " VALUES (" + strings.Join(marks, ", ") + ")"
+	for _, row := range rows {
+		args := make([]any, len(row))
+		for i, v := range row {
+			args[i] = physicalValue(d, table.Columns[i], v)
 		}
-		insert := "INSERT INTO " + d.quoteIdent(table.Name) + " VALUES (" + strings.Join(marks, ", ") + ")"
-		for _, row := range f.tables[table.Name] {
-			args := make([]any, len(row))
-			for i, v := range row {
-				args[i] = physicalValue(d, table.Columns[i], v)
-			}
-			if _, err := db.Exec(insert, args...); err != nil {
-				t.Fatalf("insert into %s: %v", table.Name, err)
-			}
+		if _, err := db.Exec(insert, args...); err != nil {
+			t.Fatalf("insert into %s: %v", table.Name, err)
 		}
 	}
 }

@@ -61,8 +61,6 @@ var (
 const (
 	// MsgActivityState: the linked activity does not accept a result.
 	MsgActivityState = "La actividad no está en un estado válido para registrar resultado."
-	// MsgActivityNotFound: activity_id names no task of the active project.
-	MsgActivityNotFound = "Activity not found"
 	// MsgNotFound: the result id names no result of the active project.
 	MsgNotFound = "Activity result not found"
 	// MsgStaleUpdateFmt: the temporal guard (occurred_at <= stored updatedAt).

@@ -16,6 +16,7 @@ import (
 	"github.com/reten-io/reten/internal/result"
 	"github.com/reten-io/reten/internal/resulttype"
 	"github.com/reten-io/reten/internal/tenancy"
+	"github.com/reten-io/reten/internal/viewer"
 )
 
 // fixture is a tenant with a commerce (external id C1) and a task of today
@@ -84,15 +85,23 @@ func TestSubmitStandalone(t *testing.T) {
 }
 
 // TestSubmitLinked: a result for a task syncs the task's status; a second
-// submission updates the task's one result; a task that no longer accepts a
-// result answers 422; a task of another project or tenant is not found.
+// submission updates the task's one result, through the update guards; a
+// task that no longer accepts a result answers 422; a task of another
+// project or tenant is no match (standalone).
 func TestSubmitLinked(t *testing.T) {
 	dbtest.Each(t, func(t *testing.T, db *dbtest.DB) {
 		f := setup(t, db)
 		ready := f.task(f.acme.ProjectID, entact.StatusREADY)
 		first, err := f.svc.Submit(f.admin, f.input(&ready, result.StatusPending, "not_home"))
 		dbtest.NoError(t, err)
-		second, err := f.svc.Submit(f.admin, f.input(&ready, result.StatusCompleted, "success"))
+		// A resubmission is an update: the guards of Update apply.
+		stale := fmt.Sprintf(result.MsgStaleUpdateFmt, first.UpdatedAt.UTC().Format(time.RFC3339Nano))
+		again := f.input(&ready, result.StatusCompleted, "success")
+		again.OccurredAt = new(first.UpdatedAt)
+		_, err = f.svc.Submit(f.admin, again)
+		dbtest.ExpectError(t, err, http.StatusConflict, stale)
+		again.OccurredAt = new(first.UpdatedAt.Add(time.Minute))
+		second, err := f.svc.Submit(f.admin, again)
 		dbtest.NoError(t, err)
 		if second.ID != first.ID || string(second.ResultStatus) != result.StatusCompleted || string(second.Source) != result.SourceActivity {
 			t.Fatalf("second submission = %+v, want an update of %s", second, first.ID)
@@ -101,16 +110,38 @@ func TestSubmitLinked(t *testing.T) {
 			t.Fatalf("activity status = %s, want COMPLETED", got)
 		}
 
+		again.OccurredAt, again.Status = new(second.UpdatedAt.Add(time.Minute)), new(result.StatusCanceled)
+		_, err = f.svc.Submit(f.admin, again)
+		dbtest.ExpectError(t, err, http.StatusConflict, fmt.Sprintf(result.MsgTerminalFmt, result.StatusCompleted, result.StatusCanceled))
+		again.HardOverride = true
+		forced, err := f.svc.Submit(f.admin, again)
+		dbtest.NoError(t, err)
+		if forced.ID != first.ID || string(forced.ResultStatus) != result.StatusCanceled || !forced.HardOverride {
+			t.Fatalf("forced resubmission = %+v", forced)
+		}
+
 		canceled := f.task(f.acme.ProjectID, entact.StatusCANCELED)
 		_, err = f.svc.Submit(f.admin, f.input(&canceled, result.StatusCompleted, "success"))
 		dbtest.ExpectError(t, err, http.StatusUnprocessableEntity, result.MsgActivityState)
 
+		// A task of another project or tenant matches nothing: the result
+		// is standalone, with its commerce reference rule.
 		elsewhere := f.task(db.Project(t, f.acme, "Second"), entact.StatusREADY)
 		_, err = f.svc.Submit(f.admin, f.input(&elsewhere, result.StatusCompleted, "success"))
-		dbtest.ExpectError(t, err, http.StatusNotFound, result.MsgActivityNotFound)
+		dbtest.ExpectError(t, err, http.StatusBadRequest, result.MsgCommerceExtRequire)
 		beta := db.Tenant(t, "Beta")
 		_, err = f.svc.Submit(beta.Admin(), f.input(&ready, result.StatusCompleted, "success"))
-		dbtest.ExpectError(t, err, http.StatusNotFound, result.MsgActivityNotFound)
+		dbtest.ExpectError(t, err, http.StatusBadRequest, result.MsgCommerceExtRequire)
+		std := f.input(&elsewhere, result.StatusCompleted, "success")
+		std.CommerceExternalID = new("C1")
+		r, err := f.svc.Submit(f.admin, std)
+		dbtest.NoError(t, err)
+		if string(r.Source) != result.SourceStandalone || r.ActivityID != nil || *r.ProjectID != f.acme.ProjectID {
+			t.Fatalf("result naming another project's task = %+v", r)
+		}
+		if got := db.Client.Activity.GetX(viewer.SystemContext(context.Background()), elsewhere).Status; got != entact.StatusREADY {
+			t.Fatalf("other project's task status = %s, want READY", got)
+		}
 		_, err = f.svc.Update(beta.Admin(), first.ID, result.Patch{OccurredAt: new(f.now.Add(time.Hour))})
 		dbtest.ExpectError(t, err, http.StatusNotFound, result.MsgNotFound)
 	})

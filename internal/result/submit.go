@@ -11,6 +11,7 @@ import (
 	entact "github.com/reten-io/reten/ent/activity"
 	"github.com/reten-io/reten/ent/activityresult"
 	"github.com/reten-io/reten/ent/commerce"
+	"github.com/reten-io/reten/ent/predicate"
 	"github.com/reten-io/reten/internal/activity"
 	"github.com/reten-io/reten/internal/apperr"
 	"github.com/reten-io/reten/internal/cutoff"
@@ -21,19 +22,23 @@ import (
 
 // Submit registers a result in the active project.
 //
-// Linking: activity_id must name a task of the active project (else 404);
-// otherwise provider_activity_id links the project's task with that provider
-// id when there is one. A linked result has source RETEN_ACTIVITY and syncs
-// the activity's status (activity.ApplyResult, with its status event) in the
-// transaction that stores the result; an activity keeps one result, so a new
-// submission for it (a COMPLETED activity, or one whose result was PENDING)
-// updates that result. Without a linked activity the result is STANDALONE
-// with commerce_external_id; commerce_id is set when the tenant has a live
+// Linking: the task of the active project that activity_id names, else the
+// one with provider_activity_id. A linked result has source RETEN_ACTIVITY
+// and syncs the activity's status (activity.ApplyResult, with its status
+// event) in the transaction that stores the result; an activity keeps one
+// result, so a new submission for it (a COMPLETED activity, or one whose
+// result was PENDING) updates that result, after the update guards of
+// Update (409). With no matching task (an activity_id of no task of the
+// project, another project's or tenant's included, answers as one that
+// exists nowhere) the result is STANDALONE and needs commerce_external_id
+// (the 400 of Validate); commerce_id is set when the tenant has a live
 // commerce with that external id, else only the reference is stored (an
 // integrator may report a result before it upserts the commerce).
 //
-// 422 order: activity state, day cutoff (linked only: standalone results are
-// exempt from both), result code, future_scheduled_at (every result).
+// Order after the body rules: the standalone 400s, then the 422s of a
+// linked result (activity state, day cutoff: standalone results are exempt
+// from both), the update guards (409), then for every result the result
+// code and future_scheduled_at (422).
 func (s *Service) Submit(ctx context.Context, in Input) (*ent.ActivityResult, error) {
 	tid, pid, err := tenancy.Project(ctx)
 	if err != nil {
@@ -49,9 +54,10 @@ func (s *Service) Submit(ctx context.Context, in Input) (*ent.ActivityResult, er
 // /api/integration/activity-results/tasks, SPEC.md "Project context"): the
 // active project, when the request has one, narrows the links exactly as in
 // Submit; without one, activity_id names a task of any project of the tenant
-// and the result takes that task's project. A result without activity_id
-// needs a project: without one it is the SPEC.md project-less 400, checked
-// after the body rules.
+// and the result takes that task's project. A standalone result (no
+// activity_id, or one matching no task of the tenant) needs a project:
+// without one it is the SPEC.md project-less 400, checked after the body
+// rules and the commerce reference rule.
 func (s *Service) SubmitAnyProject(ctx context.Context, in Input) (*ent.ActivityResult, error) {
 	acc, err := tenancy.From(ctx)
 	if err != nil {
@@ -80,16 +86,30 @@ func (s *Service) submit(ctx context.Context, tid uuid.UUID, pid *uuid.UUID, in 
 		if err != nil {
 			return err
 		}
+		if a == nil {
+			if err := standaloneRules(in, pid); err != nil {
+				return err
+			}
+		}
 		settings, err := cutoff.ForTenant(ctx, tx, tid)
 		if err != nil {
 			return err
 		}
+		var existing *ent.ActivityResult
 		if a != nil {
 			if !activity.AcceptsResult(a.Status) {
 				return apperr.Unprocessable(MsgActivityState)
 			}
 			if err := cutoff.CheckOpen(a.ScheduledAt, now, settings); err != nil {
 				return err
+			}
+			if existing, err = resultOf(ctx, tx, a); err != nil {
+				return err
+			}
+			if existing != nil {
+				if _, err := guard(existing, *in.OccurredAt, in.Status, in.HardOverride); err != nil {
+					return err
+				}
 			}
 		}
 		cfg, err := s.types.Active(ctx, tid, *in.TaskResult.Result)
@@ -103,7 +123,7 @@ func (s *Service) submit(ctx context.Context, tid uuid.UUID, pid *uuid.UUID, in 
 			out, err = s.createStandalone(ctx, tx, tid, *pid, in)
 			return err
 		}
-		out, err = s.storeLinked(ctx, tx, a, in)
+		out, err = s.storeLinked(ctx, tx, a, existing, in)
 		if err != nil {
 			return err
 		}
@@ -115,50 +135,74 @@ func (s *Service) submit(ctx context.Context, tid uuid.UUID, pid *uuid.UUID, in 
 	return out, nil
 }
 
-// linkedActivity finds the task the submission links to, or nil (standalone);
-// pid nil searches every project of the tenant.
+// linkedActivity finds the task the submission links to: the one activity_id
+// names, else the one with provider_activity_id; nil when neither matches a
+// task (standalone). pid nil searches every project of the tenant.
 func linkedActivity(ctx context.Context, tx *ent.Client, tid uuid.UUID, pid *uuid.UUID, in Input) (*ent.Activity, error) {
-	q := tx.Activity.Query().Where(entact.TenantID(tid), entact.TypeEQ(entact.TypeTASK))
-	if pid != nil {
-		q.Where(entact.ProjectID(*pid))
+	var matches []predicate.Activity
+	if in.ActivityID != nil {
+		matches = append(matches, entact.ID(*in.ActivityID))
 	}
-	// Concurrent submissions for one activity take turns on its row (SQLite
-	// write transactions are serialised already), so the second one finds
-	// and updates the result the first one stored. That lookup must be a
-	// statement of its own, run after the lock is granted: a subquery of
-	// this locking statement would read the snapshot taken before the wait
-	// and miss the result the first submission committed.
-	q.Modify(func(s *sql.Selector) {
-		if s.Dialect() == dialect.Postgres {
-			s.ForUpdate()
+	if in.ProviderActivityID != nil && *in.ProviderActivityID != "" {
+		matches = append(matches, entact.ProviderActivityID(*in.ProviderActivityID))
+	}
+	for _, match := range matches {
+		q := tx.Activity.Query().Where(entact.TenantID(tid), entact.TypeEQ(entact.TypeTASK), match)
+		if pid != nil {
+			q.Where(entact.ProjectID(*pid))
 		}
-	})
-	switch {
-	case in.ActivityID != nil:
-		a, err := q.Where(entact.ID(*in.ActivityID)).Only(ctx)
-		if err != nil {
-			return nil, apperr.FromEnt(err, MsgActivityNotFound, "")
+		// Concurrent submissions for one activity take turns on its row
+		// (SQLite write transactions are serialised already), so the second
+		// one finds and updates the result the first one stored. That lookup
+		// must be a statement of its own, run after the lock is granted: a
+		// subquery of this locking statement would read the snapshot taken
+		// before the wait and miss the result the first submission committed.
+		q.Modify(func(s *sql.Selector) {
+			if s.Dialect() == dialect.Postgres {
+				s.ForUpdate()
+			}
+		})
+		a, err := q.Only(ctx)
+		if err == nil {
+			return a, nil
 		}
-		return a, nil
-	case in.ProviderActivityID != nil && *in.ProviderActivityID != "":
-		a, err := q.Where(entact.ProviderActivityID(*in.ProviderActivityID)).Only(ctx)
-		if ent.IsNotFound(err) {
-			return nil, nil
+		if !ent.IsNotFound(err) {
+			return nil, wrap("linked activity", err)
 		}
-		if err != nil {
-			return nil, wrap("provider activity", err)
-		}
-		return a, nil
 	}
 	return nil, nil
 }
 
-// storeLinked creates the activity's result, or updates the one it has.
-func (s *Service) storeLinked(ctx context.Context, tx *ent.Client, a *ent.Activity, in Input) (*ent.ActivityResult, error) {
-	existing, err := tx.ActivityResult.Query().Where(activityresult.ActivityID(a.ID)).Only(ctx)
-	if err != nil && !ent.IsNotFound(err) {
+// standaloneRules are the rules of a submission that links no activity
+// (none sent, or none of the project or tenant matching): the commerce
+// reference rule of Validate, now that an activity_id matched nothing, and
+// a project to store the result in (pid nil: none on a project-optional
+// endpoint).
+func standaloneRules(in Input, pid *uuid.UUID) error {
+	if in.CommerceExternalID == nil || *in.CommerceExternalID == "" {
+		return apperr.Validation(MsgCommerceExtRequire)
+	}
+	if pid == nil {
+		return apperr.Invalid(tenancy.MsgResultNeedsProject)
+	}
+	return nil
+}
+
+// resultOf returns the result the activity a has, nil when it has none.
+func resultOf(ctx context.Context, tx *ent.Client, a *ent.Activity) (*ent.ActivityResult, error) {
+	r, err := tx.ActivityResult.Query().Where(activityresult.ActivityID(a.ID)).Only(ctx)
+	if ent.IsNotFound(err) {
+		return nil, nil
+	}
+	if err != nil {
 		return nil, wrap("of activity", err)
 	}
+	return r, nil
+}
+
+// storeLinked creates the activity's result, or updates existing, the one
+// it has (its update guards already passed).
+func (s *Service) storeLinked(ctx context.Context, tx *ent.Client, a *ent.Activity, existing *ent.ActivityResult, in Input) (*ent.ActivityResult, error) {
 	if existing != nil {
 		u := existing.Update()
 		applyInput(ctx, u.Mutation(), in)

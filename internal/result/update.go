@@ -19,11 +19,7 @@ import (
 
 // Update changes a result of the active project.
 //
-// Guards, in order, both answering 409 (the stored result is in a state the
-// update conflicts with): the temporal guard, always (occurred_at must be
-// after the stored updatedAt: an older report never overwrites a newer one);
-// the result status machine (PENDING may become any status; a terminal
-// status only stays as it is), skipped by hard_override. A new result code is
+// The update guards (guard) come first. A new result code is
 // checked like on submission (422). A status change of a linked result syncs
 // its activity through the status machine in the same transaction (422
 // MsgActivityState when the activity no longer accepts a result). The day
@@ -44,13 +40,9 @@ func (s *Service) Update(ctx context.Context, id uuid.UUID, p Patch) (*ent.Activ
 		if err != nil {
 			return apperr.FromEnt(err, MsgNotFound, "")
 		}
-		if !p.OccurredAt.After(r.UpdatedAt) {
-			return apperr.Conflict(fmt.Sprintf(MsgStaleUpdateFmt, r.UpdatedAt.UTC().Format(time.RFC3339Nano)))
-		}
-		from := string(r.ResultStatus)
-		changed := p.Status != nil && *p.Status != from
-		if changed && !p.HardOverride && from != StatusPending {
-			return apperr.Conflict(fmt.Sprintf(MsgTerminalFmt, from, *p.Status))
+		changed, err := guard(r, *p.OccurredAt, p.Status, p.HardOverride)
+		if err != nil {
+			return err
 		}
 		u := r.Update().SetOccurredAt(*p.OccurredAt).SetHardOverride(p.HardOverride).
 			SetNillableExternalStatus(p.ExternalStatus).SetNillableSubmittedBy(tenancy.Actor(ctx))
@@ -118,4 +110,24 @@ func (s *Service) applyTaskResult(ctx context.Context, tx *ent.Client, tid uuid.
 	}
 	applyTaskResultFields(u.Mutation(), tr)
 	return nil
+}
+
+// guard applies the update guards of SPEC.md "Activity result statuses" to
+// the stored result r, on an update and on a submission that updates the
+// result its activity has. Both answer 409 (the stored result is in a state
+// the update conflicts with), in order: the temporal guard, always
+// (occurredAt must be after the stored updatedAt: an older report never
+// overwrites a newer one); the result status machine (PENDING may become any
+// status; a terminal status only stays as it is), skipped by hardOverride.
+// changed reports a status change (status nil keeps the stored one).
+func guard(r *ent.ActivityResult, occurredAt time.Time, status *string, hardOverride bool) (changed bool, err error) {
+	if !occurredAt.After(r.UpdatedAt) {
+		return false, apperr.Conflict(fmt.Sprintf(MsgStaleUpdateFmt, r.UpdatedAt.UTC().Format(time.RFC3339Nano)))
+	}
+	from := string(r.ResultStatus)
+	changed = status != nil && *status != from
+	if changed && !hardOverride && from != StatusPending {
+		return false, apperr.Conflict(fmt.Sprintf(MsgTerminalFmt, from, *status))
+	}
+	return changed, nil
 }

@@ -95,6 +95,23 @@ func Actor(ctx context.Context) *uuid.UUID {
 	return a.Actor()
 }
 
+// MsgSessionOnlyFmt is the 403 of an operation API keys cannot perform
+// (%s: what it does, "administer tenants").
+const MsgSessionOnlyFmt = "This operation needs a user session; API keys cannot %s"
+
+// Session returns the principal of the access of ctx when it is a user
+// session; an API key is refused with 403 refusal.
+func Session(ctx context.Context, refusal string) (*viewer.Viewer, error) {
+	a, err := From(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if a.Viewer.IsAPIKey() {
+		return nil, apperr.Forbidden(refusal)
+	}
+	return a.Viewer, nil
+}
+
 // Tenant returns the tenant of the access of ctx (see From).
 func Tenant(ctx context.Context) (uuid.UUID, error) {
 	a, err := From(ctx)

@@ -24,13 +24,12 @@ import (
 
 // Messages of tenant administration.
 const (
-	MsgNotFound       = "Tenant not found"
-	MsgNameRequired   = "name should not be empty"
-	MsgNameTooLong    = "name must be shorter than or equal to 255 characters"
-	MsgTimeZone       = "time_zone must be a valid IANA time zone"
-	MsgDayCutoff      = "day_cutoff must be a time of day in HH:MM format"
-	MsgNameTakenFmt   = `A tenant named "%s" already exists`
-	MsgSessionOnlyFmt = "This operation needs a user session; API keys cannot %s"
+	MsgNotFound     = "Tenant not found"
+	MsgNameRequired = "name should not be empty"
+	MsgNameTooLong  = "name must be shorter than or equal to 255 characters"
+	MsgTimeZone     = "time_zone must be a valid IANA time zone"
+	MsgDayCutoff    = "day_cutoff must be a time of day in HH:MM format"
+	MsgNameTakenFmt = `A tenant named "%s" already exists`
 )
 
 var cutoffPattern = regexp.MustCompile(`^([01][0-9]|2[0-3]):[0-5][0-9]$`)
@@ -68,19 +67,9 @@ func (in Input) validate(create bool) []string {
 	return msgs
 }
 
-// adminCaller returns the principal of the access of ctx, refusing an API
-// key: administering tenants needs a user session.
-func adminCaller(ctx context.Context, what string) (*viewer.Viewer, error) {
-	acc, err := tenancy.From(ctx)
-	if err != nil {
-		return nil, err
-	}
-	v := acc.Viewer
-	if v.IsAPIKey() {
-		return nil, apperr.Forbidden(fmt.Sprintf(MsgSessionOnlyFmt, what))
-	}
-	return v, nil
-}
+// msgAdminSession refuses an API key: administering tenants needs a user
+// session.
+var msgAdminSession = fmt.Sprintf(tenancy.MsgSessionOnlyFmt, "administer tenants")
 
 // adminTenantIDs loads the caller's memberships and keeps those with super_admin.
 func (s *Service) adminTenantIDs(ctx context.Context, userID uuid.UUID) ([]uuid.UUID, error) {
@@ -99,7 +88,7 @@ func (s *Service) adminTenantIDs(ctx context.Context, userID uuid.UUID) ([]uuid.
 
 // List returns the tenants the caller administers (super_admin), by name.
 func (s *Service) List(ctx context.Context) ([]*ent.Tenant, error) {
-	v, err := adminCaller(ctx, "administer tenants")
+	v, err := tenancy.Session(ctx, msgAdminSession)
 	if err != nil {
 		return nil, err
 	}
@@ -114,7 +103,7 @@ func (s *Service) List(ctx context.Context) ([]*ent.Tenant, error) {
 // Create creates a tenant with its main project (and root audience); the
 // caller becomes its super_admin.
 func (s *Service) Create(ctx context.Context, in Input) (*ent.Tenant, error) {
-	v, err := adminCaller(ctx, "administer tenants")
+	v, err := tenancy.Session(ctx, msgAdminSession)
 	if err != nil {
 		return nil, err
 	}
@@ -151,7 +140,7 @@ func (s *Service) Create(ctx context.Context, in Input) (*ent.Tenant, error) {
 
 // Update changes a tenant the caller administers; others answer 404.
 func (s *Service) Update(ctx context.Context, id uuid.UUID, in Input) (*ent.Tenant, error) {
-	v, err := adminCaller(ctx, "administer tenants")
+	v, err := tenancy.Session(ctx, msgAdminSession)
 	if err != nil {
 		return nil, err
 	}

@@ -31,24 +31,14 @@ type kindOps struct {
 }
 
 var kinds = map[trashrecord.Kind]kindOps{
-	KindCommerce: {"DELETE /commerces/{id}", table[predicate.Commerce](
-		func(c *ent.Client) *ent.CommerceUpdate { return c.Commerce.Update() },
-		func(c *ent.Client) *ent.CommerceDelete { return c.Commerce.Delete() })},
-	KindOperator: {"DELETE /operators/{id}", table[predicate.Operator](
-		func(c *ent.Client) *ent.OperatorUpdate { return c.Operator.Update() },
-		func(c *ent.Client) *ent.OperatorDelete { return c.Operator.Delete() })},
-	KindRoute: {"DELETE /routes/{id}", table[predicate.Route](
-		func(c *ent.Client) *ent.RouteUpdate { return c.Route.Update() },
-		func(c *ent.Client) *ent.RouteDelete { return c.Route.Delete() })},
-	KindSupervisor: {"DELETE /supervisors/{id}", table[predicate.Supervisor](
-		func(c *ent.Client) *ent.SupervisorUpdate { return c.Supervisor.Update() },
-		func(c *ent.Client) *ent.SupervisorDelete { return c.Supervisor.Delete() })},
+	KindCommerce:   {"DELETE /commerces/{id}", table[predicate.Commerce](func(c *ent.Client) *ent.CommerceClient { return c.Commerce })},
+	KindOperator:   {"DELETE /operators/{id}", table[predicate.Operator](func(c *ent.Client) *ent.OperatorClient { return c.Operator })},
+	KindRoute:      {"DELETE /routes/{id}", table[predicate.Route](func(c *ent.Client) *ent.RouteClient { return c.Route })},
+	KindSupervisor: {"DELETE /supervisors/{id}", table[predicate.Supervisor](func(c *ent.Client) *ent.SupervisorClient { return c.Supervisor })},
 	// An audience's own query blocks and compositions go with it when it is
 	// purged; a composition of another audience that uses it as operand
 	// blocks the purge.
-	KindAudience: {"DELETE /audience-criterias/{id}", table[predicate.Audience](
-		func(c *ent.Client) *ent.AudienceUpdate { return c.Audience.Update() },
-		func(c *ent.Client) *ent.AudienceDelete { return c.Audience.Delete() }).
+	KindAudience: {"DELETE /audience-criterias/{id}", table[predicate.Audience](func(c *ent.Client) *ent.AudienceClient { return c.Audience }).
 		purgeAfter(func(ctx context.Context, tx *ent.Client, id uuid.UUID) error {
 			if _, err := tx.QueryBlock.Delete().Where(queryblock.AudienceID(id)).Exec(ctx); err != nil {
 				return err
@@ -56,9 +46,7 @@ var kinds = map[trashrecord.Kind]kindOps{
 			_, err := tx.AudienceComposition.Delete().Where(audiencecomposition.AudienceID(id)).Exec(ctx)
 			return err
 		})},
-	KindEventFilter: {"DELETE /event-criterias/{id}", table[predicate.EventFilter](
-		func(c *ent.Client) *ent.EventFilterUpdate { return c.EventFilter.Update() },
-		func(c *ent.Client) *ent.EventFilterDelete { return c.EventFilter.Delete() }).
+	KindEventFilter: {"DELETE /event-criterias/{id}", table[predicate.EventFilter](func(c *ent.Client) *ent.EventFilterClient { return c.EventFilter }).
 		purgeAfter(func(ctx context.Context, tx *ent.Client, id uuid.UUID) error {
 			_, err := tx.QueryBlock.Delete().Where(queryblock.EventFilterID(id)).Exec(ctx)
 			return err
@@ -66,9 +54,7 @@ var kinds = map[trashrecord.Kind]kindOps{
 	// The three pillars are archived and restored with their AGC; when it is
 	// purged they (and their moments, levels, thresholds) cascade.
 	KindAGC: {"DELETE /activity-generation-configs/{id}", table[predicate.ActivityGenerationConfig](
-		func(c *ent.Client) *ent.ActivityGenerationConfigUpdate { return c.ActivityGenerationConfig.Update() },
-		func(c *ent.Client) *ent.ActivityGenerationConfigDelete { return c.ActivityGenerationConfig.Delete() }).
-		withRows(agcPillars)},
+		func(c *ent.Client) *ent.ActivityGenerationConfigClient { return c.ActivityGenerationConfig }).withRows(agcPillars)},
 }
 
 // purgeAfter returns t whose purge first runs first (deleting rows that do

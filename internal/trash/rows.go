@@ -42,9 +42,15 @@ type rowWrite func(ctx context.Context, tx *ent.Client, id uuid.UUID) (int, erro
 // deletes the archived row (rows that reference it cascade or block).
 type tableOps struct{ archive, restore, purge rowWrite }
 
-// table builds the tableOps of one table from its ent builders.
-func table[P ~func(*sql.Selector), U rowUpdate[P, U], D rowDelete[P, D]](update func(*ent.Client) U,
-	remove func(*ent.Client) D) tableOps {
+// tableClient is the ent client of a trashable table, for its update and
+// delete builders.
+type tableClient[U, D any] interface {
+	Update() U
+	Delete() D
+}
+
+// table builds the tableOps of one table from its ent client.
+func table[P ~func(*sql.Selector), C tableClient[U, D], U rowUpdate[P, U], D rowDelete[P, D]](client func(*ent.Client) C) tableOps {
 	row := func(id uuid.UUID, archived bool) []P {
 		state := sql.FieldIsNull(columnArchivedAt)
 		if archived {
@@ -54,13 +60,13 @@ func table[P ~func(*sql.Selector), U rowUpdate[P, U], D rowDelete[P, D]](update 
 	}
 	return tableOps{
 		archive: func(ctx context.Context, tx *ent.Client, id uuid.UUID) (int, error) {
-			return update(tx).Where(row(id, false)...).SetArchivedAt(clock.Now()).Save(ctx)
+			return client(tx).Update().Where(row(id, false)...).SetArchivedAt(clock.Now()).Save(ctx)
 		},
 		restore: func(ctx context.Context, tx *ent.Client, id uuid.UUID) (int, error) {
-			return update(tx).Where(row(id, true)...).ClearArchivedAt().Save(ctx)
+			return client(tx).Update().Where(row(id, true)...).ClearArchivedAt().Save(ctx)
 		},
 		purge: func(ctx context.Context, tx *ent.Client, id uuid.UUID) (int, error) {
-			return remove(tx).Where(row(id, true)...).Exec(ctx)
+			return client(tx).Delete().Where(row(id, true)...).Exec(ctx)
 		},
 	}
 }

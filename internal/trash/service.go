@@ -56,11 +56,7 @@ type Filter struct {
 
 // List returns a page of the tenant's trash, newest first.
 func (s *Service) List(ctx context.Context, f Filter, p paging.Page) (*paging.List[*ent.TrashRecord], error) {
-	tid, err := tenancy.Tenant(ctx)
-	if err != nil {
-		return nil, err
-	}
-	q := s.db(ctx).TrashRecord.Query().Where(trashrecord.TenantID(tid))
+	q := s.db(ctx).TrashRecord.Query()
 	if f.Kind != "" {
 		k := trashrecord.Kind(f.Kind)
 		if trashrecord.KindValidator(k) != nil {
@@ -68,18 +64,14 @@ func (s *Service) List(ctx context.Context, f Filter, p paging.Page) (*paging.Li
 		}
 		q.Where(trashrecord.KindEQ(k))
 	}
-	return paging.Fetch(ctx, q, paging.Desc(trashrecord.FieldDeletedAt, trashrecord.FieldID), p)
+	return tenancy.List(ctx, q, trashrecord.TenantID, paging.Desc(trashrecord.FieldDeletedAt, trashrecord.FieldID), p)
 }
 
 // Connection pages through the tenant's trash (GraphQL).
 func (s *Service) Connection(ctx context.Context, after *ent.Cursor, first *int, before *ent.Cursor, last *int,
 	orderBy *ent.TrashRecordOrder, where *ent.TrashRecordWhereInput) (*ent.TrashRecordConnection, error) {
-	tid, err := tenancy.Tenant(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return s.db(ctx).TrashRecord.Query().Where(trashrecord.TenantID(tid)).
-		Paginate(ctx, after, first, before, last, ent.WithTrashRecordOrder(orderBy), ent.WithTrashRecordFilter(where.Filter))
+	return tenancy.Connection(ctx, s.db(ctx).TrashRecord.Query(), trashrecord.TenantID, after, first, before, last,
+		ent.WithTrashRecordOrder(orderBy), ent.WithTrashRecordFilter(where.Filter))
 }
 
 // Get returns one trash record of the tenant.

@@ -26,23 +26,22 @@ import (
 
 // Messages of user administration (SPEC.md "Users" where it spells them).
 const (
-	MsgNotFound          = "User not found"
-	MsgRolesRequired     = "At least one role is required"
-	MsgRoleValues        = "each value in roles must be one of the following values: admin, fde, supervisor, operator, viewer"
-	MsgOwnRoles          = "Cannot modify your own roles"
-	MsgOutsideTenant     = "Cannot modify roles for user outside your active tenant"
-	MsgEqualOrHigher     = "Cannot modify roles for user with equal or higher role"
-	MsgAssignTooHighFmt  = "Cannot assign role %s - you can only assign roles lower than your own"
-	MsgRolesUpdated      = "Roles updated successfully"
-	MsgManageHigher      = "Cannot modify user with equal or higher role"
-	MsgDeactivateSelf    = "Cannot deactivate yourself"
-	MsgEmailInvalid      = "email must be an email"
-	MsgUsernameInvalid   = "username must be 3 to 100 letters, digits, dots, dashes or underscores"
-	MsgPasswordShort     = "password must be longer than or equal to 8 characters"
-	MsgNameTooLong       = "names must be shorter than or equal to 100 characters"
-	MsgEmailTakenFmt     = `A user with email "%s" already exists`
-	MsgUsernameTakenFmt  = `A user with username "%s" already exists`
-	MsgSessionRequiredFm = "This operation needs a user session; API keys cannot %s"
+	MsgNotFound         = "User not found"
+	MsgRolesRequired    = "At least one role is required"
+	MsgRoleValues       = "each value in roles must be one of the following values: admin, fde, supervisor, operator, viewer"
+	MsgOwnRoles         = "Cannot modify your own roles"
+	MsgOutsideTenant    = "Cannot modify roles for user outside your active tenant"
+	MsgEqualOrHigher    = "Cannot modify roles for user with equal or higher role"
+	MsgAssignTooHighFmt = "Cannot assign role %s - you can only assign roles lower than your own"
+	MsgRolesUpdated     = "Roles updated successfully"
+	MsgManageHigher     = "Cannot modify user with equal or higher role"
+	MsgDeactivateSelf   = "Cannot deactivate yourself"
+	MsgEmailInvalid     = "email must be an email"
+	MsgUsernameInvalid  = "username must be 3 to 100 letters, digits, dots, dashes or underscores"
+	MsgPasswordShort    = "password must be longer than or equal to 8 characters"
+	MsgNameTooLong      = "names must be shorter than or equal to 100 characters"
+	MsgEmailTakenFmt    = `A user with email "%s" already exists`
+	MsgUsernameTakenFmt = `A user with username "%s" already exists`
 )
 
 var usernamePattern = regexp.MustCompile(`^[A-Za-z0-9._-]{3,100}$`)
@@ -56,15 +55,7 @@ type Member struct {
 // sessionCaller returns the principal of the access of ctx, refusing an API
 // key: what (a user administration) needs a user session.
 func sessionCaller(ctx context.Context, what string) (*viewer.Viewer, error) {
-	acc, err := tenancy.From(ctx)
-	if err != nil {
-		return nil, err
-	}
-	v := acc.Viewer
-	if v.IsAPIKey() {
-		return nil, apperr.Forbidden(fmt.Sprintf(MsgSessionRequiredFm, what))
-	}
-	return v, nil
+	return tenancy.Session(ctx, fmt.Sprintf(tenancy.MsgSessionOnlyFmt, what))
 }
 
 // RegisterInput is the body of POST /api/auth/register.
