@@ -224,7 +224,7 @@ func TestAGCsOverGraphQL(t *testing.T) {
 					engagementLevels { statusCode label minThreshold maxThreshold order } }
 				resurrectionConfig { name sourceTable sourceColumns dateColumn resurrectionThresholds { statusCode label thresholdDays order } } } }`, nil)
 			rest := env.Do("GET", "/api/lifecycle-defaults", nil, s.h).Map(t)
-			if want := graphQLNames(rest); canon(t, d["lifecycleDefaults"]) != canon(t, want) || str(t, d, "lifecycleDefaults", "activationConfig", "activationMoments", 0, "statusCode") != "new" {
+			if want := graphQLNames(rest); canon(t, d["lifecycleDefaults"]) != canon(t, want) || str(t, d, "lifecycleDefaults", "activationConfig", "activationMoments", 0, "statusCode") != "activated" {
 				t.Fatalf("lifecycleDefaults = %v\nwant %v", d["lifecycleDefaults"], want)
 			}
 		})

@@ -80,11 +80,19 @@ func (s *Service) LifecycleDefaults(ctx context.Context) (Defaults, error) {
 	if _, err := tenancy.From(ctx); err != nil {
 		return Defaults{}, err
 	}
+	return defaults(), nil
+}
+
+// defaults are the same for every tenant; each state they name is reachable
+// under the engine's rules (TestDefaultsReachEveryState).
+func defaults() Defaults {
 	return Defaults{
 		Activation: DefaultActivation{Name: "Activación", SourceTable: "orders", SourceColumns: []string{"order_id"},
 			DateColumn: "order_date", AggregationMethod: "nunique", Moments: []DefaultMoment{
-				{StatusCode: "new", MinActions: ptr(1), WindowDays: ptr(30), TimeWindow: nil, Priority: 1},
-				{StatusCode: "activated", MinActions: ptr(2), WindowDays: ptr(60), TimeWindow: ptr(90), Priority: 2},
+				// "activated" is tried first: every commerce that reaches it also
+				// meets "new" (docs/lifecycle.md, rule 2).
+				{StatusCode: "activated", MinActions: ptr(2), WindowDays: ptr(60), TimeWindow: ptr(90), Priority: 1},
+				{StatusCode: "new", MinActions: ptr(1), WindowDays: ptr(30), TimeWindow: nil, Priority: 2},
 			}},
 		Engagement: DefaultEngagement{Name: "Engagement", SourceTable: "orders", SourceColumns: []string{"order_id"},
 			DateColumn: "order_date", EngagementWindowDays: 90, MinLifetimeActionsForEngaged: 3, CountingMethod: "nunique",
@@ -99,5 +107,5 @@ func (s *Service) LifecycleDefaults(ctx context.Context) (Defaults, error) {
 				{StatusCode: "dormant", Label: "Dormido", ThresholdDays: 60, Order: 2},
 				{StatusCode: "churned", Label: "Perdido", ThresholdDays: 90, Order: 3},
 			}},
-	}, nil
+	}
 }
