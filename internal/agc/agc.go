@@ -42,10 +42,16 @@ const (
 )
 
 // Service manages the AGCs of the active project.
-type Service struct{ client *ent.Client }
+type Service struct {
+	client   *ent.Client
+	catalogs Catalogs // nil: pillar sources are not checked against a catalog
+}
 
-// NewService returns a Service.
-func NewService(client *ent.Client) *Service { return &Service{client: client} }
+// NewService returns a Service; catalogs, when not nil, checks pillar
+// sources against the tenant's dataset catalog.
+func NewService(client *ent.Client, catalogs Catalogs) *Service {
+	return &Service{client: client, catalogs: catalogs}
+}
 
 // db is the transaction client of ctx when there is one, else the pool.
 func (s *Service) db(ctx context.Context) *ent.Client { return txn.Client(ctx, s.client) }
@@ -238,6 +244,9 @@ func (s *Service) Create(ctx context.Context, in CreateInput) (*AGC, error) {
 	}
 	if len(msgs) > 0 {
 		return nil, apperr.Validation(msgs...)
+	}
+	if err := s.checkSources(ctx, createdSources(in)); err != nil {
+		return nil, err
 	}
 	if in.AudienceID != nil {
 		if err := s.checkAudience(ctx, tid, pid, *in.AudienceID); err != nil {

@@ -37,6 +37,9 @@ func (s *Service) ReplaceLifecycle(ctx context.Context, id uuid.UUID, in Lifecyc
 	if err != nil {
 		return err
 	}
+	if err := s.checkSources(ctx, editedSources(a, in)); err != nil {
+		return err
+	}
 	return txn.Run(ctx, s.client, func(ctx context.Context, tx *ent.Client) error {
 		r := reconciler{tx: tx, tenantID: tid, projectID: pid, agcID: id, by: tenancy.Actor(ctx)}
 		if in.Activation != nil && a.Edges.ActivationConfig != nil {

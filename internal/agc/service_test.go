@@ -28,7 +28,7 @@ type fixture struct {
 }
 
 func setup(t *testing.T, db *dbtest.DB) *fixture {
-	f := &fixture{db: db, svc: agc.NewService(db.Client), acme: db.Tenant(t, "Acme")}
+	f := &fixture{db: db, svc: agc.NewService(db.Client, nil), acme: db.Tenant(t, "Acme")}
 	f.admin = f.acme.Admin()
 	status := func(code, stage string) uuid.UUID {
 		return db.Client.RetentionStatusConfig.Create().SetTenantID(f.acme.TenantID).SetCode(code).SetLabel(code).

@@ -116,12 +116,12 @@ func Wire(cfg Config, db *DB) (*App, error) {
 	a.Dispatch = dispatch.NewService(db.Client, cfg.SecretsKey)
 	a.Dispatch.SetRateGate(limiter)
 	a.Catalog = catalog.NewService(db.Client)
-	a.AGCs = agc.NewService(db.Client)
 	a.Snapshots = snapshot.NewService(db.Client, db.Dialect)
 	if a.Dataset, err = dataset.NewService(db.Client, cfg.SecretsKey,
 		dataset.Host{DB: db.SQL, URL: cfg.DatabaseURL, Allow: cfg.DatasetAllow}); err != nil {
 		return nil, err
 	}
+	a.AGCs = agc.NewService(db.Client, a.Dataset)
 	a.EventFilters = eventfilter.NewService(db.Client, a.Dataset)
 	a.Audiences = audience.NewService(db.Client, a.Dataset)
 	a.ResultTypes = resulttype.NewService(db.Client)
