@@ -6,11 +6,14 @@ package graph
 
 import (
 	"context"
+	"strings"
+	"time"
 
 	"github.com/google/uuid"
 	"github.com/reten-io/reten/ent"
 	"github.com/reten-io/reten/graph/model"
 	"github.com/reten-io/reten/internal/agc"
+	"github.com/reten-io/reten/internal/engine"
 	"github.com/reten-io/reten/internal/patch"
 )
 
@@ -74,4 +77,20 @@ func (r *queryResolver) LifecycleDefaults(ctx context.Context) (*model.Lifecycle
 		return nil, err
 	}
 	return presentLifecycleDefaults(d), nil
+}
+
+// LifecycleSQL is the resolver for the lifecycleSQL field.
+func (r *queryResolver) LifecycleSQL(ctx context.Context, activityGenerationConfigID uuid.UUID, dialect *model.LifecycleSQLDialect, asOf *time.Time) (*model.LifecycleSQL, error) {
+	in := engine.SQLInput{}
+	if dialect != nil {
+		in.Dialect = strings.ToLower(string(*dialect))
+	}
+	if asOf != nil {
+		in.AsOf = asOf.Format(time.RFC3339Nano)
+	}
+	c, err := r.Engine.SQL(ctx, activityGenerationConfigID, in)
+	if err != nil {
+		return nil, agcErr(err)
+	}
+	return &model.LifecycleSQL{Dialect: model.LifecycleSQLDialect(strings.ToUpper(c.Dialect)), Query: c.Query, Params: engine.Params(c)}, nil
 }

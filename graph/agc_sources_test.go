@@ -1,7 +1,9 @@
 package graph_test
 
 import (
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/reten-io/reten/internal/apptest"
 	"github.com/reten-io/reten/internal/demo"
@@ -20,5 +22,27 @@ func TestAGCSourcesCheckedOverGraphQL(t *testing.T) {
 			`activationConfig.sourceColumns[0] must be a numeric column for the sum method`,
 			`engagementConfig.sourceTable "orders" is not a table of the dataset catalog`,
 			`resurrectionConfig.sourceTable "orders" is not a table of the dataset catalog`)
+	})
+}
+
+// TestLifecycleSQLOverGraphQL: the classification statement through the
+// same service, the dialect an enum, the instant a Time.
+func TestLifecycleSQLOverGraphQL(t *testing.T) {
+	each(t, newAGCSetup, func(t *testing.T, env *apptest.Env, s agcSetup) {
+		apptest.DemoDataset(t, env, s.acme.TenantID, demo.Options{Commerces: 3, Products: 2, Events: 5, Transactions: 5})
+		in := s.input("Lifecycle")
+		for _, p := range []string{"activationConfig", "engagementConfig", "resurrectionConfig"} {
+			in[p].(M)["sourceTable"], in[p].(M)["dateColumn"], in[p].(M)["sourceColumns"] = "transactions", "transacted_at", L{"transaction_id"}
+		}
+		out := gqlOK(t, env, s.ph, `mutation($in: CreateActivityGenerationConfigInput!) { createActivityGenerationConfig(input: $in) { id } }`, M{"in": in})
+		id := str(t, out, "createActivityGenerationConfig", "id")
+		q := `query($id: ID!, $at: Time) { lifecycleSQL(activityGenerationConfigID: $id, dialect: BIGQUERY, asOf: $at) { dialect query params } }`
+		got := gqlOK(t, env, s.ph, q, M{"id": id, "at": "2026-01-02T03:04:05.5Z"})
+		if str(t, got, "lifecycleSQL", "dialect") != "BIGQUERY" || !strings.Contains(str(t, got, "lifecycleSQL", "query"), "`transactions`") ||
+			str(t, got, "lifecycleSQL", "params", "p0") != "2026-01-02T03:04:05.5Z" {
+			t.Fatalf("lifecycleSQL = %v", got)
+		}
+		res := env.GraphQL(q, M{"id": id, "at": time.Now().Add(time.Hour).UTC().Format(time.RFC3339)}, s.ph)
+		expectInvalid(t, res, "lifecycleSQL", "asOf must not be in the future")
 	})
 }

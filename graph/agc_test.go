@@ -174,7 +174,7 @@ func TestAGCsOverGraphQL(t *testing.T) {
 			expectInvalid(t, env.GraphQL(`mutation($id: ID!, $in: LifecycleInput!) { replaceActivityGenerationConfigLifecycle(id: $id, input: $in) }`,
 				M{"id": id, "in": M{"engagementConfig": M{"engagementLevels": L{
 					M{"statusCode": "low", "userRetentionStatusConfigID": s.status["low"], "label": "B", "minThreshold": 5, "maxThreshold": 1, "order": 1}}}}}, s.ph),
-				"replaceActivityGenerationConfigLifecycle", "engagementConfig.engagementLevels[0].maxThreshold must not be less than min_threshold")
+				"replaceActivityGenerationConfigLifecycle", "engagementConfig.engagementLevels[0].maxThreshold must not be less than minThreshold")
 		})
 
 		t.Run("publish, pause and archive", func(t *testing.T) {

@@ -37,7 +37,7 @@ func TestCommercesOverGraphQL(t *testing.T) {
 				"createCommerce", "Required permissions: commerce:manage", "FORBIDDEN", 403)
 			// Duplicate external id in the tenant.
 			expectFieldError(t, env.GraphQL(`mutation { createCommerce(input: {externalID: "C-1", name: "Otro"}) { id } }`, nil, s.h),
-				"createCommerce", `A commerce with external_id "C-1" already exists`, "CONFLICT", 409)
+				"createCommerce", `A commerce with externalID "C-1" already exists`, "CONFLICT", 409)
 		})
 
 		t.Run("primary address switch", func(t *testing.T) {

@@ -86,7 +86,7 @@ func TestTenantDatasetOverGraphQL(t *testing.T) {
 		expectData(t, env.GraphQL(`mutation { setTenantDataset(input: {engine: postgres, schemaName: "v2"}) { schemaName hasConnection } }`, nil, s.h),
 			M{"setTenantDataset": M{"schemaName": "v2", "hasConnection": true}})
 		expectInvalid(t, env.GraphQL(`mutation { setTenantDataset(input: {engine: sqlite, schemaName: "s"}) { id } }`, nil, s.h),
-			"setTenantDataset", "connection should not be empty", "schema_name is only accepted with engine postgres")
+			"setTenantDataset", "connection should not be empty", "schemaName is only accepted with engine postgres")
 		expectData(t, env.GraphQL(`mutation { setTenantDataset(input: {engine: bigquery, bigqueryProject: "acme-project", bigqueryDataset: "events"}) {
 			engine schemaName bigqueryProject bigqueryDataset hasConnection } }`, nil, s.h),
 			M{"setTenantDataset": M{"engine": "bigquery", "schemaName": "", "bigqueryProject": "acme-project", "bigqueryDataset": "events", "hasConnection": false}})
@@ -101,8 +101,8 @@ func TestTenantDatasetOverGraphQL(t *testing.T) {
 		broken.Tables[1].Columns[9].Repeated = false
 		broken.Tables[1].SemiJoins[0].On[0].Right = "nope"
 		expectInvalid(t, env.GraphQL(setCatalog, M{"in": catalogVars(broken)}, s.h), "setTenantDatasetCatalog",
-			"tables[1].columns[9].is_repeated must be true for a RECORD column",
-			"tables[1].semi_joins[0].on[0].right must name a column of product_properties that is neither RECORD nor repeated")
+			"tables[1].columns[9].isRepeated must be true for a RECORD column",
+			"tables[1].semiJoins[0].on[0].right must name a column of product_properties that is neither RECORD nor repeated")
 		expectData(t, env.GraphQL(get, nil, s.h), M{"tenantDataset": want})
 
 		// Permissions and isolation.

@@ -114,8 +114,8 @@ func TestTenantAdministrationOverGraphQL(t *testing.T) {
 			M{"projects": M{"edges": L{M{"node": M{"name": "Principal", "isMain": true}}}}})
 
 		expectBody(t, env.GraphQL(`mutation($id: ID!) { updateTenant(id: $id, input: {timeZone: "Mars/Olympus"}) { id } }`, M{"id": gamma}, h),
-			200, M{"data": nil, "errors": L{M{"message": "time_zone must be a valid IANA time zone", "path": L{"updateTenant"},
-				"extensions": M{"code": "BAD_REQUEST", "statusCode": 400, "messages": L{"time_zone must be a valid IANA time zone"}}}}})
+			200, M{"data": nil, "errors": L{M{"message": "timeZone must be a valid IANA time zone", "path": L{"updateTenant"},
+				"extensions": M{"code": "BAD_REQUEST", "statusCode": 400, "messages": L{"timeZone must be a valid IANA time zone"}}}}})
 		expectBody(t, env.GraphQL(`mutation($id: ID!) { updateTenant(id: $id, input: {name: "Mine"}) { id } }`, M{"id": beta.TenantID}, h),
 			200, M{"data": nil, "errors": L{fieldError(L{"updateTenant"}, "Tenant not found", "NOT_FOUND", 404)}})
 	})

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/reten-io/reten/graph/model"
+	"github.com/reten-io/reten/internal/audience"
 	"github.com/reten-io/reten/internal/criteria"
 	qb "github.com/reten-io/reten/internal/querybuilder"
 )
@@ -255,7 +256,7 @@ func (c *qbConv) arithmeticOperand(op *model.ArithmeticOperandInput, rest, gql s
 
 // path translates a path the service reports to the argument's names:
 // the longest recorded REST prefix is replaced by its GraphQL path, and a
-// composition's operandCriteriaId is operandAudienceID.
+// composition's members are named as AudienceCompositionInput's.
 func (a qbArg) path(p string) string {
 	best := ""
 	for rest := range a.paths {
@@ -266,10 +267,19 @@ func (a qbArg) path(p string) string {
 	if best != "" {
 		p = a.paths[best] + p[len(best):]
 	}
-	if strings.HasPrefix(p, "compositions[") && strings.HasSuffix(p, ".operandCriteriaId") {
-		p = strings.TrimSuffix(p, "operandCriteriaId") + "operandAudienceID"
+	if strings.HasPrefix(p, audience.CompositionsPath+"[") {
+		for rest, gql := range compositionMembers {
+			if strings.HasSuffix(p, "."+rest) {
+				return strings.TrimSuffix(p, rest) + gql
+			}
+		}
 	}
 	return p
+}
+
+// compositionMembers are the GraphQL names of a composition's REST members.
+var compositionMembers = map[string]string{
+	audience.OperandMember: "operandAudienceID", audience.SetOperatorMember: "setOperator",
 }
 
 // err translates the paths that start the messages of a definition's 400

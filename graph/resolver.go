@@ -17,6 +17,7 @@ import (
 	"github.com/reten-io/reten/internal/cutoff"
 	"github.com/reten-io/reten/internal/dataset"
 	"github.com/reten-io/reten/internal/dispatch"
+	"github.com/reten-io/reten/internal/engine"
 	"github.com/reten-io/reten/internal/eventfilter"
 	"github.com/reten-io/reten/internal/fieldorg"
 	"github.com/reten-io/reten/internal/idempotency"
@@ -34,6 +35,7 @@ import (
 // reach them as r.Resolver.X, since query fields share their names.
 type Resolver struct {
 	AGCs      *agc.Service
+	Engine    *engine.Service
 	APIKeys   *apikey.Service
 	Audiences *audience.Service
 	Catalog   *catalog.Service

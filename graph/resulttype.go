@@ -10,13 +10,13 @@ import (
 // resultTypeInput maps a GraphQL config input to the service's.
 func resultTypeInput(in *model.TaskResultTypeConfigInput) resulttype.Input {
 	pol := string(in.Polarity)
-	return resulttype.Input{Code: in.Code, IsActive: &in.IsActive, Polarity: &pol,
+	return resulttype.Input{Code: string(in.Code), IsActive: &in.IsActive, Polarity: &pol,
 		RequiresFutureScheduledAt: &in.RequiresFutureScheduledAt}
 }
 
 // resultTypeConfig presents a service config.
 func resultTypeConfig(c resulttype.Config) *model.TaskResultTypeConfig {
-	return &model.TaskResultTypeConfig{Code: c.Code, Label: c.Label, IsActive: c.IsActive,
+	return &model.TaskResultTypeConfig{Code: model.TaskResultTypeCode(c.Code), Label: c.Label, IsActive: c.IsActive,
 		Polarity: tenantresulttypeconfig.Polarity(c.Polarity), RequiresFutureScheduledAt: c.RequiresFutureScheduledAt,
 		IsDefault: c.IsDefault, UpdatedAt: c.UpdatedAt}
 }

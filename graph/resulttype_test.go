@@ -15,20 +15,22 @@ func TestTaskResultTypeConfigsOverGraphQL(t *testing.T) {
 			get(t, items, 9, "isDefault") != true || get(t, items, 9, "updatedAt") != nil {
 			t.Fatalf("list = %v", list)
 		}
-		expectData(t, env.GraphQL(`mutation { setTaskResultTypeConfig(input: {code: "other", isActive: false, polarity: POSITIVE, requiresFutureScheduledAt: true}) { `+fields+` } }`, nil, s.h),
+		expectData(t, env.GraphQL(`mutation { setTaskResultTypeConfig(input: {code: other, isActive: false, polarity: POSITIVE, requiresFutureScheduledAt: true}) { `+fields+` } }`, nil, s.h),
 			M{"setTaskResultTypeConfig": M{"code": "other", "isActive": false, "polarity": "POSITIVE", "requiresFutureScheduledAt": true, "isDefault": false}})
-		expectFieldError(t, env.GraphQL(`mutation { setTaskResultTypeConfig(input: {code: "nope", isActive: true, polarity: POSITIVE, requiresFutureScheduledAt: false}) { code } }`, nil, s.h),
-			"setTaskResultTypeConfig", "Task result type not found", "NOT_FOUND", 404)
-		expectFieldError(t, env.GraphQL(`mutation { setTaskResultTypeConfig(input: {code: "other", isActive: true, polarity: POSITIVE, requiresFutureScheduledAt: false}) { code } }`, nil, s.viewer),
+		// code is an enum of the catalog: the schema refuses other values.
+		expectVariableInvalid(t, env.GraphQL(`mutation($in: TaskResultTypeConfigInput!) { setTaskResultTypeConfig(input: $in) { code } }`,
+			M{"in": M{"code": "nope", "isActive": true, "polarity": "POSITIVE", "requiresFutureScheduledAt": false}}, s.h),
+			L{"in", "code"}, "nope is not a valid TaskResultTypeCode")
+		expectFieldError(t, env.GraphQL(`mutation { setTaskResultTypeConfig(input: {code: other, isActive: true, polarity: POSITIVE, requiresFutureScheduledAt: false}) { code } }`, nil, s.viewer),
 			"setTaskResultTypeConfig", "Required permissions: result-type-config:manage", "FORBIDDEN", 403)
 
 		// Bulk: all or none.
-		expectInvalid(t, env.GraphQL(`mutation { setTaskResultTypeConfigs(items: [{code: "success", isActive: false, polarity: NEGATIVE, requiresFutureScheduledAt: false},
-			{code: "success", isActive: true, polarity: NEGATIVE, requiresFutureScheduledAt: false}]) { code } }`, nil, s.h),
+		expectInvalid(t, env.GraphQL(`mutation { setTaskResultTypeConfigs(items: [{code: success, isActive: false, polarity: NEGATIVE, requiresFutureScheduledAt: false},
+			{code: success, isActive: true, polarity: NEGATIVE, requiresFutureScheduledAt: false}]) { code } }`, nil, s.h),
 			"setTaskResultTypeConfigs", `items.1.code "success" duplicates items.0.code`)
 		expectInvalid(t, env.GraphQL(`mutation { setTaskResultTypeConfigs(items: []) { code } }`, nil, s.h),
 			"setTaskResultTypeConfigs", "items must contain at least 1 elements")
-		out := gqlOK(t, env, s.h, `mutation { setTaskResultTypeConfigs(items: [{code: "no_answer", isActive: false, polarity: NEGATIVE, requiresFutureScheduledAt: false}]) { `+fields+` } }`, nil)
+		out := gqlOK(t, env, s.h, `mutation { setTaskResultTypeConfigs(items: [{code: no_answer, isActive: false, polarity: NEGATIVE, requiresFutureScheduledAt: false}]) { `+fields+` } }`, nil)
 		got, _ := out["setTaskResultTypeConfigs"].([]any)
 		if len(got) != 10 || get(t, got, 0, "isDefault") != true || get(t, got, 7, "code") != "no_answer" || get(t, got, 7, "isActive") != false ||
 			get(t, got, 9, "isActive") != false {
@@ -51,7 +53,7 @@ func TestTenantSettingsOverGraphQL(t *testing.T) {
 		expectData(t, env.GraphQL(`mutation { updateTenantSettings(input: {timeZone: "Europe/Madrid", dayCutoff: "18:30"}) { timeZone dayCutoff } }`, nil, s.h),
 			M{"updateTenantSettings": M{"timeZone": "Europe/Madrid", "dayCutoff": "18:30"}})
 		expectInvalid(t, env.GraphQL(`mutation { updateTenantSettings(input: {timeZone: "Nowhere", dayCutoff: "7pm"}) { timeZone } }`, nil, s.h),
-			"updateTenantSettings", "time_zone must be a valid IANA time zone", "day_cutoff must be a time of day in HH:MM format")
+			"updateTenantSettings", "timeZone must be a valid IANA time zone", "dayCutoff must be a time of day in HH:MM format")
 		expectFieldError(t, env.GraphQL(`mutation { updateTenantSettings(input: {dayCutoff: "20:00"}) { timeZone } }`, nil, s.viewer),
 			"updateTenantSettings", "Required permissions: tenant-settings:manage", "FORBIDDEN", 403)
 		expectData(t, env.GraphQL(`{ tenantSettings { timeZone dayCutoff } }`, nil, s.viewer),

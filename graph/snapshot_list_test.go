@@ -162,7 +162,7 @@ func TestSnapshotConnectionOverGraphQL(t *testing.T) {
 			expectVariableInvalid(t, bad(M{"stage": "active"}), L{"filter", "stage"}, "active is not a valid CommerceLifecycleSnapshotStage")
 			expectBody(t, bad(M{"activityGenerationConfigID": "agc-1"}), http.StatusOK, M{"data": nil, "errors": L{fieldError(L{field, "filter", "activityGenerationConfigID"},
 				"filter.activityGenerationConfigID must be a UUID", "BAD_REQUEST", 400)}})
-			expectInvalid(t, bad(M{"stateChangedSince": "yesterday"}), field, snapshot.MsgSinceISO)
+			expectInvalid(t, bad(M{"stateChangedSince": "yesterday"}), field, "stateChangedSince must be a valid ISO 8601 date string")
 			expectInvalid(t, env.GraphQL(listQuery, M{"first": 101}, s.h), field, "first must not be greater than 100")
 			expectInvalid(t, env.GraphQL(listQuery, M{"last": 101}, s.h), field, "last must not be greater than 100")
 			expectFieldError(t, env.GraphQL(listQuery, nil, s.op), field, "Required permissions: commerce-lifecycle-snapshot:view", "FORBIDDEN", 403)

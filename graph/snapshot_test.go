@@ -160,7 +160,7 @@ func TestSnapshotUpsertsOverGraphQL(t *testing.T) {
 				return M{"externalID": e, "activityGenerationConfigID": agc, "code": code, "stage": stage, "lastComputedAt": at}
 			}
 			expectInvalid(t, env.GraphQL(batchQuery, M{"items": L{snapItem(s.c1, s.low, "new", "ACTIVATION", t4), ext("EXT-1", s.low, "new", "ACTIVATION", t4)}}, s.h),
-				field, snapshot.MsgItemsMixed)
+				field, "every item must use the same identifier type: commerceID or externalID")
 			expectInvalid(t, env.GraphQL(batchQuery, M{"items": L{}}, s.h), field, snapshot.MsgItemsEmpty)
 			expectFieldError(t, env.GraphQL(batchQuery, M{"items": L{snapItem(s.c1, s.low, "new", "ACTIVATION", t4)}}, s.viewer), field,
 				"Required permissions: commerce-lifecycle-snapshot:create", "FORBIDDEN", 403)

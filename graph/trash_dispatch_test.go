@@ -17,7 +17,7 @@ func TestTrashAndDispatchOverGraphQL(t *testing.T) {
 			expectData(t, env.GraphQL(`{ trashSettings { retentionDays } }`, nil, s.h), M{"trashSettings": M{"retentionDays": 45}})
 			expectData(t, env.GraphQL(`{ trashSettings { retentionDays } }`, nil, s.bh), M{"trashSettings": M{"retentionDays": 30}})
 			expectInvalid(t, env.GraphQL(`mutation { updateTrashSettings(input: {retentionDays: 0}) { retentionDays } }`, nil, s.h),
-				"updateTrashSettings", "retention_days must not be less than 1")
+				"updateTrashSettings", "retentionDays must not be less than 1")
 			expectFieldError(t, env.GraphQL(`{ trashSettings { retentionDays } }`, nil, s.viewer),
 				"trashSettings", "Required permissions: trash:manage-settings", "FORBIDDEN", 403)
 

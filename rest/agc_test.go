@@ -21,6 +21,9 @@ type agcFix struct {
 	h      apptest.Headers
 	token  string
 	status map[string]uuid.UUID
+	// onDemo makes the pillars read the demo dataset's transactions (for
+	// tenants with a dataset, whose sources are checked).
+	onDemo bool
 }
 
 func newAGCFix(t *testing.T, env *apptest.Env, name string) *agcFix {
@@ -41,6 +44,17 @@ func newAGCFix(t *testing.T, env *apptest.Env, name string) *agcFix {
 }
 
 func (f *agcFix) createBody(name string) map[string]any {
+	b := f.ordersBody(name)
+	if f.onDemo {
+		for _, p := range []string{"activation", "engagement", "resurrection"} {
+			pillar := b[p].(map[string]any)
+			pillar["source_table"], pillar["date_column"], pillar["source_columns"] = "transactions", "transacted_at", []string{"transaction_id"}
+		}
+	}
+	return b
+}
+
+func (f *agcFix) ordersBody(name string) map[string]any {
 	return map[string]any{
 		"name": name, "description": "Retail lifecycle",
 		"activation": map[string]any{"name": "Act", "description": "first orders", "source_table": "orders",

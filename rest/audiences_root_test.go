@@ -39,6 +39,7 @@ func expectRootConfirmation(t *testing.T, res *apptest.Response, names string, c
 func TestRootAudienceDefinitionNeedsConfirmation(t *testing.T) {
 	apptest.Each(t, func(t *testing.T, env *apptest.Env) {
 		a := newAGCFix(t, env, "Acme")
+		a.onDemo = true
 		f := &auFix{env: env, tenant: a.tenant, h: a.h}
 		f.data, f.prefix = auDemoDataset(t, env, a.tenant.TenantID)
 		root := f.root(t)

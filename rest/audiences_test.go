@@ -19,7 +19,7 @@ const (
 	auReferenced   = "Cannot delete an audience criteria that is referenced by another active audience criteria; remove that composition from the referencing audience criteria first."
 	auNoDataset    = "Tenant dataset not configured"
 	auCycle        = "audience compositions form a cycle: an audience cannot include itself"
-	auMissing      = "compositions[0].operandCriteriaId: the operand audience criteria does not exist in this project"
+	auMissing      = "compositions[0].operand_criteria_id: the operand audience criteria does not exist in this project"
 	auIdentityRule = "an audience must select an identity column (commerces.commerce_id, events.commerce_id, transactions.commerce_id) as a column select item in at least one block"
 )
 
@@ -94,7 +94,7 @@ func auBlocks(bs ...map[string]any) []any {
 }
 
 func auComp(operand any, op string) map[string]any {
-	return map[string]any{"operandCriteriaId": operand, "setOperator": op}
+	return map[string]any{"operand_criteria_id": operand, "set_operator": op}
 }
 
 // create posts an audience that must be created and returns its body.
@@ -309,17 +309,25 @@ func TestAudienceCompositions(t *testing.T) {
 		apptest.ExpectError(t, env.Do("POST", "/api/audience-criterias", map[string]any{"name": "X", "queryBlocks": auBlocks(auSegmentBlock("pharmacy")),
 			"compositions": "x"}, f.h), 400, []string{"compositions: compositions must be an array"})
 		apptest.ExpectError(t, env.Do("POST", "/api/audience-criterias", map[string]any{"name": "X", "queryBlocks": auBlocks(auSegmentBlock("pharmacy")),
-			"compositions": []any{map[string]any{"operandCriteriaId": "nope", "setOperator": "MINUS", "extra": 1}, 7, map[string]any{}}}, f.h), 400, []string{
+			"compositions": []any{map[string]any{"operand_criteria_id": "nope", "set_operator": "MINUS", "extra": 1}, 7, map[string]any{}}}, f.h), 400, []string{
 			"compositions[0].extra: property extra should not exist",
-			"compositions[0].operandCriteriaId: operandCriteriaId must be a UUID",
-			"compositions[0].setOperator: setOperator must be one of the following values: UNION_DISTINCT, UNION_ALL, INTERSECT_DISTINCT",
+			"compositions[0].operand_criteria_id: operand_criteria_id must be a UUID",
+			"compositions[0].set_operator: set_operator must be one of the following values: UNION_DISTINCT, UNION_ALL, INTERSECT_DISTINCT",
 			"compositions[1]: compositions[1] must be an object",
-			"compositions[2].operandCriteriaId: operandCriteriaId should not be null or undefined",
-			"compositions[2].setOperator: setOperator should not be null or undefined",
+			"compositions[2].operand_criteria_id: operand_criteria_id should not be null or undefined",
+			"compositions[2].set_operator: set_operator should not be null or undefined",
+		})
+		// Request bodies are snake_case: the camelCase members are refused by name.
+		apptest.ExpectError(t, env.Do("PATCH", "/api/audience-criterias/"+id, map[string]any{
+			"compositions": []any{map[string]any{"operandCriteriaId": quito, "setOperator": "UNION_ALL"}}}, f.h), 400, []string{
+			"compositions[0].operandCriteriaId: property operandCriteriaId should not exist",
+			"compositions[0].setOperator: property setOperator should not exist",
+			"compositions[0].operand_criteria_id: operand_criteria_id should not be null or undefined",
+			"compositions[0].set_operator: set_operator should not be null or undefined",
 		})
 		apptest.ExpectError(t, env.Do("POST", "/api/audience-criterias", map[string]any{"name": "X", "queryBlocks": auBlocks(auSegmentBlock("pharmacy")),
 			"compositions": []any{auComp(quito, "UNION_ALL"), auComp(quito, "UNION_DISTINCT")}}, f.h), 400,
-			[]string{"compositions[1].operandCriteriaId: the audience criteria is already an operand of this audience"})
+			[]string{"compositions[1].operand_criteria_id: the audience criteria is already an operand of this audience"})
 
 		// Operands must be live audiences of the active project.
 		other := f.ok(t, 201, "POST", "/api/projects", map[string]any{"name": "Otro"})
@@ -346,7 +354,7 @@ func TestAudienceCompositions(t *testing.T) {
 		}
 		res := env.Do("POST", "/api/audience-criterias/validate-from-body", map[string]any{"queryBlocks": auBlocks(auSegmentBlock("pharmacy")),
 			"compositions": []any{auComp(id, "UNION_ALL"), auComp(uuid.Nil.String(), "UNION_ALL")}}, f.h)
-		if res.Status != 201 || string(res.Body) != `{"valid":false,"errors":[{"path":"compositions[1].operandCriteriaId","message":"the operand audience criteria does not exist in this project"}]}`+"\n" {
+		if res.Status != 201 || string(res.Body) != `{"valid":false,"errors":[{"path":"compositions[1].operand_criteria_id","message":"the operand audience criteria does not exist in this project"}]}`+"\n" {
 			t.Fatalf("validate = %d %s", res.Status, res.Body)
 		}
 

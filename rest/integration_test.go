@@ -208,7 +208,7 @@ func TestIntegrationGraphQL(t *testing.T) {
 		}
 		env.GraphQL(`mutation { submitIntegrationActivityResult(input: {commerceExternalID: "EXT-Acme", occurredAt: "2030-05-01T12:00:00Z",
 			status: COMPLETED, taskResult: {result: "success"}}) { id } }`, nil, f.th).JSON(t, &sub)
-		if len(sub.Errors) != 1 || sub.Errors[0].Message != msgNeedsProject || sub.Errors[0].Extensions["statusCode"] != float64(400) {
+		if len(sub.Errors) != 1 || sub.Errors[0].Message != "Falta el header obligatorio x-project-id: un resultado sin activityID necesita proyecto." || sub.Errors[0].Extensions["statusCode"] != float64(400) {
 			t.Fatalf("project-less: %+v", sub)
 		}
 	})

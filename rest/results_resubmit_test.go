@@ -18,6 +18,11 @@ func msgStale(updatedAt any) string {
 	return "occurred_at must be later than the result's last update (" + updatedAt.(string) + ")"
 }
 
+// gqlMsgStale is msgStale as GraphQL says it (its input member names).
+func gqlMsgStale(updatedAt any) string {
+	return "occurredAt must be later than the result's last update (" + updatedAt.(string) + ")"
+}
+
 // TestResultResubmissionGuards: submitting again for an activity that has a
 // result updates it through the guards of PATCH, on the project route and
 // the integration route: the temporal guard always, the result status
@@ -107,9 +112,9 @@ func TestResultResubmissionGuardsGraphQL(t *testing.T) {
 		const submit = `mutation($a: ID!, $at: Time!, $s: ActivityResultResultStatus!, $o: Boolean) {
 			submitActivityResult(input: {activityID: $a, occurredAt: $at, status: $s, hardOverride: $o, taskResult: {result: "success"}}) { id resultStatus } }`
 		expectGraphQLError(t, env.GraphQL(submit, map[string]any{"a": id, "at": resOlderOccurredAt, "s": "COMPLETED"}, f.h),
-			"CONFLICT", msgStale(first["updatedAt"]))
+			"CONFLICT", gqlMsgStale(first["updatedAt"]))
 		expectGraphQLError(t, env.GraphQL(submit, map[string]any{"a": id, "at": "2030-05-01T13:00:00Z", "s": "CANCELED"}, f.h),
-			"CONFLICT", msgTerminalToCanceled)
+			"CONFLICT", "Result in status COMPLETED is terminal and cannot change to CANCELED; send hardOverride to force it")
 		ok := env.GraphQL(submit, map[string]any{"a": id, "at": "2030-05-01T13:00:00Z", "s": "CANCELED", "o": true}, f.h)
 		var out struct {
 			Data struct {
@@ -171,7 +176,8 @@ func TestResultUnmatchedActivityIsStandalone(t *testing.T) {
 		// GraphQL: the same rule.
 		const submit = `mutation($a: ID!, $c: String) { submitActivityResult(input: {activityID: $a, commerceExternalID: $c,
 			occurredAt: "2030-05-01T12:00:00Z", status: COMPLETED, taskResult: {result: "success"}}) { source activityID commerceExternalID } }`
-		expectGraphQLError(t, env.GraphQL(submit, map[string]any{"a": f.otherTask}, f.h), "BAD_REQUEST", msgCommerceExt)
+		expectGraphQLError(t, env.GraphQL(submit, map[string]any{"a": f.otherTask}, f.h), "BAD_REQUEST",
+			"commerceExternalID should not be empty when activityID is absent")
 		res := env.GraphQL(submit, map[string]any{"a": f.otherTask, "c": "EXT-Acme"}, f.h)
 		var out struct {
 			Data struct {

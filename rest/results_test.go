@@ -359,12 +359,12 @@ func TestResultGraphQL(t *testing.T) {
 		}
 		upd := env.GraphQL(`mutation($id: ID!) { updateActivityResult(id: $id, input: {occurredAt: "2099-01-01T00:00:00Z", status: CANCELED}) { id } }`,
 			map[string]any{"id": s.ID}, f.h)
-		if want := "Result in status COMPLETED is terminal and cannot change to CANCELED; send hard_override to force it"; !strings.Contains(string(upd.Body), want) {
+		if want := "Result in status COMPLETED is terminal and cannot change to CANCELED; send hardOverride to force it"; !strings.Contains(string(upd.Body), want) {
 			t.Fatalf("update: %s", upd.Body)
 		}
 		bad := env.GraphQL(`mutation { submitActivityResult(input: {occurredAt: "2030-05-01T12:00:00Z", status: PENDING,
 			taskResult: {result: "success"}}) { id } }`, nil, f.h)
-		if !strings.Contains(string(bad.Body), "commerce_external_id should not be empty when activity_id is absent") {
+		if !strings.Contains(string(bad.Body), "commerceExternalID should not be empty when activityID is absent") {
 			t.Fatalf("validation: %s", bad.Body)
 		}
 	})

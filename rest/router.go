@@ -19,6 +19,7 @@ import (
 	"github.com/reten-io/reten/internal/cutoff"
 	"github.com/reten-io/reten/internal/dataset"
 	"github.com/reten-io/reten/internal/dispatch"
+	"github.com/reten-io/reten/internal/engine"
 	"github.com/reten-io/reten/internal/eventfilter"
 	"github.com/reten-io/reten/internal/fieldorg"
 	"github.com/reten-io/reten/internal/idempotency"
@@ -49,6 +50,7 @@ type Deps struct {
 	Dispatch      *dispatch.Service
 	Catalog       *catalog.Service
 	AGCs          *agc.Service
+	Engine        *engine.Service
 	Snapshots     *snapshot.Service
 	Dataset       *dataset.Service
 	EventFilters  *eventfilter.Service

@@ -1136,6 +1136,16 @@ type LifecycleInput struct {
 	ResurrectionConfig *ResurrectionConfigInput `json:"resurrectionConfig,omitempty"`
 }
 
+// A lifecycle classification statement with its parameters.
+type LifecycleSQL struct {
+	// The engine the statement is written for.
+	Dialect LifecycleSQLDialect `json:"dialect"`
+	// The SELECT: identity, stage, code, lifetime, days_since_last, engagement, moment_0, moment_1, ...
+	Query string `json:"query"`
+	// The parameter values by name (p0, p1, ...); positional engines take them in that order.
+	Params map[string]any `json:"params"`
+}
+
 // A number literal of an arithmetic expression.
 type NumberLiteral struct {
 	// The number, its digits as sent.
@@ -1472,8 +1482,8 @@ type TaskResultPatchInput struct {
 // never configured it (isDefault true; every type is active by default,
 // rescheduled and callback_requested require a committed date by default).
 type TaskResultTypeConfig struct {
-	// success, not_home, is_closed, no_interest, rescheduled, wrong_address, b2b_purchase, no_answer, callback_requested or other.
-	Code string `json:"code"`
+	// The type's code in the global catalog.
+	Code TaskResultTypeCode `json:"code"`
 	// Display label.
 	Label string `json:"label"`
 	// An inactive type is refused on result submission (422).
@@ -1491,7 +1501,7 @@ type TaskResultTypeConfig struct {
 // The whole configuration of one type (setTaskResultTypeConfig replaces it).
 type TaskResultTypeConfigInput struct {
 	// A code of the global catalog.
-	Code string `json:"code"`
+	Code TaskResultTypeCode `json:"code"`
 	// Whether results of this type are accepted.
 	IsActive bool `json:"isActive"`
 	// Whether the result counts as positive or negative.
@@ -2252,6 +2262,67 @@ func (e JoinType) MarshalJSON() ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
+// The engines a lifecycle classification statement is written for.
+type LifecycleSQLDialect string
+
+const (
+	// GoogleSQL (BigQuery): named @pN parameters.
+	LifecycleSQLDialectBigquery LifecycleSQLDialect = "BIGQUERY"
+	// PostgreSQL: positional $N parameters.
+	LifecycleSQLDialectPostgres LifecycleSQLDialect = "POSTGRES"
+	// SQLite: positional ?N parameters.
+	LifecycleSQLDialectSQLIte LifecycleSQLDialect = "SQLITE"
+)
+
+var AllLifecycleSQLDialect = []LifecycleSQLDialect{
+	LifecycleSQLDialectBigquery,
+	LifecycleSQLDialectPostgres,
+	LifecycleSQLDialectSQLIte,
+}
+
+func (e LifecycleSQLDialect) IsValid() bool {
+	switch e {
+	case LifecycleSQLDialectBigquery, LifecycleSQLDialectPostgres, LifecycleSQLDialectSQLIte:
+		return true
+	}
+	return false
+}
+
+func (e LifecycleSQLDialect) String() string {
+	return string(e)
+}
+
+func (e *LifecycleSQLDialect) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = LifecycleSQLDialect(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid LifecycleSQLDialect", str)
+	}
+	return nil
+}
+
+func (e LifecycleSQLDialect) MarshalGQL(w io.Writer) {
+	fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *LifecycleSQLDialect) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e LifecycleSQLDialect) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
 // How a group combines its children (LogicalOperatorEnum).
 type LogicalOperator string
 
@@ -2421,6 +2492,88 @@ func (e *SelectItemKind) UnmarshalJSON(b []byte) error {
 }
 
 func (e SelectItemKind) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+// The codes of the global result type catalog (the values task_result.result takes).
+type TaskResultTypeCode string
+
+const (
+	// The activity achieved its goal.
+	TaskResultTypeCodeSuccess TaskResultTypeCode = "success"
+	// Nobody was at the commerce.
+	TaskResultTypeCodeNotHome TaskResultTypeCode = "not_home"
+	// The commerce is closed.
+	TaskResultTypeCodeIsClosed TaskResultTypeCode = "is_closed"
+	// The commerce is not interested.
+	TaskResultTypeCodeNoInterest TaskResultTypeCode = "no_interest"
+	// The activity was moved to another date.
+	TaskResultTypeCodeRescheduled TaskResultTypeCode = "rescheduled"
+	// The commerce's address is wrong.
+	TaskResultTypeCodeWrongAddress TaskResultTypeCode = "wrong_address"
+	// The commerce made a B2B purchase.
+	TaskResultTypeCodeB2bPurchase TaskResultTypeCode = "b2b_purchase"
+	// Nobody answered.
+	TaskResultTypeCodeNoAnswer TaskResultTypeCode = "no_answer"
+	// The commerce asked to be called back.
+	TaskResultTypeCodeCallbackRequested TaskResultTypeCode = "callback_requested"
+	// Any other outcome.
+	TaskResultTypeCodeOther TaskResultTypeCode = "other"
+)
+
+var AllTaskResultTypeCode = []TaskResultTypeCode{
+	TaskResultTypeCodeSuccess,
+	TaskResultTypeCodeNotHome,
+	TaskResultTypeCodeIsClosed,
+	TaskResultTypeCodeNoInterest,
+	TaskResultTypeCodeRescheduled,
+	TaskResultTypeCodeWrongAddress,
+	TaskResultTypeCodeB2bPurchase,
+	TaskResultTypeCodeNoAnswer,
+	TaskResultTypeCodeCallbackRequested,
+	TaskResultTypeCodeOther,
+}
+
+func (e TaskResultTypeCode) IsValid() bool {
+	switch e {
+	case TaskResultTypeCodeSuccess, TaskResultTypeCodeNotHome, TaskResultTypeCodeIsClosed, TaskResultTypeCodeNoInterest, TaskResultTypeCodeRescheduled, TaskResultTypeCodeWrongAddress, TaskResultTypeCodeB2bPurchase, TaskResultTypeCodeNoAnswer, TaskResultTypeCodeCallbackRequested, TaskResultTypeCodeOther:
+		return true
+	}
+	return false
+}
+
+func (e TaskResultTypeCode) String() string {
+	return string(e)
+}
+
+func (e *TaskResultTypeCode) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = TaskResultTypeCode(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid TaskResultTypeCode", str)
+	}
+	return nil
+}
+
+func (e TaskResultTypeCode) MarshalGQL(w io.Writer) {
+	fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *TaskResultTypeCode) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e TaskResultTypeCode) MarshalJSON() ([]byte, error) {
 	var buf bytes.Buffer
 	e.MarshalGQL(&buf)
 	return buf.Bytes(), nil

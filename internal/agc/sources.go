@@ -111,28 +111,61 @@ func createdSources(in CreateInput) []pillarSource {
 	}
 }
 
+// StoredSourceIssues are the reasons the lifecycle engine cannot read the
+// stored pillars of a (loaded with its pillars) from cat, in the messages of
+// the save-time check; none when it can.
+func StoredSourceIssues(cat *qb.Catalog, a *ent.ActivityGenerationConfig) []string {
+	var msgs []string
+	for _, p := range storedSources(a) {
+		msgs = append(msgs, sourceIssues(cat, p)...)
+	}
+	return msgs
+}
+
+// storedSources are the sources of the stored pillars of a.
+func storedSources(a *ent.ActivityGenerationConfig) []pillarSource {
+	var out []pillarSource
+	if p := a.Edges.ActivationConfig; p != nil {
+		out = append(out, pillarSource{"activation", stored(p.SourceTable, p.DateColumn, p.SourceColumns), string(p.AggregationMethod)})
+	}
+	if p := a.Edges.EngagementConfig; p != nil {
+		out = append(out, pillarSource{"engagement", stored(p.SourceTable, p.DateColumn, p.SourceColumns), p.CountingMethod})
+	}
+	if p := a.Edges.ResurrectionConfig; p != nil {
+		out = append(out, pillarSource{"resurrection", stored(p.SourceTable, p.DateColumn, p.SourceColumns), ""})
+	}
+	return out
+}
+
 // editedSources are the sources of the pillars a lifecycle edit touches,
 // each field sent replacing the stored one.
 func editedSources(a *ent.ActivityGenerationConfig, in LifecycleInput) []pillarSource {
 	var out []pillarSource
-	if p, cur := in.Activation, a.Edges.ActivationConfig; p != nil && cur != nil && touchesSource(p.PillarFields, p.AggregationMethod) {
-		method := string(cur.AggregationMethod)
-		if p.AggregationMethod != nil {
-			method = *p.AggregationMethod
+	for _, p := range storedSources(a) {
+		f, method, ok := in.sent(p.path)
+		if !ok || !touchesSource(f, method) {
+			continue
 		}
-		out = append(out, pillarSource{"activation", sourceOf(p.PillarFields, stored(cur.SourceTable, cur.DateColumn, cur.SourceColumns)), method})
-	}
-	if p, cur := in.Engagement, a.Edges.EngagementConfig; p != nil && cur != nil && touchesSource(p.PillarFields, p.CountingMethod) {
-		method := cur.CountingMethod
-		if p.CountingMethod != nil {
-			method = *p.CountingMethod
+		p.source = sourceOf(f, p.source)
+		if method != nil {
+			p.method = *method
 		}
-		out = append(out, pillarSource{"engagement", sourceOf(p.PillarFields, stored(cur.SourceTable, cur.DateColumn, cur.SourceColumns)), method})
-	}
-	if p, cur := in.Resurrection, a.Edges.ResurrectionConfig; p != nil && cur != nil && touchesSource(p.PillarFields, nil) {
-		out = append(out, pillarSource{"resurrection", sourceOf(p.PillarFields, stored(cur.SourceTable, cur.DateColumn, cur.SourceColumns)), ""})
+		out = append(out, p)
 	}
 	return out
+}
+
+// sent is what the edit sends of pillar path: its fields and its method.
+func (in LifecycleInput) sent(path string) (PillarFields, *string, bool) {
+	switch {
+	case path == "activation" && in.Activation != nil:
+		return in.Activation.PillarFields, in.Activation.AggregationMethod, true
+	case path == "engagement" && in.Engagement != nil:
+		return in.Engagement.PillarFields, in.Engagement.CountingMethod, true
+	case path == "resurrection" && in.Resurrection != nil:
+		return in.Resurrection.PillarFields, nil, true
+	}
+	return PillarFields{}, nil, false
 }
 
 func stored(table, date string, cols []string) lifecycle.Source {

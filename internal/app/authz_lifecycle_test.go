@@ -111,6 +111,11 @@ var lifecycleProbes = map[string]probe{
 	"POST /activity-generation-configs/{id}/pause": {path: func(f *fixture) string {
 		return "/activity-generation-configs/" + f.agcFor("pause", "active").String() + "/pause"
 	}, crossCode: 404, crossMsg: agcMissing("pause")},
+	"GET /activity-generation-configs/{id}/lifecycle-sql": {path: func(f *fixture) string {
+		return "/activity-generation-configs/" + f.engineAGC().String() + "/lifecycle-sql"
+	}, crossCode: 404, crossMsg: agcMissing("engine")},
+	"Query.lifecycleSQL": {query: `query($id: ID!) { lifecycleSQL(activityGenerationConfigID: $id) { dialect query } }`,
+		vars: func(f *fixture) map[string]any { return map[string]any{"id": f.engineAGC()} }, crossCode: 404, crossMsg: agcMissing("engine")},
 	"GET /activation-configs":         {},
 	"GET /activation-configs/{id}":    pillarProbe("activation", "Activation config not found"),
 	"GET /engagement-configs":         {},
@@ -121,9 +126,9 @@ var lifecycleProbes = map[string]probe{
 	"Query.activityGenerationConfigs": {query: `{ activityGenerationConfigs { totalCount edges { node { id activationConfig { id } } } } }`},
 	"Query.lifecycleDefaults":         {query: `{ lifecycleDefaults { activationConfig { name } } }`},
 	"Mutation.createActivityGenerationConfig": {query: `mutation($n: String!) { createActivityGenerationConfig(input: {name: $n,
-		activationConfig: {name: "P", sourceTable: "orders", dateColumn: "d", aggregationMethod: count, activationMoments: []},
-		engagementConfig: {name: "P", sourceTable: "orders", dateColumn: "d", engagementWindowDays: 30, minLifetimeActionsForEngaged: 1, countingMethod: "count", engagementLevels: []},
-		resurrectionConfig: {name: "P", sourceTable: "orders", dateColumn: "d", resurrectionThresholds: []}}) { id } }`,
+		activationConfig: {name: "P", sourceTable: "transactions", dateColumn: "transacted_at", aggregationMethod: count, activationMoments: []},
+		engagementConfig: {name: "P", sourceTable: "transactions", dateColumn: "transacted_at", engagementWindowDays: 30, minLifetimeActionsForEngaged: 1, countingMethod: "count", engagementLevels: []},
+		resurrectionConfig: {name: "P", sourceTable: "transactions", dateColumn: "transacted_at", resurrectionThresholds: []}}) { id } }`,
 		vars: func(*fixture) map[string]any { return map[string]any{"n": unique("AGC")} }},
 	"Mutation.updateActivityGenerationConfig": {query: `mutation($id: ID!) { updateActivityGenerationConfig(id: $id, input: {description: "x"}) { id } }`,
 		vars: func(f *fixture) map[string]any { return map[string]any{"id": f.agcFor("gql-update", "draft")} }, crossCode: 404, crossMsg: agcMissing("gql-update")},
@@ -205,6 +210,21 @@ func (f *fixture) agcFor(name, status string) uuid.UUID {
 		SetMinLifetimeActionsForEngaged(1).SetCountingMethod("count").SaveX(ctx)
 	c.ResurrectionConfig.Create().SetID(agcProbeID(name + "/resurrection")).SetTenantID(tid).SetProjectID(pid).
 		SetActivityGenerationConfigID(id).SetName("R").SetSourceTable("t").SetDateColumn("d").SaveX(ctx)
+	return id
+}
+
+// engineAGC is tenant A's probe AGC whose pillars read the demo dataset's
+// transactions, with that dataset configured (the lifecycle engine's lines).
+func (f *fixture) engineAGC() uuid.UUID {
+	f.auReady()
+	id := f.agcFor("engine", "draft")
+	ctx, c := f.aCtx(), f.env.App.DB.Client
+	c.ActivationConfig.Update().Where(activationconfig.ActivityGenerationConfigID(id)).
+		SetSourceTable("transactions").SetDateColumn("transacted_at").ExecX(ctx)
+	c.EngagementConfig.Update().Where(engagementconfig.ActivityGenerationConfigID(id)).
+		SetSourceTable("transactions").SetDateColumn("transacted_at").ExecX(ctx)
+	c.ResurrectionConfig.Update().Where(resurrectionconfig.ActivityGenerationConfigID(id)).
+		SetSourceTable("transactions").SetDateColumn("transacted_at").ExecX(ctx)
 	return id
 }
 

@@ -3,6 +3,7 @@ package app_test
 import (
 	"context"
 	"maps"
+	"strings"
 	"time"
 
 	"github.com/google/uuid"
@@ -52,7 +53,8 @@ var resultProbes = map[string]probe{
 		vars: func(f *fixture) map[string]any { f.actA(); return nil }},
 	"Mutation.submitIntegrationActivityResult": {query: `mutation($a: ID!) { submitIntegrationActivityResult(input: {activityID: $a,
 		commerceExternalID: "EXT-PROBE", occurredAt: "2030-01-01T00:00:00Z", status: PENDING, taskResult: {result: "success"}}) { id projectID resultStatus } }`,
-		vars: func(f *fixture) map[string]any { return map[string]any{"a": f.actA()} }, crossCode: 400, crossMsg: tenancy.MsgResultNeedsProject},
+		vars: func(f *fixture) map[string]any { return map[string]any{"a": f.actA()} }, crossCode: 400,
+		crossMsg: strings.Replace(tenancy.MsgResultNeedsProject, "activity_id", "activityID", 1)}, // GraphQL names its input fields
 }
 
 func init() { maps.Copy(probes, resultProbes) }

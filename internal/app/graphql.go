@@ -47,6 +47,7 @@ func graphqlHandler(client *ent.Client, tenancyResolver *tenancy.Resolver, limit
 	srv.AroundFields(whereScope(client)) // edge filters get the data layer's tenant/project scope
 	srv.AroundFields(pageWindow(es.Schema()))
 	srv.AroundFields(mutationSelection(es.Schema())) // services commit: refuse before writing
+	srv.AroundFields(graph.InputNames(es.Schema()))  // messages name the GraphQL input members
 	srv.SetErrorPresenter(presentGraphQLError)
 	srv.SetRecoverFunc(func(ctx context.Context, p any) error {
 		slog.ErrorContext(ctx, "graphql panic", "panic", p)

@@ -19,11 +19,18 @@ import (
 // CompositionsPath is the root of composition paths in messages.
 const CompositionsPath = "compositions"
 
+// Members of a composition in request bodies (snake_case, SPEC.md
+// "Conventions"); the paths of composition messages name them.
+const (
+	OperandMember     = "operand_criteria_id"
+	SetOperatorMember = "set_operator"
+)
+
 // Messages of the composition rules (each prefixed by its path, as
 // criteria.Invalid presents definition issues).
 const (
 	MsgCompositionsArray  = "compositions must be an array"
-	MsgOperandUUID        = "operandCriteriaId must be a UUID"
+	MsgOperandUUID        = OperandMember + " must be a UUID"
 	MsgOperandMissing     = "the operand audience criteria does not exist in this project"
 	MsgOperandUnreachable = "the operand audience criteria combines an audience criteria that no longer exists"
 	MsgOperandDuplicate   = "the audience criteria is already an operand of this audience"
@@ -37,7 +44,8 @@ type CompositionInput struct {
 }
 
 // DecodeCompositions strictly decodes a compositions JSON value (already
-// parsed by the adapter): an array of {operandCriteriaId, setOperator}.
+// parsed by the adapter): an array of {operand_criteria_id, set_operator};
+// other members (the camelCase names too) are refused by name.
 // Every broken rule is one message of a 400.
 func DecodeCompositions(v any) ([]CompositionInput, error) {
 	arr, ok := v.([]any)
@@ -55,29 +63,29 @@ func DecodeCompositions(v any) ([]CompositionInput, error) {
 			continue
 		}
 		for _, k := range sortedKeys(m) {
-			if k != "operandCriteriaId" && k != "setOperator" {
+			if k != OperandMember && k != SetOperatorMember {
 				fail(p+"."+k, "property "+k+" should not exist")
 			}
 		}
-		switch raw, present := m["operandCriteriaId"]; {
+		switch raw, present := m[OperandMember]; {
 		case !present || raw == nil:
-			fail(p+".operandCriteriaId", "operandCriteriaId should not be null or undefined")
+			fail(p+"."+OperandMember, OperandMember+" should not be null or undefined")
 		default:
 			s, _ := raw.(string)
 			id, err := uuid.Parse(s)
 			if err != nil {
-				fail(p+".operandCriteriaId", MsgOperandUUID)
+				fail(p+"."+OperandMember, MsgOperandUUID)
 			}
 			out[i].OperandID = id
 		}
-		switch raw, present := m["setOperator"]; {
+		switch raw, present := m[SetOperatorMember]; {
 		case !present || raw == nil:
-			fail(p+".setOperator", "setOperator should not be null or undefined")
+			fail(p+"."+SetOperatorMember, SetOperatorMember+" should not be null or undefined")
 		default:
 			s, _ := raw.(string)
 			op, ok := qb.SetOperators.Parse(s)
 			if !ok {
-				fail(p+".setOperator", qb.SetOperators.Message("setOperator"))
+				fail(p+"."+SetOperatorMember, qb.SetOperators.Message(SetOperatorMember))
 			}
 			out[i].SetOperator = string(op)
 		}
@@ -96,10 +104,10 @@ func compositionIssues(comps []CompositionInput) []qb.Issue {
 	for i, c := range comps {
 		p := fmt.Sprintf("%s[%d]", CompositionsPath, i)
 		if _, ok := qb.SetOperators.Parse(c.SetOperator); !ok {
-			issues = append(issues, qb.Issue{Path: p + ".setOperator", Message: qb.SetOperators.Message("setOperator")})
+			issues = append(issues, qb.Issue{Path: p + "." + SetOperatorMember, Message: qb.SetOperators.Message(SetOperatorMember)})
 		}
 		if seen[c.OperandID] {
-			issues = append(issues, qb.Issue{Path: p + ".operandCriteriaId", Message: MsgOperandDuplicate})
+			issues = append(issues, qb.Issue{Path: p + "." + OperandMember, Message: MsgOperandDuplicate})
 		}
 		seen[c.OperandID] = true
 	}
@@ -175,7 +183,7 @@ func (t *trees) with(ctx context.Context, id uuid.UUID, def qb.Definition, comps
 			if miss.id == c.OperandID {
 				msg = MsgOperandMissing
 			}
-			issues = append(issues, qb.Issue{Path: fmt.Sprintf("%s[%d].operandCriteriaId", CompositionsPath, i), Message: msg})
+			issues = append(issues, qb.Issue{Path: fmt.Sprintf("%s[%d].%s", CompositionsPath, i, OperandMember), Message: msg})
 			continue
 		case err != nil:
 			return tree, nil, err

@@ -28,6 +28,9 @@ const (
 
 	PermLifecycleConfigView   = "lifecycle-config:view"
 	PermLifecycleConfigDelete = "lifecycle-config:delete"
+	// PermLifecycleRunView reads what the lifecycle engine computes and how
+	// (its classification statement); designed.
+	PermLifecycleRunView = "lifecycle-run:view"
 
 	PermAudienceView    = "audience-criteria:view"
 	PermAudienceCreate  = "audience-criteria:create" // designed
@@ -97,7 +100,7 @@ var Catalog = sortedUnique(
 	PermActivityView, PermActivityCreate, PermActivityForceRetryDispatch, PermActivityDispatch,
 	PermActivityCancel, PermActivityResultSubmit, PermActivityResultView, PermActivityConfigManage,
 	PermAGCView, PermAGCCreate, PermAGCUpdate, PermAGCDelete,
-	PermLifecycleConfigView, PermLifecycleConfigDelete,
+	PermLifecycleConfigView, PermLifecycleConfigDelete, PermLifecycleRunView,
 	PermAudienceView, PermAudienceCreate, PermAudienceUpdate, PermAudienceDelete, PermAudienceViewSQL,
 	PermEventCriteriaView, PermEventCriteriaCreate, PermEventCriteriaUpdate, PermEventCriteriaDelete,
 	PermEventCriteriaViewSQL,
@@ -157,7 +160,7 @@ func HighestRank(roles []string) int {
 
 // viewPermissions are the read-only permissions: the viewer role holds exactly these.
 var viewPermissions = []string{
-	PermActivityView, PermActivityResultView, PermAGCView, PermLifecycleConfigView, PermAudienceView,
+	PermActivityView, PermActivityResultView, PermAGCView, PermLifecycleConfigView, PermLifecycleRunView, PermAudienceView,
 	PermEventCriteriaView, PermDatasetView, PermSnapshotView, PermCommerceView, PermOperatorView,
 	PermRouteView, PermSupervisorView, PermDispatchView, PermResultTypeView, PermUserView,
 	PermProjectView,

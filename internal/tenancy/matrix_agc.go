@@ -13,6 +13,8 @@ var agcMatrix = []Entry{
 	{"PUT", "/activity-generation-configs/{id}/lifecycle", ProjectScoped, auth.PermAGCUpdate},
 	{"POST", "/activity-generation-configs/{id}/publish", ProjectScoped, auth.PermAGCUpdate},
 	{"POST", "/activity-generation-configs/{id}/pause", ProjectScoped, auth.PermAGCUpdate},
+	// REST: the lifecycle engine.
+	{"GET", "/activity-generation-configs/{id}/lifecycle-sql", ProjectScoped, auth.PermLifecycleRunView},
 	// REST: lifecycle pillars (read-only, project-scoped).
 	{"GET", "/activation-configs", ProjectScoped, auth.PermLifecycleConfigView},
 	{"GET", "/activation-configs/{id}", ProjectScoped, auth.PermLifecycleConfigView},
@@ -32,4 +34,5 @@ var agcMatrix = []Entry{
 	{"Mutation", "publishActivityGenerationConfig", ProjectScoped, auth.PermAGCUpdate},
 	{"Mutation", "pauseActivityGenerationConfig", ProjectScoped, auth.PermAGCUpdate},
 	{"Mutation", "archiveActivityGenerationConfig", ProjectScoped, auth.PermAGCDelete},
+	{"Query", "lifecycleSQL", ProjectScoped, auth.PermLifecycleRunView},
 }

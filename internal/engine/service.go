@@ -1,0 +1,128 @@
+package engine
+
+import (
+	"context"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/reten-io/reten/ent/tenantdataset"
+	"github.com/reten-io/reten/internal/agc"
+	"github.com/reten-io/reten/internal/apperr"
+	"github.com/reten-io/reten/internal/audience"
+	"github.com/reten-io/reten/internal/clock"
+	"github.com/reten-io/reten/internal/dataset"
+	qb "github.com/reten-io/reten/internal/querybuilder"
+)
+
+// Messages of the engine's inputs.
+const (
+	MsgDialect    = "dialect must be one of the following values: bigquery, postgres, sqlite"
+	MsgAsOf       = "as_of must be an RFC 3339 instant"
+	MsgAsOfFuture = "as_of must not be in the future"
+)
+
+// Service runs the lifecycle engine for the AGCs of the active project.
+type Service struct {
+	agcs      *agc.Service
+	audiences *audience.Service
+	datasets  *dataset.Service
+}
+
+// NewService returns a Service.
+func NewService(agcs *agc.Service, audiences *audience.Service, datasets *dataset.Service) *Service {
+	return &Service{agcs: agcs, audiences: audiences, datasets: datasets}
+}
+
+// SQLInput are the options of the classification statement: the dialect
+// (empty: the dataset's engine) and the instant (empty: now).
+type SQLInput struct {
+	Dialect string
+	AsOf    string
+}
+
+// AsOf reads an engine instant: RFC 3339 (fractional seconds allowed), now
+// when empty, never in the future.
+func AsOf(s string) (time.Time, error) {
+	now := clock.Now()
+	if s == "" {
+		return now, nil
+	}
+	t, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		return time.Time{}, apperr.Validation(MsgAsOf)
+	}
+	if t.After(now) {
+		return time.Time{}, apperr.Validation(MsgAsOfFuture)
+	}
+	return t.UTC(), nil
+}
+
+// SQL compiles the classification statement of AGC id (GET
+// /api/activity-generation-configs/:id/lifecycle-sql): one row per commerce
+// of its effective audience with the state the rules give it at the instant
+// (docs/lifecycle.md). The options are checked first (400), then the AGC
+// (404), then the tenant's dataset (404 when it has none); an AGC whose
+// sources the dataset cannot serve is a 422 naming them.
+func (s *Service) SQL(ctx context.Context, id uuid.UUID, in SQLInput) (*qb.Compiled, error) {
+	var msgs []string
+	var d qb.Dialect
+	if in.Dialect != "" {
+		var ok bool
+		if d, ok = qb.DialectFor(in.Dialect); !ok {
+			msgs = append(msgs, MsgDialect)
+		}
+	}
+	asOf, err := AsOf(in.AsOf)
+	if e, ok := apperr.As(err); ok {
+		msgs = append(msgs, e.Messages...)
+	}
+	if len(msgs) > 0 {
+		return nil, apperr.Validation(msgs...)
+	}
+	a, err := s.agcs.Get(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	cat, ds, err := s.datasets.Catalog(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if d == nil {
+		d, _ = qb.DialectFor(string(ds.Engine))
+	}
+	var pop *qb.AudienceTree
+	if a.EffectiveAudienceID != nil {
+		if pop, err = s.audiences.Population(ctx, *a.EffectiveAudienceID); err != nil {
+			return nil, err
+		}
+	}
+	opts := qb.Options{}
+	switch {
+	case d == qb.BigQuery && ds.Engine == tenantdataset.EngineBigquery:
+		opts.Qualifier = strings.Trim(ds.BigqueryProject+"."+ds.BigqueryDataset, ".")
+	case d == qb.Postgres && ds.Engine == tenantdataset.EnginePostgres:
+		opts.Qualifier = ds.SchemaName
+	}
+	if msgs := agc.StoredSourceIssues(cat, a.ActivityGenerationConfig); len(msgs) > 0 {
+		return nil, &apperr.Error{Kind: apperr.KindUnprocessable, Messages: msgs, List: true}
+	}
+	return qb.CompileLifecycle(qb.Lifecycle{Rules: RulesOf(a.ActivityGenerationConfig), AsOf: asOf, Population: pop}, cat, d, opts)
+}
+
+// Params are the statement's parameters by name (p0, p1, ...): the values
+// the engine's driver binds (positional engines take them in that order;
+// SQLite compares instants as the catalog's fixed-width UTC text), the
+// named values on BigQuery.
+func Params(c *qb.Compiled) map[string]any {
+	out := make(map[string]any, len(c.Params))
+	for k, v := range c.Params {
+		out[k] = v
+	}
+	for i, v := range c.Args {
+		out["p"+strconv.Itoa(i)] = v
+	}
+	return out
+}
