@@ -3,6 +3,7 @@ package rest_test
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/google/uuid"
@@ -13,7 +14,7 @@ import (
 const (
 	codeRootConfirm = "DEFAULT_ROOT_CONFIRMATION_REQUIRED"
 	msgRootConfirm  = "The root audience is the audience of %d activity generation config(s) without an audience of their own (%s): " +
-		"editing its definition changes their population. Send the edit again confirmed (confirm_default_root: true; GraphQL confirmDefaultRoot: true) to apply it."
+		"editing its definition changes their population. Send the edit again with confirm_default_root: true to apply it."
 )
 
 // expectRootConfirmation asserts the whole 409 body: the SPEC.md envelope
@@ -93,7 +94,8 @@ func TestRootAudienceDefinitionNeedsConfirmation(t *testing.T) {
 		// GraphQL: the same rule, the configs in extensions.
 		const update = `mutation($id: ID!, $c: Boolean) { updateAudience(id: $id, input: {compositions: [], confirmDefaultRoot: $c}) { id isRoot } }`
 		ext := expectGraphQLError(t, env.GraphQL(update, map[string]any{"id": root}, f.h), codeRootConfirm,
-			fmt.Sprintf(msgRootConfirm, 3, `"Alpha", "Own", "Retail"`))
+			// GraphQL names its own field in the message.
+			strings.Replace(fmt.Sprintf(msgRootConfirm, 3, `"Alpha", "Own", "Retail"`), "confirm_default_root", "confirmDefaultRoot", 1))
 		expectJSON(t, "extensions", ext, map[string]any{"code": codeRootConfirm, "statusCode": 409.0, "activityGenerationConfigs": []any{
 			map[string]any{"id": alpha["id"], "name": "Alpha"}, map[string]any{"id": own["id"], "name": "Own"},
 			map[string]any{"id": retail["id"], "name": "Retail"}}})

@@ -20,7 +20,7 @@ const CodeDefaultRootConfirmationRequired = "DEFAULT_ROOT_CONFIRMATION_REQUIRED"
 // MsgDefaultRootConfirmFmt is the message of that error: the number of
 // configs and their names.
 const MsgDefaultRootConfirmFmt = "The root audience is the audience of %d activity generation config(s) without an audience of their own (%s): " +
-	"editing its definition changes their population. Send the edit again confirmed (confirm_default_root: true; GraphQL confirmDefaultRoot: true) to apply it."
+	"editing its definition changes their population. Send the edit again with confirm_default_root: true to apply it."
 
 // FallbackConfig is an activity generation config that falls back on the
 // project's root audience (its audienceId is null), as the error names it.
