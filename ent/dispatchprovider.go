@@ -31,7 +31,7 @@ type DispatchProvider struct {
 	Name string `json:"name,omitempty"`
 	// The channel the provider delivers.
 	Channel dispatchprovider.Channel `json:"channel,omitempty"`
-	// Driver implementation, for example `log` or `webhook`.
+	// Driver implementation.
 	Kind string `json:"kind,omitempty"`
 	// CredentialsEncrypted holds the value of the "credentials_encrypted" field.
 	CredentialsEncrypted []byte `json:"-"`

@@ -12,6 +12,7 @@ import (
 	"entgo.io/ent/entc/gen"
 
 	"github.com/reten-io/reten/ent/gqldoc"
+	"github.com/reten-io/reten/ent/gqlenum"
 	"github.com/reten-io/reten/ent/gqlid"
 )
 
@@ -25,6 +26,8 @@ func main() {
 		entgql.WithSchemaHook(gqldoc.Hook),
 		// Every uuid is an ID, like the ids of nodes and edges.
 		entgql.WithSchemaHook(gqlid.Hook),
+		// An enum-typed string field filters like an enum.
+		entgql.WithSchemaHook(gqlenum.Hook),
 	)
 	if err != nil {
 		log.Fatalf("creating entgql extension: %v", err)

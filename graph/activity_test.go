@@ -51,7 +51,7 @@ func TestActivitiesOverGraphQL(t *testing.T) {
 		expectFieldError(t, env.GraphQL(cancel, M{"id": id}, bph), "cancelActivity", "Activity not found", "NOT_FOUND", 404)
 
 		// Dispatch through a log provider, and the 404s of another tenant.
-		prov := str(t, gqlOK(t, env, s.h, `mutation { createDispatchProvider(input: {name: "Log", channel: PUSH, kind: "log"}) { id } }`, nil),
+		prov := str(t, gqlOK(t, env, s.h, `mutation { createDispatchProvider(input: {name: "Log", channel: PUSH, kind: LOG}) { id } }`, nil),
 			"createDispatchProvider", "id")
 		gqlOK(t, env, s.h, `mutation($p: ID!, $pr: ID!) { putDispatchConfig(projectID: $p, channel: PUSH, input: {providerID: $pr}) { id } }`,
 			M{"p": s.acme.ProjectID, "pr": prov})

@@ -234,7 +234,7 @@ func TestSelfCommittingMutationsKeepTheirTransactions(t *testing.T) {
 			}))
 			defer srv.Close()
 			env.App.Dispatch.SetWebhookClient(srv.Client())
-			prov := str(t, gqlOK(t, env, s.h, `mutation($u: String!) { createDispatchProvider(input: {name: "Hook", channel: SMS, kind: "webhook",
+			prov := str(t, gqlOK(t, env, s.h, `mutation($u: String!) { createDispatchProvider(input: {name: "Hook", channel: SMS, kind: WEBHOOK,
 				settings: {url: $u}}) { id } }`, M{"u": srv.URL}), "createDispatchProvider", "id")
 			gqlOK(t, env, s.h, `mutation($p: ID!, $pr: ID!) { putDispatchConfig(projectID: $p, channel: SMS, input: {providerID: $pr}) { id } }`,
 				M{"p": s.mainProject, "pr": prov})

@@ -35,7 +35,7 @@ func TestTrashAndDispatchOverGraphQL(t *testing.T) {
 		t.Run("providers keep credentials write-only", func(t *testing.T) {
 			const secret = "s3cr3t-t0ken"
 			const fields = `id name channel kind isActive settings hasCredentials`
-			res := env.GraphQL(`mutation($c: Map) { createDispatchProvider(input: {name: "Bitácora", channel: SMS, kind: "log",
+			res := env.GraphQL(`mutation($c: Map) { createDispatchProvider(input: {name: "Bitácora", channel: SMS, kind: LOG,
 				settings: {note: "x"}, credentials: $c}) { `+fields+` } }`, M{"c": M{"token": secret}}, s.h)
 			if strings.Contains(string(res.Body), secret) {
 				t.Fatalf("the response contains the secret: %s", res.Body)
@@ -47,14 +47,14 @@ func TestTrashAndDispatchOverGraphQL(t *testing.T) {
 			}
 			res.JSON(t, &out)
 			pid, _ := out.Data.P["id"].(string)
-			expectData(t, res, M{"createDispatchProvider": M{"id": pid, "name": "Bitácora", "channel": "SMS", "kind": "log",
+			expectData(t, res, M{"createDispatchProvider": M{"id": pid, "name": "Bitácora", "channel": "SMS", "kind": "LOG",
 				"isActive": true, "settings": M{"note": "x"}, "hasCredentials": true}})
 			list := env.GraphQL(`{ dispatchProviders { totalCount edges { node { `+fields+` } } } }`, nil, s.h)
 			if strings.Contains(string(list.Body), secret) {
 				t.Fatalf("the connection contains the secret: %s", list.Body)
 			}
 			expectData(t, list, M{"dispatchProviders": M{"totalCount": 1, "edges": L{M{"node": M{"id": pid, "name": "Bitácora", "channel": "SMS",
-				"kind": "log", "isActive": true, "settings": M{"note": "x"}, "hasCredentials": true}}}}})
+				"kind": "LOG", "isActive": true, "settings": M{"note": "x"}, "hasCredentials": true}}}}})
 			// No field of the type returns credentials.
 			intro := gqlOK(t, env, s.h, `{ __type(name: "DispatchProvider") { fields { name } } }`, nil)
 			for _, f := range get(t, intro, "__type", "fields").([]any) {
@@ -66,7 +66,7 @@ func TestTrashAndDispatchOverGraphQL(t *testing.T) {
 				M{"id": pid}, s.h), M{"updateDispatchProvider": M{"name": "Bitácora 2", "hasCredentials": false}})
 			expectFieldError(t, env.GraphQL(`mutation($id: ID!) { updateDispatchProvider(id: $id, input: {name: "Robado"}) { id } }`, M{"id": pid}, s.bh),
 				"updateDispatchProvider", "Dispatch provider not found", "NOT_FOUND", 404)
-			expectFieldError(t, env.GraphQL(`mutation { createDispatchProvider(input: {name: "X", channel: SMS, kind: "log"}) { id } }`, nil, s.viewer),
+			expectFieldError(t, env.GraphQL(`mutation { createDispatchProvider(input: {name: "X", channel: SMS, kind: LOG}) { id } }`, nil, s.viewer),
 				"createDispatchProvider", "Required permissions: dispatch:manage", "FORBIDDEN", 403)
 
 			def := gqlOK(t, env, s.h, `mutation($p: ID!) { createChannelDefinition(providerID: $p, input: {name: "Recordatorio", template: "Hola", ratePerMinute: 60}) {
@@ -90,7 +90,7 @@ func TestTrashAndDispatchOverGraphQL(t *testing.T) {
 			expectFieldError(t, env.GraphQL(`query($proj: ID!) { dispatchConfigs(projectID: $proj) { id } }`,
 				M{"proj": s.acme.ProjectID.String()}, s.bh), "dispatchConfigs", "El proyecto no existe.", "NOT_FOUND", 404)
 
-			other := gqlOK(t, env, s.h, `mutation { createDispatchProvider(input: {name: "Otro", channel: EMAIL, kind: "log"}) { id } }`, nil)
+			other := gqlOK(t, env, s.h, `mutation { createDispatchProvider(input: {name: "Otro", channel: EMAIL, kind: LOG}) { id } }`, nil)
 			oid := str(t, other, "createDispatchProvider", "id")
 			expectData(t, env.GraphQL(`mutation($id: ID!) { deleteDispatchProvider(id: $id) }`, M{"id": oid}, s.h), M{"deleteDispatchProvider": true})
 			expectData(t, env.GraphQL(`{ dispatchProviders { totalCount } }`, nil, s.h), M{"dispatchProviders": M{"totalCount": 1}})

@@ -25,7 +25,9 @@ func (DispatchProvider) Fields() []ent.Field {
 		field.String("name").Comment("Provider name.").NotEmpty().
 			Annotations(entgql.OrderField("NAME")),
 		field.Enum("channel").Comment("The channel the provider delivers.").Annotations(channelDoc).Values("SALESMAN", "CALLCENTER", "WHATSAPP", "EMAIL", "SMS", "PUSH"),
-		field.String("kind").Comment("Driver implementation, for example `log` or `webhook`.").NotEmpty(),
+		// Stored lowercase (REST's values); GraphQL shows the DispatchProviderKind enum.
+		field.String("kind").Comment("Driver implementation.").NotEmpty().
+			Annotations(entgql.Type("DispatchProviderKind")),
 		// Encrypted by the service; never returned by any API.
 		field.Bytes("credentials_encrypted").Sensitive().Optional().
 			Annotations(entgql.Skip()),

@@ -745,7 +745,7 @@ type CreateDispatchProviderInput struct {
 	Name string `json:"name"`
 	// The channel the provider delivers.
 	Channel dispatchprovider.Channel `json:"channel"`
-	// Driver implementation, for example `log` or `webhook`.
+	// Driver implementation.
 	Kind string `json:"kind"`
 	// Driver settings (for example a webhook URL).
 	Settings map[string]any `json:"settings,omitempty"`

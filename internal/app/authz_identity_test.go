@@ -117,7 +117,7 @@ var trashDispatchProbes = map[string]probe{
 	"Query.dispatchProviders": {query: `{ dispatchProviders { totalCount } }`},
 	"Query.dispatchConfigs": {query: `query($p: ID!) { dispatchConfigs(projectID: $p) { id } }`,
 		vars: func(f *fixture) map[string]any { return map[string]any{"p": f.a.ProjectID} }, crossCode: 404, crossMsg: "El proyecto no existe."},
-	"Mutation.createDispatchProvider": {query: `mutation($n: String!) { createDispatchProvider(input: {name: $n, channel: SMS, kind: "log"}) { id } }`,
+	"Mutation.createDispatchProvider": {query: `mutation($n: String!) { createDispatchProvider(input: {name: $n, channel: SMS, kind: LOG}) { id } }`,
 		vars: func(*fixture) map[string]any { return map[string]any{"n": unique("P")} }},
 	"Mutation.updateDispatchProvider": {query: `mutation($id: ID!, $n: String!) { updateDispatchProvider(id: $id, input: {name: $n}) { id } }`,
 		vars: func(f *fixture) map[string]any { return map[string]any{"id": f.provider(), "n": unique("P")} }, crossCode: 404, crossMsg: "Dispatch provider not found"},
