@@ -56,7 +56,7 @@ $(OPENAPI_LINT)/node_modules/.package-lock.json: $(OPENAPI_LINT)/package-lock.js
 
 lint-openapi: $(OPENAPI_LINT)/node_modules/.package-lock.json ## lint the served OpenAPI document with Redocly CLI and Spectral (recommended rulesets; needs node and npm)
 	@doc=$$(mktemp --suffix=.yaml); trap 'rm -f "$$doc"' EXIT; \
-	$(GO) run ./tools/openapidoc "$$doc" && cd $(OPENAPI_LINT) && \
+	$(GO) run ./tools/contract openapi "$$doc" && cd $(OPENAPI_LINT) && \
 	REDOCLY_TELEMETRY=off REDOCLY_SUPPRESS_UPDATE_NOTICE=true npx --no-install redocly lint --config redocly.yaml "$$doc" && \
 	npx --no-install spectral lint --ruleset .spectral.yaml --fail-severity error --display-only-failures "$$doc"
 
@@ -69,6 +69,6 @@ $(GRAPHQL_CODEGEN)/node_modules/.package-lock.json: $(GRAPHQL_CODEGEN)/package-l
 
 codegen-check: $(GRAPHQL_CODEGEN)/node_modules/.package-lock.json ## generate typed TypeScript clients of the query-builder operations from the served SDL and type-check a client of them (needs node and npm)
 	@sdl=$$(mktemp --suffix=.graphql); trap 'rm -f "$$sdl"; rm -rf $(GRAPHQL_CODEGEN)/generated' EXIT; \
-	$(GO) run ./tools/graphqlsdl "$$sdl" && cd $(GRAPHQL_CODEGEN) && \
+	$(GO) run ./tools/contract sdl "$$sdl" && cd $(GRAPHQL_CODEGEN) && \
 	SCHEMA="$$sdl" npx --no-install graphql-codegen --config codegen.yml --silent && \
 	npx --no-install tsc --project tsconfig.json

@@ -286,7 +286,7 @@ var compositionMembers = map[string]string{
 // ("queryBlocks[0].where.children[1]: ...").
 func (a qbArg) err(err error) error {
 	return translateMessages(err, func(m string) string {
-		if at := strings.Index(m, ": "); at > 0 && (strings.HasPrefix(m, criteria.Path+"[") || strings.HasPrefix(m, "compositions[")) {
+		if at := strings.Index(m, ": "); at > 0 && (strings.HasPrefix(m, criteria.Path+"[") || strings.HasPrefix(m, audience.CompositionsPath+"[")) {
 			return a.path(m[:at]) + m[at:]
 		}
 		return m

@@ -24,11 +24,9 @@ func TestAGCSourcesCheckedAgainstTheCatalog(t *testing.T) {
 			`resurrection.source_table "orders" is not a table of the dataset catalog`,
 		})
 
+		f.onDemo = true // every pillar on transactions/transacted_at/[transaction_id]
 		b := f.createBody("Transactions")
 		pillars := []map[string]any{b["activation"].(map[string]any), b["engagement"].(map[string]any), b["resurrection"].(map[string]any)}
-		for _, p := range pillars {
-			p["source_table"], p["date_column"], p["source_columns"] = "transactions", "transacted_at", []string{"transaction_id"}
-		}
 		pillars[0]["aggregation_method"], pillars[0]["source_columns"] = "sum", []string{"currency", "nope"}
 		pillars[1]["date_column"], pillars[1]["counting_method"] = "amount", "distinct"
 		pillars[2]["source_table"] = "product_properties"

@@ -7,6 +7,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/reten-io/reten/ent/activationconfig"
+	"github.com/reten-io/reten/internal/lifecycle"
 )
 
 // Message formats of pillar validation (path is e.g. "activation.moments.0").
@@ -15,7 +16,6 @@ const (
 	MsgForeignChildFmt  = "%s.id %s does not belong to this %s config"
 	MsgDuplicateIDFmt   = "%s.id %s appears more than once"
 	msgEmptyFmt         = "%s should not be empty"
-	msgAggregationFmt   = "%s.aggregation_method must be one of the following values: nunique, count, sum, active_weeks"
 	msgPositiveFmt      = "%s must be a positive number"
 	msgNotNegativeFmt   = "%s must not be less than 0"
 	msgChildIDCreateFmt = "%s.property id should not exist"
@@ -144,7 +144,7 @@ func (in *ActivationInput) validate(path string, create bool) []string {
 	msgs := in.PillarFields.validate(path, create)
 	if in.AggregationMethod == nil && create ||
 		in.AggregationMethod != nil && activationconfig.AggregationMethodValidator(activationconfig.AggregationMethod(*in.AggregationMethod)) != nil {
-		msgs = append(msgs, fmt.Sprintf(msgAggregationFmt, path))
+		msgs = append(msgs, lifecycle.MethodsMessage(path+".aggregation_method"))
 	}
 	return append(msgs, listRules(path+".moments", create, in.Moments, func(p string, m MomentInput) []string {
 		msgs := childRules(p, create, m.ID, m.StatusCode, m.UserRetentionStatusConfigID)

@@ -26,7 +26,6 @@ const (
 	MsgSourceColumnFmt   = "%s.source_columns.%d %q is not a column of %q"
 	MsgSumColumnFmt      = "%s.source_columns.0 must be a numeric column for the sum method"
 	MsgColumnsNeededFmt  = "%s.source_columns should not be empty for the %s method"
-	MsgCountingMethodFmt = "%s.counting_method must be one of the following values: nunique, count, sum, active_weeks"
 )
 
 // pillarSource is what the engine reads of one pillar: its source and method
@@ -82,7 +81,7 @@ func sourceIssues(cat *qb.Catalog, p pillarSource) []string {
 		switch {
 		case !ok || c.Repeated:
 			msgs = append(msgs, fmt.Sprintf(MsgSourceColumnFmt, p.path, i, name, src.Table))
-		case i == 0 && p.method == string(lifecycle.Sum) && !numeric(c.Type):
+		case i == 0 && p.method == string(lifecycle.Sum) && !qb.IsNumeric(c.Type):
 			msgs = append(msgs, fmt.Sprintf(MsgSumColumnFmt, p.path))
 		}
 	}
@@ -93,13 +92,9 @@ func sourceIssues(cat *qb.Catalog, p pillarSource) []string {
 			msgs = append(msgs, fmt.Sprintf(MsgColumnsNeededFmt, p.path, p.method))
 		}
 	default: // only engagement's counting_method is free text
-		msgs = append(msgs, fmt.Sprintf(MsgCountingMethodFmt, p.path))
+		msgs = append(msgs, lifecycle.MethodsMessage(p.path+".counting_method"))
 	}
 	return msgs
-}
-
-func numeric(t qb.FieldType) bool {
-	return t == qb.TypeInt64 || t == qb.TypeFloat64 || t == qb.TypeNumeric || t == qb.TypeBigNumeric
 }
 
 // createdSources are the sources of a create body (validated: every field set).

@@ -48,12 +48,8 @@ func (s *Service) List(ctx context.Context, search string, p paging.Page) (*pagi
 // audience; field collection loads what else the query selects.
 func (s *Service) Connection(ctx context.Context, after *ent.Cursor, first *int, before *ent.Cursor, last *int,
 	orderBy *ent.AudienceOrder, where *ent.AudienceWhereInput) (*ent.AudienceConnection, error) {
-	tid, pid, err := tenancy.Project(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return s.db(ctx).Audience.Query().Where(inProject(tid, pid)).WithQueryBlocks().
-		Paginate(ctx, after, first, before, last, ent.WithAudienceOrder(orderBy), ent.WithAudienceFilter(where.Filter))
+	return tenancy.ProjectConnection(ctx, s.db(ctx).Audience.Query().WithQueryBlocks(), inProject,
+		after, first, before, last, ent.WithAudienceOrder(orderBy), ent.WithAudienceFilter(where.Filter))
 }
 
 // ConditionCount counts the where leaves of a's blocks (the loaded edge

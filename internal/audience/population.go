@@ -25,7 +25,7 @@ func (s *Service) Population(ctx context.Context, id uuid.UUID) (*qb.AudienceTre
 	if len(cur.Edges.QueryBlocks) == 0 && len(cur.Edges.Compositions) == 0 {
 		return nil, nil
 	}
-	tree, err := s.storedTree(ctx, tid, pid, id)
+	tree, err := s.treeOf(ctx, tid, pid, cur.Audience)
 	if err != nil {
 		return nil, err
 	}

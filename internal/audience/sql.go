@@ -6,6 +6,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/reten-io/reten/ent"
 	"github.com/reten-io/reten/internal/apperr"
 	"github.com/reten-io/reten/internal/criteria"
 	"github.com/reten-io/reten/internal/dataset"
@@ -82,7 +83,13 @@ func (s *Service) storedTree(ctx context.Context, tid, pid, id uuid.UUID) (qb.Au
 	if err != nil {
 		return qb.AudienceTree{}, err
 	}
-	tree, issues, err := newTrees(s.db(ctx), tid, pid).stored(ctx, cur.Audience)
+	return s.treeOf(ctx, tid, pid, cur.Audience)
+}
+
+// treeOf is the tree of a loaded audience with its operands (400 when an
+// operand is gone).
+func (s *Service) treeOf(ctx context.Context, tid, pid uuid.UUID, a *ent.Audience) (qb.AudienceTree, error) {
+	tree, issues, err := newTrees(s.db(ctx), tid, pid).stored(ctx, a)
 	if err == nil && len(issues) > 0 {
 		err = invalid(issues)
 	}

@@ -62,11 +62,7 @@ func SQL(ctx context.Context, ds Dataset, tree qb.AudienceTree, kind qb.Kind, fo
 	if err != nil {
 		return nil, err
 	}
-	opts := qb.Options{Format: format}
-	if d.BigqueryProject != "" && d.BigqueryDataset != "" {
-		opts.Qualifier = d.BigqueryProject + "." + d.BigqueryDataset
-	}
-	return compile(tree, cat, kind, qb.BigQuery, opts)
+	return compile(tree, cat, kind, qb.BigQuery, qb.Options{Format: format, Qualifier: dataset.Qualifier(d, dataset.EngineBigQuery)})
 }
 
 func compile(tree qb.AudienceTree, cat *qb.Catalog, kind qb.Kind, d qb.Dialect, opts qb.Options) (*qb.Compiled, error) {

@@ -39,7 +39,7 @@ const (
 )
 
 // MsgEngine is the message of an unknown engine.
-var MsgEngine = enumMessage("engine", Engines)
+var MsgEngine = EnumMessage("engine", Engines)
 
 var (
 	// schemaIdent is a PostgreSQL identifier that needs no quoting care

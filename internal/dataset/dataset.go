@@ -134,7 +134,20 @@ func (s *Service) connection(d *ent.TenantDataset) (string, error) {
 	return string(plain), nil
 }
 
-// enumMessage is the message of a value outside its enumeration.
-func enumMessage(path string, values []string) string {
+// EnumMessage is the message of a value outside values at path.
+func EnumMessage(path string, values []string) string {
 	return path + " must be one of the following values: " + strings.Join(values, ", ")
+}
+
+// Qualifier is the table qualifier the query builder takes for d's tables
+// in dialect: the schema on a PostgreSQL dataset, project.dataset on a
+// BigQuery one (when both are set); "" otherwise.
+func Qualifier(d *ent.TenantDataset, dialect string) string {
+	switch {
+	case dialect == EnginePostgres && d.Engine == tenantdataset.EnginePostgres:
+		return d.SchemaName
+	case dialect == EngineBigQuery && d.BigqueryProject != "" && d.BigqueryDataset != "":
+		return d.BigqueryProject + "." + d.BigqueryDataset
+	}
+	return ""
 }

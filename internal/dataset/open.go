@@ -119,7 +119,7 @@ func (s *Service) open(ctx context.Context, d *ent.TenantDataset) (*pool, error)
 	p := &pool{updatedAt: d.UpdatedAt, engine: string(d.Engine)}
 	switch d.Engine {
 	case tenantdataset.EnginePostgres:
-		p.qualifier = d.SchemaName
+		p.qualifier = Qualifier(d, EnginePostgres)
 		cfg, err := s.postgresConfig(ctx, d, conn)
 		if err != nil {
 			return nil, err

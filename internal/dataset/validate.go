@@ -123,7 +123,7 @@ func (c *checker) table(cat *qb.Catalog, i int) {
 	t := &cat.Tables[i]
 	path := fmt.Sprintf("tables[%d]", i)
 	if !slices.Contains(Purposes, t.Purpose) {
-		c.msgs = append(c.msgs, enumMessage(path+".purpose", Purposes))
+		c.msgs = append(c.msgs, EnumMessage(path+".purpose", Purposes))
 	}
 	if len(t.Columns) == 0 {
 		c.failf(MsgEmptyFmt, path+".columns")
@@ -168,7 +168,7 @@ func (c *checker) table(cat *qb.Catalog, i int) {
 func (c *checker) column(path string, col *qb.Column, names map[string]bool, sub bool) {
 	c.name(path+".name", col.Name, names)
 	if !slices.Contains(FieldTypes, string(col.Type)) {
-		c.msgs = append(c.msgs, enumMessage(path+".type", FieldTypes))
+		c.msgs = append(c.msgs, EnumMessage(path+".type", FieldTypes))
 		return
 	}
 	if sub {
@@ -257,8 +257,4 @@ func joinLeft(t *qb.Table, name string) (col *qb.Column, rec string, ok bool) {
 func scalar(c *qb.Column) bool { return c.Type != qb.TypeRecord && !c.Repeated }
 
 // comparableTypes mirrors the query builder: equal types, or two numeric types.
-func comparableTypes(a, b qb.FieldType) bool { return a == b || numeric(a) && numeric(b) }
-
-func numeric(t qb.FieldType) bool {
-	return t == qb.TypeInt64 || t == qb.TypeFloat64 || t == qb.TypeNumeric || t == qb.TypeBigNumeric
-}
+func comparableTypes(a, b qb.FieldType) bool { return a == b || qb.IsNumeric(a) && qb.IsNumeric(b) }

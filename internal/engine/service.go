@@ -3,12 +3,10 @@ package engine
 import (
 	"context"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/google/uuid"
 
-	"github.com/reten-io/reten/ent/tenantdataset"
 	"github.com/reten-io/reten/internal/agc"
 	"github.com/reten-io/reten/internal/apperr"
 	"github.com/reten-io/reten/internal/audience"
@@ -19,10 +17,12 @@ import (
 
 // Messages of the engine's inputs.
 const (
-	MsgDialect    = "dialect must be one of the following values: bigquery, postgres, sqlite"
 	MsgAsOf       = "as_of must be an RFC 3339 instant"
 	MsgAsOfFuture = "as_of must not be in the future"
 )
+
+// MsgDialect refuses a dialect that is no dataset engine.
+var MsgDialect = dataset.EnumMessage("dialect", dataset.Engines)
 
 // Service runs the lifecycle engine for the AGCs of the active project.
 type Service struct {
@@ -93,22 +93,16 @@ func (s *Service) SQL(ctx context.Context, id uuid.UUID, in SQLInput) (*qb.Compi
 	if d == nil {
 		d, _ = qb.DialectFor(string(ds.Engine))
 	}
+	if msgs := agc.StoredSourceIssues(cat, a.ActivityGenerationConfig); len(msgs) > 0 {
+		return nil, &apperr.Error{Kind: apperr.KindUnprocessable, Messages: msgs, List: true}
+	}
 	var pop *qb.AudienceTree
 	if a.EffectiveAudienceID != nil {
 		if pop, err = s.audiences.Population(ctx, *a.EffectiveAudienceID); err != nil {
 			return nil, err
 		}
 	}
-	opts := qb.Options{}
-	switch {
-	case d == qb.BigQuery && ds.Engine == tenantdataset.EngineBigquery:
-		opts.Qualifier = strings.Trim(ds.BigqueryProject+"."+ds.BigqueryDataset, ".")
-	case d == qb.Postgres && ds.Engine == tenantdataset.EnginePostgres:
-		opts.Qualifier = ds.SchemaName
-	}
-	if msgs := agc.StoredSourceIssues(cat, a.ActivityGenerationConfig); len(msgs) > 0 {
-		return nil, &apperr.Error{Kind: apperr.KindUnprocessable, Messages: msgs, List: true}
-	}
+	opts := qb.Options{Qualifier: dataset.Qualifier(ds, d.Name())}
 	return qb.CompileLifecycle(qb.Lifecycle{Rules: RulesOf(a.ActivityGenerationConfig), AsOf: asOf, Population: pop}, cat, d, opts)
 }
 

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 	"time"
 )
 
@@ -28,6 +29,18 @@ const (
 	Sum         Method = "sum"
 	ActiveWeeks Method = "active_weeks"
 )
+
+// Methods are the methods in the order messages list them.
+var Methods = []Method{NUnique, Count, Sum, ActiveWeeks}
+
+// MethodsMessage is the message of a method outside Methods at path.
+func MethodsMessage(path string) string {
+	names := make([]string, len(Methods))
+	for i, m := range Methods {
+		names[i] = string(m)
+	}
+	return path + " must be one of the following values: " + strings.Join(names, ", ")
+}
 
 // Rule names the rule that decided a commerce's state.
 type Rule string
@@ -145,10 +158,7 @@ func Evaluate(r Rules, rows Rows, t time.Time) State {
 		d := int64(t.Sub(last) / Day)
 		st.Metrics.DaysSinceLast = &d
 	}
-	moments := activeSorted(r.Activation.Moments, r.Activation.Active, func(m Moment) bool { return m.Active },
-		func(a, b Moment) int {
-			return cmp.Or(cmp.Compare(a.Priority, b.Priority), cmp.Compare(a.StatusCode, b.StatusCode))
-		})
+	moments := r.ActiveMoments()
 	for _, m := range moments {
 		v := measure(r.Activation.Method, rows.Activation, windowStart(m.WindowDays, t), t)
 		st.Metrics.Activation = append(st.Metrics.Activation, ActivationMetric{StatusCode: m.StatusCode, WindowDays: m.WindowDays, Value: &v})
@@ -178,12 +188,8 @@ func Evaluate(r Rules, rows Rows, t time.Time) State {
 	}
 	st.Reasons = append(st.Reasons, fmt.Sprintf("Activation does not apply: lifetime %s >= %d.",
 		num(st.Metrics.Lifetime), r.Engagement.MinLifetime))
-	levels := activeSorted(r.Engagement.Levels, r.Engagement.Active, func(l Level) bool { return l.Active },
-		func(a, b Level) int {
-			return cmp.Or(cmp.Compare(a.Order, b.Order), cmp.Compare(a.StatusCode, b.StatusCode))
-		})
 	e := st.Metrics.Engagement
-	for _, l := range levels {
+	for _, l := range r.ActiveLevels() {
 		if float64(l.MinThreshold) <= e && (l.MaxThreshold == nil || e <= float64(*l.MaxThreshold)) {
 			return st.decide(RuleEngagement, "ENGAGEMENT", l.StatusCode, fmt.Sprintf(
 				"Engagement applies: engagement %s over %d days is within level %s.", num(e), r.Engagement.WindowDays, l.StatusCode))

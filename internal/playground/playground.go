@@ -21,10 +21,7 @@
 package playground
 
 import (
-	"bytes"
 	"embed"
-	"fmt"
-	"html/template"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -67,8 +64,6 @@ query {
 
 //go:embed index.html assets
 var files embed.FS
-
-var pageTemplate = template.Must(template.ParseFS(files, "index.html"))
 
 // assets holds every servable file under assets/, keyed by file name.
 var assets = web.LoadAssets(files, "assets")
@@ -127,11 +122,7 @@ func Handler(mountPath, endpoint string) http.Handler {
 		DefaultHeaders: defaultHeaders,
 	}
 
-	var buf bytes.Buffer
-	if err := pageTemplate.Execute(&buf, data); err != nil {
-		panic(fmt.Sprintf("playground: rendering index.html: %v", err))
-	}
-	return web.NewPage(mountPath, buf.Bytes(), contentSecurityPolicy(endpoint), assets)
+	return web.NewPage(mountPath, web.Render(files, "index.html", data), contentSecurityPolicy(endpoint), assets)
 }
 
 // safeHost matches hosts (with optional port) that can go into a CSP source

@@ -84,12 +84,9 @@ func CompileLifecycle(l Lifecycle, cat *Catalog, d Dialect, opts Options) (*Comp
 
 // subjectsIdentity is the SUBJECTS table and its identity column.
 func subjectsIdentity(cat *Catalog) (table, column string, err error) {
-	for _, t := range cat.Tables {
-		if t.Purpose != PurposeSubjects {
-			continue
-		}
-		for _, col := range t.Columns {
-			if col.IsIdentity {
+	for i := range cat.Tables {
+		if t := &cat.Tables[i]; t.Purpose == PurposeSubjects {
+			if col := identityColumn(t); col != nil {
 				return t.Name, col.Name, nil
 			}
 		}
@@ -104,26 +101,26 @@ type lifecycleCompiler struct {
 	r lifecycle.Rules
 }
 
-// identity is the identity column of a pillar's source table.
-func (lc lifecycleCompiler) identity(table string) (string, error) {
-	t, ok := lc.c.cat.Table(table)
+// sourceIdentity is a pillar's source table and its identity column.
+func sourceIdentity(cat *Catalog, table string) (*Table, *Column, error) {
+	t, ok := cat.Table(table)
 	if !ok {
-		return "", fmt.Errorf("%w: table %q is not in the catalog", ErrInvalidOptions, table)
+		return nil, nil, fmt.Errorf("%w: table %q is not in the catalog", ErrInvalidOptions, table)
 	}
-	for _, col := range t.Columns {
-		if col.IsIdentity {
-			return col.Name, nil
-		}
+	id := identityColumn(t)
+	if id == nil {
+		return nil, nil, fmt.Errorf("%w: table %q has no identity column", ErrInvalidOptions, table)
 	}
-	return "", fmt.Errorf("%w: table %q has no identity column", ErrInvalidOptions, table)
+	return t, id, nil
 }
 
 // grouped is a CTE of one row per identity of a source's rows before T.
 func (lc lifecycleCompiler) grouped(name string, src lifecycle.Source, selects ...string) (string, error) {
-	id, err := lc.identity(src.Table)
+	_, col, err := sourceIdentity(lc.c.cat, src.Table)
 	if err != nil {
 		return "", err
 	}
+	id := col.Name
 	return name + " AS (SELECT " + lc.d.text(lc.c.ident(id)) + " AS identity, " + strings.Join(selects, ", ") +
 		" FROM " + lc.c.table(src.Table) + " WHERE " + lc.c.ident(src.DateColumn) + " < " + lc.t + " GROUP BY 1)", nil
 }

@@ -44,25 +44,16 @@ func LifecycleRows(ctx context.Context, db *sql.DB, d Dialect, qualifier string,
 
 func sourceRows(ctx context.Context, db *sql.DB, d Dialect, qualifier string, cat *Catalog, src lifecycle.Source,
 	identity string, asOf time.Time, limit int) ([]lifecycle.Row, error) {
-	t, ok := cat.Table(src.Table)
-	if !ok {
-		return nil, fmt.Errorf("%w: table %q is not in the catalog", ErrInvalidOptions, src.Table)
-	}
-	var id *Column
-	for i := range t.Columns {
-		if t.Columns[i].IsIdentity {
-			id = &t.Columns[i]
-		}
-	}
-	if id == nil {
-		return nil, fmt.Errorf("%w: table %q has no identity column", ErrInvalidOptions, src.Table)
+	t, id, err := sourceIdentity(cat, src.Table)
+	if err != nil {
+		return nil, err
 	}
 	cols := []string{d.quoteIdent(src.DateColumn)}
 	numeric := make([]bool, len(src.Columns))
 	for i, name := range src.Columns {
 		cols = append(cols, d.quoteIdent(name))
 		if c, ok := t.Column(name); ok {
-			numeric[i] = c.Type == TypeInt64 || c.Type == TypeFloat64 || c.Type == TypeNumeric || c.Type == TypeBigNumeric
+			numeric[i] = IsNumeric(c.Type)
 		}
 	}
 	idExpr, idArg, idType := d.quoteIdent(id.Name), any(identity), TypeString

@@ -245,7 +245,7 @@ func jsonValue(v any, t FieldType) any {
 				return ts.UTC().Format(time.RFC3339Nano)
 			}
 		}
-		if isNumeric(t) {
+		if IsNumeric(t) {
 			if _, err := strconv.ParseFloat(x, 64); err == nil {
 				return json.Number(x)
 			}

@@ -62,7 +62,7 @@ func aggregateResult(op AggregateOperator, t FieldType) (FieldType, string) {
 	case Count:
 		return TypeInt64, ""
 	case Sum, Avg:
-		if !isNumeric(t) {
+		if !IsNumeric(t) {
 			return "", fmt.Sprintf("%s needs a numeric operand (INT64, FLOAT64, NUMERIC or BIGNUMERIC), not %s", op, t)
 		}
 		if op == Avg && t == TypeInt64 {
@@ -113,7 +113,7 @@ func (v *validator) arithmeticOperand(o *Operand, side string, s *scope, depth i
 	switch {
 	case o.Column != nil:
 		r, msg := s.resolve(*o.Column, len(s.tables), true)
-		if msg == "" && (!r.scalar() || !isNumeric(r.typ())) {
+		if msg == "" && (!r.scalar() || !IsNumeric(r.typ())) {
 			msg = fmt.Sprintf("%s must be numeric (INT64, FLOAT64, NUMERIC or BIGNUMERIC); %s.%s is %s", side, o.Column.Table, o.Column.Column, r.typ())
 		}
 		if msg != "" {

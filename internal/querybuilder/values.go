@@ -268,10 +268,11 @@ func bigQueryType(t FieldType) string {
 	return string(t)
 }
 
-func isNumeric(t FieldType) bool {
+// IsNumeric reports whether t is one of the numeric types.
+func IsNumeric(t FieldType) bool {
 	return t == TypeInt64 || t == TypeFloat64 || t == TypeNumeric || t == TypeBigNumeric
 }
 
 // comparable reports whether two column types can meet in an equality or a
 // set operation: equal, or both numeric (the engines coerce).
-func comparableTypes(a, b FieldType) bool { return a == b || (isNumeric(a) && isNumeric(b)) }
+func comparableTypes(a, b FieldType) bool { return a == b || (IsNumeric(a) && IsNumeric(b)) }

@@ -57,7 +57,11 @@ type pagedQuery[Q, P, O, C any] interface {
 func Connection[Q pagedQuery[Q, P, O, C], P, O, C any](ctx context.Context, q Q, inTenant func(tenantID uuid.UUID) P,
 	after *ent.Cursor, first *int, before *ent.Cursor, last *int, opts ...O) (C, error) {
 	tid, err := Tenant(ctx)
-	return paginate(ctx, err, q.Where(inTenant(tid)), after, first, before, last, opts...)
+	if err != nil {
+		var none C
+		return none, err
+	}
+	return q.Where(inTenant(tid)).Paginate(ctx, after, first, before, last, opts...)
 }
 
 // ProjectConnection is Connection over the records of the caller's active
@@ -65,16 +69,9 @@ func Connection[Q pagedQuery[Q, P, O, C], P, O, C any](ctx context.Context, q Q,
 func ProjectConnection[Q pagedQuery[Q, P, O, C], P, O, C any](ctx context.Context, q Q, inProject func(tenantID, projectID uuid.UUID) P,
 	after *ent.Cursor, first *int, before *ent.Cursor, last *int, opts ...O) (C, error) {
 	tid, pid, err := Project(ctx)
-	return paginate(ctx, err, q.Where(inProject(tid, pid)), after, first, before, last, opts...)
-}
-
-// paginate pages q, unless resolving the caller's scope failed with err (q
-// is then never run).
-func paginate[Q pagedQuery[Q, P, O, C], P, O, C any](ctx context.Context, err error, q Q,
-	after *ent.Cursor, first *int, before *ent.Cursor, last *int, opts ...O) (C, error) {
 	if err != nil {
 		var none C
 		return none, err
 	}
-	return q.Paginate(ctx, after, first, before, last, opts...)
+	return q.Where(inProject(tid, pid)).Paginate(ctx, after, first, before, last, opts...)
 }

@@ -13,6 +13,7 @@ import (
 	"embed"
 	"fmt"
 	"html/template"
+	"io/fs"
 	"net/http"
 	"time"
 
@@ -60,7 +61,7 @@ var landingCSP = CSP(
 
 // Landing serves the landing page (mount it at "/" only).
 func Landing(links Links) http.Handler {
-	return NewPage("", render("landing.html", links), landingCSP, nil)
+	return NewPage("", Render(files, "landing.html", links), landingCSP, nil)
 }
 
 // docsCSP: Redoc injects its styles at run time (styled-components) and runs
@@ -83,7 +84,7 @@ var docsCSP = CSP(
 // mounted at mountPath (see Page for the routes).
 func Docs(mountPath, specURL string) http.Handler {
 	prefix := AssetPrefix(mountPath)
-	page := render("docs.html", struct{ SpecURL, Redoc, Boot string }{
+	page := Render(files, "docs.html", struct{ SpecURL, Redoc, Boot string }{
 		SpecURL: specURL,
 		Redoc:   docsAssets.URL(prefix, "redoc.standalone.js"),
 		Boot:    docsAssets.URL(prefix, "docs.js"),
@@ -91,8 +92,10 @@ func Docs(mountPath, specURL string) http.Handler {
 	return NewPage(mountPath, page, docsCSP, docsAssets)
 }
 
-func render(name string, data any) []byte {
-	t := template.Must(template.ParseFS(files, name))
+// Render executes the html/template name of fsys with data; a template that
+// does not execute is a programming error (it panics at start-up).
+func Render(fsys fs.FS, name string, data any) []byte {
+	t := template.Must(template.ParseFS(fsys, name))
 	var buf bytes.Buffer
 	if err := t.Execute(&buf, data); err != nil {
 		panic(fmt.Sprintf("web: rendering %s: %v", name, err))
@@ -107,9 +110,7 @@ const SDLContentType = "text/plain; charset=utf-8"
 // SDL serves schema in the GraphQL schema definition language (built-in
 // types and directives left out), with its descriptions.
 func SDL(schema *ast.Schema) http.Handler {
-	var buf bytes.Buffer
-	formatter.NewFormatter(&buf, formatter.WithIndent("  ")).FormatSchema(schema)
-	sdl := buf.Bytes()
+	sdl := FormatSDL(schema)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !AllowRead(w, r) {
 			return
@@ -119,4 +120,11 @@ func SDL(schema *ast.Schema) http.Handler {
 		w.Header().Set("Cache-Control", "no-cache")
 		http.ServeContent(w, r, "schema.graphql", time.Time{}, bytes.NewReader(sdl))
 	})
+}
+
+// FormatSDL is the text of schema as /graphql/schema.graphql serves it.
+func FormatSDL(schema *ast.Schema) []byte {
+	var buf bytes.Buffer
+	formatter.NewFormatter(&buf, formatter.WithIndent("  ")).FormatSchema(schema)
+	return buf.Bytes()
 }
