@@ -249,7 +249,7 @@ func TestFrontDoorInChromium(t *testing.T) {
 		chromedp.WaitVisible(`//h2[normalize-space(.)='Log in with a username or email and a password.']`),
 		// The request samples of login, API keys, the snapshot batch upsert and
 		// a result submission come from the document's examples.
-		poll(`['"change-me-now"', '"field-app"', '"C-1001"', '"order_taken"'].every(s => document.body.textContent.includes(s))`),
+		poll(`['"change-me-now"', '"field-app"', '"C-1001"', '"6e5d4c3b-2a19-4f08-9e7d-6c5b4a392817"'].every(s => document.body.textContent.includes(s))`),
 	)
 	if loc := read(t, ctx, "docs location", chromedp.Location()); loc != srv.URL+"/docs" {
 		t.Errorf("the docs link led to %s, want %s/docs", loc, srv.URL)
