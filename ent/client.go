@@ -35,6 +35,7 @@ import (
 	"github.com/reten-io/reten/ent/commerceaddress"
 	"github.com/reten-io/reten/ent/commercecontact"
 	"github.com/reten-io/reten/ent/commercelifecyclesnapshot"
+	"github.com/reten-io/reten/ent/commercelifecycletransition"
 	"github.com/reten-io/reten/ent/commerceuser"
 	"github.com/reten-io/reten/ent/commerceuserrole"
 	"github.com/reten-io/reten/ent/dispatchconfig"
@@ -43,6 +44,7 @@ import (
 	"github.com/reten-io/reten/ent/engagementlevel"
 	"github.com/reten-io/reten/ent/eventfilter"
 	"github.com/reten-io/reten/ent/idempotencyrecord"
+	"github.com/reten-io/reten/ent/lifecyclerun"
 	"github.com/reten-io/reten/ent/membership"
 	"github.com/reten-io/reten/ent/operator"
 	"github.com/reten-io/reten/ent/project"
@@ -109,6 +111,8 @@ type Client struct {
 	CommerceContact *CommerceContactClient
 	// CommerceLifecycleSnapshot is the client for interacting with the CommerceLifecycleSnapshot builders.
 	CommerceLifecycleSnapshot *CommerceLifecycleSnapshotClient
+	// CommerceLifecycleTransition is the client for interacting with the CommerceLifecycleTransition builders.
+	CommerceLifecycleTransition *CommerceLifecycleTransitionClient
 	// CommerceUser is the client for interacting with the CommerceUser builders.
 	CommerceUser *CommerceUserClient
 	// CommerceUserRole is the client for interacting with the CommerceUserRole builders.
@@ -125,6 +129,8 @@ type Client struct {
 	EventFilter *EventFilterClient
 	// IdempotencyRecord is the client for interacting with the IdempotencyRecord builders.
 	IdempotencyRecord *IdempotencyRecordClient
+	// LifecycleRun is the client for interacting with the LifecycleRun builders.
+	LifecycleRun *LifecycleRunClient
 	// Membership is the client for interacting with the Membership builders.
 	Membership *MembershipClient
 	// Operator is the client for interacting with the Operator builders.
@@ -193,6 +199,7 @@ func (c *Client) init() {
 	c.CommerceAddress = NewCommerceAddressClient(c.config)
 	c.CommerceContact = NewCommerceContactClient(c.config)
 	c.CommerceLifecycleSnapshot = NewCommerceLifecycleSnapshotClient(c.config)
+	c.CommerceLifecycleTransition = NewCommerceLifecycleTransitionClient(c.config)
 	c.CommerceUser = NewCommerceUserClient(c.config)
 	c.CommerceUserRole = NewCommerceUserRoleClient(c.config)
 	c.DispatchConfig = NewDispatchConfigClient(c.config)
@@ -201,6 +208,7 @@ func (c *Client) init() {
 	c.EngagementLevel = NewEngagementLevelClient(c.config)
 	c.EventFilter = NewEventFilterClient(c.config)
 	c.IdempotencyRecord = NewIdempotencyRecordClient(c.config)
+	c.LifecycleRun = NewLifecycleRunClient(c.config)
 	c.Membership = NewMembershipClient(c.config)
 	c.Operator = NewOperatorClient(c.config)
 	c.Project = NewProjectClient(c.config)
@@ -310,54 +318,56 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 	cfg := c.config
 	cfg.driver = tx
 	return &Tx{
-		ctx:                       ctx,
-		config:                    cfg,
-		APIKey:                    NewAPIKeyClient(cfg),
-		ActivationConfig:          NewActivationConfigClient(cfg),
-		ActivationMoment:          NewActivationMomentClient(cfg),
-		Activity:                  NewActivityClient(cfg),
-		ActivityAttribute:         NewActivityAttributeClient(cfg),
-		ActivityGenerationConfig:  NewActivityGenerationConfigClient(cfg),
-		ActivityReasonConfig:      NewActivityReasonConfigClient(cfg),
-		ActivityResult:            NewActivityResultClient(cfg),
-		ActivityStatusEvent:       NewActivityStatusEventClient(cfg),
-		Audience:                  NewAudienceClient(cfg),
-		AudienceComposition:       NewAudienceCompositionClient(cfg),
-		CatalogColumn:             NewCatalogColumnClient(cfg),
-		CatalogSemiJoin:           NewCatalogSemiJoinClient(cfg),
-		CatalogTable:              NewCatalogTableClient(cfg),
-		ChannelDefinition:         NewChannelDefinitionClient(cfg),
-		Commerce:                  NewCommerceClient(cfg),
-		CommerceAddress:           NewCommerceAddressClient(cfg),
-		CommerceContact:           NewCommerceContactClient(cfg),
-		CommerceLifecycleSnapshot: NewCommerceLifecycleSnapshotClient(cfg),
-		CommerceUser:              NewCommerceUserClient(cfg),
-		CommerceUserRole:          NewCommerceUserRoleClient(cfg),
-		DispatchConfig:            NewDispatchConfigClient(cfg),
-		DispatchProvider:          NewDispatchProviderClient(cfg),
-		EngagementConfig:          NewEngagementConfigClient(cfg),
-		EngagementLevel:           NewEngagementLevelClient(cfg),
-		EventFilter:               NewEventFilterClient(cfg),
-		IdempotencyRecord:         NewIdempotencyRecordClient(cfg),
-		Membership:                NewMembershipClient(cfg),
-		Operator:                  NewOperatorClient(cfg),
-		Project:                   NewProjectClient(cfg),
-		QueryBlock:                NewQueryBlockClient(cfg),
-		RefreshToken:              NewRefreshTokenClient(cfg),
-		ResultType:                NewResultTypeClient(cfg),
-		ResurrectionConfig:        NewResurrectionConfigClient(cfg),
-		ResurrectionThreshold:     NewResurrectionThresholdClient(cfg),
-		RetentionStatusConfig:     NewRetentionStatusConfigClient(cfg),
-		Route:                     NewRouteClient(cfg),
-		RouteOperator:             NewRouteOperatorClient(cfg),
-		Supervisor:                NewSupervisorClient(cfg),
-		SupervisorAssignment:      NewSupervisorAssignmentClient(cfg),
-		Tenant:                    NewTenantClient(cfg),
-		TenantDataset:             NewTenantDatasetClient(cfg),
-		TenantResultTypeConfig:    NewTenantResultTypeConfigClient(cfg),
-		TrashRecord:               NewTrashRecordClient(cfg),
-		TrashSetting:              NewTrashSettingClient(cfg),
-		User:                      NewUserClient(cfg),
+		ctx:                         ctx,
+		config:                      cfg,
+		APIKey:                      NewAPIKeyClient(cfg),
+		ActivationConfig:            NewActivationConfigClient(cfg),
+		ActivationMoment:            NewActivationMomentClient(cfg),
+		Activity:                    NewActivityClient(cfg),
+		ActivityAttribute:           NewActivityAttributeClient(cfg),
+		ActivityGenerationConfig:    NewActivityGenerationConfigClient(cfg),
+		ActivityReasonConfig:        NewActivityReasonConfigClient(cfg),
+		ActivityResult:              NewActivityResultClient(cfg),
+		ActivityStatusEvent:         NewActivityStatusEventClient(cfg),
+		Audience:                    NewAudienceClient(cfg),
+		AudienceComposition:         NewAudienceCompositionClient(cfg),
+		CatalogColumn:               NewCatalogColumnClient(cfg),
+		CatalogSemiJoin:             NewCatalogSemiJoinClient(cfg),
+		CatalogTable:                NewCatalogTableClient(cfg),
+		ChannelDefinition:           NewChannelDefinitionClient(cfg),
+		Commerce:                    NewCommerceClient(cfg),
+		CommerceAddress:             NewCommerceAddressClient(cfg),
+		CommerceContact:             NewCommerceContactClient(cfg),
+		CommerceLifecycleSnapshot:   NewCommerceLifecycleSnapshotClient(cfg),
+		CommerceLifecycleTransition: NewCommerceLifecycleTransitionClient(cfg),
+		CommerceUser:                NewCommerceUserClient(cfg),
+		CommerceUserRole:            NewCommerceUserRoleClient(cfg),
+		DispatchConfig:              NewDispatchConfigClient(cfg),
+		DispatchProvider:            NewDispatchProviderClient(cfg),
+		EngagementConfig:            NewEngagementConfigClient(cfg),
+		EngagementLevel:             NewEngagementLevelClient(cfg),
+		EventFilter:                 NewEventFilterClient(cfg),
+		IdempotencyRecord:           NewIdempotencyRecordClient(cfg),
+		LifecycleRun:                NewLifecycleRunClient(cfg),
+		Membership:                  NewMembershipClient(cfg),
+		Operator:                    NewOperatorClient(cfg),
+		Project:                     NewProjectClient(cfg),
+		QueryBlock:                  NewQueryBlockClient(cfg),
+		RefreshToken:                NewRefreshTokenClient(cfg),
+		ResultType:                  NewResultTypeClient(cfg),
+		ResurrectionConfig:          NewResurrectionConfigClient(cfg),
+		ResurrectionThreshold:       NewResurrectionThresholdClient(cfg),
+		RetentionStatusConfig:       NewRetentionStatusConfigClient(cfg),
+		Route:                       NewRouteClient(cfg),
+		RouteOperator:               NewRouteOperatorClient(cfg),
+		Supervisor:                  NewSupervisorClient(cfg),
+		SupervisorAssignment:        NewSupervisorAssignmentClient(cfg),
+		Tenant:                      NewTenantClient(cfg),
+		TenantDataset:               NewTenantDatasetClient(cfg),
+		TenantResultTypeConfig:      NewTenantResultTypeConfigClient(cfg),
+		TrashRecord:                 NewTrashRecordClient(cfg),
+		TrashSetting:                NewTrashSettingClient(cfg),
+		User:                        NewUserClient(cfg),
 	}, nil
 }
 
@@ -375,54 +385,56 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 	cfg := c.config
 	cfg.driver = &txDriver{tx: tx, drv: c.driver}
 	return &Tx{
-		ctx:                       ctx,
-		config:                    cfg,
-		APIKey:                    NewAPIKeyClient(cfg),
-		ActivationConfig:          NewActivationConfigClient(cfg),
-		ActivationMoment:          NewActivationMomentClient(cfg),
-		Activity:                  NewActivityClient(cfg),
-		ActivityAttribute:         NewActivityAttributeClient(cfg),
-		ActivityGenerationConfig:  NewActivityGenerationConfigClient(cfg),
-		ActivityReasonConfig:      NewActivityReasonConfigClient(cfg),
-		ActivityResult:            NewActivityResultClient(cfg),
-		ActivityStatusEvent:       NewActivityStatusEventClient(cfg),
-		Audience:                  NewAudienceClient(cfg),
-		AudienceComposition:       NewAudienceCompositionClient(cfg),
-		CatalogColumn:             NewCatalogColumnClient(cfg),
-		CatalogSemiJoin:           NewCatalogSemiJoinClient(cfg),
-		CatalogTable:              NewCatalogTableClient(cfg),
-		ChannelDefinition:         NewChannelDefinitionClient(cfg),
-		Commerce:                  NewCommerceClient(cfg),
-		CommerceAddress:           NewCommerceAddressClient(cfg),
-		CommerceContact:           NewCommerceContactClient(cfg),
-		CommerceLifecycleSnapshot: NewCommerceLifecycleSnapshotClient(cfg),
-		CommerceUser:              NewCommerceUserClient(cfg),
-		CommerceUserRole:          NewCommerceUserRoleClient(cfg),
-		DispatchConfig:            NewDispatchConfigClient(cfg),
-		DispatchProvider:          NewDispatchProviderClient(cfg),
-		EngagementConfig:          NewEngagementConfigClient(cfg),
-		EngagementLevel:           NewEngagementLevelClient(cfg),
-		EventFilter:               NewEventFilterClient(cfg),
-		IdempotencyRecord:         NewIdempotencyRecordClient(cfg),
-		Membership:                NewMembershipClient(cfg),
-		Operator:                  NewOperatorClient(cfg),
-		Project:                   NewProjectClient(cfg),
-		QueryBlock:                NewQueryBlockClient(cfg),
-		RefreshToken:              NewRefreshTokenClient(cfg),
-		ResultType:                NewResultTypeClient(cfg),
-		ResurrectionConfig:        NewResurrectionConfigClient(cfg),
-		ResurrectionThreshold:     NewResurrectionThresholdClient(cfg),
-		RetentionStatusConfig:     NewRetentionStatusConfigClient(cfg),
-		Route:                     NewRouteClient(cfg),
-		RouteOperator:             NewRouteOperatorClient(cfg),
-		Supervisor:                NewSupervisorClient(cfg),
-		SupervisorAssignment:      NewSupervisorAssignmentClient(cfg),
-		Tenant:                    NewTenantClient(cfg),
-		TenantDataset:             NewTenantDatasetClient(cfg),
-		TenantResultTypeConfig:    NewTenantResultTypeConfigClient(cfg),
-		TrashRecord:               NewTrashRecordClient(cfg),
-		TrashSetting:              NewTrashSettingClient(cfg),
-		User:                      NewUserClient(cfg),
+		ctx:                         ctx,
+		config:                      cfg,
+		APIKey:                      NewAPIKeyClient(cfg),
+		ActivationConfig:            NewActivationConfigClient(cfg),
+		ActivationMoment:            NewActivationMomentClient(cfg),
+		Activity:                    NewActivityClient(cfg),
+		ActivityAttribute:           NewActivityAttributeClient(cfg),
+		ActivityGenerationConfig:    NewActivityGenerationConfigClient(cfg),
+		ActivityReasonConfig:        NewActivityReasonConfigClient(cfg),
+		ActivityResult:              NewActivityResultClient(cfg),
+		ActivityStatusEvent:         NewActivityStatusEventClient(cfg),
+		Audience:                    NewAudienceClient(cfg),
+		AudienceComposition:         NewAudienceCompositionClient(cfg),
+		CatalogColumn:               NewCatalogColumnClient(cfg),
+		CatalogSemiJoin:             NewCatalogSemiJoinClient(cfg),
+		CatalogTable:                NewCatalogTableClient(cfg),
+		ChannelDefinition:           NewChannelDefinitionClient(cfg),
+		Commerce:                    NewCommerceClient(cfg),
+		CommerceAddress:             NewCommerceAddressClient(cfg),
+		CommerceContact:             NewCommerceContactClient(cfg),
+		CommerceLifecycleSnapshot:   NewCommerceLifecycleSnapshotClient(cfg),
+		CommerceLifecycleTransition: NewCommerceLifecycleTransitionClient(cfg),
+		CommerceUser:                NewCommerceUserClient(cfg),
+		CommerceUserRole:            NewCommerceUserRoleClient(cfg),
+		DispatchConfig:              NewDispatchConfigClient(cfg),
+		DispatchProvider:            NewDispatchProviderClient(cfg),
+		EngagementConfig:            NewEngagementConfigClient(cfg),
+		EngagementLevel:             NewEngagementLevelClient(cfg),
+		EventFilter:                 NewEventFilterClient(cfg),
+		IdempotencyRecord:           NewIdempotencyRecordClient(cfg),
+		LifecycleRun:                NewLifecycleRunClient(cfg),
+		Membership:                  NewMembershipClient(cfg),
+		Operator:                    NewOperatorClient(cfg),
+		Project:                     NewProjectClient(cfg),
+		QueryBlock:                  NewQueryBlockClient(cfg),
+		RefreshToken:                NewRefreshTokenClient(cfg),
+		ResultType:                  NewResultTypeClient(cfg),
+		ResurrectionConfig:          NewResurrectionConfigClient(cfg),
+		ResurrectionThreshold:       NewResurrectionThresholdClient(cfg),
+		RetentionStatusConfig:       NewRetentionStatusConfigClient(cfg),
+		Route:                       NewRouteClient(cfg),
+		RouteOperator:               NewRouteOperatorClient(cfg),
+		Supervisor:                  NewSupervisorClient(cfg),
+		SupervisorAssignment:        NewSupervisorAssignmentClient(cfg),
+		Tenant:                      NewTenantClient(cfg),
+		TenantDataset:               NewTenantDatasetClient(cfg),
+		TenantResultTypeConfig:      NewTenantResultTypeConfigClient(cfg),
+		TrashRecord:                 NewTrashRecordClient(cfg),
+		TrashSetting:                NewTrashSettingClient(cfg),
+		User:                        NewUserClient(cfg),
 	}, nil
 }
 
@@ -457,13 +469,13 @@ func (c *Client) Use(hooks ...Hook) {
 		c.ActivityResult, c.ActivityStatusEvent, c.Audience, c.AudienceComposition,
 		c.CatalogColumn, c.CatalogSemiJoin, c.CatalogTable, c.ChannelDefinition,
 		c.Commerce, c.CommerceAddress, c.CommerceContact, c.CommerceLifecycleSnapshot,
-		c.CommerceUser, c.CommerceUserRole, c.DispatchConfig, c.DispatchProvider,
-		c.EngagementConfig, c.EngagementLevel, c.EventFilter, c.IdempotencyRecord,
-		c.Membership, c.Operator, c.Project, c.QueryBlock, c.RefreshToken,
-		c.ResultType, c.ResurrectionConfig, c.ResurrectionThreshold,
-		c.RetentionStatusConfig, c.Route, c.RouteOperator, c.Supervisor,
-		c.SupervisorAssignment, c.Tenant, c.TenantDataset, c.TenantResultTypeConfig,
-		c.TrashRecord, c.TrashSetting, c.User,
+		c.CommerceLifecycleTransition, c.CommerceUser, c.CommerceUserRole,
+		c.DispatchConfig, c.DispatchProvider, c.EngagementConfig, c.EngagementLevel,
+		c.EventFilter, c.IdempotencyRecord, c.LifecycleRun, c.Membership, c.Operator,
+		c.Project, c.QueryBlock, c.RefreshToken, c.ResultType, c.ResurrectionConfig,
+		c.ResurrectionThreshold, c.RetentionStatusConfig, c.Route, c.RouteOperator,
+		c.Supervisor, c.SupervisorAssignment, c.Tenant, c.TenantDataset,
+		c.TenantResultTypeConfig, c.TrashRecord, c.TrashSetting, c.User,
 	} {
 		n.Use(hooks...)
 	}
@@ -478,13 +490,13 @@ func (c *Client) Intercept(interceptors ...Interceptor) {
 		c.ActivityResult, c.ActivityStatusEvent, c.Audience, c.AudienceComposition,
 		c.CatalogColumn, c.CatalogSemiJoin, c.CatalogTable, c.ChannelDefinition,
 		c.Commerce, c.CommerceAddress, c.CommerceContact, c.CommerceLifecycleSnapshot,
-		c.CommerceUser, c.CommerceUserRole, c.DispatchConfig, c.DispatchProvider,
-		c.EngagementConfig, c.EngagementLevel, c.EventFilter, c.IdempotencyRecord,
-		c.Membership, c.Operator, c.Project, c.QueryBlock, c.RefreshToken,
-		c.ResultType, c.ResurrectionConfig, c.ResurrectionThreshold,
-		c.RetentionStatusConfig, c.Route, c.RouteOperator, c.Supervisor,
-		c.SupervisorAssignment, c.Tenant, c.TenantDataset, c.TenantResultTypeConfig,
-		c.TrashRecord, c.TrashSetting, c.User,
+		c.CommerceLifecycleTransition, c.CommerceUser, c.CommerceUserRole,
+		c.DispatchConfig, c.DispatchProvider, c.EngagementConfig, c.EngagementLevel,
+		c.EventFilter, c.IdempotencyRecord, c.LifecycleRun, c.Membership, c.Operator,
+		c.Project, c.QueryBlock, c.RefreshToken, c.ResultType, c.ResurrectionConfig,
+		c.ResurrectionThreshold, c.RetentionStatusConfig, c.Route, c.RouteOperator,
+		c.Supervisor, c.SupervisorAssignment, c.Tenant, c.TenantDataset,
+		c.TenantResultTypeConfig, c.TrashRecord, c.TrashSetting, c.User,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -531,6 +543,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.CommerceContact.mutate(ctx, m)
 	case *CommerceLifecycleSnapshotMutation:
 		return c.CommerceLifecycleSnapshot.mutate(ctx, m)
+	case *CommerceLifecycleTransitionMutation:
+		return c.CommerceLifecycleTransition.mutate(ctx, m)
 	case *CommerceUserMutation:
 		return c.CommerceUser.mutate(ctx, m)
 	case *CommerceUserRoleMutation:
@@ -547,6 +561,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.EventFilter.mutate(ctx, m)
 	case *IdempotencyRecordMutation:
 		return c.IdempotencyRecord.mutate(ctx, m)
+	case *LifecycleRunMutation:
+		return c.LifecycleRun.mutate(ctx, m)
 	case *MembershipMutation:
 		return c.Membership.mutate(ctx, m)
 	case *OperatorMutation:
@@ -1826,6 +1842,38 @@ func (c *ActivityGenerationConfigClient) QueryLifecycleSnapshots(_m *ActivityGen
 			sqlgraph.From(activitygenerationconfig.Table, activitygenerationconfig.FieldID, id),
 			sqlgraph.To(commercelifecyclesnapshot.Table, commercelifecyclesnapshot.FieldID),
 			sqlgraph.Edge(sqlgraph.O2M, true, activitygenerationconfig.LifecycleSnapshotsTable, activitygenerationconfig.LifecycleSnapshotsColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryLifecycleTransitions queries the lifecycle_transitions edge of a ActivityGenerationConfig.
+func (c *ActivityGenerationConfigClient) QueryLifecycleTransitions(_m *ActivityGenerationConfig) *CommerceLifecycleTransitionQuery {
+	query := (&CommerceLifecycleTransitionClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(activitygenerationconfig.Table, activitygenerationconfig.FieldID, id),
+			sqlgraph.To(commercelifecycletransition.Table, commercelifecycletransition.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, true, activitygenerationconfig.LifecycleTransitionsTable, activitygenerationconfig.LifecycleTransitionsColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryLifecycleRuns queries the lifecycle_runs edge of a ActivityGenerationConfig.
+func (c *ActivityGenerationConfigClient) QueryLifecycleRuns(_m *ActivityGenerationConfig) *LifecycleRunQuery {
+	query := (&LifecycleRunClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(activitygenerationconfig.Table, activitygenerationconfig.FieldID, id),
+			sqlgraph.To(lifecyclerun.Table, lifecyclerun.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, true, activitygenerationconfig.LifecycleRunsTable, activitygenerationconfig.LifecycleRunsColumn),
 		)
 		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
 		return fromV, nil
@@ -3703,6 +3751,22 @@ func (c *CommerceClient) QueryActivities(_m *Commerce) *ActivityQuery {
 	return query
 }
 
+// QueryLifecycleTransitions queries the lifecycle_transitions edge of a Commerce.
+func (c *CommerceClient) QueryLifecycleTransitions(_m *Commerce) *CommerceLifecycleTransitionQuery {
+	query := (&CommerceLifecycleTransitionClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(commerce.Table, commerce.FieldID, id),
+			sqlgraph.To(commercelifecycletransition.Table, commercelifecycletransition.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, true, commerce.LifecycleTransitionsTable, commerce.LifecycleTransitionsColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
 // Hooks returns the client hooks.
 func (c *CommerceClient) Hooks() []Hook {
 	hooks := c.hooks.Commerce
@@ -4241,6 +4305,188 @@ func (c *CommerceLifecycleSnapshotClient) mutate(ctx context.Context, m *Commerc
 		return (&CommerceLifecycleSnapshotDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown CommerceLifecycleSnapshot mutation op: %q", m.Op())
+	}
+}
+
+// CommerceLifecycleTransitionClient is a client for the CommerceLifecycleTransition schema.
+type CommerceLifecycleTransitionClient struct {
+	config
+}
+
+// NewCommerceLifecycleTransitionClient returns a client for the CommerceLifecycleTransition from the given config.
+func NewCommerceLifecycleTransitionClient(c config) *CommerceLifecycleTransitionClient {
+	return &CommerceLifecycleTransitionClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `commercelifecycletransition.Hooks(f(g(h())))`.
+func (c *CommerceLifecycleTransitionClient) Use(hooks ...Hook) {
+	c.hooks.CommerceLifecycleTransition = append(c.hooks.CommerceLifecycleTransition, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `commercelifecycletransition.Intercept(f(g(h())))`.
+func (c *CommerceLifecycleTransitionClient) Intercept(interceptors ...Interceptor) {
+	c.inters.CommerceLifecycleTransition = append(c.inters.CommerceLifecycleTransition, interceptors...)
+}
+
+// Create returns a builder for creating a CommerceLifecycleTransition entity.
+func (c *CommerceLifecycleTransitionClient) Create() *CommerceLifecycleTransitionCreate {
+	mutation := newCommerceLifecycleTransitionMutation(c.config, OpCreate)
+	return &CommerceLifecycleTransitionCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of CommerceLifecycleTransition entities.
+func (c *CommerceLifecycleTransitionClient) CreateBulk(builders ...*CommerceLifecycleTransitionCreate) *CommerceLifecycleTransitionCreateBulk {
+	return &CommerceLifecycleTransitionCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *CommerceLifecycleTransitionClient) MapCreateBulk(slice any, setFunc func(*CommerceLifecycleTransitionCreate, int)) *CommerceLifecycleTransitionCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &CommerceLifecycleTransitionCreateBulk{err: fmt.Errorf("calling to CommerceLifecycleTransitionClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*CommerceLifecycleTransitionCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &CommerceLifecycleTransitionCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for CommerceLifecycleTransition.
+func (c *CommerceLifecycleTransitionClient) Update() *CommerceLifecycleTransitionUpdate {
+	mutation := newCommerceLifecycleTransitionMutation(c.config, OpUpdate)
+	return &CommerceLifecycleTransitionUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *CommerceLifecycleTransitionClient) UpdateOne(_m *CommerceLifecycleTransition) *CommerceLifecycleTransitionUpdateOne {
+	mutation := newCommerceLifecycleTransitionMutation(c.config, OpUpdateOne, withCommerceLifecycleTransition(_m))
+	return &CommerceLifecycleTransitionUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *CommerceLifecycleTransitionClient) UpdateOneID(id uuid.UUID) *CommerceLifecycleTransitionUpdateOne {
+	mutation := newCommerceLifecycleTransitionMutation(c.config, OpUpdateOne, withCommerceLifecycleTransitionID(id))
+	return &CommerceLifecycleTransitionUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for CommerceLifecycleTransition.
+func (c *CommerceLifecycleTransitionClient) Delete() *CommerceLifecycleTransitionDelete {
+	mutation := newCommerceLifecycleTransitionMutation(c.config, OpDelete)
+	return &CommerceLifecycleTransitionDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *CommerceLifecycleTransitionClient) DeleteOne(_m *CommerceLifecycleTransition) *CommerceLifecycleTransitionDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *CommerceLifecycleTransitionClient) DeleteOneID(id uuid.UUID) *CommerceLifecycleTransitionDeleteOne {
+	builder := c.Delete().Where(commercelifecycletransition.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &CommerceLifecycleTransitionDeleteOne{builder}
+}
+
+// Query returns a query builder for CommerceLifecycleTransition.
+func (c *CommerceLifecycleTransitionClient) Query() *CommerceLifecycleTransitionQuery {
+	return &CommerceLifecycleTransitionQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeCommerceLifecycleTransition},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a CommerceLifecycleTransition entity by its id.
+func (c *CommerceLifecycleTransitionClient) Get(ctx context.Context, id uuid.UUID) (*CommerceLifecycleTransition, error) {
+	return c.Query().Where(commercelifecycletransition.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *CommerceLifecycleTransitionClient) GetX(ctx context.Context, id uuid.UUID) *CommerceLifecycleTransition {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryTenant queries the tenant edge of a CommerceLifecycleTransition.
+func (c *CommerceLifecycleTransitionClient) QueryTenant(_m *CommerceLifecycleTransition) *TenantQuery {
+	query := (&TenantClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(commercelifecycletransition.Table, commercelifecycletransition.FieldID, id),
+			sqlgraph.To(tenant.Table, tenant.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, commercelifecycletransition.TenantTable, commercelifecycletransition.TenantColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryCommerce queries the commerce edge of a CommerceLifecycleTransition.
+func (c *CommerceLifecycleTransitionClient) QueryCommerce(_m *CommerceLifecycleTransition) *CommerceQuery {
+	query := (&CommerceClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(commercelifecycletransition.Table, commercelifecycletransition.FieldID, id),
+			sqlgraph.To(commerce.Table, commerce.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, commercelifecycletransition.CommerceTable, commercelifecycletransition.CommerceColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryActivityGenerationConfig queries the activity_generation_config edge of a CommerceLifecycleTransition.
+func (c *CommerceLifecycleTransitionClient) QueryActivityGenerationConfig(_m *CommerceLifecycleTransition) *ActivityGenerationConfigQuery {
+	query := (&ActivityGenerationConfigClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(commercelifecycletransition.Table, commercelifecycletransition.FieldID, id),
+			sqlgraph.To(activitygenerationconfig.Table, activitygenerationconfig.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, commercelifecycletransition.ActivityGenerationConfigTable, commercelifecycletransition.ActivityGenerationConfigColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *CommerceLifecycleTransitionClient) Hooks() []Hook {
+	hooks := c.hooks.CommerceLifecycleTransition
+	return append(hooks[:len(hooks):len(hooks)], commercelifecycletransition.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *CommerceLifecycleTransitionClient) Interceptors() []Interceptor {
+	return c.inters.CommerceLifecycleTransition
+}
+
+func (c *CommerceLifecycleTransitionClient) mutate(ctx context.Context, m *CommerceLifecycleTransitionMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&CommerceLifecycleTransitionCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&CommerceLifecycleTransitionUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&CommerceLifecycleTransitionUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&CommerceLifecycleTransitionDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown CommerceLifecycleTransition mutation op: %q", m.Op())
 	}
 }
 
@@ -5715,6 +5961,188 @@ func (c *IdempotencyRecordClient) mutate(ctx context.Context, m *IdempotencyReco
 		return (&IdempotencyRecordDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown IdempotencyRecord mutation op: %q", m.Op())
+	}
+}
+
+// LifecycleRunClient is a client for the LifecycleRun schema.
+type LifecycleRunClient struct {
+	config
+}
+
+// NewLifecycleRunClient returns a client for the LifecycleRun from the given config.
+func NewLifecycleRunClient(c config) *LifecycleRunClient {
+	return &LifecycleRunClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `lifecyclerun.Hooks(f(g(h())))`.
+func (c *LifecycleRunClient) Use(hooks ...Hook) {
+	c.hooks.LifecycleRun = append(c.hooks.LifecycleRun, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `lifecyclerun.Intercept(f(g(h())))`.
+func (c *LifecycleRunClient) Intercept(interceptors ...Interceptor) {
+	c.inters.LifecycleRun = append(c.inters.LifecycleRun, interceptors...)
+}
+
+// Create returns a builder for creating a LifecycleRun entity.
+func (c *LifecycleRunClient) Create() *LifecycleRunCreate {
+	mutation := newLifecycleRunMutation(c.config, OpCreate)
+	return &LifecycleRunCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of LifecycleRun entities.
+func (c *LifecycleRunClient) CreateBulk(builders ...*LifecycleRunCreate) *LifecycleRunCreateBulk {
+	return &LifecycleRunCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *LifecycleRunClient) MapCreateBulk(slice any, setFunc func(*LifecycleRunCreate, int)) *LifecycleRunCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &LifecycleRunCreateBulk{err: fmt.Errorf("calling to LifecycleRunClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*LifecycleRunCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &LifecycleRunCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for LifecycleRun.
+func (c *LifecycleRunClient) Update() *LifecycleRunUpdate {
+	mutation := newLifecycleRunMutation(c.config, OpUpdate)
+	return &LifecycleRunUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *LifecycleRunClient) UpdateOne(_m *LifecycleRun) *LifecycleRunUpdateOne {
+	mutation := newLifecycleRunMutation(c.config, OpUpdateOne, withLifecycleRun(_m))
+	return &LifecycleRunUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *LifecycleRunClient) UpdateOneID(id uuid.UUID) *LifecycleRunUpdateOne {
+	mutation := newLifecycleRunMutation(c.config, OpUpdateOne, withLifecycleRunID(id))
+	return &LifecycleRunUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for LifecycleRun.
+func (c *LifecycleRunClient) Delete() *LifecycleRunDelete {
+	mutation := newLifecycleRunMutation(c.config, OpDelete)
+	return &LifecycleRunDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *LifecycleRunClient) DeleteOne(_m *LifecycleRun) *LifecycleRunDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *LifecycleRunClient) DeleteOneID(id uuid.UUID) *LifecycleRunDeleteOne {
+	builder := c.Delete().Where(lifecyclerun.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &LifecycleRunDeleteOne{builder}
+}
+
+// Query returns a query builder for LifecycleRun.
+func (c *LifecycleRunClient) Query() *LifecycleRunQuery {
+	return &LifecycleRunQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeLifecycleRun},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a LifecycleRun entity by its id.
+func (c *LifecycleRunClient) Get(ctx context.Context, id uuid.UUID) (*LifecycleRun, error) {
+	return c.Query().Where(lifecyclerun.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *LifecycleRunClient) GetX(ctx context.Context, id uuid.UUID) *LifecycleRun {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryTenant queries the tenant edge of a LifecycleRun.
+func (c *LifecycleRunClient) QueryTenant(_m *LifecycleRun) *TenantQuery {
+	query := (&TenantClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(lifecyclerun.Table, lifecyclerun.FieldID, id),
+			sqlgraph.To(tenant.Table, tenant.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, lifecyclerun.TenantTable, lifecyclerun.TenantColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryProject queries the project edge of a LifecycleRun.
+func (c *LifecycleRunClient) QueryProject(_m *LifecycleRun) *ProjectQuery {
+	query := (&ProjectClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(lifecyclerun.Table, lifecyclerun.FieldID, id),
+			sqlgraph.To(project.Table, project.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, lifecyclerun.ProjectTable, lifecyclerun.ProjectColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryActivityGenerationConfig queries the activity_generation_config edge of a LifecycleRun.
+func (c *LifecycleRunClient) QueryActivityGenerationConfig(_m *LifecycleRun) *ActivityGenerationConfigQuery {
+	query := (&ActivityGenerationConfigClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(lifecyclerun.Table, lifecyclerun.FieldID, id),
+			sqlgraph.To(activitygenerationconfig.Table, activitygenerationconfig.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, lifecyclerun.ActivityGenerationConfigTable, lifecyclerun.ActivityGenerationConfigColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *LifecycleRunClient) Hooks() []Hook {
+	hooks := c.hooks.LifecycleRun
+	return append(hooks[:len(hooks):len(hooks)], lifecyclerun.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *LifecycleRunClient) Interceptors() []Interceptor {
+	return c.inters.LifecycleRun
+}
+
+func (c *LifecycleRunClient) mutate(ctx context.Context, m *LifecycleRunMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&LifecycleRunCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&LifecycleRunUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&LifecycleRunUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&LifecycleRunDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown LifecycleRun mutation op: %q", m.Op())
 	}
 }
 
@@ -8882,26 +9310,26 @@ type (
 		ActivityGenerationConfig, ActivityReasonConfig, ActivityResult,
 		ActivityStatusEvent, Audience, AudienceComposition, CatalogColumn,
 		CatalogSemiJoin, CatalogTable, ChannelDefinition, Commerce, CommerceAddress,
-		CommerceContact, CommerceLifecycleSnapshot, CommerceUser, CommerceUserRole,
-		DispatchConfig, DispatchProvider, EngagementConfig, EngagementLevel,
-		EventFilter, IdempotencyRecord, Membership, Operator, Project, QueryBlock,
-		RefreshToken, ResultType, ResurrectionConfig, ResurrectionThreshold,
-		RetentionStatusConfig, Route, RouteOperator, Supervisor, SupervisorAssignment,
-		Tenant, TenantDataset, TenantResultTypeConfig, TrashRecord, TrashSetting,
-		User []ent.Hook
+		CommerceContact, CommerceLifecycleSnapshot, CommerceLifecycleTransition,
+		CommerceUser, CommerceUserRole, DispatchConfig, DispatchProvider,
+		EngagementConfig, EngagementLevel, EventFilter, IdempotencyRecord,
+		LifecycleRun, Membership, Operator, Project, QueryBlock, RefreshToken,
+		ResultType, ResurrectionConfig, ResurrectionThreshold, RetentionStatusConfig,
+		Route, RouteOperator, Supervisor, SupervisorAssignment, Tenant, TenantDataset,
+		TenantResultTypeConfig, TrashRecord, TrashSetting, User []ent.Hook
 	}
 	inters struct {
 		APIKey, ActivationConfig, ActivationMoment, Activity, ActivityAttribute,
 		ActivityGenerationConfig, ActivityReasonConfig, ActivityResult,
 		ActivityStatusEvent, Audience, AudienceComposition, CatalogColumn,
 		CatalogSemiJoin, CatalogTable, ChannelDefinition, Commerce, CommerceAddress,
-		CommerceContact, CommerceLifecycleSnapshot, CommerceUser, CommerceUserRole,
-		DispatchConfig, DispatchProvider, EngagementConfig, EngagementLevel,
-		EventFilter, IdempotencyRecord, Membership, Operator, Project, QueryBlock,
-		RefreshToken, ResultType, ResurrectionConfig, ResurrectionThreshold,
-		RetentionStatusConfig, Route, RouteOperator, Supervisor, SupervisorAssignment,
-		Tenant, TenantDataset, TenantResultTypeConfig, TrashRecord, TrashSetting,
-		User []ent.Interceptor
+		CommerceContact, CommerceLifecycleSnapshot, CommerceLifecycleTransition,
+		CommerceUser, CommerceUserRole, DispatchConfig, DispatchProvider,
+		EngagementConfig, EngagementLevel, EventFilter, IdempotencyRecord,
+		LifecycleRun, Membership, Operator, Project, QueryBlock, RefreshToken,
+		ResultType, ResurrectionConfig, ResurrectionThreshold, RetentionStatusConfig,
+		Route, RouteOperator, Supervisor, SupervisorAssignment, Tenant, TenantDataset,
+		TenantResultTypeConfig, TrashRecord, TrashSetting, User []ent.Interceptor
 	}
 )
 

@@ -44,6 +44,10 @@ type CommerceLifecycleSnapshot struct {
 	LastComputedAt time.Time `json:"last_computed_at,omitempty"`
 	// When (stage, code) last changed; managed by the service.
 	StateChangedAt time.Time `json:"state_changed_at,omitempty"`
+	// PriorStage holds the value of the "prior_stage" field.
+	PriorStage *string `json:"prior_stage,omitempty"`
+	// PriorCode holds the value of the "prior_code" field.
+	PriorCode *string `json:"prior_code,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the CommerceLifecycleSnapshotQuery when eager-loading is set.
 	Edges        CommerceLifecycleSnapshotEdges `json:"edges"`
@@ -103,7 +107,7 @@ func (*CommerceLifecycleSnapshot) scanValues(columns []string) ([]any, error) {
 	values := make([]any, len(columns))
 	for i := range columns {
 		switch columns[i] {
-		case commercelifecyclesnapshot.FieldExternalID, commercelifecyclesnapshot.FieldCode, commercelifecyclesnapshot.FieldLabel, commercelifecyclesnapshot.FieldStage:
+		case commercelifecyclesnapshot.FieldExternalID, commercelifecyclesnapshot.FieldCode, commercelifecyclesnapshot.FieldLabel, commercelifecyclesnapshot.FieldStage, commercelifecyclesnapshot.FieldPriorStage, commercelifecyclesnapshot.FieldPriorCode:
 			values[i] = new(sql.NullString)
 		case commercelifecyclesnapshot.FieldCreatedAt, commercelifecyclesnapshot.FieldUpdatedAt, commercelifecyclesnapshot.FieldLastComputedAt, commercelifecyclesnapshot.FieldStateChangedAt:
 			values[i] = new(sql.NullTime)
@@ -197,6 +201,20 @@ func (_m *CommerceLifecycleSnapshot) assignValues(columns []string, values []any
 			} else if value.Valid {
 				_m.StateChangedAt = value.Time
 			}
+		case commercelifecyclesnapshot.FieldPriorStage:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field prior_stage", values[i])
+			} else if value.Valid {
+				_m.PriorStage = new(string)
+				*_m.PriorStage = value.String
+			}
+		case commercelifecyclesnapshot.FieldPriorCode:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field prior_code", values[i])
+			} else if value.Valid {
+				_m.PriorCode = new(string)
+				*_m.PriorCode = value.String
+			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
 		}
@@ -282,6 +300,16 @@ func (_m *CommerceLifecycleSnapshot) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("state_changed_at=")
 	builder.WriteString(_m.StateChangedAt.Format(time.ANSIC))
+	builder.WriteString(", ")
+	if v := _m.PriorStage; v != nil {
+		builder.WriteString("prior_stage=")
+		builder.WriteString(*v)
+	}
+	builder.WriteString(", ")
+	if v := _m.PriorCode; v != nil {
+		builder.WriteString("prior_code=")
+		builder.WriteString(*v)
+	}
 	builder.WriteByte(')')
 	return builder.String()
 }

@@ -117,6 +117,34 @@ func (_c *CommerceLifecycleSnapshotCreate) SetStateChangedAt(v time.Time) *Comme
 	return _c
 }
 
+// SetPriorStage sets the "prior_stage" field.
+func (_c *CommerceLifecycleSnapshotCreate) SetPriorStage(v string) *CommerceLifecycleSnapshotCreate {
+	_c.mutation.SetPriorStage(v)
+	return _c
+}
+
+// SetNillablePriorStage sets the "prior_stage" field if the given value is not nil.
+func (_c *CommerceLifecycleSnapshotCreate) SetNillablePriorStage(v *string) *CommerceLifecycleSnapshotCreate {
+	if v != nil {
+		_c.SetPriorStage(*v)
+	}
+	return _c
+}
+
+// SetPriorCode sets the "prior_code" field.
+func (_c *CommerceLifecycleSnapshotCreate) SetPriorCode(v string) *CommerceLifecycleSnapshotCreate {
+	_c.mutation.SetPriorCode(v)
+	return _c
+}
+
+// SetNillablePriorCode sets the "prior_code" field if the given value is not nil.
+func (_c *CommerceLifecycleSnapshotCreate) SetNillablePriorCode(v *string) *CommerceLifecycleSnapshotCreate {
+	if v != nil {
+		_c.SetPriorCode(*v)
+	}
+	return _c
+}
+
 // SetID sets the "id" field.
 func (_c *CommerceLifecycleSnapshotCreate) SetID(v uuid.UUID) *CommerceLifecycleSnapshotCreate {
 	_c.mutation.SetID(v)
@@ -326,6 +354,14 @@ func (_c *CommerceLifecycleSnapshotCreate) createSpec() (*CommerceLifecycleSnaps
 		_spec.SetField(commercelifecyclesnapshot.FieldStateChangedAt, field.TypeTime, value)
 		_node.StateChangedAt = value
 	}
+	if value, ok := _c.mutation.PriorStage(); ok {
+		_spec.SetField(commercelifecyclesnapshot.FieldPriorStage, field.TypeString, value)
+		_node.PriorStage = &value
+	}
+	if value, ok := _c.mutation.PriorCode(); ok {
+		_spec.SetField(commercelifecyclesnapshot.FieldPriorCode, field.TypeString, value)
+		_node.PriorCode = &value
+	}
 	if nodes := _c.mutation.TenantIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
 			Rel:     sqlgraph.M2O,
@@ -519,6 +555,42 @@ func (u *CommerceLifecycleSnapshotUpsert) UpdateStateChangedAt() *CommerceLifecy
 	return u
 }
 
+// SetPriorStage sets the "prior_stage" field.
+func (u *CommerceLifecycleSnapshotUpsert) SetPriorStage(v string) *CommerceLifecycleSnapshotUpsert {
+	u.Set(commercelifecyclesnapshot.FieldPriorStage, v)
+	return u
+}
+
+// UpdatePriorStage sets the "prior_stage" field to the value that was provided on create.
+func (u *CommerceLifecycleSnapshotUpsert) UpdatePriorStage() *CommerceLifecycleSnapshotUpsert {
+	u.SetExcluded(commercelifecyclesnapshot.FieldPriorStage)
+	return u
+}
+
+// ClearPriorStage clears the value of the "prior_stage" field.
+func (u *CommerceLifecycleSnapshotUpsert) ClearPriorStage() *CommerceLifecycleSnapshotUpsert {
+	u.SetNull(commercelifecyclesnapshot.FieldPriorStage)
+	return u
+}
+
+// SetPriorCode sets the "prior_code" field.
+func (u *CommerceLifecycleSnapshotUpsert) SetPriorCode(v string) *CommerceLifecycleSnapshotUpsert {
+	u.Set(commercelifecyclesnapshot.FieldPriorCode, v)
+	return u
+}
+
+// UpdatePriorCode sets the "prior_code" field to the value that was provided on create.
+func (u *CommerceLifecycleSnapshotUpsert) UpdatePriorCode() *CommerceLifecycleSnapshotUpsert {
+	u.SetExcluded(commercelifecyclesnapshot.FieldPriorCode)
+	return u
+}
+
+// ClearPriorCode clears the value of the "prior_code" field.
+func (u *CommerceLifecycleSnapshotUpsert) ClearPriorCode() *CommerceLifecycleSnapshotUpsert {
+	u.SetNull(commercelifecyclesnapshot.FieldPriorCode)
+	return u
+}
+
 // UpdateNewValues updates the mutable fields using the new values that were set on create except the ID field.
 // Using this option is equivalent to using:
 //
@@ -681,6 +753,48 @@ func (u *CommerceLifecycleSnapshotUpsertOne) SetStateChangedAt(v time.Time) *Com
 func (u *CommerceLifecycleSnapshotUpsertOne) UpdateStateChangedAt() *CommerceLifecycleSnapshotUpsertOne {
 	return u.Update(func(s *CommerceLifecycleSnapshotUpsert) {
 		s.UpdateStateChangedAt()
+	})
+}
+
+// SetPriorStage sets the "prior_stage" field.
+func (u *CommerceLifecycleSnapshotUpsertOne) SetPriorStage(v string) *CommerceLifecycleSnapshotUpsertOne {
+	return u.Update(func(s *CommerceLifecycleSnapshotUpsert) {
+		s.SetPriorStage(v)
+	})
+}
+
+// UpdatePriorStage sets the "prior_stage" field to the value that was provided on create.
+func (u *CommerceLifecycleSnapshotUpsertOne) UpdatePriorStage() *CommerceLifecycleSnapshotUpsertOne {
+	return u.Update(func(s *CommerceLifecycleSnapshotUpsert) {
+		s.UpdatePriorStage()
+	})
+}
+
+// ClearPriorStage clears the value of the "prior_stage" field.
+func (u *CommerceLifecycleSnapshotUpsertOne) ClearPriorStage() *CommerceLifecycleSnapshotUpsertOne {
+	return u.Update(func(s *CommerceLifecycleSnapshotUpsert) {
+		s.ClearPriorStage()
+	})
+}
+
+// SetPriorCode sets the "prior_code" field.
+func (u *CommerceLifecycleSnapshotUpsertOne) SetPriorCode(v string) *CommerceLifecycleSnapshotUpsertOne {
+	return u.Update(func(s *CommerceLifecycleSnapshotUpsert) {
+		s.SetPriorCode(v)
+	})
+}
+
+// UpdatePriorCode sets the "prior_code" field to the value that was provided on create.
+func (u *CommerceLifecycleSnapshotUpsertOne) UpdatePriorCode() *CommerceLifecycleSnapshotUpsertOne {
+	return u.Update(func(s *CommerceLifecycleSnapshotUpsert) {
+		s.UpdatePriorCode()
+	})
+}
+
+// ClearPriorCode clears the value of the "prior_code" field.
+func (u *CommerceLifecycleSnapshotUpsertOne) ClearPriorCode() *CommerceLifecycleSnapshotUpsertOne {
+	return u.Update(func(s *CommerceLifecycleSnapshotUpsert) {
+		s.ClearPriorCode()
 	})
 }
 
@@ -1013,6 +1127,48 @@ func (u *CommerceLifecycleSnapshotUpsertBulk) SetStateChangedAt(v time.Time) *Co
 func (u *CommerceLifecycleSnapshotUpsertBulk) UpdateStateChangedAt() *CommerceLifecycleSnapshotUpsertBulk {
 	return u.Update(func(s *CommerceLifecycleSnapshotUpsert) {
 		s.UpdateStateChangedAt()
+	})
+}
+
+// SetPriorStage sets the "prior_stage" field.
+func (u *CommerceLifecycleSnapshotUpsertBulk) SetPriorStage(v string) *CommerceLifecycleSnapshotUpsertBulk {
+	return u.Update(func(s *CommerceLifecycleSnapshotUpsert) {
+		s.SetPriorStage(v)
+	})
+}
+
+// UpdatePriorStage sets the "prior_stage" field to the value that was provided on create.
+func (u *CommerceLifecycleSnapshotUpsertBulk) UpdatePriorStage() *CommerceLifecycleSnapshotUpsertBulk {
+	return u.Update(func(s *CommerceLifecycleSnapshotUpsert) {
+		s.UpdatePriorStage()
+	})
+}
+
+// ClearPriorStage clears the value of the "prior_stage" field.
+func (u *CommerceLifecycleSnapshotUpsertBulk) ClearPriorStage() *CommerceLifecycleSnapshotUpsertBulk {
+	return u.Update(func(s *CommerceLifecycleSnapshotUpsert) {
+		s.ClearPriorStage()
+	})
+}
+
+// SetPriorCode sets the "prior_code" field.
+func (u *CommerceLifecycleSnapshotUpsertBulk) SetPriorCode(v string) *CommerceLifecycleSnapshotUpsertBulk {
+	return u.Update(func(s *CommerceLifecycleSnapshotUpsert) {
+		s.SetPriorCode(v)
+	})
+}
+
+// UpdatePriorCode sets the "prior_code" field to the value that was provided on create.
+func (u *CommerceLifecycleSnapshotUpsertBulk) UpdatePriorCode() *CommerceLifecycleSnapshotUpsertBulk {
+	return u.Update(func(s *CommerceLifecycleSnapshotUpsert) {
+		s.UpdatePriorCode()
+	})
+}
+
+// ClearPriorCode clears the value of the "prior_code" field.
+func (u *CommerceLifecycleSnapshotUpsertBulk) ClearPriorCode() *CommerceLifecycleSnapshotUpsertBulk {
+	return u.Update(func(s *CommerceLifecycleSnapshotUpsert) {
+		s.ClearPriorCode()
 	})
 }
 

@@ -125,6 +125,46 @@ func (_u *CommerceLifecycleSnapshotUpdate) SetNillableStateChangedAt(v *time.Tim
 	return _u
 }
 
+// SetPriorStage sets the "prior_stage" field.
+func (_u *CommerceLifecycleSnapshotUpdate) SetPriorStage(v string) *CommerceLifecycleSnapshotUpdate {
+	_u.mutation.SetPriorStage(v)
+	return _u
+}
+
+// SetNillablePriorStage sets the "prior_stage" field if the given value is not nil.
+func (_u *CommerceLifecycleSnapshotUpdate) SetNillablePriorStage(v *string) *CommerceLifecycleSnapshotUpdate {
+	if v != nil {
+		_u.SetPriorStage(*v)
+	}
+	return _u
+}
+
+// ClearPriorStage clears the value of the "prior_stage" field.
+func (_u *CommerceLifecycleSnapshotUpdate) ClearPriorStage() *CommerceLifecycleSnapshotUpdate {
+	_u.mutation.ClearPriorStage()
+	return _u
+}
+
+// SetPriorCode sets the "prior_code" field.
+func (_u *CommerceLifecycleSnapshotUpdate) SetPriorCode(v string) *CommerceLifecycleSnapshotUpdate {
+	_u.mutation.SetPriorCode(v)
+	return _u
+}
+
+// SetNillablePriorCode sets the "prior_code" field if the given value is not nil.
+func (_u *CommerceLifecycleSnapshotUpdate) SetNillablePriorCode(v *string) *CommerceLifecycleSnapshotUpdate {
+	if v != nil {
+		_u.SetPriorCode(*v)
+	}
+	return _u
+}
+
+// ClearPriorCode clears the value of the "prior_code" field.
+func (_u *CommerceLifecycleSnapshotUpdate) ClearPriorCode() *CommerceLifecycleSnapshotUpdate {
+	_u.mutation.ClearPriorCode()
+	return _u
+}
+
 // Mutation returns the CommerceLifecycleSnapshotMutation object of the builder.
 func (_u *CommerceLifecycleSnapshotUpdate) Mutation() *CommerceLifecycleSnapshotMutation {
 	return _u.mutation
@@ -237,6 +277,18 @@ func (_u *CommerceLifecycleSnapshotUpdate) sqlSave(ctx context.Context) (_node i
 	}
 	if value, ok := _u.mutation.StateChangedAt(); ok {
 		_spec.SetField(commercelifecyclesnapshot.FieldStateChangedAt, field.TypeTime, value)
+	}
+	if value, ok := _u.mutation.PriorStage(); ok {
+		_spec.SetField(commercelifecyclesnapshot.FieldPriorStage, field.TypeString, value)
+	}
+	if _u.mutation.PriorStageCleared() {
+		_spec.ClearField(commercelifecyclesnapshot.FieldPriorStage, field.TypeString)
+	}
+	if value, ok := _u.mutation.PriorCode(); ok {
+		_spec.SetField(commercelifecyclesnapshot.FieldPriorCode, field.TypeString, value)
+	}
+	if _u.mutation.PriorCodeCleared() {
+		_spec.ClearField(commercelifecyclesnapshot.FieldPriorCode, field.TypeString)
 	}
 	_spec.AddModifiers(_u.modifiers...)
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
@@ -353,6 +405,46 @@ func (_u *CommerceLifecycleSnapshotUpdateOne) SetNillableStateChangedAt(v *time.
 	if v != nil {
 		_u.SetStateChangedAt(*v)
 	}
+	return _u
+}
+
+// SetPriorStage sets the "prior_stage" field.
+func (_u *CommerceLifecycleSnapshotUpdateOne) SetPriorStage(v string) *CommerceLifecycleSnapshotUpdateOne {
+	_u.mutation.SetPriorStage(v)
+	return _u
+}
+
+// SetNillablePriorStage sets the "prior_stage" field if the given value is not nil.
+func (_u *CommerceLifecycleSnapshotUpdateOne) SetNillablePriorStage(v *string) *CommerceLifecycleSnapshotUpdateOne {
+	if v != nil {
+		_u.SetPriorStage(*v)
+	}
+	return _u
+}
+
+// ClearPriorStage clears the value of the "prior_stage" field.
+func (_u *CommerceLifecycleSnapshotUpdateOne) ClearPriorStage() *CommerceLifecycleSnapshotUpdateOne {
+	_u.mutation.ClearPriorStage()
+	return _u
+}
+
+// SetPriorCode sets the "prior_code" field.
+func (_u *CommerceLifecycleSnapshotUpdateOne) SetPriorCode(v string) *CommerceLifecycleSnapshotUpdateOne {
+	_u.mutation.SetPriorCode(v)
+	return _u
+}
+
+// SetNillablePriorCode sets the "prior_code" field if the given value is not nil.
+func (_u *CommerceLifecycleSnapshotUpdateOne) SetNillablePriorCode(v *string) *CommerceLifecycleSnapshotUpdateOne {
+	if v != nil {
+		_u.SetPriorCode(*v)
+	}
+	return _u
+}
+
+// ClearPriorCode clears the value of the "prior_code" field.
+func (_u *CommerceLifecycleSnapshotUpdateOne) ClearPriorCode() *CommerceLifecycleSnapshotUpdateOne {
+	_u.mutation.ClearPriorCode()
 	return _u
 }
 
@@ -498,6 +590,18 @@ func (_u *CommerceLifecycleSnapshotUpdateOne) sqlSave(ctx context.Context) (_nod
 	}
 	if value, ok := _u.mutation.StateChangedAt(); ok {
 		_spec.SetField(commercelifecyclesnapshot.FieldStateChangedAt, field.TypeTime, value)
+	}
+	if value, ok := _u.mutation.PriorStage(); ok {
+		_spec.SetField(commercelifecyclesnapshot.FieldPriorStage, field.TypeString, value)
+	}
+	if _u.mutation.PriorStageCleared() {
+		_spec.ClearField(commercelifecyclesnapshot.FieldPriorStage, field.TypeString)
+	}
+	if value, ok := _u.mutation.PriorCode(); ok {
+		_spec.SetField(commercelifecyclesnapshot.FieldPriorCode, field.TypeString, value)
+	}
+	if _u.mutation.PriorCodeCleared() {
+		_spec.ClearField(commercelifecyclesnapshot.FieldPriorCode, field.TypeString)
 	}
 	_spec.AddModifiers(_u.modifiers...)
 	_node = &CommerceLifecycleSnapshot{config: _u.config}

@@ -208,6 +208,16 @@ func (c *Client) DataScope(ctx context.Context, typ string) ([]func(*sql.Selecto
 			ps[i] = p
 		}
 		return ps, nil
+	case "CommerceLifecycleTransition":
+		q := c.CommerceLifecycleTransition.Query()
+		if err := q.prepareQuery(ctx); err != nil {
+			return nil, err
+		}
+		ps := make([]func(*sql.Selector), len(q.predicates))
+		for i, p := range q.predicates {
+			ps[i] = p
+		}
+		return ps, nil
 	case "CommerceUser":
 		q := c.CommerceUser.Query()
 		if err := q.prepareQuery(ctx); err != nil {
@@ -280,6 +290,16 @@ func (c *Client) DataScope(ctx context.Context, typ string) ([]func(*sql.Selecto
 		return ps, nil
 	case "IdempotencyRecord":
 		q := c.IdempotencyRecord.Query()
+		if err := q.prepareQuery(ctx); err != nil {
+			return nil, err
+		}
+		ps := make([]func(*sql.Selector), len(q.predicates))
+		for i, p := range q.predicates {
+			ps[i] = p
+		}
+		return ps, nil
+	case "LifecycleRun":
+		q := c.LifecycleRun.Query()
 		if err := q.prepareQuery(ctx); err != nil {
 			return nil, err
 		}

@@ -31,6 +31,7 @@ import (
 	"github.com/reten-io/reten/ent/commerceaddress"
 	"github.com/reten-io/reten/ent/commercecontact"
 	"github.com/reten-io/reten/ent/commercelifecyclesnapshot"
+	"github.com/reten-io/reten/ent/commercelifecycletransition"
 	"github.com/reten-io/reten/ent/commerceuser"
 	"github.com/reten-io/reten/ent/commerceuserrole"
 	"github.com/reten-io/reten/ent/dispatchconfig"
@@ -39,6 +40,7 @@ import (
 	"github.com/reten-io/reten/ent/engagementlevel"
 	"github.com/reten-io/reten/ent/eventfilter"
 	"github.com/reten-io/reten/ent/idempotencyrecord"
+	"github.com/reten-io/reten/ent/lifecyclerun"
 	"github.com/reten-io/reten/ent/membership"
 	"github.com/reten-io/reten/ent/operator"
 	"github.com/reten-io/reten/ent/project"
@@ -118,52 +120,54 @@ var (
 func checkColumn(t, c string) error {
 	initCheck.Do(func() {
 		columnCheck = sql.NewColumnCheck(map[string]func(string) bool{
-			apikey.Table:                    apikey.ValidColumn,
-			activationconfig.Table:          activationconfig.ValidColumn,
-			activationmoment.Table:          activationmoment.ValidColumn,
-			activity.Table:                  activity.ValidColumn,
-			activityattribute.Table:         activityattribute.ValidColumn,
-			activitygenerationconfig.Table:  activitygenerationconfig.ValidColumn,
-			activityreasonconfig.Table:      activityreasonconfig.ValidColumn,
-			activityresult.Table:            activityresult.ValidColumn,
-			activitystatusevent.Table:       activitystatusevent.ValidColumn,
-			audience.Table:                  audience.ValidColumn,
-			audiencecomposition.Table:       audiencecomposition.ValidColumn,
-			catalogcolumn.Table:             catalogcolumn.ValidColumn,
-			catalogsemijoin.Table:           catalogsemijoin.ValidColumn,
-			catalogtable.Table:              catalogtable.ValidColumn,
-			channeldefinition.Table:         channeldefinition.ValidColumn,
-			commerce.Table:                  commerce.ValidColumn,
-			commerceaddress.Table:           commerceaddress.ValidColumn,
-			commercecontact.Table:           commercecontact.ValidColumn,
-			commercelifecyclesnapshot.Table: commercelifecyclesnapshot.ValidColumn,
-			commerceuser.Table:              commerceuser.ValidColumn,
-			commerceuserrole.Table:          commerceuserrole.ValidColumn,
-			dispatchconfig.Table:            dispatchconfig.ValidColumn,
-			dispatchprovider.Table:          dispatchprovider.ValidColumn,
-			engagementconfig.Table:          engagementconfig.ValidColumn,
-			engagementlevel.Table:           engagementlevel.ValidColumn,
-			eventfilter.Table:               eventfilter.ValidColumn,
-			idempotencyrecord.Table:         idempotencyrecord.ValidColumn,
-			membership.Table:                membership.ValidColumn,
-			operator.Table:                  operator.ValidColumn,
-			project.Table:                   project.ValidColumn,
-			queryblock.Table:                queryblock.ValidColumn,
-			refreshtoken.Table:              refreshtoken.ValidColumn,
-			resulttype.Table:                resulttype.ValidColumn,
-			resurrectionconfig.Table:        resurrectionconfig.ValidColumn,
-			resurrectionthreshold.Table:     resurrectionthreshold.ValidColumn,
-			retentionstatusconfig.Table:     retentionstatusconfig.ValidColumn,
-			route.Table:                     route.ValidColumn,
-			routeoperator.Table:             routeoperator.ValidColumn,
-			supervisor.Table:                supervisor.ValidColumn,
-			supervisorassignment.Table:      supervisorassignment.ValidColumn,
-			tenant.Table:                    tenant.ValidColumn,
-			tenantdataset.Table:             tenantdataset.ValidColumn,
-			tenantresulttypeconfig.Table:    tenantresulttypeconfig.ValidColumn,
-			trashrecord.Table:               trashrecord.ValidColumn,
-			trashsetting.Table:              trashsetting.ValidColumn,
-			user.Table:                      user.ValidColumn,
+			apikey.Table:                      apikey.ValidColumn,
+			activationconfig.Table:            activationconfig.ValidColumn,
+			activationmoment.Table:            activationmoment.ValidColumn,
+			activity.Table:                    activity.ValidColumn,
+			activityattribute.Table:           activityattribute.ValidColumn,
+			activitygenerationconfig.Table:    activitygenerationconfig.ValidColumn,
+			activityreasonconfig.Table:        activityreasonconfig.ValidColumn,
+			activityresult.Table:              activityresult.ValidColumn,
+			activitystatusevent.Table:         activitystatusevent.ValidColumn,
+			audience.Table:                    audience.ValidColumn,
+			audiencecomposition.Table:         audiencecomposition.ValidColumn,
+			catalogcolumn.Table:               catalogcolumn.ValidColumn,
+			catalogsemijoin.Table:             catalogsemijoin.ValidColumn,
+			catalogtable.Table:                catalogtable.ValidColumn,
+			channeldefinition.Table:           channeldefinition.ValidColumn,
+			commerce.Table:                    commerce.ValidColumn,
+			commerceaddress.Table:             commerceaddress.ValidColumn,
+			commercecontact.Table:             commercecontact.ValidColumn,
+			commercelifecyclesnapshot.Table:   commercelifecyclesnapshot.ValidColumn,
+			commercelifecycletransition.Table: commercelifecycletransition.ValidColumn,
+			commerceuser.Table:                commerceuser.ValidColumn,
+			commerceuserrole.Table:            commerceuserrole.ValidColumn,
+			dispatchconfig.Table:              dispatchconfig.ValidColumn,
+			dispatchprovider.Table:            dispatchprovider.ValidColumn,
+			engagementconfig.Table:            engagementconfig.ValidColumn,
+			engagementlevel.Table:             engagementlevel.ValidColumn,
+			eventfilter.Table:                 eventfilter.ValidColumn,
+			idempotencyrecord.Table:           idempotencyrecord.ValidColumn,
+			lifecyclerun.Table:                lifecyclerun.ValidColumn,
+			membership.Table:                  membership.ValidColumn,
+			operator.Table:                    operator.ValidColumn,
+			project.Table:                     project.ValidColumn,
+			queryblock.Table:                  queryblock.ValidColumn,
+			refreshtoken.Table:                refreshtoken.ValidColumn,
+			resulttype.Table:                  resulttype.ValidColumn,
+			resurrectionconfig.Table:          resurrectionconfig.ValidColumn,
+			resurrectionthreshold.Table:       resurrectionthreshold.ValidColumn,
+			retentionstatusconfig.Table:       retentionstatusconfig.ValidColumn,
+			route.Table:                       route.ValidColumn,
+			routeoperator.Table:               routeoperator.ValidColumn,
+			supervisor.Table:                  supervisor.ValidColumn,
+			supervisorassignment.Table:        supervisorassignment.ValidColumn,
+			tenant.Table:                      tenant.ValidColumn,
+			tenantdataset.Table:               tenantdataset.ValidColumn,
+			tenantresulttypeconfig.Table:      tenantresulttypeconfig.ValidColumn,
+			trashrecord.Table:                 trashrecord.ValidColumn,
+			trashsetting.Table:                trashsetting.ValidColumn,
+			user.Table:                        user.ValidColumn,
 		})
 	})
 	return columnCheck(t, c)

@@ -22,6 +22,7 @@ import (
 	"github.com/reten-io/reten/ent/commerceaddress"
 	"github.com/reten-io/reten/ent/commercecontact"
 	"github.com/reten-io/reten/ent/commercelifecyclesnapshot"
+	"github.com/reten-io/reten/ent/commercelifecycletransition"
 	"github.com/reten-io/reten/ent/commerceuser"
 	"github.com/reten-io/reten/ent/commerceuserrole"
 	"github.com/reten-io/reten/ent/dispatchconfig"
@@ -30,6 +31,7 @@ import (
 	"github.com/reten-io/reten/ent/engagementlevel"
 	"github.com/reten-io/reten/ent/eventfilter"
 	"github.com/reten-io/reten/ent/idempotencyrecord"
+	"github.com/reten-io/reten/ent/lifecyclerun"
 	"github.com/reten-io/reten/ent/membership"
 	"github.com/reten-io/reten/ent/operator"
 	"github.com/reten-io/reten/ent/predicate"
@@ -59,7 +61,7 @@ import (
 
 // schemaGraph holds a representation of ent/schema at runtime.
 var schemaGraph = func() *sqlgraph.Schema {
-	graph := &sqlgraph.Schema{Nodes: make([]*sqlgraph.Node, 46)}
+	graph := &sqlgraph.Schema{Nodes: make([]*sqlgraph.Node, 48)}
 	graph.Nodes[0] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   apikey.Table,
@@ -526,9 +528,38 @@ var schemaGraph = func() *sqlgraph.Schema {
 			commercelifecyclesnapshot.FieldStage:                      {Type: field.TypeEnum, Column: commercelifecyclesnapshot.FieldStage},
 			commercelifecyclesnapshot.FieldLastComputedAt:             {Type: field.TypeTime, Column: commercelifecyclesnapshot.FieldLastComputedAt},
 			commercelifecyclesnapshot.FieldStateChangedAt:             {Type: field.TypeTime, Column: commercelifecyclesnapshot.FieldStateChangedAt},
+			commercelifecyclesnapshot.FieldPriorStage:                 {Type: field.TypeString, Column: commercelifecyclesnapshot.FieldPriorStage},
+			commercelifecyclesnapshot.FieldPriorCode:                  {Type: field.TypeString, Column: commercelifecyclesnapshot.FieldPriorCode},
 		},
 	}
 	graph.Nodes[19] = &sqlgraph.Node{
+		NodeSpec: sqlgraph.NodeSpec{
+			Table:   commercelifecycletransition.Table,
+			Columns: commercelifecycletransition.Columns,
+			ID: &sqlgraph.FieldSpec{
+				Type:   field.TypeUUID,
+				Column: commercelifecycletransition.FieldID,
+			},
+		},
+		Type: "CommerceLifecycleTransition",
+		Fields: map[string]*sqlgraph.FieldSpec{
+			commercelifecycletransition.FieldCreatedAt:                  {Type: field.TypeTime, Column: commercelifecycletransition.FieldCreatedAt},
+			commercelifecycletransition.FieldUpdatedAt:                  {Type: field.TypeTime, Column: commercelifecycletransition.FieldUpdatedAt},
+			commercelifecycletransition.FieldTenantID:                   {Type: field.TypeUUID, Column: commercelifecycletransition.FieldTenantID},
+			commercelifecycletransition.FieldCommerceID:                 {Type: field.TypeUUID, Column: commercelifecycletransition.FieldCommerceID},
+			commercelifecycletransition.FieldActivityGenerationConfigID: {Type: field.TypeUUID, Column: commercelifecycletransition.FieldActivityGenerationConfigID},
+			commercelifecycletransition.FieldFromStage:                  {Type: field.TypeEnum, Column: commercelifecycletransition.FieldFromStage},
+			commercelifecycletransition.FieldFromCode:                   {Type: field.TypeString, Column: commercelifecycletransition.FieldFromCode},
+			commercelifecycletransition.FieldToStage:                    {Type: field.TypeEnum, Column: commercelifecycletransition.FieldToStage},
+			commercelifecycletransition.FieldToCode:                     {Type: field.TypeString, Column: commercelifecycletransition.FieldToCode},
+			commercelifecycletransition.FieldStateChangedAt:             {Type: field.TypeTime, Column: commercelifecycletransition.FieldStateChangedAt},
+			commercelifecycletransition.FieldLastComputedAt:             {Type: field.TypeTime, Column: commercelifecycletransition.FieldLastComputedAt},
+			commercelifecycletransition.FieldConfigHash:                 {Type: field.TypeString, Column: commercelifecycletransition.FieldConfigHash},
+			commercelifecycletransition.FieldRunID:                      {Type: field.TypeUUID, Column: commercelifecycletransition.FieldRunID},
+			commercelifecycletransition.FieldSource:                     {Type: field.TypeEnum, Column: commercelifecycletransition.FieldSource},
+		},
+	}
+	graph.Nodes[20] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   commerceuser.Table,
 			Columns: commerceuser.Columns,
@@ -549,7 +580,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			commerceuser.FieldIsActive:   {Type: field.TypeBool, Column: commerceuser.FieldIsActive},
 		},
 	}
-	graph.Nodes[20] = &sqlgraph.Node{
+	graph.Nodes[21] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   commerceuserrole.Table,
 			Columns: commerceuserrole.Columns,
@@ -567,7 +598,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			commerceuserrole.FieldRole:           {Type: field.TypeEnum, Column: commerceuserrole.FieldRole},
 		},
 	}
-	graph.Nodes[21] = &sqlgraph.Node{
+	graph.Nodes[22] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   dispatchconfig.Table,
 			Columns: dispatchconfig.Columns,
@@ -590,7 +621,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			dispatchconfig.FieldIsActive:            {Type: field.TypeBool, Column: dispatchconfig.FieldIsActive},
 		},
 	}
-	graph.Nodes[22] = &sqlgraph.Node{
+	graph.Nodes[23] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   dispatchprovider.Table,
 			Columns: dispatchprovider.Columns,
@@ -612,7 +643,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			dispatchprovider.FieldIsActive:             {Type: field.TypeBool, Column: dispatchprovider.FieldIsActive},
 		},
 	}
-	graph.Nodes[23] = &sqlgraph.Node{
+	graph.Nodes[24] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   engagementconfig.Table,
 			Columns: engagementconfig.Columns,
@@ -641,7 +672,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			engagementconfig.FieldUpdatedBy:                    {Type: field.TypeUUID, Column: engagementconfig.FieldUpdatedBy},
 		},
 	}
-	graph.Nodes[24] = &sqlgraph.Node{
+	graph.Nodes[25] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   engagementlevel.Table,
 			Columns: engagementlevel.Columns,
@@ -666,7 +697,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			engagementlevel.FieldIsActive:                    {Type: field.TypeBool, Column: engagementlevel.FieldIsActive},
 		},
 	}
-	graph.Nodes[25] = &sqlgraph.Node{
+	graph.Nodes[26] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   eventfilter.Table,
 			Columns: eventfilter.Columns,
@@ -689,7 +720,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			eventfilter.FieldUpdatedBy:   {Type: field.TypeUUID, Column: eventfilter.FieldUpdatedBy},
 		},
 	}
-	graph.Nodes[26] = &sqlgraph.Node{
+	graph.Nodes[27] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   idempotencyrecord.Table,
 			Columns: idempotencyrecord.Columns,
@@ -712,7 +743,39 @@ var schemaGraph = func() *sqlgraph.Schema {
 			idempotencyrecord.FieldExpiresAt:    {Type: field.TypeTime, Column: idempotencyrecord.FieldExpiresAt},
 		},
 	}
-	graph.Nodes[27] = &sqlgraph.Node{
+	graph.Nodes[28] = &sqlgraph.Node{
+		NodeSpec: sqlgraph.NodeSpec{
+			Table:   lifecyclerun.Table,
+			Columns: lifecyclerun.Columns,
+			ID: &sqlgraph.FieldSpec{
+				Type:   field.TypeUUID,
+				Column: lifecyclerun.FieldID,
+			},
+		},
+		Type: "LifecycleRun",
+		Fields: map[string]*sqlgraph.FieldSpec{
+			lifecyclerun.FieldCreatedAt:                  {Type: field.TypeTime, Column: lifecyclerun.FieldCreatedAt},
+			lifecyclerun.FieldUpdatedAt:                  {Type: field.TypeTime, Column: lifecyclerun.FieldUpdatedAt},
+			lifecyclerun.FieldTenantID:                   {Type: field.TypeUUID, Column: lifecyclerun.FieldTenantID},
+			lifecyclerun.FieldProjectID:                  {Type: field.TypeUUID, Column: lifecyclerun.FieldProjectID},
+			lifecyclerun.FieldActivityGenerationConfigID: {Type: field.TypeUUID, Column: lifecyclerun.FieldActivityGenerationConfigID},
+			lifecyclerun.FieldStatus:                     {Type: field.TypeEnum, Column: lifecyclerun.FieldStatus},
+			lifecyclerun.FieldTrigger:                    {Type: field.TypeEnum, Column: lifecyclerun.FieldTrigger},
+			lifecyclerun.FieldAsOf:                       {Type: field.TypeTime, Column: lifecyclerun.FieldAsOf},
+			lifecyclerun.FieldDryRun:                     {Type: field.TypeBool, Column: lifecyclerun.FieldDryRun},
+			lifecyclerun.FieldConfigHashes:               {Type: field.TypeJSON, Column: lifecyclerun.FieldConfigHashes},
+			lifecyclerun.FieldStartedAt:                  {Type: field.TypeTime, Column: lifecyclerun.FieldStartedAt},
+			lifecyclerun.FieldFinishedAt:                 {Type: field.TypeTime, Column: lifecyclerun.FieldFinishedAt},
+			lifecyclerun.FieldCounts:                     {Type: field.TypeJSON, Column: lifecyclerun.FieldCounts},
+			lifecyclerun.FieldByState:                    {Type: field.TypeJSON, Column: lifecyclerun.FieldByState},
+			lifecyclerun.FieldError:                      {Type: field.TypeString, Column: lifecyclerun.FieldError},
+			lifecyclerun.FieldScheduledFor:               {Type: field.TypeString, Column: lifecyclerun.FieldScheduledFor},
+			lifecyclerun.FieldClaim:                      {Type: field.TypeUUID, Column: lifecyclerun.FieldClaim},
+			lifecyclerun.FieldLeaseUntil:                 {Type: field.TypeTime, Column: lifecyclerun.FieldLeaseUntil},
+			lifecyclerun.FieldAttempts:                   {Type: field.TypeInt, Column: lifecyclerun.FieldAttempts},
+		},
+	}
+	graph.Nodes[29] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   membership.Table,
 			Columns: membership.Columns,
@@ -730,7 +793,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			membership.FieldRoles:     {Type: field.TypeJSON, Column: membership.FieldRoles},
 		},
 	}
-	graph.Nodes[28] = &sqlgraph.Node{
+	graph.Nodes[30] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   operator.Table,
 			Columns: operator.Columns,
@@ -756,7 +819,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			operator.FieldMetadata:      {Type: field.TypeJSON, Column: operator.FieldMetadata},
 		},
 	}
-	graph.Nodes[29] = &sqlgraph.Node{
+	graph.Nodes[31] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   project.Table,
 			Columns: project.Columns,
@@ -776,7 +839,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			project.FieldRootAudienceID: {Type: field.TypeUUID, Column: project.FieldRootAudienceID},
 		},
 	}
-	graph.Nodes[30] = &sqlgraph.Node{
+	graph.Nodes[32] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   queryblock.Table,
 			Columns: queryblock.Columns,
@@ -803,7 +866,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			queryblock.FieldHaving:        {Type: field.TypeJSON, Column: queryblock.FieldHaving},
 		},
 	}
-	graph.Nodes[31] = &sqlgraph.Node{
+	graph.Nodes[33] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   refreshtoken.Table,
 			Columns: refreshtoken.Columns,
@@ -826,7 +889,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			refreshtoken.FieldIP:         {Type: field.TypeString, Column: refreshtoken.FieldIP},
 		},
 	}
-	graph.Nodes[32] = &sqlgraph.Node{
+	graph.Nodes[34] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   resulttype.Table,
 			Columns: resulttype.Columns,
@@ -845,7 +908,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			resulttype.FieldSortOrder:                 {Type: field.TypeInt, Column: resulttype.FieldSortOrder},
 		},
 	}
-	graph.Nodes[33] = &sqlgraph.Node{
+	graph.Nodes[35] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   resurrectionconfig.Table,
 			Columns: resurrectionconfig.Columns,
@@ -871,7 +934,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			resurrectionconfig.FieldUpdatedBy:                  {Type: field.TypeUUID, Column: resurrectionconfig.FieldUpdatedBy},
 		},
 	}
-	graph.Nodes[34] = &sqlgraph.Node{
+	graph.Nodes[36] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   resurrectionthreshold.Table,
 			Columns: resurrectionthreshold.Columns,
@@ -895,7 +958,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			resurrectionthreshold.FieldIsActive:                    {Type: field.TypeBool, Column: resurrectionthreshold.FieldIsActive},
 		},
 	}
-	graph.Nodes[35] = &sqlgraph.Node{
+	graph.Nodes[37] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   retentionstatusconfig.Table,
 			Columns: retentionstatusconfig.Columns,
@@ -916,7 +979,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			retentionstatusconfig.FieldDescription: {Type: field.TypeString, Column: retentionstatusconfig.FieldDescription},
 		},
 	}
-	graph.Nodes[36] = &sqlgraph.Node{
+	graph.Nodes[38] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   route.Table,
 			Columns: route.Columns,
@@ -936,7 +999,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			route.FieldIsActive:   {Type: field.TypeBool, Column: route.FieldIsActive},
 		},
 	}
-	graph.Nodes[37] = &sqlgraph.Node{
+	graph.Nodes[39] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   routeoperator.Table,
 			Columns: routeoperator.Columns,
@@ -956,7 +1019,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			routeoperator.FieldIsActive:   {Type: field.TypeBool, Column: routeoperator.FieldIsActive},
 		},
 	}
-	graph.Nodes[38] = &sqlgraph.Node{
+	graph.Nodes[40] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   supervisor.Table,
 			Columns: supervisor.Columns,
@@ -980,7 +1043,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			supervisor.FieldMetadata:   {Type: field.TypeJSON, Column: supervisor.FieldMetadata},
 		},
 	}
-	graph.Nodes[39] = &sqlgraph.Node{
+	graph.Nodes[41] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   supervisorassignment.Table,
 			Columns: supervisorassignment.Columns,
@@ -999,7 +1062,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			supervisorassignment.FieldOperatorID:   {Type: field.TypeUUID, Column: supervisorassignment.FieldOperatorID},
 		},
 	}
-	graph.Nodes[40] = &sqlgraph.Node{
+	graph.Nodes[42] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   tenant.Table,
 			Columns: tenant.Columns,
@@ -1010,16 +1073,17 @@ var schemaGraph = func() *sqlgraph.Schema {
 		},
 		Type: "Tenant",
 		Fields: map[string]*sqlgraph.FieldSpec{
-			tenant.FieldCreatedAt: {Type: field.TypeTime, Column: tenant.FieldCreatedAt},
-			tenant.FieldUpdatedAt: {Type: field.TypeTime, Column: tenant.FieldUpdatedAt},
-			tenant.FieldName:      {Type: field.TypeString, Column: tenant.FieldName},
-			tenant.FieldNameKey:   {Type: field.TypeString, Column: tenant.FieldNameKey},
-			tenant.FieldTimeZone:  {Type: field.TypeString, Column: tenant.FieldTimeZone},
-			tenant.FieldDayCutoff: {Type: field.TypeString, Column: tenant.FieldDayCutoff},
-			tenant.FieldIsActive:  {Type: field.TypeBool, Column: tenant.FieldIsActive},
+			tenant.FieldCreatedAt:        {Type: field.TypeTime, Column: tenant.FieldCreatedAt},
+			tenant.FieldUpdatedAt:        {Type: field.TypeTime, Column: tenant.FieldUpdatedAt},
+			tenant.FieldName:             {Type: field.TypeString, Column: tenant.FieldName},
+			tenant.FieldNameKey:          {Type: field.TypeString, Column: tenant.FieldNameKey},
+			tenant.FieldTimeZone:         {Type: field.TypeString, Column: tenant.FieldTimeZone},
+			tenant.FieldDayCutoff:        {Type: field.TypeString, Column: tenant.FieldDayCutoff},
+			tenant.FieldLifecycleRunTime: {Type: field.TypeString, Column: tenant.FieldLifecycleRunTime},
+			tenant.FieldIsActive:         {Type: field.TypeBool, Column: tenant.FieldIsActive},
 		},
 	}
-	graph.Nodes[41] = &sqlgraph.Node{
+	graph.Nodes[43] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   tenantdataset.Table,
 			Columns: tenantdataset.Columns,
@@ -1041,7 +1105,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			tenantdataset.FieldManaged:         {Type: field.TypeBool, Column: tenantdataset.FieldManaged},
 		},
 	}
-	graph.Nodes[42] = &sqlgraph.Node{
+	graph.Nodes[44] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   tenantresulttypeconfig.Table,
 			Columns: tenantresulttypeconfig.Columns,
@@ -1061,7 +1125,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			tenantresulttypeconfig.FieldRequiresFutureScheduledAt: {Type: field.TypeBool, Column: tenantresulttypeconfig.FieldRequiresFutureScheduledAt},
 		},
 	}
-	graph.Nodes[43] = &sqlgraph.Node{
+	graph.Nodes[45] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   trashrecord.Table,
 			Columns: trashrecord.Columns,
@@ -1085,7 +1149,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			trashrecord.FieldPurgeAfter: {Type: field.TypeTime, Column: trashrecord.FieldPurgeAfter},
 		},
 	}
-	graph.Nodes[44] = &sqlgraph.Node{
+	graph.Nodes[46] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   trashsetting.Table,
 			Columns: trashsetting.Columns,
@@ -1102,7 +1166,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			trashsetting.FieldRetentionDays: {Type: field.TypeInt, Column: trashsetting.FieldRetentionDays},
 		},
 	}
-	graph.Nodes[45] = &sqlgraph.Node{
+	graph.Nodes[47] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   user.Table,
 			Columns: user.Columns,
@@ -1473,6 +1537,30 @@ var schemaGraph = func() *sqlgraph.Schema {
 		},
 		"ActivityGenerationConfig",
 		"CommerceLifecycleSnapshot",
+	)
+	graph.MustAddE(
+		"lifecycle_transitions",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: true,
+			Table:   activitygenerationconfig.LifecycleTransitionsTable,
+			Columns: []string{activitygenerationconfig.LifecycleTransitionsColumn},
+			Bidi:    false,
+		},
+		"ActivityGenerationConfig",
+		"CommerceLifecycleTransition",
+	)
+	graph.MustAddE(
+		"lifecycle_runs",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: true,
+			Table:   activitygenerationconfig.LifecycleRunsTable,
+			Columns: []string{activitygenerationconfig.LifecycleRunsColumn},
+			Bidi:    false,
+		},
+		"ActivityGenerationConfig",
+		"LifecycleRun",
 	)
 	graph.MustAddE(
 		"tenant",
@@ -1871,6 +1959,18 @@ var schemaGraph = func() *sqlgraph.Schema {
 		"Activity",
 	)
 	graph.MustAddE(
+		"lifecycle_transitions",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: true,
+			Table:   commerce.LifecycleTransitionsTable,
+			Columns: []string{commerce.LifecycleTransitionsColumn},
+			Bidi:    false,
+		},
+		"Commerce",
+		"CommerceLifecycleTransition",
+	)
+	graph.MustAddE(
 		"tenant",
 		&sqlgraph.EdgeSpec{
 			Rel:     sqlgraph.M2O,
@@ -1952,6 +2052,42 @@ var schemaGraph = func() *sqlgraph.Schema {
 			Bidi:    false,
 		},
 		"CommerceLifecycleSnapshot",
+		"ActivityGenerationConfig",
+	)
+	graph.MustAddE(
+		"tenant",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   commercelifecycletransition.TenantTable,
+			Columns: []string{commercelifecycletransition.TenantColumn},
+			Bidi:    false,
+		},
+		"CommerceLifecycleTransition",
+		"Tenant",
+	)
+	graph.MustAddE(
+		"commerce",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   commercelifecycletransition.CommerceTable,
+			Columns: []string{commercelifecycletransition.CommerceColumn},
+			Bidi:    false,
+		},
+		"CommerceLifecycleTransition",
+		"Commerce",
+	)
+	graph.MustAddE(
+		"activity_generation_config",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   commercelifecycletransition.ActivityGenerationConfigTable,
+			Columns: []string{commercelifecycletransition.ActivityGenerationConfigColumn},
+			Bidi:    false,
+		},
+		"CommerceLifecycleTransition",
 		"ActivityGenerationConfig",
 	)
 	graph.MustAddE(
@@ -2253,6 +2389,42 @@ var schemaGraph = func() *sqlgraph.Schema {
 		},
 		"IdempotencyRecord",
 		"Tenant",
+	)
+	graph.MustAddE(
+		"tenant",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   lifecyclerun.TenantTable,
+			Columns: []string{lifecyclerun.TenantColumn},
+			Bidi:    false,
+		},
+		"LifecycleRun",
+		"Tenant",
+	)
+	graph.MustAddE(
+		"project",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   lifecyclerun.ProjectTable,
+			Columns: []string{lifecyclerun.ProjectColumn},
+			Bidi:    false,
+		},
+		"LifecycleRun",
+		"Project",
+	)
+	graph.MustAddE(
+		"activity_generation_config",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   lifecyclerun.ActivityGenerationConfigTable,
+			Columns: []string{lifecyclerun.ActivityGenerationConfigColumn},
+			Bidi:    false,
+		},
+		"LifecycleRun",
+		"ActivityGenerationConfig",
 	)
 	graph.MustAddE(
 		"tenant",
@@ -3755,6 +3927,34 @@ func (f *ActivityGenerationConfigFilter) WhereHasLifecycleSnapshotsWith(preds ..
 	})))
 }
 
+// WhereHasLifecycleTransitions applies a predicate to check if query has an edge lifecycle_transitions.
+func (f *ActivityGenerationConfigFilter) WhereHasLifecycleTransitions() {
+	f.Where(entql.HasEdge("lifecycle_transitions"))
+}
+
+// WhereHasLifecycleTransitionsWith applies a predicate to check if query has an edge lifecycle_transitions with a given conditions (other predicates).
+func (f *ActivityGenerationConfigFilter) WhereHasLifecycleTransitionsWith(preds ...predicate.CommerceLifecycleTransition) {
+	f.Where(entql.HasEdgeWith("lifecycle_transitions", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasLifecycleRuns applies a predicate to check if query has an edge lifecycle_runs.
+func (f *ActivityGenerationConfigFilter) WhereHasLifecycleRuns() {
+	f.Where(entql.HasEdge("lifecycle_runs"))
+}
+
+// WhereHasLifecycleRunsWith applies a predicate to check if query has an edge lifecycle_runs with a given conditions (other predicates).
+func (f *ActivityGenerationConfigFilter) WhereHasLifecycleRunsWith(preds ...predicate.LifecycleRun) {
+	f.Where(entql.HasEdgeWith("lifecycle_runs", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
 // addPredicate implements the predicateAdder interface.
 func (_q *ActivityReasonConfigQuery) addPredicate(pred func(s *sql.Selector)) {
 	_q.predicates = append(_q.predicates, pred)
@@ -5142,6 +5342,20 @@ func (f *CommerceFilter) WhereHasActivitiesWith(preds ...predicate.Activity) {
 	})))
 }
 
+// WhereHasLifecycleTransitions applies a predicate to check if query has an edge lifecycle_transitions.
+func (f *CommerceFilter) WhereHasLifecycleTransitions() {
+	f.Where(entql.HasEdge("lifecycle_transitions"))
+}
+
+// WhereHasLifecycleTransitionsWith applies a predicate to check if query has an edge lifecycle_transitions with a given conditions (other predicates).
+func (f *CommerceFilter) WhereHasLifecycleTransitionsWith(preds ...predicate.CommerceLifecycleTransition) {
+	f.Where(entql.HasEdgeWith("lifecycle_transitions", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
 // addPredicate implements the predicateAdder interface.
 func (_q *CommerceAddressQuery) addPredicate(pred func(s *sql.Selector)) {
 	_q.predicates = append(_q.predicates, pred)
@@ -5508,6 +5722,16 @@ func (f *CommerceLifecycleSnapshotFilter) WhereStateChangedAt(p entql.TimeP) {
 	f.Where(p.Field(commercelifecyclesnapshot.FieldStateChangedAt))
 }
 
+// WherePriorStage applies the entql string predicate on the prior_stage field.
+func (f *CommerceLifecycleSnapshotFilter) WherePriorStage(p entql.StringP) {
+	f.Where(p.Field(commercelifecyclesnapshot.FieldPriorStage))
+}
+
+// WherePriorCode applies the entql string predicate on the prior_code field.
+func (f *CommerceLifecycleSnapshotFilter) WherePriorCode(p entql.StringP) {
+	f.Where(p.Field(commercelifecyclesnapshot.FieldPriorCode))
+}
+
 // WhereHasTenant applies a predicate to check if query has an edge tenant.
 func (f *CommerceLifecycleSnapshotFilter) WhereHasTenant() {
 	f.Where(entql.HasEdge("tenant"))
@@ -5551,6 +5775,158 @@ func (f *CommerceLifecycleSnapshotFilter) WhereHasActivityGenerationConfigWith(p
 }
 
 // addPredicate implements the predicateAdder interface.
+func (_q *CommerceLifecycleTransitionQuery) addPredicate(pred func(s *sql.Selector)) {
+	_q.predicates = append(_q.predicates, pred)
+}
+
+// Filter returns a Filter implementation to apply filters on the CommerceLifecycleTransitionQuery builder.
+func (_q *CommerceLifecycleTransitionQuery) Filter() *CommerceLifecycleTransitionFilter {
+	return &CommerceLifecycleTransitionFilter{config: _q.config, predicateAdder: _q}
+}
+
+// addPredicate implements the predicateAdder interface.
+func (m *CommerceLifecycleTransitionMutation) addPredicate(pred func(s *sql.Selector)) {
+	m.predicates = append(m.predicates, pred)
+}
+
+// Filter returns an entql.Where implementation to apply filters on the CommerceLifecycleTransitionMutation builder.
+func (m *CommerceLifecycleTransitionMutation) Filter() *CommerceLifecycleTransitionFilter {
+	return &CommerceLifecycleTransitionFilter{config: m.config, predicateAdder: m}
+}
+
+// CommerceLifecycleTransitionFilter provides a generic filtering capability at runtime for CommerceLifecycleTransitionQuery.
+type CommerceLifecycleTransitionFilter struct {
+	predicateAdder
+	config
+}
+
+// Where applies the entql predicate on the query filter.
+func (f *CommerceLifecycleTransitionFilter) Where(p entql.P) {
+	f.addPredicate(func(s *sql.Selector) {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[19].Type, p, s); err != nil {
+			s.AddError(err)
+		}
+	})
+}
+
+// WhereID applies the entql [16]byte predicate on the id field.
+func (f *CommerceLifecycleTransitionFilter) WhereID(p entql.ValueP) {
+	f.Where(p.Field(commercelifecycletransition.FieldID))
+}
+
+// WhereCreatedAt applies the entql time.Time predicate on the created_at field.
+func (f *CommerceLifecycleTransitionFilter) WhereCreatedAt(p entql.TimeP) {
+	f.Where(p.Field(commercelifecycletransition.FieldCreatedAt))
+}
+
+// WhereUpdatedAt applies the entql time.Time predicate on the updated_at field.
+func (f *CommerceLifecycleTransitionFilter) WhereUpdatedAt(p entql.TimeP) {
+	f.Where(p.Field(commercelifecycletransition.FieldUpdatedAt))
+}
+
+// WhereTenantID applies the entql [16]byte predicate on the tenant_id field.
+func (f *CommerceLifecycleTransitionFilter) WhereTenantID(p entql.ValueP) {
+	f.Where(p.Field(commercelifecycletransition.FieldTenantID))
+}
+
+// WhereCommerceID applies the entql [16]byte predicate on the commerce_id field.
+func (f *CommerceLifecycleTransitionFilter) WhereCommerceID(p entql.ValueP) {
+	f.Where(p.Field(commercelifecycletransition.FieldCommerceID))
+}
+
+// WhereActivityGenerationConfigID applies the entql [16]byte predicate on the activity_generation_config_id field.
+func (f *CommerceLifecycleTransitionFilter) WhereActivityGenerationConfigID(p entql.ValueP) {
+	f.Where(p.Field(commercelifecycletransition.FieldActivityGenerationConfigID))
+}
+
+// WhereFromStage applies the entql string predicate on the from_stage field.
+func (f *CommerceLifecycleTransitionFilter) WhereFromStage(p entql.StringP) {
+	f.Where(p.Field(commercelifecycletransition.FieldFromStage))
+}
+
+// WhereFromCode applies the entql string predicate on the from_code field.
+func (f *CommerceLifecycleTransitionFilter) WhereFromCode(p entql.StringP) {
+	f.Where(p.Field(commercelifecycletransition.FieldFromCode))
+}
+
+// WhereToStage applies the entql string predicate on the to_stage field.
+func (f *CommerceLifecycleTransitionFilter) WhereToStage(p entql.StringP) {
+	f.Where(p.Field(commercelifecycletransition.FieldToStage))
+}
+
+// WhereToCode applies the entql string predicate on the to_code field.
+func (f *CommerceLifecycleTransitionFilter) WhereToCode(p entql.StringP) {
+	f.Where(p.Field(commercelifecycletransition.FieldToCode))
+}
+
+// WhereStateChangedAt applies the entql time.Time predicate on the state_changed_at field.
+func (f *CommerceLifecycleTransitionFilter) WhereStateChangedAt(p entql.TimeP) {
+	f.Where(p.Field(commercelifecycletransition.FieldStateChangedAt))
+}
+
+// WhereLastComputedAt applies the entql time.Time predicate on the last_computed_at field.
+func (f *CommerceLifecycleTransitionFilter) WhereLastComputedAt(p entql.TimeP) {
+	f.Where(p.Field(commercelifecycletransition.FieldLastComputedAt))
+}
+
+// WhereConfigHash applies the entql string predicate on the config_hash field.
+func (f *CommerceLifecycleTransitionFilter) WhereConfigHash(p entql.StringP) {
+	f.Where(p.Field(commercelifecycletransition.FieldConfigHash))
+}
+
+// WhereRunID applies the entql [16]byte predicate on the run_id field.
+func (f *CommerceLifecycleTransitionFilter) WhereRunID(p entql.ValueP) {
+	f.Where(p.Field(commercelifecycletransition.FieldRunID))
+}
+
+// WhereSource applies the entql string predicate on the source field.
+func (f *CommerceLifecycleTransitionFilter) WhereSource(p entql.StringP) {
+	f.Where(p.Field(commercelifecycletransition.FieldSource))
+}
+
+// WhereHasTenant applies a predicate to check if query has an edge tenant.
+func (f *CommerceLifecycleTransitionFilter) WhereHasTenant() {
+	f.Where(entql.HasEdge("tenant"))
+}
+
+// WhereHasTenantWith applies a predicate to check if query has an edge tenant with a given conditions (other predicates).
+func (f *CommerceLifecycleTransitionFilter) WhereHasTenantWith(preds ...predicate.Tenant) {
+	f.Where(entql.HasEdgeWith("tenant", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasCommerce applies a predicate to check if query has an edge commerce.
+func (f *CommerceLifecycleTransitionFilter) WhereHasCommerce() {
+	f.Where(entql.HasEdge("commerce"))
+}
+
+// WhereHasCommerceWith applies a predicate to check if query has an edge commerce with a given conditions (other predicates).
+func (f *CommerceLifecycleTransitionFilter) WhereHasCommerceWith(preds ...predicate.Commerce) {
+	f.Where(entql.HasEdgeWith("commerce", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasActivityGenerationConfig applies a predicate to check if query has an edge activity_generation_config.
+func (f *CommerceLifecycleTransitionFilter) WhereHasActivityGenerationConfig() {
+	f.Where(entql.HasEdge("activity_generation_config"))
+}
+
+// WhereHasActivityGenerationConfigWith applies a predicate to check if query has an edge activity_generation_config with a given conditions (other predicates).
+func (f *CommerceLifecycleTransitionFilter) WhereHasActivityGenerationConfigWith(preds ...predicate.ActivityGenerationConfig) {
+	f.Where(entql.HasEdgeWith("activity_generation_config", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// addPredicate implements the predicateAdder interface.
 func (_q *CommerceUserQuery) addPredicate(pred func(s *sql.Selector)) {
 	_q.predicates = append(_q.predicates, pred)
 }
@@ -5579,7 +5955,7 @@ type CommerceUserFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *CommerceUserFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[19].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[20].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -5715,7 +6091,7 @@ type CommerceUserRoleFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *CommerceUserRoleFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[20].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[21].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -5808,7 +6184,7 @@ type DispatchConfigFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *DispatchConfigFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[21].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[22].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -5954,7 +6330,7 @@ type DispatchProviderFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *DispatchProviderFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[22].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[23].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -6081,7 +6457,7 @@ type EngagementConfigFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *EngagementConfigFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[23].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[24].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -6257,7 +6633,7 @@ type EngagementLevelFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *EngagementLevelFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[24].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[25].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -6413,7 +6789,7 @@ type EventFilterFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *EventFilterFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[25].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[26].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -6545,7 +6921,7 @@ type IdempotencyRecordFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *IdempotencyRecordFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[26].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[27].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -6621,6 +6997,183 @@ func (f *IdempotencyRecordFilter) WhereHasTenantWith(preds ...predicate.Tenant) 
 }
 
 // addPredicate implements the predicateAdder interface.
+func (_q *LifecycleRunQuery) addPredicate(pred func(s *sql.Selector)) {
+	_q.predicates = append(_q.predicates, pred)
+}
+
+// Filter returns a Filter implementation to apply filters on the LifecycleRunQuery builder.
+func (_q *LifecycleRunQuery) Filter() *LifecycleRunFilter {
+	return &LifecycleRunFilter{config: _q.config, predicateAdder: _q}
+}
+
+// addPredicate implements the predicateAdder interface.
+func (m *LifecycleRunMutation) addPredicate(pred func(s *sql.Selector)) {
+	m.predicates = append(m.predicates, pred)
+}
+
+// Filter returns an entql.Where implementation to apply filters on the LifecycleRunMutation builder.
+func (m *LifecycleRunMutation) Filter() *LifecycleRunFilter {
+	return &LifecycleRunFilter{config: m.config, predicateAdder: m}
+}
+
+// LifecycleRunFilter provides a generic filtering capability at runtime for LifecycleRunQuery.
+type LifecycleRunFilter struct {
+	predicateAdder
+	config
+}
+
+// Where applies the entql predicate on the query filter.
+func (f *LifecycleRunFilter) Where(p entql.P) {
+	f.addPredicate(func(s *sql.Selector) {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[28].Type, p, s); err != nil {
+			s.AddError(err)
+		}
+	})
+}
+
+// WhereID applies the entql [16]byte predicate on the id field.
+func (f *LifecycleRunFilter) WhereID(p entql.ValueP) {
+	f.Where(p.Field(lifecyclerun.FieldID))
+}
+
+// WhereCreatedAt applies the entql time.Time predicate on the created_at field.
+func (f *LifecycleRunFilter) WhereCreatedAt(p entql.TimeP) {
+	f.Where(p.Field(lifecyclerun.FieldCreatedAt))
+}
+
+// WhereUpdatedAt applies the entql time.Time predicate on the updated_at field.
+func (f *LifecycleRunFilter) WhereUpdatedAt(p entql.TimeP) {
+	f.Where(p.Field(lifecyclerun.FieldUpdatedAt))
+}
+
+// WhereTenantID applies the entql [16]byte predicate on the tenant_id field.
+func (f *LifecycleRunFilter) WhereTenantID(p entql.ValueP) {
+	f.Where(p.Field(lifecyclerun.FieldTenantID))
+}
+
+// WhereProjectID applies the entql [16]byte predicate on the project_id field.
+func (f *LifecycleRunFilter) WhereProjectID(p entql.ValueP) {
+	f.Where(p.Field(lifecyclerun.FieldProjectID))
+}
+
+// WhereActivityGenerationConfigID applies the entql [16]byte predicate on the activity_generation_config_id field.
+func (f *LifecycleRunFilter) WhereActivityGenerationConfigID(p entql.ValueP) {
+	f.Where(p.Field(lifecyclerun.FieldActivityGenerationConfigID))
+}
+
+// WhereStatus applies the entql string predicate on the status field.
+func (f *LifecycleRunFilter) WhereStatus(p entql.StringP) {
+	f.Where(p.Field(lifecyclerun.FieldStatus))
+}
+
+// WhereTrigger applies the entql string predicate on the trigger field.
+func (f *LifecycleRunFilter) WhereTrigger(p entql.StringP) {
+	f.Where(p.Field(lifecyclerun.FieldTrigger))
+}
+
+// WhereAsOf applies the entql time.Time predicate on the as_of field.
+func (f *LifecycleRunFilter) WhereAsOf(p entql.TimeP) {
+	f.Where(p.Field(lifecyclerun.FieldAsOf))
+}
+
+// WhereDryRun applies the entql bool predicate on the dry_run field.
+func (f *LifecycleRunFilter) WhereDryRun(p entql.BoolP) {
+	f.Where(p.Field(lifecyclerun.FieldDryRun))
+}
+
+// WhereConfigHashes applies the entql json.RawMessage predicate on the config_hashes field.
+func (f *LifecycleRunFilter) WhereConfigHashes(p entql.BytesP) {
+	f.Where(p.Field(lifecyclerun.FieldConfigHashes))
+}
+
+// WhereStartedAt applies the entql time.Time predicate on the started_at field.
+func (f *LifecycleRunFilter) WhereStartedAt(p entql.TimeP) {
+	f.Where(p.Field(lifecyclerun.FieldStartedAt))
+}
+
+// WhereFinishedAt applies the entql time.Time predicate on the finished_at field.
+func (f *LifecycleRunFilter) WhereFinishedAt(p entql.TimeP) {
+	f.Where(p.Field(lifecyclerun.FieldFinishedAt))
+}
+
+// WhereCounts applies the entql json.RawMessage predicate on the counts field.
+func (f *LifecycleRunFilter) WhereCounts(p entql.BytesP) {
+	f.Where(p.Field(lifecyclerun.FieldCounts))
+}
+
+// WhereByState applies the entql json.RawMessage predicate on the by_state field.
+func (f *LifecycleRunFilter) WhereByState(p entql.BytesP) {
+	f.Where(p.Field(lifecyclerun.FieldByState))
+}
+
+// WhereError applies the entql string predicate on the error field.
+func (f *LifecycleRunFilter) WhereError(p entql.StringP) {
+	f.Where(p.Field(lifecyclerun.FieldError))
+}
+
+// WhereScheduledFor applies the entql string predicate on the scheduled_for field.
+func (f *LifecycleRunFilter) WhereScheduledFor(p entql.StringP) {
+	f.Where(p.Field(lifecyclerun.FieldScheduledFor))
+}
+
+// WhereClaim applies the entql [16]byte predicate on the claim field.
+func (f *LifecycleRunFilter) WhereClaim(p entql.ValueP) {
+	f.Where(p.Field(lifecyclerun.FieldClaim))
+}
+
+// WhereLeaseUntil applies the entql time.Time predicate on the lease_until field.
+func (f *LifecycleRunFilter) WhereLeaseUntil(p entql.TimeP) {
+	f.Where(p.Field(lifecyclerun.FieldLeaseUntil))
+}
+
+// WhereAttempts applies the entql int predicate on the attempts field.
+func (f *LifecycleRunFilter) WhereAttempts(p entql.IntP) {
+	f.Where(p.Field(lifecyclerun.FieldAttempts))
+}
+
+// WhereHasTenant applies a predicate to check if query has an edge tenant.
+func (f *LifecycleRunFilter) WhereHasTenant() {
+	f.Where(entql.HasEdge("tenant"))
+}
+
+// WhereHasTenantWith applies a predicate to check if query has an edge tenant with a given conditions (other predicates).
+func (f *LifecycleRunFilter) WhereHasTenantWith(preds ...predicate.Tenant) {
+	f.Where(entql.HasEdgeWith("tenant", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasProject applies a predicate to check if query has an edge project.
+func (f *LifecycleRunFilter) WhereHasProject() {
+	f.Where(entql.HasEdge("project"))
+}
+
+// WhereHasProjectWith applies a predicate to check if query has an edge project with a given conditions (other predicates).
+func (f *LifecycleRunFilter) WhereHasProjectWith(preds ...predicate.Project) {
+	f.Where(entql.HasEdgeWith("project", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasActivityGenerationConfig applies a predicate to check if query has an edge activity_generation_config.
+func (f *LifecycleRunFilter) WhereHasActivityGenerationConfig() {
+	f.Where(entql.HasEdge("activity_generation_config"))
+}
+
+// WhereHasActivityGenerationConfigWith applies a predicate to check if query has an edge activity_generation_config with a given conditions (other predicates).
+func (f *LifecycleRunFilter) WhereHasActivityGenerationConfigWith(preds ...predicate.ActivityGenerationConfig) {
+	f.Where(entql.HasEdgeWith("activity_generation_config", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// addPredicate implements the predicateAdder interface.
 func (_q *MembershipQuery) addPredicate(pred func(s *sql.Selector)) {
 	_q.predicates = append(_q.predicates, pred)
 }
@@ -6649,7 +7202,7 @@ type MembershipFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *MembershipFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[27].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[29].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -6742,7 +7295,7 @@ type OperatorFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *OperatorFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[28].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[30].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -6875,7 +7428,7 @@ type ProjectFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *ProjectFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[29].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[31].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -6978,7 +7531,7 @@ type QueryBlockFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *QueryBlockFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[30].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[32].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -7144,7 +7697,7 @@ type RefreshTokenFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *RefreshTokenFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[31].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[33].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -7248,7 +7801,7 @@ type ResultTypeFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *ResultTypeFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[32].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[34].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -7318,7 +7871,7 @@ type ResurrectionConfigFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *ResurrectionConfigFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[33].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[35].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -7479,7 +8032,7 @@ type ResurrectionThresholdFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *ResurrectionThresholdFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[34].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[36].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -7630,7 +8183,7 @@ type RetentionStatusConfigFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *RetentionStatusConfigFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[35].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[37].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -7724,7 +8277,7 @@ type RouteFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *RouteFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[36].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[38].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -7827,7 +8380,7 @@ type RouteOperatorFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *RouteOperatorFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[37].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[39].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -7944,7 +8497,7 @@ type SupervisorFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *SupervisorFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[38].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[40].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -8067,7 +8620,7 @@ type SupervisorAssignmentFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *SupervisorAssignmentFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[39].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[41].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -8193,7 +8746,7 @@ type TenantFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *TenantFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[40].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[42].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -8232,6 +8785,11 @@ func (f *TenantFilter) WhereTimeZone(p entql.StringP) {
 // WhereDayCutoff applies the entql string predicate on the day_cutoff field.
 func (f *TenantFilter) WhereDayCutoff(p entql.StringP) {
 	f.Where(p.Field(tenant.FieldDayCutoff))
+}
+
+// WhereLifecycleRunTime applies the entql string predicate on the lifecycle_run_time field.
+func (f *TenantFilter) WhereLifecycleRunTime(p entql.StringP) {
+	f.Where(p.Field(tenant.FieldLifecycleRunTime))
 }
 
 // WhereIsActive applies the entql bool predicate on the is_active field.
@@ -8282,7 +8840,7 @@ type TenantDatasetFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *TenantDatasetFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[41].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[43].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -8395,7 +8953,7 @@ type TenantResultTypeConfigFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *TenantResultTypeConfigFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[42].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[44].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -8484,7 +9042,7 @@ type TrashRecordFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *TrashRecordFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[43].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[45].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -8593,7 +9151,7 @@ type TrashSettingFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *TrashSettingFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[44].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[46].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -8667,7 +9225,7 @@ type UserFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *UserFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[45].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[47].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})

@@ -4,9 +4,13 @@ package ent
 
 import (
 	"context"
+	"database/sql/driver"
+	"fmt"
 
 	"entgo.io/contrib/entgql"
+	"entgo.io/ent/dialect/sql"
 	"github.com/99designs/gqlgen/graphql"
+	"github.com/google/uuid"
 	"github.com/reten-io/reten/ent/activationconfig"
 	"github.com/reten-io/reten/ent/activationmoment"
 	"github.com/reten-io/reten/ent/activity"
@@ -26,6 +30,7 @@ import (
 	"github.com/reten-io/reten/ent/commerceaddress"
 	"github.com/reten-io/reten/ent/commercecontact"
 	"github.com/reten-io/reten/ent/commercelifecyclesnapshot"
+	"github.com/reten-io/reten/ent/commercelifecycletransition"
 	"github.com/reten-io/reten/ent/commerceuser"
 	"github.com/reten-io/reten/ent/commerceuserrole"
 	"github.com/reten-io/reten/ent/dispatchconfig"
@@ -34,6 +39,7 @@ import (
 	"github.com/reten-io/reten/ent/engagementlevel"
 	"github.com/reten-io/reten/ent/eventfilter"
 	"github.com/reten-io/reten/ent/idempotencyrecord"
+	"github.com/reten-io/reten/ent/lifecyclerun"
 	"github.com/reten-io/reten/ent/membership"
 	"github.com/reten-io/reten/ent/operator"
 	"github.com/reten-io/reten/ent/project"
@@ -2680,6 +2686,95 @@ func (_q *CommerceQuery) collectField(ctx context.Context, oneNode bool, opCtx *
 			_q.WithNamedActivities(alias, func(wq *ActivityQuery) {
 				*wq = *query
 			})
+
+		case "lifecycleTransitions":
+			var (
+				alias = field.Alias
+				path  = append(path, alias)
+				query = (&CommerceLifecycleTransitionClient{config: _q.config}).Query()
+			)
+			args := newCommerceLifecycleTransitionPaginateArgs(fieldArgs(ctx, new(CommerceLifecycleTransitionWhereInput), path...))
+			if err := validateFirstLast(args.first, args.last); err != nil {
+				return fmt.Errorf("validate first and last in path %q: %w", path, err)
+			}
+			pager, err := newCommerceLifecycleTransitionPager(args.opts, args.last != nil)
+			if err != nil {
+				return fmt.Errorf("create new pager in path %q: %w", path, err)
+			}
+			if query, err = pager.applyFilter(query); err != nil {
+				return err
+			}
+			ignoredEdges := !hasCollectedField(ctx, append(path, edgesField)...)
+			if hasCollectedField(ctx, append(path, totalCountField)...) || hasCollectedField(ctx, append(path, pageInfoField)...) {
+				hasPagination := args.after != nil || args.first != nil || args.before != nil || args.last != nil
+				if hasPagination || ignoredEdges {
+					query := query.Clone()
+					_q.loadTotal = append(_q.loadTotal, func(ctx context.Context, nodes []*Commerce) error {
+						ids := make([]driver.Value, len(nodes))
+						for i := range nodes {
+							ids[i] = nodes[i].ID
+						}
+						var v []struct {
+							NodeID uuid.UUID `sql:"commerce_id"`
+							Count  int       `sql:"count"`
+						}
+						query.Where(func(s *sql.Selector) {
+							s.Where(sql.InValues(s.C(commerce.LifecycleTransitionsColumn), ids...))
+						})
+						if err := query.GroupBy(commerce.LifecycleTransitionsColumn).Aggregate(Count()).Scan(ctx, &v); err != nil {
+							return err
+						}
+						m := make(map[uuid.UUID]int, len(v))
+						for i := range v {
+							m[v[i].NodeID] = v[i].Count
+						}
+						for i := range nodes {
+							n := m[nodes[i].ID]
+							if nodes[i].Edges.totalCount[4] == nil {
+								nodes[i].Edges.totalCount[4] = make(map[string]int)
+							}
+							nodes[i].Edges.totalCount[4][alias] = n
+						}
+						return nil
+					})
+				} else {
+					_q.loadTotal = append(_q.loadTotal, func(_ context.Context, nodes []*Commerce) error {
+						for i := range nodes {
+							n := len(nodes[i].Edges.LifecycleTransitions)
+							if nodes[i].Edges.totalCount[4] == nil {
+								nodes[i].Edges.totalCount[4] = make(map[string]int)
+							}
+							nodes[i].Edges.totalCount[4][alias] = n
+						}
+						return nil
+					})
+				}
+			}
+			if ignoredEdges || (args.first != nil && *args.first == 0) || (args.last != nil && *args.last == 0) {
+				continue
+			}
+			if query, err = pager.applyCursors(query, args.after, args.before); err != nil {
+				return err
+			}
+			path = append(path, edgesField, nodeField)
+			if field := collectedField(ctx, path...); field != nil {
+				if err := query.collectField(ctx, false, opCtx, *field, path, mayAddCondition(satisfies, commercelifecycletransitionImplementors)...); err != nil {
+					return err
+				}
+			}
+			if limit := paginateLimit(args.first, args.last); limit > 0 {
+				if oneNode {
+					pager.applyOrder(query.Limit(limit))
+				} else {
+					modify := entgql.LimitPerRow(commerce.LifecycleTransitionsColumn, limit, pager.orderExpr(query))
+					query.modifiers = append(query.modifiers, modify)
+				}
+			} else {
+				query = pager.applyOrder(query)
+			}
+			_q.WithNamedLifecycleTransitions(alias, func(wq *CommerceLifecycleTransitionQuery) {
+				*wq = *query
+			})
 		case "createdAt":
 			if _, ok := fieldSeen[commerce.FieldCreatedAt]; !ok {
 				selectedFields = append(selectedFields, commerce.FieldCreatedAt)
@@ -3286,6 +3381,190 @@ func newCommerceLifecycleSnapshotPaginateArgs(rv map[string]any) *commercelifecy
 	}
 	if v, ok := rv[whereField].(*CommerceLifecycleSnapshotWhereInput); ok {
 		args.opts = append(args.opts, WithCommerceLifecycleSnapshotFilter(v.Filter))
+	}
+	return args
+}
+
+// CollectFields tells the query-builder to eagerly load connected nodes by resolver context.
+func (_q *CommerceLifecycleTransitionQuery) CollectFields(ctx context.Context, satisfies ...string) (*CommerceLifecycleTransitionQuery, error) {
+	fc := graphql.GetFieldContext(ctx)
+	if fc == nil {
+		return _q, nil
+	}
+	if err := _q.collectField(ctx, false, graphql.GetOperationContext(ctx), fc.Field, nil, satisfies...); err != nil {
+		return nil, err
+	}
+	return _q, nil
+}
+
+func (_q *CommerceLifecycleTransitionQuery) collectField(ctx context.Context, oneNode bool, opCtx *graphql.OperationContext, collected graphql.CollectedField, path []string, satisfies ...string) error {
+	path = append([]string(nil), path...)
+	var (
+		unknownSeen    bool
+		fieldSeen      = make(map[string]struct{}, len(commercelifecycletransition.Columns))
+		selectedFields = []string{commercelifecycletransition.FieldID}
+	)
+	for _, field := range graphql.CollectFields(opCtx, collected.Selections, satisfies) {
+		switch field.Name {
+
+		case "commerce":
+			var (
+				alias = field.Alias
+				path  = append(path, alias)
+				query = (&CommerceClient{config: _q.config}).Query()
+			)
+			if err := query.collectField(ctx, oneNode, opCtx, field, path, mayAddCondition(satisfies, commerceImplementors)...); err != nil {
+				return err
+			}
+			_q.withCommerce = query
+			if _, ok := fieldSeen[commercelifecycletransition.FieldCommerceID]; !ok {
+				selectedFields = append(selectedFields, commercelifecycletransition.FieldCommerceID)
+				fieldSeen[commercelifecycletransition.FieldCommerceID] = struct{}{}
+			}
+
+		case "activityGenerationConfig":
+			var (
+				alias = field.Alias
+				path  = append(path, alias)
+				query = (&ActivityGenerationConfigClient{config: _q.config}).Query()
+			)
+			if err := query.collectField(ctx, oneNode, opCtx, field, path, mayAddCondition(satisfies, activitygenerationconfigImplementors)...); err != nil {
+				return err
+			}
+			_q.withActivityGenerationConfig = query
+			if _, ok := fieldSeen[commercelifecycletransition.FieldActivityGenerationConfigID]; !ok {
+				selectedFields = append(selectedFields, commercelifecycletransition.FieldActivityGenerationConfigID)
+				fieldSeen[commercelifecycletransition.FieldActivityGenerationConfigID] = struct{}{}
+			}
+		case "createdAt":
+			if _, ok := fieldSeen[commercelifecycletransition.FieldCreatedAt]; !ok {
+				selectedFields = append(selectedFields, commercelifecycletransition.FieldCreatedAt)
+				fieldSeen[commercelifecycletransition.FieldCreatedAt] = struct{}{}
+			}
+		case "updatedAt":
+			if _, ok := fieldSeen[commercelifecycletransition.FieldUpdatedAt]; !ok {
+				selectedFields = append(selectedFields, commercelifecycletransition.FieldUpdatedAt)
+				fieldSeen[commercelifecycletransition.FieldUpdatedAt] = struct{}{}
+			}
+		case "tenantID":
+			if _, ok := fieldSeen[commercelifecycletransition.FieldTenantID]; !ok {
+				selectedFields = append(selectedFields, commercelifecycletransition.FieldTenantID)
+				fieldSeen[commercelifecycletransition.FieldTenantID] = struct{}{}
+			}
+		case "commerceID":
+			if _, ok := fieldSeen[commercelifecycletransition.FieldCommerceID]; !ok {
+				selectedFields = append(selectedFields, commercelifecycletransition.FieldCommerceID)
+				fieldSeen[commercelifecycletransition.FieldCommerceID] = struct{}{}
+			}
+		case "activityGenerationConfigID":
+			if _, ok := fieldSeen[commercelifecycletransition.FieldActivityGenerationConfigID]; !ok {
+				selectedFields = append(selectedFields, commercelifecycletransition.FieldActivityGenerationConfigID)
+				fieldSeen[commercelifecycletransition.FieldActivityGenerationConfigID] = struct{}{}
+			}
+		case "fromStage":
+			if _, ok := fieldSeen[commercelifecycletransition.FieldFromStage]; !ok {
+				selectedFields = append(selectedFields, commercelifecycletransition.FieldFromStage)
+				fieldSeen[commercelifecycletransition.FieldFromStage] = struct{}{}
+			}
+		case "fromCode":
+			if _, ok := fieldSeen[commercelifecycletransition.FieldFromCode]; !ok {
+				selectedFields = append(selectedFields, commercelifecycletransition.FieldFromCode)
+				fieldSeen[commercelifecycletransition.FieldFromCode] = struct{}{}
+			}
+		case "toStage":
+			if _, ok := fieldSeen[commercelifecycletransition.FieldToStage]; !ok {
+				selectedFields = append(selectedFields, commercelifecycletransition.FieldToStage)
+				fieldSeen[commercelifecycletransition.FieldToStage] = struct{}{}
+			}
+		case "toCode":
+			if _, ok := fieldSeen[commercelifecycletransition.FieldToCode]; !ok {
+				selectedFields = append(selectedFields, commercelifecycletransition.FieldToCode)
+				fieldSeen[commercelifecycletransition.FieldToCode] = struct{}{}
+			}
+		case "stateChangedAt":
+			if _, ok := fieldSeen[commercelifecycletransition.FieldStateChangedAt]; !ok {
+				selectedFields = append(selectedFields, commercelifecycletransition.FieldStateChangedAt)
+				fieldSeen[commercelifecycletransition.FieldStateChangedAt] = struct{}{}
+			}
+		case "lastComputedAt":
+			if _, ok := fieldSeen[commercelifecycletransition.FieldLastComputedAt]; !ok {
+				selectedFields = append(selectedFields, commercelifecycletransition.FieldLastComputedAt)
+				fieldSeen[commercelifecycletransition.FieldLastComputedAt] = struct{}{}
+			}
+		case "configHash":
+			if _, ok := fieldSeen[commercelifecycletransition.FieldConfigHash]; !ok {
+				selectedFields = append(selectedFields, commercelifecycletransition.FieldConfigHash)
+				fieldSeen[commercelifecycletransition.FieldConfigHash] = struct{}{}
+			}
+		case "runID":
+			if _, ok := fieldSeen[commercelifecycletransition.FieldRunID]; !ok {
+				selectedFields = append(selectedFields, commercelifecycletransition.FieldRunID)
+				fieldSeen[commercelifecycletransition.FieldRunID] = struct{}{}
+			}
+		case "source":
+			if _, ok := fieldSeen[commercelifecycletransition.FieldSource]; !ok {
+				selectedFields = append(selectedFields, commercelifecycletransition.FieldSource)
+				fieldSeen[commercelifecycletransition.FieldSource] = struct{}{}
+			}
+		case "id":
+		case "__typename":
+		default:
+			unknownSeen = true
+		}
+	}
+	if !unknownSeen {
+		_q.Select(selectedFields...)
+	}
+	return nil
+}
+
+type commercelifecycletransitionPaginateArgs struct {
+	first, last   *int
+	after, before *Cursor
+	opts          []CommerceLifecycleTransitionPaginateOption
+}
+
+func newCommerceLifecycleTransitionPaginateArgs(rv map[string]any) *commercelifecycletransitionPaginateArgs {
+	args := &commercelifecycletransitionPaginateArgs{}
+	if rv == nil {
+		return args
+	}
+	if v := rv[firstField]; v != nil {
+		args.first = v.(*int)
+	}
+	if v := rv[lastField]; v != nil {
+		args.last = v.(*int)
+	}
+	if v := rv[afterField]; v != nil {
+		args.after = v.(*Cursor)
+	}
+	if v := rv[beforeField]; v != nil {
+		args.before = v.(*Cursor)
+	}
+	if v, ok := rv[orderByField]; ok {
+		switch v := v.(type) {
+		case map[string]any:
+			var (
+				err1, err2 error
+				order      = &CommerceLifecycleTransitionOrder{Field: &CommerceLifecycleTransitionOrderField{}, Direction: entgql.OrderDirectionAsc}
+			)
+			if d, ok := v[directionField]; ok {
+				err1 = order.Direction.UnmarshalGQL(d)
+			}
+			if f, ok := v[fieldField]; ok {
+				err2 = order.Field.UnmarshalGQL(f)
+			}
+			if err1 == nil && err2 == nil {
+				args.opts = append(args.opts, WithCommerceLifecycleTransitionOrder(order))
+			}
+		case *CommerceLifecycleTransitionOrder:
+			if v != nil {
+				args.opts = append(args.opts, WithCommerceLifecycleTransitionOrder(v))
+			}
+		}
+	}
+	if v, ok := rv[whereField].(*CommerceLifecycleTransitionWhereInput); ok {
+		args.opts = append(args.opts, WithCommerceLifecycleTransitionFilter(v.Filter))
 	}
 	return args
 }
@@ -4526,6 +4805,180 @@ func newIdempotencyRecordPaginateArgs(rv map[string]any) *idempotencyrecordPagin
 	}
 	if v, ok := rv[whereField].(*IdempotencyRecordWhereInput); ok {
 		args.opts = append(args.opts, WithIdempotencyRecordFilter(v.Filter))
+	}
+	return args
+}
+
+// CollectFields tells the query-builder to eagerly load connected nodes by resolver context.
+func (_q *LifecycleRunQuery) CollectFields(ctx context.Context, satisfies ...string) (*LifecycleRunQuery, error) {
+	fc := graphql.GetFieldContext(ctx)
+	if fc == nil {
+		return _q, nil
+	}
+	if err := _q.collectField(ctx, false, graphql.GetOperationContext(ctx), fc.Field, nil, satisfies...); err != nil {
+		return nil, err
+	}
+	return _q, nil
+}
+
+func (_q *LifecycleRunQuery) collectField(ctx context.Context, oneNode bool, opCtx *graphql.OperationContext, collected graphql.CollectedField, path []string, satisfies ...string) error {
+	path = append([]string(nil), path...)
+	var (
+		unknownSeen    bool
+		fieldSeen      = make(map[string]struct{}, len(lifecyclerun.Columns))
+		selectedFields = []string{lifecyclerun.FieldID}
+	)
+	for _, field := range graphql.CollectFields(opCtx, collected.Selections, satisfies) {
+		switch field.Name {
+
+		case "activityGenerationConfig":
+			var (
+				alias = field.Alias
+				path  = append(path, alias)
+				query = (&ActivityGenerationConfigClient{config: _q.config}).Query()
+			)
+			if err := query.collectField(ctx, oneNode, opCtx, field, path, mayAddCondition(satisfies, activitygenerationconfigImplementors)...); err != nil {
+				return err
+			}
+			_q.withActivityGenerationConfig = query
+			if _, ok := fieldSeen[lifecyclerun.FieldActivityGenerationConfigID]; !ok {
+				selectedFields = append(selectedFields, lifecyclerun.FieldActivityGenerationConfigID)
+				fieldSeen[lifecyclerun.FieldActivityGenerationConfigID] = struct{}{}
+			}
+		case "createdAt":
+			if _, ok := fieldSeen[lifecyclerun.FieldCreatedAt]; !ok {
+				selectedFields = append(selectedFields, lifecyclerun.FieldCreatedAt)
+				fieldSeen[lifecyclerun.FieldCreatedAt] = struct{}{}
+			}
+		case "updatedAt":
+			if _, ok := fieldSeen[lifecyclerun.FieldUpdatedAt]; !ok {
+				selectedFields = append(selectedFields, lifecyclerun.FieldUpdatedAt)
+				fieldSeen[lifecyclerun.FieldUpdatedAt] = struct{}{}
+			}
+		case "tenantID":
+			if _, ok := fieldSeen[lifecyclerun.FieldTenantID]; !ok {
+				selectedFields = append(selectedFields, lifecyclerun.FieldTenantID)
+				fieldSeen[lifecyclerun.FieldTenantID] = struct{}{}
+			}
+		case "projectID":
+			if _, ok := fieldSeen[lifecyclerun.FieldProjectID]; !ok {
+				selectedFields = append(selectedFields, lifecyclerun.FieldProjectID)
+				fieldSeen[lifecyclerun.FieldProjectID] = struct{}{}
+			}
+		case "activityGenerationConfigID":
+			if _, ok := fieldSeen[lifecyclerun.FieldActivityGenerationConfigID]; !ok {
+				selectedFields = append(selectedFields, lifecyclerun.FieldActivityGenerationConfigID)
+				fieldSeen[lifecyclerun.FieldActivityGenerationConfigID] = struct{}{}
+			}
+		case "status":
+			if _, ok := fieldSeen[lifecyclerun.FieldStatus]; !ok {
+				selectedFields = append(selectedFields, lifecyclerun.FieldStatus)
+				fieldSeen[lifecyclerun.FieldStatus] = struct{}{}
+			}
+		case "trigger":
+			if _, ok := fieldSeen[lifecyclerun.FieldTrigger]; !ok {
+				selectedFields = append(selectedFields, lifecyclerun.FieldTrigger)
+				fieldSeen[lifecyclerun.FieldTrigger] = struct{}{}
+			}
+		case "asOf":
+			if _, ok := fieldSeen[lifecyclerun.FieldAsOf]; !ok {
+				selectedFields = append(selectedFields, lifecyclerun.FieldAsOf)
+				fieldSeen[lifecyclerun.FieldAsOf] = struct{}{}
+			}
+		case "dryRun":
+			if _, ok := fieldSeen[lifecyclerun.FieldDryRun]; !ok {
+				selectedFields = append(selectedFields, lifecyclerun.FieldDryRun)
+				fieldSeen[lifecyclerun.FieldDryRun] = struct{}{}
+			}
+		case "configHashes":
+			if _, ok := fieldSeen[lifecyclerun.FieldConfigHashes]; !ok {
+				selectedFields = append(selectedFields, lifecyclerun.FieldConfigHashes)
+				fieldSeen[lifecyclerun.FieldConfigHashes] = struct{}{}
+			}
+		case "startedAt":
+			if _, ok := fieldSeen[lifecyclerun.FieldStartedAt]; !ok {
+				selectedFields = append(selectedFields, lifecyclerun.FieldStartedAt)
+				fieldSeen[lifecyclerun.FieldStartedAt] = struct{}{}
+			}
+		case "finishedAt":
+			if _, ok := fieldSeen[lifecyclerun.FieldFinishedAt]; !ok {
+				selectedFields = append(selectedFields, lifecyclerun.FieldFinishedAt)
+				fieldSeen[lifecyclerun.FieldFinishedAt] = struct{}{}
+			}
+		case "counts":
+			if _, ok := fieldSeen[lifecyclerun.FieldCounts]; !ok {
+				selectedFields = append(selectedFields, lifecyclerun.FieldCounts)
+				fieldSeen[lifecyclerun.FieldCounts] = struct{}{}
+			}
+		case "byState":
+			if _, ok := fieldSeen[lifecyclerun.FieldByState]; !ok {
+				selectedFields = append(selectedFields, lifecyclerun.FieldByState)
+				fieldSeen[lifecyclerun.FieldByState] = struct{}{}
+			}
+		case "error":
+			if _, ok := fieldSeen[lifecyclerun.FieldError]; !ok {
+				selectedFields = append(selectedFields, lifecyclerun.FieldError)
+				fieldSeen[lifecyclerun.FieldError] = struct{}{}
+			}
+		case "id":
+		case "__typename":
+		default:
+			unknownSeen = true
+		}
+	}
+	if !unknownSeen {
+		_q.Select(selectedFields...)
+	}
+	return nil
+}
+
+type lifecyclerunPaginateArgs struct {
+	first, last   *int
+	after, before *Cursor
+	opts          []LifecycleRunPaginateOption
+}
+
+func newLifecycleRunPaginateArgs(rv map[string]any) *lifecyclerunPaginateArgs {
+	args := &lifecyclerunPaginateArgs{}
+	if rv == nil {
+		return args
+	}
+	if v := rv[firstField]; v != nil {
+		args.first = v.(*int)
+	}
+	if v := rv[lastField]; v != nil {
+		args.last = v.(*int)
+	}
+	if v := rv[afterField]; v != nil {
+		args.after = v.(*Cursor)
+	}
+	if v := rv[beforeField]; v != nil {
+		args.before = v.(*Cursor)
+	}
+	if v, ok := rv[orderByField]; ok {
+		switch v := v.(type) {
+		case map[string]any:
+			var (
+				err1, err2 error
+				order      = &LifecycleRunOrder{Field: &LifecycleRunOrderField{}, Direction: entgql.OrderDirectionAsc}
+			)
+			if d, ok := v[directionField]; ok {
+				err1 = order.Direction.UnmarshalGQL(d)
+			}
+			if f, ok := v[fieldField]; ok {
+				err2 = order.Field.UnmarshalGQL(f)
+			}
+			if err1 == nil && err2 == nil {
+				args.opts = append(args.opts, WithLifecycleRunOrder(order))
+			}
+		case *LifecycleRunOrder:
+			if v != nil {
+				args.opts = append(args.opts, WithLifecycleRunOrder(v))
+			}
+		}
+	}
+	if v, ok := rv[whereField].(*LifecycleRunWhereInput); ok {
+		args.opts = append(args.opts, WithLifecycleRunFilter(v.Filter))
 	}
 	return args
 }
@@ -6300,6 +6753,11 @@ func (_q *TenantQuery) collectField(ctx context.Context, oneNode bool, opCtx *gr
 			if _, ok := fieldSeen[tenant.FieldDayCutoff]; !ok {
 				selectedFields = append(selectedFields, tenant.FieldDayCutoff)
 				fieldSeen[tenant.FieldDayCutoff] = struct{}{}
+			}
+		case "lifecycleRunTime":
+			if _, ok := fieldSeen[tenant.FieldLifecycleRunTime]; !ok {
+				selectedFields = append(selectedFields, tenant.FieldLifecycleRunTime)
+				fieldSeen[tenant.FieldLifecycleRunTime] = struct{}{}
 			}
 		case "isActive":
 			if _, ok := fieldSeen[tenant.FieldIsActive]; !ok {

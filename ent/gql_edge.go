@@ -352,6 +352,27 @@ func (_m *Commerce) Activities(ctx context.Context) (result []*Activity, err err
 	return result, err
 }
 
+func (_m *Commerce) LifecycleTransitions(
+	ctx context.Context, after *Cursor, first *int, before *Cursor, last *int, orderBy *CommerceLifecycleTransitionOrder, where *CommerceLifecycleTransitionWhereInput,
+) (*CommerceLifecycleTransitionConnection, error) {
+	opts := []CommerceLifecycleTransitionPaginateOption{
+		WithCommerceLifecycleTransitionOrder(orderBy),
+		WithCommerceLifecycleTransitionFilter(where.Filter),
+	}
+	alias := graphql.GetFieldContext(ctx).Field.Alias
+	totalCount, hasTotalCount := _m.Edges.totalCount[4][alias]
+	if nodes, err := _m.NamedLifecycleTransitions(alias); err == nil || hasTotalCount {
+		pager, err := newCommerceLifecycleTransitionPager(opts, last != nil)
+		if err != nil {
+			return nil, err
+		}
+		conn := &CommerceLifecycleTransitionConnection{Edges: []*CommerceLifecycleTransitionEdge{}, TotalCount: totalCount}
+		conn.build(nodes, pager, after, first, before, last)
+		return conn, nil
+	}
+	return _m.QueryLifecycleTransitions().Paginate(ctx, after, first, before, last, opts...)
+}
+
 func (_m *CommerceAddress) Commerce(ctx context.Context) (*Commerce, error) {
 	result, err := _m.Edges.CommerceOrErr()
 	if IsNotLoaded(err) {
@@ -377,6 +398,22 @@ func (_m *CommerceLifecycleSnapshot) Commerce(ctx context.Context) (*Commerce, e
 }
 
 func (_m *CommerceLifecycleSnapshot) ActivityGenerationConfig(ctx context.Context) (*ActivityGenerationConfig, error) {
+	result, err := _m.Edges.ActivityGenerationConfigOrErr()
+	if IsNotLoaded(err) {
+		result, err = _m.QueryActivityGenerationConfig().Only(ctx)
+	}
+	return result, err
+}
+
+func (_m *CommerceLifecycleTransition) Commerce(ctx context.Context) (*Commerce, error) {
+	result, err := _m.Edges.CommerceOrErr()
+	if IsNotLoaded(err) {
+		result, err = _m.QueryCommerce().Only(ctx)
+	}
+	return result, err
+}
+
+func (_m *CommerceLifecycleTransition) ActivityGenerationConfig(ctx context.Context) (*ActivityGenerationConfig, error) {
 	result, err := _m.Edges.ActivityGenerationConfigOrErr()
 	if IsNotLoaded(err) {
 		result, err = _m.QueryActivityGenerationConfig().Only(ctx)
@@ -508,6 +545,14 @@ func (_m *EventFilter) QueryBlocks(ctx context.Context) (result []*QueryBlock, e
 	}
 	if IsNotLoaded(err) {
 		result, err = _m.QueryQueryBlocks().All(ctx)
+	}
+	return result, err
+}
+
+func (_m *LifecycleRun) ActivityGenerationConfig(ctx context.Context) (*ActivityGenerationConfig, error) {
+	result, err := _m.Edges.ActivityGenerationConfigOrErr()
+	if IsNotLoaded(err) {
+		result, err = _m.QueryActivityGenerationConfig().Only(ctx)
 	}
 	return result, err
 }

@@ -29,6 +29,7 @@ import (
 	"github.com/reten-io/reten/ent/commerceaddress"
 	"github.com/reten-io/reten/ent/commercecontact"
 	"github.com/reten-io/reten/ent/commercelifecyclesnapshot"
+	"github.com/reten-io/reten/ent/commercelifecycletransition"
 	"github.com/reten-io/reten/ent/commerceuser"
 	"github.com/reten-io/reten/ent/commerceuserrole"
 	"github.com/reten-io/reten/ent/dispatchconfig"
@@ -37,6 +38,7 @@ import (
 	"github.com/reten-io/reten/ent/engagementlevel"
 	"github.com/reten-io/reten/ent/eventfilter"
 	"github.com/reten-io/reten/ent/idempotencyrecord"
+	"github.com/reten-io/reten/ent/lifecyclerun"
 	"github.com/reten-io/reten/ent/membership"
 	"github.com/reten-io/reten/ent/operator"
 	"github.com/reten-io/reten/ent/project"
@@ -157,6 +159,11 @@ var commercelifecyclesnapshotImplementors = []string{"CommerceLifecycleSnapshot"
 // IsNode implements the Node interface check for GQLGen.
 func (*CommerceLifecycleSnapshot) IsNode() {}
 
+var commercelifecycletransitionImplementors = []string{"CommerceLifecycleTransition", "Node"}
+
+// IsNode implements the Node interface check for GQLGen.
+func (*CommerceLifecycleTransition) IsNode() {}
+
 var commerceuserImplementors = []string{"CommerceUser", "Node"}
 
 // IsNode implements the Node interface check for GQLGen.
@@ -196,6 +203,11 @@ var idempotencyrecordImplementors = []string{"IdempotencyRecord", "Node"}
 
 // IsNode implements the Node interface check for GQLGen.
 func (*IdempotencyRecord) IsNode() {}
+
+var lifecyclerunImplementors = []string{"LifecycleRun", "Node"}
+
+// IsNode implements the Node interface check for GQLGen.
+func (*LifecycleRun) IsNode() {}
 
 var membershipImplementors = []string{"Membership", "Node"}
 
@@ -516,6 +528,15 @@ func (c *Client) noder(ctx context.Context, table string, id uuid.UUID) (Noder, 
 			}
 		}
 		return query.Only(ctx)
+	case commercelifecycletransition.Table:
+		query := c.CommerceLifecycleTransition.Query().
+			Where(commercelifecycletransition.ID(id))
+		if fc := graphql.GetFieldContext(ctx); fc != nil {
+			if err := query.collectField(ctx, true, graphql.GetOperationContext(ctx), fc.Field, nil, commercelifecycletransitionImplementors...); err != nil {
+				return nil, err
+			}
+		}
+		return query.Only(ctx)
 	case commerceuser.Table:
 		query := c.CommerceUser.Query().
 			Where(commerceuser.ID(id))
@@ -584,6 +605,15 @@ func (c *Client) noder(ctx context.Context, table string, id uuid.UUID) (Noder, 
 			Where(idempotencyrecord.ID(id))
 		if fc := graphql.GetFieldContext(ctx); fc != nil {
 			if err := query.collectField(ctx, true, graphql.GetOperationContext(ctx), fc.Field, nil, idempotencyrecordImplementors...); err != nil {
+				return nil, err
+			}
+		}
+		return query.Only(ctx)
+	case lifecyclerun.Table:
+		query := c.LifecycleRun.Query().
+			Where(lifecyclerun.ID(id))
+		if fc := graphql.GetFieldContext(ctx); fc != nil {
+			if err := query.collectField(ctx, true, graphql.GetOperationContext(ctx), fc.Field, nil, lifecyclerunImplementors...); err != nil {
 				return nil, err
 			}
 		}
@@ -1127,6 +1157,22 @@ func (c *Client) noders(ctx context.Context, table string, ids []uuid.UUID) ([]N
 				*noder = node
 			}
 		}
+	case commercelifecycletransition.Table:
+		query := c.CommerceLifecycleTransition.Query().
+			Where(commercelifecycletransition.IDIn(ids...))
+		query, err := query.CollectFields(ctx, commercelifecycletransitionImplementors...)
+		if err != nil {
+			return nil, err
+		}
+		nodes, err := query.All(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for _, node := range nodes {
+			for _, noder := range idmap[node.ID] {
+				*noder = node
+			}
+		}
 	case commerceuser.Table:
 		query := c.CommerceUser.Query().
 			Where(commerceuser.IDIn(ids...))
@@ -1243,6 +1289,22 @@ func (c *Client) noders(ctx context.Context, table string, ids []uuid.UUID) ([]N
 		query := c.IdempotencyRecord.Query().
 			Where(idempotencyrecord.IDIn(ids...))
 		query, err := query.CollectFields(ctx, idempotencyrecordImplementors...)
+		if err != nil {
+			return nil, err
+		}
+		nodes, err := query.All(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for _, node := range nodes {
+			for _, noder := range idmap[node.ID] {
+				*noder = node
+			}
+		}
+	case lifecyclerun.Table:
+		query := c.LifecycleRun.Query().
+			Where(lifecyclerun.IDIn(ids...))
+		query, err := query.CollectFields(ctx, lifecyclerunImplementors...)
 		if err != nil {
 			return nil, err
 		}

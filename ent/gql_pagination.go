@@ -34,6 +34,7 @@ import (
 	"github.com/reten-io/reten/ent/commerceaddress"
 	"github.com/reten-io/reten/ent/commercecontact"
 	"github.com/reten-io/reten/ent/commercelifecyclesnapshot"
+	"github.com/reten-io/reten/ent/commercelifecycletransition"
 	"github.com/reten-io/reten/ent/commerceuser"
 	"github.com/reten-io/reten/ent/commerceuserrole"
 	"github.com/reten-io/reten/ent/dispatchconfig"
@@ -42,6 +43,7 @@ import (
 	"github.com/reten-io/reten/ent/engagementlevel"
 	"github.com/reten-io/reten/ent/eventfilter"
 	"github.com/reten-io/reten/ent/idempotencyrecord"
+	"github.com/reten-io/reten/ent/lifecyclerun"
 	"github.com/reten-io/reten/ent/membership"
 	"github.com/reten-io/reten/ent/operator"
 	"github.com/reten-io/reten/ent/project"
@@ -6505,6 +6507,338 @@ func (_m *CommerceLifecycleSnapshot) ToEdge(order *CommerceLifecycleSnapshotOrde
 	}
 }
 
+// CommerceLifecycleTransitionEdge is the edge representation of CommerceLifecycleTransition.
+type CommerceLifecycleTransitionEdge struct {
+	Node   *CommerceLifecycleTransition `json:"node"`
+	Cursor Cursor                       `json:"cursor"`
+}
+
+// CommerceLifecycleTransitionConnection is the connection containing edges to CommerceLifecycleTransition.
+type CommerceLifecycleTransitionConnection struct {
+	Edges      []*CommerceLifecycleTransitionEdge `json:"edges"`
+	PageInfo   PageInfo                           `json:"pageInfo"`
+	TotalCount int                                `json:"totalCount"`
+}
+
+func (c *CommerceLifecycleTransitionConnection) build(nodes []*CommerceLifecycleTransition, pager *commercelifecycletransitionPager, after *Cursor, first *int, before *Cursor, last *int) {
+	c.PageInfo.HasNextPage = before != nil
+	c.PageInfo.HasPreviousPage = after != nil
+	if first != nil && *first+1 == len(nodes) {
+		c.PageInfo.HasNextPage = true
+		nodes = nodes[:len(nodes)-1]
+	} else if last != nil && *last+1 == len(nodes) {
+		c.PageInfo.HasPreviousPage = true
+		nodes = nodes[:len(nodes)-1]
+	}
+	var nodeAt func(int) *CommerceLifecycleTransition
+	if last != nil {
+		n := len(nodes) - 1
+		nodeAt = func(i int) *CommerceLifecycleTransition {
+			return nodes[n-i]
+		}
+	} else {
+		nodeAt = func(i int) *CommerceLifecycleTransition {
+			return nodes[i]
+		}
+	}
+	c.Edges = make([]*CommerceLifecycleTransitionEdge, len(nodes))
+	for i := range nodes {
+		node := nodeAt(i)
+		c.Edges[i] = &CommerceLifecycleTransitionEdge{
+			Node:   node,
+			Cursor: pager.toCursor(node),
+		}
+	}
+	if l := len(c.Edges); l > 0 {
+		c.PageInfo.StartCursor = &c.Edges[0].Cursor
+		c.PageInfo.EndCursor = &c.Edges[l-1].Cursor
+	}
+	if c.TotalCount == 0 {
+		c.TotalCount = len(nodes)
+	}
+}
+
+// CommerceLifecycleTransitionPaginateOption enables pagination customization.
+type CommerceLifecycleTransitionPaginateOption func(*commercelifecycletransitionPager) error
+
+// WithCommerceLifecycleTransitionOrder configures pagination ordering.
+func WithCommerceLifecycleTransitionOrder(order *CommerceLifecycleTransitionOrder) CommerceLifecycleTransitionPaginateOption {
+	if order == nil {
+		order = DefaultCommerceLifecycleTransitionOrder
+	}
+	o := *order
+	return func(pager *commercelifecycletransitionPager) error {
+		if err := o.Direction.Validate(); err != nil {
+			return err
+		}
+		if o.Field == nil {
+			o.Field = DefaultCommerceLifecycleTransitionOrder.Field
+		}
+		pager.order = &o
+		return nil
+	}
+}
+
+// WithCommerceLifecycleTransitionFilter configures pagination filter.
+func WithCommerceLifecycleTransitionFilter(filter func(*CommerceLifecycleTransitionQuery) (*CommerceLifecycleTransitionQuery, error)) CommerceLifecycleTransitionPaginateOption {
+	return func(pager *commercelifecycletransitionPager) error {
+		if filter == nil {
+			return errors.New("CommerceLifecycleTransitionQuery filter cannot be nil")
+		}
+		pager.filter = filter
+		return nil
+	}
+}
+
+type commercelifecycletransitionPager struct {
+	reverse bool
+	order   *CommerceLifecycleTransitionOrder
+	filter  func(*CommerceLifecycleTransitionQuery) (*CommerceLifecycleTransitionQuery, error)
+}
+
+func newCommerceLifecycleTransitionPager(opts []CommerceLifecycleTransitionPaginateOption, reverse bool) (*commercelifecycletransitionPager, error) {
+	pager := &commercelifecycletransitionPager{reverse: reverse}
+	for _, opt := range opts {
+		if err := opt(pager); err != nil {
+			return nil, err
+		}
+	}
+	if pager.order == nil {
+		pager.order = DefaultCommerceLifecycleTransitionOrder
+	}
+	return pager, nil
+}
+
+func (p *commercelifecycletransitionPager) applyFilter(query *CommerceLifecycleTransitionQuery) (*CommerceLifecycleTransitionQuery, error) {
+	if p.filter != nil {
+		return p.filter(query)
+	}
+	return query, nil
+}
+
+func (p *commercelifecycletransitionPager) toCursor(_m *CommerceLifecycleTransition) Cursor {
+	return p.order.Field.toCursor(_m)
+}
+
+func (p *commercelifecycletransitionPager) applyCursors(query *CommerceLifecycleTransitionQuery, after, before *Cursor) (*CommerceLifecycleTransitionQuery, error) {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	for _, predicate := range entgql.CursorsPredicate(after, before, DefaultCommerceLifecycleTransitionOrder.Field.column, p.order.Field.column, direction) {
+		query = query.Where(predicate)
+	}
+	return query, nil
+}
+
+func (p *commercelifecycletransitionPager) applyOrder(query *CommerceLifecycleTransitionQuery) *CommerceLifecycleTransitionQuery {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	query = query.Order(p.order.Field.toTerm(direction.OrderTermOption()))
+	if p.order.Field != DefaultCommerceLifecycleTransitionOrder.Field {
+		query = query.Order(DefaultCommerceLifecycleTransitionOrder.Field.toTerm(direction.OrderTermOption()))
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(p.order.Field.column)
+	}
+	return query
+}
+
+func (p *commercelifecycletransitionPager) orderExpr(query *CommerceLifecycleTransitionQuery) sql.Querier {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(p.order.Field.column)
+	}
+	return sql.ExprFunc(func(b *sql.Builder) {
+		b.Ident(p.order.Field.column).Pad().WriteString(string(direction))
+		if p.order.Field != DefaultCommerceLifecycleTransitionOrder.Field {
+			b.Comma().Ident(DefaultCommerceLifecycleTransitionOrder.Field.column).Pad().WriteString(string(direction))
+		}
+	})
+}
+
+// Paginate executes the query and returns a relay based cursor connection to CommerceLifecycleTransition.
+func (_m *CommerceLifecycleTransitionQuery) Paginate(
+	ctx context.Context, after *Cursor, first *int,
+	before *Cursor, last *int, opts ...CommerceLifecycleTransitionPaginateOption,
+) (*CommerceLifecycleTransitionConnection, error) {
+	if err := validateFirstLast(first, last); err != nil {
+		return nil, err
+	}
+	pager, err := newCommerceLifecycleTransitionPager(opts, last != nil)
+	if err != nil {
+		return nil, err
+	}
+	if _m, err = pager.applyFilter(_m); err != nil {
+		return nil, err
+	}
+	conn := &CommerceLifecycleTransitionConnection{Edges: []*CommerceLifecycleTransitionEdge{}}
+	ignoredEdges := !hasCollectedField(ctx, edgesField)
+	if hasCollectedField(ctx, totalCountField) || hasCollectedField(ctx, pageInfoField) {
+		hasPagination := after != nil || first != nil || before != nil || last != nil
+		if hasPagination || ignoredEdges {
+			c := _m.Clone()
+			c.ctx.Fields = nil
+			if conn.TotalCount, err = c.Count(ctx); err != nil {
+				return nil, err
+			}
+			conn.PageInfo.HasNextPage = first != nil && conn.TotalCount > 0
+			conn.PageInfo.HasPreviousPage = last != nil && conn.TotalCount > 0
+		}
+	}
+	if ignoredEdges || (first != nil && *first == 0) || (last != nil && *last == 0) {
+		return conn, nil
+	}
+	if _m, err = pager.applyCursors(_m, after, before); err != nil {
+		return nil, err
+	}
+	limit := paginateLimit(first, last)
+	if limit != 0 {
+		_m.Limit(limit)
+	}
+	if field := collectedField(ctx, edgesField, nodeField); field != nil {
+		if err := _m.collectField(ctx, limit == 1, graphql.GetOperationContext(ctx), *field, []string{edgesField, nodeField}); err != nil {
+			return nil, err
+		}
+	}
+	_m = pager.applyOrder(_m)
+	nodes, err := _m.All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	conn.build(nodes, pager, after, first, before, last)
+	return conn, nil
+}
+
+var (
+	// CommerceLifecycleTransitionOrderFieldCreatedAt orders CommerceLifecycleTransition by created_at.
+	CommerceLifecycleTransitionOrderFieldCreatedAt = &CommerceLifecycleTransitionOrderField{
+		Value: func(_m *CommerceLifecycleTransition) (ent.Value, error) {
+			return _m.CreatedAt, nil
+		},
+		column: commercelifecycletransition.FieldCreatedAt,
+		toTerm: commercelifecycletransition.ByCreatedAt,
+		toCursor: func(_m *CommerceLifecycleTransition) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.CreatedAt,
+			}
+		},
+	}
+	// CommerceLifecycleTransitionOrderFieldUpdatedAt orders CommerceLifecycleTransition by updated_at.
+	CommerceLifecycleTransitionOrderFieldUpdatedAt = &CommerceLifecycleTransitionOrderField{
+		Value: func(_m *CommerceLifecycleTransition) (ent.Value, error) {
+			return _m.UpdatedAt, nil
+		},
+		column: commercelifecycletransition.FieldUpdatedAt,
+		toTerm: commercelifecycletransition.ByUpdatedAt,
+		toCursor: func(_m *CommerceLifecycleTransition) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.UpdatedAt,
+			}
+		},
+	}
+	// CommerceLifecycleTransitionOrderFieldStateChangedAt orders CommerceLifecycleTransition by state_changed_at.
+	CommerceLifecycleTransitionOrderFieldStateChangedAt = &CommerceLifecycleTransitionOrderField{
+		Value: func(_m *CommerceLifecycleTransition) (ent.Value, error) {
+			return _m.StateChangedAt, nil
+		},
+		column: commercelifecycletransition.FieldStateChangedAt,
+		toTerm: commercelifecycletransition.ByStateChangedAt,
+		toCursor: func(_m *CommerceLifecycleTransition) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.StateChangedAt,
+			}
+		},
+	}
+)
+
+// String implement fmt.Stringer interface.
+func (f CommerceLifecycleTransitionOrderField) String() string {
+	var str string
+	switch f.column {
+	case CommerceLifecycleTransitionOrderFieldCreatedAt.column:
+		str = "CREATED_AT"
+	case CommerceLifecycleTransitionOrderFieldUpdatedAt.column:
+		str = "UPDATED_AT"
+	case CommerceLifecycleTransitionOrderFieldStateChangedAt.column:
+		str = "STATE_CHANGED_AT"
+	}
+	return str
+}
+
+// MarshalGQL implements graphql.Marshaler interface.
+func (f CommerceLifecycleTransitionOrderField) MarshalGQL(w io.Writer) {
+	io.WriteString(w, strconv.Quote(f.String()))
+}
+
+// UnmarshalGQL implements graphql.Unmarshaler interface.
+func (f *CommerceLifecycleTransitionOrderField) UnmarshalGQL(v interface{}) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("CommerceLifecycleTransitionOrderField %T must be a string", v)
+	}
+	switch str {
+	case "CREATED_AT":
+		*f = *CommerceLifecycleTransitionOrderFieldCreatedAt
+	case "UPDATED_AT":
+		*f = *CommerceLifecycleTransitionOrderFieldUpdatedAt
+	case "STATE_CHANGED_AT":
+		*f = *CommerceLifecycleTransitionOrderFieldStateChangedAt
+	default:
+		return fmt.Errorf("%s is not a valid CommerceLifecycleTransitionOrderField", str)
+	}
+	return nil
+}
+
+// CommerceLifecycleTransitionOrderField defines the ordering field of CommerceLifecycleTransition.
+type CommerceLifecycleTransitionOrderField struct {
+	// Value extracts the ordering value from the given CommerceLifecycleTransition.
+	Value    func(*CommerceLifecycleTransition) (ent.Value, error)
+	column   string // field or computed.
+	toTerm   func(...sql.OrderTermOption) commercelifecycletransition.OrderOption
+	toCursor func(*CommerceLifecycleTransition) Cursor
+}
+
+// CommerceLifecycleTransitionOrder defines the ordering of CommerceLifecycleTransition.
+type CommerceLifecycleTransitionOrder struct {
+	Direction OrderDirection                         `json:"direction"`
+	Field     *CommerceLifecycleTransitionOrderField `json:"field"`
+}
+
+// DefaultCommerceLifecycleTransitionOrder is the default ordering of CommerceLifecycleTransition.
+var DefaultCommerceLifecycleTransitionOrder = &CommerceLifecycleTransitionOrder{
+	Direction: entgql.OrderDirectionAsc,
+	Field: &CommerceLifecycleTransitionOrderField{
+		Value: func(_m *CommerceLifecycleTransition) (ent.Value, error) {
+			return _m.ID, nil
+		},
+		column: commercelifecycletransition.FieldID,
+		toTerm: commercelifecycletransition.ByID,
+		toCursor: func(_m *CommerceLifecycleTransition) Cursor {
+			return Cursor{ID: _m.ID}
+		},
+	},
+}
+
+// ToEdge converts CommerceLifecycleTransition into CommerceLifecycleTransitionEdge.
+func (_m *CommerceLifecycleTransition) ToEdge(order *CommerceLifecycleTransitionOrder) *CommerceLifecycleTransitionEdge {
+	if order == nil {
+		order = DefaultCommerceLifecycleTransitionOrder
+	}
+	return &CommerceLifecycleTransitionEdge{
+		Node:   _m,
+		Cursor: order.Field.toCursor(_m),
+	}
+}
+
 // CommerceUserEdge is the edge representation of CommerceUser.
 type CommerceUserEdge struct {
 	Node   *CommerceUser `json:"node"`
@@ -9066,6 +9400,338 @@ func (_m *IdempotencyRecord) ToEdge(order *IdempotencyRecordOrder) *IdempotencyR
 		order = DefaultIdempotencyRecordOrder
 	}
 	return &IdempotencyRecordEdge{
+		Node:   _m,
+		Cursor: order.Field.toCursor(_m),
+	}
+}
+
+// LifecycleRunEdge is the edge representation of LifecycleRun.
+type LifecycleRunEdge struct {
+	Node   *LifecycleRun `json:"node"`
+	Cursor Cursor        `json:"cursor"`
+}
+
+// LifecycleRunConnection is the connection containing edges to LifecycleRun.
+type LifecycleRunConnection struct {
+	Edges      []*LifecycleRunEdge `json:"edges"`
+	PageInfo   PageInfo            `json:"pageInfo"`
+	TotalCount int                 `json:"totalCount"`
+}
+
+func (c *LifecycleRunConnection) build(nodes []*LifecycleRun, pager *lifecyclerunPager, after *Cursor, first *int, before *Cursor, last *int) {
+	c.PageInfo.HasNextPage = before != nil
+	c.PageInfo.HasPreviousPage = after != nil
+	if first != nil && *first+1 == len(nodes) {
+		c.PageInfo.HasNextPage = true
+		nodes = nodes[:len(nodes)-1]
+	} else if last != nil && *last+1 == len(nodes) {
+		c.PageInfo.HasPreviousPage = true
+		nodes = nodes[:len(nodes)-1]
+	}
+	var nodeAt func(int) *LifecycleRun
+	if last != nil {
+		n := len(nodes) - 1
+		nodeAt = func(i int) *LifecycleRun {
+			return nodes[n-i]
+		}
+	} else {
+		nodeAt = func(i int) *LifecycleRun {
+			return nodes[i]
+		}
+	}
+	c.Edges = make([]*LifecycleRunEdge, len(nodes))
+	for i := range nodes {
+		node := nodeAt(i)
+		c.Edges[i] = &LifecycleRunEdge{
+			Node:   node,
+			Cursor: pager.toCursor(node),
+		}
+	}
+	if l := len(c.Edges); l > 0 {
+		c.PageInfo.StartCursor = &c.Edges[0].Cursor
+		c.PageInfo.EndCursor = &c.Edges[l-1].Cursor
+	}
+	if c.TotalCount == 0 {
+		c.TotalCount = len(nodes)
+	}
+}
+
+// LifecycleRunPaginateOption enables pagination customization.
+type LifecycleRunPaginateOption func(*lifecyclerunPager) error
+
+// WithLifecycleRunOrder configures pagination ordering.
+func WithLifecycleRunOrder(order *LifecycleRunOrder) LifecycleRunPaginateOption {
+	if order == nil {
+		order = DefaultLifecycleRunOrder
+	}
+	o := *order
+	return func(pager *lifecyclerunPager) error {
+		if err := o.Direction.Validate(); err != nil {
+			return err
+		}
+		if o.Field == nil {
+			o.Field = DefaultLifecycleRunOrder.Field
+		}
+		pager.order = &o
+		return nil
+	}
+}
+
+// WithLifecycleRunFilter configures pagination filter.
+func WithLifecycleRunFilter(filter func(*LifecycleRunQuery) (*LifecycleRunQuery, error)) LifecycleRunPaginateOption {
+	return func(pager *lifecyclerunPager) error {
+		if filter == nil {
+			return errors.New("LifecycleRunQuery filter cannot be nil")
+		}
+		pager.filter = filter
+		return nil
+	}
+}
+
+type lifecyclerunPager struct {
+	reverse bool
+	order   *LifecycleRunOrder
+	filter  func(*LifecycleRunQuery) (*LifecycleRunQuery, error)
+}
+
+func newLifecycleRunPager(opts []LifecycleRunPaginateOption, reverse bool) (*lifecyclerunPager, error) {
+	pager := &lifecyclerunPager{reverse: reverse}
+	for _, opt := range opts {
+		if err := opt(pager); err != nil {
+			return nil, err
+		}
+	}
+	if pager.order == nil {
+		pager.order = DefaultLifecycleRunOrder
+	}
+	return pager, nil
+}
+
+func (p *lifecyclerunPager) applyFilter(query *LifecycleRunQuery) (*LifecycleRunQuery, error) {
+	if p.filter != nil {
+		return p.filter(query)
+	}
+	return query, nil
+}
+
+func (p *lifecyclerunPager) toCursor(_m *LifecycleRun) Cursor {
+	return p.order.Field.toCursor(_m)
+}
+
+func (p *lifecyclerunPager) applyCursors(query *LifecycleRunQuery, after, before *Cursor) (*LifecycleRunQuery, error) {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	for _, predicate := range entgql.CursorsPredicate(after, before, DefaultLifecycleRunOrder.Field.column, p.order.Field.column, direction) {
+		query = query.Where(predicate)
+	}
+	return query, nil
+}
+
+func (p *lifecyclerunPager) applyOrder(query *LifecycleRunQuery) *LifecycleRunQuery {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	query = query.Order(p.order.Field.toTerm(direction.OrderTermOption()))
+	if p.order.Field != DefaultLifecycleRunOrder.Field {
+		query = query.Order(DefaultLifecycleRunOrder.Field.toTerm(direction.OrderTermOption()))
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(p.order.Field.column)
+	}
+	return query
+}
+
+func (p *lifecyclerunPager) orderExpr(query *LifecycleRunQuery) sql.Querier {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(p.order.Field.column)
+	}
+	return sql.ExprFunc(func(b *sql.Builder) {
+		b.Ident(p.order.Field.column).Pad().WriteString(string(direction))
+		if p.order.Field != DefaultLifecycleRunOrder.Field {
+			b.Comma().Ident(DefaultLifecycleRunOrder.Field.column).Pad().WriteString(string(direction))
+		}
+	})
+}
+
+// Paginate executes the query and returns a relay based cursor connection to LifecycleRun.
+func (_m *LifecycleRunQuery) Paginate(
+	ctx context.Context, after *Cursor, first *int,
+	before *Cursor, last *int, opts ...LifecycleRunPaginateOption,
+) (*LifecycleRunConnection, error) {
+	if err := validateFirstLast(first, last); err != nil {
+		return nil, err
+	}
+	pager, err := newLifecycleRunPager(opts, last != nil)
+	if err != nil {
+		return nil, err
+	}
+	if _m, err = pager.applyFilter(_m); err != nil {
+		return nil, err
+	}
+	conn := &LifecycleRunConnection{Edges: []*LifecycleRunEdge{}}
+	ignoredEdges := !hasCollectedField(ctx, edgesField)
+	if hasCollectedField(ctx, totalCountField) || hasCollectedField(ctx, pageInfoField) {
+		hasPagination := after != nil || first != nil || before != nil || last != nil
+		if hasPagination || ignoredEdges {
+			c := _m.Clone()
+			c.ctx.Fields = nil
+			if conn.TotalCount, err = c.Count(ctx); err != nil {
+				return nil, err
+			}
+			conn.PageInfo.HasNextPage = first != nil && conn.TotalCount > 0
+			conn.PageInfo.HasPreviousPage = last != nil && conn.TotalCount > 0
+		}
+	}
+	if ignoredEdges || (first != nil && *first == 0) || (last != nil && *last == 0) {
+		return conn, nil
+	}
+	if _m, err = pager.applyCursors(_m, after, before); err != nil {
+		return nil, err
+	}
+	limit := paginateLimit(first, last)
+	if limit != 0 {
+		_m.Limit(limit)
+	}
+	if field := collectedField(ctx, edgesField, nodeField); field != nil {
+		if err := _m.collectField(ctx, limit == 1, graphql.GetOperationContext(ctx), *field, []string{edgesField, nodeField}); err != nil {
+			return nil, err
+		}
+	}
+	_m = pager.applyOrder(_m)
+	nodes, err := _m.All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	conn.build(nodes, pager, after, first, before, last)
+	return conn, nil
+}
+
+var (
+	// LifecycleRunOrderFieldCreatedAt orders LifecycleRun by created_at.
+	LifecycleRunOrderFieldCreatedAt = &LifecycleRunOrderField{
+		Value: func(_m *LifecycleRun) (ent.Value, error) {
+			return _m.CreatedAt, nil
+		},
+		column: lifecyclerun.FieldCreatedAt,
+		toTerm: lifecyclerun.ByCreatedAt,
+		toCursor: func(_m *LifecycleRun) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.CreatedAt,
+			}
+		},
+	}
+	// LifecycleRunOrderFieldUpdatedAt orders LifecycleRun by updated_at.
+	LifecycleRunOrderFieldUpdatedAt = &LifecycleRunOrderField{
+		Value: func(_m *LifecycleRun) (ent.Value, error) {
+			return _m.UpdatedAt, nil
+		},
+		column: lifecyclerun.FieldUpdatedAt,
+		toTerm: lifecyclerun.ByUpdatedAt,
+		toCursor: func(_m *LifecycleRun) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.UpdatedAt,
+			}
+		},
+	}
+	// LifecycleRunOrderFieldAsOf orders LifecycleRun by as_of.
+	LifecycleRunOrderFieldAsOf = &LifecycleRunOrderField{
+		Value: func(_m *LifecycleRun) (ent.Value, error) {
+			return _m.AsOf, nil
+		},
+		column: lifecyclerun.FieldAsOf,
+		toTerm: lifecyclerun.ByAsOf,
+		toCursor: func(_m *LifecycleRun) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.AsOf,
+			}
+		},
+	}
+)
+
+// String implement fmt.Stringer interface.
+func (f LifecycleRunOrderField) String() string {
+	var str string
+	switch f.column {
+	case LifecycleRunOrderFieldCreatedAt.column:
+		str = "CREATED_AT"
+	case LifecycleRunOrderFieldUpdatedAt.column:
+		str = "UPDATED_AT"
+	case LifecycleRunOrderFieldAsOf.column:
+		str = "AS_OF"
+	}
+	return str
+}
+
+// MarshalGQL implements graphql.Marshaler interface.
+func (f LifecycleRunOrderField) MarshalGQL(w io.Writer) {
+	io.WriteString(w, strconv.Quote(f.String()))
+}
+
+// UnmarshalGQL implements graphql.Unmarshaler interface.
+func (f *LifecycleRunOrderField) UnmarshalGQL(v interface{}) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("LifecycleRunOrderField %T must be a string", v)
+	}
+	switch str {
+	case "CREATED_AT":
+		*f = *LifecycleRunOrderFieldCreatedAt
+	case "UPDATED_AT":
+		*f = *LifecycleRunOrderFieldUpdatedAt
+	case "AS_OF":
+		*f = *LifecycleRunOrderFieldAsOf
+	default:
+		return fmt.Errorf("%s is not a valid LifecycleRunOrderField", str)
+	}
+	return nil
+}
+
+// LifecycleRunOrderField defines the ordering field of LifecycleRun.
+type LifecycleRunOrderField struct {
+	// Value extracts the ordering value from the given LifecycleRun.
+	Value    func(*LifecycleRun) (ent.Value, error)
+	column   string // field or computed.
+	toTerm   func(...sql.OrderTermOption) lifecyclerun.OrderOption
+	toCursor func(*LifecycleRun) Cursor
+}
+
+// LifecycleRunOrder defines the ordering of LifecycleRun.
+type LifecycleRunOrder struct {
+	Direction OrderDirection          `json:"direction"`
+	Field     *LifecycleRunOrderField `json:"field"`
+}
+
+// DefaultLifecycleRunOrder is the default ordering of LifecycleRun.
+var DefaultLifecycleRunOrder = &LifecycleRunOrder{
+	Direction: entgql.OrderDirectionAsc,
+	Field: &LifecycleRunOrderField{
+		Value: func(_m *LifecycleRun) (ent.Value, error) {
+			return _m.ID, nil
+		},
+		column: lifecyclerun.FieldID,
+		toTerm: lifecyclerun.ByID,
+		toCursor: func(_m *LifecycleRun) Cursor {
+			return Cursor{ID: _m.ID}
+		},
+	},
+}
+
+// ToEdge converts LifecycleRun into LifecycleRunEdge.
+func (_m *LifecycleRun) ToEdge(order *LifecycleRunOrder) *LifecycleRunEdge {
+	if order == nil {
+		order = DefaultLifecycleRunOrder
+	}
+	return &LifecycleRunEdge{
 		Node:   _m,
 		Cursor: order.Field.toCursor(_m),
 	}

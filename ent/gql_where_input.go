@@ -27,6 +27,7 @@ import (
 	"github.com/reten-io/reten/ent/commerceaddress"
 	"github.com/reten-io/reten/ent/commercecontact"
 	"github.com/reten-io/reten/ent/commercelifecyclesnapshot"
+	"github.com/reten-io/reten/ent/commercelifecycletransition"
 	"github.com/reten-io/reten/ent/commerceuser"
 	"github.com/reten-io/reten/ent/commerceuserrole"
 	"github.com/reten-io/reten/ent/dispatchconfig"
@@ -35,6 +36,7 @@ import (
 	"github.com/reten-io/reten/ent/engagementlevel"
 	"github.com/reten-io/reten/ent/eventfilter"
 	"github.com/reten-io/reten/ent/idempotencyrecord"
+	"github.com/reten-io/reten/ent/lifecyclerun"
 	"github.com/reten-io/reten/ent/membership"
 	"github.com/reten-io/reten/ent/operator"
 	"github.com/reten-io/reten/ent/predicate"
@@ -8244,6 +8246,10 @@ type CommerceWhereInput struct {
 	// "activities" edge predicates.
 	HasActivities     *bool                 `json:"hasActivities,omitempty"`
 	HasActivitiesWith []*ActivityWhereInput `json:"hasActivitiesWith,omitempty"`
+
+	// "lifecycle_transitions" edge predicates.
+	HasLifecycleTransitions     *bool                                    `json:"hasLifecycleTransitions,omitempty"`
+	HasLifecycleTransitionsWith []*CommerceLifecycleTransitionWhereInput `json:"hasLifecycleTransitionsWith,omitempty"`
 }
 
 // AddPredicates adds custom predicates to the where input to be used during the filtering phase.
@@ -8683,6 +8689,24 @@ func (i *CommerceWhereInput) P() (predicate.Commerce, error) {
 			with = append(with, p)
 		}
 		predicates = append(predicates, commerce.HasActivitiesWith(with...))
+	}
+	if i.HasLifecycleTransitions != nil {
+		p := commerce.HasLifecycleTransitions()
+		if !*i.HasLifecycleTransitions {
+			p = commerce.Not(p)
+		}
+		predicates = append(predicates, p)
+	}
+	if len(i.HasLifecycleTransitionsWith) > 0 {
+		with := make([]predicate.CommerceLifecycleTransition, 0, len(i.HasLifecycleTransitionsWith))
+		for _, w := range i.HasLifecycleTransitionsWith {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'HasLifecycleTransitionsWith'", err)
+			}
+			with = append(with, p)
+		}
+		predicates = append(predicates, commerce.HasLifecycleTransitionsWith(with...))
 	}
 	switch len(predicates) {
 	case 0:
@@ -10527,6 +10551,646 @@ func (i *CommerceLifecycleSnapshotWhereInput) P() (predicate.CommerceLifecycleSn
 		return predicates[0], nil
 	default:
 		return commercelifecyclesnapshot.And(predicates...), nil
+	}
+}
+
+// CommerceLifecycleTransitionWhereInput represents a where input for filtering CommerceLifecycleTransition queries.
+type CommerceLifecycleTransitionWhereInput struct {
+	Predicates []predicate.CommerceLifecycleTransition  `json:"-"`
+	Not        *CommerceLifecycleTransitionWhereInput   `json:"not,omitempty"`
+	Or         []*CommerceLifecycleTransitionWhereInput `json:"or,omitempty"`
+	And        []*CommerceLifecycleTransitionWhereInput `json:"and,omitempty"`
+
+	// "id" field predicates.
+	ID      *uuid.UUID  `json:"id,omitempty"`
+	IDNEQ   *uuid.UUID  `json:"idNEQ,omitempty"`
+	IDIn    []uuid.UUID `json:"idIn,omitempty"`
+	IDNotIn []uuid.UUID `json:"idNotIn,omitempty"`
+	IDGT    *uuid.UUID  `json:"idGT,omitempty"`
+	IDGTE   *uuid.UUID  `json:"idGTE,omitempty"`
+	IDLT    *uuid.UUID  `json:"idLT,omitempty"`
+	IDLTE   *uuid.UUID  `json:"idLTE,omitempty"`
+
+	// "created_at" field predicates.
+	CreatedAt      *time.Time  `json:"createdAt,omitempty"`
+	CreatedAtNEQ   *time.Time  `json:"createdAtNEQ,omitempty"`
+	CreatedAtIn    []time.Time `json:"createdAtIn,omitempty"`
+	CreatedAtNotIn []time.Time `json:"createdAtNotIn,omitempty"`
+	CreatedAtGT    *time.Time  `json:"createdAtGT,omitempty"`
+	CreatedAtGTE   *time.Time  `json:"createdAtGTE,omitempty"`
+	CreatedAtLT    *time.Time  `json:"createdAtLT,omitempty"`
+	CreatedAtLTE   *time.Time  `json:"createdAtLTE,omitempty"`
+
+	// "updated_at" field predicates.
+	UpdatedAt      *time.Time  `json:"updatedAt,omitempty"`
+	UpdatedAtNEQ   *time.Time  `json:"updatedAtNEQ,omitempty"`
+	UpdatedAtIn    []time.Time `json:"updatedAtIn,omitempty"`
+	UpdatedAtNotIn []time.Time `json:"updatedAtNotIn,omitempty"`
+	UpdatedAtGT    *time.Time  `json:"updatedAtGT,omitempty"`
+	UpdatedAtGTE   *time.Time  `json:"updatedAtGTE,omitempty"`
+	UpdatedAtLT    *time.Time  `json:"updatedAtLT,omitempty"`
+	UpdatedAtLTE   *time.Time  `json:"updatedAtLTE,omitempty"`
+
+	// "tenant_id" field predicates.
+	TenantID      *uuid.UUID  `json:"tenantID,omitempty"`
+	TenantIDNEQ   *uuid.UUID  `json:"tenantIDNEQ,omitempty"`
+	TenantIDIn    []uuid.UUID `json:"tenantIDIn,omitempty"`
+	TenantIDNotIn []uuid.UUID `json:"tenantIDNotIn,omitempty"`
+
+	// "commerce_id" field predicates.
+	CommerceID      *uuid.UUID  `json:"commerceID,omitempty"`
+	CommerceIDNEQ   *uuid.UUID  `json:"commerceIDNEQ,omitempty"`
+	CommerceIDIn    []uuid.UUID `json:"commerceIDIn,omitempty"`
+	CommerceIDNotIn []uuid.UUID `json:"commerceIDNotIn,omitempty"`
+
+	// "activity_generation_config_id" field predicates.
+	ActivityGenerationConfigID      *uuid.UUID  `json:"activityGenerationConfigID,omitempty"`
+	ActivityGenerationConfigIDNEQ   *uuid.UUID  `json:"activityGenerationConfigIDNEQ,omitempty"`
+	ActivityGenerationConfigIDIn    []uuid.UUID `json:"activityGenerationConfigIDIn,omitempty"`
+	ActivityGenerationConfigIDNotIn []uuid.UUID `json:"activityGenerationConfigIDNotIn,omitempty"`
+
+	// "from_stage" field predicates.
+	FromStage       *commercelifecycletransition.FromStage  `json:"fromStage,omitempty"`
+	FromStageNEQ    *commercelifecycletransition.FromStage  `json:"fromStageNEQ,omitempty"`
+	FromStageIn     []commercelifecycletransition.FromStage `json:"fromStageIn,omitempty"`
+	FromStageNotIn  []commercelifecycletransition.FromStage `json:"fromStageNotIn,omitempty"`
+	FromStageIsNil  bool                                    `json:"fromStageIsNil,omitempty"`
+	FromStageNotNil bool                                    `json:"fromStageNotNil,omitempty"`
+
+	// "from_code" field predicates.
+	FromCode             *string  `json:"fromCode,omitempty"`
+	FromCodeNEQ          *string  `json:"fromCodeNEQ,omitempty"`
+	FromCodeIn           []string `json:"fromCodeIn,omitempty"`
+	FromCodeNotIn        []string `json:"fromCodeNotIn,omitempty"`
+	FromCodeGT           *string  `json:"fromCodeGT,omitempty"`
+	FromCodeGTE          *string  `json:"fromCodeGTE,omitempty"`
+	FromCodeLT           *string  `json:"fromCodeLT,omitempty"`
+	FromCodeLTE          *string  `json:"fromCodeLTE,omitempty"`
+	FromCodeContains     *string  `json:"fromCodeContains,omitempty"`
+	FromCodeHasPrefix    *string  `json:"fromCodeHasPrefix,omitempty"`
+	FromCodeHasSuffix    *string  `json:"fromCodeHasSuffix,omitempty"`
+	FromCodeIsNil        bool     `json:"fromCodeIsNil,omitempty"`
+	FromCodeNotNil       bool     `json:"fromCodeNotNil,omitempty"`
+	FromCodeEqualFold    *string  `json:"fromCodeEqualFold,omitempty"`
+	FromCodeContainsFold *string  `json:"fromCodeContainsFold,omitempty"`
+
+	// "to_stage" field predicates.
+	ToStage      *commercelifecycletransition.ToStage  `json:"toStage,omitempty"`
+	ToStageNEQ   *commercelifecycletransition.ToStage  `json:"toStageNEQ,omitempty"`
+	ToStageIn    []commercelifecycletransition.ToStage `json:"toStageIn,omitempty"`
+	ToStageNotIn []commercelifecycletransition.ToStage `json:"toStageNotIn,omitempty"`
+
+	// "to_code" field predicates.
+	ToCode             *string  `json:"toCode,omitempty"`
+	ToCodeNEQ          *string  `json:"toCodeNEQ,omitempty"`
+	ToCodeIn           []string `json:"toCodeIn,omitempty"`
+	ToCodeNotIn        []string `json:"toCodeNotIn,omitempty"`
+	ToCodeGT           *string  `json:"toCodeGT,omitempty"`
+	ToCodeGTE          *string  `json:"toCodeGTE,omitempty"`
+	ToCodeLT           *string  `json:"toCodeLT,omitempty"`
+	ToCodeLTE          *string  `json:"toCodeLTE,omitempty"`
+	ToCodeContains     *string  `json:"toCodeContains,omitempty"`
+	ToCodeHasPrefix    *string  `json:"toCodeHasPrefix,omitempty"`
+	ToCodeHasSuffix    *string  `json:"toCodeHasSuffix,omitempty"`
+	ToCodeEqualFold    *string  `json:"toCodeEqualFold,omitempty"`
+	ToCodeContainsFold *string  `json:"toCodeContainsFold,omitempty"`
+
+	// "state_changed_at" field predicates.
+	StateChangedAt      *time.Time  `json:"stateChangedAt,omitempty"`
+	StateChangedAtNEQ   *time.Time  `json:"stateChangedAtNEQ,omitempty"`
+	StateChangedAtIn    []time.Time `json:"stateChangedAtIn,omitempty"`
+	StateChangedAtNotIn []time.Time `json:"stateChangedAtNotIn,omitempty"`
+	StateChangedAtGT    *time.Time  `json:"stateChangedAtGT,omitempty"`
+	StateChangedAtGTE   *time.Time  `json:"stateChangedAtGTE,omitempty"`
+	StateChangedAtLT    *time.Time  `json:"stateChangedAtLT,omitempty"`
+	StateChangedAtLTE   *time.Time  `json:"stateChangedAtLTE,omitempty"`
+
+	// "last_computed_at" field predicates.
+	LastComputedAt      *time.Time  `json:"lastComputedAt,omitempty"`
+	LastComputedAtNEQ   *time.Time  `json:"lastComputedAtNEQ,omitempty"`
+	LastComputedAtIn    []time.Time `json:"lastComputedAtIn,omitempty"`
+	LastComputedAtNotIn []time.Time `json:"lastComputedAtNotIn,omitempty"`
+	LastComputedAtGT    *time.Time  `json:"lastComputedAtGT,omitempty"`
+	LastComputedAtGTE   *time.Time  `json:"lastComputedAtGTE,omitempty"`
+	LastComputedAtLT    *time.Time  `json:"lastComputedAtLT,omitempty"`
+	LastComputedAtLTE   *time.Time  `json:"lastComputedAtLTE,omitempty"`
+
+	// "config_hash" field predicates.
+	ConfigHash             *string  `json:"configHash,omitempty"`
+	ConfigHashNEQ          *string  `json:"configHashNEQ,omitempty"`
+	ConfigHashIn           []string `json:"configHashIn,omitempty"`
+	ConfigHashNotIn        []string `json:"configHashNotIn,omitempty"`
+	ConfigHashGT           *string  `json:"configHashGT,omitempty"`
+	ConfigHashGTE          *string  `json:"configHashGTE,omitempty"`
+	ConfigHashLT           *string  `json:"configHashLT,omitempty"`
+	ConfigHashLTE          *string  `json:"configHashLTE,omitempty"`
+	ConfigHashContains     *string  `json:"configHashContains,omitempty"`
+	ConfigHashHasPrefix    *string  `json:"configHashHasPrefix,omitempty"`
+	ConfigHashHasSuffix    *string  `json:"configHashHasSuffix,omitempty"`
+	ConfigHashIsNil        bool     `json:"configHashIsNil,omitempty"`
+	ConfigHashNotNil       bool     `json:"configHashNotNil,omitempty"`
+	ConfigHashEqualFold    *string  `json:"configHashEqualFold,omitempty"`
+	ConfigHashContainsFold *string  `json:"configHashContainsFold,omitempty"`
+
+	// "run_id" field predicates.
+	RunID       *uuid.UUID  `json:"runID,omitempty"`
+	RunIDNEQ    *uuid.UUID  `json:"runIDNEQ,omitempty"`
+	RunIDIn     []uuid.UUID `json:"runIDIn,omitempty"`
+	RunIDNotIn  []uuid.UUID `json:"runIDNotIn,omitempty"`
+	RunIDGT     *uuid.UUID  `json:"runIDGT,omitempty"`
+	RunIDGTE    *uuid.UUID  `json:"runIDGTE,omitempty"`
+	RunIDLT     *uuid.UUID  `json:"runIDLT,omitempty"`
+	RunIDLTE    *uuid.UUID  `json:"runIDLTE,omitempty"`
+	RunIDIsNil  bool        `json:"runIDIsNil,omitempty"`
+	RunIDNotNil bool        `json:"runIDNotNil,omitempty"`
+
+	// "source" field predicates.
+	Source      *commercelifecycletransition.Source  `json:"source,omitempty"`
+	SourceNEQ   *commercelifecycletransition.Source  `json:"sourceNEQ,omitempty"`
+	SourceIn    []commercelifecycletransition.Source `json:"sourceIn,omitempty"`
+	SourceNotIn []commercelifecycletransition.Source `json:"sourceNotIn,omitempty"`
+
+	// "commerce" edge predicates.
+	HasCommerce     *bool                 `json:"hasCommerce,omitempty"`
+	HasCommerceWith []*CommerceWhereInput `json:"hasCommerceWith,omitempty"`
+
+	// "activity_generation_config" edge predicates.
+	HasActivityGenerationConfig     *bool                                 `json:"hasActivityGenerationConfig,omitempty"`
+	HasActivityGenerationConfigWith []*ActivityGenerationConfigWhereInput `json:"hasActivityGenerationConfigWith,omitempty"`
+}
+
+// AddPredicates adds custom predicates to the where input to be used during the filtering phase.
+func (i *CommerceLifecycleTransitionWhereInput) AddPredicates(predicates ...predicate.CommerceLifecycleTransition) {
+	i.Predicates = append(i.Predicates, predicates...)
+}
+
+// Filter applies the CommerceLifecycleTransitionWhereInput filter on the CommerceLifecycleTransitionQuery builder.
+func (i *CommerceLifecycleTransitionWhereInput) Filter(q *CommerceLifecycleTransitionQuery) (*CommerceLifecycleTransitionQuery, error) {
+	if i == nil {
+		return q, nil
+	}
+	p, err := i.P()
+	if err != nil {
+		if err == ErrEmptyCommerceLifecycleTransitionWhereInput {
+			return q, nil
+		}
+		return nil, err
+	}
+	return q.Where(p), nil
+}
+
+// ErrEmptyCommerceLifecycleTransitionWhereInput is returned in case the CommerceLifecycleTransitionWhereInput is empty.
+var ErrEmptyCommerceLifecycleTransitionWhereInput = errors.New("ent: empty predicate CommerceLifecycleTransitionWhereInput")
+
+// P returns a predicate for filtering commercelifecycletransitions.
+// An error is returned if the input is empty or invalid.
+func (i *CommerceLifecycleTransitionWhereInput) P() (predicate.CommerceLifecycleTransition, error) {
+	var predicates []predicate.CommerceLifecycleTransition
+	if i.Not != nil {
+		p, err := i.Not.P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'not'", err)
+		}
+		predicates = append(predicates, commercelifecycletransition.Not(p))
+	}
+	switch n := len(i.Or); {
+	case n == 1:
+		p, err := i.Or[0].P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'or'", err)
+		}
+		predicates = append(predicates, p)
+	case n > 1:
+		or := make([]predicate.CommerceLifecycleTransition, 0, n)
+		for _, w := range i.Or {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'or'", err)
+			}
+			or = append(or, p)
+		}
+		predicates = append(predicates, commercelifecycletransition.Or(or...))
+	}
+	switch n := len(i.And); {
+	case n == 1:
+		p, err := i.And[0].P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'and'", err)
+		}
+		predicates = append(predicates, p)
+	case n > 1:
+		and := make([]predicate.CommerceLifecycleTransition, 0, n)
+		for _, w := range i.And {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'and'", err)
+			}
+			and = append(and, p)
+		}
+		predicates = append(predicates, commercelifecycletransition.And(and...))
+	}
+	predicates = append(predicates, i.Predicates...)
+	if i.ID != nil {
+		predicates = append(predicates, commercelifecycletransition.IDEQ(*i.ID))
+	}
+	if i.IDNEQ != nil {
+		predicates = append(predicates, commercelifecycletransition.IDNEQ(*i.IDNEQ))
+	}
+	if len(i.IDIn) > 0 {
+		predicates = append(predicates, commercelifecycletransition.IDIn(i.IDIn...))
+	}
+	if len(i.IDNotIn) > 0 {
+		predicates = append(predicates, commercelifecycletransition.IDNotIn(i.IDNotIn...))
+	}
+	if i.IDGT != nil {
+		predicates = append(predicates, commercelifecycletransition.IDGT(*i.IDGT))
+	}
+	if i.IDGTE != nil {
+		predicates = append(predicates, commercelifecycletransition.IDGTE(*i.IDGTE))
+	}
+	if i.IDLT != nil {
+		predicates = append(predicates, commercelifecycletransition.IDLT(*i.IDLT))
+	}
+	if i.IDLTE != nil {
+		predicates = append(predicates, commercelifecycletransition.IDLTE(*i.IDLTE))
+	}
+	if i.CreatedAt != nil {
+		predicates = append(predicates, commercelifecycletransition.CreatedAtEQ(*i.CreatedAt))
+	}
+	if i.CreatedAtNEQ != nil {
+		predicates = append(predicates, commercelifecycletransition.CreatedAtNEQ(*i.CreatedAtNEQ))
+	}
+	if len(i.CreatedAtIn) > 0 {
+		predicates = append(predicates, commercelifecycletransition.CreatedAtIn(i.CreatedAtIn...))
+	}
+	if len(i.CreatedAtNotIn) > 0 {
+		predicates = append(predicates, commercelifecycletransition.CreatedAtNotIn(i.CreatedAtNotIn...))
+	}
+	if i.CreatedAtGT != nil {
+		predicates = append(predicates, commercelifecycletransition.CreatedAtGT(*i.CreatedAtGT))
+	}
+	if i.CreatedAtGTE != nil {
+		predicates = append(predicates, commercelifecycletransition.CreatedAtGTE(*i.CreatedAtGTE))
+	}
+	if i.CreatedAtLT != nil {
+		predicates = append(predicates, commercelifecycletransition.CreatedAtLT(*i.CreatedAtLT))
+	}
+	if i.CreatedAtLTE != nil {
+		predicates = append(predicates, commercelifecycletransition.CreatedAtLTE(*i.CreatedAtLTE))
+	}
+	if i.UpdatedAt != nil {
+		predicates = append(predicates, commercelifecycletransition.UpdatedAtEQ(*i.UpdatedAt))
+	}
+	if i.UpdatedAtNEQ != nil {
+		predicates = append(predicates, commercelifecycletransition.UpdatedAtNEQ(*i.UpdatedAtNEQ))
+	}
+	if len(i.UpdatedAtIn) > 0 {
+		predicates = append(predicates, commercelifecycletransition.UpdatedAtIn(i.UpdatedAtIn...))
+	}
+	if len(i.UpdatedAtNotIn) > 0 {
+		predicates = append(predicates, commercelifecycletransition.UpdatedAtNotIn(i.UpdatedAtNotIn...))
+	}
+	if i.UpdatedAtGT != nil {
+		predicates = append(predicates, commercelifecycletransition.UpdatedAtGT(*i.UpdatedAtGT))
+	}
+	if i.UpdatedAtGTE != nil {
+		predicates = append(predicates, commercelifecycletransition.UpdatedAtGTE(*i.UpdatedAtGTE))
+	}
+	if i.UpdatedAtLT != nil {
+		predicates = append(predicates, commercelifecycletransition.UpdatedAtLT(*i.UpdatedAtLT))
+	}
+	if i.UpdatedAtLTE != nil {
+		predicates = append(predicates, commercelifecycletransition.UpdatedAtLTE(*i.UpdatedAtLTE))
+	}
+	if i.TenantID != nil {
+		predicates = append(predicates, commercelifecycletransition.TenantIDEQ(*i.TenantID))
+	}
+	if i.TenantIDNEQ != nil {
+		predicates = append(predicates, commercelifecycletransition.TenantIDNEQ(*i.TenantIDNEQ))
+	}
+	if len(i.TenantIDIn) > 0 {
+		predicates = append(predicates, commercelifecycletransition.TenantIDIn(i.TenantIDIn...))
+	}
+	if len(i.TenantIDNotIn) > 0 {
+		predicates = append(predicates, commercelifecycletransition.TenantIDNotIn(i.TenantIDNotIn...))
+	}
+	if i.CommerceID != nil {
+		predicates = append(predicates, commercelifecycletransition.CommerceIDEQ(*i.CommerceID))
+	}
+	if i.CommerceIDNEQ != nil {
+		predicates = append(predicates, commercelifecycletransition.CommerceIDNEQ(*i.CommerceIDNEQ))
+	}
+	if len(i.CommerceIDIn) > 0 {
+		predicates = append(predicates, commercelifecycletransition.CommerceIDIn(i.CommerceIDIn...))
+	}
+	if len(i.CommerceIDNotIn) > 0 {
+		predicates = append(predicates, commercelifecycletransition.CommerceIDNotIn(i.CommerceIDNotIn...))
+	}
+	if i.ActivityGenerationConfigID != nil {
+		predicates = append(predicates, commercelifecycletransition.ActivityGenerationConfigIDEQ(*i.ActivityGenerationConfigID))
+	}
+	if i.ActivityGenerationConfigIDNEQ != nil {
+		predicates = append(predicates, commercelifecycletransition.ActivityGenerationConfigIDNEQ(*i.ActivityGenerationConfigIDNEQ))
+	}
+	if len(i.ActivityGenerationConfigIDIn) > 0 {
+		predicates = append(predicates, commercelifecycletransition.ActivityGenerationConfigIDIn(i.ActivityGenerationConfigIDIn...))
+	}
+	if len(i.ActivityGenerationConfigIDNotIn) > 0 {
+		predicates = append(predicates, commercelifecycletransition.ActivityGenerationConfigIDNotIn(i.ActivityGenerationConfigIDNotIn...))
+	}
+	if i.FromStage != nil {
+		predicates = append(predicates, commercelifecycletransition.FromStageEQ(*i.FromStage))
+	}
+	if i.FromStageNEQ != nil {
+		predicates = append(predicates, commercelifecycletransition.FromStageNEQ(*i.FromStageNEQ))
+	}
+	if len(i.FromStageIn) > 0 {
+		predicates = append(predicates, commercelifecycletransition.FromStageIn(i.FromStageIn...))
+	}
+	if len(i.FromStageNotIn) > 0 {
+		predicates = append(predicates, commercelifecycletransition.FromStageNotIn(i.FromStageNotIn...))
+	}
+	if i.FromStageIsNil {
+		predicates = append(predicates, commercelifecycletransition.FromStageIsNil())
+	}
+	if i.FromStageNotNil {
+		predicates = append(predicates, commercelifecycletransition.FromStageNotNil())
+	}
+	if i.FromCode != nil {
+		predicates = append(predicates, commercelifecycletransition.FromCodeEQ(*i.FromCode))
+	}
+	if i.FromCodeNEQ != nil {
+		predicates = append(predicates, commercelifecycletransition.FromCodeNEQ(*i.FromCodeNEQ))
+	}
+	if len(i.FromCodeIn) > 0 {
+		predicates = append(predicates, commercelifecycletransition.FromCodeIn(i.FromCodeIn...))
+	}
+	if len(i.FromCodeNotIn) > 0 {
+		predicates = append(predicates, commercelifecycletransition.FromCodeNotIn(i.FromCodeNotIn...))
+	}
+	if i.FromCodeGT != nil {
+		predicates = append(predicates, commercelifecycletransition.FromCodeGT(*i.FromCodeGT))
+	}
+	if i.FromCodeGTE != nil {
+		predicates = append(predicates, commercelifecycletransition.FromCodeGTE(*i.FromCodeGTE))
+	}
+	if i.FromCodeLT != nil {
+		predicates = append(predicates, commercelifecycletransition.FromCodeLT(*i.FromCodeLT))
+	}
+	if i.FromCodeLTE != nil {
+		predicates = append(predicates, commercelifecycletransition.FromCodeLTE(*i.FromCodeLTE))
+	}
+	if i.FromCodeContains != nil {
+		predicates = append(predicates, commercelifecycletransition.FromCodeContains(*i.FromCodeContains))
+	}
+	if i.FromCodeHasPrefix != nil {
+		predicates = append(predicates, commercelifecycletransition.FromCodeHasPrefix(*i.FromCodeHasPrefix))
+	}
+	if i.FromCodeHasSuffix != nil {
+		predicates = append(predicates, commercelifecycletransition.FromCodeHasSuffix(*i.FromCodeHasSuffix))
+	}
+	if i.FromCodeIsNil {
+		predicates = append(predicates, commercelifecycletransition.FromCodeIsNil())
+	}
+	if i.FromCodeNotNil {
+		predicates = append(predicates, commercelifecycletransition.FromCodeNotNil())
+	}
+	if i.FromCodeEqualFold != nil {
+		predicates = append(predicates, commercelifecycletransition.FromCodeEqualFold(*i.FromCodeEqualFold))
+	}
+	if i.FromCodeContainsFold != nil {
+		predicates = append(predicates, commercelifecycletransition.FromCodeContainsFold(*i.FromCodeContainsFold))
+	}
+	if i.ToStage != nil {
+		predicates = append(predicates, commercelifecycletransition.ToStageEQ(*i.ToStage))
+	}
+	if i.ToStageNEQ != nil {
+		predicates = append(predicates, commercelifecycletransition.ToStageNEQ(*i.ToStageNEQ))
+	}
+	if len(i.ToStageIn) > 0 {
+		predicates = append(predicates, commercelifecycletransition.ToStageIn(i.ToStageIn...))
+	}
+	if len(i.ToStageNotIn) > 0 {
+		predicates = append(predicates, commercelifecycletransition.ToStageNotIn(i.ToStageNotIn...))
+	}
+	if i.ToCode != nil {
+		predicates = append(predicates, commercelifecycletransition.ToCodeEQ(*i.ToCode))
+	}
+	if i.ToCodeNEQ != nil {
+		predicates = append(predicates, commercelifecycletransition.ToCodeNEQ(*i.ToCodeNEQ))
+	}
+	if len(i.ToCodeIn) > 0 {
+		predicates = append(predicates, commercelifecycletransition.ToCodeIn(i.ToCodeIn...))
+	}
+	if len(i.ToCodeNotIn) > 0 {
+		predicates = append(predicates, commercelifecycletransition.ToCodeNotIn(i.ToCodeNotIn...))
+	}
+	if i.ToCodeGT != nil {
+		predicates = append(predicates, commercelifecycletransition.ToCodeGT(*i.ToCodeGT))
+	}
+	if i.ToCodeGTE != nil {
+		predicates = append(predicates, commercelifecycletransition.ToCodeGTE(*i.ToCodeGTE))
+	}
+	if i.ToCodeLT != nil {
+		predicates = append(predicates, commercelifecycletransition.ToCodeLT(*i.ToCodeLT))
+	}
+	if i.ToCodeLTE != nil {
+		predicates = append(predicates, commercelifecycletransition.ToCodeLTE(*i.ToCodeLTE))
+	}
+	if i.ToCodeContains != nil {
+		predicates = append(predicates, commercelifecycletransition.ToCodeContains(*i.ToCodeContains))
+	}
+	if i.ToCodeHasPrefix != nil {
+		predicates = append(predicates, commercelifecycletransition.ToCodeHasPrefix(*i.ToCodeHasPrefix))
+	}
+	if i.ToCodeHasSuffix != nil {
+		predicates = append(predicates, commercelifecycletransition.ToCodeHasSuffix(*i.ToCodeHasSuffix))
+	}
+	if i.ToCodeEqualFold != nil {
+		predicates = append(predicates, commercelifecycletransition.ToCodeEqualFold(*i.ToCodeEqualFold))
+	}
+	if i.ToCodeContainsFold != nil {
+		predicates = append(predicates, commercelifecycletransition.ToCodeContainsFold(*i.ToCodeContainsFold))
+	}
+	if i.StateChangedAt != nil {
+		predicates = append(predicates, commercelifecycletransition.StateChangedAtEQ(*i.StateChangedAt))
+	}
+	if i.StateChangedAtNEQ != nil {
+		predicates = append(predicates, commercelifecycletransition.StateChangedAtNEQ(*i.StateChangedAtNEQ))
+	}
+	if len(i.StateChangedAtIn) > 0 {
+		predicates = append(predicates, commercelifecycletransition.StateChangedAtIn(i.StateChangedAtIn...))
+	}
+	if len(i.StateChangedAtNotIn) > 0 {
+		predicates = append(predicates, commercelifecycletransition.StateChangedAtNotIn(i.StateChangedAtNotIn...))
+	}
+	if i.StateChangedAtGT != nil {
+		predicates = append(predicates, commercelifecycletransition.StateChangedAtGT(*i.StateChangedAtGT))
+	}
+	if i.StateChangedAtGTE != nil {
+		predicates = append(predicates, commercelifecycletransition.StateChangedAtGTE(*i.StateChangedAtGTE))
+	}
+	if i.StateChangedAtLT != nil {
+		predicates = append(predicates, commercelifecycletransition.StateChangedAtLT(*i.StateChangedAtLT))
+	}
+	if i.StateChangedAtLTE != nil {
+		predicates = append(predicates, commercelifecycletransition.StateChangedAtLTE(*i.StateChangedAtLTE))
+	}
+	if i.LastComputedAt != nil {
+		predicates = append(predicates, commercelifecycletransition.LastComputedAtEQ(*i.LastComputedAt))
+	}
+	if i.LastComputedAtNEQ != nil {
+		predicates = append(predicates, commercelifecycletransition.LastComputedAtNEQ(*i.LastComputedAtNEQ))
+	}
+	if len(i.LastComputedAtIn) > 0 {
+		predicates = append(predicates, commercelifecycletransition.LastComputedAtIn(i.LastComputedAtIn...))
+	}
+	if len(i.LastComputedAtNotIn) > 0 {
+		predicates = append(predicates, commercelifecycletransition.LastComputedAtNotIn(i.LastComputedAtNotIn...))
+	}
+	if i.LastComputedAtGT != nil {
+		predicates = append(predicates, commercelifecycletransition.LastComputedAtGT(*i.LastComputedAtGT))
+	}
+	if i.LastComputedAtGTE != nil {
+		predicates = append(predicates, commercelifecycletransition.LastComputedAtGTE(*i.LastComputedAtGTE))
+	}
+	if i.LastComputedAtLT != nil {
+		predicates = append(predicates, commercelifecycletransition.LastComputedAtLT(*i.LastComputedAtLT))
+	}
+	if i.LastComputedAtLTE != nil {
+		predicates = append(predicates, commercelifecycletransition.LastComputedAtLTE(*i.LastComputedAtLTE))
+	}
+	if i.ConfigHash != nil {
+		predicates = append(predicates, commercelifecycletransition.ConfigHashEQ(*i.ConfigHash))
+	}
+	if i.ConfigHashNEQ != nil {
+		predicates = append(predicates, commercelifecycletransition.ConfigHashNEQ(*i.ConfigHashNEQ))
+	}
+	if len(i.ConfigHashIn) > 0 {
+		predicates = append(predicates, commercelifecycletransition.ConfigHashIn(i.ConfigHashIn...))
+	}
+	if len(i.ConfigHashNotIn) > 0 {
+		predicates = append(predicates, commercelifecycletransition.ConfigHashNotIn(i.ConfigHashNotIn...))
+	}
+	if i.ConfigHashGT != nil {
+		predicates = append(predicates, commercelifecycletransition.ConfigHashGT(*i.ConfigHashGT))
+	}
+	if i.ConfigHashGTE != nil {
+		predicates = append(predicates, commercelifecycletransition.ConfigHashGTE(*i.ConfigHashGTE))
+	}
+	if i.ConfigHashLT != nil {
+		predicates = append(predicates, commercelifecycletransition.ConfigHashLT(*i.ConfigHashLT))
+	}
+	if i.ConfigHashLTE != nil {
+		predicates = append(predicates, commercelifecycletransition.ConfigHashLTE(*i.ConfigHashLTE))
+	}
+	if i.ConfigHashContains != nil {
+		predicates = append(predicates, commercelifecycletransition.ConfigHashContains(*i.ConfigHashContains))
+	}
+	if i.ConfigHashHasPrefix != nil {
+		predicates = append(predicates, commercelifecycletransition.ConfigHashHasPrefix(*i.ConfigHashHasPrefix))
+	}
+	if i.ConfigHashHasSuffix != nil {
+		predicates = append(predicates, commercelifecycletransition.ConfigHashHasSuffix(*i.ConfigHashHasSuffix))
+	}
+	if i.ConfigHashIsNil {
+		predicates = append(predicates, commercelifecycletransition.ConfigHashIsNil())
+	}
+	if i.ConfigHashNotNil {
+		predicates = append(predicates, commercelifecycletransition.ConfigHashNotNil())
+	}
+	if i.ConfigHashEqualFold != nil {
+		predicates = append(predicates, commercelifecycletransition.ConfigHashEqualFold(*i.ConfigHashEqualFold))
+	}
+	if i.ConfigHashContainsFold != nil {
+		predicates = append(predicates, commercelifecycletransition.ConfigHashContainsFold(*i.ConfigHashContainsFold))
+	}
+	if i.RunID != nil {
+		predicates = append(predicates, commercelifecycletransition.RunIDEQ(*i.RunID))
+	}
+	if i.RunIDNEQ != nil {
+		predicates = append(predicates, commercelifecycletransition.RunIDNEQ(*i.RunIDNEQ))
+	}
+	if len(i.RunIDIn) > 0 {
+		predicates = append(predicates, commercelifecycletransition.RunIDIn(i.RunIDIn...))
+	}
+	if len(i.RunIDNotIn) > 0 {
+		predicates = append(predicates, commercelifecycletransition.RunIDNotIn(i.RunIDNotIn...))
+	}
+	if i.RunIDGT != nil {
+		predicates = append(predicates, commercelifecycletransition.RunIDGT(*i.RunIDGT))
+	}
+	if i.RunIDGTE != nil {
+		predicates = append(predicates, commercelifecycletransition.RunIDGTE(*i.RunIDGTE))
+	}
+	if i.RunIDLT != nil {
+		predicates = append(predicates, commercelifecycletransition.RunIDLT(*i.RunIDLT))
+	}
+	if i.RunIDLTE != nil {
+		predicates = append(predicates, commercelifecycletransition.RunIDLTE(*i.RunIDLTE))
+	}
+	if i.RunIDIsNil {
+		predicates = append(predicates, commercelifecycletransition.RunIDIsNil())
+	}
+	if i.RunIDNotNil {
+		predicates = append(predicates, commercelifecycletransition.RunIDNotNil())
+	}
+	if i.Source != nil {
+		predicates = append(predicates, commercelifecycletransition.SourceEQ(*i.Source))
+	}
+	if i.SourceNEQ != nil {
+		predicates = append(predicates, commercelifecycletransition.SourceNEQ(*i.SourceNEQ))
+	}
+	if len(i.SourceIn) > 0 {
+		predicates = append(predicates, commercelifecycletransition.SourceIn(i.SourceIn...))
+	}
+	if len(i.SourceNotIn) > 0 {
+		predicates = append(predicates, commercelifecycletransition.SourceNotIn(i.SourceNotIn...))
+	}
+
+	if i.HasCommerce != nil {
+		p := commercelifecycletransition.HasCommerce()
+		if !*i.HasCommerce {
+			p = commercelifecycletransition.Not(p)
+		}
+		predicates = append(predicates, p)
+	}
+	if len(i.HasCommerceWith) > 0 {
+		with := make([]predicate.Commerce, 0, len(i.HasCommerceWith))
+		for _, w := range i.HasCommerceWith {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'HasCommerceWith'", err)
+			}
+			with = append(with, p)
+		}
+		predicates = append(predicates, commercelifecycletransition.HasCommerceWith(with...))
+	}
+	if i.HasActivityGenerationConfig != nil {
+		p := commercelifecycletransition.HasActivityGenerationConfig()
+		if !*i.HasActivityGenerationConfig {
+			p = commercelifecycletransition.Not(p)
+		}
+		predicates = append(predicates, p)
+	}
+	if len(i.HasActivityGenerationConfigWith) > 0 {
+		with := make([]predicate.ActivityGenerationConfig, 0, len(i.HasActivityGenerationConfigWith))
+		for _, w := range i.HasActivityGenerationConfigWith {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'HasActivityGenerationConfigWith'", err)
+			}
+			with = append(with, p)
+		}
+		predicates = append(predicates, commercelifecycletransition.HasActivityGenerationConfigWith(with...))
+	}
+	switch len(predicates) {
+	case 0:
+		return nil, ErrEmptyCommerceLifecycleTransitionWhereInput
+	case 1:
+		return predicates[0], nil
+	default:
+		return commercelifecycletransition.And(predicates...), nil
 	}
 }
 
@@ -14305,6 +14969,500 @@ func (i *IdempotencyRecordWhereInput) P() (predicate.IdempotencyRecord, error) {
 		return predicates[0], nil
 	default:
 		return idempotencyrecord.And(predicates...), nil
+	}
+}
+
+// LifecycleRunWhereInput represents a where input for filtering LifecycleRun queries.
+type LifecycleRunWhereInput struct {
+	Predicates []predicate.LifecycleRun  `json:"-"`
+	Not        *LifecycleRunWhereInput   `json:"not,omitempty"`
+	Or         []*LifecycleRunWhereInput `json:"or,omitempty"`
+	And        []*LifecycleRunWhereInput `json:"and,omitempty"`
+
+	// "id" field predicates.
+	ID      *uuid.UUID  `json:"id,omitempty"`
+	IDNEQ   *uuid.UUID  `json:"idNEQ,omitempty"`
+	IDIn    []uuid.UUID `json:"idIn,omitempty"`
+	IDNotIn []uuid.UUID `json:"idNotIn,omitempty"`
+	IDGT    *uuid.UUID  `json:"idGT,omitempty"`
+	IDGTE   *uuid.UUID  `json:"idGTE,omitempty"`
+	IDLT    *uuid.UUID  `json:"idLT,omitempty"`
+	IDLTE   *uuid.UUID  `json:"idLTE,omitempty"`
+
+	// "created_at" field predicates.
+	CreatedAt      *time.Time  `json:"createdAt,omitempty"`
+	CreatedAtNEQ   *time.Time  `json:"createdAtNEQ,omitempty"`
+	CreatedAtIn    []time.Time `json:"createdAtIn,omitempty"`
+	CreatedAtNotIn []time.Time `json:"createdAtNotIn,omitempty"`
+	CreatedAtGT    *time.Time  `json:"createdAtGT,omitempty"`
+	CreatedAtGTE   *time.Time  `json:"createdAtGTE,omitempty"`
+	CreatedAtLT    *time.Time  `json:"createdAtLT,omitempty"`
+	CreatedAtLTE   *time.Time  `json:"createdAtLTE,omitempty"`
+
+	// "updated_at" field predicates.
+	UpdatedAt      *time.Time  `json:"updatedAt,omitempty"`
+	UpdatedAtNEQ   *time.Time  `json:"updatedAtNEQ,omitempty"`
+	UpdatedAtIn    []time.Time `json:"updatedAtIn,omitempty"`
+	UpdatedAtNotIn []time.Time `json:"updatedAtNotIn,omitempty"`
+	UpdatedAtGT    *time.Time  `json:"updatedAtGT,omitempty"`
+	UpdatedAtGTE   *time.Time  `json:"updatedAtGTE,omitempty"`
+	UpdatedAtLT    *time.Time  `json:"updatedAtLT,omitempty"`
+	UpdatedAtLTE   *time.Time  `json:"updatedAtLTE,omitempty"`
+
+	// "tenant_id" field predicates.
+	TenantID      *uuid.UUID  `json:"tenantID,omitempty"`
+	TenantIDNEQ   *uuid.UUID  `json:"tenantIDNEQ,omitempty"`
+	TenantIDIn    []uuid.UUID `json:"tenantIDIn,omitempty"`
+	TenantIDNotIn []uuid.UUID `json:"tenantIDNotIn,omitempty"`
+
+	// "project_id" field predicates.
+	ProjectID      *uuid.UUID  `json:"projectID,omitempty"`
+	ProjectIDNEQ   *uuid.UUID  `json:"projectIDNEQ,omitempty"`
+	ProjectIDIn    []uuid.UUID `json:"projectIDIn,omitempty"`
+	ProjectIDNotIn []uuid.UUID `json:"projectIDNotIn,omitempty"`
+
+	// "activity_generation_config_id" field predicates.
+	ActivityGenerationConfigID      *uuid.UUID  `json:"activityGenerationConfigID,omitempty"`
+	ActivityGenerationConfigIDNEQ   *uuid.UUID  `json:"activityGenerationConfigIDNEQ,omitempty"`
+	ActivityGenerationConfigIDIn    []uuid.UUID `json:"activityGenerationConfigIDIn,omitempty"`
+	ActivityGenerationConfigIDNotIn []uuid.UUID `json:"activityGenerationConfigIDNotIn,omitempty"`
+
+	// "status" field predicates.
+	Status      *lifecyclerun.Status  `json:"status,omitempty"`
+	StatusNEQ   *lifecyclerun.Status  `json:"statusNEQ,omitempty"`
+	StatusIn    []lifecyclerun.Status `json:"statusIn,omitempty"`
+	StatusNotIn []lifecyclerun.Status `json:"statusNotIn,omitempty"`
+
+	// "trigger" field predicates.
+	Trigger      *lifecyclerun.Trigger  `json:"trigger,omitempty"`
+	TriggerNEQ   *lifecyclerun.Trigger  `json:"triggerNEQ,omitempty"`
+	TriggerIn    []lifecyclerun.Trigger `json:"triggerIn,omitempty"`
+	TriggerNotIn []lifecyclerun.Trigger `json:"triggerNotIn,omitempty"`
+
+	// "as_of" field predicates.
+	AsOf      *time.Time  `json:"asOf,omitempty"`
+	AsOfNEQ   *time.Time  `json:"asOfNEQ,omitempty"`
+	AsOfIn    []time.Time `json:"asOfIn,omitempty"`
+	AsOfNotIn []time.Time `json:"asOfNotIn,omitempty"`
+	AsOfGT    *time.Time  `json:"asOfGT,omitempty"`
+	AsOfGTE   *time.Time  `json:"asOfGTE,omitempty"`
+	AsOfLT    *time.Time  `json:"asOfLT,omitempty"`
+	AsOfLTE   *time.Time  `json:"asOfLTE,omitempty"`
+
+	// "dry_run" field predicates.
+	DryRun    *bool `json:"dryRun,omitempty"`
+	DryRunNEQ *bool `json:"dryRunNEQ,omitempty"`
+
+	// "started_at" field predicates.
+	StartedAt       *time.Time  `json:"startedAt,omitempty"`
+	StartedAtNEQ    *time.Time  `json:"startedAtNEQ,omitempty"`
+	StartedAtIn     []time.Time `json:"startedAtIn,omitempty"`
+	StartedAtNotIn  []time.Time `json:"startedAtNotIn,omitempty"`
+	StartedAtGT     *time.Time  `json:"startedAtGT,omitempty"`
+	StartedAtGTE    *time.Time  `json:"startedAtGTE,omitempty"`
+	StartedAtLT     *time.Time  `json:"startedAtLT,omitempty"`
+	StartedAtLTE    *time.Time  `json:"startedAtLTE,omitempty"`
+	StartedAtIsNil  bool        `json:"startedAtIsNil,omitempty"`
+	StartedAtNotNil bool        `json:"startedAtNotNil,omitempty"`
+
+	// "finished_at" field predicates.
+	FinishedAt       *time.Time  `json:"finishedAt,omitempty"`
+	FinishedAtNEQ    *time.Time  `json:"finishedAtNEQ,omitempty"`
+	FinishedAtIn     []time.Time `json:"finishedAtIn,omitempty"`
+	FinishedAtNotIn  []time.Time `json:"finishedAtNotIn,omitempty"`
+	FinishedAtGT     *time.Time  `json:"finishedAtGT,omitempty"`
+	FinishedAtGTE    *time.Time  `json:"finishedAtGTE,omitempty"`
+	FinishedAtLT     *time.Time  `json:"finishedAtLT,omitempty"`
+	FinishedAtLTE    *time.Time  `json:"finishedAtLTE,omitempty"`
+	FinishedAtIsNil  bool        `json:"finishedAtIsNil,omitempty"`
+	FinishedAtNotNil bool        `json:"finishedAtNotNil,omitempty"`
+
+	// "error" field predicates.
+	Error             *string  `json:"error,omitempty"`
+	ErrorNEQ          *string  `json:"errorNEQ,omitempty"`
+	ErrorIn           []string `json:"errorIn,omitempty"`
+	ErrorNotIn        []string `json:"errorNotIn,omitempty"`
+	ErrorGT           *string  `json:"errorGT,omitempty"`
+	ErrorGTE          *string  `json:"errorGTE,omitempty"`
+	ErrorLT           *string  `json:"errorLT,omitempty"`
+	ErrorLTE          *string  `json:"errorLTE,omitempty"`
+	ErrorContains     *string  `json:"errorContains,omitempty"`
+	ErrorHasPrefix    *string  `json:"errorHasPrefix,omitempty"`
+	ErrorHasSuffix    *string  `json:"errorHasSuffix,omitempty"`
+	ErrorIsNil        bool     `json:"errorIsNil,omitempty"`
+	ErrorNotNil       bool     `json:"errorNotNil,omitempty"`
+	ErrorEqualFold    *string  `json:"errorEqualFold,omitempty"`
+	ErrorContainsFold *string  `json:"errorContainsFold,omitempty"`
+
+	// "activity_generation_config" edge predicates.
+	HasActivityGenerationConfig     *bool                                 `json:"hasActivityGenerationConfig,omitempty"`
+	HasActivityGenerationConfigWith []*ActivityGenerationConfigWhereInput `json:"hasActivityGenerationConfigWith,omitempty"`
+}
+
+// AddPredicates adds custom predicates to the where input to be used during the filtering phase.
+func (i *LifecycleRunWhereInput) AddPredicates(predicates ...predicate.LifecycleRun) {
+	i.Predicates = append(i.Predicates, predicates...)
+}
+
+// Filter applies the LifecycleRunWhereInput filter on the LifecycleRunQuery builder.
+func (i *LifecycleRunWhereInput) Filter(q *LifecycleRunQuery) (*LifecycleRunQuery, error) {
+	if i == nil {
+		return q, nil
+	}
+	p, err := i.P()
+	if err != nil {
+		if err == ErrEmptyLifecycleRunWhereInput {
+			return q, nil
+		}
+		return nil, err
+	}
+	return q.Where(p), nil
+}
+
+// ErrEmptyLifecycleRunWhereInput is returned in case the LifecycleRunWhereInput is empty.
+var ErrEmptyLifecycleRunWhereInput = errors.New("ent: empty predicate LifecycleRunWhereInput")
+
+// P returns a predicate for filtering lifecycleruns.
+// An error is returned if the input is empty or invalid.
+func (i *LifecycleRunWhereInput) P() (predicate.LifecycleRun, error) {
+	var predicates []predicate.LifecycleRun
+	if i.Not != nil {
+		p, err := i.Not.P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'not'", err)
+		}
+		predicates = append(predicates, lifecyclerun.Not(p))
+	}
+	switch n := len(i.Or); {
+	case n == 1:
+		p, err := i.Or[0].P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'or'", err)
+		}
+		predicates = append(predicates, p)
+	case n > 1:
+		or := make([]predicate.LifecycleRun, 0, n)
+		for _, w := range i.Or {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'or'", err)
+			}
+			or = append(or, p)
+		}
+		predicates = append(predicates, lifecyclerun.Or(or...))
+	}
+	switch n := len(i.And); {
+	case n == 1:
+		p, err := i.And[0].P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'and'", err)
+		}
+		predicates = append(predicates, p)
+	case n > 1:
+		and := make([]predicate.LifecycleRun, 0, n)
+		for _, w := range i.And {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'and'", err)
+			}
+			and = append(and, p)
+		}
+		predicates = append(predicates, lifecyclerun.And(and...))
+	}
+	predicates = append(predicates, i.Predicates...)
+	if i.ID != nil {
+		predicates = append(predicates, lifecyclerun.IDEQ(*i.ID))
+	}
+	if i.IDNEQ != nil {
+		predicates = append(predicates, lifecyclerun.IDNEQ(*i.IDNEQ))
+	}
+	if len(i.IDIn) > 0 {
+		predicates = append(predicates, lifecyclerun.IDIn(i.IDIn...))
+	}
+	if len(i.IDNotIn) > 0 {
+		predicates = append(predicates, lifecyclerun.IDNotIn(i.IDNotIn...))
+	}
+	if i.IDGT != nil {
+		predicates = append(predicates, lifecyclerun.IDGT(*i.IDGT))
+	}
+	if i.IDGTE != nil {
+		predicates = append(predicates, lifecyclerun.IDGTE(*i.IDGTE))
+	}
+	if i.IDLT != nil {
+		predicates = append(predicates, lifecyclerun.IDLT(*i.IDLT))
+	}
+	if i.IDLTE != nil {
+		predicates = append(predicates, lifecyclerun.IDLTE(*i.IDLTE))
+	}
+	if i.CreatedAt != nil {
+		predicates = append(predicates, lifecyclerun.CreatedAtEQ(*i.CreatedAt))
+	}
+	if i.CreatedAtNEQ != nil {
+		predicates = append(predicates, lifecyclerun.CreatedAtNEQ(*i.CreatedAtNEQ))
+	}
+	if len(i.CreatedAtIn) > 0 {
+		predicates = append(predicates, lifecyclerun.CreatedAtIn(i.CreatedAtIn...))
+	}
+	if len(i.CreatedAtNotIn) > 0 {
+		predicates = append(predicates, lifecyclerun.CreatedAtNotIn(i.CreatedAtNotIn...))
+	}
+	if i.CreatedAtGT != nil {
+		predicates = append(predicates, lifecyclerun.CreatedAtGT(*i.CreatedAtGT))
+	}
+	if i.CreatedAtGTE != nil {
+		predicates = append(predicates, lifecyclerun.CreatedAtGTE(*i.CreatedAtGTE))
+	}
+	if i.CreatedAtLT != nil {
+		predicates = append(predicates, lifecyclerun.CreatedAtLT(*i.CreatedAtLT))
+	}
+	if i.CreatedAtLTE != nil {
+		predicates = append(predicates, lifecyclerun.CreatedAtLTE(*i.CreatedAtLTE))
+	}
+	if i.UpdatedAt != nil {
+		predicates = append(predicates, lifecyclerun.UpdatedAtEQ(*i.UpdatedAt))
+	}
+	if i.UpdatedAtNEQ != nil {
+		predicates = append(predicates, lifecyclerun.UpdatedAtNEQ(*i.UpdatedAtNEQ))
+	}
+	if len(i.UpdatedAtIn) > 0 {
+		predicates = append(predicates, lifecyclerun.UpdatedAtIn(i.UpdatedAtIn...))
+	}
+	if len(i.UpdatedAtNotIn) > 0 {
+		predicates = append(predicates, lifecyclerun.UpdatedAtNotIn(i.UpdatedAtNotIn...))
+	}
+	if i.UpdatedAtGT != nil {
+		predicates = append(predicates, lifecyclerun.UpdatedAtGT(*i.UpdatedAtGT))
+	}
+	if i.UpdatedAtGTE != nil {
+		predicates = append(predicates, lifecyclerun.UpdatedAtGTE(*i.UpdatedAtGTE))
+	}
+	if i.UpdatedAtLT != nil {
+		predicates = append(predicates, lifecyclerun.UpdatedAtLT(*i.UpdatedAtLT))
+	}
+	if i.UpdatedAtLTE != nil {
+		predicates = append(predicates, lifecyclerun.UpdatedAtLTE(*i.UpdatedAtLTE))
+	}
+	if i.TenantID != nil {
+		predicates = append(predicates, lifecyclerun.TenantIDEQ(*i.TenantID))
+	}
+	if i.TenantIDNEQ != nil {
+		predicates = append(predicates, lifecyclerun.TenantIDNEQ(*i.TenantIDNEQ))
+	}
+	if len(i.TenantIDIn) > 0 {
+		predicates = append(predicates, lifecyclerun.TenantIDIn(i.TenantIDIn...))
+	}
+	if len(i.TenantIDNotIn) > 0 {
+		predicates = append(predicates, lifecyclerun.TenantIDNotIn(i.TenantIDNotIn...))
+	}
+	if i.ProjectID != nil {
+		predicates = append(predicates, lifecyclerun.ProjectIDEQ(*i.ProjectID))
+	}
+	if i.ProjectIDNEQ != nil {
+		predicates = append(predicates, lifecyclerun.ProjectIDNEQ(*i.ProjectIDNEQ))
+	}
+	if len(i.ProjectIDIn) > 0 {
+		predicates = append(predicates, lifecyclerun.ProjectIDIn(i.ProjectIDIn...))
+	}
+	if len(i.ProjectIDNotIn) > 0 {
+		predicates = append(predicates, lifecyclerun.ProjectIDNotIn(i.ProjectIDNotIn...))
+	}
+	if i.ActivityGenerationConfigID != nil {
+		predicates = append(predicates, lifecyclerun.ActivityGenerationConfigIDEQ(*i.ActivityGenerationConfigID))
+	}
+	if i.ActivityGenerationConfigIDNEQ != nil {
+		predicates = append(predicates, lifecyclerun.ActivityGenerationConfigIDNEQ(*i.ActivityGenerationConfigIDNEQ))
+	}
+	if len(i.ActivityGenerationConfigIDIn) > 0 {
+		predicates = append(predicates, lifecyclerun.ActivityGenerationConfigIDIn(i.ActivityGenerationConfigIDIn...))
+	}
+	if len(i.ActivityGenerationConfigIDNotIn) > 0 {
+		predicates = append(predicates, lifecyclerun.ActivityGenerationConfigIDNotIn(i.ActivityGenerationConfigIDNotIn...))
+	}
+	if i.Status != nil {
+		predicates = append(predicates, lifecyclerun.StatusEQ(*i.Status))
+	}
+	if i.StatusNEQ != nil {
+		predicates = append(predicates, lifecyclerun.StatusNEQ(*i.StatusNEQ))
+	}
+	if len(i.StatusIn) > 0 {
+		predicates = append(predicates, lifecyclerun.StatusIn(i.StatusIn...))
+	}
+	if len(i.StatusNotIn) > 0 {
+		predicates = append(predicates, lifecyclerun.StatusNotIn(i.StatusNotIn...))
+	}
+	if i.Trigger != nil {
+		predicates = append(predicates, lifecyclerun.TriggerEQ(*i.Trigger))
+	}
+	if i.TriggerNEQ != nil {
+		predicates = append(predicates, lifecyclerun.TriggerNEQ(*i.TriggerNEQ))
+	}
+	if len(i.TriggerIn) > 0 {
+		predicates = append(predicates, lifecyclerun.TriggerIn(i.TriggerIn...))
+	}
+	if len(i.TriggerNotIn) > 0 {
+		predicates = append(predicates, lifecyclerun.TriggerNotIn(i.TriggerNotIn...))
+	}
+	if i.AsOf != nil {
+		predicates = append(predicates, lifecyclerun.AsOfEQ(*i.AsOf))
+	}
+	if i.AsOfNEQ != nil {
+		predicates = append(predicates, lifecyclerun.AsOfNEQ(*i.AsOfNEQ))
+	}
+	if len(i.AsOfIn) > 0 {
+		predicates = append(predicates, lifecyclerun.AsOfIn(i.AsOfIn...))
+	}
+	if len(i.AsOfNotIn) > 0 {
+		predicates = append(predicates, lifecyclerun.AsOfNotIn(i.AsOfNotIn...))
+	}
+	if i.AsOfGT != nil {
+		predicates = append(predicates, lifecyclerun.AsOfGT(*i.AsOfGT))
+	}
+	if i.AsOfGTE != nil {
+		predicates = append(predicates, lifecyclerun.AsOfGTE(*i.AsOfGTE))
+	}
+	if i.AsOfLT != nil {
+		predicates = append(predicates, lifecyclerun.AsOfLT(*i.AsOfLT))
+	}
+	if i.AsOfLTE != nil {
+		predicates = append(predicates, lifecyclerun.AsOfLTE(*i.AsOfLTE))
+	}
+	if i.DryRun != nil {
+		predicates = append(predicates, lifecyclerun.DryRunEQ(*i.DryRun))
+	}
+	if i.DryRunNEQ != nil {
+		predicates = append(predicates, lifecyclerun.DryRunNEQ(*i.DryRunNEQ))
+	}
+	if i.StartedAt != nil {
+		predicates = append(predicates, lifecyclerun.StartedAtEQ(*i.StartedAt))
+	}
+	if i.StartedAtNEQ != nil {
+		predicates = append(predicates, lifecyclerun.StartedAtNEQ(*i.StartedAtNEQ))
+	}
+	if len(i.StartedAtIn) > 0 {
+		predicates = append(predicates, lifecyclerun.StartedAtIn(i.StartedAtIn...))
+	}
+	if len(i.StartedAtNotIn) > 0 {
+		predicates = append(predicates, lifecyclerun.StartedAtNotIn(i.StartedAtNotIn...))
+	}
+	if i.StartedAtGT != nil {
+		predicates = append(predicates, lifecyclerun.StartedAtGT(*i.StartedAtGT))
+	}
+	if i.StartedAtGTE != nil {
+		predicates = append(predicates, lifecyclerun.StartedAtGTE(*i.StartedAtGTE))
+	}
+	if i.StartedAtLT != nil {
+		predicates = append(predicates, lifecyclerun.StartedAtLT(*i.StartedAtLT))
+	}
+	if i.StartedAtLTE != nil {
+		predicates = append(predicates, lifecyclerun.StartedAtLTE(*i.StartedAtLTE))
+	}
+	if i.StartedAtIsNil {
+		predicates = append(predicates, lifecyclerun.StartedAtIsNil())
+	}
+	if i.StartedAtNotNil {
+		predicates = append(predicates, lifecyclerun.StartedAtNotNil())
+	}
+	if i.FinishedAt != nil {
+		predicates = append(predicates, lifecyclerun.FinishedAtEQ(*i.FinishedAt))
+	}
+	if i.FinishedAtNEQ != nil {
+		predicates = append(predicates, lifecyclerun.FinishedAtNEQ(*i.FinishedAtNEQ))
+	}
+	if len(i.FinishedAtIn) > 0 {
+		predicates = append(predicates, lifecyclerun.FinishedAtIn(i.FinishedAtIn...))
+	}
+	if len(i.FinishedAtNotIn) > 0 {
+		predicates = append(predicates, lifecyclerun.FinishedAtNotIn(i.FinishedAtNotIn...))
+	}
+	if i.FinishedAtGT != nil {
+		predicates = append(predicates, lifecyclerun.FinishedAtGT(*i.FinishedAtGT))
+	}
+	if i.FinishedAtGTE != nil {
+		predicates = append(predicates, lifecyclerun.FinishedAtGTE(*i.FinishedAtGTE))
+	}
+	if i.FinishedAtLT != nil {
+		predicates = append(predicates, lifecyclerun.FinishedAtLT(*i.FinishedAtLT))
+	}
+	if i.FinishedAtLTE != nil {
+		predicates = append(predicates, lifecyclerun.FinishedAtLTE(*i.FinishedAtLTE))
+	}
+	if i.FinishedAtIsNil {
+		predicates = append(predicates, lifecyclerun.FinishedAtIsNil())
+	}
+	if i.FinishedAtNotNil {
+		predicates = append(predicates, lifecyclerun.FinishedAtNotNil())
+	}
+	if i.Error != nil {
+		predicates = append(predicates, lifecyclerun.ErrorEQ(*i.Error))
+	}
+	if i.ErrorNEQ != nil {
+		predicates = append(predicates, lifecyclerun.ErrorNEQ(*i.ErrorNEQ))
+	}
+	if len(i.ErrorIn) > 0 {
+		predicates = append(predicates, lifecyclerun.ErrorIn(i.ErrorIn...))
+	}
+	if len(i.ErrorNotIn) > 0 {
+		predicates = append(predicates, lifecyclerun.ErrorNotIn(i.ErrorNotIn...))
+	}
+	if i.ErrorGT != nil {
+		predicates = append(predicates, lifecyclerun.ErrorGT(*i.ErrorGT))
+	}
+	if i.ErrorGTE != nil {
+		predicates = append(predicates, lifecyclerun.ErrorGTE(*i.ErrorGTE))
+	}
+	if i.ErrorLT != nil {
+		predicates = append(predicates, lifecyclerun.ErrorLT(*i.ErrorLT))
+	}
+	if i.ErrorLTE != nil {
+		predicates = append(predicates, lifecyclerun.ErrorLTE(*i.ErrorLTE))
+	}
+	if i.ErrorContains != nil {
+		predicates = append(predicates, lifecyclerun.ErrorContains(*i.ErrorContains))
+	}
+	if i.ErrorHasPrefix != nil {
+		predicates = append(predicates, lifecyclerun.ErrorHasPrefix(*i.ErrorHasPrefix))
+	}
+	if i.ErrorHasSuffix != nil {
+		predicates = append(predicates, lifecyclerun.ErrorHasSuffix(*i.ErrorHasSuffix))
+	}
+	if i.ErrorIsNil {
+		predicates = append(predicates, lifecyclerun.ErrorIsNil())
+	}
+	if i.ErrorNotNil {
+		predicates = append(predicates, lifecyclerun.ErrorNotNil())
+	}
+	if i.ErrorEqualFold != nil {
+		predicates = append(predicates, lifecyclerun.ErrorEqualFold(*i.ErrorEqualFold))
+	}
+	if i.ErrorContainsFold != nil {
+		predicates = append(predicates, lifecyclerun.ErrorContainsFold(*i.ErrorContainsFold))
+	}
+
+	if i.HasActivityGenerationConfig != nil {
+		p := lifecyclerun.HasActivityGenerationConfig()
+		if !*i.HasActivityGenerationConfig {
+			p = lifecyclerun.Not(p)
+		}
+		predicates = append(predicates, p)
+	}
+	if len(i.HasActivityGenerationConfigWith) > 0 {
+		with := make([]predicate.ActivityGenerationConfig, 0, len(i.HasActivityGenerationConfigWith))
+		for _, w := range i.HasActivityGenerationConfigWith {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'HasActivityGenerationConfigWith'", err)
+			}
+			with = append(with, p)
+		}
+		predicates = append(predicates, lifecyclerun.HasActivityGenerationConfigWith(with...))
+	}
+	switch len(predicates) {
+	case 0:
+		return nil, ErrEmptyLifecycleRunWhereInput
+	case 1:
+		return predicates[0], nil
+	default:
+		return lifecyclerun.And(predicates...), nil
 	}
 }
 
@@ -19332,6 +20490,23 @@ type TenantWhereInput struct {
 	DayCutoffEqualFold    *string  `json:"dayCutoffEqualFold,omitempty"`
 	DayCutoffContainsFold *string  `json:"dayCutoffContainsFold,omitempty"`
 
+	// "lifecycle_run_time" field predicates.
+	LifecycleRunTime             *string  `json:"lifecycleRunTime,omitempty"`
+	LifecycleRunTimeNEQ          *string  `json:"lifecycleRunTimeNEQ,omitempty"`
+	LifecycleRunTimeIn           []string `json:"lifecycleRunTimeIn,omitempty"`
+	LifecycleRunTimeNotIn        []string `json:"lifecycleRunTimeNotIn,omitempty"`
+	LifecycleRunTimeGT           *string  `json:"lifecycleRunTimeGT,omitempty"`
+	LifecycleRunTimeGTE          *string  `json:"lifecycleRunTimeGTE,omitempty"`
+	LifecycleRunTimeLT           *string  `json:"lifecycleRunTimeLT,omitempty"`
+	LifecycleRunTimeLTE          *string  `json:"lifecycleRunTimeLTE,omitempty"`
+	LifecycleRunTimeContains     *string  `json:"lifecycleRunTimeContains,omitempty"`
+	LifecycleRunTimeHasPrefix    *string  `json:"lifecycleRunTimeHasPrefix,omitempty"`
+	LifecycleRunTimeHasSuffix    *string  `json:"lifecycleRunTimeHasSuffix,omitempty"`
+	LifecycleRunTimeIsNil        bool     `json:"lifecycleRunTimeIsNil,omitempty"`
+	LifecycleRunTimeNotNil       bool     `json:"lifecycleRunTimeNotNil,omitempty"`
+	LifecycleRunTimeEqualFold    *string  `json:"lifecycleRunTimeEqualFold,omitempty"`
+	LifecycleRunTimeContainsFold *string  `json:"lifecycleRunTimeContainsFold,omitempty"`
+
 	// "is_active" field predicates.
 	IsActive    *bool `json:"isActive,omitempty"`
 	IsActiveNEQ *bool `json:"isActiveNEQ,omitempty"`
@@ -19596,6 +20771,51 @@ func (i *TenantWhereInput) P() (predicate.Tenant, error) {
 	}
 	if i.DayCutoffContainsFold != nil {
 		predicates = append(predicates, tenant.DayCutoffContainsFold(*i.DayCutoffContainsFold))
+	}
+	if i.LifecycleRunTime != nil {
+		predicates = append(predicates, tenant.LifecycleRunTimeEQ(*i.LifecycleRunTime))
+	}
+	if i.LifecycleRunTimeNEQ != nil {
+		predicates = append(predicates, tenant.LifecycleRunTimeNEQ(*i.LifecycleRunTimeNEQ))
+	}
+	if len(i.LifecycleRunTimeIn) > 0 {
+		predicates = append(predicates, tenant.LifecycleRunTimeIn(i.LifecycleRunTimeIn...))
+	}
+	if len(i.LifecycleRunTimeNotIn) > 0 {
+		predicates = append(predicates, tenant.LifecycleRunTimeNotIn(i.LifecycleRunTimeNotIn...))
+	}
+	if i.LifecycleRunTimeGT != nil {
+		predicates = append(predicates, tenant.LifecycleRunTimeGT(*i.LifecycleRunTimeGT))
+	}
+	if i.LifecycleRunTimeGTE != nil {
+		predicates = append(predicates, tenant.LifecycleRunTimeGTE(*i.LifecycleRunTimeGTE))
+	}
+	if i.LifecycleRunTimeLT != nil {
+		predicates = append(predicates, tenant.LifecycleRunTimeLT(*i.LifecycleRunTimeLT))
+	}
+	if i.LifecycleRunTimeLTE != nil {
+		predicates = append(predicates, tenant.LifecycleRunTimeLTE(*i.LifecycleRunTimeLTE))
+	}
+	if i.LifecycleRunTimeContains != nil {
+		predicates = append(predicates, tenant.LifecycleRunTimeContains(*i.LifecycleRunTimeContains))
+	}
+	if i.LifecycleRunTimeHasPrefix != nil {
+		predicates = append(predicates, tenant.LifecycleRunTimeHasPrefix(*i.LifecycleRunTimeHasPrefix))
+	}
+	if i.LifecycleRunTimeHasSuffix != nil {
+		predicates = append(predicates, tenant.LifecycleRunTimeHasSuffix(*i.LifecycleRunTimeHasSuffix))
+	}
+	if i.LifecycleRunTimeIsNil {
+		predicates = append(predicates, tenant.LifecycleRunTimeIsNil())
+	}
+	if i.LifecycleRunTimeNotNil {
+		predicates = append(predicates, tenant.LifecycleRunTimeNotNil())
+	}
+	if i.LifecycleRunTimeEqualFold != nil {
+		predicates = append(predicates, tenant.LifecycleRunTimeEqualFold(*i.LifecycleRunTimeEqualFold))
+	}
+	if i.LifecycleRunTimeContainsFold != nil {
+		predicates = append(predicates, tenant.LifecycleRunTimeContainsFold(*i.LifecycleRunTimeContainsFold))
 	}
 	if i.IsActive != nil {
 		predicates = append(predicates, tenant.IsActiveEQ(*i.IsActive))

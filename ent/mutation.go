@@ -32,6 +32,7 @@ import (
 	"github.com/reten-io/reten/ent/commerceaddress"
 	"github.com/reten-io/reten/ent/commercecontact"
 	"github.com/reten-io/reten/ent/commercelifecyclesnapshot"
+	"github.com/reten-io/reten/ent/commercelifecycletransition"
 	"github.com/reten-io/reten/ent/commerceuser"
 	"github.com/reten-io/reten/ent/commerceuserrole"
 	"github.com/reten-io/reten/ent/dispatchconfig"
@@ -40,6 +41,7 @@ import (
 	"github.com/reten-io/reten/ent/engagementlevel"
 	"github.com/reten-io/reten/ent/eventfilter"
 	"github.com/reten-io/reten/ent/idempotencyrecord"
+	"github.com/reten-io/reten/ent/lifecyclerun"
 	"github.com/reten-io/reten/ent/membership"
 	"github.com/reten-io/reten/ent/operator"
 	"github.com/reten-io/reten/ent/predicate"
@@ -60,6 +62,7 @@ import (
 	"github.com/reten-io/reten/ent/trashrecord"
 	"github.com/reten-io/reten/ent/trashsetting"
 	"github.com/reten-io/reten/ent/user"
+	"github.com/reten-io/reten/internal/lifecycle"
 )
 
 const (
@@ -71,52 +74,54 @@ const (
 	OpUpdateOne = ent.OpUpdateOne
 
 	// Node types.
-	TypeAPIKey                    = "APIKey"
-	TypeActivationConfig          = "ActivationConfig"
-	TypeActivationMoment          = "ActivationMoment"
-	TypeActivity                  = "Activity"
-	TypeActivityAttribute         = "ActivityAttribute"
-	TypeActivityGenerationConfig  = "ActivityGenerationConfig"
-	TypeActivityReasonConfig      = "ActivityReasonConfig"
-	TypeActivityResult            = "ActivityResult"
-	TypeActivityStatusEvent       = "ActivityStatusEvent"
-	TypeAudience                  = "Audience"
-	TypeAudienceComposition       = "AudienceComposition"
-	TypeCatalogColumn             = "CatalogColumn"
-	TypeCatalogSemiJoin           = "CatalogSemiJoin"
-	TypeCatalogTable              = "CatalogTable"
-	TypeChannelDefinition         = "ChannelDefinition"
-	TypeCommerce                  = "Commerce"
-	TypeCommerceAddress           = "CommerceAddress"
-	TypeCommerceContact           = "CommerceContact"
-	TypeCommerceLifecycleSnapshot = "CommerceLifecycleSnapshot"
-	TypeCommerceUser              = "CommerceUser"
-	TypeCommerceUserRole          = "CommerceUserRole"
-	TypeDispatchConfig            = "DispatchConfig"
-	TypeDispatchProvider          = "DispatchProvider"
-	TypeEngagementConfig          = "EngagementConfig"
-	TypeEngagementLevel           = "EngagementLevel"
-	TypeEventFilter               = "EventFilter"
-	TypeIdempotencyRecord         = "IdempotencyRecord"
-	TypeMembership                = "Membership"
-	TypeOperator                  = "Operator"
-	TypeProject                   = "Project"
-	TypeQueryBlock                = "QueryBlock"
-	TypeRefreshToken              = "RefreshToken"
-	TypeResultType                = "ResultType"
-	TypeResurrectionConfig        = "ResurrectionConfig"
-	TypeResurrectionThreshold     = "ResurrectionThreshold"
-	TypeRetentionStatusConfig     = "RetentionStatusConfig"
-	TypeRoute                     = "Route"
-	TypeRouteOperator             = "RouteOperator"
-	TypeSupervisor                = "Supervisor"
-	TypeSupervisorAssignment      = "SupervisorAssignment"
-	TypeTenant                    = "Tenant"
-	TypeTenantDataset             = "TenantDataset"
-	TypeTenantResultTypeConfig    = "TenantResultTypeConfig"
-	TypeTrashRecord               = "TrashRecord"
-	TypeTrashSetting              = "TrashSetting"
-	TypeUser                      = "User"
+	TypeAPIKey                      = "APIKey"
+	TypeActivationConfig            = "ActivationConfig"
+	TypeActivationMoment            = "ActivationMoment"
+	TypeActivity                    = "Activity"
+	TypeActivityAttribute           = "ActivityAttribute"
+	TypeActivityGenerationConfig    = "ActivityGenerationConfig"
+	TypeActivityReasonConfig        = "ActivityReasonConfig"
+	TypeActivityResult              = "ActivityResult"
+	TypeActivityStatusEvent         = "ActivityStatusEvent"
+	TypeAudience                    = "Audience"
+	TypeAudienceComposition         = "AudienceComposition"
+	TypeCatalogColumn               = "CatalogColumn"
+	TypeCatalogSemiJoin             = "CatalogSemiJoin"
+	TypeCatalogTable                = "CatalogTable"
+	TypeChannelDefinition           = "ChannelDefinition"
+	TypeCommerce                    = "Commerce"
+	TypeCommerceAddress             = "CommerceAddress"
+	TypeCommerceContact             = "CommerceContact"
+	TypeCommerceLifecycleSnapshot   = "CommerceLifecycleSnapshot"
+	TypeCommerceLifecycleTransition = "CommerceLifecycleTransition"
+	TypeCommerceUser                = "CommerceUser"
+	TypeCommerceUserRole            = "CommerceUserRole"
+	TypeDispatchConfig              = "DispatchConfig"
+	TypeDispatchProvider            = "DispatchProvider"
+	TypeEngagementConfig            = "EngagementConfig"
+	TypeEngagementLevel             = "EngagementLevel"
+	TypeEventFilter                 = "EventFilter"
+	TypeIdempotencyRecord           = "IdempotencyRecord"
+	TypeLifecycleRun                = "LifecycleRun"
+	TypeMembership                  = "Membership"
+	TypeOperator                    = "Operator"
+	TypeProject                     = "Project"
+	TypeQueryBlock                  = "QueryBlock"
+	TypeRefreshToken                = "RefreshToken"
+	TypeResultType                  = "ResultType"
+	TypeResurrectionConfig          = "ResurrectionConfig"
+	TypeResurrectionThreshold       = "ResurrectionThreshold"
+	TypeRetentionStatusConfig       = "RetentionStatusConfig"
+	TypeRoute                       = "Route"
+	TypeRouteOperator               = "RouteOperator"
+	TypeSupervisor                  = "Supervisor"
+	TypeSupervisorAssignment        = "SupervisorAssignment"
+	TypeTenant                      = "Tenant"
+	TypeTenantDataset               = "TenantDataset"
+	TypeTenantResultTypeConfig      = "TenantResultTypeConfig"
+	TypeTrashRecord                 = "TrashRecord"
+	TypeTrashSetting                = "TrashSetting"
+	TypeUser                        = "User"
 )
 
 // APIKeyMutation represents an operation that mutates the APIKey nodes in the graph.
@@ -6941,36 +6946,42 @@ func (m *ActivityAttributeMutation) ResetEdge(name string) error {
 // ActivityGenerationConfigMutation represents an operation that mutates the ActivityGenerationConfig nodes in the graph.
 type ActivityGenerationConfigMutation struct {
 	config
-	op                         Op
-	typ                        string
-	id                         *uuid.UUID
-	created_at                 *time.Time
-	updated_at                 *time.Time
-	archived_at                *time.Time
-	name                       *string
-	description                *string
-	status                     *activitygenerationconfig.Status
-	config_hashes              *map[string]string
-	updated_by                 *uuid.UUID
-	clearedFields              map[string]struct{}
-	tenant                     *uuid.UUID
-	clearedtenant              bool
-	project                    *uuid.UUID
-	clearedproject             bool
-	audience                   *uuid.UUID
-	clearedaudience            bool
-	activation_config          *uuid.UUID
-	clearedactivation_config   bool
-	engagement_config          *uuid.UUID
-	clearedengagement_config   bool
-	resurrection_config        *uuid.UUID
-	clearedresurrection_config bool
-	lifecycle_snapshots        map[uuid.UUID]struct{}
-	removedlifecycle_snapshots map[uuid.UUID]struct{}
-	clearedlifecycle_snapshots bool
-	done                       bool
-	oldValue                   func(context.Context) (*ActivityGenerationConfig, error)
-	predicates                 []predicate.ActivityGenerationConfig
+	op                           Op
+	typ                          string
+	id                           *uuid.UUID
+	created_at                   *time.Time
+	updated_at                   *time.Time
+	archived_at                  *time.Time
+	name                         *string
+	description                  *string
+	status                       *activitygenerationconfig.Status
+	config_hashes                *map[string]string
+	updated_by                   *uuid.UUID
+	clearedFields                map[string]struct{}
+	tenant                       *uuid.UUID
+	clearedtenant                bool
+	project                      *uuid.UUID
+	clearedproject               bool
+	audience                     *uuid.UUID
+	clearedaudience              bool
+	activation_config            *uuid.UUID
+	clearedactivation_config     bool
+	engagement_config            *uuid.UUID
+	clearedengagement_config     bool
+	resurrection_config          *uuid.UUID
+	clearedresurrection_config   bool
+	lifecycle_snapshots          map[uuid.UUID]struct{}
+	removedlifecycle_snapshots   map[uuid.UUID]struct{}
+	clearedlifecycle_snapshots   bool
+	lifecycle_transitions        map[uuid.UUID]struct{}
+	removedlifecycle_transitions map[uuid.UUID]struct{}
+	clearedlifecycle_transitions bool
+	lifecycle_runs               map[uuid.UUID]struct{}
+	removedlifecycle_runs        map[uuid.UUID]struct{}
+	clearedlifecycle_runs        bool
+	done                         bool
+	oldValue                     func(context.Context) (*ActivityGenerationConfig, error)
+	predicates                   []predicate.ActivityGenerationConfig
 }
 
 var _ ent.Mutation = (*ActivityGenerationConfigMutation)(nil)
@@ -7777,6 +7788,114 @@ func (m *ActivityGenerationConfigMutation) ResetLifecycleSnapshots() {
 	m.removedlifecycle_snapshots = nil
 }
 
+// AddLifecycleTransitionIDs adds the "lifecycle_transitions" edge to the CommerceLifecycleTransition entity by ids.
+func (m *ActivityGenerationConfigMutation) AddLifecycleTransitionIDs(ids ...uuid.UUID) {
+	if m.lifecycle_transitions == nil {
+		m.lifecycle_transitions = make(map[uuid.UUID]struct{})
+	}
+	for i := range ids {
+		m.lifecycle_transitions[ids[i]] = struct{}{}
+	}
+}
+
+// ClearLifecycleTransitions clears the "lifecycle_transitions" edge to the CommerceLifecycleTransition entity.
+func (m *ActivityGenerationConfigMutation) ClearLifecycleTransitions() {
+	m.clearedlifecycle_transitions = true
+}
+
+// LifecycleTransitionsCleared reports if the "lifecycle_transitions" edge to the CommerceLifecycleTransition entity was cleared.
+func (m *ActivityGenerationConfigMutation) LifecycleTransitionsCleared() bool {
+	return m.clearedlifecycle_transitions
+}
+
+// RemoveLifecycleTransitionIDs removes the "lifecycle_transitions" edge to the CommerceLifecycleTransition entity by IDs.
+func (m *ActivityGenerationConfigMutation) RemoveLifecycleTransitionIDs(ids ...uuid.UUID) {
+	if m.removedlifecycle_transitions == nil {
+		m.removedlifecycle_transitions = make(map[uuid.UUID]struct{})
+	}
+	for i := range ids {
+		delete(m.lifecycle_transitions, ids[i])
+		m.removedlifecycle_transitions[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedLifecycleTransitions returns the removed IDs of the "lifecycle_transitions" edge to the CommerceLifecycleTransition entity.
+func (m *ActivityGenerationConfigMutation) RemovedLifecycleTransitionsIDs() (ids []uuid.UUID) {
+	for id := range m.removedlifecycle_transitions {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// LifecycleTransitionsIDs returns the "lifecycle_transitions" edge IDs in the mutation.
+func (m *ActivityGenerationConfigMutation) LifecycleTransitionsIDs() (ids []uuid.UUID) {
+	for id := range m.lifecycle_transitions {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetLifecycleTransitions resets all changes to the "lifecycle_transitions" edge.
+func (m *ActivityGenerationConfigMutation) ResetLifecycleTransitions() {
+	m.lifecycle_transitions = nil
+	m.clearedlifecycle_transitions = false
+	m.removedlifecycle_transitions = nil
+}
+
+// AddLifecycleRunIDs adds the "lifecycle_runs" edge to the LifecycleRun entity by ids.
+func (m *ActivityGenerationConfigMutation) AddLifecycleRunIDs(ids ...uuid.UUID) {
+	if m.lifecycle_runs == nil {
+		m.lifecycle_runs = make(map[uuid.UUID]struct{})
+	}
+	for i := range ids {
+		m.lifecycle_runs[ids[i]] = struct{}{}
+	}
+}
+
+// ClearLifecycleRuns clears the "lifecycle_runs" edge to the LifecycleRun entity.
+func (m *ActivityGenerationConfigMutation) ClearLifecycleRuns() {
+	m.clearedlifecycle_runs = true
+}
+
+// LifecycleRunsCleared reports if the "lifecycle_runs" edge to the LifecycleRun entity was cleared.
+func (m *ActivityGenerationConfigMutation) LifecycleRunsCleared() bool {
+	return m.clearedlifecycle_runs
+}
+
+// RemoveLifecycleRunIDs removes the "lifecycle_runs" edge to the LifecycleRun entity by IDs.
+func (m *ActivityGenerationConfigMutation) RemoveLifecycleRunIDs(ids ...uuid.UUID) {
+	if m.removedlifecycle_runs == nil {
+		m.removedlifecycle_runs = make(map[uuid.UUID]struct{})
+	}
+	for i := range ids {
+		delete(m.lifecycle_runs, ids[i])
+		m.removedlifecycle_runs[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedLifecycleRuns returns the removed IDs of the "lifecycle_runs" edge to the LifecycleRun entity.
+func (m *ActivityGenerationConfigMutation) RemovedLifecycleRunsIDs() (ids []uuid.UUID) {
+	for id := range m.removedlifecycle_runs {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// LifecycleRunsIDs returns the "lifecycle_runs" edge IDs in the mutation.
+func (m *ActivityGenerationConfigMutation) LifecycleRunsIDs() (ids []uuid.UUID) {
+	for id := range m.lifecycle_runs {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetLifecycleRuns resets all changes to the "lifecycle_runs" edge.
+func (m *ActivityGenerationConfigMutation) ResetLifecycleRuns() {
+	m.lifecycle_runs = nil
+	m.clearedlifecycle_runs = false
+	m.removedlifecycle_runs = nil
+}
+
 // Where appends a list predicates to the ActivityGenerationConfigMutation builder.
 func (m *ActivityGenerationConfigMutation) Where(ps ...predicate.ActivityGenerationConfig) {
 	m.predicates = append(m.predicates, ps...)
@@ -8107,7 +8226,7 @@ func (m *ActivityGenerationConfigMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *ActivityGenerationConfigMutation) AddedEdges() []string {
-	edges := make([]string, 0, 7)
+	edges := make([]string, 0, 9)
 	if m.tenant != nil {
 		edges = append(edges, activitygenerationconfig.EdgeTenant)
 	}
@@ -8128,6 +8247,12 @@ func (m *ActivityGenerationConfigMutation) AddedEdges() []string {
 	}
 	if m.lifecycle_snapshots != nil {
 		edges = append(edges, activitygenerationconfig.EdgeLifecycleSnapshots)
+	}
+	if m.lifecycle_transitions != nil {
+		edges = append(edges, activitygenerationconfig.EdgeLifecycleTransitions)
+	}
+	if m.lifecycle_runs != nil {
+		edges = append(edges, activitygenerationconfig.EdgeLifecycleRuns)
 	}
 	return edges
 }
@@ -8166,15 +8291,33 @@ func (m *ActivityGenerationConfigMutation) AddedIDs(name string) []ent.Value {
 			ids = append(ids, id)
 		}
 		return ids
+	case activitygenerationconfig.EdgeLifecycleTransitions:
+		ids := make([]ent.Value, 0, len(m.lifecycle_transitions))
+		for id := range m.lifecycle_transitions {
+			ids = append(ids, id)
+		}
+		return ids
+	case activitygenerationconfig.EdgeLifecycleRuns:
+		ids := make([]ent.Value, 0, len(m.lifecycle_runs))
+		for id := range m.lifecycle_runs {
+			ids = append(ids, id)
+		}
+		return ids
 	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *ActivityGenerationConfigMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 7)
+	edges := make([]string, 0, 9)
 	if m.removedlifecycle_snapshots != nil {
 		edges = append(edges, activitygenerationconfig.EdgeLifecycleSnapshots)
+	}
+	if m.removedlifecycle_transitions != nil {
+		edges = append(edges, activitygenerationconfig.EdgeLifecycleTransitions)
+	}
+	if m.removedlifecycle_runs != nil {
+		edges = append(edges, activitygenerationconfig.EdgeLifecycleRuns)
 	}
 	return edges
 }
@@ -8189,13 +8332,25 @@ func (m *ActivityGenerationConfigMutation) RemovedIDs(name string) []ent.Value {
 			ids = append(ids, id)
 		}
 		return ids
+	case activitygenerationconfig.EdgeLifecycleTransitions:
+		ids := make([]ent.Value, 0, len(m.removedlifecycle_transitions))
+		for id := range m.removedlifecycle_transitions {
+			ids = append(ids, id)
+		}
+		return ids
+	case activitygenerationconfig.EdgeLifecycleRuns:
+		ids := make([]ent.Value, 0, len(m.removedlifecycle_runs))
+		for id := range m.removedlifecycle_runs {
+			ids = append(ids, id)
+		}
+		return ids
 	}
 	return nil
 }
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *ActivityGenerationConfigMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 7)
+	edges := make([]string, 0, 9)
 	if m.clearedtenant {
 		edges = append(edges, activitygenerationconfig.EdgeTenant)
 	}
@@ -8216,6 +8371,12 @@ func (m *ActivityGenerationConfigMutation) ClearedEdges() []string {
 	}
 	if m.clearedlifecycle_snapshots {
 		edges = append(edges, activitygenerationconfig.EdgeLifecycleSnapshots)
+	}
+	if m.clearedlifecycle_transitions {
+		edges = append(edges, activitygenerationconfig.EdgeLifecycleTransitions)
+	}
+	if m.clearedlifecycle_runs {
+		edges = append(edges, activitygenerationconfig.EdgeLifecycleRuns)
 	}
 	return edges
 }
@@ -8238,6 +8399,10 @@ func (m *ActivityGenerationConfigMutation) EdgeCleared(name string) bool {
 		return m.clearedresurrection_config
 	case activitygenerationconfig.EdgeLifecycleSnapshots:
 		return m.clearedlifecycle_snapshots
+	case activitygenerationconfig.EdgeLifecycleTransitions:
+		return m.clearedlifecycle_transitions
+	case activitygenerationconfig.EdgeLifecycleRuns:
+		return m.clearedlifecycle_runs
 	}
 	return false
 }
@@ -8292,6 +8457,12 @@ func (m *ActivityGenerationConfigMutation) ResetEdge(name string) error {
 		return nil
 	case activitygenerationconfig.EdgeLifecycleSnapshots:
 		m.ResetLifecycleSnapshots()
+		return nil
+	case activitygenerationconfig.EdgeLifecycleTransitions:
+		m.ResetLifecycleTransitions()
+		return nil
+	case activitygenerationconfig.EdgeLifecycleRuns:
+		m.ResetLifecycleRuns()
 		return nil
 	}
 	return fmt.Errorf("unknown ActivityGenerationConfig edge %s", name)
@@ -18188,36 +18359,39 @@ func (m *ChannelDefinitionMutation) ResetEdge(name string) error {
 // CommerceMutation represents an operation that mutates the Commerce nodes in the graph.
 type CommerceMutation struct {
 	config
-	op                         Op
-	typ                        string
-	id                         *uuid.UUID
-	created_at                 *time.Time
-	updated_at                 *time.Time
-	archived_at                *time.Time
-	external_id                *string
-	name                       *string
-	tax_id                     *string
-	segment                    *string
-	is_active                  *bool
-	metadata                   *map[string]interface{}
-	clearedFields              map[string]struct{}
-	tenant                     *uuid.UUID
-	clearedtenant              bool
-	addresses                  map[uuid.UUID]struct{}
-	removedaddresses           map[uuid.UUID]struct{}
-	clearedaddresses           bool
-	users                      map[uuid.UUID]struct{}
-	removedusers               map[uuid.UUID]struct{}
-	clearedusers               bool
-	lifecycle_snapshots        map[uuid.UUID]struct{}
-	removedlifecycle_snapshots map[uuid.UUID]struct{}
-	clearedlifecycle_snapshots bool
-	activities                 map[uuid.UUID]struct{}
-	removedactivities          map[uuid.UUID]struct{}
-	clearedactivities          bool
-	done                       bool
-	oldValue                   func(context.Context) (*Commerce, error)
-	predicates                 []predicate.Commerce
+	op                           Op
+	typ                          string
+	id                           *uuid.UUID
+	created_at                   *time.Time
+	updated_at                   *time.Time
+	archived_at                  *time.Time
+	external_id                  *string
+	name                         *string
+	tax_id                       *string
+	segment                      *string
+	is_active                    *bool
+	metadata                     *map[string]interface{}
+	clearedFields                map[string]struct{}
+	tenant                       *uuid.UUID
+	clearedtenant                bool
+	addresses                    map[uuid.UUID]struct{}
+	removedaddresses             map[uuid.UUID]struct{}
+	clearedaddresses             bool
+	users                        map[uuid.UUID]struct{}
+	removedusers                 map[uuid.UUID]struct{}
+	clearedusers                 bool
+	lifecycle_snapshots          map[uuid.UUID]struct{}
+	removedlifecycle_snapshots   map[uuid.UUID]struct{}
+	clearedlifecycle_snapshots   bool
+	activities                   map[uuid.UUID]struct{}
+	removedactivities            map[uuid.UUID]struct{}
+	clearedactivities            bool
+	lifecycle_transitions        map[uuid.UUID]struct{}
+	removedlifecycle_transitions map[uuid.UUID]struct{}
+	clearedlifecycle_transitions bool
+	done                         bool
+	oldValue                     func(context.Context) (*Commerce, error)
+	predicates                   []predicate.Commerce
 }
 
 var _ ent.Mutation = (*CommerceMutation)(nil)
@@ -18992,6 +19166,60 @@ func (m *CommerceMutation) ResetActivities() {
 	m.removedactivities = nil
 }
 
+// AddLifecycleTransitionIDs adds the "lifecycle_transitions" edge to the CommerceLifecycleTransition entity by ids.
+func (m *CommerceMutation) AddLifecycleTransitionIDs(ids ...uuid.UUID) {
+	if m.lifecycle_transitions == nil {
+		m.lifecycle_transitions = make(map[uuid.UUID]struct{})
+	}
+	for i := range ids {
+		m.lifecycle_transitions[ids[i]] = struct{}{}
+	}
+}
+
+// ClearLifecycleTransitions clears the "lifecycle_transitions" edge to the CommerceLifecycleTransition entity.
+func (m *CommerceMutation) ClearLifecycleTransitions() {
+	m.clearedlifecycle_transitions = true
+}
+
+// LifecycleTransitionsCleared reports if the "lifecycle_transitions" edge to the CommerceLifecycleTransition entity was cleared.
+func (m *CommerceMutation) LifecycleTransitionsCleared() bool {
+	return m.clearedlifecycle_transitions
+}
+
+// RemoveLifecycleTransitionIDs removes the "lifecycle_transitions" edge to the CommerceLifecycleTransition entity by IDs.
+func (m *CommerceMutation) RemoveLifecycleTransitionIDs(ids ...uuid.UUID) {
+	if m.removedlifecycle_transitions == nil {
+		m.removedlifecycle_transitions = make(map[uuid.UUID]struct{})
+	}
+	for i := range ids {
+		delete(m.lifecycle_transitions, ids[i])
+		m.removedlifecycle_transitions[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedLifecycleTransitions returns the removed IDs of the "lifecycle_transitions" edge to the CommerceLifecycleTransition entity.
+func (m *CommerceMutation) RemovedLifecycleTransitionsIDs() (ids []uuid.UUID) {
+	for id := range m.removedlifecycle_transitions {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// LifecycleTransitionsIDs returns the "lifecycle_transitions" edge IDs in the mutation.
+func (m *CommerceMutation) LifecycleTransitionsIDs() (ids []uuid.UUID) {
+	for id := range m.lifecycle_transitions {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetLifecycleTransitions resets all changes to the "lifecycle_transitions" edge.
+func (m *CommerceMutation) ResetLifecycleTransitions() {
+	m.lifecycle_transitions = nil
+	m.clearedlifecycle_transitions = false
+	m.removedlifecycle_transitions = nil
+}
+
 // Where appends a list predicates to the CommerceMutation builder.
 func (m *CommerceMutation) Where(ps ...predicate.Commerce) {
 	m.predicates = append(m.predicates, ps...)
@@ -19311,7 +19539,7 @@ func (m *CommerceMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *CommerceMutation) AddedEdges() []string {
-	edges := make([]string, 0, 5)
+	edges := make([]string, 0, 6)
 	if m.tenant != nil {
 		edges = append(edges, commerce.EdgeTenant)
 	}
@@ -19326,6 +19554,9 @@ func (m *CommerceMutation) AddedEdges() []string {
 	}
 	if m.activities != nil {
 		edges = append(edges, commerce.EdgeActivities)
+	}
+	if m.lifecycle_transitions != nil {
+		edges = append(edges, commerce.EdgeLifecycleTransitions)
 	}
 	return edges
 }
@@ -19362,13 +19593,19 @@ func (m *CommerceMutation) AddedIDs(name string) []ent.Value {
 			ids = append(ids, id)
 		}
 		return ids
+	case commerce.EdgeLifecycleTransitions:
+		ids := make([]ent.Value, 0, len(m.lifecycle_transitions))
+		for id := range m.lifecycle_transitions {
+			ids = append(ids, id)
+		}
+		return ids
 	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *CommerceMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 5)
+	edges := make([]string, 0, 6)
 	if m.removedaddresses != nil {
 		edges = append(edges, commerce.EdgeAddresses)
 	}
@@ -19380,6 +19617,9 @@ func (m *CommerceMutation) RemovedEdges() []string {
 	}
 	if m.removedactivities != nil {
 		edges = append(edges, commerce.EdgeActivities)
+	}
+	if m.removedlifecycle_transitions != nil {
+		edges = append(edges, commerce.EdgeLifecycleTransitions)
 	}
 	return edges
 }
@@ -19412,13 +19652,19 @@ func (m *CommerceMutation) RemovedIDs(name string) []ent.Value {
 			ids = append(ids, id)
 		}
 		return ids
+	case commerce.EdgeLifecycleTransitions:
+		ids := make([]ent.Value, 0, len(m.removedlifecycle_transitions))
+		for id := range m.removedlifecycle_transitions {
+			ids = append(ids, id)
+		}
+		return ids
 	}
 	return nil
 }
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *CommerceMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 5)
+	edges := make([]string, 0, 6)
 	if m.clearedtenant {
 		edges = append(edges, commerce.EdgeTenant)
 	}
@@ -19433,6 +19679,9 @@ func (m *CommerceMutation) ClearedEdges() []string {
 	}
 	if m.clearedactivities {
 		edges = append(edges, commerce.EdgeActivities)
+	}
+	if m.clearedlifecycle_transitions {
+		edges = append(edges, commerce.EdgeLifecycleTransitions)
 	}
 	return edges
 }
@@ -19451,6 +19700,8 @@ func (m *CommerceMutation) EdgeCleared(name string) bool {
 		return m.clearedlifecycle_snapshots
 	case commerce.EdgeActivities:
 		return m.clearedactivities
+	case commerce.EdgeLifecycleTransitions:
+		return m.clearedlifecycle_transitions
 	}
 	return false
 }
@@ -19484,6 +19735,9 @@ func (m *CommerceMutation) ResetEdge(name string) error {
 		return nil
 	case commerce.EdgeActivities:
 		m.ResetActivities()
+		return nil
+	case commerce.EdgeLifecycleTransitions:
+		m.ResetLifecycleTransitions()
 		return nil
 	}
 	return fmt.Errorf("unknown Commerce edge %s", name)
@@ -22000,6 +22254,8 @@ type CommerceLifecycleSnapshotMutation struct {
 	stage                             *commercelifecyclesnapshot.Stage
 	last_computed_at                  *time.Time
 	state_changed_at                  *time.Time
+	prior_stage                       *string
+	prior_code                        *string
 	clearedFields                     map[string]struct{}
 	tenant                            *uuid.UUID
 	clearedtenant                     bool
@@ -22525,6 +22781,104 @@ func (m *CommerceLifecycleSnapshotMutation) ResetStateChangedAt() {
 	m.state_changed_at = nil
 }
 
+// SetPriorStage sets the "prior_stage" field.
+func (m *CommerceLifecycleSnapshotMutation) SetPriorStage(s string) {
+	m.prior_stage = &s
+}
+
+// PriorStage returns the value of the "prior_stage" field in the mutation.
+func (m *CommerceLifecycleSnapshotMutation) PriorStage() (r string, exists bool) {
+	v := m.prior_stage
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPriorStage returns the old "prior_stage" field's value of the CommerceLifecycleSnapshot entity.
+// If the CommerceLifecycleSnapshot object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CommerceLifecycleSnapshotMutation) OldPriorStage(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPriorStage is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPriorStage requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPriorStage: %w", err)
+	}
+	return oldValue.PriorStage, nil
+}
+
+// ClearPriorStage clears the value of the "prior_stage" field.
+func (m *CommerceLifecycleSnapshotMutation) ClearPriorStage() {
+	m.prior_stage = nil
+	m.clearedFields[commercelifecyclesnapshot.FieldPriorStage] = struct{}{}
+}
+
+// PriorStageCleared returns if the "prior_stage" field was cleared in this mutation.
+func (m *CommerceLifecycleSnapshotMutation) PriorStageCleared() bool {
+	_, ok := m.clearedFields[commercelifecyclesnapshot.FieldPriorStage]
+	return ok
+}
+
+// ResetPriorStage resets all changes to the "prior_stage" field.
+func (m *CommerceLifecycleSnapshotMutation) ResetPriorStage() {
+	m.prior_stage = nil
+	delete(m.clearedFields, commercelifecyclesnapshot.FieldPriorStage)
+}
+
+// SetPriorCode sets the "prior_code" field.
+func (m *CommerceLifecycleSnapshotMutation) SetPriorCode(s string) {
+	m.prior_code = &s
+}
+
+// PriorCode returns the value of the "prior_code" field in the mutation.
+func (m *CommerceLifecycleSnapshotMutation) PriorCode() (r string, exists bool) {
+	v := m.prior_code
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPriorCode returns the old "prior_code" field's value of the CommerceLifecycleSnapshot entity.
+// If the CommerceLifecycleSnapshot object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CommerceLifecycleSnapshotMutation) OldPriorCode(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPriorCode is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPriorCode requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPriorCode: %w", err)
+	}
+	return oldValue.PriorCode, nil
+}
+
+// ClearPriorCode clears the value of the "prior_code" field.
+func (m *CommerceLifecycleSnapshotMutation) ClearPriorCode() {
+	m.prior_code = nil
+	m.clearedFields[commercelifecyclesnapshot.FieldPriorCode] = struct{}{}
+}
+
+// PriorCodeCleared returns if the "prior_code" field was cleared in this mutation.
+func (m *CommerceLifecycleSnapshotMutation) PriorCodeCleared() bool {
+	_, ok := m.clearedFields[commercelifecyclesnapshot.FieldPriorCode]
+	return ok
+}
+
+// ResetPriorCode resets all changes to the "prior_code" field.
+func (m *CommerceLifecycleSnapshotMutation) ResetPriorCode() {
+	m.prior_code = nil
+	delete(m.clearedFields, commercelifecyclesnapshot.FieldPriorCode)
+}
+
 // ClearTenant clears the "tenant" edge to the Tenant entity.
 func (m *CommerceLifecycleSnapshotMutation) ClearTenant() {
 	m.clearedtenant = true
@@ -22640,7 +22994,7 @@ func (m *CommerceLifecycleSnapshotMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *CommerceLifecycleSnapshotMutation) Fields() []string {
-	fields := make([]string, 0, 11)
+	fields := make([]string, 0, 13)
 	if m.created_at != nil {
 		fields = append(fields, commercelifecyclesnapshot.FieldCreatedAt)
 	}
@@ -22674,6 +23028,12 @@ func (m *CommerceLifecycleSnapshotMutation) Fields() []string {
 	if m.state_changed_at != nil {
 		fields = append(fields, commercelifecyclesnapshot.FieldStateChangedAt)
 	}
+	if m.prior_stage != nil {
+		fields = append(fields, commercelifecyclesnapshot.FieldPriorStage)
+	}
+	if m.prior_code != nil {
+		fields = append(fields, commercelifecyclesnapshot.FieldPriorCode)
+	}
 	return fields
 }
 
@@ -22704,6 +23064,10 @@ func (m *CommerceLifecycleSnapshotMutation) Field(name string) (ent.Value, bool)
 		return m.LastComputedAt()
 	case commercelifecyclesnapshot.FieldStateChangedAt:
 		return m.StateChangedAt()
+	case commercelifecyclesnapshot.FieldPriorStage:
+		return m.PriorStage()
+	case commercelifecyclesnapshot.FieldPriorCode:
+		return m.PriorCode()
 	}
 	return nil, false
 }
@@ -22735,6 +23099,10 @@ func (m *CommerceLifecycleSnapshotMutation) OldField(ctx context.Context, name s
 		return m.OldLastComputedAt(ctx)
 	case commercelifecyclesnapshot.FieldStateChangedAt:
 		return m.OldStateChangedAt(ctx)
+	case commercelifecyclesnapshot.FieldPriorStage:
+		return m.OldPriorStage(ctx)
+	case commercelifecyclesnapshot.FieldPriorCode:
+		return m.OldPriorCode(ctx)
 	}
 	return nil, fmt.Errorf("unknown CommerceLifecycleSnapshot field %s", name)
 }
@@ -22821,6 +23189,20 @@ func (m *CommerceLifecycleSnapshotMutation) SetField(name string, value ent.Valu
 		}
 		m.SetStateChangedAt(v)
 		return nil
+	case commercelifecyclesnapshot.FieldPriorStage:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPriorStage(v)
+		return nil
+	case commercelifecyclesnapshot.FieldPriorCode:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPriorCode(v)
+		return nil
 	}
 	return fmt.Errorf("unknown CommerceLifecycleSnapshot field %s", name)
 }
@@ -22854,6 +23236,12 @@ func (m *CommerceLifecycleSnapshotMutation) ClearedFields() []string {
 	if m.FieldCleared(commercelifecyclesnapshot.FieldExternalID) {
 		fields = append(fields, commercelifecyclesnapshot.FieldExternalID)
 	}
+	if m.FieldCleared(commercelifecyclesnapshot.FieldPriorStage) {
+		fields = append(fields, commercelifecyclesnapshot.FieldPriorStage)
+	}
+	if m.FieldCleared(commercelifecyclesnapshot.FieldPriorCode) {
+		fields = append(fields, commercelifecyclesnapshot.FieldPriorCode)
+	}
 	return fields
 }
 
@@ -22870,6 +23258,12 @@ func (m *CommerceLifecycleSnapshotMutation) ClearField(name string) error {
 	switch name {
 	case commercelifecyclesnapshot.FieldExternalID:
 		m.ClearExternalID()
+		return nil
+	case commercelifecyclesnapshot.FieldPriorStage:
+		m.ClearPriorStage()
+		return nil
+	case commercelifecyclesnapshot.FieldPriorCode:
+		m.ClearPriorCode()
 		return nil
 	}
 	return fmt.Errorf("unknown CommerceLifecycleSnapshot nullable field %s", name)
@@ -22911,6 +23305,12 @@ func (m *CommerceLifecycleSnapshotMutation) ResetField(name string) error {
 		return nil
 	case commercelifecyclesnapshot.FieldStateChangedAt:
 		m.ResetStateChangedAt()
+		return nil
+	case commercelifecyclesnapshot.FieldPriorStage:
+		m.ResetPriorStage()
+		return nil
+	case commercelifecyclesnapshot.FieldPriorCode:
+		m.ResetPriorCode()
 		return nil
 	}
 	return fmt.Errorf("unknown CommerceLifecycleSnapshot field %s", name)
@@ -23024,6 +23424,1265 @@ func (m *CommerceLifecycleSnapshotMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown CommerceLifecycleSnapshot edge %s", name)
+}
+
+// CommerceLifecycleTransitionMutation represents an operation that mutates the CommerceLifecycleTransition nodes in the graph.
+type CommerceLifecycleTransitionMutation struct {
+	config
+	op                                Op
+	typ                               string
+	id                                *uuid.UUID
+	created_at                        *time.Time
+	updated_at                        *time.Time
+	from_stage                        *commercelifecycletransition.FromStage
+	from_code                         *string
+	to_stage                          *commercelifecycletransition.ToStage
+	to_code                           *string
+	state_changed_at                  *time.Time
+	last_computed_at                  *time.Time
+	config_hash                       *string
+	run_id                            *uuid.UUID
+	source                            *commercelifecycletransition.Source
+	clearedFields                     map[string]struct{}
+	tenant                            *uuid.UUID
+	clearedtenant                     bool
+	commerce                          *uuid.UUID
+	clearedcommerce                   bool
+	activity_generation_config        *uuid.UUID
+	clearedactivity_generation_config bool
+	done                              bool
+	oldValue                          func(context.Context) (*CommerceLifecycleTransition, error)
+	predicates                        []predicate.CommerceLifecycleTransition
+}
+
+var _ ent.Mutation = (*CommerceLifecycleTransitionMutation)(nil)
+
+// commercelifecycletransitionOption allows management of the mutation configuration using functional options.
+type commercelifecycletransitionOption func(*CommerceLifecycleTransitionMutation)
+
+// newCommerceLifecycleTransitionMutation creates new mutation for the CommerceLifecycleTransition entity.
+func newCommerceLifecycleTransitionMutation(c config, op Op, opts ...commercelifecycletransitionOption) *CommerceLifecycleTransitionMutation {
+	m := &CommerceLifecycleTransitionMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeCommerceLifecycleTransition,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withCommerceLifecycleTransitionID sets the ID field of the mutation.
+func withCommerceLifecycleTransitionID(id uuid.UUID) commercelifecycletransitionOption {
+	return func(m *CommerceLifecycleTransitionMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *CommerceLifecycleTransition
+		)
+		m.oldValue = func(ctx context.Context) (*CommerceLifecycleTransition, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().CommerceLifecycleTransition.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withCommerceLifecycleTransition sets the old CommerceLifecycleTransition of the mutation.
+func withCommerceLifecycleTransition(node *CommerceLifecycleTransition) commercelifecycletransitionOption {
+	return func(m *CommerceLifecycleTransitionMutation) {
+		m.oldValue = func(context.Context) (*CommerceLifecycleTransition, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m CommerceLifecycleTransitionMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m CommerceLifecycleTransitionMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of CommerceLifecycleTransition entities.
+func (m *CommerceLifecycleTransitionMutation) SetID(id uuid.UUID) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *CommerceLifecycleTransitionMutation) ID() (id uuid.UUID, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *CommerceLifecycleTransitionMutation) IDs(ctx context.Context) ([]uuid.UUID, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []uuid.UUID{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().CommerceLifecycleTransition.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *CommerceLifecycleTransitionMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *CommerceLifecycleTransitionMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the CommerceLifecycleTransition entity.
+// If the CommerceLifecycleTransition object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CommerceLifecycleTransitionMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *CommerceLifecycleTransitionMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *CommerceLifecycleTransitionMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *CommerceLifecycleTransitionMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the CommerceLifecycleTransition entity.
+// If the CommerceLifecycleTransition object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CommerceLifecycleTransitionMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *CommerceLifecycleTransitionMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetTenantID sets the "tenant_id" field.
+func (m *CommerceLifecycleTransitionMutation) SetTenantID(u uuid.UUID) {
+	m.tenant = &u
+}
+
+// TenantID returns the value of the "tenant_id" field in the mutation.
+func (m *CommerceLifecycleTransitionMutation) TenantID() (r uuid.UUID, exists bool) {
+	v := m.tenant
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTenantID returns the old "tenant_id" field's value of the CommerceLifecycleTransition entity.
+// If the CommerceLifecycleTransition object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CommerceLifecycleTransitionMutation) OldTenantID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTenantID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTenantID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTenantID: %w", err)
+	}
+	return oldValue.TenantID, nil
+}
+
+// ResetTenantID resets all changes to the "tenant_id" field.
+func (m *CommerceLifecycleTransitionMutation) ResetTenantID() {
+	m.tenant = nil
+}
+
+// SetCommerceID sets the "commerce_id" field.
+func (m *CommerceLifecycleTransitionMutation) SetCommerceID(u uuid.UUID) {
+	m.commerce = &u
+}
+
+// CommerceID returns the value of the "commerce_id" field in the mutation.
+func (m *CommerceLifecycleTransitionMutation) CommerceID() (r uuid.UUID, exists bool) {
+	v := m.commerce
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCommerceID returns the old "commerce_id" field's value of the CommerceLifecycleTransition entity.
+// If the CommerceLifecycleTransition object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CommerceLifecycleTransitionMutation) OldCommerceID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCommerceID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCommerceID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCommerceID: %w", err)
+	}
+	return oldValue.CommerceID, nil
+}
+
+// ResetCommerceID resets all changes to the "commerce_id" field.
+func (m *CommerceLifecycleTransitionMutation) ResetCommerceID() {
+	m.commerce = nil
+}
+
+// SetActivityGenerationConfigID sets the "activity_generation_config_id" field.
+func (m *CommerceLifecycleTransitionMutation) SetActivityGenerationConfigID(u uuid.UUID) {
+	m.activity_generation_config = &u
+}
+
+// ActivityGenerationConfigID returns the value of the "activity_generation_config_id" field in the mutation.
+func (m *CommerceLifecycleTransitionMutation) ActivityGenerationConfigID() (r uuid.UUID, exists bool) {
+	v := m.activity_generation_config
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldActivityGenerationConfigID returns the old "activity_generation_config_id" field's value of the CommerceLifecycleTransition entity.
+// If the CommerceLifecycleTransition object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CommerceLifecycleTransitionMutation) OldActivityGenerationConfigID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldActivityGenerationConfigID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldActivityGenerationConfigID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldActivityGenerationConfigID: %w", err)
+	}
+	return oldValue.ActivityGenerationConfigID, nil
+}
+
+// ResetActivityGenerationConfigID resets all changes to the "activity_generation_config_id" field.
+func (m *CommerceLifecycleTransitionMutation) ResetActivityGenerationConfigID() {
+	m.activity_generation_config = nil
+}
+
+// SetFromStage sets the "from_stage" field.
+func (m *CommerceLifecycleTransitionMutation) SetFromStage(cs commercelifecycletransition.FromStage) {
+	m.from_stage = &cs
+}
+
+// FromStage returns the value of the "from_stage" field in the mutation.
+func (m *CommerceLifecycleTransitionMutation) FromStage() (r commercelifecycletransition.FromStage, exists bool) {
+	v := m.from_stage
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldFromStage returns the old "from_stage" field's value of the CommerceLifecycleTransition entity.
+// If the CommerceLifecycleTransition object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CommerceLifecycleTransitionMutation) OldFromStage(ctx context.Context) (v *commercelifecycletransition.FromStage, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldFromStage is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldFromStage requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldFromStage: %w", err)
+	}
+	return oldValue.FromStage, nil
+}
+
+// ClearFromStage clears the value of the "from_stage" field.
+func (m *CommerceLifecycleTransitionMutation) ClearFromStage() {
+	m.from_stage = nil
+	m.clearedFields[commercelifecycletransition.FieldFromStage] = struct{}{}
+}
+
+// FromStageCleared returns if the "from_stage" field was cleared in this mutation.
+func (m *CommerceLifecycleTransitionMutation) FromStageCleared() bool {
+	_, ok := m.clearedFields[commercelifecycletransition.FieldFromStage]
+	return ok
+}
+
+// ResetFromStage resets all changes to the "from_stage" field.
+func (m *CommerceLifecycleTransitionMutation) ResetFromStage() {
+	m.from_stage = nil
+	delete(m.clearedFields, commercelifecycletransition.FieldFromStage)
+}
+
+// SetFromCode sets the "from_code" field.
+func (m *CommerceLifecycleTransitionMutation) SetFromCode(s string) {
+	m.from_code = &s
+}
+
+// FromCode returns the value of the "from_code" field in the mutation.
+func (m *CommerceLifecycleTransitionMutation) FromCode() (r string, exists bool) {
+	v := m.from_code
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldFromCode returns the old "from_code" field's value of the CommerceLifecycleTransition entity.
+// If the CommerceLifecycleTransition object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CommerceLifecycleTransitionMutation) OldFromCode(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldFromCode is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldFromCode requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldFromCode: %w", err)
+	}
+	return oldValue.FromCode, nil
+}
+
+// ClearFromCode clears the value of the "from_code" field.
+func (m *CommerceLifecycleTransitionMutation) ClearFromCode() {
+	m.from_code = nil
+	m.clearedFields[commercelifecycletransition.FieldFromCode] = struct{}{}
+}
+
+// FromCodeCleared returns if the "from_code" field was cleared in this mutation.
+func (m *CommerceLifecycleTransitionMutation) FromCodeCleared() bool {
+	_, ok := m.clearedFields[commercelifecycletransition.FieldFromCode]
+	return ok
+}
+
+// ResetFromCode resets all changes to the "from_code" field.
+func (m *CommerceLifecycleTransitionMutation) ResetFromCode() {
+	m.from_code = nil
+	delete(m.clearedFields, commercelifecycletransition.FieldFromCode)
+}
+
+// SetToStage sets the "to_stage" field.
+func (m *CommerceLifecycleTransitionMutation) SetToStage(cs commercelifecycletransition.ToStage) {
+	m.to_stage = &cs
+}
+
+// ToStage returns the value of the "to_stage" field in the mutation.
+func (m *CommerceLifecycleTransitionMutation) ToStage() (r commercelifecycletransition.ToStage, exists bool) {
+	v := m.to_stage
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldToStage returns the old "to_stage" field's value of the CommerceLifecycleTransition entity.
+// If the CommerceLifecycleTransition object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CommerceLifecycleTransitionMutation) OldToStage(ctx context.Context) (v commercelifecycletransition.ToStage, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldToStage is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldToStage requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldToStage: %w", err)
+	}
+	return oldValue.ToStage, nil
+}
+
+// ResetToStage resets all changes to the "to_stage" field.
+func (m *CommerceLifecycleTransitionMutation) ResetToStage() {
+	m.to_stage = nil
+}
+
+// SetToCode sets the "to_code" field.
+func (m *CommerceLifecycleTransitionMutation) SetToCode(s string) {
+	m.to_code = &s
+}
+
+// ToCode returns the value of the "to_code" field in the mutation.
+func (m *CommerceLifecycleTransitionMutation) ToCode() (r string, exists bool) {
+	v := m.to_code
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldToCode returns the old "to_code" field's value of the CommerceLifecycleTransition entity.
+// If the CommerceLifecycleTransition object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CommerceLifecycleTransitionMutation) OldToCode(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldToCode is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldToCode requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldToCode: %w", err)
+	}
+	return oldValue.ToCode, nil
+}
+
+// ResetToCode resets all changes to the "to_code" field.
+func (m *CommerceLifecycleTransitionMutation) ResetToCode() {
+	m.to_code = nil
+}
+
+// SetStateChangedAt sets the "state_changed_at" field.
+func (m *CommerceLifecycleTransitionMutation) SetStateChangedAt(t time.Time) {
+	m.state_changed_at = &t
+}
+
+// StateChangedAt returns the value of the "state_changed_at" field in the mutation.
+func (m *CommerceLifecycleTransitionMutation) StateChangedAt() (r time.Time, exists bool) {
+	v := m.state_changed_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldStateChangedAt returns the old "state_changed_at" field's value of the CommerceLifecycleTransition entity.
+// If the CommerceLifecycleTransition object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CommerceLifecycleTransitionMutation) OldStateChangedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldStateChangedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldStateChangedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldStateChangedAt: %w", err)
+	}
+	return oldValue.StateChangedAt, nil
+}
+
+// ResetStateChangedAt resets all changes to the "state_changed_at" field.
+func (m *CommerceLifecycleTransitionMutation) ResetStateChangedAt() {
+	m.state_changed_at = nil
+}
+
+// SetLastComputedAt sets the "last_computed_at" field.
+func (m *CommerceLifecycleTransitionMutation) SetLastComputedAt(t time.Time) {
+	m.last_computed_at = &t
+}
+
+// LastComputedAt returns the value of the "last_computed_at" field in the mutation.
+func (m *CommerceLifecycleTransitionMutation) LastComputedAt() (r time.Time, exists bool) {
+	v := m.last_computed_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLastComputedAt returns the old "last_computed_at" field's value of the CommerceLifecycleTransition entity.
+// If the CommerceLifecycleTransition object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CommerceLifecycleTransitionMutation) OldLastComputedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLastComputedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLastComputedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLastComputedAt: %w", err)
+	}
+	return oldValue.LastComputedAt, nil
+}
+
+// ResetLastComputedAt resets all changes to the "last_computed_at" field.
+func (m *CommerceLifecycleTransitionMutation) ResetLastComputedAt() {
+	m.last_computed_at = nil
+}
+
+// SetConfigHash sets the "config_hash" field.
+func (m *CommerceLifecycleTransitionMutation) SetConfigHash(s string) {
+	m.config_hash = &s
+}
+
+// ConfigHash returns the value of the "config_hash" field in the mutation.
+func (m *CommerceLifecycleTransitionMutation) ConfigHash() (r string, exists bool) {
+	v := m.config_hash
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldConfigHash returns the old "config_hash" field's value of the CommerceLifecycleTransition entity.
+// If the CommerceLifecycleTransition object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CommerceLifecycleTransitionMutation) OldConfigHash(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldConfigHash is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldConfigHash requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldConfigHash: %w", err)
+	}
+	return oldValue.ConfigHash, nil
+}
+
+// ClearConfigHash clears the value of the "config_hash" field.
+func (m *CommerceLifecycleTransitionMutation) ClearConfigHash() {
+	m.config_hash = nil
+	m.clearedFields[commercelifecycletransition.FieldConfigHash] = struct{}{}
+}
+
+// ConfigHashCleared returns if the "config_hash" field was cleared in this mutation.
+func (m *CommerceLifecycleTransitionMutation) ConfigHashCleared() bool {
+	_, ok := m.clearedFields[commercelifecycletransition.FieldConfigHash]
+	return ok
+}
+
+// ResetConfigHash resets all changes to the "config_hash" field.
+func (m *CommerceLifecycleTransitionMutation) ResetConfigHash() {
+	m.config_hash = nil
+	delete(m.clearedFields, commercelifecycletransition.FieldConfigHash)
+}
+
+// SetRunID sets the "run_id" field.
+func (m *CommerceLifecycleTransitionMutation) SetRunID(u uuid.UUID) {
+	m.run_id = &u
+}
+
+// RunID returns the value of the "run_id" field in the mutation.
+func (m *CommerceLifecycleTransitionMutation) RunID() (r uuid.UUID, exists bool) {
+	v := m.run_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRunID returns the old "run_id" field's value of the CommerceLifecycleTransition entity.
+// If the CommerceLifecycleTransition object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CommerceLifecycleTransitionMutation) OldRunID(ctx context.Context) (v *uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRunID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRunID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRunID: %w", err)
+	}
+	return oldValue.RunID, nil
+}
+
+// ClearRunID clears the value of the "run_id" field.
+func (m *CommerceLifecycleTransitionMutation) ClearRunID() {
+	m.run_id = nil
+	m.clearedFields[commercelifecycletransition.FieldRunID] = struct{}{}
+}
+
+// RunIDCleared returns if the "run_id" field was cleared in this mutation.
+func (m *CommerceLifecycleTransitionMutation) RunIDCleared() bool {
+	_, ok := m.clearedFields[commercelifecycletransition.FieldRunID]
+	return ok
+}
+
+// ResetRunID resets all changes to the "run_id" field.
+func (m *CommerceLifecycleTransitionMutation) ResetRunID() {
+	m.run_id = nil
+	delete(m.clearedFields, commercelifecycletransition.FieldRunID)
+}
+
+// SetSource sets the "source" field.
+func (m *CommerceLifecycleTransitionMutation) SetSource(c commercelifecycletransition.Source) {
+	m.source = &c
+}
+
+// Source returns the value of the "source" field in the mutation.
+func (m *CommerceLifecycleTransitionMutation) Source() (r commercelifecycletransition.Source, exists bool) {
+	v := m.source
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSource returns the old "source" field's value of the CommerceLifecycleTransition entity.
+// If the CommerceLifecycleTransition object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CommerceLifecycleTransitionMutation) OldSource(ctx context.Context) (v commercelifecycletransition.Source, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSource is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSource requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSource: %w", err)
+	}
+	return oldValue.Source, nil
+}
+
+// ResetSource resets all changes to the "source" field.
+func (m *CommerceLifecycleTransitionMutation) ResetSource() {
+	m.source = nil
+}
+
+// ClearTenant clears the "tenant" edge to the Tenant entity.
+func (m *CommerceLifecycleTransitionMutation) ClearTenant() {
+	m.clearedtenant = true
+	m.clearedFields[commercelifecycletransition.FieldTenantID] = struct{}{}
+}
+
+// TenantCleared reports if the "tenant" edge to the Tenant entity was cleared.
+func (m *CommerceLifecycleTransitionMutation) TenantCleared() bool {
+	return m.clearedtenant
+}
+
+// TenantIDs returns the "tenant" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// TenantID instead. It exists only for internal usage by the builders.
+func (m *CommerceLifecycleTransitionMutation) TenantIDs() (ids []uuid.UUID) {
+	if id := m.tenant; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetTenant resets all changes to the "tenant" edge.
+func (m *CommerceLifecycleTransitionMutation) ResetTenant() {
+	m.tenant = nil
+	m.clearedtenant = false
+}
+
+// ClearCommerce clears the "commerce" edge to the Commerce entity.
+func (m *CommerceLifecycleTransitionMutation) ClearCommerce() {
+	m.clearedcommerce = true
+	m.clearedFields[commercelifecycletransition.FieldCommerceID] = struct{}{}
+}
+
+// CommerceCleared reports if the "commerce" edge to the Commerce entity was cleared.
+func (m *CommerceLifecycleTransitionMutation) CommerceCleared() bool {
+	return m.clearedcommerce
+}
+
+// CommerceIDs returns the "commerce" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// CommerceID instead. It exists only for internal usage by the builders.
+func (m *CommerceLifecycleTransitionMutation) CommerceIDs() (ids []uuid.UUID) {
+	if id := m.commerce; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetCommerce resets all changes to the "commerce" edge.
+func (m *CommerceLifecycleTransitionMutation) ResetCommerce() {
+	m.commerce = nil
+	m.clearedcommerce = false
+}
+
+// ClearActivityGenerationConfig clears the "activity_generation_config" edge to the ActivityGenerationConfig entity.
+func (m *CommerceLifecycleTransitionMutation) ClearActivityGenerationConfig() {
+	m.clearedactivity_generation_config = true
+	m.clearedFields[commercelifecycletransition.FieldActivityGenerationConfigID] = struct{}{}
+}
+
+// ActivityGenerationConfigCleared reports if the "activity_generation_config" edge to the ActivityGenerationConfig entity was cleared.
+func (m *CommerceLifecycleTransitionMutation) ActivityGenerationConfigCleared() bool {
+	return m.clearedactivity_generation_config
+}
+
+// ActivityGenerationConfigIDs returns the "activity_generation_config" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// ActivityGenerationConfigID instead. It exists only for internal usage by the builders.
+func (m *CommerceLifecycleTransitionMutation) ActivityGenerationConfigIDs() (ids []uuid.UUID) {
+	if id := m.activity_generation_config; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetActivityGenerationConfig resets all changes to the "activity_generation_config" edge.
+func (m *CommerceLifecycleTransitionMutation) ResetActivityGenerationConfig() {
+	m.activity_generation_config = nil
+	m.clearedactivity_generation_config = false
+}
+
+// Where appends a list predicates to the CommerceLifecycleTransitionMutation builder.
+func (m *CommerceLifecycleTransitionMutation) Where(ps ...predicate.CommerceLifecycleTransition) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the CommerceLifecycleTransitionMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *CommerceLifecycleTransitionMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.CommerceLifecycleTransition, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *CommerceLifecycleTransitionMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *CommerceLifecycleTransitionMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (CommerceLifecycleTransition).
+func (m *CommerceLifecycleTransitionMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *CommerceLifecycleTransitionMutation) Fields() []string {
+	fields := make([]string, 0, 14)
+	if m.created_at != nil {
+		fields = append(fields, commercelifecycletransition.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, commercelifecycletransition.FieldUpdatedAt)
+	}
+	if m.tenant != nil {
+		fields = append(fields, commercelifecycletransition.FieldTenantID)
+	}
+	if m.commerce != nil {
+		fields = append(fields, commercelifecycletransition.FieldCommerceID)
+	}
+	if m.activity_generation_config != nil {
+		fields = append(fields, commercelifecycletransition.FieldActivityGenerationConfigID)
+	}
+	if m.from_stage != nil {
+		fields = append(fields, commercelifecycletransition.FieldFromStage)
+	}
+	if m.from_code != nil {
+		fields = append(fields, commercelifecycletransition.FieldFromCode)
+	}
+	if m.to_stage != nil {
+		fields = append(fields, commercelifecycletransition.FieldToStage)
+	}
+	if m.to_code != nil {
+		fields = append(fields, commercelifecycletransition.FieldToCode)
+	}
+	if m.state_changed_at != nil {
+		fields = append(fields, commercelifecycletransition.FieldStateChangedAt)
+	}
+	if m.last_computed_at != nil {
+		fields = append(fields, commercelifecycletransition.FieldLastComputedAt)
+	}
+	if m.config_hash != nil {
+		fields = append(fields, commercelifecycletransition.FieldConfigHash)
+	}
+	if m.run_id != nil {
+		fields = append(fields, commercelifecycletransition.FieldRunID)
+	}
+	if m.source != nil {
+		fields = append(fields, commercelifecycletransition.FieldSource)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *CommerceLifecycleTransitionMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case commercelifecycletransition.FieldCreatedAt:
+		return m.CreatedAt()
+	case commercelifecycletransition.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case commercelifecycletransition.FieldTenantID:
+		return m.TenantID()
+	case commercelifecycletransition.FieldCommerceID:
+		return m.CommerceID()
+	case commercelifecycletransition.FieldActivityGenerationConfigID:
+		return m.ActivityGenerationConfigID()
+	case commercelifecycletransition.FieldFromStage:
+		return m.FromStage()
+	case commercelifecycletransition.FieldFromCode:
+		return m.FromCode()
+	case commercelifecycletransition.FieldToStage:
+		return m.ToStage()
+	case commercelifecycletransition.FieldToCode:
+		return m.ToCode()
+	case commercelifecycletransition.FieldStateChangedAt:
+		return m.StateChangedAt()
+	case commercelifecycletransition.FieldLastComputedAt:
+		return m.LastComputedAt()
+	case commercelifecycletransition.FieldConfigHash:
+		return m.ConfigHash()
+	case commercelifecycletransition.FieldRunID:
+		return m.RunID()
+	case commercelifecycletransition.FieldSource:
+		return m.Source()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *CommerceLifecycleTransitionMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case commercelifecycletransition.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case commercelifecycletransition.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case commercelifecycletransition.FieldTenantID:
+		return m.OldTenantID(ctx)
+	case commercelifecycletransition.FieldCommerceID:
+		return m.OldCommerceID(ctx)
+	case commercelifecycletransition.FieldActivityGenerationConfigID:
+		return m.OldActivityGenerationConfigID(ctx)
+	case commercelifecycletransition.FieldFromStage:
+		return m.OldFromStage(ctx)
+	case commercelifecycletransition.FieldFromCode:
+		return m.OldFromCode(ctx)
+	case commercelifecycletransition.FieldToStage:
+		return m.OldToStage(ctx)
+	case commercelifecycletransition.FieldToCode:
+		return m.OldToCode(ctx)
+	case commercelifecycletransition.FieldStateChangedAt:
+		return m.OldStateChangedAt(ctx)
+	case commercelifecycletransition.FieldLastComputedAt:
+		return m.OldLastComputedAt(ctx)
+	case commercelifecycletransition.FieldConfigHash:
+		return m.OldConfigHash(ctx)
+	case commercelifecycletransition.FieldRunID:
+		return m.OldRunID(ctx)
+	case commercelifecycletransition.FieldSource:
+		return m.OldSource(ctx)
+	}
+	return nil, fmt.Errorf("unknown CommerceLifecycleTransition field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *CommerceLifecycleTransitionMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case commercelifecycletransition.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case commercelifecycletransition.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case commercelifecycletransition.FieldTenantID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTenantID(v)
+		return nil
+	case commercelifecycletransition.FieldCommerceID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCommerceID(v)
+		return nil
+	case commercelifecycletransition.FieldActivityGenerationConfigID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetActivityGenerationConfigID(v)
+		return nil
+	case commercelifecycletransition.FieldFromStage:
+		v, ok := value.(commercelifecycletransition.FromStage)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetFromStage(v)
+		return nil
+	case commercelifecycletransition.FieldFromCode:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetFromCode(v)
+		return nil
+	case commercelifecycletransition.FieldToStage:
+		v, ok := value.(commercelifecycletransition.ToStage)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetToStage(v)
+		return nil
+	case commercelifecycletransition.FieldToCode:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetToCode(v)
+		return nil
+	case commercelifecycletransition.FieldStateChangedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStateChangedAt(v)
+		return nil
+	case commercelifecycletransition.FieldLastComputedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLastComputedAt(v)
+		return nil
+	case commercelifecycletransition.FieldConfigHash:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetConfigHash(v)
+		return nil
+	case commercelifecycletransition.FieldRunID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRunID(v)
+		return nil
+	case commercelifecycletransition.FieldSource:
+		v, ok := value.(commercelifecycletransition.Source)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSource(v)
+		return nil
+	}
+	return fmt.Errorf("unknown CommerceLifecycleTransition field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *CommerceLifecycleTransitionMutation) AddedFields() []string {
+	return nil
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *CommerceLifecycleTransitionMutation) AddedField(name string) (ent.Value, bool) {
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *CommerceLifecycleTransitionMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown CommerceLifecycleTransition numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *CommerceLifecycleTransitionMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(commercelifecycletransition.FieldFromStage) {
+		fields = append(fields, commercelifecycletransition.FieldFromStage)
+	}
+	if m.FieldCleared(commercelifecycletransition.FieldFromCode) {
+		fields = append(fields, commercelifecycletransition.FieldFromCode)
+	}
+	if m.FieldCleared(commercelifecycletransition.FieldConfigHash) {
+		fields = append(fields, commercelifecycletransition.FieldConfigHash)
+	}
+	if m.FieldCleared(commercelifecycletransition.FieldRunID) {
+		fields = append(fields, commercelifecycletransition.FieldRunID)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *CommerceLifecycleTransitionMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *CommerceLifecycleTransitionMutation) ClearField(name string) error {
+	switch name {
+	case commercelifecycletransition.FieldFromStage:
+		m.ClearFromStage()
+		return nil
+	case commercelifecycletransition.FieldFromCode:
+		m.ClearFromCode()
+		return nil
+	case commercelifecycletransition.FieldConfigHash:
+		m.ClearConfigHash()
+		return nil
+	case commercelifecycletransition.FieldRunID:
+		m.ClearRunID()
+		return nil
+	}
+	return fmt.Errorf("unknown CommerceLifecycleTransition nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *CommerceLifecycleTransitionMutation) ResetField(name string) error {
+	switch name {
+	case commercelifecycletransition.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case commercelifecycletransition.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case commercelifecycletransition.FieldTenantID:
+		m.ResetTenantID()
+		return nil
+	case commercelifecycletransition.FieldCommerceID:
+		m.ResetCommerceID()
+		return nil
+	case commercelifecycletransition.FieldActivityGenerationConfigID:
+		m.ResetActivityGenerationConfigID()
+		return nil
+	case commercelifecycletransition.FieldFromStage:
+		m.ResetFromStage()
+		return nil
+	case commercelifecycletransition.FieldFromCode:
+		m.ResetFromCode()
+		return nil
+	case commercelifecycletransition.FieldToStage:
+		m.ResetToStage()
+		return nil
+	case commercelifecycletransition.FieldToCode:
+		m.ResetToCode()
+		return nil
+	case commercelifecycletransition.FieldStateChangedAt:
+		m.ResetStateChangedAt()
+		return nil
+	case commercelifecycletransition.FieldLastComputedAt:
+		m.ResetLastComputedAt()
+		return nil
+	case commercelifecycletransition.FieldConfigHash:
+		m.ResetConfigHash()
+		return nil
+	case commercelifecycletransition.FieldRunID:
+		m.ResetRunID()
+		return nil
+	case commercelifecycletransition.FieldSource:
+		m.ResetSource()
+		return nil
+	}
+	return fmt.Errorf("unknown CommerceLifecycleTransition field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *CommerceLifecycleTransitionMutation) AddedEdges() []string {
+	edges := make([]string, 0, 3)
+	if m.tenant != nil {
+		edges = append(edges, commercelifecycletransition.EdgeTenant)
+	}
+	if m.commerce != nil {
+		edges = append(edges, commercelifecycletransition.EdgeCommerce)
+	}
+	if m.activity_generation_config != nil {
+		edges = append(edges, commercelifecycletransition.EdgeActivityGenerationConfig)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *CommerceLifecycleTransitionMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case commercelifecycletransition.EdgeTenant:
+		if id := m.tenant; id != nil {
+			return []ent.Value{*id}
+		}
+	case commercelifecycletransition.EdgeCommerce:
+		if id := m.commerce; id != nil {
+			return []ent.Value{*id}
+		}
+	case commercelifecycletransition.EdgeActivityGenerationConfig:
+		if id := m.activity_generation_config; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *CommerceLifecycleTransitionMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 3)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *CommerceLifecycleTransitionMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *CommerceLifecycleTransitionMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 3)
+	if m.clearedtenant {
+		edges = append(edges, commercelifecycletransition.EdgeTenant)
+	}
+	if m.clearedcommerce {
+		edges = append(edges, commercelifecycletransition.EdgeCommerce)
+	}
+	if m.clearedactivity_generation_config {
+		edges = append(edges, commercelifecycletransition.EdgeActivityGenerationConfig)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *CommerceLifecycleTransitionMutation) EdgeCleared(name string) bool {
+	switch name {
+	case commercelifecycletransition.EdgeTenant:
+		return m.clearedtenant
+	case commercelifecycletransition.EdgeCommerce:
+		return m.clearedcommerce
+	case commercelifecycletransition.EdgeActivityGenerationConfig:
+		return m.clearedactivity_generation_config
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *CommerceLifecycleTransitionMutation) ClearEdge(name string) error {
+	switch name {
+	case commercelifecycletransition.EdgeTenant:
+		m.ClearTenant()
+		return nil
+	case commercelifecycletransition.EdgeCommerce:
+		m.ClearCommerce()
+		return nil
+	case commercelifecycletransition.EdgeActivityGenerationConfig:
+		m.ClearActivityGenerationConfig()
+		return nil
+	}
+	return fmt.Errorf("unknown CommerceLifecycleTransition unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *CommerceLifecycleTransitionMutation) ResetEdge(name string) error {
+	switch name {
+	case commercelifecycletransition.EdgeTenant:
+		m.ResetTenant()
+		return nil
+	case commercelifecycletransition.EdgeCommerce:
+		m.ResetCommerce()
+		return nil
+	case commercelifecycletransition.EdgeActivityGenerationConfig:
+		m.ResetActivityGenerationConfig()
+		return nil
+	}
+	return fmt.Errorf("unknown CommerceLifecycleTransition edge %s", name)
 }
 
 // CommerceUserMutation represents an operation that mutates the CommerceUser nodes in the graph.
@@ -31612,6 +33271,1644 @@ func (m *IdempotencyRecordMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown IdempotencyRecord edge %s", name)
+}
+
+// LifecycleRunMutation represents an operation that mutates the LifecycleRun nodes in the graph.
+type LifecycleRunMutation struct {
+	config
+	op                                Op
+	typ                               string
+	id                                *uuid.UUID
+	created_at                        *time.Time
+	updated_at                        *time.Time
+	status                            *lifecyclerun.Status
+	trigger                           *lifecyclerun.Trigger
+	as_of                             *time.Time
+	dry_run                           *bool
+	config_hashes                     *lifecycle.ConfigHashes
+	started_at                        *time.Time
+	finished_at                       *time.Time
+	counts                            *lifecycle.RunCounts
+	by_state                          *[]lifecycle.StateCount
+	appendby_state                    []lifecycle.StateCount
+	error                             *string
+	scheduled_for                     *string
+	claim                             *uuid.UUID
+	lease_until                       *time.Time
+	attempts                          *int
+	addattempts                       *int
+	clearedFields                     map[string]struct{}
+	tenant                            *uuid.UUID
+	clearedtenant                     bool
+	project                           *uuid.UUID
+	clearedproject                    bool
+	activity_generation_config        *uuid.UUID
+	clearedactivity_generation_config bool
+	done                              bool
+	oldValue                          func(context.Context) (*LifecycleRun, error)
+	predicates                        []predicate.LifecycleRun
+}
+
+var _ ent.Mutation = (*LifecycleRunMutation)(nil)
+
+// lifecyclerunOption allows management of the mutation configuration using functional options.
+type lifecyclerunOption func(*LifecycleRunMutation)
+
+// newLifecycleRunMutation creates new mutation for the LifecycleRun entity.
+func newLifecycleRunMutation(c config, op Op, opts ...lifecyclerunOption) *LifecycleRunMutation {
+	m := &LifecycleRunMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeLifecycleRun,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withLifecycleRunID sets the ID field of the mutation.
+func withLifecycleRunID(id uuid.UUID) lifecyclerunOption {
+	return func(m *LifecycleRunMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *LifecycleRun
+		)
+		m.oldValue = func(ctx context.Context) (*LifecycleRun, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().LifecycleRun.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withLifecycleRun sets the old LifecycleRun of the mutation.
+func withLifecycleRun(node *LifecycleRun) lifecyclerunOption {
+	return func(m *LifecycleRunMutation) {
+		m.oldValue = func(context.Context) (*LifecycleRun, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m LifecycleRunMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m LifecycleRunMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of LifecycleRun entities.
+func (m *LifecycleRunMutation) SetID(id uuid.UUID) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *LifecycleRunMutation) ID() (id uuid.UUID, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *LifecycleRunMutation) IDs(ctx context.Context) ([]uuid.UUID, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []uuid.UUID{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().LifecycleRun.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *LifecycleRunMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *LifecycleRunMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the LifecycleRun entity.
+// If the LifecycleRun object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LifecycleRunMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *LifecycleRunMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *LifecycleRunMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *LifecycleRunMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the LifecycleRun entity.
+// If the LifecycleRun object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LifecycleRunMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *LifecycleRunMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetTenantID sets the "tenant_id" field.
+func (m *LifecycleRunMutation) SetTenantID(u uuid.UUID) {
+	m.tenant = &u
+}
+
+// TenantID returns the value of the "tenant_id" field in the mutation.
+func (m *LifecycleRunMutation) TenantID() (r uuid.UUID, exists bool) {
+	v := m.tenant
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTenantID returns the old "tenant_id" field's value of the LifecycleRun entity.
+// If the LifecycleRun object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LifecycleRunMutation) OldTenantID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTenantID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTenantID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTenantID: %w", err)
+	}
+	return oldValue.TenantID, nil
+}
+
+// ResetTenantID resets all changes to the "tenant_id" field.
+func (m *LifecycleRunMutation) ResetTenantID() {
+	m.tenant = nil
+}
+
+// SetProjectID sets the "project_id" field.
+func (m *LifecycleRunMutation) SetProjectID(u uuid.UUID) {
+	m.project = &u
+}
+
+// ProjectID returns the value of the "project_id" field in the mutation.
+func (m *LifecycleRunMutation) ProjectID() (r uuid.UUID, exists bool) {
+	v := m.project
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldProjectID returns the old "project_id" field's value of the LifecycleRun entity.
+// If the LifecycleRun object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LifecycleRunMutation) OldProjectID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldProjectID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldProjectID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldProjectID: %w", err)
+	}
+	return oldValue.ProjectID, nil
+}
+
+// ResetProjectID resets all changes to the "project_id" field.
+func (m *LifecycleRunMutation) ResetProjectID() {
+	m.project = nil
+}
+
+// SetActivityGenerationConfigID sets the "activity_generation_config_id" field.
+func (m *LifecycleRunMutation) SetActivityGenerationConfigID(u uuid.UUID) {
+	m.activity_generation_config = &u
+}
+
+// ActivityGenerationConfigID returns the value of the "activity_generation_config_id" field in the mutation.
+func (m *LifecycleRunMutation) ActivityGenerationConfigID() (r uuid.UUID, exists bool) {
+	v := m.activity_generation_config
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldActivityGenerationConfigID returns the old "activity_generation_config_id" field's value of the LifecycleRun entity.
+// If the LifecycleRun object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LifecycleRunMutation) OldActivityGenerationConfigID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldActivityGenerationConfigID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldActivityGenerationConfigID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldActivityGenerationConfigID: %w", err)
+	}
+	return oldValue.ActivityGenerationConfigID, nil
+}
+
+// ResetActivityGenerationConfigID resets all changes to the "activity_generation_config_id" field.
+func (m *LifecycleRunMutation) ResetActivityGenerationConfigID() {
+	m.activity_generation_config = nil
+}
+
+// SetStatus sets the "status" field.
+func (m *LifecycleRunMutation) SetStatus(l lifecyclerun.Status) {
+	m.status = &l
+}
+
+// Status returns the value of the "status" field in the mutation.
+func (m *LifecycleRunMutation) Status() (r lifecyclerun.Status, exists bool) {
+	v := m.status
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldStatus returns the old "status" field's value of the LifecycleRun entity.
+// If the LifecycleRun object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LifecycleRunMutation) OldStatus(ctx context.Context) (v lifecyclerun.Status, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldStatus is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldStatus requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldStatus: %w", err)
+	}
+	return oldValue.Status, nil
+}
+
+// ResetStatus resets all changes to the "status" field.
+func (m *LifecycleRunMutation) ResetStatus() {
+	m.status = nil
+}
+
+// SetTrigger sets the "trigger" field.
+func (m *LifecycleRunMutation) SetTrigger(l lifecyclerun.Trigger) {
+	m.trigger = &l
+}
+
+// Trigger returns the value of the "trigger" field in the mutation.
+func (m *LifecycleRunMutation) Trigger() (r lifecyclerun.Trigger, exists bool) {
+	v := m.trigger
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTrigger returns the old "trigger" field's value of the LifecycleRun entity.
+// If the LifecycleRun object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LifecycleRunMutation) OldTrigger(ctx context.Context) (v lifecyclerun.Trigger, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTrigger is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTrigger requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTrigger: %w", err)
+	}
+	return oldValue.Trigger, nil
+}
+
+// ResetTrigger resets all changes to the "trigger" field.
+func (m *LifecycleRunMutation) ResetTrigger() {
+	m.trigger = nil
+}
+
+// SetAsOf sets the "as_of" field.
+func (m *LifecycleRunMutation) SetAsOf(t time.Time) {
+	m.as_of = &t
+}
+
+// AsOf returns the value of the "as_of" field in the mutation.
+func (m *LifecycleRunMutation) AsOf() (r time.Time, exists bool) {
+	v := m.as_of
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAsOf returns the old "as_of" field's value of the LifecycleRun entity.
+// If the LifecycleRun object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LifecycleRunMutation) OldAsOf(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAsOf is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAsOf requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAsOf: %w", err)
+	}
+	return oldValue.AsOf, nil
+}
+
+// ResetAsOf resets all changes to the "as_of" field.
+func (m *LifecycleRunMutation) ResetAsOf() {
+	m.as_of = nil
+}
+
+// SetDryRun sets the "dry_run" field.
+func (m *LifecycleRunMutation) SetDryRun(b bool) {
+	m.dry_run = &b
+}
+
+// DryRun returns the value of the "dry_run" field in the mutation.
+func (m *LifecycleRunMutation) DryRun() (r bool, exists bool) {
+	v := m.dry_run
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDryRun returns the old "dry_run" field's value of the LifecycleRun entity.
+// If the LifecycleRun object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LifecycleRunMutation) OldDryRun(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDryRun is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDryRun requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDryRun: %w", err)
+	}
+	return oldValue.DryRun, nil
+}
+
+// ResetDryRun resets all changes to the "dry_run" field.
+func (m *LifecycleRunMutation) ResetDryRun() {
+	m.dry_run = nil
+}
+
+// SetConfigHashes sets the "config_hashes" field.
+func (m *LifecycleRunMutation) SetConfigHashes(lh lifecycle.ConfigHashes) {
+	m.config_hashes = &lh
+}
+
+// ConfigHashes returns the value of the "config_hashes" field in the mutation.
+func (m *LifecycleRunMutation) ConfigHashes() (r lifecycle.ConfigHashes, exists bool) {
+	v := m.config_hashes
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldConfigHashes returns the old "config_hashes" field's value of the LifecycleRun entity.
+// If the LifecycleRun object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LifecycleRunMutation) OldConfigHashes(ctx context.Context) (v lifecycle.ConfigHashes, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldConfigHashes is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldConfigHashes requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldConfigHashes: %w", err)
+	}
+	return oldValue.ConfigHashes, nil
+}
+
+// ClearConfigHashes clears the value of the "config_hashes" field.
+func (m *LifecycleRunMutation) ClearConfigHashes() {
+	m.config_hashes = nil
+	m.clearedFields[lifecyclerun.FieldConfigHashes] = struct{}{}
+}
+
+// ConfigHashesCleared returns if the "config_hashes" field was cleared in this mutation.
+func (m *LifecycleRunMutation) ConfigHashesCleared() bool {
+	_, ok := m.clearedFields[lifecyclerun.FieldConfigHashes]
+	return ok
+}
+
+// ResetConfigHashes resets all changes to the "config_hashes" field.
+func (m *LifecycleRunMutation) ResetConfigHashes() {
+	m.config_hashes = nil
+	delete(m.clearedFields, lifecyclerun.FieldConfigHashes)
+}
+
+// SetStartedAt sets the "started_at" field.
+func (m *LifecycleRunMutation) SetStartedAt(t time.Time) {
+	m.started_at = &t
+}
+
+// StartedAt returns the value of the "started_at" field in the mutation.
+func (m *LifecycleRunMutation) StartedAt() (r time.Time, exists bool) {
+	v := m.started_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldStartedAt returns the old "started_at" field's value of the LifecycleRun entity.
+// If the LifecycleRun object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LifecycleRunMutation) OldStartedAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldStartedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldStartedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldStartedAt: %w", err)
+	}
+	return oldValue.StartedAt, nil
+}
+
+// ClearStartedAt clears the value of the "started_at" field.
+func (m *LifecycleRunMutation) ClearStartedAt() {
+	m.started_at = nil
+	m.clearedFields[lifecyclerun.FieldStartedAt] = struct{}{}
+}
+
+// StartedAtCleared returns if the "started_at" field was cleared in this mutation.
+func (m *LifecycleRunMutation) StartedAtCleared() bool {
+	_, ok := m.clearedFields[lifecyclerun.FieldStartedAt]
+	return ok
+}
+
+// ResetStartedAt resets all changes to the "started_at" field.
+func (m *LifecycleRunMutation) ResetStartedAt() {
+	m.started_at = nil
+	delete(m.clearedFields, lifecyclerun.FieldStartedAt)
+}
+
+// SetFinishedAt sets the "finished_at" field.
+func (m *LifecycleRunMutation) SetFinishedAt(t time.Time) {
+	m.finished_at = &t
+}
+
+// FinishedAt returns the value of the "finished_at" field in the mutation.
+func (m *LifecycleRunMutation) FinishedAt() (r time.Time, exists bool) {
+	v := m.finished_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldFinishedAt returns the old "finished_at" field's value of the LifecycleRun entity.
+// If the LifecycleRun object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LifecycleRunMutation) OldFinishedAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldFinishedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldFinishedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldFinishedAt: %w", err)
+	}
+	return oldValue.FinishedAt, nil
+}
+
+// ClearFinishedAt clears the value of the "finished_at" field.
+func (m *LifecycleRunMutation) ClearFinishedAt() {
+	m.finished_at = nil
+	m.clearedFields[lifecyclerun.FieldFinishedAt] = struct{}{}
+}
+
+// FinishedAtCleared returns if the "finished_at" field was cleared in this mutation.
+func (m *LifecycleRunMutation) FinishedAtCleared() bool {
+	_, ok := m.clearedFields[lifecyclerun.FieldFinishedAt]
+	return ok
+}
+
+// ResetFinishedAt resets all changes to the "finished_at" field.
+func (m *LifecycleRunMutation) ResetFinishedAt() {
+	m.finished_at = nil
+	delete(m.clearedFields, lifecyclerun.FieldFinishedAt)
+}
+
+// SetCounts sets the "counts" field.
+func (m *LifecycleRunMutation) SetCounts(lc lifecycle.RunCounts) {
+	m.counts = &lc
+}
+
+// Counts returns the value of the "counts" field in the mutation.
+func (m *LifecycleRunMutation) Counts() (r lifecycle.RunCounts, exists bool) {
+	v := m.counts
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCounts returns the old "counts" field's value of the LifecycleRun entity.
+// If the LifecycleRun object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LifecycleRunMutation) OldCounts(ctx context.Context) (v lifecycle.RunCounts, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCounts is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCounts requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCounts: %w", err)
+	}
+	return oldValue.Counts, nil
+}
+
+// ResetCounts resets all changes to the "counts" field.
+func (m *LifecycleRunMutation) ResetCounts() {
+	m.counts = nil
+}
+
+// SetByState sets the "by_state" field.
+func (m *LifecycleRunMutation) SetByState(lc []lifecycle.StateCount) {
+	m.by_state = &lc
+	m.appendby_state = nil
+}
+
+// ByState returns the value of the "by_state" field in the mutation.
+func (m *LifecycleRunMutation) ByState() (r []lifecycle.StateCount, exists bool) {
+	v := m.by_state
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldByState returns the old "by_state" field's value of the LifecycleRun entity.
+// If the LifecycleRun object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LifecycleRunMutation) OldByState(ctx context.Context) (v []lifecycle.StateCount, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldByState is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldByState requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldByState: %w", err)
+	}
+	return oldValue.ByState, nil
+}
+
+// AppendByState adds lc to the "by_state" field.
+func (m *LifecycleRunMutation) AppendByState(lc []lifecycle.StateCount) {
+	m.appendby_state = append(m.appendby_state, lc...)
+}
+
+// AppendedByState returns the list of values that were appended to the "by_state" field in this mutation.
+func (m *LifecycleRunMutation) AppendedByState() ([]lifecycle.StateCount, bool) {
+	if len(m.appendby_state) == 0 {
+		return nil, false
+	}
+	return m.appendby_state, true
+}
+
+// ResetByState resets all changes to the "by_state" field.
+func (m *LifecycleRunMutation) ResetByState() {
+	m.by_state = nil
+	m.appendby_state = nil
+}
+
+// SetError sets the "error" field.
+func (m *LifecycleRunMutation) SetError(s string) {
+	m.error = &s
+}
+
+// Error returns the value of the "error" field in the mutation.
+func (m *LifecycleRunMutation) Error() (r string, exists bool) {
+	v := m.error
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldError returns the old "error" field's value of the LifecycleRun entity.
+// If the LifecycleRun object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LifecycleRunMutation) OldError(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldError is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldError requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldError: %w", err)
+	}
+	return oldValue.Error, nil
+}
+
+// ClearError clears the value of the "error" field.
+func (m *LifecycleRunMutation) ClearError() {
+	m.error = nil
+	m.clearedFields[lifecyclerun.FieldError] = struct{}{}
+}
+
+// ErrorCleared returns if the "error" field was cleared in this mutation.
+func (m *LifecycleRunMutation) ErrorCleared() bool {
+	_, ok := m.clearedFields[lifecyclerun.FieldError]
+	return ok
+}
+
+// ResetError resets all changes to the "error" field.
+func (m *LifecycleRunMutation) ResetError() {
+	m.error = nil
+	delete(m.clearedFields, lifecyclerun.FieldError)
+}
+
+// SetScheduledFor sets the "scheduled_for" field.
+func (m *LifecycleRunMutation) SetScheduledFor(s string) {
+	m.scheduled_for = &s
+}
+
+// ScheduledFor returns the value of the "scheduled_for" field in the mutation.
+func (m *LifecycleRunMutation) ScheduledFor() (r string, exists bool) {
+	v := m.scheduled_for
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldScheduledFor returns the old "scheduled_for" field's value of the LifecycleRun entity.
+// If the LifecycleRun object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LifecycleRunMutation) OldScheduledFor(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldScheduledFor is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldScheduledFor requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldScheduledFor: %w", err)
+	}
+	return oldValue.ScheduledFor, nil
+}
+
+// ClearScheduledFor clears the value of the "scheduled_for" field.
+func (m *LifecycleRunMutation) ClearScheduledFor() {
+	m.scheduled_for = nil
+	m.clearedFields[lifecyclerun.FieldScheduledFor] = struct{}{}
+}
+
+// ScheduledForCleared returns if the "scheduled_for" field was cleared in this mutation.
+func (m *LifecycleRunMutation) ScheduledForCleared() bool {
+	_, ok := m.clearedFields[lifecyclerun.FieldScheduledFor]
+	return ok
+}
+
+// ResetScheduledFor resets all changes to the "scheduled_for" field.
+func (m *LifecycleRunMutation) ResetScheduledFor() {
+	m.scheduled_for = nil
+	delete(m.clearedFields, lifecyclerun.FieldScheduledFor)
+}
+
+// SetClaim sets the "claim" field.
+func (m *LifecycleRunMutation) SetClaim(u uuid.UUID) {
+	m.claim = &u
+}
+
+// Claim returns the value of the "claim" field in the mutation.
+func (m *LifecycleRunMutation) Claim() (r uuid.UUID, exists bool) {
+	v := m.claim
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldClaim returns the old "claim" field's value of the LifecycleRun entity.
+// If the LifecycleRun object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LifecycleRunMutation) OldClaim(ctx context.Context) (v *uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldClaim is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldClaim requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldClaim: %w", err)
+	}
+	return oldValue.Claim, nil
+}
+
+// ClearClaim clears the value of the "claim" field.
+func (m *LifecycleRunMutation) ClearClaim() {
+	m.claim = nil
+	m.clearedFields[lifecyclerun.FieldClaim] = struct{}{}
+}
+
+// ClaimCleared returns if the "claim" field was cleared in this mutation.
+func (m *LifecycleRunMutation) ClaimCleared() bool {
+	_, ok := m.clearedFields[lifecyclerun.FieldClaim]
+	return ok
+}
+
+// ResetClaim resets all changes to the "claim" field.
+func (m *LifecycleRunMutation) ResetClaim() {
+	m.claim = nil
+	delete(m.clearedFields, lifecyclerun.FieldClaim)
+}
+
+// SetLeaseUntil sets the "lease_until" field.
+func (m *LifecycleRunMutation) SetLeaseUntil(t time.Time) {
+	m.lease_until = &t
+}
+
+// LeaseUntil returns the value of the "lease_until" field in the mutation.
+func (m *LifecycleRunMutation) LeaseUntil() (r time.Time, exists bool) {
+	v := m.lease_until
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLeaseUntil returns the old "lease_until" field's value of the LifecycleRun entity.
+// If the LifecycleRun object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LifecycleRunMutation) OldLeaseUntil(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLeaseUntil is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLeaseUntil requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLeaseUntil: %w", err)
+	}
+	return oldValue.LeaseUntil, nil
+}
+
+// ClearLeaseUntil clears the value of the "lease_until" field.
+func (m *LifecycleRunMutation) ClearLeaseUntil() {
+	m.lease_until = nil
+	m.clearedFields[lifecyclerun.FieldLeaseUntil] = struct{}{}
+}
+
+// LeaseUntilCleared returns if the "lease_until" field was cleared in this mutation.
+func (m *LifecycleRunMutation) LeaseUntilCleared() bool {
+	_, ok := m.clearedFields[lifecyclerun.FieldLeaseUntil]
+	return ok
+}
+
+// ResetLeaseUntil resets all changes to the "lease_until" field.
+func (m *LifecycleRunMutation) ResetLeaseUntil() {
+	m.lease_until = nil
+	delete(m.clearedFields, lifecyclerun.FieldLeaseUntil)
+}
+
+// SetAttempts sets the "attempts" field.
+func (m *LifecycleRunMutation) SetAttempts(i int) {
+	m.attempts = &i
+	m.addattempts = nil
+}
+
+// Attempts returns the value of the "attempts" field in the mutation.
+func (m *LifecycleRunMutation) Attempts() (r int, exists bool) {
+	v := m.attempts
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAttempts returns the old "attempts" field's value of the LifecycleRun entity.
+// If the LifecycleRun object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LifecycleRunMutation) OldAttempts(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAttempts is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAttempts requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAttempts: %w", err)
+	}
+	return oldValue.Attempts, nil
+}
+
+// AddAttempts adds i to the "attempts" field.
+func (m *LifecycleRunMutation) AddAttempts(i int) {
+	if m.addattempts != nil {
+		*m.addattempts += i
+	} else {
+		m.addattempts = &i
+	}
+}
+
+// AddedAttempts returns the value that was added to the "attempts" field in this mutation.
+func (m *LifecycleRunMutation) AddedAttempts() (r int, exists bool) {
+	v := m.addattempts
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetAttempts resets all changes to the "attempts" field.
+func (m *LifecycleRunMutation) ResetAttempts() {
+	m.attempts = nil
+	m.addattempts = nil
+}
+
+// ClearTenant clears the "tenant" edge to the Tenant entity.
+func (m *LifecycleRunMutation) ClearTenant() {
+	m.clearedtenant = true
+	m.clearedFields[lifecyclerun.FieldTenantID] = struct{}{}
+}
+
+// TenantCleared reports if the "tenant" edge to the Tenant entity was cleared.
+func (m *LifecycleRunMutation) TenantCleared() bool {
+	return m.clearedtenant
+}
+
+// TenantIDs returns the "tenant" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// TenantID instead. It exists only for internal usage by the builders.
+func (m *LifecycleRunMutation) TenantIDs() (ids []uuid.UUID) {
+	if id := m.tenant; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetTenant resets all changes to the "tenant" edge.
+func (m *LifecycleRunMutation) ResetTenant() {
+	m.tenant = nil
+	m.clearedtenant = false
+}
+
+// ClearProject clears the "project" edge to the Project entity.
+func (m *LifecycleRunMutation) ClearProject() {
+	m.clearedproject = true
+	m.clearedFields[lifecyclerun.FieldProjectID] = struct{}{}
+}
+
+// ProjectCleared reports if the "project" edge to the Project entity was cleared.
+func (m *LifecycleRunMutation) ProjectCleared() bool {
+	return m.clearedproject
+}
+
+// ProjectIDs returns the "project" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// ProjectID instead. It exists only for internal usage by the builders.
+func (m *LifecycleRunMutation) ProjectIDs() (ids []uuid.UUID) {
+	if id := m.project; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetProject resets all changes to the "project" edge.
+func (m *LifecycleRunMutation) ResetProject() {
+	m.project = nil
+	m.clearedproject = false
+}
+
+// ClearActivityGenerationConfig clears the "activity_generation_config" edge to the ActivityGenerationConfig entity.
+func (m *LifecycleRunMutation) ClearActivityGenerationConfig() {
+	m.clearedactivity_generation_config = true
+	m.clearedFields[lifecyclerun.FieldActivityGenerationConfigID] = struct{}{}
+}
+
+// ActivityGenerationConfigCleared reports if the "activity_generation_config" edge to the ActivityGenerationConfig entity was cleared.
+func (m *LifecycleRunMutation) ActivityGenerationConfigCleared() bool {
+	return m.clearedactivity_generation_config
+}
+
+// ActivityGenerationConfigIDs returns the "activity_generation_config" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// ActivityGenerationConfigID instead. It exists only for internal usage by the builders.
+func (m *LifecycleRunMutation) ActivityGenerationConfigIDs() (ids []uuid.UUID) {
+	if id := m.activity_generation_config; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetActivityGenerationConfig resets all changes to the "activity_generation_config" edge.
+func (m *LifecycleRunMutation) ResetActivityGenerationConfig() {
+	m.activity_generation_config = nil
+	m.clearedactivity_generation_config = false
+}
+
+// Where appends a list predicates to the LifecycleRunMutation builder.
+func (m *LifecycleRunMutation) Where(ps ...predicate.LifecycleRun) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the LifecycleRunMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *LifecycleRunMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.LifecycleRun, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *LifecycleRunMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *LifecycleRunMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (LifecycleRun).
+func (m *LifecycleRunMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *LifecycleRunMutation) Fields() []string {
+	fields := make([]string, 0, 19)
+	if m.created_at != nil {
+		fields = append(fields, lifecyclerun.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, lifecyclerun.FieldUpdatedAt)
+	}
+	if m.tenant != nil {
+		fields = append(fields, lifecyclerun.FieldTenantID)
+	}
+	if m.project != nil {
+		fields = append(fields, lifecyclerun.FieldProjectID)
+	}
+	if m.activity_generation_config != nil {
+		fields = append(fields, lifecyclerun.FieldActivityGenerationConfigID)
+	}
+	if m.status != nil {
+		fields = append(fields, lifecyclerun.FieldStatus)
+	}
+	if m.trigger != nil {
+		fields = append(fields, lifecyclerun.FieldTrigger)
+	}
+	if m.as_of != nil {
+		fields = append(fields, lifecyclerun.FieldAsOf)
+	}
+	if m.dry_run != nil {
+		fields = append(fields, lifecyclerun.FieldDryRun)
+	}
+	if m.config_hashes != nil {
+		fields = append(fields, lifecyclerun.FieldConfigHashes)
+	}
+	if m.started_at != nil {
+		fields = append(fields, lifecyclerun.FieldStartedAt)
+	}
+	if m.finished_at != nil {
+		fields = append(fields, lifecyclerun.FieldFinishedAt)
+	}
+	if m.counts != nil {
+		fields = append(fields, lifecyclerun.FieldCounts)
+	}
+	if m.by_state != nil {
+		fields = append(fields, lifecyclerun.FieldByState)
+	}
+	if m.error != nil {
+		fields = append(fields, lifecyclerun.FieldError)
+	}
+	if m.scheduled_for != nil {
+		fields = append(fields, lifecyclerun.FieldScheduledFor)
+	}
+	if m.claim != nil {
+		fields = append(fields, lifecyclerun.FieldClaim)
+	}
+	if m.lease_until != nil {
+		fields = append(fields, lifecyclerun.FieldLeaseUntil)
+	}
+	if m.attempts != nil {
+		fields = append(fields, lifecyclerun.FieldAttempts)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *LifecycleRunMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case lifecyclerun.FieldCreatedAt:
+		return m.CreatedAt()
+	case lifecyclerun.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case lifecyclerun.FieldTenantID:
+		return m.TenantID()
+	case lifecyclerun.FieldProjectID:
+		return m.ProjectID()
+	case lifecyclerun.FieldActivityGenerationConfigID:
+		return m.ActivityGenerationConfigID()
+	case lifecyclerun.FieldStatus:
+		return m.Status()
+	case lifecyclerun.FieldTrigger:
+		return m.Trigger()
+	case lifecyclerun.FieldAsOf:
+		return m.AsOf()
+	case lifecyclerun.FieldDryRun:
+		return m.DryRun()
+	case lifecyclerun.FieldConfigHashes:
+		return m.ConfigHashes()
+	case lifecyclerun.FieldStartedAt:
+		return m.StartedAt()
+	case lifecyclerun.FieldFinishedAt:
+		return m.FinishedAt()
+	case lifecyclerun.FieldCounts:
+		return m.Counts()
+	case lifecyclerun.FieldByState:
+		return m.ByState()
+	case lifecyclerun.FieldError:
+		return m.Error()
+	case lifecyclerun.FieldScheduledFor:
+		return m.ScheduledFor()
+	case lifecyclerun.FieldClaim:
+		return m.Claim()
+	case lifecyclerun.FieldLeaseUntil:
+		return m.LeaseUntil()
+	case lifecyclerun.FieldAttempts:
+		return m.Attempts()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *LifecycleRunMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case lifecyclerun.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case lifecyclerun.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case lifecyclerun.FieldTenantID:
+		return m.OldTenantID(ctx)
+	case lifecyclerun.FieldProjectID:
+		return m.OldProjectID(ctx)
+	case lifecyclerun.FieldActivityGenerationConfigID:
+		return m.OldActivityGenerationConfigID(ctx)
+	case lifecyclerun.FieldStatus:
+		return m.OldStatus(ctx)
+	case lifecyclerun.FieldTrigger:
+		return m.OldTrigger(ctx)
+	case lifecyclerun.FieldAsOf:
+		return m.OldAsOf(ctx)
+	case lifecyclerun.FieldDryRun:
+		return m.OldDryRun(ctx)
+	case lifecyclerun.FieldConfigHashes:
+		return m.OldConfigHashes(ctx)
+	case lifecyclerun.FieldStartedAt:
+		return m.OldStartedAt(ctx)
+	case lifecyclerun.FieldFinishedAt:
+		return m.OldFinishedAt(ctx)
+	case lifecyclerun.FieldCounts:
+		return m.OldCounts(ctx)
+	case lifecyclerun.FieldByState:
+		return m.OldByState(ctx)
+	case lifecyclerun.FieldError:
+		return m.OldError(ctx)
+	case lifecyclerun.FieldScheduledFor:
+		return m.OldScheduledFor(ctx)
+	case lifecyclerun.FieldClaim:
+		return m.OldClaim(ctx)
+	case lifecyclerun.FieldLeaseUntil:
+		return m.OldLeaseUntil(ctx)
+	case lifecyclerun.FieldAttempts:
+		return m.OldAttempts(ctx)
+	}
+	return nil, fmt.Errorf("unknown LifecycleRun field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *LifecycleRunMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case lifecyclerun.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case lifecyclerun.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case lifecyclerun.FieldTenantID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTenantID(v)
+		return nil
+	case lifecyclerun.FieldProjectID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetProjectID(v)
+		return nil
+	case lifecyclerun.FieldActivityGenerationConfigID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetActivityGenerationConfigID(v)
+		return nil
+	case lifecyclerun.FieldStatus:
+		v, ok := value.(lifecyclerun.Status)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStatus(v)
+		return nil
+	case lifecyclerun.FieldTrigger:
+		v, ok := value.(lifecyclerun.Trigger)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTrigger(v)
+		return nil
+	case lifecyclerun.FieldAsOf:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAsOf(v)
+		return nil
+	case lifecyclerun.FieldDryRun:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDryRun(v)
+		return nil
+	case lifecyclerun.FieldConfigHashes:
+		v, ok := value.(lifecycle.ConfigHashes)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetConfigHashes(v)
+		return nil
+	case lifecyclerun.FieldStartedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStartedAt(v)
+		return nil
+	case lifecyclerun.FieldFinishedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetFinishedAt(v)
+		return nil
+	case lifecyclerun.FieldCounts:
+		v, ok := value.(lifecycle.RunCounts)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCounts(v)
+		return nil
+	case lifecyclerun.FieldByState:
+		v, ok := value.([]lifecycle.StateCount)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetByState(v)
+		return nil
+	case lifecyclerun.FieldError:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetError(v)
+		return nil
+	case lifecyclerun.FieldScheduledFor:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetScheduledFor(v)
+		return nil
+	case lifecyclerun.FieldClaim:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetClaim(v)
+		return nil
+	case lifecyclerun.FieldLeaseUntil:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLeaseUntil(v)
+		return nil
+	case lifecyclerun.FieldAttempts:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAttempts(v)
+		return nil
+	}
+	return fmt.Errorf("unknown LifecycleRun field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *LifecycleRunMutation) AddedFields() []string {
+	var fields []string
+	if m.addattempts != nil {
+		fields = append(fields, lifecyclerun.FieldAttempts)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *LifecycleRunMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case lifecyclerun.FieldAttempts:
+		return m.AddedAttempts()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *LifecycleRunMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case lifecyclerun.FieldAttempts:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddAttempts(v)
+		return nil
+	}
+	return fmt.Errorf("unknown LifecycleRun numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *LifecycleRunMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(lifecyclerun.FieldConfigHashes) {
+		fields = append(fields, lifecyclerun.FieldConfigHashes)
+	}
+	if m.FieldCleared(lifecyclerun.FieldStartedAt) {
+		fields = append(fields, lifecyclerun.FieldStartedAt)
+	}
+	if m.FieldCleared(lifecyclerun.FieldFinishedAt) {
+		fields = append(fields, lifecyclerun.FieldFinishedAt)
+	}
+	if m.FieldCleared(lifecyclerun.FieldError) {
+		fields = append(fields, lifecyclerun.FieldError)
+	}
+	if m.FieldCleared(lifecyclerun.FieldScheduledFor) {
+		fields = append(fields, lifecyclerun.FieldScheduledFor)
+	}
+	if m.FieldCleared(lifecyclerun.FieldClaim) {
+		fields = append(fields, lifecyclerun.FieldClaim)
+	}
+	if m.FieldCleared(lifecyclerun.FieldLeaseUntil) {
+		fields = append(fields, lifecyclerun.FieldLeaseUntil)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *LifecycleRunMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *LifecycleRunMutation) ClearField(name string) error {
+	switch name {
+	case lifecyclerun.FieldConfigHashes:
+		m.ClearConfigHashes()
+		return nil
+	case lifecyclerun.FieldStartedAt:
+		m.ClearStartedAt()
+		return nil
+	case lifecyclerun.FieldFinishedAt:
+		m.ClearFinishedAt()
+		return nil
+	case lifecyclerun.FieldError:
+		m.ClearError()
+		return nil
+	case lifecyclerun.FieldScheduledFor:
+		m.ClearScheduledFor()
+		return nil
+	case lifecyclerun.FieldClaim:
+		m.ClearClaim()
+		return nil
+	case lifecyclerun.FieldLeaseUntil:
+		m.ClearLeaseUntil()
+		return nil
+	}
+	return fmt.Errorf("unknown LifecycleRun nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *LifecycleRunMutation) ResetField(name string) error {
+	switch name {
+	case lifecyclerun.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case lifecyclerun.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case lifecyclerun.FieldTenantID:
+		m.ResetTenantID()
+		return nil
+	case lifecyclerun.FieldProjectID:
+		m.ResetProjectID()
+		return nil
+	case lifecyclerun.FieldActivityGenerationConfigID:
+		m.ResetActivityGenerationConfigID()
+		return nil
+	case lifecyclerun.FieldStatus:
+		m.ResetStatus()
+		return nil
+	case lifecyclerun.FieldTrigger:
+		m.ResetTrigger()
+		return nil
+	case lifecyclerun.FieldAsOf:
+		m.ResetAsOf()
+		return nil
+	case lifecyclerun.FieldDryRun:
+		m.ResetDryRun()
+		return nil
+	case lifecyclerun.FieldConfigHashes:
+		m.ResetConfigHashes()
+		return nil
+	case lifecyclerun.FieldStartedAt:
+		m.ResetStartedAt()
+		return nil
+	case lifecyclerun.FieldFinishedAt:
+		m.ResetFinishedAt()
+		return nil
+	case lifecyclerun.FieldCounts:
+		m.ResetCounts()
+		return nil
+	case lifecyclerun.FieldByState:
+		m.ResetByState()
+		return nil
+	case lifecyclerun.FieldError:
+		m.ResetError()
+		return nil
+	case lifecyclerun.FieldScheduledFor:
+		m.ResetScheduledFor()
+		return nil
+	case lifecyclerun.FieldClaim:
+		m.ResetClaim()
+		return nil
+	case lifecyclerun.FieldLeaseUntil:
+		m.ResetLeaseUntil()
+		return nil
+	case lifecyclerun.FieldAttempts:
+		m.ResetAttempts()
+		return nil
+	}
+	return fmt.Errorf("unknown LifecycleRun field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *LifecycleRunMutation) AddedEdges() []string {
+	edges := make([]string, 0, 3)
+	if m.tenant != nil {
+		edges = append(edges, lifecyclerun.EdgeTenant)
+	}
+	if m.project != nil {
+		edges = append(edges, lifecyclerun.EdgeProject)
+	}
+	if m.activity_generation_config != nil {
+		edges = append(edges, lifecyclerun.EdgeActivityGenerationConfig)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *LifecycleRunMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case lifecyclerun.EdgeTenant:
+		if id := m.tenant; id != nil {
+			return []ent.Value{*id}
+		}
+	case lifecyclerun.EdgeProject:
+		if id := m.project; id != nil {
+			return []ent.Value{*id}
+		}
+	case lifecyclerun.EdgeActivityGenerationConfig:
+		if id := m.activity_generation_config; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *LifecycleRunMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 3)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *LifecycleRunMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *LifecycleRunMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 3)
+	if m.clearedtenant {
+		edges = append(edges, lifecyclerun.EdgeTenant)
+	}
+	if m.clearedproject {
+		edges = append(edges, lifecyclerun.EdgeProject)
+	}
+	if m.clearedactivity_generation_config {
+		edges = append(edges, lifecyclerun.EdgeActivityGenerationConfig)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *LifecycleRunMutation) EdgeCleared(name string) bool {
+	switch name {
+	case lifecyclerun.EdgeTenant:
+		return m.clearedtenant
+	case lifecyclerun.EdgeProject:
+		return m.clearedproject
+	case lifecyclerun.EdgeActivityGenerationConfig:
+		return m.clearedactivity_generation_config
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *LifecycleRunMutation) ClearEdge(name string) error {
+	switch name {
+	case lifecyclerun.EdgeTenant:
+		m.ClearTenant()
+		return nil
+	case lifecyclerun.EdgeProject:
+		m.ClearProject()
+		return nil
+	case lifecyclerun.EdgeActivityGenerationConfig:
+		m.ClearActivityGenerationConfig()
+		return nil
+	}
+	return fmt.Errorf("unknown LifecycleRun unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *LifecycleRunMutation) ResetEdge(name string) error {
+	switch name {
+	case lifecyclerun.EdgeTenant:
+		m.ResetTenant()
+		return nil
+	case lifecyclerun.EdgeProject:
+		m.ResetProject()
+		return nil
+	case lifecyclerun.EdgeActivityGenerationConfig:
+		m.ResetActivityGenerationConfig()
+		return nil
+	}
+	return fmt.Errorf("unknown LifecycleRun edge %s", name)
 }
 
 // MembershipMutation represents an operation that mutates the Membership nodes in the graph.
@@ -44161,6 +47458,7 @@ type TenantMutation struct {
 	name_key           *string
 	time_zone          *string
 	day_cutoff         *string
+	lifecycle_run_time *string
 	is_active          *bool
 	clearedFields      map[string]struct{}
 	memberships        map[uuid.UUID]struct{}
@@ -44491,6 +47789,55 @@ func (m *TenantMutation) ResetDayCutoff() {
 	m.day_cutoff = nil
 }
 
+// SetLifecycleRunTime sets the "lifecycle_run_time" field.
+func (m *TenantMutation) SetLifecycleRunTime(s string) {
+	m.lifecycle_run_time = &s
+}
+
+// LifecycleRunTime returns the value of the "lifecycle_run_time" field in the mutation.
+func (m *TenantMutation) LifecycleRunTime() (r string, exists bool) {
+	v := m.lifecycle_run_time
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLifecycleRunTime returns the old "lifecycle_run_time" field's value of the Tenant entity.
+// If the Tenant object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *TenantMutation) OldLifecycleRunTime(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLifecycleRunTime is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLifecycleRunTime requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLifecycleRunTime: %w", err)
+	}
+	return oldValue.LifecycleRunTime, nil
+}
+
+// ClearLifecycleRunTime clears the value of the "lifecycle_run_time" field.
+func (m *TenantMutation) ClearLifecycleRunTime() {
+	m.lifecycle_run_time = nil
+	m.clearedFields[tenant.FieldLifecycleRunTime] = struct{}{}
+}
+
+// LifecycleRunTimeCleared returns if the "lifecycle_run_time" field was cleared in this mutation.
+func (m *TenantMutation) LifecycleRunTimeCleared() bool {
+	_, ok := m.clearedFields[tenant.FieldLifecycleRunTime]
+	return ok
+}
+
+// ResetLifecycleRunTime resets all changes to the "lifecycle_run_time" field.
+func (m *TenantMutation) ResetLifecycleRunTime() {
+	m.lifecycle_run_time = nil
+	delete(m.clearedFields, tenant.FieldLifecycleRunTime)
+}
+
 // SetIsActive sets the "is_active" field.
 func (m *TenantMutation) SetIsActive(b bool) {
 	m.is_active = &b
@@ -44615,7 +47962,7 @@ func (m *TenantMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *TenantMutation) Fields() []string {
-	fields := make([]string, 0, 7)
+	fields := make([]string, 0, 8)
 	if m.created_at != nil {
 		fields = append(fields, tenant.FieldCreatedAt)
 	}
@@ -44633,6 +47980,9 @@ func (m *TenantMutation) Fields() []string {
 	}
 	if m.day_cutoff != nil {
 		fields = append(fields, tenant.FieldDayCutoff)
+	}
+	if m.lifecycle_run_time != nil {
+		fields = append(fields, tenant.FieldLifecycleRunTime)
 	}
 	if m.is_active != nil {
 		fields = append(fields, tenant.FieldIsActive)
@@ -44657,6 +48007,8 @@ func (m *TenantMutation) Field(name string) (ent.Value, bool) {
 		return m.TimeZone()
 	case tenant.FieldDayCutoff:
 		return m.DayCutoff()
+	case tenant.FieldLifecycleRunTime:
+		return m.LifecycleRunTime()
 	case tenant.FieldIsActive:
 		return m.IsActive()
 	}
@@ -44680,6 +48032,8 @@ func (m *TenantMutation) OldField(ctx context.Context, name string) (ent.Value, 
 		return m.OldTimeZone(ctx)
 	case tenant.FieldDayCutoff:
 		return m.OldDayCutoff(ctx)
+	case tenant.FieldLifecycleRunTime:
+		return m.OldLifecycleRunTime(ctx)
 	case tenant.FieldIsActive:
 		return m.OldIsActive(ctx)
 	}
@@ -44733,6 +48087,13 @@ func (m *TenantMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetDayCutoff(v)
 		return nil
+	case tenant.FieldLifecycleRunTime:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLifecycleRunTime(v)
+		return nil
 	case tenant.FieldIsActive:
 		v, ok := value.(bool)
 		if !ok {
@@ -44769,7 +48130,11 @@ func (m *TenantMutation) AddField(name string, value ent.Value) error {
 // ClearedFields returns all nullable fields that were cleared during this
 // mutation.
 func (m *TenantMutation) ClearedFields() []string {
-	return nil
+	var fields []string
+	if m.FieldCleared(tenant.FieldLifecycleRunTime) {
+		fields = append(fields, tenant.FieldLifecycleRunTime)
+	}
+	return fields
 }
 
 // FieldCleared returns a boolean indicating if a field with the given name was
@@ -44782,6 +48147,11 @@ func (m *TenantMutation) FieldCleared(name string) bool {
 // ClearField clears the value of the field with the given name. It returns an
 // error if the field is not defined in the schema.
 func (m *TenantMutation) ClearField(name string) error {
+	switch name {
+	case tenant.FieldLifecycleRunTime:
+		m.ClearLifecycleRunTime()
+		return nil
+	}
 	return fmt.Errorf("unknown Tenant nullable field %s", name)
 }
 
@@ -44806,6 +48176,9 @@ func (m *TenantMutation) ResetField(name string) error {
 		return nil
 	case tenant.FieldDayCutoff:
 		m.ResetDayCutoff()
+		return nil
+	case tenant.FieldLifecycleRunTime:
+		m.ResetLifecycleRunTime()
 		return nil
 	case tenant.FieldIsActive:
 		m.ResetIsActive()

@@ -31,6 +31,8 @@ type Tenant struct {
 	TimeZone string `json:"time_zone,omitempty"`
 	// Local time (`HH:MM`) after which an activity's day is closed.
 	DayCutoff string `json:"day_cutoff,omitempty"`
+	// Local time (`HH:MM`, the tenant's time zone) of the daily lifecycle engine run of every active AGC; null: no scheduled run.
+	LifecycleRunTime *string `json:"lifecycle_run_time,omitempty"`
 	// Whether the tenant is active.
 	IsActive bool `json:"is_active,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
@@ -66,7 +68,7 @@ func (*Tenant) scanValues(columns []string) ([]any, error) {
 		switch columns[i] {
 		case tenant.FieldIsActive:
 			values[i] = new(sql.NullBool)
-		case tenant.FieldName, tenant.FieldNameKey, tenant.FieldTimeZone, tenant.FieldDayCutoff:
+		case tenant.FieldName, tenant.FieldNameKey, tenant.FieldTimeZone, tenant.FieldDayCutoff, tenant.FieldLifecycleRunTime:
 			values[i] = new(sql.NullString)
 		case tenant.FieldCreatedAt, tenant.FieldUpdatedAt:
 			values[i] = new(sql.NullTime)
@@ -128,6 +130,13 @@ func (_m *Tenant) assignValues(columns []string, values []any) error {
 				return fmt.Errorf("unexpected type %T for field day_cutoff", values[i])
 			} else if value.Valid {
 				_m.DayCutoff = value.String
+			}
+		case tenant.FieldLifecycleRunTime:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field lifecycle_run_time", values[i])
+			} else if value.Valid {
+				_m.LifecycleRunTime = new(string)
+				*_m.LifecycleRunTime = value.String
 			}
 		case tenant.FieldIsActive:
 			if value, ok := values[i].(*sql.NullBool); !ok {
@@ -193,6 +202,11 @@ func (_m *Tenant) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("day_cutoff=")
 	builder.WriteString(_m.DayCutoff)
+	builder.WriteString(", ")
+	if v := _m.LifecycleRunTime; v != nil {
+		builder.WriteString("lifecycle_run_time=")
+		builder.WriteString(*v)
+	}
 	builder.WriteString(", ")
 	builder.WriteString("is_active=")
 	builder.WriteString(fmt.Sprintf("%v", _m.IsActive))

@@ -93,6 +93,20 @@ func (_c *TenantCreate) SetNillableDayCutoff(v *string) *TenantCreate {
 	return _c
 }
 
+// SetLifecycleRunTime sets the "lifecycle_run_time" field.
+func (_c *TenantCreate) SetLifecycleRunTime(v string) *TenantCreate {
+	_c.mutation.SetLifecycleRunTime(v)
+	return _c
+}
+
+// SetNillableLifecycleRunTime sets the "lifecycle_run_time" field if the given value is not nil.
+func (_c *TenantCreate) SetNillableLifecycleRunTime(v *string) *TenantCreate {
+	if v != nil {
+		_c.SetLifecycleRunTime(*v)
+	}
+	return _c
+}
+
 // SetIsActive sets the "is_active" field.
 func (_c *TenantCreate) SetIsActive(v bool) *TenantCreate {
 	_c.mutation.SetIsActive(v)
@@ -302,6 +316,10 @@ func (_c *TenantCreate) createSpec() (*Tenant, *sqlgraph.CreateSpec) {
 		_spec.SetField(tenant.FieldDayCutoff, field.TypeString, value)
 		_node.DayCutoff = value
 	}
+	if value, ok := _c.mutation.LifecycleRunTime(); ok {
+		_spec.SetField(tenant.FieldLifecycleRunTime, field.TypeString, value)
+		_node.LifecycleRunTime = &value
+	}
 	if value, ok := _c.mutation.IsActive(); ok {
 		_spec.SetField(tenant.FieldIsActive, field.TypeBool, value)
 		_node.IsActive = value
@@ -431,6 +449,24 @@ func (u *TenantUpsert) SetDayCutoff(v string) *TenantUpsert {
 // UpdateDayCutoff sets the "day_cutoff" field to the value that was provided on create.
 func (u *TenantUpsert) UpdateDayCutoff() *TenantUpsert {
 	u.SetExcluded(tenant.FieldDayCutoff)
+	return u
+}
+
+// SetLifecycleRunTime sets the "lifecycle_run_time" field.
+func (u *TenantUpsert) SetLifecycleRunTime(v string) *TenantUpsert {
+	u.Set(tenant.FieldLifecycleRunTime, v)
+	return u
+}
+
+// UpdateLifecycleRunTime sets the "lifecycle_run_time" field to the value that was provided on create.
+func (u *TenantUpsert) UpdateLifecycleRunTime() *TenantUpsert {
+	u.SetExcluded(tenant.FieldLifecycleRunTime)
+	return u
+}
+
+// ClearLifecycleRunTime clears the value of the "lifecycle_run_time" field.
+func (u *TenantUpsert) ClearLifecycleRunTime() *TenantUpsert {
+	u.SetNull(tenant.FieldLifecycleRunTime)
 	return u
 }
 
@@ -564,6 +600,27 @@ func (u *TenantUpsertOne) SetDayCutoff(v string) *TenantUpsertOne {
 func (u *TenantUpsertOne) UpdateDayCutoff() *TenantUpsertOne {
 	return u.Update(func(s *TenantUpsert) {
 		s.UpdateDayCutoff()
+	})
+}
+
+// SetLifecycleRunTime sets the "lifecycle_run_time" field.
+func (u *TenantUpsertOne) SetLifecycleRunTime(v string) *TenantUpsertOne {
+	return u.Update(func(s *TenantUpsert) {
+		s.SetLifecycleRunTime(v)
+	})
+}
+
+// UpdateLifecycleRunTime sets the "lifecycle_run_time" field to the value that was provided on create.
+func (u *TenantUpsertOne) UpdateLifecycleRunTime() *TenantUpsertOne {
+	return u.Update(func(s *TenantUpsert) {
+		s.UpdateLifecycleRunTime()
+	})
+}
+
+// ClearLifecycleRunTime clears the value of the "lifecycle_run_time" field.
+func (u *TenantUpsertOne) ClearLifecycleRunTime() *TenantUpsertOne {
+	return u.Update(func(s *TenantUpsert) {
+		s.ClearLifecycleRunTime()
 	})
 }
 
@@ -866,6 +923,27 @@ func (u *TenantUpsertBulk) SetDayCutoff(v string) *TenantUpsertBulk {
 func (u *TenantUpsertBulk) UpdateDayCutoff() *TenantUpsertBulk {
 	return u.Update(func(s *TenantUpsert) {
 		s.UpdateDayCutoff()
+	})
+}
+
+// SetLifecycleRunTime sets the "lifecycle_run_time" field.
+func (u *TenantUpsertBulk) SetLifecycleRunTime(v string) *TenantUpsertBulk {
+	return u.Update(func(s *TenantUpsert) {
+		s.SetLifecycleRunTime(v)
+	})
+}
+
+// UpdateLifecycleRunTime sets the "lifecycle_run_time" field to the value that was provided on create.
+func (u *TenantUpsertBulk) UpdateLifecycleRunTime() *TenantUpsertBulk {
+	return u.Update(func(s *TenantUpsert) {
+		s.UpdateLifecycleRunTime()
+	})
+}
+
+// ClearLifecycleRunTime clears the value of the "lifecycle_run_time" field.
+func (u *TenantUpsertBulk) ClearLifecycleRunTime() *TenantUpsertBulk {
+	return u.Update(func(s *TenantUpsert) {
+		s.ClearLifecycleRunTime()
 	})
 }
 

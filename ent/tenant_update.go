@@ -93,6 +93,26 @@ func (_u *TenantUpdate) SetNillableDayCutoff(v *string) *TenantUpdate {
 	return _u
 }
 
+// SetLifecycleRunTime sets the "lifecycle_run_time" field.
+func (_u *TenantUpdate) SetLifecycleRunTime(v string) *TenantUpdate {
+	_u.mutation.SetLifecycleRunTime(v)
+	return _u
+}
+
+// SetNillableLifecycleRunTime sets the "lifecycle_run_time" field if the given value is not nil.
+func (_u *TenantUpdate) SetNillableLifecycleRunTime(v *string) *TenantUpdate {
+	if v != nil {
+		_u.SetLifecycleRunTime(*v)
+	}
+	return _u
+}
+
+// ClearLifecycleRunTime clears the value of the "lifecycle_run_time" field.
+func (_u *TenantUpdate) ClearLifecycleRunTime() *TenantUpdate {
+	_u.mutation.ClearLifecycleRunTime()
+	return _u
+}
+
 // SetIsActive sets the "is_active" field.
 func (_u *TenantUpdate) SetIsActive(v bool) *TenantUpdate {
 	_u.mutation.SetIsActive(v)
@@ -238,6 +258,12 @@ func (_u *TenantUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	if value, ok := _u.mutation.DayCutoff(); ok {
 		_spec.SetField(tenant.FieldDayCutoff, field.TypeString, value)
 	}
+	if value, ok := _u.mutation.LifecycleRunTime(); ok {
+		_spec.SetField(tenant.FieldLifecycleRunTime, field.TypeString, value)
+	}
+	if _u.mutation.LifecycleRunTimeCleared() {
+		_spec.ClearField(tenant.FieldLifecycleRunTime, field.TypeString)
+	}
 	if value, ok := _u.mutation.IsActive(); ok {
 		_spec.SetField(tenant.FieldIsActive, field.TypeBool, value)
 	}
@@ -367,6 +393,26 @@ func (_u *TenantUpdateOne) SetNillableDayCutoff(v *string) *TenantUpdateOne {
 	if v != nil {
 		_u.SetDayCutoff(*v)
 	}
+	return _u
+}
+
+// SetLifecycleRunTime sets the "lifecycle_run_time" field.
+func (_u *TenantUpdateOne) SetLifecycleRunTime(v string) *TenantUpdateOne {
+	_u.mutation.SetLifecycleRunTime(v)
+	return _u
+}
+
+// SetNillableLifecycleRunTime sets the "lifecycle_run_time" field if the given value is not nil.
+func (_u *TenantUpdateOne) SetNillableLifecycleRunTime(v *string) *TenantUpdateOne {
+	if v != nil {
+		_u.SetLifecycleRunTime(*v)
+	}
+	return _u
+}
+
+// ClearLifecycleRunTime clears the value of the "lifecycle_run_time" field.
+func (_u *TenantUpdateOne) ClearLifecycleRunTime() *TenantUpdateOne {
+	_u.mutation.ClearLifecycleRunTime()
 	return _u
 }
 
@@ -544,6 +590,12 @@ func (_u *TenantUpdateOne) sqlSave(ctx context.Context) (_node *Tenant, err erro
 	}
 	if value, ok := _u.mutation.DayCutoff(); ok {
 		_spec.SetField(tenant.FieldDayCutoff, field.TypeString, value)
+	}
+	if value, ok := _u.mutation.LifecycleRunTime(); ok {
+		_spec.SetField(tenant.FieldLifecycleRunTime, field.TypeString, value)
+	}
+	if _u.mutation.LifecycleRunTimeCleared() {
+		_spec.ClearField(tenant.FieldLifecycleRunTime, field.TypeString)
 	}
 	if value, ok := _u.mutation.IsActive(); ok {
 		_spec.SetField(tenant.FieldIsActive, field.TypeBool, value)

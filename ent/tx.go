@@ -52,6 +52,8 @@ type Tx struct {
 	CommerceContact *CommerceContactClient
 	// CommerceLifecycleSnapshot is the client for interacting with the CommerceLifecycleSnapshot builders.
 	CommerceLifecycleSnapshot *CommerceLifecycleSnapshotClient
+	// CommerceLifecycleTransition is the client for interacting with the CommerceLifecycleTransition builders.
+	CommerceLifecycleTransition *CommerceLifecycleTransitionClient
 	// CommerceUser is the client for interacting with the CommerceUser builders.
 	CommerceUser *CommerceUserClient
 	// CommerceUserRole is the client for interacting with the CommerceUserRole builders.
@@ -68,6 +70,8 @@ type Tx struct {
 	EventFilter *EventFilterClient
 	// IdempotencyRecord is the client for interacting with the IdempotencyRecord builders.
 	IdempotencyRecord *IdempotencyRecordClient
+	// LifecycleRun is the client for interacting with the LifecycleRun builders.
+	LifecycleRun *LifecycleRunClient
 	// Membership is the client for interacting with the Membership builders.
 	Membership *MembershipClient
 	// Operator is the client for interacting with the Operator builders.
@@ -256,6 +260,7 @@ func (tx *Tx) init() {
 	tx.CommerceAddress = NewCommerceAddressClient(tx.config)
 	tx.CommerceContact = NewCommerceContactClient(tx.config)
 	tx.CommerceLifecycleSnapshot = NewCommerceLifecycleSnapshotClient(tx.config)
+	tx.CommerceLifecycleTransition = NewCommerceLifecycleTransitionClient(tx.config)
 	tx.CommerceUser = NewCommerceUserClient(tx.config)
 	tx.CommerceUserRole = NewCommerceUserRoleClient(tx.config)
 	tx.DispatchConfig = NewDispatchConfigClient(tx.config)
@@ -264,6 +269,7 @@ func (tx *Tx) init() {
 	tx.EngagementLevel = NewEngagementLevelClient(tx.config)
 	tx.EventFilter = NewEventFilterClient(tx.config)
 	tx.IdempotencyRecord = NewIdempotencyRecordClient(tx.config)
+	tx.LifecycleRun = NewLifecycleRunClient(tx.config)
 	tx.Membership = NewMembershipClient(tx.config)
 	tx.Operator = NewOperatorClient(tx.config)
 	tx.Project = NewProjectClient(tx.config)

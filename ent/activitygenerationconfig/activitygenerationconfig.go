@@ -55,6 +55,10 @@ const (
 	EdgeResurrectionConfig = "resurrection_config"
 	// EdgeLifecycleSnapshots holds the string denoting the lifecycle_snapshots edge name in mutations.
 	EdgeLifecycleSnapshots = "lifecycle_snapshots"
+	// EdgeLifecycleTransitions holds the string denoting the lifecycle_transitions edge name in mutations.
+	EdgeLifecycleTransitions = "lifecycle_transitions"
+	// EdgeLifecycleRuns holds the string denoting the lifecycle_runs edge name in mutations.
+	EdgeLifecycleRuns = "lifecycle_runs"
 	// Table holds the table name of the activitygenerationconfig in the database.
 	Table = "activity_generation_configs"
 	// TenantTable is the table that holds the tenant relation/edge.
@@ -106,6 +110,20 @@ const (
 	LifecycleSnapshotsInverseTable = "commerce_lifecycle_snapshots"
 	// LifecycleSnapshotsColumn is the table column denoting the lifecycle_snapshots relation/edge.
 	LifecycleSnapshotsColumn = "activity_generation_config_id"
+	// LifecycleTransitionsTable is the table that holds the lifecycle_transitions relation/edge.
+	LifecycleTransitionsTable = "commerce_lifecycle_transitions"
+	// LifecycleTransitionsInverseTable is the table name for the CommerceLifecycleTransition entity.
+	// It exists in this package in order to avoid circular dependency with the "commercelifecycletransition" package.
+	LifecycleTransitionsInverseTable = "commerce_lifecycle_transitions"
+	// LifecycleTransitionsColumn is the table column denoting the lifecycle_transitions relation/edge.
+	LifecycleTransitionsColumn = "activity_generation_config_id"
+	// LifecycleRunsTable is the table that holds the lifecycle_runs relation/edge.
+	LifecycleRunsTable = "lifecycle_runs"
+	// LifecycleRunsInverseTable is the table name for the LifecycleRun entity.
+	// It exists in this package in order to avoid circular dependency with the "lifecyclerun" package.
+	LifecycleRunsInverseTable = "lifecycle_runs"
+	// LifecycleRunsColumn is the table column denoting the lifecycle_runs relation/edge.
+	LifecycleRunsColumn = "activity_generation_config_id"
 )
 
 // Columns holds all SQL columns for activitygenerationconfig fields.
@@ -297,6 +315,34 @@ func ByLifecycleSnapshots(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOptio
 		sqlgraph.OrderByNeighborTerms(s, newLifecycleSnapshotsStep(), append([]sql.OrderTerm{term}, terms...)...)
 	}
 }
+
+// ByLifecycleTransitionsCount orders the results by lifecycle_transitions count.
+func ByLifecycleTransitionsCount(opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborsCount(s, newLifecycleTransitionsStep(), opts...)
+	}
+}
+
+// ByLifecycleTransitions orders the results by lifecycle_transitions terms.
+func ByLifecycleTransitions(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newLifecycleTransitionsStep(), append([]sql.OrderTerm{term}, terms...)...)
+	}
+}
+
+// ByLifecycleRunsCount orders the results by lifecycle_runs count.
+func ByLifecycleRunsCount(opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborsCount(s, newLifecycleRunsStep(), opts...)
+	}
+}
+
+// ByLifecycleRuns orders the results by lifecycle_runs terms.
+func ByLifecycleRuns(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newLifecycleRunsStep(), append([]sql.OrderTerm{term}, terms...)...)
+	}
+}
 func newTenantStep() *sqlgraph.Step {
 	return sqlgraph.NewStep(
 		sqlgraph.From(Table, FieldID),
@@ -344,6 +390,20 @@ func newLifecycleSnapshotsStep() *sqlgraph.Step {
 		sqlgraph.From(Table, FieldID),
 		sqlgraph.To(LifecycleSnapshotsInverseTable, FieldID),
 		sqlgraph.Edge(sqlgraph.O2M, true, LifecycleSnapshotsTable, LifecycleSnapshotsColumn),
+	)
+}
+func newLifecycleTransitionsStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(LifecycleTransitionsInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.O2M, true, LifecycleTransitionsTable, LifecycleTransitionsColumn),
+	)
+}
+func newLifecycleRunsStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(LifecycleRunsInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.O2M, true, LifecycleRunsTable, LifecycleRunsColumn),
 	)
 }
 

@@ -672,6 +672,52 @@ func HasLifecycleSnapshotsWith(preds ...predicate.CommerceLifecycleSnapshot) pre
 	})
 }
 
+// HasLifecycleTransitions applies the HasEdge predicate on the "lifecycle_transitions" edge.
+func HasLifecycleTransitions() predicate.ActivityGenerationConfig {
+	return predicate.ActivityGenerationConfig(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, true, LifecycleTransitionsTable, LifecycleTransitionsColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasLifecycleTransitionsWith applies the HasEdge predicate on the "lifecycle_transitions" edge with a given conditions (other predicates).
+func HasLifecycleTransitionsWith(preds ...predicate.CommerceLifecycleTransition) predicate.ActivityGenerationConfig {
+	return predicate.ActivityGenerationConfig(func(s *sql.Selector) {
+		step := newLifecycleTransitionsStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
+}
+
+// HasLifecycleRuns applies the HasEdge predicate on the "lifecycle_runs" edge.
+func HasLifecycleRuns() predicate.ActivityGenerationConfig {
+	return predicate.ActivityGenerationConfig(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, true, LifecycleRunsTable, LifecycleRunsColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasLifecycleRunsWith applies the HasEdge predicate on the "lifecycle_runs" edge with a given conditions (other predicates).
+func HasLifecycleRunsWith(preds ...predicate.LifecycleRun) predicate.ActivityGenerationConfig {
+	return predicate.ActivityGenerationConfig(func(s *sql.Selector) {
+		step := newLifecycleRunsStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
+}
+
 // And groups predicates with the AND operator between them.
 func And(predicates ...predicate.ActivityGenerationConfig) predicate.ActivityGenerationConfig {
 	return predicate.ActivityGenerationConfig(sql.AndPredicates(predicates...))

@@ -41,6 +41,10 @@ const (
 	FieldLastComputedAt = "last_computed_at"
 	// FieldStateChangedAt holds the string denoting the state_changed_at field in the database.
 	FieldStateChangedAt = "state_changed_at"
+	// FieldPriorStage holds the string denoting the prior_stage field in the database.
+	FieldPriorStage = "prior_stage"
+	// FieldPriorCode holds the string denoting the prior_code field in the database.
+	FieldPriorCode = "prior_code"
 	// EdgeTenant holds the string denoting the tenant edge name in mutations.
 	EdgeTenant = "tenant"
 	// EdgeCommerce holds the string denoting the commerce edge name in mutations.
@@ -86,6 +90,8 @@ var Columns = []string{
 	FieldStage,
 	FieldLastComputedAt,
 	FieldStateChangedAt,
+	FieldPriorStage,
+	FieldPriorCode,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).
@@ -203,6 +209,16 @@ func ByLastComputedAt(opts ...sql.OrderTermOption) OrderOption {
 // ByStateChangedAt orders the results by the state_changed_at field.
 func ByStateChangedAt(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldStateChangedAt, opts...).ToFunc()
+}
+
+// ByPriorStage orders the results by the prior_stage field.
+func ByPriorStage(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldPriorStage, opts...).ToFunc()
+}
+
+// ByPriorCode orders the results by the prior_code field.
+func ByPriorCode(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldPriorCode, opts...).ToFunc()
 }
 
 // ByTenantField orders the results by tenant field.

@@ -101,6 +101,16 @@ func StateChangedAt(v time.Time) predicate.CommerceLifecycleSnapshot {
 	return predicate.CommerceLifecycleSnapshot(sql.FieldEQ(FieldStateChangedAt, v))
 }
 
+// PriorStage applies equality check predicate on the "prior_stage" field. It's identical to PriorStageEQ.
+func PriorStage(v string) predicate.CommerceLifecycleSnapshot {
+	return predicate.CommerceLifecycleSnapshot(sql.FieldEQ(FieldPriorStage, v))
+}
+
+// PriorCode applies equality check predicate on the "prior_code" field. It's identical to PriorCodeEQ.
+func PriorCode(v string) predicate.CommerceLifecycleSnapshot {
+	return predicate.CommerceLifecycleSnapshot(sql.FieldEQ(FieldPriorCode, v))
+}
+
 // CreatedAtEQ applies the EQ predicate on the "created_at" field.
 func CreatedAtEQ(v time.Time) predicate.CommerceLifecycleSnapshot {
 	return predicate.CommerceLifecycleSnapshot(sql.FieldEQ(FieldCreatedAt, v))
@@ -544,6 +554,156 @@ func StateChangedAtLT(v time.Time) predicate.CommerceLifecycleSnapshot {
 // StateChangedAtLTE applies the LTE predicate on the "state_changed_at" field.
 func StateChangedAtLTE(v time.Time) predicate.CommerceLifecycleSnapshot {
 	return predicate.CommerceLifecycleSnapshot(sql.FieldLTE(FieldStateChangedAt, v))
+}
+
+// PriorStageEQ applies the EQ predicate on the "prior_stage" field.
+func PriorStageEQ(v string) predicate.CommerceLifecycleSnapshot {
+	return predicate.CommerceLifecycleSnapshot(sql.FieldEQ(FieldPriorStage, v))
+}
+
+// PriorStageNEQ applies the NEQ predicate on the "prior_stage" field.
+func PriorStageNEQ(v string) predicate.CommerceLifecycleSnapshot {
+	return predicate.CommerceLifecycleSnapshot(sql.FieldNEQ(FieldPriorStage, v))
+}
+
+// PriorStageIn applies the In predicate on the "prior_stage" field.
+func PriorStageIn(vs ...string) predicate.CommerceLifecycleSnapshot {
+	return predicate.CommerceLifecycleSnapshot(sql.FieldIn(FieldPriorStage, vs...))
+}
+
+// PriorStageNotIn applies the NotIn predicate on the "prior_stage" field.
+func PriorStageNotIn(vs ...string) predicate.CommerceLifecycleSnapshot {
+	return predicate.CommerceLifecycleSnapshot(sql.FieldNotIn(FieldPriorStage, vs...))
+}
+
+// PriorStageGT applies the GT predicate on the "prior_stage" field.
+func PriorStageGT(v string) predicate.CommerceLifecycleSnapshot {
+	return predicate.CommerceLifecycleSnapshot(sql.FieldGT(FieldPriorStage, v))
+}
+
+// PriorStageGTE applies the GTE predicate on the "prior_stage" field.
+func PriorStageGTE(v string) predicate.CommerceLifecycleSnapshot {
+	return predicate.CommerceLifecycleSnapshot(sql.FieldGTE(FieldPriorStage, v))
+}
+
+// PriorStageLT applies the LT predicate on the "prior_stage" field.
+func PriorStageLT(v string) predicate.CommerceLifecycleSnapshot {
+	return predicate.CommerceLifecycleSnapshot(sql.FieldLT(FieldPriorStage, v))
+}
+
+// PriorStageLTE applies the LTE predicate on the "prior_stage" field.
+func PriorStageLTE(v string) predicate.CommerceLifecycleSnapshot {
+	return predicate.CommerceLifecycleSnapshot(sql.FieldLTE(FieldPriorStage, v))
+}
+
+// PriorStageContains applies the Contains predicate on the "prior_stage" field.
+func PriorStageContains(v string) predicate.CommerceLifecycleSnapshot {
+	return predicate.CommerceLifecycleSnapshot(sql.FieldContains(FieldPriorStage, v))
+}
+
+// PriorStageHasPrefix applies the HasPrefix predicate on the "prior_stage" field.
+func PriorStageHasPrefix(v string) predicate.CommerceLifecycleSnapshot {
+	return predicate.CommerceLifecycleSnapshot(sql.FieldHasPrefix(FieldPriorStage, v))
+}
+
+// PriorStageHasSuffix applies the HasSuffix predicate on the "prior_stage" field.
+func PriorStageHasSuffix(v string) predicate.CommerceLifecycleSnapshot {
+	return predicate.CommerceLifecycleSnapshot(sql.FieldHasSuffix(FieldPriorStage, v))
+}
+
+// PriorStageIsNil applies the IsNil predicate on the "prior_stage" field.
+func PriorStageIsNil() predicate.CommerceLifecycleSnapshot {
+	return predicate.CommerceLifecycleSnapshot(sql.FieldIsNull(FieldPriorStage))
+}
+
+// PriorStageNotNil applies the NotNil predicate on the "prior_stage" field.
+func PriorStageNotNil() predicate.CommerceLifecycleSnapshot {
+	return predicate.CommerceLifecycleSnapshot(sql.FieldNotNull(FieldPriorStage))
+}
+
+// PriorStageEqualFold applies the EqualFold predicate on the "prior_stage" field.
+func PriorStageEqualFold(v string) predicate.CommerceLifecycleSnapshot {
+	return predicate.CommerceLifecycleSnapshot(sql.FieldEqualFold(FieldPriorStage, v))
+}
+
+// PriorStageContainsFold applies the ContainsFold predicate on the "prior_stage" field.
+func PriorStageContainsFold(v string) predicate.CommerceLifecycleSnapshot {
+	return predicate.CommerceLifecycleSnapshot(sql.FieldContainsFold(FieldPriorStage, v))
+}
+
+// PriorCodeEQ applies the EQ predicate on the "prior_code" field.
+func PriorCodeEQ(v string) predicate.CommerceLifecycleSnapshot {
+	return predicate.CommerceLifecycleSnapshot(sql.FieldEQ(FieldPriorCode, v))
+}
+
+// PriorCodeNEQ applies the NEQ predicate on the "prior_code" field.
+func PriorCodeNEQ(v string) predicate.CommerceLifecycleSnapshot {
+	return predicate.CommerceLifecycleSnapshot(sql.FieldNEQ(FieldPriorCode, v))
+}
+
+// PriorCodeIn applies the In predicate on the "prior_code" field.
+func PriorCodeIn(vs ...string) predicate.CommerceLifecycleSnapshot {
+	return predicate.CommerceLifecycleSnapshot(sql.FieldIn(FieldPriorCode, vs...))
+}
+
+// PriorCodeNotIn applies the NotIn predicate on the "prior_code" field.
+func PriorCodeNotIn(vs ...string) predicate.CommerceLifecycleSnapshot {
+	return predicate.CommerceLifecycleSnapshot(sql.FieldNotIn(FieldPriorCode, vs...))
+}
+
+// PriorCodeGT applies the GT predicate on the "prior_code" field.
+func PriorCodeGT(v string) predicate.CommerceLifecycleSnapshot {
+	return predicate.CommerceLifecycleSnapshot(sql.FieldGT(FieldPriorCode, v))
+}
+
+// PriorCodeGTE applies the GTE predicate on the "prior_code" field.
+func PriorCodeGTE(v string) predicate.CommerceLifecycleSnapshot {
+	return predicate.CommerceLifecycleSnapshot(sql.FieldGTE(FieldPriorCode, v))
+}
+
+// PriorCodeLT applies the LT predicate on the "prior_code" field.
+func PriorCodeLT(v string) predicate.CommerceLifecycleSnapshot {
+	return predicate.CommerceLifecycleSnapshot(sql.FieldLT(FieldPriorCode, v))
+}
+
+// PriorCodeLTE applies the LTE predicate on the "prior_code" field.
+func PriorCodeLTE(v string) predicate.CommerceLifecycleSnapshot {
+	return predicate.CommerceLifecycleSnapshot(sql.FieldLTE(FieldPriorCode, v))
+}
+
+// PriorCodeContains applies the Contains predicate on the "prior_code" field.
+func PriorCodeContains(v string) predicate.CommerceLifecycleSnapshot {
+	return predicate.CommerceLifecycleSnapshot(sql.FieldContains(FieldPriorCode, v))
+}
+
+// PriorCodeHasPrefix applies the HasPrefix predicate on the "prior_code" field.
+func PriorCodeHasPrefix(v string) predicate.CommerceLifecycleSnapshot {
+	return predicate.CommerceLifecycleSnapshot(sql.FieldHasPrefix(FieldPriorCode, v))
+}
+
+// PriorCodeHasSuffix applies the HasSuffix predicate on the "prior_code" field.
+func PriorCodeHasSuffix(v string) predicate.CommerceLifecycleSnapshot {
+	return predicate.CommerceLifecycleSnapshot(sql.FieldHasSuffix(FieldPriorCode, v))
+}
+
+// PriorCodeIsNil applies the IsNil predicate on the "prior_code" field.
+func PriorCodeIsNil() predicate.CommerceLifecycleSnapshot {
+	return predicate.CommerceLifecycleSnapshot(sql.FieldIsNull(FieldPriorCode))
+}
+
+// PriorCodeNotNil applies the NotNil predicate on the "prior_code" field.
+func PriorCodeNotNil() predicate.CommerceLifecycleSnapshot {
+	return predicate.CommerceLifecycleSnapshot(sql.FieldNotNull(FieldPriorCode))
+}
+
+// PriorCodeEqualFold applies the EqualFold predicate on the "prior_code" field.
+func PriorCodeEqualFold(v string) predicate.CommerceLifecycleSnapshot {
+	return predicate.CommerceLifecycleSnapshot(sql.FieldEqualFold(FieldPriorCode, v))
+}
+
+// PriorCodeContainsFold applies the ContainsFold predicate on the "prior_code" field.
+func PriorCodeContainsFold(v string) predicate.CommerceLifecycleSnapshot {
+	return predicate.CommerceLifecycleSnapshot(sql.FieldContainsFold(FieldPriorCode, v))
 }
 
 // HasTenant applies the HasEdge predicate on the "tenant" edge.

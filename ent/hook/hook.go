@@ -237,6 +237,18 @@ func (f CommerceLifecycleSnapshotFunc) Mutate(ctx context.Context, m ent.Mutatio
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.CommerceLifecycleSnapshotMutation", m)
 }
 
+// The CommerceLifecycleTransitionFunc type is an adapter to allow the use of ordinary
+// function as CommerceLifecycleTransition mutator.
+type CommerceLifecycleTransitionFunc func(context.Context, *ent.CommerceLifecycleTransitionMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f CommerceLifecycleTransitionFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.CommerceLifecycleTransitionMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.CommerceLifecycleTransitionMutation", m)
+}
+
 // The CommerceUserFunc type is an adapter to allow the use of ordinary
 // function as CommerceUser mutator.
 type CommerceUserFunc func(context.Context, *ent.CommerceUserMutation) (ent.Value, error)
@@ -331,6 +343,18 @@ func (f IdempotencyRecordFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.
 		return f(ctx, mv)
 	}
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.IdempotencyRecordMutation", m)
+}
+
+// The LifecycleRunFunc type is an adapter to allow the use of ordinary
+// function as LifecycleRun mutator.
+type LifecycleRunFunc func(context.Context, *ent.LifecycleRunMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f LifecycleRunFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.LifecycleRunMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.LifecycleRunMutation", m)
 }
 
 // The MembershipFunc type is an adapter to allow the use of ordinary

@@ -27,6 +27,7 @@ import (
 	"github.com/reten-io/reten/ent/commerceaddress"
 	"github.com/reten-io/reten/ent/commercecontact"
 	"github.com/reten-io/reten/ent/commercelifecyclesnapshot"
+	"github.com/reten-io/reten/ent/commercelifecycletransition"
 	"github.com/reten-io/reten/ent/commerceuser"
 	"github.com/reten-io/reten/ent/commerceuserrole"
 	"github.com/reten-io/reten/ent/dispatchconfig"
@@ -35,6 +36,7 @@ import (
 	"github.com/reten-io/reten/ent/engagementlevel"
 	"github.com/reten-io/reten/ent/eventfilter"
 	"github.com/reten-io/reten/ent/idempotencyrecord"
+	"github.com/reten-io/reten/ent/lifecyclerun"
 	"github.com/reten-io/reten/ent/membership"
 	"github.com/reten-io/reten/ent/operator"
 	"github.com/reten-io/reten/ent/predicate"
@@ -626,6 +628,33 @@ func (f TraverseCommerceLifecycleSnapshot) Traverse(ctx context.Context, q ent.Q
 	return fmt.Errorf("unexpected query type %T. expect *ent.CommerceLifecycleSnapshotQuery", q)
 }
 
+// The CommerceLifecycleTransitionFunc type is an adapter to allow the use of ordinary function as a Querier.
+type CommerceLifecycleTransitionFunc func(context.Context, *ent.CommerceLifecycleTransitionQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f CommerceLifecycleTransitionFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.CommerceLifecycleTransitionQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.CommerceLifecycleTransitionQuery", q)
+}
+
+// The TraverseCommerceLifecycleTransition type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseCommerceLifecycleTransition func(context.Context, *ent.CommerceLifecycleTransitionQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseCommerceLifecycleTransition) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseCommerceLifecycleTransition) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.CommerceLifecycleTransitionQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.CommerceLifecycleTransitionQuery", q)
+}
+
 // The CommerceUserFunc type is an adapter to allow the use of ordinary function as a Querier.
 type CommerceUserFunc func(context.Context, *ent.CommerceUserQuery) (ent.Value, error)
 
@@ -840,6 +869,33 @@ func (f TraverseIdempotencyRecord) Traverse(ctx context.Context, q ent.Query) er
 		return f(ctx, q)
 	}
 	return fmt.Errorf("unexpected query type %T. expect *ent.IdempotencyRecordQuery", q)
+}
+
+// The LifecycleRunFunc type is an adapter to allow the use of ordinary function as a Querier.
+type LifecycleRunFunc func(context.Context, *ent.LifecycleRunQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f LifecycleRunFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.LifecycleRunQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.LifecycleRunQuery", q)
+}
+
+// The TraverseLifecycleRun type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseLifecycleRun func(context.Context, *ent.LifecycleRunQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseLifecycleRun) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseLifecycleRun) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.LifecycleRunQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.LifecycleRunQuery", q)
 }
 
 // The MembershipFunc type is an adapter to allow the use of ordinary function as a Querier.
@@ -1396,6 +1452,8 @@ func NewQuery(q ent.Query) (Query, error) {
 		return &query[*ent.CommerceContactQuery, predicate.CommerceContact, commercecontact.OrderOption]{typ: ent.TypeCommerceContact, tq: q}, nil
 	case *ent.CommerceLifecycleSnapshotQuery:
 		return &query[*ent.CommerceLifecycleSnapshotQuery, predicate.CommerceLifecycleSnapshot, commercelifecyclesnapshot.OrderOption]{typ: ent.TypeCommerceLifecycleSnapshot, tq: q}, nil
+	case *ent.CommerceLifecycleTransitionQuery:
+		return &query[*ent.CommerceLifecycleTransitionQuery, predicate.CommerceLifecycleTransition, commercelifecycletransition.OrderOption]{typ: ent.TypeCommerceLifecycleTransition, tq: q}, nil
 	case *ent.CommerceUserQuery:
 		return &query[*ent.CommerceUserQuery, predicate.CommerceUser, commerceuser.OrderOption]{typ: ent.TypeCommerceUser, tq: q}, nil
 	case *ent.CommerceUserRoleQuery:
@@ -1412,6 +1470,8 @@ func NewQuery(q ent.Query) (Query, error) {
 		return &query[*ent.EventFilterQuery, predicate.EventFilter, eventfilter.OrderOption]{typ: ent.TypeEventFilter, tq: q}, nil
 	case *ent.IdempotencyRecordQuery:
 		return &query[*ent.IdempotencyRecordQuery, predicate.IdempotencyRecord, idempotencyrecord.OrderOption]{typ: ent.TypeIdempotencyRecord, tq: q}, nil
+	case *ent.LifecycleRunQuery:
+		return &query[*ent.LifecycleRunQuery, predicate.LifecycleRun, lifecyclerun.OrderOption]{typ: ent.TypeLifecycleRun, tq: q}, nil
 	case *ent.MembershipQuery:
 		return &query[*ent.MembershipQuery, predicate.Membership, membership.OrderOption]{typ: ent.TypeMembership, tq: q}, nil
 	case *ent.OperatorQuery:

@@ -1156,6 +1156,8 @@ var (
 		{Name: "stage", Type: field.TypeEnum, Enums: []string{"ACTIVATION", "ENGAGEMENT", "RESURRECTION"}},
 		{Name: "last_computed_at", Type: field.TypeTime},
 		{Name: "state_changed_at", Type: field.TypeTime},
+		{Name: "prior_stage", Type: field.TypeString, Nullable: true},
+		{Name: "prior_code", Type: field.TypeString, Nullable: true},
 		{Name: "tenant_id", Type: field.TypeUUID},
 		{Name: "commerce_id", Type: field.TypeUUID},
 		{Name: "activity_generation_config_id", Type: field.TypeUUID},
@@ -1168,19 +1170,19 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "commerce_lifecycle_snapshots_tenants_tenant",
-				Columns:    []*schema.Column{CommerceLifecycleSnapshotsColumns[9]},
+				Columns:    []*schema.Column{CommerceLifecycleSnapshotsColumns[11]},
 				RefColumns: []*schema.Column{TenantsColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
 			{
 				Symbol:     "commerce_lifecycle_snapshots_commerces_commerce",
-				Columns:    []*schema.Column{CommerceLifecycleSnapshotsColumns[10]},
+				Columns:    []*schema.Column{CommerceLifecycleSnapshotsColumns[12]},
 				RefColumns: []*schema.Column{CommercesColumns[0]},
 				OnDelete:   schema.Cascade,
 			},
 			{
 				Symbol:     "commerce_lifecycle_snapshots_activity_generation_configs_activity_generation_config",
-				Columns:    []*schema.Column{CommerceLifecycleSnapshotsColumns[11]},
+				Columns:    []*schema.Column{CommerceLifecycleSnapshotsColumns[13]},
 				RefColumns: []*schema.Column{ActivityGenerationConfigsColumns[0]},
 				OnDelete:   schema.Cascade,
 			},
@@ -1189,37 +1191,108 @@ var (
 			{
 				Name:    "commercelifecyclesnapshot_tenant_id",
 				Unique:  false,
-				Columns: []*schema.Column{CommerceLifecycleSnapshotsColumns[9]},
+				Columns: []*schema.Column{CommerceLifecycleSnapshotsColumns[11]},
 			},
 			{
 				Name:    "commercelifecyclesnapshot_commerce_id_activity_generation_config_id",
 				Unique:  true,
-				Columns: []*schema.Column{CommerceLifecycleSnapshotsColumns[10], CommerceLifecycleSnapshotsColumns[11]},
+				Columns: []*schema.Column{CommerceLifecycleSnapshotsColumns[12], CommerceLifecycleSnapshotsColumns[13]},
 			},
 			{
 				Name:    "commercelifecyclesnapshot_tenant_id_state_changed_at_id",
 				Unique:  false,
-				Columns: []*schema.Column{CommerceLifecycleSnapshotsColumns[9], CommerceLifecycleSnapshotsColumns[8], CommerceLifecycleSnapshotsColumns[0]},
+				Columns: []*schema.Column{CommerceLifecycleSnapshotsColumns[11], CommerceLifecycleSnapshotsColumns[8], CommerceLifecycleSnapshotsColumns[0]},
 			},
 			{
 				Name:    "commercelifecyclesnapshot_tenant_id_code_state_changed_at_id",
 				Unique:  false,
-				Columns: []*schema.Column{CommerceLifecycleSnapshotsColumns[9], CommerceLifecycleSnapshotsColumns[4], CommerceLifecycleSnapshotsColumns[8], CommerceLifecycleSnapshotsColumns[0]},
+				Columns: []*schema.Column{CommerceLifecycleSnapshotsColumns[11], CommerceLifecycleSnapshotsColumns[4], CommerceLifecycleSnapshotsColumns[8], CommerceLifecycleSnapshotsColumns[0]},
 			},
 			{
 				Name:    "commercelifecyclesnapshot_tenant_id_stage_state_changed_at_id",
 				Unique:  false,
-				Columns: []*schema.Column{CommerceLifecycleSnapshotsColumns[9], CommerceLifecycleSnapshotsColumns[6], CommerceLifecycleSnapshotsColumns[8], CommerceLifecycleSnapshotsColumns[0]},
+				Columns: []*schema.Column{CommerceLifecycleSnapshotsColumns[11], CommerceLifecycleSnapshotsColumns[6], CommerceLifecycleSnapshotsColumns[8], CommerceLifecycleSnapshotsColumns[0]},
 			},
 			{
 				Name:    "commercelifecyclesnapshot_tenant_id_activity_generation_config_id_state_changed_at_id",
 				Unique:  false,
-				Columns: []*schema.Column{CommerceLifecycleSnapshotsColumns[9], CommerceLifecycleSnapshotsColumns[11], CommerceLifecycleSnapshotsColumns[8], CommerceLifecycleSnapshotsColumns[0]},
+				Columns: []*schema.Column{CommerceLifecycleSnapshotsColumns[11], CommerceLifecycleSnapshotsColumns[13], CommerceLifecycleSnapshotsColumns[8], CommerceLifecycleSnapshotsColumns[0]},
 			},
 			{
 				Name:    "commercelifecyclesnapshot_tenant_id_external_id",
 				Unique:  false,
-				Columns: []*schema.Column{CommerceLifecycleSnapshotsColumns[9], CommerceLifecycleSnapshotsColumns[3]},
+				Columns: []*schema.Column{CommerceLifecycleSnapshotsColumns[11], CommerceLifecycleSnapshotsColumns[3]},
+			},
+		},
+	}
+	// CommerceLifecycleTransitionsColumns holds the columns for the "commerce_lifecycle_transitions" table.
+	CommerceLifecycleTransitionsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeUUID},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "from_stage", Type: field.TypeEnum, Nullable: true, Enums: []string{"ACTIVATION", "ENGAGEMENT", "RESURRECTION"}},
+		{Name: "from_code", Type: field.TypeString, Nullable: true},
+		{Name: "to_stage", Type: field.TypeEnum, Enums: []string{"ACTIVATION", "ENGAGEMENT", "RESURRECTION"}},
+		{Name: "to_code", Type: field.TypeString},
+		{Name: "state_changed_at", Type: field.TypeTime},
+		{Name: "last_computed_at", Type: field.TypeTime},
+		{Name: "config_hash", Type: field.TypeString, Nullable: true},
+		{Name: "run_id", Type: field.TypeUUID, Nullable: true},
+		{Name: "source", Type: field.TypeEnum, Enums: []string{"ENGINE", "API"}},
+		{Name: "tenant_id", Type: field.TypeUUID},
+		{Name: "commerce_id", Type: field.TypeUUID},
+		{Name: "activity_generation_config_id", Type: field.TypeUUID},
+	}
+	// CommerceLifecycleTransitionsTable holds the schema information for the "commerce_lifecycle_transitions" table.
+	CommerceLifecycleTransitionsTable = &schema.Table{
+		Name:       "commerce_lifecycle_transitions",
+		Columns:    CommerceLifecycleTransitionsColumns,
+		PrimaryKey: []*schema.Column{CommerceLifecycleTransitionsColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "commerce_lifecycle_transitions_tenants_tenant",
+				Columns:    []*schema.Column{CommerceLifecycleTransitionsColumns[12]},
+				RefColumns: []*schema.Column{TenantsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+			{
+				Symbol:     "commerce_lifecycle_transitions_commerces_commerce",
+				Columns:    []*schema.Column{CommerceLifecycleTransitionsColumns[13]},
+				RefColumns: []*schema.Column{CommercesColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "commerce_lifecycle_transitions_activity_generation_configs_activity_generation_config",
+				Columns:    []*schema.Column{CommerceLifecycleTransitionsColumns[14]},
+				RefColumns: []*schema.Column{ActivityGenerationConfigsColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "commercelifecycletransition_tenant_id",
+				Unique:  false,
+				Columns: []*schema.Column{CommerceLifecycleTransitionsColumns[12]},
+			},
+			{
+				Name:    "commercelifecycletransition_tenant_id_state_changed_at_id",
+				Unique:  false,
+				Columns: []*schema.Column{CommerceLifecycleTransitionsColumns[12], CommerceLifecycleTransitionsColumns[7], CommerceLifecycleTransitionsColumns[0]},
+			},
+			{
+				Name:    "commercelifecycletransition_tenant_id_commerce_id_state_changed_at_id",
+				Unique:  false,
+				Columns: []*schema.Column{CommerceLifecycleTransitionsColumns[12], CommerceLifecycleTransitionsColumns[13], CommerceLifecycleTransitionsColumns[7], CommerceLifecycleTransitionsColumns[0]},
+			},
+			{
+				Name:    "commercelifecycletransition_tenant_id_activity_generation_config_id_state_changed_at_id",
+				Unique:  false,
+				Columns: []*schema.Column{CommerceLifecycleTransitionsColumns[12], CommerceLifecycleTransitionsColumns[14], CommerceLifecycleTransitionsColumns[7], CommerceLifecycleTransitionsColumns[0]},
+			},
+			{
+				Name:    "commercelifecycletransition_tenant_id_run_id_state_changed_at_id",
+				Unique:  false,
+				Columns: []*schema.Column{CommerceLifecycleTransitionsColumns[12], CommerceLifecycleTransitionsColumns[10], CommerceLifecycleTransitionsColumns[7], CommerceLifecycleTransitionsColumns[0]},
 			},
 		},
 	}
@@ -1664,6 +1737,82 @@ var (
 				Name:    "idempotencyrecord_expires_at",
 				Unique:  false,
 				Columns: []*schema.Column{IdempotencyRecordsColumns[9]},
+			},
+		},
+	}
+	// LifecycleRunsColumns holds the columns for the "lifecycle_runs" table.
+	LifecycleRunsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeUUID},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "status", Type: field.TypeEnum, Enums: []string{"QUEUED", "RUNNING", "SUCCEEDED", "FAILED"}, Default: "QUEUED"},
+		{Name: "trigger", Type: field.TypeEnum, Enums: []string{"MANUAL", "SCHEDULED"}, Default: "MANUAL"},
+		{Name: "as_of", Type: field.TypeTime},
+		{Name: "dry_run", Type: field.TypeBool, Default: false},
+		{Name: "config_hashes", Type: field.TypeJSON, Nullable: true},
+		{Name: "started_at", Type: field.TypeTime, Nullable: true},
+		{Name: "finished_at", Type: field.TypeTime, Nullable: true},
+		{Name: "counts", Type: field.TypeJSON},
+		{Name: "by_state", Type: field.TypeJSON},
+		{Name: "error", Type: field.TypeString, Nullable: true},
+		{Name: "scheduled_for", Type: field.TypeString, Nullable: true},
+		{Name: "claim", Type: field.TypeUUID, Nullable: true},
+		{Name: "lease_until", Type: field.TypeTime, Nullable: true},
+		{Name: "attempts", Type: field.TypeInt, Default: 0},
+		{Name: "tenant_id", Type: field.TypeUUID},
+		{Name: "project_id", Type: field.TypeUUID},
+		{Name: "activity_generation_config_id", Type: field.TypeUUID},
+	}
+	// LifecycleRunsTable holds the schema information for the "lifecycle_runs" table.
+	LifecycleRunsTable = &schema.Table{
+		Name:       "lifecycle_runs",
+		Columns:    LifecycleRunsColumns,
+		PrimaryKey: []*schema.Column{LifecycleRunsColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "lifecycle_runs_tenants_tenant",
+				Columns:    []*schema.Column{LifecycleRunsColumns[17]},
+				RefColumns: []*schema.Column{TenantsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+			{
+				Symbol:     "lifecycle_runs_projects_project",
+				Columns:    []*schema.Column{LifecycleRunsColumns[18]},
+				RefColumns: []*schema.Column{ProjectsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+			{
+				Symbol:     "lifecycle_runs_activity_generation_configs_activity_generation_config",
+				Columns:    []*schema.Column{LifecycleRunsColumns[19]},
+				RefColumns: []*schema.Column{ActivityGenerationConfigsColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "lifecyclerun_tenant_id",
+				Unique:  false,
+				Columns: []*schema.Column{LifecycleRunsColumns[17]},
+			},
+			{
+				Name:    "lifecyclerun_project_id",
+				Unique:  false,
+				Columns: []*schema.Column{LifecycleRunsColumns[18]},
+			},
+			{
+				Name:    "lifecyclerun_activity_generation_config_id_created_at_id",
+				Unique:  false,
+				Columns: []*schema.Column{LifecycleRunsColumns[19], LifecycleRunsColumns[1], LifecycleRunsColumns[0]},
+			},
+			{
+				Name:    "lifecyclerun_status_created_at",
+				Unique:  false,
+				Columns: []*schema.Column{LifecycleRunsColumns[3], LifecycleRunsColumns[1]},
+			},
+			{
+				Name:    "lifecyclerun_activity_generation_config_id_scheduled_for",
+				Unique:  true,
+				Columns: []*schema.Column{LifecycleRunsColumns[19], LifecycleRunsColumns[13]},
 			},
 		},
 	}
@@ -2411,6 +2560,7 @@ var (
 		{Name: "name_key", Type: field.TypeString},
 		{Name: "time_zone", Type: field.TypeString, Default: "UTC"},
 		{Name: "day_cutoff", Type: field.TypeString, Default: "23:59"},
+		{Name: "lifecycle_run_time", Type: field.TypeString, Nullable: true},
 		{Name: "is_active", Type: field.TypeBool, Default: true},
 	}
 	// TenantsTable holds the schema information for the "tenants" table.
@@ -2646,6 +2796,7 @@ var (
 		CommerceAddressesTable,
 		CommerceContactsTable,
 		CommerceLifecycleSnapshotsTable,
+		CommerceLifecycleTransitionsTable,
 		CommerceUsersTable,
 		CommerceUserRolesTable,
 		DispatchConfigsTable,
@@ -2654,6 +2805,7 @@ var (
 		EngagementLevelsTable,
 		EventFiltersTable,
 		IdempotencyRecordsTable,
+		LifecycleRunsTable,
 		MembershipsTable,
 		OperatorsTable,
 		ProjectsTable,
@@ -2729,6 +2881,9 @@ func init() {
 	CommerceLifecycleSnapshotsTable.ForeignKeys[0].RefTable = TenantsTable
 	CommerceLifecycleSnapshotsTable.ForeignKeys[1].RefTable = CommercesTable
 	CommerceLifecycleSnapshotsTable.ForeignKeys[2].RefTable = ActivityGenerationConfigsTable
+	CommerceLifecycleTransitionsTable.ForeignKeys[0].RefTable = TenantsTable
+	CommerceLifecycleTransitionsTable.ForeignKeys[1].RefTable = CommercesTable
+	CommerceLifecycleTransitionsTable.ForeignKeys[2].RefTable = ActivityGenerationConfigsTable
 	CommerceUsersTable.ForeignKeys[0].RefTable = TenantsTable
 	CommerceUsersTable.ForeignKeys[1].RefTable = CommercesTable
 	CommerceUserRolesTable.ForeignKeys[0].RefTable = TenantsTable
@@ -2748,6 +2903,9 @@ func init() {
 	EventFiltersTable.ForeignKeys[0].RefTable = TenantsTable
 	EventFiltersTable.ForeignKeys[1].RefTable = ProjectsTable
 	IdempotencyRecordsTable.ForeignKeys[0].RefTable = TenantsTable
+	LifecycleRunsTable.ForeignKeys[0].RefTable = TenantsTable
+	LifecycleRunsTable.ForeignKeys[1].RefTable = ProjectsTable
+	LifecycleRunsTable.ForeignKeys[2].RefTable = ActivityGenerationConfigsTable
 	MembershipsTable.ForeignKeys[0].RefTable = TenantsTable
 	MembershipsTable.ForeignKeys[1].RefTable = UsersTable
 	OperatorsTable.ForeignKeys[0].RefTable = TenantsTable

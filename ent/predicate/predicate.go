@@ -63,6 +63,9 @@ type CommerceContact func(*sql.Selector)
 // CommerceLifecycleSnapshot is the predicate function for commercelifecyclesnapshot builders.
 type CommerceLifecycleSnapshot func(*sql.Selector)
 
+// CommerceLifecycleTransition is the predicate function for commercelifecycletransition builders.
+type CommerceLifecycleTransition func(*sql.Selector)
+
 // CommerceUser is the predicate function for commerceuser builders.
 type CommerceUser func(*sql.Selector)
 
@@ -86,6 +89,9 @@ type EventFilter func(*sql.Selector)
 
 // IdempotencyRecord is the predicate function for idempotencyrecord builders.
 type IdempotencyRecord func(*sql.Selector)
+
+// LifecycleRun is the predicate function for lifecyclerun builders.
+type LifecycleRun func(*sql.Selector)
 
 // Membership is the predicate function for membership builders.
 type Membership func(*sql.Selector)

@@ -567,6 +567,30 @@ func (f CommerceLifecycleSnapshotMutationRuleFunc) EvalMutation(ctx context.Cont
 	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.CommerceLifecycleSnapshotMutation", m)
 }
 
+// The CommerceLifecycleTransitionQueryRuleFunc type is an adapter to allow the use of ordinary
+// functions as a query rule.
+type CommerceLifecycleTransitionQueryRuleFunc func(context.Context, *ent.CommerceLifecycleTransitionQuery) error
+
+// EvalQuery return f(ctx, q).
+func (f CommerceLifecycleTransitionQueryRuleFunc) EvalQuery(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.CommerceLifecycleTransitionQuery); ok {
+		return f(ctx, q)
+	}
+	return Denyf("ent/privacy: unexpected query type %T, expect *ent.CommerceLifecycleTransitionQuery", q)
+}
+
+// The CommerceLifecycleTransitionMutationRuleFunc type is an adapter to allow the use of ordinary
+// functions as a mutation rule.
+type CommerceLifecycleTransitionMutationRuleFunc func(context.Context, *ent.CommerceLifecycleTransitionMutation) error
+
+// EvalMutation calls f(ctx, m).
+func (f CommerceLifecycleTransitionMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) error {
+	if m, ok := m.(*ent.CommerceLifecycleTransitionMutation); ok {
+		return f(ctx, m)
+	}
+	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.CommerceLifecycleTransitionMutation", m)
+}
+
 // The CommerceUserQueryRuleFunc type is an adapter to allow the use of ordinary
 // functions as a query rule.
 type CommerceUserQueryRuleFunc func(context.Context, *ent.CommerceUserQuery) error
@@ -757,6 +781,30 @@ func (f IdempotencyRecordMutationRuleFunc) EvalMutation(ctx context.Context, m e
 		return f(ctx, m)
 	}
 	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.IdempotencyRecordMutation", m)
+}
+
+// The LifecycleRunQueryRuleFunc type is an adapter to allow the use of ordinary
+// functions as a query rule.
+type LifecycleRunQueryRuleFunc func(context.Context, *ent.LifecycleRunQuery) error
+
+// EvalQuery return f(ctx, q).
+func (f LifecycleRunQueryRuleFunc) EvalQuery(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.LifecycleRunQuery); ok {
+		return f(ctx, q)
+	}
+	return Denyf("ent/privacy: unexpected query type %T, expect *ent.LifecycleRunQuery", q)
+}
+
+// The LifecycleRunMutationRuleFunc type is an adapter to allow the use of ordinary
+// functions as a mutation rule.
+type LifecycleRunMutationRuleFunc func(context.Context, *ent.LifecycleRunMutation) error
+
+// EvalMutation calls f(ctx, m).
+func (f LifecycleRunMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) error {
+	if m, ok := m.(*ent.LifecycleRunMutation); ok {
+		return f(ctx, m)
+	}
+	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.LifecycleRunMutation", m)
 }
 
 // The MembershipQueryRuleFunc type is an adapter to allow the use of ordinary
@@ -1288,6 +1336,8 @@ func queryFilter(q ent.Query) (Filter, error) {
 		return q.Filter(), nil
 	case *ent.CommerceLifecycleSnapshotQuery:
 		return q.Filter(), nil
+	case *ent.CommerceLifecycleTransitionQuery:
+		return q.Filter(), nil
 	case *ent.CommerceUserQuery:
 		return q.Filter(), nil
 	case *ent.CommerceUserRoleQuery:
@@ -1303,6 +1353,8 @@ func queryFilter(q ent.Query) (Filter, error) {
 	case *ent.EventFilterQuery:
 		return q.Filter(), nil
 	case *ent.IdempotencyRecordQuery:
+		return q.Filter(), nil
+	case *ent.LifecycleRunQuery:
 		return q.Filter(), nil
 	case *ent.MembershipQuery:
 		return q.Filter(), nil
@@ -1387,6 +1439,8 @@ func mutationFilter(m ent.Mutation) (Filter, error) {
 		return m.Filter(), nil
 	case *ent.CommerceLifecycleSnapshotMutation:
 		return m.Filter(), nil
+	case *ent.CommerceLifecycleTransitionMutation:
+		return m.Filter(), nil
 	case *ent.CommerceUserMutation:
 		return m.Filter(), nil
 	case *ent.CommerceUserRoleMutation:
@@ -1402,6 +1456,8 @@ func mutationFilter(m ent.Mutation) (Filter, error) {
 	case *ent.EventFilterMutation:
 		return m.Filter(), nil
 	case *ent.IdempotencyRecordMutation:
+		return m.Filter(), nil
+	case *ent.LifecycleRunMutation:
 		return m.Filter(), nil
 	case *ent.MembershipMutation:
 		return m.Filter(), nil

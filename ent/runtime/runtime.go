@@ -26,6 +26,7 @@ import (
 	"github.com/reten-io/reten/ent/commerceaddress"
 	"github.com/reten-io/reten/ent/commercecontact"
 	"github.com/reten-io/reten/ent/commercelifecyclesnapshot"
+	"github.com/reten-io/reten/ent/commercelifecycletransition"
 	"github.com/reten-io/reten/ent/commerceuser"
 	"github.com/reten-io/reten/ent/commerceuserrole"
 	"github.com/reten-io/reten/ent/dispatchconfig"
@@ -34,6 +35,7 @@ import (
 	"github.com/reten-io/reten/ent/engagementlevel"
 	"github.com/reten-io/reten/ent/eventfilter"
 	"github.com/reten-io/reten/ent/idempotencyrecord"
+	"github.com/reten-io/reten/ent/lifecyclerun"
 	"github.com/reten-io/reten/ent/membership"
 	"github.com/reten-io/reten/ent/operator"
 	"github.com/reten-io/reten/ent/project"
@@ -946,6 +948,39 @@ func init() {
 	commercelifecyclesnapshotDescID := commercelifecyclesnapshotMixinFields0[0].Descriptor()
 	// commercelifecyclesnapshot.DefaultID holds the default value on creation for the id field.
 	commercelifecyclesnapshot.DefaultID = commercelifecyclesnapshotDescID.Default.(func() uuid.UUID)
+	commercelifecycletransitionMixin := schema.CommerceLifecycleTransition{}.Mixin()
+	commercelifecycletransition.Policy = privacy.NewPolicies(commercelifecycletransitionMixin[2], schema.CommerceLifecycleTransition{})
+	commercelifecycletransition.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := commercelifecycletransition.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	commercelifecycletransitionMixinHooks2 := commercelifecycletransitionMixin[2].Hooks()
+
+	commercelifecycletransition.Hooks[1] = commercelifecycletransitionMixinHooks2[0]
+	commercelifecycletransitionMixinFields0 := commercelifecycletransitionMixin[0].Fields()
+	_ = commercelifecycletransitionMixinFields0
+	commercelifecycletransitionMixinFields1 := commercelifecycletransitionMixin[1].Fields()
+	_ = commercelifecycletransitionMixinFields1
+	commercelifecycletransitionFields := schema.CommerceLifecycleTransition{}.Fields()
+	_ = commercelifecycletransitionFields
+	// commercelifecycletransitionDescCreatedAt is the schema descriptor for created_at field.
+	commercelifecycletransitionDescCreatedAt := commercelifecycletransitionMixinFields1[0].Descriptor()
+	// commercelifecycletransition.DefaultCreatedAt holds the default value on creation for the created_at field.
+	commercelifecycletransition.DefaultCreatedAt = commercelifecycletransitionDescCreatedAt.Default.(func() time.Time)
+	// commercelifecycletransitionDescUpdatedAt is the schema descriptor for updated_at field.
+	commercelifecycletransitionDescUpdatedAt := commercelifecycletransitionMixinFields1[1].Descriptor()
+	// commercelifecycletransition.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	commercelifecycletransition.DefaultUpdatedAt = commercelifecycletransitionDescUpdatedAt.Default.(func() time.Time)
+	// commercelifecycletransition.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	commercelifecycletransition.UpdateDefaultUpdatedAt = commercelifecycletransitionDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// commercelifecycletransitionDescID is the schema descriptor for id field.
+	commercelifecycletransitionDescID := commercelifecycletransitionMixinFields0[0].Descriptor()
+	// commercelifecycletransition.DefaultID holds the default value on creation for the id field.
+	commercelifecycletransition.DefaultID = commercelifecycletransitionDescID.Default.(func() uuid.UUID)
 	commerceuserMixin := schema.CommerceUser{}.Mixin()
 	commerceuser.Policy = privacy.NewPolicies(commerceuserMixin[2], schema.CommerceUser{})
 	commerceuser.Hooks[0] = func(next ent.Mutator) ent.Mutator {
@@ -1306,6 +1341,50 @@ func init() {
 	idempotencyrecordDescID := idempotencyrecordMixinFields0[0].Descriptor()
 	// idempotencyrecord.DefaultID holds the default value on creation for the id field.
 	idempotencyrecord.DefaultID = idempotencyrecordDescID.Default.(func() uuid.UUID)
+	lifecyclerunMixin := schema.LifecycleRun{}.Mixin()
+	lifecyclerun.Policy = privacy.NewPolicies(lifecyclerunMixin[2], lifecyclerunMixin[3], schema.LifecycleRun{})
+	lifecyclerun.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := lifecyclerun.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	lifecyclerunMixinHooks2 := lifecyclerunMixin[2].Hooks()
+	lifecyclerunMixinHooks3 := lifecyclerunMixin[3].Hooks()
+
+	lifecyclerun.Hooks[1] = lifecyclerunMixinHooks2[0]
+
+	lifecyclerun.Hooks[2] = lifecyclerunMixinHooks3[0]
+	lifecyclerunMixinFields0 := lifecyclerunMixin[0].Fields()
+	_ = lifecyclerunMixinFields0
+	lifecyclerunMixinFields1 := lifecyclerunMixin[1].Fields()
+	_ = lifecyclerunMixinFields1
+	lifecyclerunFields := schema.LifecycleRun{}.Fields()
+	_ = lifecyclerunFields
+	// lifecyclerunDescCreatedAt is the schema descriptor for created_at field.
+	lifecyclerunDescCreatedAt := lifecyclerunMixinFields1[0].Descriptor()
+	// lifecyclerun.DefaultCreatedAt holds the default value on creation for the created_at field.
+	lifecyclerun.DefaultCreatedAt = lifecyclerunDescCreatedAt.Default.(func() time.Time)
+	// lifecyclerunDescUpdatedAt is the schema descriptor for updated_at field.
+	lifecyclerunDescUpdatedAt := lifecyclerunMixinFields1[1].Descriptor()
+	// lifecyclerun.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	lifecyclerun.DefaultUpdatedAt = lifecyclerunDescUpdatedAt.Default.(func() time.Time)
+	// lifecyclerun.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	lifecyclerun.UpdateDefaultUpdatedAt = lifecyclerunDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// lifecyclerunDescDryRun is the schema descriptor for dry_run field.
+	lifecyclerunDescDryRun := lifecyclerunFields[4].Descriptor()
+	// lifecyclerun.DefaultDryRun holds the default value on creation for the dry_run field.
+	lifecyclerun.DefaultDryRun = lifecyclerunDescDryRun.Default.(bool)
+	// lifecyclerunDescAttempts is the schema descriptor for attempts field.
+	lifecyclerunDescAttempts := lifecyclerunFields[14].Descriptor()
+	// lifecyclerun.DefaultAttempts holds the default value on creation for the attempts field.
+	lifecyclerun.DefaultAttempts = lifecyclerunDescAttempts.Default.(int)
+	// lifecyclerunDescID is the schema descriptor for id field.
+	lifecyclerunDescID := lifecyclerunMixinFields0[0].Descriptor()
+	// lifecyclerun.DefaultID holds the default value on creation for the id field.
+	lifecyclerun.DefaultID = lifecyclerunDescID.Default.(func() uuid.UUID)
 	membershipMixin := schema.Membership{}.Mixin()
 	membership.Policy = privacy.NewPolicies(membershipMixin[2], schema.Membership{})
 	membership.Hooks[0] = func(next ent.Mutator) ent.Mutator {
@@ -1952,7 +2031,7 @@ func init() {
 	// tenant.DefaultDayCutoff holds the default value on creation for the day_cutoff field.
 	tenant.DefaultDayCutoff = tenantDescDayCutoff.Default.(string)
 	// tenantDescIsActive is the schema descriptor for is_active field.
-	tenantDescIsActive := tenantFields[4].Descriptor()
+	tenantDescIsActive := tenantFields[5].Descriptor()
 	// tenant.DefaultIsActive holds the default value on creation for the is_active field.
 	tenant.DefaultIsActive = tenantDescIsActive.Default.(bool)
 	// tenantDescID is the schema descriptor for id field.

@@ -166,3 +166,20 @@ var trashKindDoc = gqldoc.Enum("The kind of an archived record.", map[string]str
 	"ACTIVITY_GENERATION_CONFIG": "An activity generation config (with its pillars).",
 	"EVENT_CRITERIA":             "An event filter.",
 })
+
+var runStatusDoc = gqldoc.Enum("Where a lifecycle engine run is.", map[string]string{
+	"QUEUED":    "Waiting for a replica to claim it.",
+	"RUNNING":   "A replica is computing it.",
+	"SUCCEEDED": "Finished; its counts are final.",
+	"FAILED":    "Stopped on an error (see error).",
+})
+
+var runTriggerDoc = gqldoc.Enum("Why a lifecycle engine run exists.", map[string]string{
+	"MANUAL":    "Requested through the API or the CLI.",
+	"SCHEDULED": "The tenant's daily run (lifecycle_run_time).",
+})
+
+var transitionSourceDoc = gqldoc.Enum("Who wrote a change of lifecycle state.", map[string]string{
+	"ENGINE": "Reten's lifecycle engine (a run).",
+	"API":    "A snapshot upsert through the API (an external engine).",
+})

@@ -33,6 +33,12 @@ func (CommerceLifecycleSnapshot) Fields() []ent.Field {
 			Annotations(entgql.OrderField("LAST_COMPUTED_AT")),
 		field.Time("state_changed_at").Comment("When (stage, code) last changed; managed by the service.").
 			Annotations(entgql.OrderField("STATE_CHANGED_AT")),
+		// prior_stage and prior_code are the state the last update replaced,
+		// set by the upsert's conflict clause from the locked row: RETURNING
+		// then tells a change of state exactly, so the transition is appended
+		// in the same statement whatever writer raced it.
+		field.String("prior_stage").Optional().Nillable().Annotations(entgql.Skip()),
+		field.String("prior_code").Optional().Nillable().Annotations(entgql.Skip()),
 	}
 }
 

@@ -30,6 +30,7 @@ func (Tenant) Fields() []ent.Field {
 		field.String("name_key").NotEmpty().Validate(maxRunes(255)).Annotations(entgql.Skip()),
 		field.String("time_zone").Comment("IANA time zone name; it decides the day of activities and the day cutoff.").Default("UTC"),
 		field.String("day_cutoff").Comment("Local time (`HH:MM`) after which an activity's day is closed.").Default("23:59"),
+		field.String("lifecycle_run_time").Comment("Local time (`HH:MM`, the tenant's time zone) of the daily lifecycle engine run of every active AGC; null: no scheduled run.").Optional().Nillable(),
 		field.Bool("is_active").Comment("Whether the tenant is active.").Default(true),
 	}
 }

@@ -28,6 +28,8 @@ const (
 	FieldTimeZone = "time_zone"
 	// FieldDayCutoff holds the string denoting the day_cutoff field in the database.
 	FieldDayCutoff = "day_cutoff"
+	// FieldLifecycleRunTime holds the string denoting the lifecycle_run_time field in the database.
+	FieldLifecycleRunTime = "lifecycle_run_time"
 	// FieldIsActive holds the string denoting the is_active field in the database.
 	FieldIsActive = "is_active"
 	// EdgeMemberships holds the string denoting the memberships edge name in mutations.
@@ -52,6 +54,7 @@ var Columns = []string{
 	FieldNameKey,
 	FieldTimeZone,
 	FieldDayCutoff,
+	FieldLifecycleRunTime,
 	FieldIsActive,
 }
 
@@ -129,6 +132,11 @@ func ByTimeZone(opts ...sql.OrderTermOption) OrderOption {
 // ByDayCutoff orders the results by the day_cutoff field.
 func ByDayCutoff(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldDayCutoff, opts...).ToFunc()
+}
+
+// ByLifecycleRunTime orders the results by the lifecycle_run_time field.
+func ByLifecycleRunTime(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldLifecycleRunTime, opts...).ToFunc()
 }
 
 // ByIsActive orders the results by the is_active field.

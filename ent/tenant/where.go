@@ -86,6 +86,11 @@ func DayCutoff(v string) predicate.Tenant {
 	return predicate.Tenant(sql.FieldEQ(FieldDayCutoff, v))
 }
 
+// LifecycleRunTime applies equality check predicate on the "lifecycle_run_time" field. It's identical to LifecycleRunTimeEQ.
+func LifecycleRunTime(v string) predicate.Tenant {
+	return predicate.Tenant(sql.FieldEQ(FieldLifecycleRunTime, v))
+}
+
 // IsActive applies equality check predicate on the "is_active" field. It's identical to IsActiveEQ.
 func IsActive(v bool) predicate.Tenant {
 	return predicate.Tenant(sql.FieldEQ(FieldIsActive, v))
@@ -429,6 +434,81 @@ func DayCutoffEqualFold(v string) predicate.Tenant {
 // DayCutoffContainsFold applies the ContainsFold predicate on the "day_cutoff" field.
 func DayCutoffContainsFold(v string) predicate.Tenant {
 	return predicate.Tenant(sql.FieldContainsFold(FieldDayCutoff, v))
+}
+
+// LifecycleRunTimeEQ applies the EQ predicate on the "lifecycle_run_time" field.
+func LifecycleRunTimeEQ(v string) predicate.Tenant {
+	return predicate.Tenant(sql.FieldEQ(FieldLifecycleRunTime, v))
+}
+
+// LifecycleRunTimeNEQ applies the NEQ predicate on the "lifecycle_run_time" field.
+func LifecycleRunTimeNEQ(v string) predicate.Tenant {
+	return predicate.Tenant(sql.FieldNEQ(FieldLifecycleRunTime, v))
+}
+
+// LifecycleRunTimeIn applies the In predicate on the "lifecycle_run_time" field.
+func LifecycleRunTimeIn(vs ...string) predicate.Tenant {
+	return predicate.Tenant(sql.FieldIn(FieldLifecycleRunTime, vs...))
+}
+
+// LifecycleRunTimeNotIn applies the NotIn predicate on the "lifecycle_run_time" field.
+func LifecycleRunTimeNotIn(vs ...string) predicate.Tenant {
+	return predicate.Tenant(sql.FieldNotIn(FieldLifecycleRunTime, vs...))
+}
+
+// LifecycleRunTimeGT applies the GT predicate on the "lifecycle_run_time" field.
+func LifecycleRunTimeGT(v string) predicate.Tenant {
+	return predicate.Tenant(sql.FieldGT(FieldLifecycleRunTime, v))
+}
+
+// LifecycleRunTimeGTE applies the GTE predicate on the "lifecycle_run_time" field.
+func LifecycleRunTimeGTE(v string) predicate.Tenant {
+	return predicate.Tenant(sql.FieldGTE(FieldLifecycleRunTime, v))
+}
+
+// LifecycleRunTimeLT applies the LT predicate on the "lifecycle_run_time" field.
+func LifecycleRunTimeLT(v string) predicate.Tenant {
+	return predicate.Tenant(sql.FieldLT(FieldLifecycleRunTime, v))
+}
+
+// LifecycleRunTimeLTE applies the LTE predicate on the "lifecycle_run_time" field.
+func LifecycleRunTimeLTE(v string) predicate.Tenant {
+	return predicate.Tenant(sql.FieldLTE(FieldLifecycleRunTime, v))
+}
+
+// LifecycleRunTimeContains applies the Contains predicate on the "lifecycle_run_time" field.
+func LifecycleRunTimeContains(v string) predicate.Tenant {
+	return predicate.Tenant(sql.FieldContains(FieldLifecycleRunTime, v))
+}
+
+// LifecycleRunTimeHasPrefix applies the HasPrefix predicate on the "lifecycle_run_time" field.
+func LifecycleRunTimeHasPrefix(v string) predicate.Tenant {
+	return predicate.Tenant(sql.FieldHasPrefix(FieldLifecycleRunTime, v))
+}
+
+// LifecycleRunTimeHasSuffix applies the HasSuffix predicate on the "lifecycle_run_time" field.
+func LifecycleRunTimeHasSuffix(v string) predicate.Tenant {
+	return predicate.Tenant(sql.FieldHasSuffix(FieldLifecycleRunTime, v))
+}
+
+// LifecycleRunTimeIsNil applies the IsNil predicate on the "lifecycle_run_time" field.
+func LifecycleRunTimeIsNil() predicate.Tenant {
+	return predicate.Tenant(sql.FieldIsNull(FieldLifecycleRunTime))
+}
+
+// LifecycleRunTimeNotNil applies the NotNil predicate on the "lifecycle_run_time" field.
+func LifecycleRunTimeNotNil() predicate.Tenant {
+	return predicate.Tenant(sql.FieldNotNull(FieldLifecycleRunTime))
+}
+
+// LifecycleRunTimeEqualFold applies the EqualFold predicate on the "lifecycle_run_time" field.
+func LifecycleRunTimeEqualFold(v string) predicate.Tenant {
+	return predicate.Tenant(sql.FieldEqualFold(FieldLifecycleRunTime, v))
+}
+
+// LifecycleRunTimeContainsFold applies the ContainsFold predicate on the "lifecycle_run_time" field.
+func LifecycleRunTimeContainsFold(v string) predicate.Tenant {
+	return predicate.Tenant(sql.FieldContainsFold(FieldLifecycleRunTime, v))
 }
 
 // IsActiveEQ applies the EQ predicate on the "is_active" field.

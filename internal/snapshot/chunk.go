@@ -6,7 +6,6 @@ import (
 	"slices"
 	"time"
 
-	stdsql "database/sql"
 	"strings"
 
 	"entgo.io/ent/dialect"
@@ -57,12 +56,13 @@ type row struct {
 	label      string
 	stage      string
 	at         time.Time
+	hash       *string // the configuration hash of the stage's pillar
 }
 
 // refs are the tenant's rows an item refers to, read once per chunk.
 type refs struct {
-	commerces map[string]*ent.Commerce // by UUID text or external id
-	agcs      map[uuid.UUID]bool
+	commerces map[string]*ent.Commerce              // by UUID text or external id
+	agcs      map[uuid.UUID]map[string]string       // the AGC's config hashes, by pillar
 	statuses  map[string]*ent.RetentionStatusConfig // active, by code
 }
 
@@ -100,7 +100,7 @@ func loadRefs(ctx context.Context, tx *ent.Client, dialectName string, tenantID 
 	if err != nil {
 		return nil, err
 	}
-	r := &refs{commerces: map[string]*ent.Commerce{}, agcs: map[uuid.UUID]bool{}, statuses: map[string]*ent.RetentionStatusConfig{}}
+	r := &refs{commerces: map[string]*ent.Commerce{}, agcs: map[uuid.UUID]map[string]string{}, statuses: map[string]*ent.RetentionStatusConfig{}}
 	for _, c := range cs {
 		switch {
 		case !byExternal:
@@ -110,12 +110,16 @@ func loadRefs(ctx context.Context, tx *ent.Client, dialectName string, tenantID 
 		}
 	}
 	agcs, err := tx.ActivityGenerationConfig.Query().Where(activitygenerationconfig.TenantID(tenantID),
-		activitygenerationconfig.IDIn(agcIDs...)).IDs(ctx)
+		activitygenerationconfig.IDIn(agcIDs...)).
+		Select(activitygenerationconfig.FieldID, activitygenerationconfig.FieldConfigHashes).All(ctx)
 	if err != nil {
 		return nil, err
 	}
-	for _, id := range agcs {
-		r.agcs[id] = true
+	for _, a := range agcs {
+		r.agcs[a.ID] = a.ConfigHashes
+		if r.agcs[a.ID] == nil {
+			r.agcs[a.ID] = map[string]string{}
+		}
 	}
 	sts, err := tx.RetentionStatusConfig.Query().Where(retentionstatusconfig.TenantID(tenantID),
 		retentionstatusconfig.CodeIn(codes...), retentionstatusconfig.IsActive(true)).All(ctx)
@@ -164,7 +168,8 @@ func (r *refs) resolve(it Item, byExternal bool) (*row, *itemFail) {
 			f.msgs = append(f.msgs, fmt.Sprintf(MsgCommerceIDFmt, ident))
 		}
 	}
-	if !r.agcs[agcID] {
+	hashes, ok := r.agcs[agcID]
+	if !ok {
 		f.notFound = f.notFound || len(f.msgs) == 0
 		f.msgs = append(f.msgs, fmt.Sprintf(MsgAGCNotFoundFmt, agcID))
 	}
@@ -178,8 +183,12 @@ func (r *refs) resolve(it Item, byExternal bool) (*row, *itemFail) {
 	if len(f.msgs) > 0 {
 		return nil, f
 	}
-	return &row{id: uuid.New(), k: key{c.ID, agcID}, externalID: c.ExternalID, code: it.Code, label: st.Label,
-		stage: it.Stage, at: it.LastComputedAt.UTC().Truncate(time.Microsecond)}, nil
+	w := &row{id: uuid.New(), k: key{c.ID, agcID}, externalID: c.ExternalID, code: it.Code, label: st.Label,
+		stage: it.Stage, at: it.LastComputedAt.UTC().Truncate(time.Microsecond)}
+	if h, ok := hashes[strings.ToLower(it.Stage)]; ok {
+		w.hash = &h
+	}
+	return w, nil
 }
 
 // upsertChunk resolves and writes validated items inside one transaction:
@@ -189,7 +198,7 @@ func (r *refs) resolve(it Item, byExternal bool) (*row, *itemFail) {
 // request order and the last one wins. Without duplicates a chunk is one
 // statement. The database decides every outcome, so concurrent writers can
 // neither move a state backwards nor lose a change of state_changed_at.
-func (s *Service) upsertChunk(ctx context.Context, tenantID uuid.UUID, items []Item, byExternal bool) (*chunkOut, error) {
+func (s *Service) upsertChunk(ctx context.Context, tenantID uuid.UUID, items []Item, byExternal bool, o origin) (*chunkOut, error) {
 	out := &chunkOut{outcomes: make([]string, len(items)), fails: make([]*itemFail, len(items)), keys: make([]key, len(items))}
 	err := txn.Run(ctx, s.client, func(ctx context.Context, tx *ent.Client) error {
 		r, err := loadRefs(ctx, tx, s.dialect, tenantID, items, byExternal)
@@ -213,7 +222,7 @@ func (s *Service) upsertChunk(ctx context.Context, tenantID uuid.UUID, items []I
 			rounds[n] = append(rounds[n], w)
 		}
 		for _, rows := range rounds {
-			if err := s.writeRound(ctx, tx, tenantID, rows, out.outcomes); err != nil {
+			if err := s.writeRound(ctx, tx, tenantID, rows, out.outcomes, o); err != nil {
 				return err
 			}
 		}
@@ -225,95 +234,32 @@ func (s *Service) upsertChunk(ctx context.Context, tenantID uuid.UUID, items []I
 	return out, nil
 }
 
-// upsertColumns are the columns every upsert statement writes, in order.
-const upsertColumns = "id, created_at, updated_at, tenant_id, commerce_id, external_id, " +
-	"activity_generation_config_id, code, label, stage, last_computed_at, state_changed_at"
-
-// upsertGuard is the conflict clause shared by both dialects. A stored row
-// changes only when the incoming one is not older and differs from it; its
-// state_changed_at moves only when (stage, code) changes. RETURNING names the
-// rows written.
-const upsertGuard = ` ON CONFLICT (commerce_id, activity_generation_config_id) DO UPDATE SET
- external_id = excluded.external_id, code = excluded.code, label = excluded.label, stage = excluded.stage,
- last_computed_at = excluded.last_computed_at, updated_at = excluded.updated_at,
- state_changed_at = CASE WHEN s.stage = excluded.stage AND s.code = excluded.code THEN s.state_changed_at ELSE excluded.last_computed_at END
-WHERE s.tenant_id = excluded.tenant_id AND s.last_computed_at <= excluded.last_computed_at AND (
- s.stage IS DISTINCT FROM excluded.stage OR s.code IS DISTINCT FROM excluded.code OR s.label IS DISTINCT FROM excluded.label OR
- s.external_id IS DISTINCT FROM excluded.external_id OR s.last_computed_at IS DISTINCT FROM excluded.last_computed_at)
-RETURNING id, commerce_id, activity_generation_config_id`
-
-// upsertStatement is the guarded upsert of rows. PostgreSQL gets the rows as
-// ten arrays through unnest: a short constant statement that parses and
-// plans in no time whatever the chunk size. SQLite gets a multi-row VALUES
-// list (12 parameters per row, under its 32,766-parameter limit at 1,000
-// rows).
-func (s *Service) upsertStatement(tenantID uuid.UUID, now time.Time, rows []*row) (string, []any) {
-	if s.dialect == dialect.Postgres {
-		var ids, commerces, agcs, codes, labels, stages, ats []string
-		externals := make([]stdsql.NullString, 0, len(rows))
-		for _, w := range rows {
-			ids = append(ids, w.id.String())
-			commerces = append(commerces, w.k.commerce.String())
-			agcs = append(agcs, w.k.agc.String())
-			codes, labels, stages = append(codes, w.code), append(labels, w.label), append(stages, w.stage)
-			ats = append(ats, w.at.Format(time.RFC3339Nano))
-			if w.externalID != nil {
-				externals = append(externals, stdsql.NullString{String: *w.externalID, Valid: true})
-			} else {
-				externals = append(externals, stdsql.NullString{})
-			}
-		}
-		return `INSERT INTO ` + snap.Table + ` AS s (` + upsertColumns + `)
-SELECT u.id, $1, $1, $2, u.commerce_id, u.external_id, u.agc, u.code, u.label, u.stage, u.at, u.at
-FROM unnest($3::uuid[], $4::uuid[], $5::text[], $6::uuid[], $7::text[], $8::text[], $9::text[], $10::timestamptz[])
- AS u(id, commerce_id, external_id, agc, code, label, stage, at)` + upsertGuard,
-			[]any{now, tenantID, pq.Array(ids), pq.Array(commerces), pq.GenericArray{A: externals}, pq.Array(agcs),
-				pq.Array(codes), pq.Array(labels), pq.Array(stages), pq.Array(ats)}
-	}
-	var b strings.Builder
-	b.WriteString(`INSERT INTO ` + snap.Table + ` AS s (` + upsertColumns + `) VALUES `)
-	args := make([]any, 0, len(rows)*12)
-	for i, w := range rows {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		b.WriteString("(?,?,?,?,?,?,?,?,?,?,?,?)")
-		args = append(args, w.id, now, now, tenantID, w.k.commerce, w.externalID, w.k.agc, w.code, w.label, w.stage, w.at, w.at)
-	}
-	b.WriteString(upsertGuard)
-	return b.String(), args
-}
-
 // writeRound upserts rows (one per key) with one statement and records each
 // row's outcome at its position: a returned fresh id is an insert, another
 // returned id an update; skipped rows are stale or unchanged.
-func (s *Service) writeRound(ctx context.Context, tx *ent.Client, tenantID uuid.UUID, rows []*row, outcomes []string) error {
+func (s *Service) writeRound(ctx context.Context, tx *ent.Client, tenantID uuid.UUID, rows []*row, outcomes []string, o origin) error {
 	// One lock order for every writer: concurrent chunks cannot deadlock.
 	slices.SortFunc(rows, func(a, b *row) int { return a.k.less(b.k) })
-	query, args := s.upsertStatement(tenantID, clock.Now(), rows)
-	written := map[key]uuid.UUID{}
+	now := clock.Now()
+	query, args := s.upsertStatement(tenantID, now, rows, o)
 	rs, err := tx.QueryContext(ctx, query, args...)
 	if err != nil {
 		return fmt.Errorf("upsert snapshots: %w", err)
 	}
-	defer rs.Close()
-	for rs.Next() {
-		var id uuid.UUID
-		var k key
-		if err := rs.Scan(&id, &k.commerce, &k.agc); err != nil {
-			return err
-		}
-		written[k] = id
+	done, err := s.scanWritten(rs)
+	rs.Close()
+	if err != nil {
+		return err
 	}
-	if err := rs.Err(); err != nil {
+	if err := s.appendTransitions(ctx, tx, tenantID, now, rows, done, o); err != nil {
 		return err
 	}
 	var skipped []*row
 	for _, w := range rows {
-		switch id, ok := written[w.k]; {
+		switch d, ok := done[w.k]; {
 		case !ok:
 			skipped = append(skipped, w)
-		case id == w.id:
+		case d.id == w.id:
 			outcomes[w.pos] = Created
 		default:
 			outcomes[w.pos] = Updated

@@ -114,7 +114,7 @@ func (s *Service) Upsert(ctx context.Context, it Item) (*ent.CommerceLifecycleSn
 	if msgs := validate(it, false); len(msgs) > 0 {
 		return nil, "", apperr.Validation(msgs...)
 	}
-	out, err := s.upsertChunk(ctx, tenantID, []Item{it}, false)
+	out, err := s.upsertChunk(ctx, tenantID, []Item{it}, false, apiOrigin)
 	if err != nil {
 		return nil, "", err
 	}
@@ -181,7 +181,7 @@ func (s *Service) BatchUpsert(ctx context.Context, items []Item) (*BatchResult, 
 	}
 	for start := 0; start < len(valid); start += chunkSize {
 		end := min(start+chunkSize, len(valid))
-		out, err := s.upsertChunk(ctx, tenantID, valid[start:end], byExternal)
+		out, err := s.upsertChunk(ctx, tenantID, valid[start:end], byExternal, apiOrigin)
 		if err != nil {
 			return nil, err
 		}
