@@ -59,13 +59,13 @@ type CommerceEdges struct {
 	LifecycleSnapshots []*CommerceLifecycleSnapshot `json:"lifecycle_snapshots,omitempty"`
 	// The activities generated for the commerce.
 	Activities []*Activity `json:"activities,omitempty"`
-	// The changes of the commerce's retention state under every AGC, oldest first by default.
+	// The changes of the commerce's retention state under every AGC, oldest first.
 	LifecycleTransitions []*CommerceLifecycleTransition `json:"lifecycle_transitions,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.
 	loadedTypes [6]bool
 	// totalCount holds the count of the edges above.
-	totalCount [5]map[string]int
+	totalCount [4]map[string]int
 
 	namedAddresses            map[string][]*CommerceAddress
 	namedUsers                map[string][]*CommerceUser

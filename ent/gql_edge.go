@@ -352,27 +352,6 @@ func (_m *Commerce) Activities(ctx context.Context) (result []*Activity, err err
 	return result, err
 }
 
-func (_m *Commerce) LifecycleTransitions(
-	ctx context.Context, after *Cursor, first *int, before *Cursor, last *int, orderBy *CommerceLifecycleTransitionOrder, where *CommerceLifecycleTransitionWhereInput,
-) (*CommerceLifecycleTransitionConnection, error) {
-	opts := []CommerceLifecycleTransitionPaginateOption{
-		WithCommerceLifecycleTransitionOrder(orderBy),
-		WithCommerceLifecycleTransitionFilter(where.Filter),
-	}
-	alias := graphql.GetFieldContext(ctx).Field.Alias
-	totalCount, hasTotalCount := _m.Edges.totalCount[4][alias]
-	if nodes, err := _m.NamedLifecycleTransitions(alias); err == nil || hasTotalCount {
-		pager, err := newCommerceLifecycleTransitionPager(opts, last != nil)
-		if err != nil {
-			return nil, err
-		}
-		conn := &CommerceLifecycleTransitionConnection{Edges: []*CommerceLifecycleTransitionEdge{}, TotalCount: totalCount}
-		conn.build(nodes, pager, after, first, before, last)
-		return conn, nil
-	}
-	return _m.QueryLifecycleTransitions().Paginate(ctx, after, first, before, last, opts...)
-}
-
 func (_m *CommerceAddress) Commerce(ctx context.Context) (*Commerce, error) {
 	result, err := _m.Edges.CommerceOrErr()
 	if IsNotLoaded(err) {

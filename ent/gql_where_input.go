@@ -8246,10 +8246,6 @@ type CommerceWhereInput struct {
 	// "activities" edge predicates.
 	HasActivities     *bool                 `json:"hasActivities,omitempty"`
 	HasActivitiesWith []*ActivityWhereInput `json:"hasActivitiesWith,omitempty"`
-
-	// "lifecycle_transitions" edge predicates.
-	HasLifecycleTransitions     *bool                                    `json:"hasLifecycleTransitions,omitempty"`
-	HasLifecycleTransitionsWith []*CommerceLifecycleTransitionWhereInput `json:"hasLifecycleTransitionsWith,omitempty"`
 }
 
 // AddPredicates adds custom predicates to the where input to be used during the filtering phase.
@@ -8689,24 +8685,6 @@ func (i *CommerceWhereInput) P() (predicate.Commerce, error) {
 			with = append(with, p)
 		}
 		predicates = append(predicates, commerce.HasActivitiesWith(with...))
-	}
-	if i.HasLifecycleTransitions != nil {
-		p := commerce.HasLifecycleTransitions()
-		if !*i.HasLifecycleTransitions {
-			p = commerce.Not(p)
-		}
-		predicates = append(predicates, p)
-	}
-	if len(i.HasLifecycleTransitionsWith) > 0 {
-		with := make([]predicate.CommerceLifecycleTransition, 0, len(i.HasLifecycleTransitionsWith))
-		for _, w := range i.HasLifecycleTransitionsWith {
-			p, err := w.P()
-			if err != nil {
-				return nil, fmt.Errorf("%w: field 'HasLifecycleTransitionsWith'", err)
-			}
-			with = append(with, p)
-		}
-		predicates = append(predicates, commerce.HasLifecycleTransitionsWith(with...))
 	}
 	switch len(predicates) {
 	case 0:

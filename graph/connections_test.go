@@ -25,12 +25,36 @@ import (
 // every field of a kind.
 var schemaUnderTest = generated.NewExecutableSchema(generated.Config{}).Schema()
 
+// connectionField is a field returning a Relay connection, as the walk
+// queries it from the root.
+type connectionField struct {
+	name string // "commerces", "Commerce.lifecycleTransitions"
+	// doc is the document's selection reading the field with args and sel.
+	doc func(args, sel string) string
+	// path is the field's response path; failed is the data of an answer
+	// whose field failed (null propagated up to the nearest nullable).
+	path   L
+	failed any
+}
+
+// connectionParents says how the walk reaches the connection fields of a
+// type other than Query: through one row of a root connection (the test
+// creates that row), the row's path and the data when its field failed
+// (the connection is non-null: the row is null).
+var connectionParents = map[string]struct {
+	wrap   string
+	path   L
+	failed any
+}{
+	"Commerce": {"commerces(first: 1) { edges { node { %s } } }", L{"commerces", "edges", 0, "node"}, M{"commerces": M{"edges": L{M{"node": nil}}}}},
+}
+
 // connectionRootFields walks the schema for every field returning a Relay
-// connection; each must be a Query field (the walk queries them from the
-// root) taking first and last and no required argument.
-func connectionRootFields(t *testing.T) []string {
+// connection; each must be a Query field or a field of a type in
+// connectionParents, taking first and last and no required argument.
+func connectionRootFields(t *testing.T) []connectionField {
 	t.Helper()
-	var out []string
+	var out []connectionField
 	for _, def := range schemaUnderTest.Types {
 		if def.Kind != ast.Object || strings.HasPrefix(def.Name, "__") {
 			continue
@@ -39,23 +63,31 @@ func connectionRootFields(t *testing.T) []string {
 			if !strings.HasSuffix(f.Type.Name(), "Connection") || f.Type.Elem != nil {
 				continue
 			}
-			if def.Name != "Query" {
-				t.Fatalf("%s.%s returns a connection: extend this walk to reach it from the root", def.Name, f.Name)
-			}
 			if f.Arguments.ForName("first") == nil || f.Arguments.ForName("last") == nil {
-				t.Fatalf("Query.%s returns a connection without first and last", f.Name)
+				t.Fatalf("%s.%s returns a connection without first and last", def.Name, f.Name)
 			}
 			for _, a := range f.Arguments {
 				if a.Type.NonNull && a.DefaultValue == nil {
-					t.Fatalf("Query.%s(%s:) is required: give the walk a value for it", f.Name, a.Name)
+					t.Fatalf("%s.%s(%s:) is required: give the walk a value for it", def.Name, f.Name, a.Name)
 				}
 			}
-			out = append(out, f.Name)
+			name := f.Name
+			if def.Name == "Query" {
+				out = append(out, connectionField{name: name, path: L{name},
+					doc: func(args, sel string) string { return name + args + " " + sel }})
+				continue
+			}
+			parent, ok := connectionParents[def.Name]
+			if !ok {
+				t.Fatalf("%s.%s returns a connection: extend this walk to reach it from the root", def.Name, f.Name)
+			}
+			out = append(out, connectionField{name: def.Name + "." + name, path: append(slices.Clone(parent.path), name), failed: parent.failed,
+				doc: func(args, sel string) string { return fmt.Sprintf(parent.wrap, name+args+" "+sel) }})
 		}
 	}
-	slices.Sort(out)
-	for _, known := range []string{"activities", "commerceLifecycleSnapshots", "commerces", "integrationTasks", "users"} {
-		if !slices.Contains(out, known) {
+	slices.SortFunc(out, func(a, b connectionField) int { return strings.Compare(a.name, b.name) })
+	for _, known := range []string{"activities", "commerceLifecycleSnapshots", "commerces", "integrationTasks", "users", "Commerce.lifecycleTransitions"} {
+		if !slices.ContainsFunc(out, func(c connectionField) bool { return c.name == known }) {
 			t.Fatalf("the walk found %v, not %s", out, known)
 		}
 	}
@@ -108,11 +140,19 @@ func TestConnectionWindows(t *testing.T) {
 	eachLogged(t, func(t *testing.T, env *apptest.Env, log *statementLog) {
 		acme := env.Bootstrap("Acme")
 		h := apptest.JWT(env.Login(acme.Email), acme.TenantID, acme.ProjectID)
-		for _, field := range fields {
-			t.Run(field, func(t *testing.T) {
+		env.App.DB.Client.Commerce.Create().SetTenantID(acme.TenantID).SetName("Row").SaveX(sysCtx()) // the row of connectionParents
+		for _, c := range fields {
+			t.Run(c.name, func(t *testing.T) {
+				invalidAt := func(res *apptest.Response, messages ...string) {
+					t.Helper()
+					expectBody(t, res, http.StatusOK, M{"data": c.failed, "errors": L{M{
+						"message": strings.Join(messages, "; "), "path": c.path,
+						"extensions": M{"code": "BAD_REQUEST", "statusCode": 400, "messages": strs(messages)},
+					}}})
+				}
 				invalid := func(args string, messages ...string) {
 					t.Helper()
-					expectInvalid(t, env.GraphQL("{ "+field+args+" { totalCount } }", nil, h), field, messages...)
+					invalidAt(env.GraphQL("{ "+c.doc(args, "{ totalCount }")+" }", nil, h), messages...)
 				}
 				invalid("(first: 101)", "first must not be greater than 100")
 				invalid("(last: 101)", "last must not be greater than 100")
@@ -122,25 +162,25 @@ func TestConnectionWindows(t *testing.T) {
 				invalid("(first: 1000000, last: 0)", "first must not be greater than 100",
 					"last must not be less than 1", "first and last must not be given together")
 				// As variables too.
-				res := env.GraphQL("query($n: Int) { "+field+"(first: $n) { totalCount } }", M{"n": 3000000000}, h)
-				expectInvalid(t, res, field, "first must not be greater than 100")
+				invalidAt(env.GraphQL("query($n: Int) { "+c.doc("(first: $n)", "{ totalCount }")+" }", M{"n": 3000000000}, h),
+					"first must not be greater than 100")
 
 				for _, args := range []string{"(first: 100)", "(last: 100)", "(first: 1)"} {
-					res := env.GraphQL("{ "+field+args+" { totalCount } }", nil, h)
+					res := env.GraphQL("{ "+c.doc(args, "{ totalCount }")+" }", nil, h)
 					if res.Status != http.StatusOK || strings.Contains(string(res.Body), `"errors"`) {
-						t.Fatalf("%s%s: status %d, body %s", field, args, res.Status, res.Body)
+						t.Fatalf("%s%s: status %d, body %s", c.name, args, res.Status, res.Body)
 					}
 				}
 
 				// Without first and last the page statement reads 26 rows:
 				// 25 and one more to tell hasNextPage.
 				log.take()
-				res = env.GraphQL("{ "+field+" { edges { cursor } pageInfo { hasNextPage } } }", nil, h)
+				res := env.GraphQL("{ "+c.doc("", "{ edges { cursor } pageInfo { hasNextPage } }")+" }", nil, h)
 				if res.Status != http.StatusOK || strings.Contains(string(res.Body), `"errors"`) {
 					t.Fatalf("status %d, body %s", res.Status, res.Body)
 				}
 				if !slices.ContainsFunc(log.take(), func(s string) bool { return strings.Contains(s, " LIMIT 26") }) {
-					t.Fatalf("no statement of %s reads LIMIT 26", field)
+					t.Fatalf("no statement of %s reads LIMIT 26", c.name)
 				}
 			})
 		}

@@ -6,15 +6,39 @@ package graph
 
 import (
 	"context"
+	"time"
 
+	"entgo.io/contrib/entgql"
+	"github.com/google/uuid"
+	"github.com/reten-io/reten/ent"
 	"github.com/reten-io/reten/ent/commercelifecyclesnapshot"
 	"github.com/reten-io/reten/graph/generated"
+	"github.com/reten-io/reten/graph/model"
+	"github.com/reten-io/reten/internal/engine"
 	"github.com/reten-io/reten/internal/lifecycle"
 )
 
 // Stage is the resolver for the stage field.
 func (r *lifecycleStateCountResolver) Stage(ctx context.Context, obj *lifecycle.StateCount) (commercelifecyclesnapshot.Stage, error) {
 	return commercelifecyclesnapshot.Stage(obj.Stage), nil
+}
+
+// StartLifecycleRun is the resolver for the startLifecycleRun field.
+func (r *mutationResolver) StartLifecycleRun(ctx context.Context, input model.StartLifecycleRunInput) (*ent.LifecycleRun, error) {
+	in := engine.StartInput{DryRun: input.DryRun != nil && *input.DryRun}
+	if input.AsOf != nil {
+		in.AsOf = input.AsOf.Format(time.RFC3339Nano)
+	}
+	run, err := r.Runs.Start(ctx, input.ActivityGenerationConfigID, in)
+	if err != nil {
+		return nil, agcErr(err)
+	}
+	return run, nil
+}
+
+// LifecycleRuns is the resolver for the lifecycleRuns field.
+func (r *queryResolver) LifecycleRuns(ctx context.Context, activityGenerationConfigID *uuid.UUID, after *entgql.Cursor[uuid.UUID], first *int, before *entgql.Cursor[uuid.UUID], last *int, orderBy *ent.LifecycleRunOrder) (*ent.LifecycleRunConnection, error) {
+	return r.Runs.Connection(ctx, activityGenerationConfigID, after, first, before, last, orderBy)
 }
 
 // LifecycleStateCount returns generated.LifecycleStateCountResolver implementation.

@@ -36,6 +36,7 @@ import (
 type Resolver struct {
 	AGCs      *agc.Service
 	Engine    *engine.Service
+	Runs      *engine.Runs
 	APIKeys   *apikey.Service
 	Audiences *audience.Service
 	Catalog   *catalog.Service

@@ -31,5 +31,5 @@ func tenantSettings(s cutoff.TenantSettings, err error) (*model.TenantSettings, 
 	if err != nil {
 		return nil, err
 	}
-	return &model.TenantSettings{TimeZone: s.TimeZone, DayCutoff: s.DayCutoff}, nil
+	return &model.TenantSettings{TimeZone: s.TimeZone, DayCutoff: s.DayCutoff, LifecycleRunTime: s.LifecycleRunTime}, nil
 }

@@ -8,7 +8,9 @@ import (
 	"context"
 
 	"github.com/reten-io/reten/graph/model"
+	"github.com/reten-io/reten/internal/apperr"
 	"github.com/reten-io/reten/internal/cutoff"
+	"github.com/reten-io/reten/internal/patch"
 	"github.com/reten-io/reten/internal/resulttype"
 )
 
@@ -32,7 +34,11 @@ func (r *mutationResolver) SetTaskResultTypeConfigs(ctx context.Context, items [
 
 // UpdateTenantSettings is the resolver for the updateTenantSettings field.
 func (r *mutationResolver) UpdateTenantSettings(ctx context.Context, input model.UpdateTenantSettingsInput) (*model.TenantSettings, error) {
-	return tenantSettings(r.Resolver.TenantSettings.Update(ctx, cutoff.Patch{TimeZone: input.TimeZone, DayCutoff: input.DayCutoff}))
+	run, ok := patch.FromArgs(input.LifecycleRunTime, input.ClearLifecycleRunTime)
+	if !ok {
+		return nil, apperr.Validation(cutoff.MsgLifecycleRunTimeExclusive)
+	}
+	return tenantSettings(r.Resolver.TenantSettings.Update(ctx, cutoff.Patch{TimeZone: input.TimeZone, DayCutoff: input.DayCutoff, LifecycleRunTime: run}))
 }
 
 // TaskResultTypeConfigs is the resolver for the taskResultTypeConfigs field.

@@ -60,5 +60,15 @@ func TestTenantSettingsOverGraphQL(t *testing.T) {
 			M{"tenantSettings": M{"timeZone": "Europe/Madrid", "dayCutoff": "18:30"}})
 		expectData(t, env.GraphQL(`{ tenantSettings { timeZone dayCutoff } }`, nil, s.bh),
 			M{"tenantSettings": M{"timeZone": "UTC", "dayCutoff": "23:59"}})
+		// The daily lifecycle run time: set, refused when malformed or both
+		// set and cleared, cleared.
+		expectData(t, env.GraphQL(`mutation { updateTenantSettings(input: {lifecycleRunTime: "06:30"}) { lifecycleRunTime } }`, nil, s.h),
+			M{"updateTenantSettings": M{"lifecycleRunTime": "06:30"}})
+		expectInvalid(t, env.GraphQL(`mutation { updateTenantSettings(input: {lifecycleRunTime: "6h"}) { lifecycleRunTime } }`, nil, s.h),
+			"updateTenantSettings", "lifecycleRunTime must be a time of day in HH:MM format or null")
+		expectInvalid(t, env.GraphQL(`mutation { updateTenantSettings(input: {lifecycleRunTime: "07:00", clearLifecycleRunTime: true}) { lifecycleRunTime } }`, nil, s.h),
+			"updateTenantSettings", "lifecycleRunTime and clearLifecycleRunTime cannot be sent together")
+		expectData(t, env.GraphQL(`mutation { updateTenantSettings(input: {clearLifecycleRunTime: true}) { lifecycleRunTime } }`, nil, s.h),
+			M{"updateTenantSettings": M{"lifecycleRunTime": nil}})
 	})
 }

@@ -96,7 +96,8 @@ func benchEnv(b *testing.B) (*apptest.Env, *recorder) {
 	}
 	// Access lines would drown the figures; warnings and errors still show.
 	slog.SetDefault(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})))
-	db, err := app.OpenDB(apptest.PostgresSchema(b))
+	url := apptest.PostgresSchema(b)
+	db, err := app.OpenDB(url)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -105,7 +106,7 @@ func benchEnv(b *testing.B) (*apptest.Env, *recorder) {
 	}
 	rec := &recorder{Driver: entsql.OpenDB(db.Dialect, db.SQL)}
 	db.Client = ent.NewClient(ent.Driver(rec))
-	a, err := app.Wire(app.Config{JWTSecret: []byte(strings.Repeat("s", 32)), MaxBodyBytes: 16 << 20,
+	a, err := app.Wire(app.Config{DatabaseURL: url, JWTSecret: []byte(strings.Repeat("s", 32)), MaxBodyBytes: 16 << 20,
 		SecretsKey: []byte(strings.Repeat("k", 32)),
 		RateLimit:  ratelimit.Config{PerCredential: 1 << 30, LoginPerIP: 1 << 30, LoginPerIdentifier: 1 << 30}}, db)
 	if err != nil {

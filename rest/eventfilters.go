@@ -8,6 +8,7 @@ import (
 	"github.com/reten-io/reten/ent"
 	"github.com/reten-io/reten/internal/criteria"
 	"github.com/reten-io/reten/internal/eventfilter"
+	"github.com/reten-io/reten/internal/paging"
 	qb "github.com/reten-io/reten/internal/querybuilder"
 )
 
@@ -53,17 +54,10 @@ func presentEventFilterItem(s eventfilter.Summary) eventFilterItemDTO {
 	return eventFilterItemDTO{eventFilterBaseDTO: eventFilterBase(s.EventFilter), ConditionCount: s.ConditionCount}
 }
 
-func (a *api) listEventFilters(w http.ResponseWriter, r *http.Request) error {
-	p, err := pageParams(r)
-	if err != nil {
-		return err
-	}
-	l, err := a.EventFilters.List(r.Context(), r.URL.Query().Get("search"), p)
-	if err != nil {
-		return err
-	}
-	writeJSON(w, http.StatusOK, presentSnakePage(l.Items, l.Total, p, presentEventFilterItem))
-	return nil
+func (a *api) listEventFilters() handler {
+	return snakePaged(func(r *http.Request, p paging.Page) (*paging.List[eventfilter.Summary], error) {
+		return a.EventFilters.List(r.Context(), r.URL.Query().Get("search"), p)
+	}, presentEventFilterItem)
 }
 
 var eventFilterBody = bodyOf(func(b *body) eventfilter.CreateInput {

@@ -171,6 +171,23 @@ func paged[F, T, D any](filter func(q *query) F, call func(context.Context, F, p
 	}
 }
 
+// snakePaged answers a page of a snake_case list as {data, pagination}: page
+// and per_page are read first (400 on either), then call reads the page.
+func snakePaged[T, D any](call func(r *http.Request, p paging.Page) (*paging.List[T], error), present func(T) D) handler {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		p, err := pageParams(r)
+		if err != nil {
+			return err
+		}
+		l, err := call(r, p)
+		if err != nil {
+			return err
+		}
+		writeJSON(w, http.StatusOK, presentSnakePage(l.Items, l.Total, p, present))
+		return nil
+	}
+}
+
 // search is the filter of the lists that only search.
 func search(q *query) string { return q.Get("search") }
 

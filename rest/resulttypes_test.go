@@ -280,7 +280,7 @@ func TestTenantSettings(t *testing.T) {
 			}
 			return res.Map(t)
 		}
-		if got := settings(ce.viewer); len(got) != 2 || got["timeZone"] != "UTC" || got["dayCutoff"] != "23:59" {
+		if got := settings(ce.viewer); len(got) != 3 || got["lifecycleRunTime"] != nil || got["timeZone"] != "UTC" || got["dayCutoff"] != "23:59" {
 			t.Fatalf("defaults = %v", got)
 		}
 		patch := func(body any, h apptest.Headers) *apptest.Response {

@@ -51,6 +51,7 @@ type Deps struct {
 	Catalog       *catalog.Service
 	AGCs          *agc.Service
 	Engine        *engine.Service
+	Runs          *engine.Runs
 	Snapshots     *snapshot.Service
 	Dataset       *dataset.Service
 	EventFilters  *eventfilter.Service

@@ -9,6 +9,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/reten-io/reten/ent"
+	"github.com/reten-io/reten/internal/paging"
 	"github.com/reten-io/reten/internal/snapshot"
 )
 
@@ -30,19 +31,12 @@ func presentSnapshot(s *ent.CommerceLifecycleSnapshot) snapshotView {
 		Code: s.Code, Label: s.Label, Stage: string(s.Stage), LastComputedAt: s.LastComputedAt.UTC(), StateChangedAt: s.StateChangedAt.UTC()}
 }
 
-func (a *api) listSnapshots(w http.ResponseWriter, r *http.Request) error {
-	p, err := pageParams(r)
-	if err != nil {
-		return err
-	}
-	q := r.URL.Query()
-	l, err := a.Snapshots.List(r.Context(), snapshot.Filter{Code: q.Get("code"), Stage: q.Get("stage"),
-		AGCID: q.Get("activity_generation_config_id"), StateChangedSince: q.Get("state_changed_since"), Sort: q.Get("sort")}, p)
-	if err != nil {
-		return err
-	}
-	writeJSON(w, http.StatusOK, presentSnakePage(l.Items, l.Total, p, presentSnapshot))
-	return nil
+func (a *api) listSnapshots() handler {
+	return snakePaged(func(r *http.Request, p paging.Page) (*paging.List[*ent.CommerceLifecycleSnapshot], error) {
+		q := r.URL.Query()
+		return a.Snapshots.List(r.Context(), snapshot.Filter{Code: q.Get("code"), Stage: q.Get("stage"),
+			AGCID: q.Get("activity_generation_config_id"), StateChangedSince: q.Get("state_changed_since"), Sort: q.Get("sort")}, p)
+	}, presentSnapshot)
 }
 
 // snapshotsDTO is a list of snapshots that is not paginated.

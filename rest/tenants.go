@@ -32,8 +32,8 @@ var tenantBody = bodyOf(func(b *body) tenant.Input {
 // tenantSettingsBody is the PATCH of the tenant's day settings.
 var tenantSettingsBody = bodyOf(func(b *body) cutoff.Patch {
 	return cutoff.Patch{TimeZone: b.str("time_zone", tenant.MsgTimeZone).Ptr(),
-		DayCutoff: b.str("day_cutoff", tenant.MsgDayCutoff).Ptr()}
-}, "time_zone", "day_cutoff")
+		DayCutoff: b.str("day_cutoff", tenant.MsgDayCutoff).Ptr(), LifecycleRunTime: b.str("lifecycle_run_time", cutoff.MsgLifecycleRunTime)}
+}, "time_zone", "day_cutoff", "lifecycle_run_time")
 
 // projectDTO is the SPEC.md project shape.
 type projectDTO struct {

@@ -12,13 +12,18 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/uuid"
 
+	"github.com/reten-io/reten/ent/activitygenerationconfig"
+	"github.com/reten-io/reten/ent/commerce"
+	"github.com/reten-io/reten/ent/retentionstatusconfig"
 	"github.com/reten-io/reten/internal/app"
 	"github.com/reten-io/reten/internal/apptest"
 	"github.com/reten-io/reten/internal/dataset"
 	"github.com/reten-io/reten/internal/demo"
+	"github.com/reten-io/reten/internal/viewer"
 )
 
 // demoLine is the JSON line `reten demo` prints.
@@ -30,6 +35,7 @@ type demoLine struct {
 	Engine    string         `json:"engine"`
 	Tables    map[string]int `json:"tables"`
 	Rows      int            `json:"rows"`
+	AGCID     string         `json:"activityGenerationConfigId"`
 }
 
 // runDemo runs `reten demo args...` and decodes its one output line.
@@ -104,30 +110,25 @@ func TestDemoCommand(t *testing.T) {
 }
 
 // checkDemo checks the output of a first run, that a second run is
-// idempotent, and that the demo user reaches the stored dataset.
+// idempotent (it creates nothing twice), that the demo user reaches the
+// stored dataset, and that `reten engine run` runs the demo's AGC.
 func checkDemo(t *testing.T, line demoLine, engine, password string) {
 	t.Helper()
+	asOf := time.Now().UTC().Truncate(time.Millisecond).Format(time.RFC3339Nano) // after the demo data's reference time
 	wantTables := map[string]int{"commerces": demo.DefaultCommerces, "events": demo.DefaultEvents,
 		"product_properties": demo.DefaultProducts, "transactions": demo.DefaultTransactions}
 	if line.Email != "demo@reten.local" || line.Password == nil || *line.Password != password || line.Engine != engine ||
 		!reflect.DeepEqual(line.Tables, wantTables) || line.Rows != 43700 {
 		t.Fatalf("output = %+v", line)
 	}
-	for _, id := range []string{line.TenantID, line.ProjectID} {
+	for _, id := range []string{line.TenantID, line.ProjectID, line.AGCID} {
 		if _, err := uuid.Parse(id); err != nil {
 			t.Fatalf("id %q: %v", id, err)
 		}
 	}
 
-	// Idempotent: same tenant and tables; the user exists, so no password.
-	again := runDemo(t)
-	want := line
-	want.Password = nil
-	if !reflect.DeepEqual(again, want) {
-		t.Fatalf("second run = %+v, want %+v", again, want)
-	}
-
-	// The demo user logs in and sees the dataset and its catalog.
+	// Idempotent: same tenant, tables and AGC; the user exists, so no
+	// password; nothing is created twice.
 	cfg, err := app.LoadConfig()
 	if err != nil {
 		t.Fatal(err)
@@ -137,6 +138,22 @@ func checkDemo(t *testing.T, line demoLine, engine, password string) {
 		t.Fatal(err)
 	}
 	defer a.Close()
+	created := countDemo(t, a, uuid.MustParse(line.TenantID))
+	// A commerce per dataset commerce, the 8 states of the lifecycle defaults, one AGC.
+	if want := [3]int{demo.DefaultCommerces, 8, 1}; created != want {
+		t.Fatalf("commerces, status configs, AGCs = %v, want %v", created, want)
+	}
+	again := runDemo(t)
+	want := line
+	want.Password = nil
+	if !reflect.DeepEqual(again, want) {
+		t.Fatalf("second run = %+v, want %+v", again, want)
+	}
+	if after := countDemo(t, a, uuid.MustParse(line.TenantID)); after != created {
+		t.Fatalf("after a second run: commerces, status configs, AGCs = %v, want %v", after, created)
+	}
+
+	// The demo user logs in and sees the dataset and its catalog.
 	call := func(method, path, body string, h map[string]string) (int, map[string]any) {
 		req := httptest.NewRequest(method, path, strings.NewReader(body))
 		req.Header.Set("Content-Type", "application/json")
@@ -162,4 +179,29 @@ func checkDemo(t *testing.T, line demoLine, engine, password string) {
 	if tables, _ := cat["tables"].([]any); status != 200 || len(tables) != 4 {
 		t.Fatalf("GET /api/tenant-dataset/catalog: %d %v", status, cat)
 	}
+
+	// The demo's AGC runs, and gives every state of the lifecycle defaults.
+	status, defaults := call("GET", "/api/lifecycle-defaults", "", h)
+	if status != 200 {
+		t.Fatalf("GET /api/lifecycle-defaults: %d %v", status, defaults)
+	}
+	checkEngineRun(t, line, asOf, defaultCodes(t, defaults))
+}
+
+// countDemo counts the tenant's commerces, retention status configs and AGCs.
+func countDemo(t *testing.T, a *app.App, tenantID uuid.UUID) [3]int {
+	t.Helper()
+	ctx, c := viewer.SystemContext(t.Context()), a.DB.Client
+	var out [3]int
+	var err error
+	if out[0], err = c.Commerce.Query().Where(commerce.TenantID(tenantID)).Count(ctx); err == nil {
+		if out[1], err = c.RetentionStatusConfig.Query().Where(retentionstatusconfig.TenantID(tenantID)).Count(ctx); err == nil {
+			out[2], err = c.ActivityGenerationConfig.Query().Where(activitygenerationconfig.TenantID(tenantID),
+				activitygenerationconfig.Name(app.DemoAGCName), activitygenerationconfig.StatusEQ(activitygenerationconfig.StatusActive)).Count(ctx)
+		}
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
 }

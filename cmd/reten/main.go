@@ -1,4 +1,4 @@
-// Command reten is the one binary of the service: serve | migrate | bootstrap | demo.
+// Command reten is the one binary of the service: serve | migrate | bootstrap | demo | engine run.
 package main
 
 import (
@@ -27,8 +27,16 @@ commands:
   bootstrap  create a tenant, its main project and a super_admin user (idempotent)
              --tenant NAME --email EMAIL --password PASSWORD [--username NAME]
   demo       create the demo tenant (user demo@reten.local) and its sample dataset in
-             this database (idempotent); prints the password when it creates the user
+             this database, with a platform commerce per dataset commerce, the lifecycle
+             defaults' retention status configs and the active AGC "Ciclo de vida"
+             (idempotent); prints the password when it creates the user, and the
+             tenantId and activityGenerationConfigId that engine run takes
              [--password PASSWORD] [--replace: regenerate the sample data]
+  engine run run one AGC's lifecycle engine at once, in this process, and print the
+             finished run as one JSON line (as GET /api/lifecycle-runs/{id} shows it);
+             exit 1 when the run FAILED (the run is still printed, "reten: run failed:
+             <error>" on stderr); --dry-run computes and reports, writing nothing
+             --tenant ID --agc ID [--as-of RFC3339 instant, default now] [--dry-run]
 `
 
 func main() {
@@ -42,8 +50,8 @@ func main() {
 	}
 }
 
-// run executes one command; bootstrap and demo print their JSON line on
-// stdout, serve the URLs to open once it listens, help the usage.
+// run executes one command; bootstrap, demo and engine run print their JSON
+// line on stdout, serve the URLs to open once it listens, help the usage.
 func run(args []string, stdout io.Writer) error {
 	if len(args) == 0 {
 		fmt.Fprint(os.Stderr, usage)
@@ -115,11 +123,13 @@ func run(args []string, stdout io.Writer) error {
 			return err
 		}
 		defer a.Close()
-		res, err := a.Dataset.Demo(ctx, in)
+		res, err := a.Demo(ctx, in)
 		if err != nil {
 			return err
 		}
 		return json.NewEncoder(stdout).Encode(res)
+	case "engine":
+		return engineCommand(ctx, cfg, args[1:], stdout)
 	default:
 		fmt.Fprint(os.Stderr, usage)
 		return fmt.Errorf("unknown command %q", args[0])

@@ -1285,9 +1285,19 @@ var (
 				Columns: []*schema.Column{CommerceLifecycleTransitionsColumns[12], CommerceLifecycleTransitionsColumns[13], CommerceLifecycleTransitionsColumns[7], CommerceLifecycleTransitionsColumns[0]},
 			},
 			{
+				Name:    "commercelifecycletransition_tenant_id_commerce_id_activity_generation_config_id_state_changed_at_id",
+				Unique:  false,
+				Columns: []*schema.Column{CommerceLifecycleTransitionsColumns[12], CommerceLifecycleTransitionsColumns[13], CommerceLifecycleTransitionsColumns[14], CommerceLifecycleTransitionsColumns[7], CommerceLifecycleTransitionsColumns[0]},
+			},
+			{
 				Name:    "commercelifecycletransition_tenant_id_activity_generation_config_id_state_changed_at_id",
 				Unique:  false,
 				Columns: []*schema.Column{CommerceLifecycleTransitionsColumns[12], CommerceLifecycleTransitionsColumns[14], CommerceLifecycleTransitionsColumns[7], CommerceLifecycleTransitionsColumns[0]},
+			},
+			{
+				Name:    "commercelifecycletransition_tenant_id_source_state_changed_at_id",
+				Unique:  false,
+				Columns: []*schema.Column{CommerceLifecycleTransitionsColumns[12], CommerceLifecycleTransitionsColumns[11], CommerceLifecycleTransitionsColumns[7], CommerceLifecycleTransitionsColumns[0]},
 			},
 			{
 				Name:    "commercelifecycletransition_tenant_id_run_id_state_changed_at_id",

@@ -121,10 +121,15 @@ func (CommerceLifecycleTransition) Edges() []ent.Edge {
 // Indexes of the CommerceLifecycleTransition.
 func (CommerceLifecycleTransition) Indexes() []ent.Index {
 	return []ent.Index{
-		// The list sorts by (state_changed_at, id) under each documented filter.
+		// The list sorts by (state_changed_at, id) under each documented
+		// filter (since is a range of state_changed_at), and a commerce's
+		// history under one AGC: every index ends in both, so no plan needs
+		// a sort node (internal/snapshot/history.go).
 		index.Fields("tenant_id", "state_changed_at", "id"),
 		index.Fields("tenant_id", "commerce_id", "state_changed_at", "id"),
+		index.Fields("tenant_id", "commerce_id", "activity_generation_config_id", "state_changed_at", "id"),
 		index.Fields("tenant_id", "activity_generation_config_id", "state_changed_at", "id"),
+		index.Fields("tenant_id", "source", "state_changed_at", "id"),
 		index.Fields("tenant_id", "run_id", "state_changed_at", "id"),
 	}
 }

@@ -24,6 +24,7 @@ import (
 	"github.com/reten-io/reten/ent/commerceaddress"
 	"github.com/reten-io/reten/ent/commercecontact"
 	"github.com/reten-io/reten/ent/commercelifecyclesnapshot"
+	"github.com/reten-io/reten/ent/commercelifecycletransition"
 	"github.com/reten-io/reten/ent/commerceuser"
 	"github.com/reten-io/reten/ent/commerceuserrole"
 	"github.com/reten-io/reten/ent/dispatchprovider"
@@ -623,6 +624,20 @@ type CommerceLifecycleSnapshotsOrder struct {
 	Direction entgql.OrderDirection `json:"direction"`
 }
 
+// Filters of commerceLifecycleTransitions: the REST list's query values, validated by the same rules with the same messages (one error listing every broken rule). Omitted or empty fields do not filter.
+type CommerceLifecycleTransitionsFilter struct {
+	// Only the transitions of this commerce of the tenant.
+	CommerceID *uuid.UUID `json:"commerceID,omitempty"`
+	// Only the transitions under this AGC of the tenant.
+	ActivityGenerationConfigID *uuid.UUID `json:"activityGenerationConfigID,omitempty"`
+	// An ISO 8601 instant (RFC 3339): only transitions whose stateChangedAt is at or after it.
+	Since *string `json:"since,omitempty"`
+	// Only the transitions written by this source.
+	Source *commercelifecycletransition.Source `json:"source,omitempty"`
+	// Only the transitions written by this engine run.
+	RunID *uuid.UUID `json:"runID,omitempty"`
+}
+
 // One hash per pillar: lowercase hex SHA-256 of the pillar's canonical JSON (see the REST documentation).
 type ConfigHashes struct {
 	// Hash of the activation pillar.
@@ -1113,6 +1128,16 @@ type FilterSemiJoinPredicateInput struct {
 	SubWhere *FilterNodeInput `json:"subWhere"`
 }
 
+// An activation moment's metric for one commerce.
+type LifecycleActivationMetric struct {
+	// The moment's status code.
+	StatusCode string `json:"statusCode"`
+	// The moment's window in days; null: every row before T.
+	WindowDays *int `json:"windowDays,omitempty"`
+	// The activation method over [T - windowDays days, T).
+	Value float64 `json:"value"`
+}
+
 // The defaults that prefill AGC creation: the members of
 // CreateActivityGenerationConfigInput, without audienceID and without the
 // children's userRetentionStatusConfigID (a client resolves it from the
@@ -1124,6 +1149,40 @@ type LifecycleDefaults struct {
 	EngagementConfig *EngagementDefaults `json:"engagementConfig"`
 	// The resurrection pillar's defaults.
 	ResurrectionConfig *ResurrectionDefaults `json:"resurrectionConfig"`
+}
+
+// One commerce's lifecycle state for an AGC at an instant, explained.
+type LifecycleExplain struct {
+	// The commerce.
+	CommerceID uuid.UUID `json:"commerceID"`
+	// The commerce's external id: the identity its dataset rows carry. Null when it has none (then it has no row).
+	ExternalID *string `json:"externalID,omitempty"`
+	// The instant T of the evaluation.
+	AsOf time.Time `json:"asOf"`
+	// Whether the commerce is in the AGC's population (its external id is an identity of the effective audience): a run evaluates it only then; it is explained either way.
+	InAudience bool `json:"inAudience"`
+	// The rule that decided the state; UNCLASSIFIED when the applying rule found no matching child.
+	Rule LifecycleRule `json:"rule"`
+	// The state's stage; null when unclassified.
+	Stage *commercelifecyclesnapshot.Stage `json:"stage,omitempty"`
+	// The state's status code; null when unclassified.
+	Code *string `json:"code,omitempty"`
+	// The figures the rules read.
+	Metrics *LifecycleExplainMetrics `json:"metrics"`
+	// One sentence per rule tried, in rule order: why it applied or not.
+	Reasons []string `json:"reasons"`
+}
+
+// The figures the lifecycle rules read for one commerce at an instant.
+type LifecycleExplainMetrics struct {
+	// L: the engagement method over every row before T.
+	Lifetime float64 `json:"lifetime"`
+	// D: whole days (86,400 s) since the last resurrection-source row; null without one.
+	DaysSinceLast *int `json:"daysSinceLast,omitempty"`
+	// E: the engagement method over [T - engagementWindowDays, T).
+	Engagement float64 `json:"engagement"`
+	// Each active activation moment's metric, in rule order.
+	Activation []*LifecycleActivationMetric `json:"activation"`
 }
 
 // Input of replaceActivityGenerationConfigLifecycle: only the pillars sent are edited (pillars carry no id).
@@ -1401,6 +1460,16 @@ type RouteItemOperatorInput struct {
 	Role *routeoperator.Role `json:"role,omitempty"`
 }
 
+// Input of startLifecycleRun (REST POST /api/activity-generation-configs/:id/lifecycle-runs).
+type StartLifecycleRunInput struct {
+	// The AGC of the active project to run.
+	ActivityGenerationConfigID uuid.UUID `json:"activityGenerationConfigID"`
+	// The instant T the run evaluates (fractional seconds allowed); now when omitted; never in the future.
+	AsOf *time.Time `json:"asOf,omitempty"`
+	// true computes and reports without writing any snapshot.
+	DryRun *bool `json:"dryRun,omitempty"`
+}
+
 // Input of submitActivityResult. activityID links the task of the active project
 // it names; else providerActivityID links the project's task with that provider
 // id; with no matching task (an activityID of another project or tenant matches
@@ -1557,6 +1626,8 @@ type TenantSettings struct {
 	TimeZone string `json:"timeZone"`
 	// HH:MM, 00:00 to 23:59.
 	DayCutoff string `json:"dayCutoff"`
+	// HH:MM in timeZone: the daily lifecycle engine run of every active AGC; null: no scheduled run.
+	LifecycleRunTime *string `json:"lifecycleRunTime,omitempty"`
 }
 
 // A stored time window; the members beyond timeOperator are those of its operator, the others null.
@@ -1817,6 +1888,10 @@ type UpdateTenantSettingsInput struct {
 	TimeZone *string `json:"timeZone,omitempty"`
 	// HH:MM, 00:00 to 23:59.
 	DayCutoff *string `json:"dayCutoff,omitempty"`
+	// HH:MM in timeZone of the daily lifecycle engine run of every active AGC.
+	LifecycleRunTime *string `json:"lifecycleRunTime,omitempty"`
+	// true removes the daily lifecycle engine run (not with lifecycleRunTime).
+	ClearLifecycleRunTime *bool `json:"clearLifecycleRunTime,omitempty"`
 }
 
 // Input of updateUser; omitted fields are unchanged.
@@ -2257,6 +2332,70 @@ func (e *JoinType) UnmarshalJSON(b []byte) error {
 }
 
 func (e JoinType) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+// The rule that decided a commerce's lifecycle state.
+type LifecycleRule string
+
+const (
+	// Rule 1: a row in the resurrection source and at least the smallest active thresholdDays since the last one.
+	LifecycleRuleResurrection LifecycleRule = "RESURRECTION"
+	// Rule 2: lifetime below minLifetimeActionsForEngaged, and an active moment whose conditions hold.
+	LifecycleRuleActivation LifecycleRule = "ACTIVATION"
+	// Rule 3: otherwise, and an active level whose range holds the engagement.
+	LifecycleRuleEngagement LifecycleRule = "ENGAGEMENT"
+	// The rule that applied found no matching child: the commerce gets no state.
+	LifecycleRuleUnclassified LifecycleRule = "UNCLASSIFIED"
+)
+
+var AllLifecycleRule = []LifecycleRule{
+	LifecycleRuleResurrection,
+	LifecycleRuleActivation,
+	LifecycleRuleEngagement,
+	LifecycleRuleUnclassified,
+}
+
+func (e LifecycleRule) IsValid() bool {
+	switch e {
+	case LifecycleRuleResurrection, LifecycleRuleActivation, LifecycleRuleEngagement, LifecycleRuleUnclassified:
+		return true
+	}
+	return false
+}
+
+func (e LifecycleRule) String() string {
+	return string(e)
+}
+
+func (e *LifecycleRule) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = LifecycleRule(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid LifecycleRule", str)
+	}
+	return nil
+}
+
+func (e LifecycleRule) MarshalGQL(w io.Writer) {
+	fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *LifecycleRule) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e LifecycleRule) MarshalJSON() ([]byte, error) {
 	var buf bytes.Buffer
 	e.MarshalGQL(&buf)
 	return buf.Bytes(), nil

@@ -13,6 +13,7 @@ import (
 	"github.com/reten-io/reten/ent/engagementconfig"
 	"github.com/reten-io/reten/ent/resurrectionconfig"
 	"github.com/reten-io/reten/ent/trashrecord"
+	"github.com/reten-io/reten/internal/lifecycle"
 	"github.com/reten-io/reten/internal/viewer"
 )
 
@@ -115,6 +116,22 @@ var lifecycleProbes = map[string]probe{
 		return "/activity-generation-configs/" + f.engineAGC().String() + "/lifecycle-sql"
 	}, crossCode: 404, crossMsg: agcMissing("engine")},
 	"Query.lifecycleSQL": {query: `query($id: ID!) { lifecycleSQL(activityGenerationConfigID: $id) { dialect query } }`,
+		vars: func(f *fixture) map[string]any { return map[string]any{"id": f.engineAGC()} }, crossCode: 404, crossMsg: agcMissing("engine")},
+	"GET /activity-generation-configs/{id}/lifecycle-explain": {path: func(f *fixture) string {
+		return "/activity-generation-configs/" + f.engineAGC().String() + "/lifecycle-explain?commerce=" + f.snapA().String()
+	}, crossCode: 404, crossMsg: agcMissing("engine")},
+	"Query.lifecycleExplain": {query: `query($id: ID!, $c: String!) { lifecycleExplain(activityGenerationConfigID: $id, commerce: $c) { rule } }`,
+		vars: func(f *fixture) map[string]any { return map[string]any{"id": f.engineAGC(), "c": f.snapA().String()} }, crossCode: 404, crossMsg: agcMissing("engine")},
+	"POST /activity-generation-configs/{id}/lifecycle-runs": {path: func(f *fixture) string {
+		return "/activity-generation-configs/" + f.engineAGC().String() + "/lifecycle-runs"
+	}, body: func() any { return map[string]any{"dry_run": true} }, crossCode: 404, crossMsg: agcMissing("engine")},
+	"GET /activity-generation-configs/{id}/lifecycle-runs": {path: func(f *fixture) string {
+		return "/activity-generation-configs/" + f.engineAGC().String() + "/lifecycle-runs"
+	}, crossCode: 404, crossMsg: agcMissing("engine")},
+	"GET /lifecycle-runs/{runId}": {path: func(f *fixture) string { return "/lifecycle-runs/" + f.runA().String() },
+		crossCode: 404, crossMsg: "Lifecycle run not found"},
+	"Query.lifecycleRuns": {query: `{ lifecycleRuns { totalCount } }`},
+	"Mutation.startLifecycleRun": {query: `mutation($id: ID!) { startLifecycleRun(input: {activityGenerationConfigID: $id, dryRun: true}) { status } }`,
 		vars: func(f *fixture) map[string]any { return map[string]any{"id": f.engineAGC()} }, crossCode: 404, crossMsg: agcMissing("engine")},
 	"GET /activation-configs":         {},
 	"GET /activation-configs/{id}":    pillarProbe("activation", "Activation config not found"),
@@ -226,6 +243,13 @@ func (f *fixture) engineAGC() uuid.UUID {
 	c.ResurrectionConfig.Update().Where(resurrectionconfig.ActivityGenerationConfigID(id)).
 		SetSourceTable("transactions").SetDateColumn("transacted_at").ExecX(ctx)
 	return id
+}
+
+// runA returns a queued dry run of tenant A's engine AGC.
+func (f *fixture) runA() uuid.UUID {
+	return f.env.App.DB.Client.LifecycleRun.Create().SetTenantID(f.a.TenantID).SetProjectID(f.a.ProjectID).
+		SetActivityGenerationConfigID(f.engineAGC()).SetAsOf(time.Now()).SetDryRun(true).
+		SetCounts(lifecycle.RunCounts{}).SetByState([]lifecycle.StateCount{}).SaveX(viewer.SystemContext(context.Background())).ID
 }
 
 // snapA returns tenant A's probe commerce (external id SNAP-PROBE), creating

@@ -17,17 +17,24 @@ import (
 // guards call.
 var services = []string{"Projects", "Tenants", "Users", "Nodes", "Audiences", "APIKeys", "Commerces", "FieldOrg",
 	"Trash", "Dispatch", "Catalog", "AGCs", "Snapshots", "Dataset", "EventFilters", "Activities", "ResultTypes",
-	"TenantSettings", "Results"}
+	"TenantSettings", "Results", "Runs"}
 
 // unguarded are the exported service methods that do not read an access,
 // with the reason: each is either no operation of a route or trusted by
 // its callers by design.
 var unguarded = map[string]string{
-	"Dataset.Catalog": "the event filter and audience services' catalog, under their own access",
-	"Dataset.Open":    "the event filter and audience services' dataset handle, under their own access",
-	"Dataset.Host":    "hosts a dataset for a tenant its trusted caller names (`reten demo`)",
-	"Dataset.Demo":    "`reten demo` itself: it enters the catalog's line for the catalog",
-	"Dataset.Close":   "wiring: closes the pooled dataset handles at shutdown",
+	"Snapshots.Writers": "wiring: how many chunks an engine run writes at once",
+	"Runs.Wake":         "nudges this replica's worker",
+	"Runs.Claim":        "the run worker, a background job over every tenant (it enters the run's line to execute)",
+	"Runs.Execute":      "the run worker: it enters the run's line itself",
+	"Runs.Work":         "the run worker's pass",
+	"Runs.Run":          "the run worker's loop",
+	"Runs.Schedule":     "queues the tenants' daily runs, a background job over every tenant",
+	"Dataset.Catalog":   "the event filter and audience services' catalog, under their own access",
+	"Dataset.Open":      "the event filter and audience services' dataset handle, under their own access",
+	"Dataset.Host":      "hosts a dataset for a tenant its trusted caller names (`reten demo`)",
+	"Dataset.Demo":      "`reten demo` itself: it enters the catalog's line for the catalog",
+	"Dataset.Close":     "wiring: closes the pooled dataset handles at shutdown",
 	"Dispatch.For": "the dispatcher of a project's channel, for the activity service under its access and " +
 		"for the retry sweep (a background job: a viewer of the task's tenant, no user)",
 	"Dispatch.Credentials":      "decrypts a provider row its caller has already read",

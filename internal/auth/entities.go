@@ -23,8 +23,9 @@ var viewPermission = map[string]string{
 	"ActivationConfig":         PermLifecycleConfigView, "ActivationMoment": PermLifecycleConfigView,
 	"EngagementConfig": PermLifecycleConfigView, "EngagementLevel": PermLifecycleConfigView,
 	"ResurrectionConfig": PermLifecycleConfigView, "ResurrectionThreshold": PermLifecycleConfigView,
-	"CommerceLifecycleSnapshot": PermSnapshotView,
-	"Activity":                  PermActivityView, "ActivityStatusEvent": PermActivityView, "ActivityAttribute": PermActivityView,
+	"CommerceLifecycleSnapshot": PermSnapshotView, "CommerceLifecycleTransition": PermSnapshotView,
+	"LifecycleRun": PermLifecycleRunView,
+	"Activity":     PermActivityView, "ActivityStatusEvent": PermActivityView, "ActivityAttribute": PermActivityView,
 	"ActivityResult": PermActivityResultView,
 	"ResultType":     PermResultTypeView, "TenantResultTypeConfig": PermResultTypeView,
 }

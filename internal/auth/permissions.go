@@ -31,6 +31,8 @@ const (
 	// PermLifecycleRunView reads what the lifecycle engine computes and how
 	// (its classification statement); designed.
 	PermLifecycleRunView = "lifecycle-run:view"
+	// PermLifecycleRunCreate starts lifecycle engine runs; designed.
+	PermLifecycleRunCreate = "lifecycle-run:create"
 
 	PermAudienceView    = "audience-criteria:view"
 	PermAudienceCreate  = "audience-criteria:create" // designed
@@ -100,7 +102,7 @@ var Catalog = sortedUnique(
 	PermActivityView, PermActivityCreate, PermActivityForceRetryDispatch, PermActivityDispatch,
 	PermActivityCancel, PermActivityResultSubmit, PermActivityResultView, PermActivityConfigManage,
 	PermAGCView, PermAGCCreate, PermAGCUpdate, PermAGCDelete,
-	PermLifecycleConfigView, PermLifecycleConfigDelete, PermLifecycleRunView,
+	PermLifecycleConfigView, PermLifecycleConfigDelete, PermLifecycleRunView, PermLifecycleRunCreate,
 	PermAudienceView, PermAudienceCreate, PermAudienceUpdate, PermAudienceDelete, PermAudienceViewSQL,
 	PermEventCriteriaView, PermEventCriteriaCreate, PermEventCriteriaUpdate, PermEventCriteriaDelete,
 	PermEventCriteriaViewSQL,
@@ -179,7 +181,7 @@ var rolePermissions = map[string][]string{
 		PermAPIKeyManage,
 		PermActivityCreate, PermActivityDispatch, PermActivityCancel, PermActivityResultSubmit,
 		PermActivityConfigManage,
-		PermAGCCreate, PermAGCUpdate,
+		PermAGCCreate, PermAGCUpdate, PermLifecycleRunCreate,
 		PermAudienceCreate, PermAudienceUpdate, PermAudienceDelete, PermAudienceViewSQL,
 		PermEventCriteriaCreate, PermEventCriteriaUpdate, PermEventCriteriaDelete, PermEventCriteriaViewSQL,
 		PermDatasetManage,

@@ -10,6 +10,7 @@ import (
 	"github.com/reten-io/reten/ent"
 	enttenant "github.com/reten-io/reten/ent/tenant"
 	"github.com/reten-io/reten/internal/apperr"
+	"github.com/reten-io/reten/internal/patch"
 	"github.com/reten-io/reten/internal/tenancy"
 	"github.com/reten-io/reten/internal/tenant"
 	"github.com/reten-io/reten/internal/txn"
@@ -54,12 +55,25 @@ func CheckFuture(required bool, future *time.Time, now time.Time, s Settings) er
 type TenantSettings struct {
 	TimeZone  string `json:"timeZone"`
 	DayCutoff string `json:"dayCutoff"`
+	// LifecycleRunTime is the local time (HH:MM) of the daily lifecycle
+	// engine run of every active AGC; nil: no scheduled run.
+	LifecycleRunTime *string `json:"lifecycleRunTime"`
 }
 
-// Patch is the body of PATCH /api/tenant-settings; nil fields are unchanged.
+// Messages of the settings that PATCH /api/tenants/:id does not have.
+const (
+	MsgLifecycleRunTime = "lifecycle_run_time must be a time of day in HH:MM format or null"
+	// MsgLifecycleRunTimeExclusive refuses a GraphQL update that both sets
+	// and clears the run time.
+	MsgLifecycleRunTimeExclusive = "lifecycleRunTime and clearLifecycleRunTime cannot be sent together"
+)
+
+// Patch is the body of PATCH /api/tenant-settings; nil (absent) fields are
+// unchanged; LifecycleRunTime null clears it.
 type Patch struct {
-	TimeZone  *string
-	DayCutoff *string
+	TimeZone         *string
+	DayCutoff        *string
+	LifecycleRunTime patch.Patch[string]
 }
 
 // Validate returns the broken rules of the patch, in field order.
@@ -73,6 +87,11 @@ func (p Patch) Validate() []string {
 	if p.DayCutoff != nil {
 		if _, ok := ParseClock(*p.DayCutoff); !ok {
 			msgs = append(msgs, tenant.MsgDayCutoff)
+		}
+	}
+	if v, ok := p.LifecycleRunTime.Get(); ok {
+		if _, ok := ParseClock(v); !ok {
+			msgs = append(msgs, MsgLifecycleRunTime)
 		}
 	}
 	return msgs
@@ -101,7 +120,11 @@ func (s *Service) load(ctx context.Context, c *ent.Client, tenantID uuid.UUID) (
 	if err != nil {
 		return TenantSettings{}, apperr.FromEnt(err, tenant.MsgNotFound, "")
 	}
-	return TenantSettings{TimeZone: t.TimeZone, DayCutoff: t.DayCutoff}, nil
+	return settingsOf(t), nil
+}
+
+func settingsOf(t *ent.Tenant) TenantSettings {
+	return TenantSettings{TimeZone: t.TimeZone, DayCutoff: t.DayCutoff, LifecycleRunTime: t.LifecycleRunTime}
 }
 
 // Update changes the zone and/or the cutoff of the viewer's tenant.
@@ -122,11 +145,18 @@ func (s *Service) Update(ctx context.Context, p Patch) (TenantSettings, error) {
 		if _, err := s.load(ctx, tx, tenantID); err != nil {
 			return err
 		}
-		t, err := tx.Tenant.UpdateOneID(tenantID).SetNillableTimeZone(p.TimeZone).SetNillableDayCutoff(p.DayCutoff).Save(ctx)
+		upd := tx.Tenant.UpdateOneID(tenantID).SetNillableTimeZone(p.TimeZone).SetNillableDayCutoff(p.DayCutoff)
+		switch v, ok := p.LifecycleRunTime.Get(); {
+		case ok:
+			upd.SetLifecycleRunTime(v)
+		case p.LifecycleRunTime.IsNull():
+			upd.ClearLifecycleRunTime()
+		}
+		t, err := upd.Save(ctx)
 		if err != nil {
 			return apperr.FromEnt(err, tenant.MsgNotFound, "")
 		}
-		out = TenantSettings{TimeZone: t.TimeZone, DayCutoff: t.DayCutoff}
+		out = settingsOf(t)
 		return nil
 	})
 	return out, err

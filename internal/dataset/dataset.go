@@ -66,8 +66,8 @@ type Service struct {
 	guard  *Guard
 
 	mu    sync.Mutex
-	pools map[uuid.UUID]*pool // by dataset id: see Open
-	own   *pgIdentity         // the service database's identity, once read (see ownIdentity)
+	pools map[poolKey]*pool // by dataset and use: see Open
+	own   *pgIdentity       // the service database's identity, once read (see ownIdentity)
 }
 
 // Host is what the service knows of its own database and deployment.
@@ -88,7 +88,7 @@ func NewService(client *ent.Client, secretKey []byte, host Host) (*Service, erro
 	if err != nil {
 		return nil, err
 	}
-	return &Service{client: client, box: secret.New(secretKey), host: host, guard: g, pools: map[uuid.UUID]*pool{}}, nil
+	return &Service{client: client, box: secret.New(secretKey), host: host, guard: g, pools: map[poolKey]*pool{}}, nil
 }
 
 // db is the transaction client of ctx when there is one, else the pool.

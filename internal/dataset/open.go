@@ -17,6 +17,7 @@ import (
 	"github.com/reten-io/reten/internal/apperr"
 	"github.com/reten-io/reten/internal/pgconn"
 	qb "github.com/reten-io/reten/internal/querybuilder"
+	"github.com/reten-io/reten/internal/tenancy"
 	"github.com/reten-io/reten/internal/viewer"
 )
 
@@ -30,6 +31,21 @@ const (
 // poolLimits bound every statement of a dataset pool and every wait on its
 // server, so a frozen tenant database cannot hold a request.
 var poolLimits = pgconn.Limits{Statement: qb.PreviewTimeout, IO: qb.PreviewTimeout + pgconn.ResponseGrace}
+
+// EngineTimeout bounds the lifecycle engine's classification statement on a
+// tenant's dataset: an aggregation over every source row, run in the
+// background, streamed in chunks.
+const EngineTimeout = 15 * time.Minute
+
+// enginePoolLimits are the limits of the pools the engine runs on.
+var enginePoolLimits = pgconn.Limits{Statement: EngineTimeout, IO: EngineTimeout + pgconn.ResponseGrace}
+
+// poolKey names a cached handle: a dataset and its use (previews or the
+// engine, whose statements are bounded differently).
+type poolKey struct {
+	dataset uuid.UUID
+	engine  bool
+}
 
 // pool is an open handle on one version of a dataset's configuration.
 type pool struct {
@@ -49,6 +65,19 @@ type pool struct {
 // dataset; 422 MsgPreviewBigQuery on a bigquery dataset; 422 MsgUnreachable
 // when the dataset cannot be opened.
 func (s *Service) Open(ctx context.Context) (*sql.DB, string, string, error) {
+	return s.openFor(ctx, false)
+}
+
+// OpenEngine is Open for the lifecycle engine: a handle of its own whose
+// statements may last EngineTimeout.
+func (s *Service) OpenEngine(ctx context.Context) (*sql.DB, string, string, error) {
+	if _, err := tenancy.From(ctx); err != nil {
+		return nil, "", "", err
+	}
+	return s.openFor(ctx, true)
+}
+
+func (s *Service) openFor(ctx context.Context, engine bool) (*sql.DB, string, string, error) {
 	tid, ok := viewer.TenantID(ctx)
 	if !ok {
 		return nil, "", "", apperr.NotFound(MsgNotConfigured)
@@ -60,25 +89,30 @@ func (s *Service) Open(ctx context.Context) (*sql.DB, string, string, error) {
 	if d.Engine == tenantdataset.EngineBigquery {
 		return nil, "", "", apperr.Unprocessable(MsgPreviewBigQuery)
 	}
-	if p := s.cached(d); p != nil {
+	k := poolKey{dataset: d.ID, engine: engine}
+	if p := s.cached(k, d); p != nil {
 		return p.db, p.engine, p.qualifier, nil
 	}
 	// Connect outside the lock: a slow dataset must not stall the others.
-	p, err := s.open(ctx, d)
+	limits := poolLimits
+	if engine {
+		limits = enginePoolLimits
+	}
+	p, err := s.open(ctx, d, limits)
 	if err != nil {
 		return nil, "", "", err
 	}
-	p = s.keep(d.ID, p)
+	p = s.keep(k, p)
 	return p.db, p.engine, p.qualifier, nil
 }
 
 // cached returns the handle of d's configuration (or of a newer one, when
 // d was read before a concurrent change), if open; a handle of an older
 // configuration is closed (in-flight previews finish).
-func (s *Service) cached(d *ent.TenantDataset) *pool {
+func (s *Service) cached(k poolKey, d *ent.TenantDataset) *pool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	p, ok := s.pools[d.ID]
+	p, ok := s.pools[k]
 	switch {
 	case !ok:
 		return nil
@@ -86,23 +120,23 @@ func (s *Service) cached(d *ent.TenantDataset) *pool {
 		return p
 	}
 	_ = p.db.Close()
-	delete(s.pools, d.ID)
+	delete(s.pools, k)
 	return nil
 }
 
 // keep caches p for dataset id unless a request opened the same
 // configuration meanwhile (then that one is kept and p closed).
-func (s *Service) keep(id uuid.UUID, p *pool) *pool {
+func (s *Service) keep(k poolKey, p *pool) *pool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if cur, ok := s.pools[id]; ok {
+	if cur, ok := s.pools[k]; ok {
 		if !p.updatedAt.After(cur.updatedAt) {
 			_ = p.db.Close()
 			return cur
 		}
 		_ = cur.db.Close()
 	}
-	s.pools[id] = p
+	s.pools[k] = p
 	return p
 }
 
@@ -111,7 +145,7 @@ func (s *Service) keep(id uuid.UUID, p *pool) *pool {
 // symlink may have moved) and, on PostgreSQL, must not turn out to be the
 // service's database whatever name reached it; a hosted one (Host) is
 // opened as the service configured it.
-func (s *Service) open(ctx context.Context, d *ent.TenantDataset) (*pool, error) {
+func (s *Service) open(ctx context.Context, d *ent.TenantDataset, limits pgconn.Limits) (*pool, error) {
 	conn, err := s.connection(d)
 	if err != nil {
 		return nil, fmt.Errorf("dataset: open connection: %w", err)
@@ -124,7 +158,7 @@ func (s *Service) open(ctx context.Context, d *ent.TenantDataset) (*pool, error)
 		if err != nil {
 			return nil, err
 		}
-		c, err := pgconn.NewConnector(cfg, poolLimits)
+		c, err := pgconn.NewConnector(cfg, limits)
 		if err != nil {
 			return nil, fmt.Errorf("dataset: open: %w", err)
 		}

@@ -7,11 +7,14 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/reten-io/reten/ent"
 	"github.com/reten-io/reten/internal/agc"
 	"github.com/reten-io/reten/internal/apperr"
 	"github.com/reten-io/reten/internal/audience"
 	"github.com/reten-io/reten/internal/clock"
+	"github.com/reten-io/reten/internal/commerce"
 	"github.com/reten-io/reten/internal/dataset"
+	"github.com/reten-io/reten/internal/lifecycle"
 	qb "github.com/reten-io/reten/internal/querybuilder"
 )
 
@@ -29,11 +32,12 @@ type Service struct {
 	agcs      *agc.Service
 	audiences *audience.Service
 	datasets  *dataset.Service
+	commerces *commerce.Service // resolves the commerce Explain names
 }
 
 // NewService returns a Service.
-func NewService(agcs *agc.Service, audiences *audience.Service, datasets *dataset.Service) *Service {
-	return &Service{agcs: agcs, audiences: audiences, datasets: datasets}
+func NewService(agcs *agc.Service, audiences *audience.Service, datasets *dataset.Service, commerces *commerce.Service) *Service {
+	return &Service{agcs: agcs, audiences: audiences, datasets: datasets, commerces: commerces}
 }
 
 // SQLInput are the options of the classification statement: the dialect
@@ -48,7 +52,7 @@ type SQLInput struct {
 func AsOf(s string) (time.Time, error) {
 	now := clock.Now()
 	if s == "" {
-		return now, nil
+		return clock.Stored(now), nil
 	}
 	t, err := time.Parse(time.RFC3339Nano, s)
 	if err != nil {
@@ -57,7 +61,9 @@ func AsOf(s string) (time.Time, error) {
 	if t.After(now) {
 		return time.Time{}, apperr.Validation(MsgAsOfFuture)
 	}
-	return t.UTC(), nil
+	// Kept to the microsecond, as the database stores it: a run's asOf, its
+	// snapshots' last_computed_at and the statement's T are one instant.
+	return clock.Stored(t), nil
 }
 
 // SQL compiles the classification statement of AGC id (GET
@@ -82,6 +88,31 @@ func (s *Service) SQL(ctx context.Context, id uuid.UUID, in SQLInput) (*qb.Compi
 	if len(msgs) > 0 {
 		return nil, apperr.Validation(msgs...)
 	}
+	src, err := s.source(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if d == nil {
+		d, _ = qb.DialectFor(string(src.dataset.Engine))
+	}
+	opts := qb.Options{Qualifier: dataset.Qualifier(src.dataset, d.Name())}
+	return qb.CompileLifecycle(qb.Lifecycle{Rules: src.rules, AsOf: asOf, Population: src.population}, src.catalog, d, opts)
+}
+
+// source is what the engine reads to evaluate an AGC: its rules, the
+// tenant's dataset with its catalog, and the AGC's population (nil: a root
+// audience without blocks).
+type source struct {
+	rules      lifecycle.Rules
+	dataset    *ent.TenantDataset
+	catalog    *qb.Catalog
+	population *qb.AudienceTree
+}
+
+// source loads AGC id (404), the tenant's dataset (404 when it has none)
+// and the AGC's population; an AGC whose sources the dataset cannot serve
+// is a 422 naming them.
+func (s *Service) source(ctx context.Context, id uuid.UUID) (*source, error) {
 	a, err := s.agcs.Get(ctx, id)
 	if err != nil {
 		return nil, err
@@ -90,20 +121,16 @@ func (s *Service) SQL(ctx context.Context, id uuid.UUID, in SQLInput) (*qb.Compi
 	if err != nil {
 		return nil, err
 	}
-	if d == nil {
-		d, _ = qb.DialectFor(string(ds.Engine))
-	}
 	if msgs := agc.StoredSourceIssues(cat, a.ActivityGenerationConfig); len(msgs) > 0 {
 		return nil, &apperr.Error{Kind: apperr.KindUnprocessable, Messages: msgs, List: true}
 	}
-	var pop *qb.AudienceTree
+	src := &source{rules: RulesOf(a.ActivityGenerationConfig), dataset: ds, catalog: cat}
 	if a.EffectiveAudienceID != nil {
-		if pop, err = s.audiences.Population(ctx, *a.EffectiveAudienceID); err != nil {
+		if src.population, err = s.audiences.Population(ctx, *a.EffectiveAudienceID); err != nil {
 			return nil, err
 		}
 	}
-	opts := qb.Options{Qualifier: dataset.Qualifier(ds, d.Name())}
-	return qb.CompileLifecycle(qb.Lifecycle{Rules: RulesOf(a.ActivityGenerationConfig), AsOf: asOf, Population: pop}, cat, d, opts)
+	return src, nil
 }
 
 // Params are the statement's parameters by name (p0, p1, ...): the values

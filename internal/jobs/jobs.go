@@ -45,6 +45,12 @@ func Every(ctx context.Context, name string, every time.Duration, now func() tim
 	loop(ctx, name, t.C, now, fn)
 }
 
+// On is Every with ticks of the caller's (a ticker merged with wake-ups).
+func On(ctx context.Context, name string, ticks <-chan time.Time, now func() time.Time,
+	fn func(ctx context.Context, now time.Time) (int, error)) {
+	loop(ctx, name, ticks, now, fn)
+}
+
 // loop runs fn at once and then on every tick. It never runs fn once ctx
 // has ended: when a tick and the end of ctx are both ready, select picks
 // either, so the context is checked again before each run.

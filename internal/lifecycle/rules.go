@@ -200,10 +200,26 @@ func Evaluate(r Rules, rows Rows, t time.Time) State {
 		num(e), r.Engagement.WindowDays))
 }
 
-// decide records the deciding rule; an empty code leaves the commerce
-// unclassified.
+// ruleNames name the rules, in order, as the reasons say them.
+var ruleNames = []struct {
+	rule Rule
+	name string
+}{{RuleResurrection, "resurrection"}, {RuleActivation, "activation"}, {RuleEngagement, "engagement"}}
+
+// decide records the deciding rule, and one reason for each later rule (it
+// is not tried); an empty code leaves the commerce unclassified.
 func (st State) decide(rule Rule, stage, code, why string) State {
 	st.Reasons = append(st.Reasons, why)
+	applied := ""
+	for _, r := range ruleNames {
+		if applied != "" {
+			st.Reasons = append(st.Reasons, fmt.Sprintf("%s does not apply: %s applied first.",
+				strings.ToUpper(r.name[:1])+r.name[1:], applied))
+		}
+		if r.rule == rule {
+			applied = r.name
+		}
+	}
 	if code == "" {
 		st.Rule = RuleUnclassified
 		return st

@@ -1,6 +1,7 @@
 package lifecycle
 
 import (
+	"slices"
 	"testing"
 	"time"
 )
@@ -175,5 +176,25 @@ func TestEvaluateExplains(t *testing.T) {
 	if st.Stage != "ENGAGEMENT" || len(st.Metrics.Activation) != 2 || *st.Metrics.Activation[0].Value != 2 ||
 		*st.Metrics.Activation[1].Value != 2 {
 		t.Fatalf("state %+v", st)
+	}
+}
+
+// TestEvaluateGivesOneReasonPerRule: the rules after the deciding one say
+// they were not tried, also when the deciding rule leaves the commerce
+// unclassified.
+func TestEvaluateGivesOneReasonPerRule(t *testing.T) {
+	for _, tc := range []struct {
+		rows Rows
+		want []string
+	}{
+		{same(orders(ago(days(60)))), []string{"Resurrection applies: 60 days since the last row; threshold dormant starts at 60 days.",
+			"Activation does not apply: resurrection applied first.", "Engagement does not apply: resurrection applied first."}},
+		{Rows{}, []string{"Resurrection does not apply: no row in its source before the instant.",
+			"Activation applies: lifetime 0 < 3; no active moment's conditions hold, so the commerce is unclassified.",
+			"Engagement does not apply: activation applied first."}},
+	} {
+		if st := Evaluate(defaults(), tc.rows, t0); !slices.Equal(st.Reasons, tc.want) {
+			t.Fatalf("reasons %q\nwant %q", st.Reasons, tc.want)
+		}
 	}
 }

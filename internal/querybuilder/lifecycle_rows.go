@@ -22,6 +22,11 @@ var ErrTooManyRows = errors.New("the commerce has more rows than an explanation 
 // reference evaluation instead of the whole population's statement.
 func LifecycleRows(ctx context.Context, db *sql.DB, d Dialect, qualifier string, cat *Catalog,
 	r lifecycle.Rules, identity string, asOf time.Time, limit int) (lifecycle.Rows, error) {
+	return lifecycleRows(ctx, db, d, qualifier, cat, r, identity, asOf, limit)
+}
+
+func lifecycleRows(ctx context.Context, db querier, d Dialect, qualifier string, cat *Catalog,
+	r lifecycle.Rules, identity string, asOf time.Time, limit int) (lifecycle.Rows, error) {
 	var out lifecycle.Rows
 	read := map[string][]lifecycle.Row{}
 	for _, p := range []struct {
@@ -42,7 +47,7 @@ func LifecycleRows(ctx context.Context, db *sql.DB, d Dialect, qualifier string,
 	return out, nil
 }
 
-func sourceRows(ctx context.Context, db *sql.DB, d Dialect, qualifier string, cat *Catalog, src lifecycle.Source,
+func sourceRows(ctx context.Context, db querier, d Dialect, qualifier string, cat *Catalog, src lifecycle.Source,
 	identity string, asOf time.Time, limit int) ([]lifecycle.Row, error) {
 	t, id, err := sourceIdentity(cat, src.Table)
 	if err != nil {
@@ -56,20 +61,12 @@ func sourceRows(ctx context.Context, db *sql.DB, d Dialect, qualifier string, ca
 			numeric[i] = IsNumeric(c.Type)
 		}
 	}
-	idExpr, idArg, idType := d.quoteIdent(id.Name), any(identity), TypeString
-	switch id.Type {
-	case TypeString:
-	case TypeInt64:
-		n, err := strconv.ParseInt(identity, 10, 64)
-		if err != nil {
-			return nil, nil // an identity that is not a number has no row
-		}
-		idArg, idType = n, TypeInt64
-	default:
-		idExpr = d.(lifecycleDialect).text(idExpr)
+	idCond, idArg, ok := identityIs(d, id, identity, 0)
+	if !ok {
+		return nil, nil // an identity that is not a number has no row
 	}
 	query := "SELECT " + strings.Join(cols, ", ") + " FROM " + d.table(qualifier, src.Table) +
-		" WHERE " + idExpr + " = " + d.placeholder(0, idType) + " AND " + d.quoteIdent(src.DateColumn) + " < " +
+		" WHERE " + idCond + " AND " + d.quoteIdent(src.DateColumn) + " < " +
 		d.placeholder(1, TypeTimestamp) + " ORDER BY 1 LIMIT " + strconv.Itoa(limit+1)
 	rs, err := db.QueryContext(ctx, query, idArg, d.arg(timestampValue(asOf.UTC())))
 	if err != nil {
@@ -96,6 +93,27 @@ func sourceRows(ctx context.Context, db *sql.DB, d Dialect, qualifier string, ca
 		out = append(out, row)
 	}
 	return out, rs.Err()
+}
+
+// identityIs is the condition "identity column id equals identity", bound
+// as placeholder n, with its argument: the column compared in its own type
+// (so an index serves it), as text when it is neither a string nor an
+// integer. ok is false for an identity that is no integer's text on an
+// integer column.
+func identityIs(d Dialect, id *Column, identity string, n int) (cond string, arg any, ok bool) {
+	expr, arg, typ := d.quoteIdent(id.Name), any(identity), TypeString
+	switch id.Type {
+	case TypeString:
+	case TypeInt64:
+		v, err := strconv.ParseInt(identity, 10, 64)
+		if err != nil || strconv.FormatInt(v, 10) != identity {
+			return "", nil, false // the statement compares the integer's text
+		}
+		arg, typ = v, TypeInt64
+	default:
+		expr = d.(lifecycleDialect).text(expr)
+	}
+	return expr + " = " + d.placeholder(n, typ), arg, true
 }
 
 // instant reads a timestamp as the engines return it (SQLite: the

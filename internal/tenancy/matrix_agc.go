@@ -15,6 +15,10 @@ var agcMatrix = []Entry{
 	{"POST", "/activity-generation-configs/{id}/pause", ProjectScoped, auth.PermAGCUpdate},
 	// REST: the lifecycle engine.
 	{"GET", "/activity-generation-configs/{id}/lifecycle-sql", ProjectScoped, auth.PermLifecycleRunView},
+	{"GET", "/activity-generation-configs/{id}/lifecycle-explain", ProjectScoped, auth.PermLifecycleRunView},
+	{"POST", "/activity-generation-configs/{id}/lifecycle-runs", ProjectScoped, auth.PermLifecycleRunCreate},
+	{"GET", "/activity-generation-configs/{id}/lifecycle-runs", ProjectScoped, auth.PermLifecycleRunView},
+	{"GET", "/lifecycle-runs/{runId}", ProjectScoped, auth.PermLifecycleRunView},
 	// REST: lifecycle pillars (read-only, project-scoped).
 	{"GET", "/activation-configs", ProjectScoped, auth.PermLifecycleConfigView},
 	{"GET", "/activation-configs/{id}", ProjectScoped, auth.PermLifecycleConfigView},
@@ -35,4 +39,7 @@ var agcMatrix = []Entry{
 	{"Mutation", "pauseActivityGenerationConfig", ProjectScoped, auth.PermAGCUpdate},
 	{"Mutation", "archiveActivityGenerationConfig", ProjectScoped, auth.PermAGCDelete},
 	{"Query", "lifecycleSQL", ProjectScoped, auth.PermLifecycleRunView},
+	{"Query", "lifecycleExplain", ProjectScoped, auth.PermLifecycleRunView},
+	{"Query", "lifecycleRuns", ProjectScoped, auth.PermLifecycleRunView},
+	{"Mutation", "startLifecycleRun", ProjectScoped, auth.PermLifecycleRunCreate},
 }

@@ -9,6 +9,9 @@ var snapshotMatrix = []Entry{
 	{"POST", "/commerce-lifecycle-snapshots/batch-lookup", TenantLevel, auth.PermSnapshotView},
 	{"PUT", "/commerce-lifecycle-snapshots", TenantLevel, auth.PermSnapshotCreate},
 	{"POST", "/commerce-lifecycle-snapshots/batch-upsert", TenantLevel, auth.PermSnapshotCreate},
+	// The transition history (the changes of (stage, code) every snapshot write appends).
+	{"GET", "/commerce-lifecycle-snapshots/{commerceIdentifier}/history", TenantLevel, auth.PermSnapshotView},
+	{"GET", "/commerce-lifecycle-transitions", TenantLevel, auth.PermSnapshotView},
 
 	// GraphQL: the same scope and permissions as the REST routes.
 	{"Query", "commerceLifecycleSnapshots", TenantLevel, auth.PermSnapshotView},
@@ -16,4 +19,5 @@ var snapshotMatrix = []Entry{
 	{"Query", "commerceLifecycleSnapshotsBatchLookup", TenantLevel, auth.PermSnapshotView},
 	{"Mutation", "upsertCommerceLifecycleSnapshot", TenantLevel, auth.PermSnapshotCreate},
 	{"Mutation", "batchUpsertCommerceLifecycleSnapshots", TenantLevel, auth.PermSnapshotCreate},
+	{"Query", "commerceLifecycleTransitions", TenantLevel, auth.PermSnapshotView},
 }

@@ -1,0 +1,342 @@
+package engine
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"log/slog"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/google/uuid"
+	"golang.org/x/sync/errgroup"
+
+	"github.com/reten-io/reten/ent"
+	"github.com/reten-io/reten/ent/lifecyclerun"
+	"github.com/reten-io/reten/ent/predicate"
+	"github.com/reten-io/reten/internal/agc"
+	"github.com/reten-io/reten/internal/apperr"
+	"github.com/reten-io/reten/internal/auth"
+	"github.com/reten-io/reten/internal/dataset"
+	"github.com/reten-io/reten/internal/jobs"
+	"github.com/reten-io/reten/internal/lifecycle"
+	qb "github.com/reten-io/reten/internal/querybuilder"
+	"github.com/reten-io/reten/internal/snapshot"
+	"github.com/reten-io/reten/internal/tenancy"
+	"github.com/reten-io/reten/internal/txn"
+	"github.com/reten-io/reten/internal/viewer"
+)
+
+// runLine is the matrix line a run is executed under, as if its request
+// had been admitted to it.
+const runLine = "POST /activity-generation-configs/{id}/lifecycle-runs"
+
+// MsgRunFailed is the error of a run that failed for a reason the service
+// does not show (it is logged).
+const MsgRunFailed = "The run failed on an internal error; it is logged"
+
+// ErrLostClaim ends a run whose claim another replica took over (its lease
+// ran out).
+var ErrLostClaim = errors.New("lifecycle run: the claim was lost")
+
+// Claim takes the oldest claimable run, queued or running with an expired
+// lease, for this caller: RUNNING, a fresh claim token and a lease. Replicas
+// skip the runs another holds (SKIP LOCKED on PostgreSQL; SQLite write
+// transactions are exclusive). nil when there is none.
+func (r *Runs) Claim(ctx context.Context, at time.Time) (*ent.LifecycleRun, error) {
+	return r.claim(ctx, at)
+}
+
+// claim is Claim among the runs that match where.
+func (r *Runs) claim(ctx context.Context, at time.Time, where ...predicate.LifecycleRun) (*ent.LifecycleRun, error) {
+	ctx = viewer.SystemContext(ctx)
+	var run *ent.LifecycleRun
+	err := txn.Run(ctx, r.client, func(ctx context.Context, tx *ent.Client) error {
+		got, err := tx.LifecycleRun.Query().Where(lifecyclerun.Or(lifecyclerun.StatusEQ(lifecyclerun.StatusQUEUED),
+			lifecyclerun.And(lifecyclerun.StatusEQ(lifecyclerun.StatusRUNNING), lifecyclerun.LeaseUntilLT(at)))).
+			Where(where...).Order(ent.Asc(lifecyclerun.FieldCreatedAt), ent.Asc(lifecyclerun.FieldID)).Limit(1).
+			Where(jobs.SkipLocked).All(ctx)
+		if err != nil || len(got) == 0 {
+			return err
+		}
+		run, err = got[0].Update().SetStatus(lifecyclerun.StatusRUNNING).SetClaim(uuid.New()).
+			SetLeaseUntil(at.Add(r.Lease)).SetStartedAt(at).AddAttempts(1).Save(ctx)
+		return err
+	})
+	return run, err
+}
+
+// RunNow starts a run of AGC id and executes it in this process (the CLI's
+// `reten engine run`), returning the finished run.
+func (r *Runs) RunNow(ctx context.Context, id uuid.UUID, in StartInput) (*ent.LifecycleRun, error) {
+	run, err := r.Start(ctx, id, in)
+	if err != nil {
+		return nil, err
+	}
+	claimed, err := r.claim(ctx, now(), lifecyclerun.ID(run.ID))
+	switch {
+	case err != nil:
+		return nil, err
+	case claimed == nil: // a server's worker took it first: wait for it
+		return r.await(ctx, run.ID)
+	}
+	return r.Execute(ctx, claimed)
+}
+
+// await polls run id until it has finished.
+func (r *Runs) await(ctx context.Context, id uuid.UUID) (*ent.LifecycleRun, error) {
+	for {
+		run, err := r.client.LifecycleRun.Get(viewer.SystemContext(ctx), id)
+		if err != nil || run.Status == lifecyclerun.StatusSUCCEEDED || run.Status == lifecyclerun.StatusFAILED {
+			return run, err
+		}
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(time.Second):
+		}
+	}
+}
+
+// Execute runs a claimed run to its end and records it: SUCCEEDED with its
+// counts, or FAILED with the reason. It returns the finished run; an error
+// only when the run could not be recorded (or its claim was lost).
+func (r *Runs) Execute(ctx context.Context, run *ent.LifecycleRun) (*ent.LifecycleRun, error) {
+	res, err := r.execute(ctx, run)
+	sys := viewer.SystemContext(ctx)
+	if errors.Is(err, ErrLostClaim) {
+		return nil, err
+	}
+	upd := r.client.LifecycleRun.Update().Where(lifecyclerun.ID(run.ID), lifecyclerun.ClaimEQ(*run.Claim)).
+		SetFinishedAt(now()).ClearLeaseUntil().ClearClaim()
+	if err != nil {
+		msg := MsgRunFailed
+		if e, ok := apperr.As(err); ok && e.Kind != apperr.KindInternal {
+			msg = e.Error()
+		} else {
+			slog.ErrorContext(ctx, "lifecycle run failed", "run", run.ID, "err", err)
+		}
+		upd.SetStatus(lifecyclerun.StatusFAILED).SetError(msg)
+	} else {
+		upd.SetStatus(lifecyclerun.StatusSUCCEEDED).SetCounts(res.counts).SetByState(res.byState).SetConfigHashes(res.hashes)
+	}
+	n, err := upd.Save(sys)
+	if err != nil {
+		return nil, err
+	}
+	if n == 0 {
+		return nil, ErrLostClaim
+	}
+	return r.client.LifecycleRun.Get(sys, run.ID)
+}
+
+// result is what a successful run records.
+type result struct {
+	counts  lifecycle.RunCounts
+	byState []lifecycle.StateCount
+	hashes  lifecycle.ConfigHashes
+}
+
+// execute classifies the population of the run's AGC at its instant and
+// writes the states chunk by chunk (docs/lifecycle.md "Runs").
+func (r *Runs) execute(ctx context.Context, run *ent.LifecycleRun) (*result, error) {
+	ctx, err := tenancy.Enter(viewer.NewContext(ctx, &viewer.Viewer{TenantID: run.TenantID, ProjectID: run.ProjectID,
+		Roles: []string{auth.RoleSuperAdmin}, Permissions: auth.PermissionsOf([]string{auth.RoleSuperAdmin})}), runLine)
+	if err != nil {
+		return nil, err
+	}
+	a, c, err := r.prepare(ctx, run.ActivityGenerationConfigID, run.AsOf)
+	if err != nil {
+		return nil, err
+	}
+	res := &result{hashes: hashesOf(a.ActivityGenerationConfig)}
+	before, err := r.snapshots.CountSnapshots(ctx, a.ID)
+	if err != nil {
+		return nil, err
+	}
+	db, engine, _, err := r.engine.datasets.OpenEngine(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if engine == qb.BigQuery.Name() {
+		return nil, apperr.Unprocessable(MsgRunBigQuery)
+	}
+	w := snapshot.EngineWrite{AGCID: a.ID, RunID: run.ID, At: run.AsOf, DryRun: run.DryRun}
+	byState := map[[2]string]int{}
+	withSnapshot := 0
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	go r.keepLease(ctx, run, cancel)
+	// Chunks are written as they arrive, by up to Writers transactions at
+	// once (a run's chunks name disjoint commerces, so they never wait on
+	// one another's rows); the group's limit holds the stream back, so at
+	// most Writers+1 chunks are in memory.
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(r.snapshots.Writers())
+	var mu sync.Mutex
+	err = stream(gctx, db, c, snapshot.ChunkSize, func(rows []snapshot.EngineRow) error {
+		chunk := slices.Clone(rows)
+		g.Go(func() error {
+			rep, err := r.snapshots.EngineChunk(gctx, w, chunk)
+			if err != nil {
+				return err
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			res.counts.Add(rep.Counts)
+			withSnapshot += rep.WithSnapshot
+			for k, n := range rep.ByState {
+				byState[k] += n
+			}
+			return nil
+		})
+		return nil
+	})
+	if werr := g.Wait(); werr != nil {
+		err = werr
+	}
+	if cause := context.Cause(ctx); errors.Is(cause, ErrLostClaim) {
+		return nil, cause
+	}
+	if err != nil {
+		return nil, dataset.QueryFailed(ctx, err)
+	}
+	res.counts.LeftAudience = max(0, before-withSnapshot)
+	res.byState = make([]lifecycle.StateCount, 0, len(byState))
+	for k, n := range byState {
+		res.byState = append(res.byState, lifecycle.StateCount{Stage: k[0], Code: k[1], Count: n})
+	}
+	slices.SortFunc(res.byState, func(a, b lifecycle.StateCount) int {
+		return compareStrings(a.Stage+"\x00"+a.Code, b.Stage+"\x00"+b.Code)
+	})
+	return res, nil
+}
+
+func compareStrings(a, b string) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// hashesOf reads an AGC's per-pillar hashes.
+func hashesOf(a *ent.ActivityGenerationConfig) lifecycle.ConfigHashes {
+	h := agc.ConfigHashes(a)
+	return lifecycle.ConfigHashes{Activation: h["activation"], Engagement: h["engagement"], Resurrection: h["resurrection"]}
+}
+
+// keepLease renews the run's lease every third of it until ctx ends; a
+// claim another replica took over ends the run (cancel with ErrLostClaim).
+func (r *Runs) keepLease(ctx context.Context, run *ent.LifecycleRun, cancel context.CancelCauseFunc) {
+	t := time.NewTicker(r.Lease / 3)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		n, err := r.client.LifecycleRun.Update().Where(lifecyclerun.ID(run.ID), lifecyclerun.ClaimEQ(*run.Claim)).
+			SetLeaseUntil(now().Add(r.Lease)).Save(viewer.SystemContext(ctx))
+		switch {
+		case err == nil && n == 0:
+			cancel(ErrLostClaim)
+			return
+		case err != nil && ctx.Err() == nil:
+			slog.WarnContext(ctx, "lifecycle run: lease renewal failed", "run", run.ID, "err", err)
+		}
+	}
+}
+
+// stream runs the classification statement on the dataset and hands its
+// rows to fn in chunks of size: the population is never held whole.
+func stream(ctx context.Context, db *sql.DB, c *qb.Compiled, size int, fn func([]snapshot.EngineRow) error) error {
+	rs, err := db.QueryContext(ctx, c.Query, c.Args...)
+	if err != nil {
+		return fmt.Errorf("%w: %w", qb.ErrDataset, err)
+	}
+	defer rs.Close()
+	cols, err := rs.Columns()
+	if err != nil {
+		return err
+	}
+	// identity, stage, code, then the metrics (read past).
+	var identity, stage, code sql.NullString
+	dest := []any{&identity, &stage, &code}
+	for range cols[3:] {
+		dest = append(dest, new(sql.RawBytes))
+	}
+	chunk := make([]snapshot.EngineRow, 0, size)
+	for rs.Next() {
+		if err := rs.Scan(dest...); err != nil {
+			return fmt.Errorf("%w: %w", qb.ErrDataset, err)
+		}
+		chunk = append(chunk, snapshot.EngineRow{Identity: identity.String, Stage: stage.String, Code: code.String})
+		if len(chunk) == size {
+			if err := fn(chunk); err != nil {
+				return err
+			}
+			chunk = chunk[:0]
+		}
+	}
+	if err := rs.Err(); err != nil {
+		return fmt.Errorf("%w: %w", qb.ErrDataset, err)
+	}
+	if len(chunk) > 0 {
+		return fn(chunk)
+	}
+	return nil
+}
+
+// Work claims and executes runs until none is claimable.
+func (r *Runs) Work(ctx context.Context, at time.Time) (int, error) {
+	n := 0
+	for ctx.Err() == nil {
+		run, err := r.Claim(ctx, at)
+		if err != nil || run == nil {
+			return n, err
+		}
+		if _, err := r.Execute(ctx, run); err != nil {
+			return n, err
+		}
+		n++
+	}
+	return n, ctx.Err()
+}
+
+// Run is the worker of a replica: it schedules the tenants' daily runs and
+// executes claimable runs every interval, and at once when a run is queued
+// on this replica.
+func (r *Runs) Run(ctx context.Context, every time.Duration) {
+	ticks := make(chan time.Time)
+	go func() {
+		t := time.NewTicker(every)
+		defer t.Stop()
+		for {
+			var at time.Time
+			select {
+			case <-ctx.Done():
+				return
+			case at = <-t.C:
+			case <-r.wake:
+				at = now()
+			}
+			select {
+			case <-ctx.Done():
+				return
+			case ticks <- at:
+			}
+		}
+	}()
+	jobs.On(ctx, "lifecycle runs", ticks, now, func(ctx context.Context, at time.Time) (int, error) {
+		if _, err := r.Schedule(ctx, at); err != nil {
+			return 0, err
+		}
+		return r.Work(ctx, at)
+	})
+}
