@@ -226,11 +226,11 @@ func (ActivityResult) Fields() []ent.Field {
 		field.Enum("contact_type").Comment("Who initiated the contact (REST `taskDetails.contactType`); null when not sent.").Annotations(contactDirectionDoc).Values("INBOUND", "OUTBOUND").Optional().Nillable(),
 		field.String("operator_external_id").Comment("The operator's code in the caller's system, as submitted; null when not sent.").Optional().Nillable(),
 		field.Time("future_scheduled_at").Comment("Suggested follow-up date, required by some result types; null when none.").Optional().Nillable(),
-		field.JSON("payload", map[string]any{}).Optional().
-			Annotations(entgql.Skip()),
+		field.JSON("payload", map[string]any{}).Comment("Free-form JSON object submitted with the outcome (REST `taskDetails.payload`); null when none.").Optional().
+			Annotations(entgql.Type("Map")),
 		// raw_payload is stored exactly as sent.
-		field.JSON("raw_payload", json.RawMessage{}).Optional().
-			Annotations(entgql.Skip()),
+		field.JSON("raw_payload", json.RawMessage{}).Comment("The submission's raw payload, returned exactly as sent; null when none.").Optional().
+			Annotations(entgql.Type("JSON")),
 		field.Bool("hard_override").Comment("Whether the last submission skipped the result status machine.").Default(false),
 		field.UUID("submitted_by", uuid.UUID{}).Comment("The user (or API key owner) who submitted the result; null for the system.").Optional().Nillable(),
 	}

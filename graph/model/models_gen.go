@@ -1401,13 +1401,18 @@ type RouteItemOperatorInput struct {
 	Role *routeoperator.Role `json:"role,omitempty"`
 }
 
-// Input of submitActivityResult. activityID links the task of the active project
-// it names; else providerActivityID links the project's task with that provider
-// id; with no matching task (an activityID of another project or tenant matches
-// nothing) the result is STANDALONE and commerceExternalID is required (400). A
-// submission for a task that has a result updates it under the guards of
-// updateActivityResult (409): occurredAt later than the result's updatedAt, and
-// a terminal status changes only with hardOverride.
+// Input of submitActivityResult. Its members have the names of the
+// ActivityResult members they write (REST's body nests the outcome in
+// task_result: resultCode is task_result.result, comment, contactType,
+// operatorExternalID, futureScheduledAt and payload its other members;
+// resultStatus is REST's status). activityID links the task of the active
+// project it names; else providerActivityID links the project's task with that
+// provider id; with no matching task (an activityID of another project or
+// tenant matches nothing) the result is STANDALONE and commerceExternalID is
+// required (400). A submission for a task that has a result updates it under
+// the guards of updateActivityResult, checked first as there (409):
+// occurredAt later than the result's updatedAt, and a terminal status changes
+// only with hardOverride.
 type SubmitActivityResultInput struct {
 	// The task of the active project the result is for.
 	ActivityID *uuid.UUID `json:"activityID,omitempty"`
@@ -1417,16 +1422,26 @@ type SubmitActivityResultInput struct {
 	CommerceExternalID *string `json:"commerceExternalID,omitempty"`
 	// When the outcome happened.
 	OccurredAt time.Time `json:"occurredAt"`
-	// The result status.
-	Status activityresult.ResultStatus `json:"status"`
+	// The result status (REST status).
+	ResultStatus activityresult.ResultStatus `json:"resultStatus"`
 	// The status as named by the integrator, stored as sent.
 	ExternalStatus *string `json:"externalStatus,omitempty"`
 	// true skips the result status machine when the submission updates an existing result (the temporal guard still applies).
 	HardOverride *bool `json:"hardOverride,omitempty"`
-	// Stored and returned exactly as sent.
+	// Stored and returned exactly as sent (REST raw_payload).
 	RawPayload map[string]any `json:"rawPayload,omitempty"`
-	// The outcome of the task (REST task_result).
-	TaskResult *TaskResultInput `json:"taskResult"`
+	// Result type code (REST task_result.result); must be active for the tenant (else 422).
+	ResultCode string `json:"resultCode"`
+	// Free-text comment (REST task_result.comment).
+	Comment *string `json:"comment,omitempty"`
+	// INBOUND: the merchant contacted the operator; OUTBOUND: the operator contacted the merchant (REST task_result.contact_type).
+	ContactType *activityresult.ContactType `json:"contactType,omitempty"`
+	// The operator's code in the caller's system (REST task_result.operator_external_id).
+	OperatorExternalID *string `json:"operatorExternalID,omitempty"`
+	// Suggested follow-up date; not on a day before today in the tenant's time zone (REST task_result.future_scheduled_at).
+	FutureScheduledAt *time.Time `json:"futureScheduledAt,omitempty"`
+	// Free-form JSON object stored with the result (REST task_result.payload).
+	Payload map[string]any `json:"payload,omitempty"`
 }
 
 // An item of syncOperators, matched on (type, externalID).
@@ -1443,38 +1458,6 @@ type SyncOperatorInput struct {
 	Phone *string `json:"phone,omitempty"`
 	// Free-form JSON object of the caller's system.
 	Metadata map[string]any `json:"metadata,omitempty"`
-}
-
-// task_result of a submission.
-type TaskResultInput struct {
-	// Result type code; must be active for the tenant (else 422).
-	Result string `json:"result"`
-	// Free-text comment.
-	Comment *string `json:"comment,omitempty"`
-	// INBOUND: the merchant contacted the operator; OUTBOUND: the operator contacted the merchant.
-	ContactType *activityresult.ContactType `json:"contactType,omitempty"`
-	// The operator's code in the caller's system.
-	OperatorExternalID *string `json:"operatorExternalID,omitempty"`
-	// Suggested follow-up date; not on a day before today in the tenant's time zone.
-	FutureScheduledAt *time.Time `json:"futureScheduledAt,omitempty"`
-	// Free-form JSON object stored with the result.
-	Payload map[string]any `json:"payload,omitempty"`
-}
-
-// task_result members of an update: absent members are unchanged.
-type TaskResultPatchInput struct {
-	// Result type code; must be active for the tenant.
-	Result *string `json:"result,omitempty"`
-	// Free-text comment.
-	Comment *string `json:"comment,omitempty"`
-	// Who initiated the contact.
-	ContactType *activityresult.ContactType `json:"contactType,omitempty"`
-	// The operator's code in the caller's system.
-	OperatorExternalID *string `json:"operatorExternalID,omitempty"`
-	// Suggested follow-up date; not on a day before today in the tenant's time zone.
-	FutureScheduledAt *time.Time `json:"futureScheduledAt,omitempty"`
-	// Free-form JSON object stored with the result.
-	Payload map[string]any `json:"payload,omitempty"`
 }
 
 // A result type (a code of the global catalog that task_result.result takes) as
@@ -1617,21 +1600,33 @@ type UpdateActivityReasonConfigInput struct {
 	IsActive *bool `json:"isActive,omitempty"`
 }
 
-// Input of updateActivityResult. occurredAt must be later than the stored
-// updatedAt (409); a terminal status only changes with hardOverride (409).
+// Input of updateActivityResult, with the names of the ActivityResult members
+// it writes (as SubmitActivityResultInput); an omitted member is unchanged.
+// occurredAt must be later than the stored updatedAt (409); a terminal status
+// only changes with hardOverride (409).
 type UpdateActivityResultInput struct {
 	// When the outcome happened; later than the stored result's updatedAt.
 	OccurredAt time.Time `json:"occurredAt"`
-	// The new result status; omitted: unchanged.
-	Status *activityresult.ResultStatus `json:"status,omitempty"`
+	// The new result status (REST status); omitted: unchanged.
+	ResultStatus *activityresult.ResultStatus `json:"resultStatus,omitempty"`
 	// The status as named by the integrator, stored as sent.
 	ExternalStatus *string `json:"externalStatus,omitempty"`
 	// true skips the result status machine.
 	HardOverride *bool `json:"hardOverride,omitempty"`
-	// Stored and returned exactly as sent.
+	// Stored and returned exactly as sent (REST raw_payload).
 	RawPayload map[string]any `json:"rawPayload,omitempty"`
-	// The members of the outcome to change.
-	TaskResult *TaskResultPatchInput `json:"taskResult,omitempty"`
+	// Result type code (REST task_result.result); must be active for the tenant.
+	ResultCode *string `json:"resultCode,omitempty"`
+	// Free-text comment (REST task_result.comment).
+	Comment *string `json:"comment,omitempty"`
+	// Who initiated the contact (REST task_result.contact_type).
+	ContactType *activityresult.ContactType `json:"contactType,omitempty"`
+	// The operator's code in the caller's system (REST task_result.operator_external_id).
+	OperatorExternalID *string `json:"operatorExternalID,omitempty"`
+	// Suggested follow-up date; not on a day before today in the tenant's time zone (REST task_result.future_scheduled_at).
+	FutureScheduledAt *time.Time `json:"futureScheduledAt,omitempty"`
+	// Free-form JSON object stored with the result (REST task_result.payload).
+	Payload map[string]any `json:"payload,omitempty"`
 }
 
 // Input of updateAudience (PATCH semantics, the root audience too): omitted fields are unchanged; every update sets updatedBy and refreshes updatedAt.
