@@ -4,8 +4,6 @@ import (
 	"context"
 	"time"
 
-	"entgo.io/ent/dialect"
-	"entgo.io/ent/dialect/sql"
 	"github.com/google/uuid"
 
 	"github.com/reten-io/reten/ent"
@@ -188,11 +186,7 @@ func linkedActivity(ctx context.Context, tx *ent.Client, tid uuid.UUID, pid *uui
 		// must be a statement of its own, run after the lock is granted: a
 		// subquery of this locking statement would read the snapshot taken
 		// before the wait and miss the result the first submission committed.
-		q.Modify(func(s *sql.Selector) {
-			if s.Dialect() == dialect.Postgres {
-				s.ForUpdate()
-			}
-		})
+		q.Modify(txn.ForUpdate)
 		a, err := q.Only(ctx)
 		if err == nil {
 			return a, nil
