@@ -208,10 +208,19 @@ func TestResult422sAndIsolation(t *testing.T) {
 		actOK(t, env.Do("POST", resultsPath, linked(failed, "NOT_EXECUTED", "success"), f.h), 201)
 		unresolved := f.task(resScheduledAt)
 		actOK(t, env.Do("POST", "/api/activities/"+unresolved+"/resolution-events", map[string]any{"event_type": "RESOLUTION_FAILED"}, f.h), 200)
-		for _, id := range []string{canceled, failed, unresolved} {
+		for _, id := range []string{canceled, unresolved} {
 			// The state rule comes before the result code rule.
 			apptest.ExpectError(t, env.Do("POST", resultsPath, linked(id, "COMPLETED", "nope"), f.h), 422, msgState)
 		}
+		// A resubmission for the FAILED task is an update of its result, in
+		// PATCH's order: the status machine, the result code, then the state.
+		apptest.ExpectError(t, env.Do("POST", resultsPath, linked(failed, "COMPLETED", "nope"), f.h), 409,
+			"Result in status NOT_EXECUTED is terminal and cannot change to COMPLETED; send hard_override to force it")
+		forced := linked(failed, "COMPLETED", "nope")
+		forced["hard_override"] = true
+		apptest.ExpectError(t, env.Do("POST", resultsPath, forced, f.h), 422, msgInactive)
+		forced["task_result"] = map[string]any{"result": "success"}
+		apptest.ExpectError(t, env.Do("POST", resultsPath, forced, f.h), 422, msgState)
 		if res := env.Do("PUT", "/api/task-result-type-configs/no_answer", map[string]any{"is_active": false, "polarity": "NEGATIVE",
 			"requires_future_scheduled_at": false}, f.th); res.Status != 200 {
 			t.Fatalf("deactivate: %d %s", res.Status, res.Body)
