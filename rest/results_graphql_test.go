@@ -2,6 +2,7 @@ package rest_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"testing"
 
@@ -72,11 +73,22 @@ func TestResultGraphQL(t *testing.T) {
 		expectGraphQLError(t, env.GraphQL(update, map[string]any{"id": rid, "in": map[string]any{"occurredAt": "2099-02-01T00:00:00Z",
 			"resultStatus": "CANCELED"}}, f.h), "CONFLICT",
 			"Result in status COMPLETED is terminal and cannot change to CANCELED; send hardOverride to force it")
+		// resultCode is the catalog's enum: the schema refuses other codes; an
+		// inactive one is the service's 422.
+		for _, code := range []any{"", "nope"} {
+			res := env.GraphQL(update, map[string]any{"id": rid, "in": map[string]any{"occurredAt": "2099-02-01T00:00:00Z", "resultCode": code}}, f.h)
+			want := map[string]any{"data": nil, "errors": []any{map[string]any{"message": fmt.Sprintf("%s is not a valid TaskResultTypeCode", code),
+				"path": []any{"variable", "in", "resultCode"}, "extensions": map[string]any{"code": "GRAPHQL_VALIDATION_FAILED"}}}}
+			if got := res.Map(t); res.Status != 422 || !reflect.DeepEqual(got, want) {
+				t.Fatalf("resultCode %q: %d %s", code, res.Status, res.Body)
+			}
+		}
+		if res := env.Do("PUT", "/api/task-result-type-configs/no_answer", map[string]any{"is_active": false, "polarity": "NEGATIVE",
+			"requires_future_scheduled_at": false}, f.th); res.Status != 200 {
+			t.Fatalf("deactivate: %d %s", res.Status, res.Body)
+		}
 		expectGraphQLError(t, env.GraphQL(update, map[string]any{"id": rid, "in": map[string]any{"occurredAt": "2099-02-01T00:00:00Z",
-			"resultCode": ""}}, f.h), "BAD_REQUEST", "resultCode should not be empty")
-		expectGraphQLError(t, env.GraphQL(submit, map[string]any{"in": map[string]any{"activityID": f.task(resScheduledAt),
-			"occurredAt": "2030-05-01T12:00:00Z", "resultStatus": "PENDING", "resultCode": ""}}, f.h),
-			"BAD_REQUEST", "resultCode should not be empty")
+			"resultCode": "no_answer"}}, f.h), "UNPROCESSABLE_ENTITY", msgInactive)
 		expectGraphQLError(t, env.GraphQL(submit, map[string]any{"in": map[string]any{"occurredAt": "2030-05-01T12:00:00Z",
 			"resultStatus": "PENDING", "resultCode": "success"}}, f.h), "BAD_REQUEST",
 			"commerceExternalID should not be empty when activityID is absent")

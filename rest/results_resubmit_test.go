@@ -111,7 +111,7 @@ func TestResultResubmissionGuardsGraphQL(t *testing.T) {
 		id := f.task(resScheduledAt)
 		first := actOK(t, env.Do("POST", resultsPath, linked(id, "COMPLETED", "success"), f.h), 201)
 		const submit = `mutation($a: ID!, $at: Time!, $s: ActivityResultResultStatus!, $o: Boolean) {
-			submitActivityResult(input: {activityID: $a, occurredAt: $at, resultStatus: $s, hardOverride: $o, resultCode: "success"}) { id resultStatus } }`
+			submitActivityResult(input: {activityID: $a, occurredAt: $at, resultStatus: $s, hardOverride: $o, resultCode: success}) { id resultStatus } }`
 		expectGraphQLError(t, env.GraphQL(submit, map[string]any{"a": id, "at": resOlderOccurredAt, "s": "COMPLETED"}, f.h),
 			"CONFLICT", gqlMsgStale(first["updatedAt"]))
 		expectGraphQLError(t, env.GraphQL(submit, map[string]any{"a": id, "at": "2030-05-01T13:00:00Z", "s": "CANCELED"}, f.h),
@@ -176,7 +176,7 @@ func TestResultUnmatchedActivityIsStandalone(t *testing.T) {
 
 		// GraphQL: the same rule.
 		const submit = `mutation($a: ID!, $c: String) { submitActivityResult(input: {activityID: $a, commerceExternalID: $c,
-			occurredAt: "2030-05-01T12:00:00Z", resultStatus: COMPLETED, resultCode: "success"}) { source activityID commerceExternalID } }`
+			occurredAt: "2030-05-01T12:00:00Z", resultStatus: COMPLETED, resultCode: success}) { source activityID commerceExternalID } }`
 		expectGraphQLError(t, env.GraphQL(submit, map[string]any{"a": f.otherTask}, f.h), "BAD_REQUEST",
 			"commerceExternalID should not be empty when activityID is absent")
 		res := env.GraphQL(submit, map[string]any{"a": f.otherTask, "c": "EXT-Acme"}, f.h)

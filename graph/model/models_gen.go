@@ -1466,7 +1466,7 @@ type SyncOperatorInput struct {
 // rescheduled and callback_requested require a committed date by default).
 type TaskResultTypeConfig struct {
 	// The type's code in the global catalog.
-	Code TaskResultTypeCode `json:"code"`
+	Code string `json:"code"`
 	// Display label.
 	Label string `json:"label"`
 	// An inactive type is refused on result submission (422).
@@ -1484,7 +1484,7 @@ type TaskResultTypeConfig struct {
 // The whole configuration of one type (setTaskResultTypeConfig replaces it).
 type TaskResultTypeConfigInput struct {
 	// A code of the global catalog.
-	Code TaskResultTypeCode `json:"code"`
+	Code string `json:"code"`
 	// Whether results of this type are accepted.
 	IsActive bool `json:"isActive"`
 	// Whether the result counts as positive or negative.
@@ -2487,88 +2487,6 @@ func (e *SelectItemKind) UnmarshalJSON(b []byte) error {
 }
 
 func (e SelectItemKind) MarshalJSON() ([]byte, error) {
-	var buf bytes.Buffer
-	e.MarshalGQL(&buf)
-	return buf.Bytes(), nil
-}
-
-// The codes of the global result type catalog (the values task_result.result takes).
-type TaskResultTypeCode string
-
-const (
-	// The activity achieved its goal.
-	TaskResultTypeCodeSuccess TaskResultTypeCode = "success"
-	// Nobody was at the commerce.
-	TaskResultTypeCodeNotHome TaskResultTypeCode = "not_home"
-	// The commerce is closed.
-	TaskResultTypeCodeIsClosed TaskResultTypeCode = "is_closed"
-	// The commerce is not interested.
-	TaskResultTypeCodeNoInterest TaskResultTypeCode = "no_interest"
-	// The activity was moved to another date.
-	TaskResultTypeCodeRescheduled TaskResultTypeCode = "rescheduled"
-	// The commerce's address is wrong.
-	TaskResultTypeCodeWrongAddress TaskResultTypeCode = "wrong_address"
-	// The commerce made a B2B purchase.
-	TaskResultTypeCodeB2bPurchase TaskResultTypeCode = "b2b_purchase"
-	// Nobody answered.
-	TaskResultTypeCodeNoAnswer TaskResultTypeCode = "no_answer"
-	// The commerce asked to be called back.
-	TaskResultTypeCodeCallbackRequested TaskResultTypeCode = "callback_requested"
-	// Any other outcome.
-	TaskResultTypeCodeOther TaskResultTypeCode = "other"
-)
-
-var AllTaskResultTypeCode = []TaskResultTypeCode{
-	TaskResultTypeCodeSuccess,
-	TaskResultTypeCodeNotHome,
-	TaskResultTypeCodeIsClosed,
-	TaskResultTypeCodeNoInterest,
-	TaskResultTypeCodeRescheduled,
-	TaskResultTypeCodeWrongAddress,
-	TaskResultTypeCodeB2bPurchase,
-	TaskResultTypeCodeNoAnswer,
-	TaskResultTypeCodeCallbackRequested,
-	TaskResultTypeCodeOther,
-}
-
-func (e TaskResultTypeCode) IsValid() bool {
-	switch e {
-	case TaskResultTypeCodeSuccess, TaskResultTypeCodeNotHome, TaskResultTypeCodeIsClosed, TaskResultTypeCodeNoInterest, TaskResultTypeCodeRescheduled, TaskResultTypeCodeWrongAddress, TaskResultTypeCodeB2bPurchase, TaskResultTypeCodeNoAnswer, TaskResultTypeCodeCallbackRequested, TaskResultTypeCodeOther:
-		return true
-	}
-	return false
-}
-
-func (e TaskResultTypeCode) String() string {
-	return string(e)
-}
-
-func (e *TaskResultTypeCode) UnmarshalGQL(v any) error {
-	str, ok := v.(string)
-	if !ok {
-		return fmt.Errorf("enums must be strings")
-	}
-
-	*e = TaskResultTypeCode(str)
-	if !e.IsValid() {
-		return fmt.Errorf("%s is not a valid TaskResultTypeCode", str)
-	}
-	return nil
-}
-
-func (e TaskResultTypeCode) MarshalGQL(w io.Writer) {
-	fmt.Fprint(w, strconv.Quote(e.String()))
-}
-
-func (e *TaskResultTypeCode) UnmarshalJSON(b []byte) error {
-	s, err := strconv.Unquote(string(b))
-	if err != nil {
-		return err
-	}
-	return e.UnmarshalGQL(s)
-}
-
-func (e TaskResultTypeCode) MarshalJSON() ([]byte, error) {
 	var buf bytes.Buffer
 	e.MarshalGQL(&buf)
 	return buf.Bytes(), nil
