@@ -55,7 +55,9 @@ func documentedQueryParams(t *testing.T) []queryParam {
 			}
 		}
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].path+out[i].method+out[i].name < out[j].path+out[j].method+out[j].name })
+	sort.Slice(out, func(i, j int) bool {
+		return out[i].path+out[i].method+out[i].name < out[j].path+out[j].method+out[j].name
+	})
 	return out
 }
 
