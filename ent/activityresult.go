@@ -57,9 +57,9 @@ type ActivityResult struct {
 	OperatorExternalID *string `json:"operator_external_id,omitempty"`
 	// Suggested follow-up date, required by some result types; null when none.
 	FutureScheduledAt *time.Time `json:"future_scheduled_at,omitempty"`
-	// Payload holds the value of the "payload" field.
+	// Free-form JSON object submitted with the outcome (REST `taskDetails.payload`); null when none.
 	Payload map[string]interface{} `json:"payload,omitempty"`
-	// RawPayload holds the value of the "raw_payload" field.
+	// The submission's raw payload, returned exactly as sent; null when none.
 	RawPayload json.RawMessage `json:"raw_payload,omitempty"`
 	// Whether the last submission skipped the result status machine.
 	HardOverride bool `json:"hard_override,omitempty"`

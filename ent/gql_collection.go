@@ -1423,6 +1423,16 @@ func (_q *ActivityResultQuery) collectField(ctx context.Context, oneNode bool, o
 				selectedFields = append(selectedFields, activityresult.FieldFutureScheduledAt)
 				fieldSeen[activityresult.FieldFutureScheduledAt] = struct{}{}
 			}
+		case "payload":
+			if _, ok := fieldSeen[activityresult.FieldPayload]; !ok {
+				selectedFields = append(selectedFields, activityresult.FieldPayload)
+				fieldSeen[activityresult.FieldPayload] = struct{}{}
+			}
+		case "rawPayload":
+			if _, ok := fieldSeen[activityresult.FieldRawPayload]; !ok {
+				selectedFields = append(selectedFields, activityresult.FieldRawPayload)
+				fieldSeen[activityresult.FieldRawPayload] = struct{}{}
+			}
 		case "hardOverride":
 			if _, ok := fieldSeen[activityresult.FieldHardOverride]; !ok {
 				selectedFields = append(selectedFields, activityresult.FieldHardOverride)

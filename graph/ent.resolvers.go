@@ -13,6 +13,11 @@ import (
 	"github.com/reten-io/reten/graph/generated"
 )
 
+// RawPayload is the resolver for the rawPayload field.
+func (r *activityResultResolver) RawPayload(ctx context.Context, obj *ent.ActivityResult) (any, error) {
+	return rawPayload(obj.RawPayload), nil
+}
+
 // QueryBlocks is the resolver for the queryBlocks field.
 func (r *audienceResolver) QueryBlocks(ctx context.Context, obj *ent.Audience) ([]*ent.QueryBlock, error) {
 	return r.Resolver.Audiences.Blocks(ctx, obj)
@@ -128,6 +133,11 @@ func (r *Resolver) ActivityGenerationConfig() generated.ActivityGenerationConfig
 	return &activityGenerationConfigResolver{r}
 }
 
+// ActivityResult returns generated.ActivityResultResolver implementation.
+func (r *Resolver) ActivityResult() generated.ActivityResultResolver {
+	return &activityResultResolver{r}
+}
+
 // Audience returns generated.AudienceResolver implementation.
 func (r *Resolver) Audience() generated.AudienceResolver { return &audienceResolver{r} }
 
@@ -174,6 +184,7 @@ func (r *Resolver) TenantDataset() generated.TenantDatasetResolver { return &ten
 func (r *Resolver) User() generated.UserResolver { return &userResolver{r} }
 
 type activityGenerationConfigResolver struct{ *Resolver }
+type activityResultResolver struct{ *Resolver }
 type audienceResolver struct{ *Resolver }
 type audienceCompositionResolver struct{ *Resolver }
 type catalogColumnResolver struct{ *Resolver }

@@ -58,7 +58,7 @@ func TestAPIKeyLifecycleOverGraphQL(t *testing.T) {
 func TestUserAdministrationOverGraphQL(t *testing.T) {
 	eachAcme(t, func(t *testing.T, env *apptest.Env, acme apptest.Tenant, h apptest.Headers) {
 		res := env.GraphQL(`mutation { registerUser(input: {email: "nina@acme.test", username: "nina", password: "correct-horse-9",
-			firstName: "Nina", roles: ["operator", "operator"]}) { id username firstName roles } }`, nil, h)
+			firstName: "Nina", roles: [operator, operator]}) { id username firstName roles } }`, nil, h)
 		var out struct {
 			Data struct {
 				RegisterUser struct {
@@ -77,17 +77,20 @@ func TestUserAdministrationOverGraphQL(t *testing.T) {
 				M{"node": M{"username": "nina", "roles": L{"operator"}}},
 			}}})
 
-		expectData(t, env.GraphQL(`mutation($id: ID!) { setUserRoles(id: $id, roles: ["supervisor"]) { roles } }`, M{"id": nina}, h),
+		expectData(t, env.GraphQL(`mutation($id: ID!) { setUserRoles(id: $id, roles: [supervisor]) { roles } }`, M{"id": nina}, h),
 			M{"setUserRoles": M{"roles": L{"supervisor"}}})
-		expectBody(t, env.GraphQL(`mutation($id: ID!) { setUserRoles(id: $id, roles: ["viewer"]) { roles } }`, M{"id": acme.UserID}, h),
+		expectBody(t, env.GraphQL(`mutation($id: ID!) { setUserRoles(id: $id, roles: [viewer]) { roles } }`, M{"id": acme.UserID}, h),
 			200, M{"data": nil, "errors": L{fieldError(L{"setUserRoles"}, "Cannot modify your own roles", "FORBIDDEN", 403)}})
+		// Roles are the Role enum: the schema refuses other names.
+		expectVariableInvalid(t, env.GraphQL(`mutation($id: ID!, $r: [Role!]!) { setUserRoles(id: $id, roles: $r) { roles } }`,
+			M{"id": nina, "r": L{"viewer", "root"}}, h), L{"r", 1}, "root is not a valid Role")
 		expectData(t, env.GraphQL(`mutation($id: ID!) { updateUser(id: $id, input: {lastName: "Ortiz", isActive: false}) { lastName isActive } }`,
 			M{"id": nina}, h), M{"updateUser": M{"lastName": "Ortiz", "isActive": false}})
 
 		// A supervisor cannot manage an admin; a viewer cannot register anyone.
 		env.CreateUser(acme.TenantID, "vicky", auth.RoleViewer)
 		vh := apptest.JWT(env.Login("vicky"), acme.TenantID, uuid.Nil)
-		expectBody(t, env.GraphQL(`mutation { registerUser(input: {email: "x@acme.test", username: "xx1", password: "long-enough-1", roles: ["viewer"]}) { id } }`, nil, vh),
+		expectBody(t, env.GraphQL(`mutation { registerUser(input: {email: "x@acme.test", username: "xx1", password: "long-enough-1", roles: [viewer]}) { id } }`, nil, vh),
 			200, M{"data": nil, "errors": L{fieldError(L{"registerUser"}, "Required permissions: user:update", "FORBIDDEN", 403)}})
 	})
 }

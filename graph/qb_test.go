@@ -68,12 +68,13 @@ func qbGroup(op string, children ...any) M {
 // The Map values the schema keeps: free-form documents only. A
 // query-builder argument or field is never one of them.
 var freeFormMaps = []string{
-	"AudienceSQL.params", "AudienceSQL.types", "ChannelDefinition.settings", "ChannelDefinitionInput.settings", "Commerce.metadata",
-	"CommerceBatchItemInput.metadata", "CreateCommerceInput.metadata", "CreateDispatchProviderInput.credentials", "CreateDispatchProviderInput.settings",
-	"CreateOperatorInput.metadata", "CreateSupervisorInput.metadata", "DispatchProvider.settings", "EventFilterSQL.params", "EventFilterSQL.types",
-	"LifecycleSQL.params", "Mutation.recordActivityResolutionEvent(detail)", "Operator.metadata", "OperatorItemInput.metadata", "SubmitActivityResultInput.rawPayload",
-	"Supervisor.metadata", "SyncOperatorInput.metadata", "TaskResultInput.payload", "TaskResultPatchInput.payload", "UpdateActivityResultInput.rawPayload",
-	"UpdateCommerceInput.metadata", "UpdateDispatchProviderInput.credentials", "UpdateDispatchProviderInput.settings", "UpdateOperatorInput.metadata",
+	"ActivityResult.payload", "AudienceSQL.params", "AudienceSQL.types", "ChannelDefinition.settings", "ChannelDefinitionInput.settings",
+	"Commerce.metadata", "CommerceBatchItemInput.metadata", "CreateCommerceInput.metadata", "CreateDispatchProviderInput.credentials",
+	"CreateDispatchProviderInput.settings", "CreateOperatorInput.metadata", "CreateSupervisorInput.metadata", "DispatchProvider.settings",
+	"EventFilterSQL.params", "EventFilterSQL.types", "LifecycleSQL.params", "Mutation.recordActivityResolutionEvent(detail)", "Operator.metadata",
+	"OperatorItemInput.metadata", "SubmitActivityResultInput.payload", "SubmitActivityResultInput.rawPayload", "Supervisor.metadata",
+	"SyncOperatorInput.metadata", "UpdateActivityResultInput.payload", "UpdateActivityResultInput.rawPayload", "UpdateCommerceInput.metadata",
+	"UpdateDispatchProviderInput.credentials", "UpdateDispatchProviderInput.settings", "UpdateOperatorInput.metadata",
 	"UpdateSupervisorInput.metadata",
 }
 

@@ -25,21 +25,12 @@ func (r *mutationResolver) SubmitIntegrationActivityResult(ctx context.Context, 
 
 // UpdateActivityResult is the resolver for the updateActivityResult field.
 func (r *mutationResolver) UpdateActivityResult(ctx context.Context, id uuid.UUID, input model.UpdateActivityResultInput) (*ent.ActivityResult, error) {
-	raw, err := rawJSON(input.RawPayload)
+	p, err := resultPatch(input)
 	if err != nil {
 		return nil, err
 	}
-	p := result.Patch{OccurredAt: &input.OccurredAt, ExternalStatus: input.ExternalStatus,
-		HardOverride: input.HardOverride != nil && *input.HardOverride, RawPayload: raw}
-	if input.Status != nil {
-		s := string(*input.Status)
-		p.Status = &s
-	}
-	if tr := input.TaskResult; tr != nil {
-		p.TaskResult = &result.TaskResult{Result: tr.Result, Comment: tr.Comment, ContactType: contactType(tr.ContactType),
-			OperatorExternalID: tr.OperatorExternalID, FutureScheduledAt: tr.FutureScheduledAt, Payload: tr.Payload}
-	}
-	return r.Resolver.Results.Update(ctx, id, p)
+	out, err := r.Resolver.Results.Update(ctx, id, p)
+	return out, resultErr(err)
 }
 
 // ActivityResultsSync is the resolver for the activityResultsSync field.

@@ -16,7 +16,7 @@ func resultTypeInput(in *model.TaskResultTypeConfigInput) resulttype.Input {
 
 // resultTypeConfig presents a service config.
 func resultTypeConfig(c resulttype.Config) *model.TaskResultTypeConfig {
-	return &model.TaskResultTypeConfig{Code: model.TaskResultTypeCode(c.Code), Label: c.Label, IsActive: c.IsActive,
+	return &model.TaskResultTypeConfig{Code: c.Code, Label: c.Label, IsActive: c.IsActive,
 		Polarity: tenantresulttypeconfig.Polarity(c.Polarity), RequiresFutureScheduledAt: c.RequiresFutureScheduledAt,
 		IsDefault: c.IsDefault, UpdatedAt: c.UpdatedAt}
 }

@@ -72,7 +72,7 @@ func expectCount(t *testing.T, what string, count func(context.Context) (int, er
 const (
 	createActivityQuery = `mutation($in: CreateActivityInput!) { createActivity(input: $in) { id } }`
 	submitQuery         = `mutation($a: ID!) { submitActivityResult(input: {activityID: $a, occurredAt: "2030-05-01T12:00:00Z",
-		status: COMPLETED, taskResult: {result: "success"}}, idempotencyKey: "k-1") { id resultStatus } }`
+		resultStatus: COMPLETED, resultCode: success}, idempotencyKey: "k-1") { id resultStatus } }`
 )
 
 // TestMutationsWriteAllOrNothing: with no transaction around the GraphQL

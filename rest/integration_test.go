@@ -202,12 +202,12 @@ func TestIntegrationGraphQL(t *testing.T) {
 			} `json:"errors"`
 		}
 		env.GraphQL(`mutation($a: ID!) { submitIntegrationActivityResult(input: {activityID: $a, occurredAt: "2030-05-01T12:00:00Z",
-			status: COMPLETED, taskResult: {result: "success"}}) { id projectID resultStatus } }`, map[string]any{"a": f.secondTask}, f.th).JSON(t, &sub)
+			resultStatus: COMPLETED, resultCode: success}) { id projectID resultStatus } }`, map[string]any{"a": f.secondTask}, f.th).JSON(t, &sub)
 		if sub.Data.Submit == nil || sub.Data.Submit.ProjectID != f.second.String() || sub.Data.Submit.ResultStatus != "COMPLETED" {
 			t.Fatalf("submitIntegrationActivityResult: %+v", sub)
 		}
 		env.GraphQL(`mutation { submitIntegrationActivityResult(input: {commerceExternalID: "EXT-Acme", occurredAt: "2030-05-01T12:00:00Z",
-			status: COMPLETED, taskResult: {result: "success"}}) { id } }`, nil, f.th).JSON(t, &sub)
+			resultStatus: COMPLETED, resultCode: success}) { id } }`, nil, f.th).JSON(t, &sub)
 		if len(sub.Errors) != 1 || sub.Errors[0].Message != "Falta el header obligatorio x-project-id: un resultado sin activityID necesita proyecto." || sub.Errors[0].Extensions["statusCode"] != float64(400) {
 			t.Fatalf("project-less: %+v", sub)
 		}

@@ -213,7 +213,7 @@ func TestResultIdempotencyKeyGraphQL(t *testing.T) {
 		f := newResFixture(t, env, "Acme")
 		id := f.task(resScheduledAt)
 		const q = `mutation($a: ID!, $c: String) { submitActivityResult(input: {activityID: $a, occurredAt: "2030-05-01T12:00:00Z",
-			status: COMPLETED, taskResult: {result: "success", comment: $c}}, idempotencyKey: "gql-1") { id comment resultStatus } }`
+			resultStatus: COMPLETED, resultCode: success, comment: $c}, idempotencyKey: "gql-1") { id comment resultStatus } }`
 		type out struct {
 			Data struct {
 				Submit *struct{ ID, Comment, ResultStatus string } `json:"submitActivityResult"`

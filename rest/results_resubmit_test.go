@@ -2,6 +2,7 @@ package rest_test
 
 import (
 	"testing"
+	"time"
 
 	"github.com/google/uuid"
 
@@ -110,7 +111,7 @@ func TestResultResubmissionGuardsGraphQL(t *testing.T) {
 		id := f.task(resScheduledAt)
 		first := actOK(t, env.Do("POST", resultsPath, linked(id, "COMPLETED", "success"), f.h), 201)
 		const submit = `mutation($a: ID!, $at: Time!, $s: ActivityResultResultStatus!, $o: Boolean) {
-			submitActivityResult(input: {activityID: $a, occurredAt: $at, status: $s, hardOverride: $o, taskResult: {result: "success"}}) { id resultStatus } }`
+			submitActivityResult(input: {activityID: $a, occurredAt: $at, resultStatus: $s, hardOverride: $o, resultCode: success}) { id resultStatus } }`
 		expectGraphQLError(t, env.GraphQL(submit, map[string]any{"a": id, "at": resOlderOccurredAt, "s": "COMPLETED"}, f.h),
 			"CONFLICT", gqlMsgStale(first["updatedAt"]))
 		expectGraphQLError(t, env.GraphQL(submit, map[string]any{"a": id, "at": "2030-05-01T13:00:00Z", "s": "CANCELED"}, f.h),
@@ -175,7 +176,7 @@ func TestResultUnmatchedActivityIsStandalone(t *testing.T) {
 
 		// GraphQL: the same rule.
 		const submit = `mutation($a: ID!, $c: String) { submitActivityResult(input: {activityID: $a, commerceExternalID: $c,
-			occurredAt: "2030-05-01T12:00:00Z", status: COMPLETED, taskResult: {result: "success"}}) { source activityID commerceExternalID } }`
+			occurredAt: "2030-05-01T12:00:00Z", resultStatus: COMPLETED, resultCode: success}) { source activityID commerceExternalID } }`
 		expectGraphQLError(t, env.GraphQL(submit, map[string]any{"a": f.otherTask}, f.h), "BAD_REQUEST",
 			"commerceExternalID should not be empty when activityID is absent")
 		res := env.GraphQL(submit, map[string]any{"a": f.otherTask, "c": "EXT-Acme"}, f.h)
@@ -212,4 +213,70 @@ func expectGraphQLError(t *testing.T, res *apptest.Response, code, message strin
 		t.Fatalf("graphql answer %d %s, want one error %s %q", res.Status, res.Body, code, message)
 	}
 	return out.Errors[0].Extensions
+}
+
+// TestResultResubmissionCheckOrder: a resubmission checks in PATCH's order
+// (the update guards, then the result code, then the activity), so the
+// stale or terminal resubmission answers what the PATCH making the same
+// change answers, though its activity no longer accepts a result or its day
+// is closed (which a first submission is told first).
+func TestResultResubmissionCheckOrder(t *testing.T) {
+	apptest.Each(t, func(t *testing.T, env *apptest.Env) {
+		f := newResFixture(t, env, "Acme")
+		const later = "2099-01-01T00:00:00Z"
+		// resubmit is a submission for the activity id; change the PATCH of the same change.
+		resubmit := func(id, status, code, at string, override bool) map[string]any {
+			b := linked(id, status, code)
+			b["occurred_at"], b["hard_override"] = at, override
+			return b
+		}
+		change := func(status, code, at string, override bool) map[string]any {
+			return map[string]any{"occurred_at": at, "status": status, "hard_override": override, "task_result": map[string]any{"result": code}}
+		}
+		// both: the resubmission and the PATCH answer the same status and body.
+		both := func(t *testing.T, id, rid, status, code, at string, override bool, code2 int, message string) {
+			t.Helper()
+			apptest.ExpectError(t, env.Do("POST", resultsPath, resubmit(id, status, code, at, override), f.h), code2, message)
+			apptest.ExpectError(t, env.Do("PATCH", resultsPath+"/"+rid, change(status, code, at, override), f.h), code2, message)
+		}
+
+		// A CANCELED activity whose result is CANCELED (PENDING, then a PATCH).
+		id := f.task(resScheduledAt)
+		rid := actOK(t, env.Do("POST", resultsPath, linked(id, "PENDING", "success"), f.h), 201)["id"].(string)
+		c := actOK(t, env.Do("PATCH", resultsPath+"/"+rid, map[string]any{"occurred_at": "2030-05-01T13:00:00Z", "status": "CANCELED"}, f.h), 200)
+		if f.status(id) != "CANCELED" {
+			t.Fatalf("activity %s", f.status(id))
+		}
+		// The temporal guard first, with or without hard_override.
+		both(t, id, rid, "CANCELED", "success", resOlderOccurredAt, false, 409, msgStale(c["updatedAt"]))
+		both(t, id, rid, "COMPLETED", "nope", resOlderOccurredAt, true, 409, msgStale(c["updatedAt"]))
+		// Then the result status machine, before the result code.
+		both(t, id, rid, "COMPLETED", "nope", later, false, 409,
+			"Result in status CANCELED is terminal and cannot change to COMPLETED; send hard_override to force it")
+		// Then the result code, before the activity's state.
+		both(t, id, rid, "COMPLETED", "nope", later, true, 422, msgInactive)
+		// Then the activity's state.
+		both(t, id, rid, "COMPLETED", "success", later, true, 422, msgState)
+		// A first result for a CANCELED activity is told its state first.
+		other := f.task(resScheduledAt)
+		actOK(t, env.Do("POST", "/api/activities/"+other+"/cancel", nil, f.h), 200)
+		apptest.ExpectError(t, env.Do("POST", resultsPath, linked(other, "COMPLETED", "nope"), f.h), 422, msgState)
+
+		// A closed day: on a resubmission the guards and the result code come
+		// first, the day's 422 last (PATCH, a correction, has no day rule).
+		var now time.Time
+		env.App.Results.SetClock(func() time.Time { return now })
+		t.Cleanup(func() { env.App.Results.SetClock(time.Now) })
+		now = time.Date(2030, 5, 1, 11, 0, 0, 0, time.UTC)
+		day := f.task(resScheduledAt)
+		d := actOK(t, env.Do("POST", resultsPath, linked(day, "COMPLETED", "success"), f.h), 201)
+		did := d["id"].(string)
+		now = time.Date(2030, 5, 3, 12, 0, 0, 0, time.UTC) // 2030-05-01 is closed
+		both(t, day, did, "NOT_EXECUTED", "nope", resOlderOccurredAt, false, 409, msgStale(d["updatedAt"]))
+		both(t, day, did, "CANCELED", "nope", later, false, 409, msgTerminalToCanceled)
+		both(t, day, did, "COMPLETED", "nope", later, false, 422, msgInactive)
+		apptest.ExpectError(t, env.Do("POST", resultsPath, resubmit(day, "COMPLETED", "success", later, false), f.h), 422, msgDayClosed)
+		// A first result of that day is told the day before the result code.
+		apptest.ExpectError(t, env.Do("POST", resultsPath, linked(f.task(resScheduledAt), "COMPLETED", "nope"), f.h), 422, msgDayClosed)
+	})
 }

@@ -3,7 +3,6 @@ package rest_test
 import (
 	"context"
 	"encoding/json"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -209,10 +208,19 @@ func TestResult422sAndIsolation(t *testing.T) {
 		actOK(t, env.Do("POST", resultsPath, linked(failed, "NOT_EXECUTED", "success"), f.h), 201)
 		unresolved := f.task(resScheduledAt)
 		actOK(t, env.Do("POST", "/api/activities/"+unresolved+"/resolution-events", map[string]any{"event_type": "RESOLUTION_FAILED"}, f.h), 200)
-		for _, id := range []string{canceled, failed, unresolved} {
+		for _, id := range []string{canceled, unresolved} {
 			// The state rule comes before the result code rule.
 			apptest.ExpectError(t, env.Do("POST", resultsPath, linked(id, "COMPLETED", "nope"), f.h), 422, msgState)
 		}
+		// A resubmission for the FAILED task is an update of its result, in
+		// PATCH's order: the status machine, the result code, then the state.
+		apptest.ExpectError(t, env.Do("POST", resultsPath, linked(failed, "COMPLETED", "nope"), f.h), 409,
+			"Result in status NOT_EXECUTED is terminal and cannot change to COMPLETED; send hard_override to force it")
+		forced := linked(failed, "COMPLETED", "nope")
+		forced["hard_override"] = true
+		apptest.ExpectError(t, env.Do("POST", resultsPath, forced, f.h), 422, msgInactive)
+		forced["task_result"] = map[string]any{"result": "success"}
+		apptest.ExpectError(t, env.Do("POST", resultsPath, forced, f.h), 422, msgState)
 		if res := env.Do("PUT", "/api/task-result-type-configs/no_answer", map[string]any{"is_active": false, "polarity": "NEGATIVE",
 			"requires_future_scheduled_at": false}, f.th); res.Status != 200 {
 			t.Fatalf("deactivate: %d %s", res.Status, res.Body)
@@ -335,37 +343,6 @@ func TestResultDayCutoff(t *testing.T) {
 		r := actOK(t, env.Do("POST", resultsPath, body, f.h), 201)
 		if r["taskDetails"].(map[string]any)["futureScheduledAt"] != "2030-03-10T03:00:00Z" {
 			t.Fatalf("future date: %v", r)
-		}
-	})
-}
-
-// TestResultGraphQL: the mutations call the same service methods.
-func TestResultGraphQL(t *testing.T) {
-	apptest.Each(t, func(t *testing.T, env *apptest.Env) {
-		f := newResFixture(t, env, "Acme")
-		id := f.task(resScheduledAt)
-		res := env.GraphQL(`mutation($a: ID!) { submitActivityResult(input: {activityID: $a, occurredAt: "2030-05-01T12:00:00Z",
-			status: COMPLETED, rawPayload: {k: "v"}, taskResult: {result: "success", contactType: INBOUND}}) { id source resultStatus contactType activityID } }`,
-			map[string]any{"a": id}, f.h)
-		var out struct {
-			Data struct {
-				Submit struct{ ID, Source, ResultStatus, ContactType, ActivityID string } `json:"submitActivityResult"`
-			} `json:"data"`
-		}
-		res.JSON(t, &out)
-		s := out.Data.Submit
-		if s.Source != "RETEN_ACTIVITY" || s.ResultStatus != "COMPLETED" || s.ContactType != "INBOUND" || s.ActivityID != id || f.status(id) != "COMPLETED" {
-			t.Fatalf("submit: %s", res.Body)
-		}
-		upd := env.GraphQL(`mutation($id: ID!) { updateActivityResult(id: $id, input: {occurredAt: "2099-01-01T00:00:00Z", status: CANCELED}) { id } }`,
-			map[string]any{"id": s.ID}, f.h)
-		if want := "Result in status COMPLETED is terminal and cannot change to CANCELED; send hardOverride to force it"; !strings.Contains(string(upd.Body), want) {
-			t.Fatalf("update: %s", upd.Body)
-		}
-		bad := env.GraphQL(`mutation { submitActivityResult(input: {occurredAt: "2030-05-01T12:00:00Z", status: PENDING,
-			taskResult: {result: "success"}}) { id } }`, nil, f.h)
-		if !strings.Contains(string(bad.Body), "commerceExternalID should not be empty when activityID is absent") {
-			t.Fatalf("validation: %s", bad.Body)
 		}
 	})
 }

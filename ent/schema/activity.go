@@ -221,16 +221,17 @@ func (ActivityResult) Fields() []ent.Field {
 		field.String("external_status").Comment("The status as named by the integrator, stored as sent; null when not sent.").Optional().Nillable(),
 		field.Time("occurred_at").Comment("When the outcome happened, as reported; an update must carry a later instant than the stored result's updatedAt.").
 			Annotations(entgql.OrderField("OCCURRED_AT")),
-		field.String("result_code").Comment("Result type code (REST `taskDetails.result`), active for the tenant.").NotEmpty(),
+		field.String("result_code").Comment("Result type code (REST `taskDetails.result`), active for the tenant.").NotEmpty().
+			Annotations(entgql.Type("TaskResultTypeCode")),
 		field.Text("comment").Comment("Free-text comment (REST `taskDetails.comment`); null when none.").Optional().Nillable(),
 		field.Enum("contact_type").Comment("Who initiated the contact (REST `taskDetails.contactType`); null when not sent.").Annotations(contactDirectionDoc).Values("INBOUND", "OUTBOUND").Optional().Nillable(),
 		field.String("operator_external_id").Comment("The operator's code in the caller's system, as submitted; null when not sent.").Optional().Nillable(),
 		field.Time("future_scheduled_at").Comment("Suggested follow-up date, required by some result types; null when none.").Optional().Nillable(),
-		field.JSON("payload", map[string]any{}).Optional().
-			Annotations(entgql.Skip()),
+		field.JSON("payload", map[string]any{}).Comment("Free-form JSON object submitted with the outcome (REST `taskDetails.payload`); null when none.").Optional().
+			Annotations(entgql.Type("Map")),
 		// raw_payload is stored exactly as sent.
-		field.JSON("raw_payload", json.RawMessage{}).Optional().
-			Annotations(entgql.Skip()),
+		field.JSON("raw_payload", json.RawMessage{}).Comment("The submission's raw payload, returned exactly as sent; null when none.").Optional().
+			Annotations(entgql.Type("JSON")),
 		field.Bool("hard_override").Comment("Whether the last submission skipped the result status machine.").Default(false),
 		field.UUID("submitted_by", uuid.UUID{}).Comment("The user (or API key owner) who submitted the result; null for the system.").Optional().Nillable(),
 	}
@@ -271,7 +272,7 @@ func (ResultType) Mixin() []ent.Mixin {
 func (ResultType) Fields() []ent.Field {
 	return []ent.Field{
 		field.String("code").Comment("Result type code, unique in the catalog.").NotEmpty().
-			Annotations(entgql.OrderField("CODE")),
+			Annotations(entgql.OrderField("CODE"), entgql.Type("TaskResultTypeCode")),
 		field.String("label").Comment("Display label.").NotEmpty(),
 		field.Bool("requires_future_scheduled_at").Comment("Whether a result of this type must carry a futureScheduledAt by default.").Default(false),
 		field.Int("sort_order").Comment("Position in the catalog (ascending).").Default(0).
@@ -303,7 +304,7 @@ func (TenantResultTypeConfig) Mixin() []ent.Mixin {
 func (TenantResultTypeConfig) Fields() []ent.Field {
 	return []ent.Field{
 		field.String("result_type_code").Comment("The result type code (ResultType.code) configured.").NotEmpty().
-			Annotations(entgql.OrderField("RESULT_TYPE_CODE")),
+			Annotations(entgql.OrderField("RESULT_TYPE_CODE"), entgql.Type("TaskResultTypeCode")),
 		field.Bool("is_active").Comment("Whether results of this type are accepted in the tenant.").Default(true),
 		field.Enum("polarity").Comment("Whether the tenant counts this result as positive or negative.").Annotations(polarityDoc).Values("POSITIVE", "NEGATIVE"),
 		field.Bool("requires_future_scheduled_at").Comment("Whether a result of this type must carry a futureScheduledAt in the tenant.").Default(false),

@@ -88,7 +88,8 @@ func (Membership) Mixin() []ent.Mixin {
 func (Membership) Fields() []ent.Field {
 	return []ent.Field{
 		field.UUID("user_id", uuid.UUID{}).Comment("The member.").Immutable(),
-		field.Strings("roles").Comment("Role names held in the tenant: super_admin, admin, fde, supervisor, operator or viewer."),
+		field.Strings("roles").Comment("Role names held in the tenant: super_admin, admin, fde, supervisor, operator or viewer.").
+			Annotations(entgql.Type("[Role!]")),
 	}
 }
 

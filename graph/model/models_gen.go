@@ -1470,13 +1470,18 @@ type StartLifecycleRunInput struct {
 	DryRun *bool `json:"dryRun,omitempty"`
 }
 
-// Input of submitActivityResult. activityID links the task of the active project
-// it names; else providerActivityID links the project's task with that provider
-// id; with no matching task (an activityID of another project or tenant matches
-// nothing) the result is STANDALONE and commerceExternalID is required (400). A
-// submission for a task that has a result updates it under the guards of
-// updateActivityResult (409): occurredAt later than the result's updatedAt, and
-// a terminal status changes only with hardOverride.
+// Input of submitActivityResult. Its members have the names of the
+// ActivityResult members they write (REST's body nests the outcome in
+// task_result: resultCode is task_result.result, comment, contactType,
+// operatorExternalID, futureScheduledAt and payload its other members;
+// resultStatus is REST's status). activityID links the task of the active
+// project it names; else providerActivityID links the project's task with that
+// provider id; with no matching task (an activityID of another project or
+// tenant matches nothing) the result is STANDALONE and commerceExternalID is
+// required (400). A submission for a task that has a result updates it under
+// the guards of updateActivityResult, checked first as there (409):
+// occurredAt later than the result's updatedAt, and a terminal status changes
+// only with hardOverride.
 type SubmitActivityResultInput struct {
 	// The task of the active project the result is for.
 	ActivityID *uuid.UUID `json:"activityID,omitempty"`
@@ -1486,16 +1491,26 @@ type SubmitActivityResultInput struct {
 	CommerceExternalID *string `json:"commerceExternalID,omitempty"`
 	// When the outcome happened.
 	OccurredAt time.Time `json:"occurredAt"`
-	// The result status.
-	Status activityresult.ResultStatus `json:"status"`
+	// The result status (REST status).
+	ResultStatus activityresult.ResultStatus `json:"resultStatus"`
 	// The status as named by the integrator, stored as sent.
 	ExternalStatus *string `json:"externalStatus,omitempty"`
 	// true skips the result status machine when the submission updates an existing result (the temporal guard still applies).
 	HardOverride *bool `json:"hardOverride,omitempty"`
-	// Stored and returned exactly as sent.
+	// Stored and returned exactly as sent (REST raw_payload).
 	RawPayload map[string]any `json:"rawPayload,omitempty"`
-	// The outcome of the task (REST task_result).
-	TaskResult *TaskResultInput `json:"taskResult"`
+	// Result type code (REST task_result.result); must be active for the tenant (else 422).
+	ResultCode string `json:"resultCode"`
+	// Free-text comment (REST task_result.comment).
+	Comment *string `json:"comment,omitempty"`
+	// INBOUND: the merchant contacted the operator; OUTBOUND: the operator contacted the merchant (REST task_result.contact_type).
+	ContactType *activityresult.ContactType `json:"contactType,omitempty"`
+	// The operator's code in the caller's system (REST task_result.operator_external_id).
+	OperatorExternalID *string `json:"operatorExternalID,omitempty"`
+	// Suggested follow-up date; not on a day before today in the tenant's time zone (REST task_result.future_scheduled_at).
+	FutureScheduledAt *time.Time `json:"futureScheduledAt,omitempty"`
+	// Free-form JSON object stored with the result (REST task_result.payload).
+	Payload map[string]any `json:"payload,omitempty"`
 }
 
 // An item of syncOperators, matched on (type, externalID).
@@ -1514,45 +1529,13 @@ type SyncOperatorInput struct {
 	Metadata map[string]any `json:"metadata,omitempty"`
 }
 
-// task_result of a submission.
-type TaskResultInput struct {
-	// Result type code; must be active for the tenant (else 422).
-	Result string `json:"result"`
-	// Free-text comment.
-	Comment *string `json:"comment,omitempty"`
-	// INBOUND: the merchant contacted the operator; OUTBOUND: the operator contacted the merchant.
-	ContactType *activityresult.ContactType `json:"contactType,omitempty"`
-	// The operator's code in the caller's system.
-	OperatorExternalID *string `json:"operatorExternalID,omitempty"`
-	// Suggested follow-up date; not on a day before today in the tenant's time zone.
-	FutureScheduledAt *time.Time `json:"futureScheduledAt,omitempty"`
-	// Free-form JSON object stored with the result.
-	Payload map[string]any `json:"payload,omitempty"`
-}
-
-// task_result members of an update: absent members are unchanged.
-type TaskResultPatchInput struct {
-	// Result type code; must be active for the tenant.
-	Result *string `json:"result,omitempty"`
-	// Free-text comment.
-	Comment *string `json:"comment,omitempty"`
-	// Who initiated the contact.
-	ContactType *activityresult.ContactType `json:"contactType,omitempty"`
-	// The operator's code in the caller's system.
-	OperatorExternalID *string `json:"operatorExternalID,omitempty"`
-	// Suggested follow-up date; not on a day before today in the tenant's time zone.
-	FutureScheduledAt *time.Time `json:"futureScheduledAt,omitempty"`
-	// Free-form JSON object stored with the result.
-	Payload map[string]any `json:"payload,omitempty"`
-}
-
 // A result type (a code of the global catalog that task_result.result takes) as
 // the tenant has it: its configuration, or the catalog default when the tenant
 // never configured it (isDefault true; every type is active by default,
 // rescheduled and callback_requested require a committed date by default).
 type TaskResultTypeConfig struct {
 	// The type's code in the global catalog.
-	Code TaskResultTypeCode `json:"code"`
+	Code string `json:"code"`
 	// Display label.
 	Label string `json:"label"`
 	// An inactive type is refused on result submission (422).
@@ -1570,7 +1553,7 @@ type TaskResultTypeConfig struct {
 // The whole configuration of one type (setTaskResultTypeConfig replaces it).
 type TaskResultTypeConfigInput struct {
 	// A code of the global catalog.
-	Code TaskResultTypeCode `json:"code"`
+	Code string `json:"code"`
 	// Whether results of this type are accepted.
 	IsActive bool `json:"isActive"`
 	// Whether the result counts as positive or negative.
@@ -1688,21 +1671,33 @@ type UpdateActivityReasonConfigInput struct {
 	IsActive *bool `json:"isActive,omitempty"`
 }
 
-// Input of updateActivityResult. occurredAt must be later than the stored
-// updatedAt (409); a terminal status only changes with hardOverride (409).
+// Input of updateActivityResult, with the names of the ActivityResult members
+// it writes (as SubmitActivityResultInput); an omitted member is unchanged.
+// occurredAt must be later than the stored updatedAt (409); a terminal status
+// only changes with hardOverride (409).
 type UpdateActivityResultInput struct {
 	// When the outcome happened; later than the stored result's updatedAt.
 	OccurredAt time.Time `json:"occurredAt"`
-	// The new result status; omitted: unchanged.
-	Status *activityresult.ResultStatus `json:"status,omitempty"`
+	// The new result status (REST status); omitted: unchanged.
+	ResultStatus *activityresult.ResultStatus `json:"resultStatus,omitempty"`
 	// The status as named by the integrator, stored as sent.
 	ExternalStatus *string `json:"externalStatus,omitempty"`
 	// true skips the result status machine.
 	HardOverride *bool `json:"hardOverride,omitempty"`
-	// Stored and returned exactly as sent.
+	// Stored and returned exactly as sent (REST raw_payload).
 	RawPayload map[string]any `json:"rawPayload,omitempty"`
-	// The members of the outcome to change.
-	TaskResult *TaskResultPatchInput `json:"taskResult,omitempty"`
+	// Result type code (REST task_result.result); must be active for the tenant.
+	ResultCode *string `json:"resultCode,omitempty"`
+	// Free-text comment (REST task_result.comment).
+	Comment *string `json:"comment,omitempty"`
+	// Who initiated the contact (REST task_result.contact_type).
+	ContactType *activityresult.ContactType `json:"contactType,omitempty"`
+	// The operator's code in the caller's system (REST task_result.operator_external_id).
+	OperatorExternalID *string `json:"operatorExternalID,omitempty"`
+	// Suggested follow-up date; not on a day before today in the tenant's time zone (REST task_result.future_scheduled_at).
+	FutureScheduledAt *time.Time `json:"futureScheduledAt,omitempty"`
+	// Free-form JSON object stored with the result (REST task_result.payload).
+	Payload map[string]any `json:"payload,omitempty"`
 }
 
 // Input of updateAudience (PATCH semantics, the root audience too): omitted fields are unchanged; every update sets updatedBy and refreshes updatedAt.
@@ -2631,88 +2626,6 @@ func (e *SelectItemKind) UnmarshalJSON(b []byte) error {
 }
 
 func (e SelectItemKind) MarshalJSON() ([]byte, error) {
-	var buf bytes.Buffer
-	e.MarshalGQL(&buf)
-	return buf.Bytes(), nil
-}
-
-// The codes of the global result type catalog (the values task_result.result takes).
-type TaskResultTypeCode string
-
-const (
-	// The activity achieved its goal.
-	TaskResultTypeCodeSuccess TaskResultTypeCode = "success"
-	// Nobody was at the commerce.
-	TaskResultTypeCodeNotHome TaskResultTypeCode = "not_home"
-	// The commerce is closed.
-	TaskResultTypeCodeIsClosed TaskResultTypeCode = "is_closed"
-	// The commerce is not interested.
-	TaskResultTypeCodeNoInterest TaskResultTypeCode = "no_interest"
-	// The activity was moved to another date.
-	TaskResultTypeCodeRescheduled TaskResultTypeCode = "rescheduled"
-	// The commerce's address is wrong.
-	TaskResultTypeCodeWrongAddress TaskResultTypeCode = "wrong_address"
-	// The commerce made a B2B purchase.
-	TaskResultTypeCodeB2bPurchase TaskResultTypeCode = "b2b_purchase"
-	// Nobody answered.
-	TaskResultTypeCodeNoAnswer TaskResultTypeCode = "no_answer"
-	// The commerce asked to be called back.
-	TaskResultTypeCodeCallbackRequested TaskResultTypeCode = "callback_requested"
-	// Any other outcome.
-	TaskResultTypeCodeOther TaskResultTypeCode = "other"
-)
-
-var AllTaskResultTypeCode = []TaskResultTypeCode{
-	TaskResultTypeCodeSuccess,
-	TaskResultTypeCodeNotHome,
-	TaskResultTypeCodeIsClosed,
-	TaskResultTypeCodeNoInterest,
-	TaskResultTypeCodeRescheduled,
-	TaskResultTypeCodeWrongAddress,
-	TaskResultTypeCodeB2bPurchase,
-	TaskResultTypeCodeNoAnswer,
-	TaskResultTypeCodeCallbackRequested,
-	TaskResultTypeCodeOther,
-}
-
-func (e TaskResultTypeCode) IsValid() bool {
-	switch e {
-	case TaskResultTypeCodeSuccess, TaskResultTypeCodeNotHome, TaskResultTypeCodeIsClosed, TaskResultTypeCodeNoInterest, TaskResultTypeCodeRescheduled, TaskResultTypeCodeWrongAddress, TaskResultTypeCodeB2bPurchase, TaskResultTypeCodeNoAnswer, TaskResultTypeCodeCallbackRequested, TaskResultTypeCodeOther:
-		return true
-	}
-	return false
-}
-
-func (e TaskResultTypeCode) String() string {
-	return string(e)
-}
-
-func (e *TaskResultTypeCode) UnmarshalGQL(v any) error {
-	str, ok := v.(string)
-	if !ok {
-		return fmt.Errorf("enums must be strings")
-	}
-
-	*e = TaskResultTypeCode(str)
-	if !e.IsValid() {
-		return fmt.Errorf("%s is not a valid TaskResultTypeCode", str)
-	}
-	return nil
-}
-
-func (e TaskResultTypeCode) MarshalGQL(w io.Writer) {
-	fmt.Fprint(w, strconv.Quote(e.String()))
-}
-
-func (e *TaskResultTypeCode) UnmarshalJSON(b []byte) error {
-	s, err := strconv.Unquote(string(b))
-	if err != nil {
-		return err
-	}
-	return e.UnmarshalGQL(s)
-}
-
-func (e TaskResultTypeCode) MarshalJSON() ([]byte, error) {
 	var buf bytes.Buffer
 	e.MarshalGQL(&buf)
 	return buf.Bytes(), nil

@@ -24,6 +24,7 @@ import (
 	"github.com/reten-io/reten/ent/resurrectionthreshold"
 	"github.com/reten-io/reten/internal/apperr"
 	"github.com/reten-io/reten/internal/patch"
+	projects "github.com/reten-io/reten/internal/project"
 	"github.com/reten-io/reten/internal/tenancy"
 	"github.com/reten-io/reten/internal/txn"
 )
@@ -258,6 +259,11 @@ func (s *Service) Create(ctx context.Context, in CreateInput) (*AGC, error) {
 	}
 	var id uuid.UUID
 	err = txn.Run(ctx, s.client, func(ctx context.Context, tx *ent.Client) error {
+		if in.AudienceID == nil {
+			if err := projects.LockRootAudience(ctx, tx, tid, pid, false); err != nil {
+				return err
+			}
+		}
 		c := tx.ActivityGenerationConfig.Create().SetTenantID(tid).SetProjectID(pid).SetName(in.Name).
 			SetNillableAudienceID(in.AudienceID).SetNillableUpdatedBy(tenancy.Actor(ctx))
 		if in.Description != nil {
@@ -321,6 +327,9 @@ func (s *Service) Update(ctx context.Context, id uuid.UUID, in UpdateInput) (*AG
 			SetNillableName(name).SetNillableDescription(in.Description).SetNillableUpdatedBy(tenancy.Actor(ctx))
 		switch {
 		case in.Audience.IsNull():
+			if err := projects.LockRootAudience(ctx, tx, tid, pid, false); err != nil {
+				return err
+			}
 			u.ClearAudienceID()
 		case audienceID != nil:
 			u.SetAudienceID(*audienceID)

@@ -63,14 +63,14 @@ var identityProbes = map[string]probe{
 		vars: func(f *fixture) map[string]any { return map[string]any{"id": f.aKey} }, crossCode: 403, crossMsg: "You do not own this API key"},
 	"Mutation.updateAPIKeyPermissions": {query: `mutation($id: ID!) { updateAPIKeyPermissions(id: $id, permissions: ["project:view"]) { id } }`,
 		vars: func(f *fixture) map[string]any { return map[string]any{"id": f.aKey} }, crossCode: 403, crossMsg: "You do not own this API key"},
-	"Mutation.registerUser": {query: `mutation($u: String!, $e: String!) { registerUser(input: {email: $e, username: $u, password: "long-enough-1", roles: ["viewer"]}) { id } }`,
+	"Mutation.registerUser": {query: `mutation($u: String!, $e: String!) { registerUser(input: {email: $e, username: $u, password: "long-enough-1", roles: [viewer]}) { id } }`,
 		vars: func(*fixture) map[string]any {
 			u := unique("u")
 			return map[string]any{"u": u, "e": u + "@example.test"}
 		}, session: true},
 	"Mutation.updateUser": {query: `mutation($id: ID!) { updateUser(id: $id, input: {firstName: "X"}) { id } }`,
 		vars: func(f *fixture) map[string]any { return map[string]any{"id": f.aUser} }, crossCode: 404, crossMsg: "User not found", session: true},
-	"Mutation.setUserRoles": {query: `mutation($id: ID!) { setUserRoles(id: $id, roles: ["operator"]) { id } }`,
+	"Mutation.setUserRoles": {query: `mutation($id: ID!) { setUserRoles(id: $id, roles: [operator]) { id } }`,
 		vars: func(f *fixture) map[string]any { return map[string]any{"id": f.aUser} }, crossCode: 403, crossMsg: "Cannot modify roles for user outside your active tenant", session: true},
 	"Mutation.createTenant": {query: `mutation($n: String!) { createTenant(input: {name: $n}) { id } }`,
 		vars: func(*fixture) map[string]any { return map[string]any{"n": unique("T")} }, session: true},

@@ -29,10 +29,10 @@ var resultProbes = map[string]probe{
 	"GET /activity-results/tasks/sync": {},
 
 	"Mutation.submitActivityResult": {query: `mutation($a: ID!) { submitActivityResult(input: {activityID: $a, commerceExternalID: "EXT-PROBE",
-		occurredAt: "2030-01-01T00:00:00Z", status: PENDING, taskResult: {result: "success"}}) { id source resultStatus } }`,
+		occurredAt: "2030-01-01T00:00:00Z", resultStatus: PENDING, resultCode: success}) { id source resultStatus } }`,
 		vars: func(f *fixture) map[string]any { return map[string]any{"a": f.actA()} }},
 	"Mutation.updateActivityResult": {query: `mutation($id: ID!) { updateActivityResult(id: $id, input: {occurredAt: "2099-01-01T00:00:00Z",
-		status: COMPLETED}) { id resultStatus } }`,
+		resultStatus: COMPLETED}) { id resultStatus } }`,
 		vars: func(f *fixture) map[string]any { return map[string]any{"id": f.resultA()} }, crossCode: 404, crossMsg: "Activity result not found"},
 
 	"Query.activityResultsSync": {query: `{ activityResultsSync(limit: 10) { results { id projectID } nextCursor hasMore } }`,
@@ -52,7 +52,7 @@ var resultProbes = map[string]probe{
 	"Query.integrationTasks": {query: `{ integrationTasks { totalCount edges { node { id projectID tenantID } } } }`,
 		vars: func(f *fixture) map[string]any { f.actA(); return nil }},
 	"Mutation.submitIntegrationActivityResult": {query: `mutation($a: ID!) { submitIntegrationActivityResult(input: {activityID: $a,
-		commerceExternalID: "EXT-PROBE", occurredAt: "2030-01-01T00:00:00Z", status: PENDING, taskResult: {result: "success"}}) { id projectID resultStatus } }`,
+		commerceExternalID: "EXT-PROBE", occurredAt: "2030-01-01T00:00:00Z", resultStatus: PENDING, resultCode: success}) { id projectID resultStatus } }`,
 		vars: func(f *fixture) map[string]any { return map[string]any{"a": f.actA()} }, crossCode: 400,
 		crossMsg: strings.Replace(tenancy.MsgResultNeedsProject, "activity_id", "activityID", 1)}, // GraphQL names its input fields
 }

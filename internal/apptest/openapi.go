@@ -2,6 +2,7 @@ package apptest
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -14,20 +15,28 @@ import (
 	validator "github.com/pb33f/libopenapi-validator"
 	"github.com/pb33f/libopenapi-validator/config"
 	"github.com/pb33f/libopenapi-validator/errors"
+	"github.com/pb33f/libopenapi-validator/paths"
+	"github.com/pb33f/libopenapi-validator/schema_validation"
 	"github.com/pb33f/libopenapi/datamodel"
+	v3 "github.com/pb33f/libopenapi/datamodel/high/v3"
 	"gopkg.in/yaml.v3"
 
 	"github.com/reten-io/reten/rest"
 )
 
-// Contract is the validator of the served OpenAPI document (rest.OpenAPI),
-// built once per process. Strict mode reports properties the document does
-// not declare, in requests and in responses.
-var Contract = sync.OnceValues(func() (validator.Validator, error) {
+// document is the served OpenAPI document (rest.OpenAPI), parsed once.
+var document = sync.OnceValues(func() (libopenapi.Document, error) {
 	// A schema may hold an array of itself (catalog columns' sub-fields):
 	// an empty array ends it, so that circle is not an error.
-	doc, err := libopenapi.NewDocumentWithConfiguration(rest.OpenAPI,
+	return libopenapi.NewDocumentWithConfiguration(rest.OpenAPI,
 		&datamodel.DocumentConfiguration{IgnoreArrayCircularReferences: true})
+})
+
+// Contract is the validator of the served OpenAPI document, built once per
+// process. Strict mode reports properties the document does not declare,
+// in requests and in responses.
+var Contract = sync.OnceValues(func() (validator.Validator, error) {
+	doc, err := document()
 	if err != nil {
 		return nil, err
 	}
@@ -41,12 +50,28 @@ var Contract = sync.OnceValues(func() (validator.Validator, error) {
 	return v, nil
 })
 
+// model is the document's model, for what the validator does not check:
+// the parameters that allow an empty value, the error envelope of the
+// answers of paths the document does not know.
+var model = sync.OnceValues(func() (*v3.Document, error) {
+	doc, err := document()
+	if err != nil {
+		return nil, err
+	}
+	m, err := doc.BuildV3Model()
+	if err != nil {
+		return nil, fmt.Errorf("build the OpenAPI model: %w", err)
+	}
+	return &m.Model, nil
+})
+
 // checkContract validates one exchange of Env.Do against the document:
 // the response always, the request when the server accepted it (2xx), so a
 // request the server takes is one the document admits while deliberately
 // bad requests only have their error answers checked. Paths outside /api/
 // (GraphQL, playground, probes) are not part of the document. An /api/ path
-// the document does not know must be the router's 404 or 405.
+// the document does not know must be the router's 404 or 405, with the
+// error envelope (unroutedFindings).
 func checkContract(t interface {
 	Helper()
 	Errorf(string, ...any)
@@ -56,6 +81,11 @@ func checkContract(t interface {
 		return
 	}
 	v, err := Contract()
+	if err != nil {
+		t.Errorf("OpenAPI document: %v", err)
+		return
+	}
+	m, err := model()
 	if err != nil {
 		t.Errorf("OpenAPI document: %v", err)
 		return
@@ -71,22 +101,15 @@ func checkContract(t interface {
 		return r
 	}
 	if _, errs := v.ValidateHttpResponse(sent(), res); len(errs) > 0 {
-		if unrouted(errs) && (res.StatusCode == http.StatusNotFound || res.StatusCode == http.StatusMethodNotAllowed) {
-			return
+		if unrouted(errs) {
+			findings = unroutedFindings(m, res, body)
+		} else {
+			findings = append(findings, errs...)
 		}
-		findings = append(findings, errs...)
 	}
 	if res.StatusCode >= 200 && res.StatusCode < 300 {
 		vreq := sent()
-		// An empty query value counts as not sent (the document's
-		// allowEmptyValue, which the validator does not read).
-		q := vreq.URL.Query()
-		for k, vs := range q {
-			if len(vs) == 1 && vs[0] == "" {
-				q.Del(k)
-			}
-		}
-		vreq.URL.RawQuery = q.Encode()
+		vreq.URL.RawQuery = withoutAllowedEmpty(m, vreq)
 		if _, errs := v.ValidateHttpRequestSync(vreq); len(errs) > 0 {
 			findings = append(findings, errs...)
 		}
@@ -104,6 +127,67 @@ func checkContract(t interface {
 	}
 	t.Errorf("OpenAPI contract: %s %s answered %d; the document disagrees:%s\n  request body: %.500s\n  response body: %.500s",
 		req.Method, req.URL.RequestURI(), res.StatusCode, b.String(), reqBody, body)
+}
+
+// withoutAllowedEmpty is the query of req without the empty values of the
+// parameters of its operation that declare allowEmptyValue (empty means
+// not sent), which the validator does not read. Any other empty value is
+// validated as sent.
+func withoutAllowedEmpty(m *v3.Document, req *http.Request) string {
+	item, errs, _ := paths.FindPath(req, m, nil)
+	if item == nil || len(errs) > 0 {
+		return req.URL.RawQuery
+	}
+	params := item.Parameters
+	if op := item.GetOperations().GetOrZero(strings.ToLower(req.Method)); op != nil {
+		params = append(slices.Clone(params), op.Parameters...)
+	}
+	q := req.URL.Query()
+	for _, p := range params {
+		if p.In == "query" && p.AllowEmptyValue {
+			if vs := q[p.Name]; len(vs) == 1 && vs[0] == "" {
+				q.Del(p.Name)
+			}
+		}
+	}
+	return q.Encode()
+}
+
+// unroutedFindings checks the answer to a path or method the document does
+// not know: the router's 404 or 405, a JSON error envelope (the document's
+// Error schema, with no member it does not declare) whose statusCode is
+// the answer's status.
+func unroutedFindings(m *v3.Document, res *http.Response, body []byte) []*errors.ValidationError {
+	finding := func(reason string) []*errors.ValidationError {
+		return []*errors.ValidationError{{Message: "answer to a path the document does not know", Reason: reason}}
+	}
+	if res.StatusCode != http.StatusNotFound && res.StatusCode != http.StatusMethodNotAllowed {
+		return finding("the status is not the router's 404 or 405")
+	}
+	if ct := res.Header.Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
+		return finding(fmt.Sprintf("content type %q, not application/json", ct))
+	}
+	proxy := m.Components.Schemas.GetOrZero("Error")
+	if proxy == nil {
+		return finding("the document has no Error schema")
+	}
+	schema := proxy.Schema()
+	if ok, errs := schema_validation.NewSchemaValidator().ValidateSchemaBytes(schema, body); !ok {
+		return errs
+	}
+	var envelope map[string]any
+	if err := json.Unmarshal(body, &envelope); err != nil {
+		return finding(err.Error())
+	}
+	for member := range envelope {
+		if schema.Properties.GetOrZero(member) == nil {
+			return finding(fmt.Sprintf("member %q is not in the Error schema", member))
+		}
+	}
+	if code, _ := envelope["statusCode"].(float64); int(code) != res.StatusCode {
+		return finding(fmt.Sprintf("statusCode %v is not the status %d", envelope["statusCode"], res.StatusCode))
+	}
+	return nil
 }
 
 // maps are the positions (line, column) in the document of the schemas

@@ -10,6 +10,7 @@ import (
 	"github.com/reten-io/reten/ent"
 	"github.com/reten-io/reten/ent/activitygenerationconfig"
 	"github.com/reten-io/reten/internal/apperr"
+	"github.com/reten-io/reten/internal/project"
 )
 
 // CodeDefaultRootConfirmationRequired is the error code (SPEC.md "Errors")
@@ -48,10 +49,16 @@ func fallbackConfigs(ctx context.Context, tx *ent.Client, tid, pid uuid.UUID) ([
 
 // confirmRootEdit refuses an unconfirmed definition edit of the root
 // audience a while configs of its project fall back on it; renames and
-// other edits, and edits of other audiences, need no confirmation.
+// other edits, and edits of other audiences, need no confirmation. It runs
+// in the edit's transaction and first locks the root audience
+// (project.LockRootAudience), so a config that comes to fall back on it
+// concurrently either is seen here or falls back after the edit committed.
 func confirmRootEdit(ctx context.Context, tx *ent.Client, a *ent.Audience, in UpdateInput) error {
 	if !a.IsRoot || in.ConfirmDefaultRoot || !(in.SetBlocks || in.SetCompositions) {
 		return nil
+	}
+	if err := project.LockRootAudience(ctx, tx, a.TenantID, a.ProjectID, true); err != nil {
+		return err
 	}
 	configs, err := fallbackConfigs(ctx, tx, a.TenantID, a.ProjectID)
 	if err != nil || len(configs) == 0 {

@@ -3,8 +3,6 @@ package commerce
 import (
 	"context"
 
-	"entgo.io/ent/dialect"
-	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"github.com/google/uuid"
 
@@ -31,19 +29,11 @@ import (
 // maxAttempts bounds writeRetrying.
 const maxAttempts = 4
 
-// forUpdate locks the selected rows on PostgreSQL (SQLite has no row locks
-// and needs none: its write transactions are serialised).
-func forUpdate(s *sql.Selector) {
-	if s.Dialect() == dialect.Postgres {
-		s.ForUpdate()
-	}
-}
-
 // lockCommerce loads a live commerce of the tenant and locks its row until
 // the transaction ends; 404 "Commerce not found" otherwise.
 func lockCommerce(ctx context.Context, tx *ent.Client, tid, id uuid.UUID) (*ent.Commerce, error) {
 	q := tx.Commerce.Query().Where(commerce.ID(id), commerce.TenantID(tid)).Unique(false)
-	q.Modify(forUpdate)
+	q.Modify(txn.ForUpdate)
 	c, err := q.Only(ctx)
 	if err != nil {
 		return nil, apperr.FromEnt(err, MsgNotFound, "")
@@ -59,7 +49,7 @@ func lockUser(ctx context.Context, tx *ent.Client, tid, commerceID, userID uuid.
 	}
 	q := tx.CommerceUser.Query().
 		Where(commerceuser.ID(userID), commerceuser.CommerceID(commerceID), commerceuser.TenantID(tid)).Unique(false)
-	q.Modify(forUpdate)
+	q.Modify(txn.ForUpdate)
 	u, err := q.Only(ctx)
 	if err != nil {
 		return nil, apperr.FromEnt(err, MsgUserNotFound, "")

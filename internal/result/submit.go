@@ -2,9 +2,8 @@ package result
 
 import (
 	"context"
+	"time"
 
-	"entgo.io/ent/dialect"
-	"entgo.io/ent/dialect/sql"
 	"github.com/google/uuid"
 
 	"github.com/reten-io/reten/ent"
@@ -28,17 +27,18 @@ import (
 // event) in the transaction that stores the result; an activity keeps one
 // result, so a new submission for it (a COMPLETED activity, or one whose
 // result was PENDING) updates that result, after the update guards of
-// Update (409). With no matching task (an activity_id of no task of the
+// Update (409), checked in Update's order (checks). With no matching task (an activity_id of no task of the
 // project, another project's or tenant's included, answers as one that
 // exists nowhere) the result is STANDALONE and needs commerce_external_id
 // (the 400 of Validate); commerce_id is set when the tenant has a live
 // commerce with that external id, else only the reference is stored (an
 // integrator may report a result before it upserts the commerce).
 //
-// Order after the body rules: the standalone 400s, then the 422s of a
-// linked result (activity state, day cutoff: standalone results are exempt
-// from both), the update guards (409), then for every result the result
-// code and future_scheduled_at (422).
+// Order after the body rules: the standalone 400s, then checks: on a first
+// result the 422s of a linked result (activity state, day cutoff:
+// standalone results are exempt from both), then the result code and
+// future_scheduled_at (422); on a resubmission the update guards (409)
+// first, as PATCH.
 func (s *Service) Submit(ctx context.Context, in Input) (*ent.ActivityResult, error) {
 	tid, pid, err := tenancy.Project(ctx)
 	if err != nil {
@@ -97,26 +97,11 @@ func (s *Service) submit(ctx context.Context, tid uuid.UUID, pid *uuid.UUID, in 
 		}
 		var existing *ent.ActivityResult
 		if a != nil {
-			if !activity.AcceptsResult(a.Status) {
-				return apperr.Unprocessable(MsgActivityState)
-			}
-			if err := cutoff.CheckOpen(a.ScheduledAt, now, settings); err != nil {
-				return err
-			}
 			if existing, err = resultOf(ctx, tx, a); err != nil {
 				return err
 			}
-			if existing != nil {
-				if _, err := guard(existing, *in.OccurredAt, in.Status, in.HardOverride); err != nil {
-					return err
-				}
-			}
 		}
-		cfg, err := s.types.Active(ctx, tid, *in.TaskResult.Result)
-		if err != nil {
-			return err
-		}
-		if err := cutoff.CheckFuture(cfg.RequiresFutureScheduledAt, in.TaskResult.FutureScheduledAt, now, settings); err != nil {
+		if err := s.checks(ctx, tid, a, existing, in, now, settings); err != nil {
 			return err
 		}
 		if a == nil {
@@ -133,6 +118,50 @@ func (s *Service) submit(ctx context.Context, tid uuid.UUID, pid *uuid.UUID, in 
 		return nil, err
 	}
 	return out, nil
+}
+
+// checks runs the rules of a submission after the links, in the order of
+// the answer they give. A first result: the activity's state and day (422;
+// a standalone result is exempt), then the result code and
+// future_scheduled_at (422). A resubmission (a, the activity, has existing,
+// its result) is an update and checks in Update's order, so it answers as
+// the PATCH that makes the same change: the update guards (409), the
+// result code and future_scheduled_at, then the activity's state and day.
+func (s *Service) checks(ctx context.Context, tid uuid.UUID, a *ent.Activity, existing *ent.ActivityResult, in Input,
+	now time.Time, settings cutoff.Settings) error {
+	if existing != nil {
+		if _, err := guard(existing, *in.OccurredAt, in.Status, in.HardOverride); err != nil {
+			return err
+		}
+		if err := s.codeRules(ctx, tid, in.TaskResult, now, settings); err != nil {
+			return err
+		}
+		return activityRules(a, now, settings)
+	}
+	if a != nil {
+		if err := activityRules(a, now, settings); err != nil {
+			return err
+		}
+	}
+	return s.codeRules(ctx, tid, in.TaskResult, now, settings)
+}
+
+// activityRules: the linked activity accepts a result, and its day is open.
+func activityRules(a *ent.Activity, now time.Time, settings cutoff.Settings) error {
+	if !activity.AcceptsResult(a.Status) {
+		return apperr.Unprocessable(MsgActivityState)
+	}
+	return cutoff.CheckOpen(a.ScheduledAt, now, settings)
+}
+
+// codeRules: the result code is active for the tenant, and its
+// future_scheduled_at rules hold.
+func (s *Service) codeRules(ctx context.Context, tid uuid.UUID, tr *TaskResult, now time.Time, settings cutoff.Settings) error {
+	cfg, err := s.types.Active(ctx, tid, *tr.Result)
+	if err != nil {
+		return err
+	}
+	return cutoff.CheckFuture(cfg.RequiresFutureScheduledAt, tr.FutureScheduledAt, now, settings)
 }
 
 // linkedActivity finds the task the submission links to: the one activity_id
@@ -157,11 +186,7 @@ func linkedActivity(ctx context.Context, tx *ent.Client, tid uuid.UUID, pid *uui
 		// must be a statement of its own, run after the lock is granted: a
 		// subquery of this locking statement would read the snapshot taken
 		// before the wait and miss the result the first submission committed.
-		q.Modify(func(s *sql.Selector) {
-			if s.Dialect() == dialect.Postgres {
-				s.ForUpdate()
-			}
-		})
+		q.Modify(txn.ForUpdate)
 		a, err := q.Only(ctx)
 		if err == nil {
 			return a, nil

@@ -92,10 +92,6 @@ func (s *Service) applyTaskResult(ctx context.Context, tx *ent.Client, tid uuid.
 		u.SetResultCode(code)
 	}
 	if tr.Result != nil || tr.FutureScheduledAt != nil {
-		cfg, err := s.types.Active(ctx, tid, code)
-		if err != nil {
-			return err
-		}
 		future := tr.FutureScheduledAt
 		if future == nil {
 			future = r.FutureScheduledAt
@@ -104,7 +100,7 @@ func (s *Service) applyTaskResult(ctx context.Context, tx *ent.Client, tid uuid.
 		if err != nil {
 			return err
 		}
-		if err := cutoff.CheckFuture(cfg.RequiresFutureScheduledAt, future, now, settings); err != nil {
+		if err := s.codeRules(ctx, tid, &TaskResult{Result: &code, FutureScheduledAt: future}, now, settings); err != nil {
 			return err
 		}
 	}

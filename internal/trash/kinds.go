@@ -8,6 +8,7 @@ import (
 
 	"github.com/reten-io/reten/ent"
 	"github.com/reten-io/reten/ent/activationconfig"
+	"github.com/reten-io/reten/ent/activitygenerationconfig"
 	"github.com/reten-io/reten/ent/audiencecomposition"
 	"github.com/reten-io/reten/ent/engagementconfig"
 	"github.com/reten-io/reten/ent/predicate"
@@ -15,6 +16,7 @@ import (
 	"github.com/reten-io/reten/ent/resurrectionconfig"
 	"github.com/reten-io/reten/ent/trashrecord"
 	"github.com/reten-io/reten/internal/clock"
+	"github.com/reten-io/reten/internal/project"
 	"github.com/reten-io/reten/internal/tenancy"
 )
 
@@ -54,7 +56,7 @@ var kinds = map[trashrecord.Kind]kindOps{
 	// The three pillars are archived and restored with their AGC; when it is
 	// purged they (and their moments, levels, thresholds) cascade.
 	KindAGC: {"DELETE /activity-generation-configs/{id}", table[predicate.ActivityGenerationConfig](
-		func(c *ent.Client) *ent.ActivityGenerationConfigClient { return c.ActivityGenerationConfig }).withRows(agcPillars)},
+		func(c *ent.Client) *ent.ActivityGenerationConfigClient { return c.ActivityGenerationConfig }).withRows(agcRows)},
 }
 
 // purgeAfter returns t whose purge first runs first (deleting rows that do
@@ -84,6 +86,25 @@ func (t tableOps) withRows(rows func(ctx context.Context, tx *ent.Client, id uui
 	}
 	t.archive, t.restore = also(t.archive, true), also(t.restore, false)
 	return t
+}
+
+// agcRows archives or restores the pillars of an AGC. A restored AGC
+// without an audience of its own falls back on the project's root audience
+// again: it locks that audience as every such write does
+// (project.LockRootAudience).
+func agcRows(ctx context.Context, tx *ent.Client, id uuid.UUID, archive bool) error {
+	if !archive {
+		a, err := tx.ActivityGenerationConfig.Query().Where(activitygenerationconfig.ID(id)).Only(ctx)
+		if err != nil {
+			return fmt.Errorf("trash: restored AGC %s: %w", id, err)
+		}
+		if a.AudienceID == nil {
+			if err := project.LockRootAudience(ctx, tx, a.TenantID, a.ProjectID, false); err != nil {
+				return err
+			}
+		}
+	}
+	return agcPillars(ctx, tx, id, archive)
 }
 
 // agcPillars sets (archive) or clears archived_at on the three pillars of
