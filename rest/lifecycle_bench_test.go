@@ -15,7 +15,6 @@ import (
 
 	"github.com/reten-io/reten/ent/retentionstatusconfig"
 	"github.com/reten-io/reten/internal/apptest"
-	"github.com/reten-io/reten/internal/auth"
 	"github.com/reten-io/reten/internal/demo"
 	"github.com/reten-io/reten/internal/engine"
 	"github.com/reten-io/reten/internal/tenancy"
@@ -114,8 +113,7 @@ func BenchmarkLifecycleRun(b *testing.B) {
 		Params map[string]any `json:"params"`
 	}
 	res.JSON(b, &stmt)
-	admin, err := tenancy.Enter(viewer.NewContext(context.Background(), &viewer.Viewer{UserID: tn.UserID, TenantID: tn.TenantID,
-		ProjectID: tn.ProjectID, Roles: []string{auth.RoleSuperAdmin}, Permissions: auth.PermissionsOf([]string{auth.RoleSuperAdmin})}),
+	admin, err := tenancy.EnterAsSuperAdmin(context.Background(), tn.UserID, tn.TenantID, tn.ProjectID,
 		"POST /activity-generation-configs/{id}/lifecycle-runs")
 	if err != nil {
 		b.Fatal(err)

@@ -68,3 +68,7 @@ func (a *api) lifecycleRun() handler {
 		return a.Runs.Get(ctx, ids[0])
 	}, presentLifecycleRun)
 }
+
+// LifecycleRunJSON is a lifecycle engine run as the REST routes present it:
+// `reten engine run` prints it.
+func LifecycleRunJSON(r *ent.LifecycleRun) any { return presentLifecycleRun(r) }

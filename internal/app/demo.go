@@ -14,7 +14,6 @@ import (
 	"github.com/reten-io/reten/ent/user"
 	"github.com/reten-io/reten/internal/agc"
 	"github.com/reten-io/reten/internal/apperr"
-	"github.com/reten-io/reten/internal/auth"
 	"github.com/reten-io/reten/internal/catalog"
 	"github.com/reten-io/reten/internal/commerce"
 	"github.com/reten-io/reten/internal/dataset"
@@ -67,7 +66,7 @@ func (a *App) Demo(ctx context.Context, in dataset.DemoInput) (*DemoResult, erro
 		return nil, fmt.Errorf("demo user: %w", err)
 	}
 	as := func(projectID uuid.UUID, line string) (context.Context, error) {
-		return superAdmin(ctx, u.ID, tid, projectID, line)
+		return tenancy.EnterAsSuperAdmin(ctx, u.ID, tid, projectID, line)
 	}
 	if err := a.demoCommerces(as); err != nil {
 		return nil, fmt.Errorf("demo: commerces: %w", err)
@@ -81,14 +80,6 @@ func (a *App) Demo(ctx context.Context, in dataset.DemoInput) (*DemoResult, erro
 		return nil, fmt.Errorf("demo: activity generation config: %w", err)
 	}
 	return &DemoResult{DemoResult: ds, ActivityGenerationConfigID: id.String()}, nil
-}
-
-// superAdmin is ctx with a super_admin of tenantID (userID; uuid.Nil for
-// the system) in projectID (uuid.Nil for a tenant-level line), admitted to
-// line as a request would be.
-func superAdmin(ctx context.Context, userID, tenantID, projectID uuid.UUID, line string) (context.Context, error) {
-	return tenancy.Enter(viewer.NewContext(ctx, &viewer.Viewer{UserID: userID, TenantID: tenantID, ProjectID: projectID,
-		Roles: []string{auth.RoleSuperAdmin}, Permissions: auth.PermissionsOf([]string{auth.RoleSuperAdmin})}), line)
 }
 
 // enterFn admits the demo's super_admin to a line, in a project or not.
@@ -292,7 +283,7 @@ func (a *App) RunEngine(ctx context.Context, tenantID, agcID uuid.UUID, in engin
 	if err != nil {
 		return nil, err
 	}
-	if ctx, err = superAdmin(ctx, uuid.Nil, tenantID, g.ProjectID, "POST /activity-generation-configs/{id}/lifecycle-runs"); err != nil {
+	if ctx, err = tenancy.EnterAsSuperAdmin(ctx, uuid.Nil, tenantID, g.ProjectID, "POST /activity-generation-configs/{id}/lifecycle-runs"); err != nil {
 		return nil, err
 	}
 	return a.Runs.RunNow(ctx, agcID, in)

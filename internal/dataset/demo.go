@@ -10,9 +10,10 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/google/uuid"
+
 	"github.com/reten-io/reten/ent"
 	"github.com/reten-io/reten/ent/user"
-	"github.com/reten-io/reten/internal/auth"
 	"github.com/reten-io/reten/internal/demo"
 	"github.com/reten-io/reten/internal/tenancy"
 	"github.com/reten-io/reten/internal/tenant"
@@ -106,9 +107,7 @@ func (s *Service) Demo(ctx context.Context, in DemoInput) (*DemoResult, error) {
 	}
 	// The demo acts as the tenant's super_admin and enters the catalog's
 	// line, as a request to it would be admitted.
-	admin, err := tenancy.Enter(viewer.NewContext(ctx, &viewer.Viewer{UserID: boot.UserID, TenantID: boot.TenantID,
-		Roles: []string{auth.RoleSuperAdmin}, Permissions: auth.PermissionsOf([]string{auth.RoleSuperAdmin})}),
-		"PUT /tenant-dataset/catalog")
+	admin, err := tenancy.EnterAsSuperAdmin(ctx, boot.UserID, boot.TenantID, uuid.Nil, "PUT /tenant-dataset/catalog")
 	if err != nil {
 		return nil, err
 	}

@@ -18,7 +18,6 @@ import (
 	"github.com/reten-io/reten/ent/predicate"
 	"github.com/reten-io/reten/internal/agc"
 	"github.com/reten-io/reten/internal/apperr"
-	"github.com/reten-io/reten/internal/auth"
 	"github.com/reten-io/reten/internal/dataset"
 	"github.com/reten-io/reten/internal/jobs"
 	"github.com/reten-io/reten/internal/lifecycle"
@@ -142,8 +141,7 @@ type result struct {
 // execute classifies the population of the run's AGC at its instant and
 // writes the states chunk by chunk (docs/lifecycle.md "Runs").
 func (r *Runs) execute(ctx context.Context, run *ent.LifecycleRun) (*result, error) {
-	ctx, err := tenancy.Enter(viewer.NewContext(ctx, &viewer.Viewer{TenantID: run.TenantID, ProjectID: run.ProjectID,
-		Roles: []string{auth.RoleSuperAdmin}, Permissions: auth.PermissionsOf([]string{auth.RoleSuperAdmin})}), runLine)
+	ctx, err := tenancy.EnterAsSuperAdmin(ctx, uuid.Nil, run.TenantID, run.ProjectID, runLine)
 	if err != nil {
 		return nil, err
 	}
