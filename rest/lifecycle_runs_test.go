@@ -349,5 +349,25 @@ func TestLifecycleRunClaimedOnce(t *testing.T) {
 		if err != nil || done.Status != "SUCCEEDED" || done.Counts.Evaluated != 2 {
 			t.Fatalf("the replica that holds the claim: %v %v", done, err)
 		}
+
+		// A run whose replicas keep stopping is failed at its third lost lease.
+		res = env.Do("POST", "/api/activity-generation-configs/"+f.agc+"/lifecycle-runs", nil, f.h)
+		id := uuid.MustParse(res.Map(t)["id"].(string))
+		at := now
+		for attempt := 1; attempt <= engine.MaxAttempts; attempt++ {
+			at = at.Add(replicas[0].Lease + time.Second)
+			run, err := replicas[attempt%len(replicas)].Claim(context.Background(), at)
+			if err != nil || run == nil || run.ID != id || run.Attempts != attempt {
+				t.Fatalf("attempt %d: %v %v", attempt, run, err)
+			}
+		}
+		at = at.Add(replicas[0].Lease + time.Second)
+		if run, err := replicas[0].Claim(context.Background(), at); err != nil || run != nil {
+			t.Fatalf("an abandoned run was claimed again: %v %v", run, err)
+		}
+		res = env.Do("GET", "/api/lifecycle-runs/"+id.String(), nil, f.h)
+		if got := res.Map(t); got["status"] != "FAILED" || got["error"] != engine.MsgRunAbandoned || got["finishedAt"] == nil {
+			t.Fatalf("abandoned run: %s", res.Body)
+		}
 	})
 }

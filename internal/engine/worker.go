@@ -53,19 +53,42 @@ func (r *Runs) claim(ctx context.Context, at time.Time, where ...predicate.Lifec
 	ctx = viewer.SystemContext(ctx)
 	var run *ent.LifecycleRun
 	err := txn.Run(ctx, r.client, func(ctx context.Context, tx *ent.Client) error {
-		got, err := tx.LifecycleRun.Query().Where(lifecyclerun.Or(lifecyclerun.StatusEQ(lifecyclerun.StatusQUEUED),
-			lifecyclerun.And(lifecyclerun.StatusEQ(lifecyclerun.StatusRUNNING), lifecyclerun.LeaseUntilLT(at)))).
-			Where(where...).Order(ent.Asc(lifecyclerun.FieldCreatedAt), ent.Asc(lifecyclerun.FieldID)).Limit(1).
-			Where(jobs.SkipLocked).All(ctx)
-		if err != nil || len(got) == 0 {
-			return err
+		for {
+			got, err := tx.LifecycleRun.Query().Where(claimable(at)).Where(where...).
+				Order(ent.Asc(lifecyclerun.FieldCreatedAt), ent.Asc(lifecyclerun.FieldID)).Limit(1).
+				Where(jobs.SkipLocked).All(ctx)
+			if err != nil || len(got) == 0 {
+				return err
+			}
+			if got[0].Attempts < MaxAttempts {
+				run, err = got[0].Update().SetStatus(lifecyclerun.StatusRUNNING).SetClaim(uuid.New()).
+					SetLeaseUntil(at.Add(r.Lease)).SetStartedAt(at).AddAttempts(1).Save(ctx)
+				return err
+			}
+			// Its replicas stopped MaxAttempts times while running it: fail
+			// it rather than take down the next one, and look again.
+			if err := got[0].Update().SetStatus(lifecyclerun.StatusFAILED).SetError(MsgRunAbandoned).SetFinishedAt(at).
+				ClearLeaseUntil().ClearClaim().Exec(ctx); err != nil {
+				return err
+			}
 		}
-		run, err = got[0].Update().SetStatus(lifecyclerun.StatusRUNNING).SetClaim(uuid.New()).
-			SetLeaseUntil(at.Add(r.Lease)).SetStartedAt(at).AddAttempts(1).Save(ctx)
-		return err
 	})
 	return run, err
 }
+
+// claimable are the runs a replica may claim at at: queued, or running
+// with a lease that ran out.
+func claimable(at time.Time) predicate.LifecycleRun {
+	return lifecyclerun.Or(lifecyclerun.StatusEQ(lifecyclerun.StatusQUEUED),
+		lifecyclerun.And(lifecyclerun.StatusEQ(lifecyclerun.StatusRUNNING), lifecyclerun.LeaseUntilLT(at)))
+}
+
+// MaxAttempts bounds the claims of one run: a run whose replica stopped
+// (its lease ran out) that many times is FAILED with MsgRunAbandoned.
+const MaxAttempts = 3
+
+// MsgRunAbandoned is the error of a run abandoned MaxAttempts times.
+const MsgRunAbandoned = "The run was abandoned 3 times (the replica running it stopped); start a new run"
 
 // RunNow starts a run of AGC id and executes it in this process (the CLI's
 // `reten engine run`), returning the finished run.
