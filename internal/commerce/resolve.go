@@ -19,7 +19,12 @@ func (s *Service) Resolve(ctx context.Context, ident string) (*ent.Commerce, err
 	if err != nil {
 		return nil, err
 	}
-	db := s.db(ctx)
+	return Resolve(ctx, s.db(ctx), tid, ident)
+}
+
+// Resolve is Service.Resolve in tenant tenantID through db, for the
+// services that read commerces inside their own operation (snapshots).
+func Resolve(ctx context.Context, db *ent.Client, tid uuid.UUID, ident string) (*ent.Commerce, error) {
 	if id, err := uuid.Parse(ident); err == nil {
 		c, err := db.Commerce.Query().Where(commerce.TenantID(tid), commerce.ID(id)).Only(ctx)
 		if err == nil || !ent.IsNotFound(err) {

@@ -12,7 +12,7 @@ import (
 	"github.com/reten-io/reten/ent/lifecyclerun"
 	"github.com/reten-io/reten/ent/predicate"
 	"github.com/reten-io/reten/ent/retentionstatusconfig"
-	"github.com/reten-io/reten/internal/agc"
+	"github.com/reten-io/reten/ent/tenantdataset"
 	"github.com/reten-io/reten/internal/apperr"
 	"github.com/reten-io/reten/internal/clock"
 	"github.com/reten-io/reten/internal/lifecycle"
@@ -74,12 +74,9 @@ func (r *Runs) Start(ctx context.Context, id uuid.UUID, in StartInput) (*ent.Lif
 	if err != nil {
 		return nil, err
 	}
-	a, c, err := r.prepare(ctx, id, asOf)
+	a, _, err := r.prepare(ctx, id, asOf)
 	if err != nil {
 		return nil, err
-	}
-	if c.Dialect == qb.BigQuery.Name() {
-		return nil, apperr.Unprocessable(MsgRunBigQuery)
 	}
 	run, err := r.db(ctx).LifecycleRun.Create().SetTenantID(tid).SetProjectID(pid).SetActivityGenerationConfigID(a.ID).
 		SetAsOf(asOf).SetDryRun(in.DryRun).SetCounts(lifecycle.RunCounts{}).SetByState([]lifecycle.StateCount{}).Save(ctx)
@@ -99,23 +96,28 @@ func (r *Runs) Wake() {
 }
 
 // prepare checks that AGC id can run at asOf and returns it with its
-// compiled classification statement (in the dataset's dialect).
-func (r *Runs) prepare(ctx context.Context, id uuid.UUID, asOf time.Time) (*agc.AGC, *qb.Compiled, error) {
-	c, err := r.engine.SQL(ctx, id, SQLInput{AsOf: asOf.Format(time.RFC3339Nano)})
+// classification statement in the dataset's dialect: the lifecycle-sql
+// checks (404 AGC, 404 dataset, 422 sources), then a BigQuery dataset (422
+// MsgRunBigQuery) and the status configs of the codes the rules can give.
+func (r *Runs) prepare(ctx context.Context, id uuid.UUID, asOf time.Time) (*ent.ActivityGenerationConfig, *qb.Compiled, error) {
+	src, err := r.engine.source(ctx, id)
 	if err != nil {
 		return nil, nil, err
 	}
-	a, err := r.engine.agcs.Get(ctx, id)
-	if err != nil {
-		return nil, nil, err
+	if src.dataset.Engine == tenantdataset.EngineBigquery {
+		return nil, nil, apperr.Unprocessable(MsgRunBigQuery)
 	}
-	if msgs, err := r.statusIssues(ctx, a.TenantID, RulesOf(a.ActivityGenerationConfig)); err != nil || len(msgs) > 0 {
+	if msgs, err := r.statusIssues(ctx, src.agc.TenantID, src.rules); err != nil || len(msgs) > 0 {
 		if err == nil {
 			err = &apperr.Error{Kind: apperr.KindUnprocessable, Messages: msgs, List: true}
 		}
 		return nil, nil, err
 	}
-	return a, c, nil
+	c, err := src.compile(asOf, nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	return src.agc, c, nil
 }
 
 // statusIssues checks that every code the rules can give (the active

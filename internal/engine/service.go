@@ -92,6 +92,12 @@ func (s *Service) SQL(ctx context.Context, id uuid.UUID, in SQLInput) (*qb.Compi
 	if err != nil {
 		return nil, err
 	}
+	return src.compile(asOf, d)
+}
+
+// compile is the classification statement of the source at asOf for
+// dialect d (nil: the dataset's engine).
+func (src *source) compile(asOf time.Time, d qb.Dialect) (*qb.Compiled, error) {
 	if d == nil {
 		d, _ = qb.DialectFor(string(src.dataset.Engine))
 	}
@@ -103,6 +109,7 @@ func (s *Service) SQL(ctx context.Context, id uuid.UUID, in SQLInput) (*qb.Compi
 // tenant's dataset with its catalog, and the AGC's population (nil: a root
 // audience without blocks).
 type source struct {
+	agc        *ent.ActivityGenerationConfig
 	rules      lifecycle.Rules
 	dataset    *ent.TenantDataset
 	catalog    *qb.Catalog
@@ -124,7 +131,7 @@ func (s *Service) source(ctx context.Context, id uuid.UUID) (*source, error) {
 	if msgs := agc.StoredSourceIssues(cat, a.ActivityGenerationConfig); len(msgs) > 0 {
 		return nil, &apperr.Error{Kind: apperr.KindUnprocessable, Messages: msgs, List: true}
 	}
-	src := &source{rules: RulesOf(a.ActivityGenerationConfig), dataset: ds, catalog: cat}
+	src := &source{agc: a.ActivityGenerationConfig, rules: RulesOf(a.ActivityGenerationConfig), dataset: ds, catalog: cat}
 	if a.EffectiveAudienceID != nil {
 		if src.population, err = s.audiences.Population(ctx, *a.EffectiveAudienceID); err != nil {
 			return nil, err

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"errors"
@@ -93,6 +94,8 @@ const MsgRunAbandoned = "The run was abandoned 3 times (the replica running it s
 // RunNow starts a run of AGC id and executes it in this process (the CLI's
 // `reten engine run`), returning the finished run.
 func (r *Runs) RunNow(ctx context.Context, id uuid.UUID, in StartInput) (*ent.LifecycleRun, error) {
+	ctx, cancel := context.WithTimeout(ctx, RunDeadline)
+	defer cancel()
 	run, err := r.Start(ctx, id, in)
 	if err != nil {
 		return nil, err
@@ -172,17 +175,14 @@ func (r *Runs) execute(ctx context.Context, run *ent.LifecycleRun) (*result, err
 	if err != nil {
 		return nil, err
 	}
-	res := &result{hashes: hashesOf(a.ActivityGenerationConfig)}
+	res := &result{hashes: hashesOf(a)}
 	before, err := r.snapshots.CountSnapshots(ctx, a.ID)
 	if err != nil {
 		return nil, err
 	}
-	db, engine, _, err := r.engine.datasets.OpenEngine(ctx)
+	db, _, _, err := r.engine.datasets.OpenEngine(ctx)
 	if err != nil {
 		return nil, err
-	}
-	if engine == qb.BigQuery.Name() {
-		return nil, apperr.Unprocessable(MsgRunBigQuery)
 	}
 	w := snapshot.EngineWrite{AGCID: a.ID, RunID: run.ID, At: run.AsOf, DryRun: run.DryRun}
 	byState := map[[2]string]int{}
@@ -230,19 +230,9 @@ func (r *Runs) execute(ctx context.Context, run *ent.LifecycleRun) (*result, err
 		res.byState = append(res.byState, lifecycle.StateCount{Stage: k[0], Code: k[1], Count: n})
 	}
 	slices.SortFunc(res.byState, func(a, b lifecycle.StateCount) int {
-		return compareStrings(a.Stage+"\x00"+a.Code, b.Stage+"\x00"+b.Code)
+		return cmp.Or(cmp.Compare(a.Stage, b.Stage), cmp.Compare(a.Code, b.Code))
 	})
 	return res, nil
-}
-
-func compareStrings(a, b string) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // hashesOf reads an AGC's per-pillar hashes.
@@ -314,20 +304,21 @@ func stream(ctx context.Context, db *sql.DB, c *qb.Compiled, size int, fn func([
 	return nil
 }
 
-// Work claims and executes runs until none is claimable.
+// RunDeadline bounds one run: its statement (dataset.EngineTimeout) and
+// its writes.
+const RunDeadline = dataset.EngineTimeout + 5*time.Minute
+
+// Work claims and executes one run, if one is claimable; it returns how
+// many it executed (0 or 1).
 func (r *Runs) Work(ctx context.Context, at time.Time) (int, error) {
-	n := 0
-	for ctx.Err() == nil {
-		run, err := r.Claim(ctx, at)
-		if err != nil || run == nil {
-			return n, err
-		}
-		if _, err := r.Execute(ctx, run); err != nil {
-			return n, err
-		}
-		n++
+	run, err := r.Claim(ctx, at)
+	if err != nil || run == nil {
+		return 0, err
 	}
-	return n, ctx.Err()
+	if _, err := r.Execute(ctx, run); err != nil {
+		return 0, err
+	}
+	return 1, nil
 }
 
 // Run is the worker of a replica: it schedules the tenants' daily runs and
@@ -354,10 +345,16 @@ func (r *Runs) Run(ctx context.Context, every time.Duration) {
 			}
 		}
 	}()
-	jobs.On(ctx, "lifecycle runs", ticks, now, func(ctx context.Context, at time.Time) (int, error) {
+	// One run per pass, each pass bounded by RunDeadline; a pass that ran
+	// one looks again at once.
+	jobs.On(ctx, "lifecycle runs", ticks, now, RunDeadline, func(ctx context.Context, at time.Time) (int, error) {
 		if _, err := r.Schedule(ctx, at); err != nil {
 			return 0, err
 		}
-		return r.Work(ctx, at)
+		n, err := r.Work(ctx, at)
+		if n > 0 {
+			r.Wake()
+		}
+		return n, err
 	})
 }

@@ -28,9 +28,9 @@ func SkipLocked(s *sql.Selector) {
 // answering.
 const RunTimeout = 5 * time.Minute
 
-// run calls fn with a context of its own that ends after RunTimeout.
-func run(ctx context.Context, now time.Time, fn func(ctx context.Context, now time.Time) (int, error)) (int, error) {
-	ctx, cancel := context.WithTimeout(ctx, RunTimeout)
+// run calls fn with a context of its own that ends after timeout.
+func run(ctx context.Context, now time.Time, timeout time.Duration, fn func(ctx context.Context, now time.Time) (int, error)) (int, error) {
+	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	return fn(ctx, now)
 }
@@ -42,22 +42,23 @@ func Every(ctx context.Context, name string, every time.Duration, now func() tim
 	fn func(ctx context.Context, now time.Time) (int, error)) {
 	t := time.NewTicker(every)
 	defer t.Stop()
-	loop(ctx, name, t.C, now, fn)
+	loop(ctx, name, t.C, now, RunTimeout, fn)
 }
 
-// On is Every with ticks of the caller's (a ticker merged with wake-ups).
-func On(ctx context.Context, name string, ticks <-chan time.Time, now func() time.Time,
+// On is Every with ticks of the caller's (a ticker merged with wake-ups)
+// and its own bound on each run.
+func On(ctx context.Context, name string, ticks <-chan time.Time, now func() time.Time, timeout time.Duration,
 	fn func(ctx context.Context, now time.Time) (int, error)) {
-	loop(ctx, name, ticks, now, fn)
+	loop(ctx, name, ticks, now, timeout, fn)
 }
 
 // loop runs fn at once and then on every tick. It never runs fn once ctx
 // has ended: when a tick and the end of ctx are both ready, select picks
 // either, so the context is checked again before each run.
-func loop(ctx context.Context, name string, ticks <-chan time.Time, now func() time.Time,
+func loop(ctx context.Context, name string, ticks <-chan time.Time, now func() time.Time, timeout time.Duration,
 	fn func(ctx context.Context, now time.Time) (int, error)) {
 	for ctx.Err() == nil {
-		n, err := run(ctx, now(), fn)
+		n, err := run(ctx, now(), timeout, fn)
 		switch {
 		case err != nil && ctx.Err() == nil:
 			slog.ErrorContext(ctx, name+" failed", "err", err, "rows", n)

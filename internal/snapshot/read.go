@@ -3,6 +3,8 @@ package snapshot
 import (
 	"context"
 
+	commerces "github.com/reten-io/reten/internal/commerce"
+
 	"github.com/google/uuid"
 
 	"github.com/reten-io/reten/ent"
@@ -19,7 +21,7 @@ const (
 	MsgSortValues        = "sort must be one of the following values: state_changed_at, -state_changed_at"
 	MsgAGCUUID           = "activity_generation_config_id must be a UUID"
 	MsgSinceISO          = "state_changed_since must be a valid ISO 8601 date string"
-	MsgCommerceNotFound  = "Commerce not found"
+	MsgCommerceNotFound  = commerces.MsgNotFound
 	MsgSnapshotNotFound  = "Commerce lifecycle snapshot not found"
 	MsgLookupBoth        = "commerce_ids and external_ids cannot be combined: send one identifier type per request"
 	MsgLookupNone        = "commerce_ids or external_ids is required"
@@ -76,17 +78,7 @@ func (s *Service) List(ctx context.Context, f Filter, p paging.Page) (*paging.Li
 
 // resolveCommerce finds the tenant's live commerce by UUID, else by external code.
 func (s *Service) resolveCommerce(ctx context.Context, tenantID uuid.UUID, ident string) (*ent.Commerce, error) {
-	if id, err := uuid.Parse(ident); err == nil {
-		c, err := s.db(ctx).Commerce.Query().Where(commerce.TenantID(tenantID), commerce.ID(id)).Only(ctx)
-		if err == nil || !ent.IsNotFound(err) {
-			return c, err
-		}
-	}
-	c, err := s.db(ctx).Commerce.Query().Where(commerce.TenantID(tenantID), commerce.ExternalID(ident)).First(ctx)
-	if ent.IsNotFound(err) {
-		return nil, apperr.NotFound(MsgCommerceNotFound)
-	}
-	return c, err
+	return commerces.Resolve(ctx, s.db(ctx), tenantID, ident)
 }
 
 // ForCommerce returns the snapshots of one commerce (its UUID or external
