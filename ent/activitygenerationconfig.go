@@ -70,19 +70,16 @@ type ActivityGenerationConfigEdges struct {
 	ResurrectionConfig *ResurrectionConfig `json:"resurrection_config,omitempty"`
 	// LifecycleSnapshots holds the value of the lifecycle_snapshots edge.
 	LifecycleSnapshots []*CommerceLifecycleSnapshot `json:"lifecycle_snapshots,omitempty"`
-	// LifecycleTransitions holds the value of the lifecycle_transitions edge.
-	LifecycleTransitions []*CommerceLifecycleTransition `json:"lifecycle_transitions,omitempty"`
 	// LifecycleRuns holds the value of the lifecycle_runs edge.
 	LifecycleRuns []*LifecycleRun `json:"lifecycle_runs,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.
-	loadedTypes [9]bool
+	loadedTypes [8]bool
 	// totalCount holds the count of the edges above.
 	totalCount [4]map[string]int
 
-	namedLifecycleSnapshots   map[string][]*CommerceLifecycleSnapshot
-	namedLifecycleTransitions map[string][]*CommerceLifecycleTransition
-	namedLifecycleRuns        map[string][]*LifecycleRun
+	namedLifecycleSnapshots map[string][]*CommerceLifecycleSnapshot
+	namedLifecycleRuns      map[string][]*LifecycleRun
 }
 
 // TenantOrErr returns the Tenant value or an error if the edge
@@ -160,19 +157,10 @@ func (e ActivityGenerationConfigEdges) LifecycleSnapshotsOrErr() ([]*CommerceLif
 	return nil, &NotLoadedError{edge: "lifecycle_snapshots"}
 }
 
-// LifecycleTransitionsOrErr returns the LifecycleTransitions value or an error if the edge
-// was not loaded in eager-loading.
-func (e ActivityGenerationConfigEdges) LifecycleTransitionsOrErr() ([]*CommerceLifecycleTransition, error) {
-	if e.loadedTypes[7] {
-		return e.LifecycleTransitions, nil
-	}
-	return nil, &NotLoadedError{edge: "lifecycle_transitions"}
-}
-
 // LifecycleRunsOrErr returns the LifecycleRuns value or an error if the edge
 // was not loaded in eager-loading.
 func (e ActivityGenerationConfigEdges) LifecycleRunsOrErr() ([]*LifecycleRun, error) {
-	if e.loadedTypes[8] {
+	if e.loadedTypes[7] {
 		return e.LifecycleRuns, nil
 	}
 	return nil, &NotLoadedError{edge: "lifecycle_runs"}
@@ -333,11 +321,6 @@ func (_m *ActivityGenerationConfig) QueryLifecycleSnapshots() *CommerceLifecycle
 	return NewActivityGenerationConfigClient(_m.config).QueryLifecycleSnapshots(_m)
 }
 
-// QueryLifecycleTransitions queries the "lifecycle_transitions" edge of the ActivityGenerationConfig entity.
-func (_m *ActivityGenerationConfig) QueryLifecycleTransitions() *CommerceLifecycleTransitionQuery {
-	return NewActivityGenerationConfigClient(_m.config).QueryLifecycleTransitions(_m)
-}
-
 // QueryLifecycleRuns queries the "lifecycle_runs" edge of the ActivityGenerationConfig entity.
 func (_m *ActivityGenerationConfig) QueryLifecycleRuns() *LifecycleRunQuery {
 	return NewActivityGenerationConfigClient(_m.config).QueryLifecycleRuns(_m)
@@ -429,30 +412,6 @@ func (_m *ActivityGenerationConfig) appendNamedLifecycleSnapshots(name string, e
 		_m.Edges.namedLifecycleSnapshots[name] = []*CommerceLifecycleSnapshot{}
 	} else {
 		_m.Edges.namedLifecycleSnapshots[name] = append(_m.Edges.namedLifecycleSnapshots[name], edges...)
-	}
-}
-
-// NamedLifecycleTransitions returns the LifecycleTransitions named value or an error if the edge was not
-// loaded in eager-loading with this name.
-func (_m *ActivityGenerationConfig) NamedLifecycleTransitions(name string) ([]*CommerceLifecycleTransition, error) {
-	if _m.Edges.namedLifecycleTransitions == nil {
-		return nil, &NotLoadedError{edge: name}
-	}
-	nodes, ok := _m.Edges.namedLifecycleTransitions[name]
-	if !ok {
-		return nil, &NotLoadedError{edge: name}
-	}
-	return nodes, nil
-}
-
-func (_m *ActivityGenerationConfig) appendNamedLifecycleTransitions(name string, edges ...*CommerceLifecycleTransition) {
-	if _m.Edges.namedLifecycleTransitions == nil {
-		_m.Edges.namedLifecycleTransitions = make(map[string][]*CommerceLifecycleTransition)
-	}
-	if len(edges) == 0 {
-		_m.Edges.namedLifecycleTransitions[name] = []*CommerceLifecycleTransition{}
-	} else {
-		_m.Edges.namedLifecycleTransitions[name] = append(_m.Edges.namedLifecycleTransitions[name], edges...)
 	}
 }
 

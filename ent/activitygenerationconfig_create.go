@@ -17,7 +17,6 @@ import (
 	"github.com/reten-io/reten/ent/activitygenerationconfig"
 	"github.com/reten-io/reten/ent/audience"
 	"github.com/reten-io/reten/ent/commercelifecyclesnapshot"
-	"github.com/reten-io/reten/ent/commercelifecycletransition"
 	"github.com/reten-io/reten/ent/engagementconfig"
 	"github.com/reten-io/reten/ent/lifecyclerun"
 	"github.com/reten-io/reten/ent/project"
@@ -254,21 +253,6 @@ func (_c *ActivityGenerationConfigCreate) AddLifecycleSnapshots(v ...*CommerceLi
 		ids[i] = v[i].ID
 	}
 	return _c.AddLifecycleSnapshotIDs(ids...)
-}
-
-// AddLifecycleTransitionIDs adds the "lifecycle_transitions" edge to the CommerceLifecycleTransition entity by IDs.
-func (_c *ActivityGenerationConfigCreate) AddLifecycleTransitionIDs(ids ...uuid.UUID) *ActivityGenerationConfigCreate {
-	_c.mutation.AddLifecycleTransitionIDs(ids...)
-	return _c
-}
-
-// AddLifecycleTransitions adds the "lifecycle_transitions" edges to the CommerceLifecycleTransition entity.
-func (_c *ActivityGenerationConfigCreate) AddLifecycleTransitions(v ...*CommerceLifecycleTransition) *ActivityGenerationConfigCreate {
-	ids := make([]uuid.UUID, len(v))
-	for i := range v {
-		ids[i] = v[i].ID
-	}
-	return _c.AddLifecycleTransitionIDs(ids...)
 }
 
 // AddLifecycleRunIDs adds the "lifecycle_runs" edge to the LifecycleRun entity by IDs.
@@ -570,22 +554,6 @@ func (_c *ActivityGenerationConfigCreate) createSpec() (*ActivityGenerationConfi
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(commercelifecyclesnapshot.FieldID, field.TypeUUID),
-			},
-		}
-		for _, k := range nodes {
-			edge.Target.Nodes = append(edge.Target.Nodes, k)
-		}
-		_spec.Edges = append(_spec.Edges, edge)
-	}
-	if nodes := _c.mutation.LifecycleTransitionsIDs(); len(nodes) > 0 {
-		edge := &sqlgraph.EdgeSpec{
-			Rel:     sqlgraph.O2M,
-			Inverse: true,
-			Table:   activitygenerationconfig.LifecycleTransitionsTable,
-			Columns: []string{activitygenerationconfig.LifecycleTransitionsColumn},
-			Bidi:    false,
-			Target: &sqlgraph.EdgeTarget{
-				IDSpec: sqlgraph.NewFieldSpec(commercelifecycletransition.FieldID, field.TypeUUID),
 			},
 		}
 		for _, k := range nodes {

@@ -19,7 +19,6 @@ import (
 	"github.com/reten-io/reten/ent/activitygenerationconfig"
 	"github.com/reten-io/reten/ent/audience"
 	"github.com/reten-io/reten/ent/commercelifecyclesnapshot"
-	"github.com/reten-io/reten/ent/commercelifecycletransition"
 	"github.com/reten-io/reten/ent/engagementconfig"
 	"github.com/reten-io/reten/ent/lifecyclerun"
 	"github.com/reten-io/reten/ent/predicate"
@@ -31,24 +30,22 @@ import (
 // ActivityGenerationConfigQuery is the builder for querying ActivityGenerationConfig entities.
 type ActivityGenerationConfigQuery struct {
 	config
-	ctx                           *QueryContext
-	order                         []activitygenerationconfig.OrderOption
-	inters                        []Interceptor
-	predicates                    []predicate.ActivityGenerationConfig
-	withTenant                    *TenantQuery
-	withProject                   *ProjectQuery
-	withAudience                  *AudienceQuery
-	withActivationConfig          *ActivationConfigQuery
-	withEngagementConfig          *EngagementConfigQuery
-	withResurrectionConfig        *ResurrectionConfigQuery
-	withLifecycleSnapshots        *CommerceLifecycleSnapshotQuery
-	withLifecycleTransitions      *CommerceLifecycleTransitionQuery
-	withLifecycleRuns             *LifecycleRunQuery
-	loadTotal                     []func(context.Context, []*ActivityGenerationConfig) error
-	modifiers                     []func(*sql.Selector)
-	withNamedLifecycleSnapshots   map[string]*CommerceLifecycleSnapshotQuery
-	withNamedLifecycleTransitions map[string]*CommerceLifecycleTransitionQuery
-	withNamedLifecycleRuns        map[string]*LifecycleRunQuery
+	ctx                         *QueryContext
+	order                       []activitygenerationconfig.OrderOption
+	inters                      []Interceptor
+	predicates                  []predicate.ActivityGenerationConfig
+	withTenant                  *TenantQuery
+	withProject                 *ProjectQuery
+	withAudience                *AudienceQuery
+	withActivationConfig        *ActivationConfigQuery
+	withEngagementConfig        *EngagementConfigQuery
+	withResurrectionConfig      *ResurrectionConfigQuery
+	withLifecycleSnapshots      *CommerceLifecycleSnapshotQuery
+	withLifecycleRuns           *LifecycleRunQuery
+	loadTotal                   []func(context.Context, []*ActivityGenerationConfig) error
+	modifiers                   []func(*sql.Selector)
+	withNamedLifecycleSnapshots map[string]*CommerceLifecycleSnapshotQuery
+	withNamedLifecycleRuns      map[string]*LifecycleRunQuery
 	// intermediate query (i.e. traversal path).
 	sql  *sql.Selector
 	path func(context.Context) (*sql.Selector, error)
@@ -232,28 +229,6 @@ func (_q *ActivityGenerationConfigQuery) QueryLifecycleSnapshots() *CommerceLife
 			sqlgraph.From(activitygenerationconfig.Table, activitygenerationconfig.FieldID, selector),
 			sqlgraph.To(commercelifecyclesnapshot.Table, commercelifecyclesnapshot.FieldID),
 			sqlgraph.Edge(sqlgraph.O2M, true, activitygenerationconfig.LifecycleSnapshotsTable, activitygenerationconfig.LifecycleSnapshotsColumn),
-		)
-		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
-		return fromU, nil
-	}
-	return query
-}
-
-// QueryLifecycleTransitions chains the current query on the "lifecycle_transitions" edge.
-func (_q *ActivityGenerationConfigQuery) QueryLifecycleTransitions() *CommerceLifecycleTransitionQuery {
-	query := (&CommerceLifecycleTransitionClient{config: _q.config}).Query()
-	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
-		if err := _q.prepareQuery(ctx); err != nil {
-			return nil, err
-		}
-		selector := _q.sqlQuery(ctx)
-		if err := selector.Err(); err != nil {
-			return nil, err
-		}
-		step := sqlgraph.NewStep(
-			sqlgraph.From(activitygenerationconfig.Table, activitygenerationconfig.FieldID, selector),
-			sqlgraph.To(commercelifecycletransition.Table, commercelifecycletransition.FieldID),
-			sqlgraph.Edge(sqlgraph.O2M, true, activitygenerationconfig.LifecycleTransitionsTable, activitygenerationconfig.LifecycleTransitionsColumn),
 		)
 		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
 		return fromU, nil
@@ -470,20 +445,19 @@ func (_q *ActivityGenerationConfigQuery) Clone() *ActivityGenerationConfigQuery 
 		return nil
 	}
 	return &ActivityGenerationConfigQuery{
-		config:                   _q.config,
-		ctx:                      _q.ctx.Clone(),
-		order:                    append([]activitygenerationconfig.OrderOption{}, _q.order...),
-		inters:                   append([]Interceptor{}, _q.inters...),
-		predicates:               append([]predicate.ActivityGenerationConfig{}, _q.predicates...),
-		withTenant:               _q.withTenant.Clone(),
-		withProject:              _q.withProject.Clone(),
-		withAudience:             _q.withAudience.Clone(),
-		withActivationConfig:     _q.withActivationConfig.Clone(),
-		withEngagementConfig:     _q.withEngagementConfig.Clone(),
-		withResurrectionConfig:   _q.withResurrectionConfig.Clone(),
-		withLifecycleSnapshots:   _q.withLifecycleSnapshots.Clone(),
-		withLifecycleTransitions: _q.withLifecycleTransitions.Clone(),
-		withLifecycleRuns:        _q.withLifecycleRuns.Clone(),
+		config:                 _q.config,
+		ctx:                    _q.ctx.Clone(),
+		order:                  append([]activitygenerationconfig.OrderOption{}, _q.order...),
+		inters:                 append([]Interceptor{}, _q.inters...),
+		predicates:             append([]predicate.ActivityGenerationConfig{}, _q.predicates...),
+		withTenant:             _q.withTenant.Clone(),
+		withProject:            _q.withProject.Clone(),
+		withAudience:           _q.withAudience.Clone(),
+		withActivationConfig:   _q.withActivationConfig.Clone(),
+		withEngagementConfig:   _q.withEngagementConfig.Clone(),
+		withResurrectionConfig: _q.withResurrectionConfig.Clone(),
+		withLifecycleSnapshots: _q.withLifecycleSnapshots.Clone(),
+		withLifecycleRuns:      _q.withLifecycleRuns.Clone(),
 		// clone intermediate query.
 		sql:       _q.sql.Clone(),
 		path:      _q.path,
@@ -565,17 +539,6 @@ func (_q *ActivityGenerationConfigQuery) WithLifecycleSnapshots(opts ...func(*Co
 		opt(query)
 	}
 	_q.withLifecycleSnapshots = query
-	return _q
-}
-
-// WithLifecycleTransitions tells the query-builder to eager-load the nodes that are connected to
-// the "lifecycle_transitions" edge. The optional arguments are used to configure the query builder of the edge.
-func (_q *ActivityGenerationConfigQuery) WithLifecycleTransitions(opts ...func(*CommerceLifecycleTransitionQuery)) *ActivityGenerationConfigQuery {
-	query := (&CommerceLifecycleTransitionClient{config: _q.config}).Query()
-	for _, opt := range opts {
-		opt(query)
-	}
-	_q.withLifecycleTransitions = query
 	return _q
 }
 
@@ -674,7 +637,7 @@ func (_q *ActivityGenerationConfigQuery) sqlAll(ctx context.Context, hooks ...qu
 	var (
 		nodes       = []*ActivityGenerationConfig{}
 		_spec       = _q.querySpec()
-		loadedTypes = [9]bool{
+		loadedTypes = [8]bool{
 			_q.withTenant != nil,
 			_q.withProject != nil,
 			_q.withAudience != nil,
@@ -682,7 +645,6 @@ func (_q *ActivityGenerationConfigQuery) sqlAll(ctx context.Context, hooks ...qu
 			_q.withEngagementConfig != nil,
 			_q.withResurrectionConfig != nil,
 			_q.withLifecycleSnapshots != nil,
-			_q.withLifecycleTransitions != nil,
 			_q.withLifecycleRuns != nil,
 		}
 	)
@@ -752,15 +714,6 @@ func (_q *ActivityGenerationConfigQuery) sqlAll(ctx context.Context, hooks ...qu
 			return nil, err
 		}
 	}
-	if query := _q.withLifecycleTransitions; query != nil {
-		if err := _q.loadLifecycleTransitions(ctx, query, nodes,
-			func(n *ActivityGenerationConfig) { n.Edges.LifecycleTransitions = []*CommerceLifecycleTransition{} },
-			func(n *ActivityGenerationConfig, e *CommerceLifecycleTransition) {
-				n.Edges.LifecycleTransitions = append(n.Edges.LifecycleTransitions, e)
-			}); err != nil {
-			return nil, err
-		}
-	}
 	if query := _q.withLifecycleRuns; query != nil {
 		if err := _q.loadLifecycleRuns(ctx, query, nodes,
 			func(n *ActivityGenerationConfig) { n.Edges.LifecycleRuns = []*LifecycleRun{} },
@@ -775,15 +728,6 @@ func (_q *ActivityGenerationConfigQuery) sqlAll(ctx context.Context, hooks ...qu
 			func(n *ActivityGenerationConfig) { n.appendNamedLifecycleSnapshots(name) },
 			func(n *ActivityGenerationConfig, e *CommerceLifecycleSnapshot) {
 				n.appendNamedLifecycleSnapshots(name, e)
-			}); err != nil {
-			return nil, err
-		}
-	}
-	for name, query := range _q.withNamedLifecycleTransitions {
-		if err := _q.loadLifecycleTransitions(ctx, query, nodes,
-			func(n *ActivityGenerationConfig) { n.appendNamedLifecycleTransitions(name) },
-			func(n *ActivityGenerationConfig, e *CommerceLifecycleTransition) {
-				n.appendNamedLifecycleTransitions(name, e)
 			}); err != nil {
 			return nil, err
 		}
@@ -1004,36 +948,6 @@ func (_q *ActivityGenerationConfigQuery) loadLifecycleSnapshots(ctx context.Cont
 	}
 	return nil
 }
-func (_q *ActivityGenerationConfigQuery) loadLifecycleTransitions(ctx context.Context, query *CommerceLifecycleTransitionQuery, nodes []*ActivityGenerationConfig, init func(*ActivityGenerationConfig), assign func(*ActivityGenerationConfig, *CommerceLifecycleTransition)) error {
-	fks := make([]driver.Value, 0, len(nodes))
-	nodeids := make(map[uuid.UUID]*ActivityGenerationConfig)
-	for i := range nodes {
-		fks = append(fks, nodes[i].ID)
-		nodeids[nodes[i].ID] = nodes[i]
-		if init != nil {
-			init(nodes[i])
-		}
-	}
-	if len(query.ctx.Fields) > 0 {
-		query.ctx.AppendFieldOnce(commercelifecycletransition.FieldActivityGenerationConfigID)
-	}
-	query.Where(predicate.CommerceLifecycleTransition(func(s *sql.Selector) {
-		s.Where(sql.InValues(s.C(activitygenerationconfig.LifecycleTransitionsColumn), fks...))
-	}))
-	neighbors, err := query.All(ctx)
-	if err != nil {
-		return err
-	}
-	for _, n := range neighbors {
-		fk := n.ActivityGenerationConfigID
-		node, ok := nodeids[fk]
-		if !ok {
-			return fmt.Errorf(`unexpected referenced foreign-key "activity_generation_config_id" returned %v for node %v`, fk, n.ID)
-		}
-		assign(node, n)
-	}
-	return nil
-}
 func (_q *ActivityGenerationConfigQuery) loadLifecycleRuns(ctx context.Context, query *LifecycleRunQuery, nodes []*ActivityGenerationConfig, init func(*ActivityGenerationConfig), assign func(*ActivityGenerationConfig, *LifecycleRun)) error {
 	fks := make([]driver.Value, 0, len(nodes))
 	nodeids := make(map[uuid.UUID]*ActivityGenerationConfig)
@@ -1204,20 +1118,6 @@ func (_q *ActivityGenerationConfigQuery) WithNamedLifecycleSnapshots(name string
 		_q.withNamedLifecycleSnapshots = make(map[string]*CommerceLifecycleSnapshotQuery)
 	}
 	_q.withNamedLifecycleSnapshots[name] = query
-	return _q
-}
-
-// WithNamedLifecycleTransitions tells the query-builder to eager-load the nodes that are connected to the "lifecycle_transitions"
-// edge with the given name. The optional arguments are used to configure the query builder of the edge.
-func (_q *ActivityGenerationConfigQuery) WithNamedLifecycleTransitions(name string, opts ...func(*CommerceLifecycleTransitionQuery)) *ActivityGenerationConfigQuery {
-	query := (&CommerceLifecycleTransitionClient{config: _q.config}).Query()
-	for _, opt := range opts {
-		opt(query)
-	}
-	if _q.withNamedLifecycleTransitions == nil {
-		_q.withNamedLifecycleTransitions = make(map[string]*CommerceLifecycleTransitionQuery)
-	}
-	_q.withNamedLifecycleTransitions[name] = query
 	return _q
 }
 

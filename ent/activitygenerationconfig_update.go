@@ -16,7 +16,6 @@ import (
 	"github.com/reten-io/reten/ent/activitygenerationconfig"
 	"github.com/reten-io/reten/ent/audience"
 	"github.com/reten-io/reten/ent/commercelifecyclesnapshot"
-	"github.com/reten-io/reten/ent/commercelifecycletransition"
 	"github.com/reten-io/reten/ent/engagementconfig"
 	"github.com/reten-io/reten/ent/lifecyclerun"
 	"github.com/reten-io/reten/ent/predicate"
@@ -234,21 +233,6 @@ func (_u *ActivityGenerationConfigUpdate) AddLifecycleSnapshots(v ...*CommerceLi
 	return _u.AddLifecycleSnapshotIDs(ids...)
 }
 
-// AddLifecycleTransitionIDs adds the "lifecycle_transitions" edge to the CommerceLifecycleTransition entity by IDs.
-func (_u *ActivityGenerationConfigUpdate) AddLifecycleTransitionIDs(ids ...uuid.UUID) *ActivityGenerationConfigUpdate {
-	_u.mutation.AddLifecycleTransitionIDs(ids...)
-	return _u
-}
-
-// AddLifecycleTransitions adds the "lifecycle_transitions" edges to the CommerceLifecycleTransition entity.
-func (_u *ActivityGenerationConfigUpdate) AddLifecycleTransitions(v ...*CommerceLifecycleTransition) *ActivityGenerationConfigUpdate {
-	ids := make([]uuid.UUID, len(v))
-	for i := range v {
-		ids[i] = v[i].ID
-	}
-	return _u.AddLifecycleTransitionIDs(ids...)
-}
-
 // AddLifecycleRunIDs adds the "lifecycle_runs" edge to the LifecycleRun entity by IDs.
 func (_u *ActivityGenerationConfigUpdate) AddLifecycleRunIDs(ids ...uuid.UUID) *ActivityGenerationConfigUpdate {
 	_u.mutation.AddLifecycleRunIDs(ids...)
@@ -312,27 +296,6 @@ func (_u *ActivityGenerationConfigUpdate) RemoveLifecycleSnapshots(v ...*Commerc
 		ids[i] = v[i].ID
 	}
 	return _u.RemoveLifecycleSnapshotIDs(ids...)
-}
-
-// ClearLifecycleTransitions clears all "lifecycle_transitions" edges to the CommerceLifecycleTransition entity.
-func (_u *ActivityGenerationConfigUpdate) ClearLifecycleTransitions() *ActivityGenerationConfigUpdate {
-	_u.mutation.ClearLifecycleTransitions()
-	return _u
-}
-
-// RemoveLifecycleTransitionIDs removes the "lifecycle_transitions" edge to CommerceLifecycleTransition entities by IDs.
-func (_u *ActivityGenerationConfigUpdate) RemoveLifecycleTransitionIDs(ids ...uuid.UUID) *ActivityGenerationConfigUpdate {
-	_u.mutation.RemoveLifecycleTransitionIDs(ids...)
-	return _u
-}
-
-// RemoveLifecycleTransitions removes "lifecycle_transitions" edges to CommerceLifecycleTransition entities.
-func (_u *ActivityGenerationConfigUpdate) RemoveLifecycleTransitions(v ...*CommerceLifecycleTransition) *ActivityGenerationConfigUpdate {
-	ids := make([]uuid.UUID, len(v))
-	for i := range v {
-		ids[i] = v[i].ID
-	}
-	return _u.RemoveLifecycleTransitionIDs(ids...)
 }
 
 // ClearLifecycleRuns clears all "lifecycle_runs" edges to the LifecycleRun entity.
@@ -628,51 +591,6 @@ func (_u *ActivityGenerationConfigUpdate) sqlSave(ctx context.Context) (_node in
 		}
 		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
-	if _u.mutation.LifecycleTransitionsCleared() {
-		edge := &sqlgraph.EdgeSpec{
-			Rel:     sqlgraph.O2M,
-			Inverse: true,
-			Table:   activitygenerationconfig.LifecycleTransitionsTable,
-			Columns: []string{activitygenerationconfig.LifecycleTransitionsColumn},
-			Bidi:    false,
-			Target: &sqlgraph.EdgeTarget{
-				IDSpec: sqlgraph.NewFieldSpec(commercelifecycletransition.FieldID, field.TypeUUID),
-			},
-		}
-		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
-	}
-	if nodes := _u.mutation.RemovedLifecycleTransitionsIDs(); len(nodes) > 0 && !_u.mutation.LifecycleTransitionsCleared() {
-		edge := &sqlgraph.EdgeSpec{
-			Rel:     sqlgraph.O2M,
-			Inverse: true,
-			Table:   activitygenerationconfig.LifecycleTransitionsTable,
-			Columns: []string{activitygenerationconfig.LifecycleTransitionsColumn},
-			Bidi:    false,
-			Target: &sqlgraph.EdgeTarget{
-				IDSpec: sqlgraph.NewFieldSpec(commercelifecycletransition.FieldID, field.TypeUUID),
-			},
-		}
-		for _, k := range nodes {
-			edge.Target.Nodes = append(edge.Target.Nodes, k)
-		}
-		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
-	}
-	if nodes := _u.mutation.LifecycleTransitionsIDs(); len(nodes) > 0 {
-		edge := &sqlgraph.EdgeSpec{
-			Rel:     sqlgraph.O2M,
-			Inverse: true,
-			Table:   activitygenerationconfig.LifecycleTransitionsTable,
-			Columns: []string{activitygenerationconfig.LifecycleTransitionsColumn},
-			Bidi:    false,
-			Target: &sqlgraph.EdgeTarget{
-				IDSpec: sqlgraph.NewFieldSpec(commercelifecycletransition.FieldID, field.TypeUUID),
-			},
-		}
-		for _, k := range nodes {
-			edge.Target.Nodes = append(edge.Target.Nodes, k)
-		}
-		_spec.Edges.Add = append(_spec.Edges.Add, edge)
-	}
 	if _u.mutation.LifecycleRunsCleared() {
 		edge := &sqlgraph.EdgeSpec{
 			Rel:     sqlgraph.O2M,
@@ -937,21 +855,6 @@ func (_u *ActivityGenerationConfigUpdateOne) AddLifecycleSnapshots(v ...*Commerc
 	return _u.AddLifecycleSnapshotIDs(ids...)
 }
 
-// AddLifecycleTransitionIDs adds the "lifecycle_transitions" edge to the CommerceLifecycleTransition entity by IDs.
-func (_u *ActivityGenerationConfigUpdateOne) AddLifecycleTransitionIDs(ids ...uuid.UUID) *ActivityGenerationConfigUpdateOne {
-	_u.mutation.AddLifecycleTransitionIDs(ids...)
-	return _u
-}
-
-// AddLifecycleTransitions adds the "lifecycle_transitions" edges to the CommerceLifecycleTransition entity.
-func (_u *ActivityGenerationConfigUpdateOne) AddLifecycleTransitions(v ...*CommerceLifecycleTransition) *ActivityGenerationConfigUpdateOne {
-	ids := make([]uuid.UUID, len(v))
-	for i := range v {
-		ids[i] = v[i].ID
-	}
-	return _u.AddLifecycleTransitionIDs(ids...)
-}
-
 // AddLifecycleRunIDs adds the "lifecycle_runs" edge to the LifecycleRun entity by IDs.
 func (_u *ActivityGenerationConfigUpdateOne) AddLifecycleRunIDs(ids ...uuid.UUID) *ActivityGenerationConfigUpdateOne {
 	_u.mutation.AddLifecycleRunIDs(ids...)
@@ -1015,27 +918,6 @@ func (_u *ActivityGenerationConfigUpdateOne) RemoveLifecycleSnapshots(v ...*Comm
 		ids[i] = v[i].ID
 	}
 	return _u.RemoveLifecycleSnapshotIDs(ids...)
-}
-
-// ClearLifecycleTransitions clears all "lifecycle_transitions" edges to the CommerceLifecycleTransition entity.
-func (_u *ActivityGenerationConfigUpdateOne) ClearLifecycleTransitions() *ActivityGenerationConfigUpdateOne {
-	_u.mutation.ClearLifecycleTransitions()
-	return _u
-}
-
-// RemoveLifecycleTransitionIDs removes the "lifecycle_transitions" edge to CommerceLifecycleTransition entities by IDs.
-func (_u *ActivityGenerationConfigUpdateOne) RemoveLifecycleTransitionIDs(ids ...uuid.UUID) *ActivityGenerationConfigUpdateOne {
-	_u.mutation.RemoveLifecycleTransitionIDs(ids...)
-	return _u
-}
-
-// RemoveLifecycleTransitions removes "lifecycle_transitions" edges to CommerceLifecycleTransition entities.
-func (_u *ActivityGenerationConfigUpdateOne) RemoveLifecycleTransitions(v ...*CommerceLifecycleTransition) *ActivityGenerationConfigUpdateOne {
-	ids := make([]uuid.UUID, len(v))
-	for i := range v {
-		ids[i] = v[i].ID
-	}
-	return _u.RemoveLifecycleTransitionIDs(ids...)
 }
 
 // ClearLifecycleRuns clears all "lifecycle_runs" edges to the LifecycleRun entity.
@@ -1354,51 +1236,6 @@ func (_u *ActivityGenerationConfigUpdateOne) sqlSave(ctx context.Context) (_node
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(commercelifecyclesnapshot.FieldID, field.TypeUUID),
-			},
-		}
-		for _, k := range nodes {
-			edge.Target.Nodes = append(edge.Target.Nodes, k)
-		}
-		_spec.Edges.Add = append(_spec.Edges.Add, edge)
-	}
-	if _u.mutation.LifecycleTransitionsCleared() {
-		edge := &sqlgraph.EdgeSpec{
-			Rel:     sqlgraph.O2M,
-			Inverse: true,
-			Table:   activitygenerationconfig.LifecycleTransitionsTable,
-			Columns: []string{activitygenerationconfig.LifecycleTransitionsColumn},
-			Bidi:    false,
-			Target: &sqlgraph.EdgeTarget{
-				IDSpec: sqlgraph.NewFieldSpec(commercelifecycletransition.FieldID, field.TypeUUID),
-			},
-		}
-		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
-	}
-	if nodes := _u.mutation.RemovedLifecycleTransitionsIDs(); len(nodes) > 0 && !_u.mutation.LifecycleTransitionsCleared() {
-		edge := &sqlgraph.EdgeSpec{
-			Rel:     sqlgraph.O2M,
-			Inverse: true,
-			Table:   activitygenerationconfig.LifecycleTransitionsTable,
-			Columns: []string{activitygenerationconfig.LifecycleTransitionsColumn},
-			Bidi:    false,
-			Target: &sqlgraph.EdgeTarget{
-				IDSpec: sqlgraph.NewFieldSpec(commercelifecycletransition.FieldID, field.TypeUUID),
-			},
-		}
-		for _, k := range nodes {
-			edge.Target.Nodes = append(edge.Target.Nodes, k)
-		}
-		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
-	}
-	if nodes := _u.mutation.LifecycleTransitionsIDs(); len(nodes) > 0 {
-		edge := &sqlgraph.EdgeSpec{
-			Rel:     sqlgraph.O2M,
-			Inverse: true,
-			Table:   activitygenerationconfig.LifecycleTransitionsTable,
-			Columns: []string{activitygenerationconfig.LifecycleTransitionsColumn},
-			Bidi:    false,
-			Target: &sqlgraph.EdgeTarget{
-				IDSpec: sqlgraph.NewFieldSpec(commercelifecycletransition.FieldID, field.TypeUUID),
 			},
 		}
 		for _, k := range nodes {

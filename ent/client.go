@@ -1849,22 +1849,6 @@ func (c *ActivityGenerationConfigClient) QueryLifecycleSnapshots(_m *ActivityGen
 	return query
 }
 
-// QueryLifecycleTransitions queries the lifecycle_transitions edge of a ActivityGenerationConfig.
-func (c *ActivityGenerationConfigClient) QueryLifecycleTransitions(_m *ActivityGenerationConfig) *CommerceLifecycleTransitionQuery {
-	query := (&CommerceLifecycleTransitionClient{config: c.config}).Query()
-	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
-		id := _m.ID
-		step := sqlgraph.NewStep(
-			sqlgraph.From(activitygenerationconfig.Table, activitygenerationconfig.FieldID, id),
-			sqlgraph.To(commercelifecycletransition.Table, commercelifecycletransition.FieldID),
-			sqlgraph.Edge(sqlgraph.O2M, true, activitygenerationconfig.LifecycleTransitionsTable, activitygenerationconfig.LifecycleTransitionsColumn),
-		)
-		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
-		return fromV, nil
-	}
-	return query
-}
-
 // QueryLifecycleRuns queries the lifecycle_runs edge of a ActivityGenerationConfig.
 func (c *ActivityGenerationConfigClient) QueryLifecycleRuns(_m *ActivityGenerationConfig) *LifecycleRunQuery {
 	query := (&LifecycleRunClient{config: c.config}).Query()
@@ -3751,22 +3735,6 @@ func (c *CommerceClient) QueryActivities(_m *Commerce) *ActivityQuery {
 	return query
 }
 
-// QueryLifecycleTransitions queries the lifecycle_transitions edge of a Commerce.
-func (c *CommerceClient) QueryLifecycleTransitions(_m *Commerce) *CommerceLifecycleTransitionQuery {
-	query := (&CommerceLifecycleTransitionClient{config: c.config}).Query()
-	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
-		id := _m.ID
-		step := sqlgraph.NewStep(
-			sqlgraph.From(commerce.Table, commerce.FieldID, id),
-			sqlgraph.To(commercelifecycletransition.Table, commercelifecycletransition.FieldID),
-			sqlgraph.Edge(sqlgraph.O2M, true, commerce.LifecycleTransitionsTable, commerce.LifecycleTransitionsColumn),
-		)
-		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
-		return fromV, nil
-	}
-	return query
-}
-
 // Hooks returns the client hooks.
 func (c *CommerceClient) Hooks() []Hook {
 	hooks := c.hooks.Commerce
@@ -4414,54 +4382,6 @@ func (c *CommerceLifecycleTransitionClient) GetX(ctx context.Context, id uuid.UU
 		panic(err)
 	}
 	return obj
-}
-
-// QueryTenant queries the tenant edge of a CommerceLifecycleTransition.
-func (c *CommerceLifecycleTransitionClient) QueryTenant(_m *CommerceLifecycleTransition) *TenantQuery {
-	query := (&TenantClient{config: c.config}).Query()
-	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
-		id := _m.ID
-		step := sqlgraph.NewStep(
-			sqlgraph.From(commercelifecycletransition.Table, commercelifecycletransition.FieldID, id),
-			sqlgraph.To(tenant.Table, tenant.FieldID),
-			sqlgraph.Edge(sqlgraph.M2O, false, commercelifecycletransition.TenantTable, commercelifecycletransition.TenantColumn),
-		)
-		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
-		return fromV, nil
-	}
-	return query
-}
-
-// QueryCommerce queries the commerce edge of a CommerceLifecycleTransition.
-func (c *CommerceLifecycleTransitionClient) QueryCommerce(_m *CommerceLifecycleTransition) *CommerceQuery {
-	query := (&CommerceClient{config: c.config}).Query()
-	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
-		id := _m.ID
-		step := sqlgraph.NewStep(
-			sqlgraph.From(commercelifecycletransition.Table, commercelifecycletransition.FieldID, id),
-			sqlgraph.To(commerce.Table, commerce.FieldID),
-			sqlgraph.Edge(sqlgraph.M2O, false, commercelifecycletransition.CommerceTable, commercelifecycletransition.CommerceColumn),
-		)
-		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
-		return fromV, nil
-	}
-	return query
-}
-
-// QueryActivityGenerationConfig queries the activity_generation_config edge of a CommerceLifecycleTransition.
-func (c *CommerceLifecycleTransitionClient) QueryActivityGenerationConfig(_m *CommerceLifecycleTransition) *ActivityGenerationConfigQuery {
-	query := (&ActivityGenerationConfigClient{config: c.config}).Query()
-	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
-		id := _m.ID
-		step := sqlgraph.NewStep(
-			sqlgraph.From(commercelifecycletransition.Table, commercelifecycletransition.FieldID, id),
-			sqlgraph.To(activitygenerationconfig.Table, activitygenerationconfig.FieldID),
-			sqlgraph.Edge(sqlgraph.M2O, false, commercelifecycletransition.ActivityGenerationConfigTable, commercelifecycletransition.ActivityGenerationConfigColumn),
-		)
-		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
-		return fromV, nil
-	}
-	return query
 }
 
 // Hooks returns the client hooks.

@@ -59,19 +59,16 @@ type CommerceEdges struct {
 	LifecycleSnapshots []*CommerceLifecycleSnapshot `json:"lifecycle_snapshots,omitempty"`
 	// The activities generated for the commerce.
 	Activities []*Activity `json:"activities,omitempty"`
-	// The changes of the commerce's retention state under every AGC, oldest first.
-	LifecycleTransitions []*CommerceLifecycleTransition `json:"lifecycle_transitions,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.
-	loadedTypes [6]bool
+	loadedTypes [5]bool
 	// totalCount holds the count of the edges above.
 	totalCount [4]map[string]int
 
-	namedAddresses            map[string][]*CommerceAddress
-	namedUsers                map[string][]*CommerceUser
-	namedLifecycleSnapshots   map[string][]*CommerceLifecycleSnapshot
-	namedActivities           map[string][]*Activity
-	namedLifecycleTransitions map[string][]*CommerceLifecycleTransition
+	namedAddresses          map[string][]*CommerceAddress
+	namedUsers              map[string][]*CommerceUser
+	namedLifecycleSnapshots map[string][]*CommerceLifecycleSnapshot
+	namedActivities         map[string][]*Activity
 }
 
 // TenantOrErr returns the Tenant value or an error if the edge
@@ -119,15 +116,6 @@ func (e CommerceEdges) ActivitiesOrErr() ([]*Activity, error) {
 		return e.Activities, nil
 	}
 	return nil, &NotLoadedError{edge: "activities"}
-}
-
-// LifecycleTransitionsOrErr returns the LifecycleTransitions value or an error if the edge
-// was not loaded in eager-loading.
-func (e CommerceEdges) LifecycleTransitionsOrErr() ([]*CommerceLifecycleTransition, error) {
-	if e.loadedTypes[5] {
-		return e.LifecycleTransitions, nil
-	}
-	return nil, &NotLoadedError{edge: "lifecycle_transitions"}
 }
 
 // scanValues returns the types for scanning values from sql.Rows.
@@ -266,11 +254,6 @@ func (_m *Commerce) QueryLifecycleSnapshots() *CommerceLifecycleSnapshotQuery {
 // QueryActivities queries the "activities" edge of the Commerce entity.
 func (_m *Commerce) QueryActivities() *ActivityQuery {
 	return NewCommerceClient(_m.config).QueryActivities(_m)
-}
-
-// QueryLifecycleTransitions queries the "lifecycle_transitions" edge of the Commerce entity.
-func (_m *Commerce) QueryLifecycleTransitions() *CommerceLifecycleTransitionQuery {
-	return NewCommerceClient(_m.config).QueryLifecycleTransitions(_m)
 }
 
 // Update returns a builder for updating this Commerce.
@@ -426,30 +409,6 @@ func (_m *Commerce) appendNamedActivities(name string, edges ...*Activity) {
 		_m.Edges.namedActivities[name] = []*Activity{}
 	} else {
 		_m.Edges.namedActivities[name] = append(_m.Edges.namedActivities[name], edges...)
-	}
-}
-
-// NamedLifecycleTransitions returns the LifecycleTransitions named value or an error if the edge was not
-// loaded in eager-loading with this name.
-func (_m *Commerce) NamedLifecycleTransitions(name string) ([]*CommerceLifecycleTransition, error) {
-	if _m.Edges.namedLifecycleTransitions == nil {
-		return nil, &NotLoadedError{edge: name}
-	}
-	nodes, ok := _m.Edges.namedLifecycleTransitions[name]
-	if !ok {
-		return nil, &NotLoadedError{edge: name}
-	}
-	return nodes, nil
-}
-
-func (_m *Commerce) appendNamedLifecycleTransitions(name string, edges ...*CommerceLifecycleTransition) {
-	if _m.Edges.namedLifecycleTransitions == nil {
-		_m.Edges.namedLifecycleTransitions = make(map[string][]*CommerceLifecycleTransition)
-	}
-	if len(edges) == 0 {
-		_m.Edges.namedLifecycleTransitions[name] = []*CommerceLifecycleTransition{}
-	} else {
-		_m.Edges.namedLifecycleTransitions[name] = append(_m.Edges.namedLifecycleTransitions[name], edges...)
 	}
 }
 

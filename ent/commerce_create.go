@@ -17,7 +17,6 @@ import (
 	"github.com/reten-io/reten/ent/commerce"
 	"github.com/reten-io/reten/ent/commerceaddress"
 	"github.com/reten-io/reten/ent/commercelifecyclesnapshot"
-	"github.com/reten-io/reten/ent/commercelifecycletransition"
 	"github.com/reten-io/reten/ent/commerceuser"
 	"github.com/reten-io/reten/ent/tenant"
 )
@@ -223,21 +222,6 @@ func (_c *CommerceCreate) AddActivities(v ...*Activity) *CommerceCreate {
 		ids[i] = v[i].ID
 	}
 	return _c.AddActivityIDs(ids...)
-}
-
-// AddLifecycleTransitionIDs adds the "lifecycle_transitions" edge to the CommerceLifecycleTransition entity by IDs.
-func (_c *CommerceCreate) AddLifecycleTransitionIDs(ids ...uuid.UUID) *CommerceCreate {
-	_c.mutation.AddLifecycleTransitionIDs(ids...)
-	return _c
-}
-
-// AddLifecycleTransitions adds the "lifecycle_transitions" edges to the CommerceLifecycleTransition entity.
-func (_c *CommerceCreate) AddLifecycleTransitions(v ...*CommerceLifecycleTransition) *CommerceCreate {
-	ids := make([]uuid.UUID, len(v))
-	for i := range v {
-		ids[i] = v[i].ID
-	}
-	return _c.AddLifecycleTransitionIDs(ids...)
 }
 
 // Mutation returns the CommerceMutation object of the builder.
@@ -476,22 +460,6 @@ func (_c *CommerceCreate) createSpec() (*Commerce, *sqlgraph.CreateSpec) {
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(activity.FieldID, field.TypeUUID),
-			},
-		}
-		for _, k := range nodes {
-			edge.Target.Nodes = append(edge.Target.Nodes, k)
-		}
-		_spec.Edges = append(_spec.Edges, edge)
-	}
-	if nodes := _c.mutation.LifecycleTransitionsIDs(); len(nodes) > 0 {
-		edge := &sqlgraph.EdgeSpec{
-			Rel:     sqlgraph.O2M,
-			Inverse: true,
-			Table:   commerce.LifecycleTransitionsTable,
-			Columns: []string{commerce.LifecycleTransitionsColumn},
-			Bidi:    false,
-			Target: &sqlgraph.EdgeTarget{
-				IDSpec: sqlgraph.NewFieldSpec(commercelifecycletransition.FieldID, field.TypeUUID),
 			},
 		}
 		for _, k := range nodes {

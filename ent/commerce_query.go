@@ -19,7 +19,6 @@ import (
 	"github.com/reten-io/reten/ent/commerce"
 	"github.com/reten-io/reten/ent/commerceaddress"
 	"github.com/reten-io/reten/ent/commercelifecyclesnapshot"
-	"github.com/reten-io/reten/ent/commercelifecycletransition"
 	"github.com/reten-io/reten/ent/commerceuser"
 	"github.com/reten-io/reten/ent/predicate"
 	"github.com/reten-io/reten/ent/tenant"
@@ -28,23 +27,21 @@ import (
 // CommerceQuery is the builder for querying Commerce entities.
 type CommerceQuery struct {
 	config
-	ctx                           *QueryContext
-	order                         []commerce.OrderOption
-	inters                        []Interceptor
-	predicates                    []predicate.Commerce
-	withTenant                    *TenantQuery
-	withAddresses                 *CommerceAddressQuery
-	withUsers                     *CommerceUserQuery
-	withLifecycleSnapshots        *CommerceLifecycleSnapshotQuery
-	withActivities                *ActivityQuery
-	withLifecycleTransitions      *CommerceLifecycleTransitionQuery
-	loadTotal                     []func(context.Context, []*Commerce) error
-	modifiers                     []func(*sql.Selector)
-	withNamedAddresses            map[string]*CommerceAddressQuery
-	withNamedUsers                map[string]*CommerceUserQuery
-	withNamedLifecycleSnapshots   map[string]*CommerceLifecycleSnapshotQuery
-	withNamedActivities           map[string]*ActivityQuery
-	withNamedLifecycleTransitions map[string]*CommerceLifecycleTransitionQuery
+	ctx                         *QueryContext
+	order                       []commerce.OrderOption
+	inters                      []Interceptor
+	predicates                  []predicate.Commerce
+	withTenant                  *TenantQuery
+	withAddresses               *CommerceAddressQuery
+	withUsers                   *CommerceUserQuery
+	withLifecycleSnapshots      *CommerceLifecycleSnapshotQuery
+	withActivities              *ActivityQuery
+	loadTotal                   []func(context.Context, []*Commerce) error
+	modifiers                   []func(*sql.Selector)
+	withNamedAddresses          map[string]*CommerceAddressQuery
+	withNamedUsers              map[string]*CommerceUserQuery
+	withNamedLifecycleSnapshots map[string]*CommerceLifecycleSnapshotQuery
+	withNamedActivities         map[string]*ActivityQuery
 	// intermediate query (i.e. traversal path).
 	sql  *sql.Selector
 	path func(context.Context) (*sql.Selector, error)
@@ -184,28 +181,6 @@ func (_q *CommerceQuery) QueryActivities() *ActivityQuery {
 			sqlgraph.From(commerce.Table, commerce.FieldID, selector),
 			sqlgraph.To(activity.Table, activity.FieldID),
 			sqlgraph.Edge(sqlgraph.O2M, true, commerce.ActivitiesTable, commerce.ActivitiesColumn),
-		)
-		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
-		return fromU, nil
-	}
-	return query
-}
-
-// QueryLifecycleTransitions chains the current query on the "lifecycle_transitions" edge.
-func (_q *CommerceQuery) QueryLifecycleTransitions() *CommerceLifecycleTransitionQuery {
-	query := (&CommerceLifecycleTransitionClient{config: _q.config}).Query()
-	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
-		if err := _q.prepareQuery(ctx); err != nil {
-			return nil, err
-		}
-		selector := _q.sqlQuery(ctx)
-		if err := selector.Err(); err != nil {
-			return nil, err
-		}
-		step := sqlgraph.NewStep(
-			sqlgraph.From(commerce.Table, commerce.FieldID, selector),
-			sqlgraph.To(commercelifecycletransition.Table, commercelifecycletransition.FieldID),
-			sqlgraph.Edge(sqlgraph.O2M, true, commerce.LifecycleTransitionsTable, commerce.LifecycleTransitionsColumn),
 		)
 		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
 		return fromU, nil
@@ -400,17 +375,16 @@ func (_q *CommerceQuery) Clone() *CommerceQuery {
 		return nil
 	}
 	return &CommerceQuery{
-		config:                   _q.config,
-		ctx:                      _q.ctx.Clone(),
-		order:                    append([]commerce.OrderOption{}, _q.order...),
-		inters:                   append([]Interceptor{}, _q.inters...),
-		predicates:               append([]predicate.Commerce{}, _q.predicates...),
-		withTenant:               _q.withTenant.Clone(),
-		withAddresses:            _q.withAddresses.Clone(),
-		withUsers:                _q.withUsers.Clone(),
-		withLifecycleSnapshots:   _q.withLifecycleSnapshots.Clone(),
-		withActivities:           _q.withActivities.Clone(),
-		withLifecycleTransitions: _q.withLifecycleTransitions.Clone(),
+		config:                 _q.config,
+		ctx:                    _q.ctx.Clone(),
+		order:                  append([]commerce.OrderOption{}, _q.order...),
+		inters:                 append([]Interceptor{}, _q.inters...),
+		predicates:             append([]predicate.Commerce{}, _q.predicates...),
+		withTenant:             _q.withTenant.Clone(),
+		withAddresses:          _q.withAddresses.Clone(),
+		withUsers:              _q.withUsers.Clone(),
+		withLifecycleSnapshots: _q.withLifecycleSnapshots.Clone(),
+		withActivities:         _q.withActivities.Clone(),
 		// clone intermediate query.
 		sql:       _q.sql.Clone(),
 		path:      _q.path,
@@ -470,17 +444,6 @@ func (_q *CommerceQuery) WithActivities(opts ...func(*ActivityQuery)) *CommerceQ
 		opt(query)
 	}
 	_q.withActivities = query
-	return _q
-}
-
-// WithLifecycleTransitions tells the query-builder to eager-load the nodes that are connected to
-// the "lifecycle_transitions" edge. The optional arguments are used to configure the query builder of the edge.
-func (_q *CommerceQuery) WithLifecycleTransitions(opts ...func(*CommerceLifecycleTransitionQuery)) *CommerceQuery {
-	query := (&CommerceLifecycleTransitionClient{config: _q.config}).Query()
-	for _, opt := range opts {
-		opt(query)
-	}
-	_q.withLifecycleTransitions = query
 	return _q
 }
 
@@ -568,13 +531,12 @@ func (_q *CommerceQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Com
 	var (
 		nodes       = []*Commerce{}
 		_spec       = _q.querySpec()
-		loadedTypes = [6]bool{
+		loadedTypes = [5]bool{
 			_q.withTenant != nil,
 			_q.withAddresses != nil,
 			_q.withUsers != nil,
 			_q.withLifecycleSnapshots != nil,
 			_q.withActivities != nil,
-			_q.withLifecycleTransitions != nil,
 		}
 	)
 	_spec.ScanValues = func(columns []string) ([]any, error) {
@@ -634,15 +596,6 @@ func (_q *CommerceQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Com
 			return nil, err
 		}
 	}
-	if query := _q.withLifecycleTransitions; query != nil {
-		if err := _q.loadLifecycleTransitions(ctx, query, nodes,
-			func(n *Commerce) { n.Edges.LifecycleTransitions = []*CommerceLifecycleTransition{} },
-			func(n *Commerce, e *CommerceLifecycleTransition) {
-				n.Edges.LifecycleTransitions = append(n.Edges.LifecycleTransitions, e)
-			}); err != nil {
-			return nil, err
-		}
-	}
 	for name, query := range _q.withNamedAddresses {
 		if err := _q.loadAddresses(ctx, query, nodes,
 			func(n *Commerce) { n.appendNamedAddresses(name) },
@@ -668,13 +621,6 @@ func (_q *CommerceQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Com
 		if err := _q.loadActivities(ctx, query, nodes,
 			func(n *Commerce) { n.appendNamedActivities(name) },
 			func(n *Commerce, e *Activity) { n.appendNamedActivities(name, e) }); err != nil {
-			return nil, err
-		}
-	}
-	for name, query := range _q.withNamedLifecycleTransitions {
-		if err := _q.loadLifecycleTransitions(ctx, query, nodes,
-			func(n *Commerce) { n.appendNamedLifecycleTransitions(name) },
-			func(n *Commerce, e *CommerceLifecycleTransition) { n.appendNamedLifecycleTransitions(name, e) }); err != nil {
 			return nil, err
 		}
 	}
@@ -820,36 +766,6 @@ func (_q *CommerceQuery) loadActivities(ctx context.Context, query *ActivityQuer
 	}
 	query.Where(predicate.Activity(func(s *sql.Selector) {
 		s.Where(sql.InValues(s.C(commerce.ActivitiesColumn), fks...))
-	}))
-	neighbors, err := query.All(ctx)
-	if err != nil {
-		return err
-	}
-	for _, n := range neighbors {
-		fk := n.CommerceID
-		node, ok := nodeids[fk]
-		if !ok {
-			return fmt.Errorf(`unexpected referenced foreign-key "commerce_id" returned %v for node %v`, fk, n.ID)
-		}
-		assign(node, n)
-	}
-	return nil
-}
-func (_q *CommerceQuery) loadLifecycleTransitions(ctx context.Context, query *CommerceLifecycleTransitionQuery, nodes []*Commerce, init func(*Commerce), assign func(*Commerce, *CommerceLifecycleTransition)) error {
-	fks := make([]driver.Value, 0, len(nodes))
-	nodeids := make(map[uuid.UUID]*Commerce)
-	for i := range nodes {
-		fks = append(fks, nodes[i].ID)
-		nodeids[nodes[i].ID] = nodes[i]
-		if init != nil {
-			init(nodes[i])
-		}
-	}
-	if len(query.ctx.Fields) > 0 {
-		query.ctx.AppendFieldOnce(commercelifecycletransition.FieldCommerceID)
-	}
-	query.Where(predicate.CommerceLifecycleTransition(func(s *sql.Selector) {
-		s.Where(sql.InValues(s.C(commerce.LifecycleTransitionsColumn), fks...))
 	}))
 	neighbors, err := query.All(ctx)
 	if err != nil {
@@ -1041,20 +957,6 @@ func (_q *CommerceQuery) WithNamedActivities(name string, opts ...func(*Activity
 		_q.withNamedActivities = make(map[string]*ActivityQuery)
 	}
 	_q.withNamedActivities[name] = query
-	return _q
-}
-
-// WithNamedLifecycleTransitions tells the query-builder to eager-load the nodes that are connected to the "lifecycle_transitions"
-// edge with the given name. The optional arguments are used to configure the query builder of the edge.
-func (_q *CommerceQuery) WithNamedLifecycleTransitions(name string, opts ...func(*CommerceLifecycleTransitionQuery)) *CommerceQuery {
-	query := (&CommerceLifecycleTransitionClient{config: _q.config}).Query()
-	for _, opt := range opts {
-		opt(query)
-	}
-	if _q.withNamedLifecycleTransitions == nil {
-		_q.withNamedLifecycleTransitions = make(map[string]*CommerceLifecycleTransitionQuery)
-	}
-	_q.withNamedLifecycleTransitions[name] = query
 	return _q
 }
 

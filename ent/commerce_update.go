@@ -16,7 +16,6 @@ import (
 	"github.com/reten-io/reten/ent/commerce"
 	"github.com/reten-io/reten/ent/commerceaddress"
 	"github.com/reten-io/reten/ent/commercelifecyclesnapshot"
-	"github.com/reten-io/reten/ent/commercelifecycletransition"
 	"github.com/reten-io/reten/ent/commerceuser"
 	"github.com/reten-io/reten/ent/predicate"
 )
@@ -221,21 +220,6 @@ func (_u *CommerceUpdate) AddActivities(v ...*Activity) *CommerceUpdate {
 	return _u.AddActivityIDs(ids...)
 }
 
-// AddLifecycleTransitionIDs adds the "lifecycle_transitions" edge to the CommerceLifecycleTransition entity by IDs.
-func (_u *CommerceUpdate) AddLifecycleTransitionIDs(ids ...uuid.UUID) *CommerceUpdate {
-	_u.mutation.AddLifecycleTransitionIDs(ids...)
-	return _u
-}
-
-// AddLifecycleTransitions adds the "lifecycle_transitions" edges to the CommerceLifecycleTransition entity.
-func (_u *CommerceUpdate) AddLifecycleTransitions(v ...*CommerceLifecycleTransition) *CommerceUpdate {
-	ids := make([]uuid.UUID, len(v))
-	for i := range v {
-		ids[i] = v[i].ID
-	}
-	return _u.AddLifecycleTransitionIDs(ids...)
-}
-
 // Mutation returns the CommerceMutation object of the builder.
 func (_u *CommerceUpdate) Mutation() *CommerceMutation {
 	return _u.mutation
@@ -323,27 +307,6 @@ func (_u *CommerceUpdate) RemoveActivities(v ...*Activity) *CommerceUpdate {
 		ids[i] = v[i].ID
 	}
 	return _u.RemoveActivityIDs(ids...)
-}
-
-// ClearLifecycleTransitions clears all "lifecycle_transitions" edges to the CommerceLifecycleTransition entity.
-func (_u *CommerceUpdate) ClearLifecycleTransitions() *CommerceUpdate {
-	_u.mutation.ClearLifecycleTransitions()
-	return _u
-}
-
-// RemoveLifecycleTransitionIDs removes the "lifecycle_transitions" edge to CommerceLifecycleTransition entities by IDs.
-func (_u *CommerceUpdate) RemoveLifecycleTransitionIDs(ids ...uuid.UUID) *CommerceUpdate {
-	_u.mutation.RemoveLifecycleTransitionIDs(ids...)
-	return _u
-}
-
-// RemoveLifecycleTransitions removes "lifecycle_transitions" edges to CommerceLifecycleTransition entities.
-func (_u *CommerceUpdate) RemoveLifecycleTransitions(v ...*CommerceLifecycleTransition) *CommerceUpdate {
-	ids := make([]uuid.UUID, len(v))
-	for i := range v {
-		ids[i] = v[i].ID
-	}
-	return _u.RemoveLifecycleTransitionIDs(ids...)
 }
 
 // Save executes the query and returns the number of nodes affected by the update operation.
@@ -638,51 +601,6 @@ func (_u *CommerceUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 		}
 		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
-	if _u.mutation.LifecycleTransitionsCleared() {
-		edge := &sqlgraph.EdgeSpec{
-			Rel:     sqlgraph.O2M,
-			Inverse: true,
-			Table:   commerce.LifecycleTransitionsTable,
-			Columns: []string{commerce.LifecycleTransitionsColumn},
-			Bidi:    false,
-			Target: &sqlgraph.EdgeTarget{
-				IDSpec: sqlgraph.NewFieldSpec(commercelifecycletransition.FieldID, field.TypeUUID),
-			},
-		}
-		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
-	}
-	if nodes := _u.mutation.RemovedLifecycleTransitionsIDs(); len(nodes) > 0 && !_u.mutation.LifecycleTransitionsCleared() {
-		edge := &sqlgraph.EdgeSpec{
-			Rel:     sqlgraph.O2M,
-			Inverse: true,
-			Table:   commerce.LifecycleTransitionsTable,
-			Columns: []string{commerce.LifecycleTransitionsColumn},
-			Bidi:    false,
-			Target: &sqlgraph.EdgeTarget{
-				IDSpec: sqlgraph.NewFieldSpec(commercelifecycletransition.FieldID, field.TypeUUID),
-			},
-		}
-		for _, k := range nodes {
-			edge.Target.Nodes = append(edge.Target.Nodes, k)
-		}
-		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
-	}
-	if nodes := _u.mutation.LifecycleTransitionsIDs(); len(nodes) > 0 {
-		edge := &sqlgraph.EdgeSpec{
-			Rel:     sqlgraph.O2M,
-			Inverse: true,
-			Table:   commerce.LifecycleTransitionsTable,
-			Columns: []string{commerce.LifecycleTransitionsColumn},
-			Bidi:    false,
-			Target: &sqlgraph.EdgeTarget{
-				IDSpec: sqlgraph.NewFieldSpec(commercelifecycletransition.FieldID, field.TypeUUID),
-			},
-		}
-		for _, k := range nodes {
-			edge.Target.Nodes = append(edge.Target.Nodes, k)
-		}
-		_spec.Edges.Add = append(_spec.Edges.Add, edge)
-	}
 	_spec.AddModifiers(_u.modifiers...)
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
@@ -891,21 +809,6 @@ func (_u *CommerceUpdateOne) AddActivities(v ...*Activity) *CommerceUpdateOne {
 	return _u.AddActivityIDs(ids...)
 }
 
-// AddLifecycleTransitionIDs adds the "lifecycle_transitions" edge to the CommerceLifecycleTransition entity by IDs.
-func (_u *CommerceUpdateOne) AddLifecycleTransitionIDs(ids ...uuid.UUID) *CommerceUpdateOne {
-	_u.mutation.AddLifecycleTransitionIDs(ids...)
-	return _u
-}
-
-// AddLifecycleTransitions adds the "lifecycle_transitions" edges to the CommerceLifecycleTransition entity.
-func (_u *CommerceUpdateOne) AddLifecycleTransitions(v ...*CommerceLifecycleTransition) *CommerceUpdateOne {
-	ids := make([]uuid.UUID, len(v))
-	for i := range v {
-		ids[i] = v[i].ID
-	}
-	return _u.AddLifecycleTransitionIDs(ids...)
-}
-
 // Mutation returns the CommerceMutation object of the builder.
 func (_u *CommerceUpdateOne) Mutation() *CommerceMutation {
 	return _u.mutation
@@ -993,27 +896,6 @@ func (_u *CommerceUpdateOne) RemoveActivities(v ...*Activity) *CommerceUpdateOne
 		ids[i] = v[i].ID
 	}
 	return _u.RemoveActivityIDs(ids...)
-}
-
-// ClearLifecycleTransitions clears all "lifecycle_transitions" edges to the CommerceLifecycleTransition entity.
-func (_u *CommerceUpdateOne) ClearLifecycleTransitions() *CommerceUpdateOne {
-	_u.mutation.ClearLifecycleTransitions()
-	return _u
-}
-
-// RemoveLifecycleTransitionIDs removes the "lifecycle_transitions" edge to CommerceLifecycleTransition entities by IDs.
-func (_u *CommerceUpdateOne) RemoveLifecycleTransitionIDs(ids ...uuid.UUID) *CommerceUpdateOne {
-	_u.mutation.RemoveLifecycleTransitionIDs(ids...)
-	return _u
-}
-
-// RemoveLifecycleTransitions removes "lifecycle_transitions" edges to CommerceLifecycleTransition entities.
-func (_u *CommerceUpdateOne) RemoveLifecycleTransitions(v ...*CommerceLifecycleTransition) *CommerceUpdateOne {
-	ids := make([]uuid.UUID, len(v))
-	for i := range v {
-		ids[i] = v[i].ID
-	}
-	return _u.RemoveLifecycleTransitionIDs(ids...)
 }
 
 // Where appends a list predicates to the CommerceUpdate builder.
@@ -1331,51 +1213,6 @@ func (_u *CommerceUpdateOne) sqlSave(ctx context.Context) (_node *Commerce, err 
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(activity.FieldID, field.TypeUUID),
-			},
-		}
-		for _, k := range nodes {
-			edge.Target.Nodes = append(edge.Target.Nodes, k)
-		}
-		_spec.Edges.Add = append(_spec.Edges.Add, edge)
-	}
-	if _u.mutation.LifecycleTransitionsCleared() {
-		edge := &sqlgraph.EdgeSpec{
-			Rel:     sqlgraph.O2M,
-			Inverse: true,
-			Table:   commerce.LifecycleTransitionsTable,
-			Columns: []string{commerce.LifecycleTransitionsColumn},
-			Bidi:    false,
-			Target: &sqlgraph.EdgeTarget{
-				IDSpec: sqlgraph.NewFieldSpec(commercelifecycletransition.FieldID, field.TypeUUID),
-			},
-		}
-		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
-	}
-	if nodes := _u.mutation.RemovedLifecycleTransitionsIDs(); len(nodes) > 0 && !_u.mutation.LifecycleTransitionsCleared() {
-		edge := &sqlgraph.EdgeSpec{
-			Rel:     sqlgraph.O2M,
-			Inverse: true,
-			Table:   commerce.LifecycleTransitionsTable,
-			Columns: []string{commerce.LifecycleTransitionsColumn},
-			Bidi:    false,
-			Target: &sqlgraph.EdgeTarget{
-				IDSpec: sqlgraph.NewFieldSpec(commercelifecycletransition.FieldID, field.TypeUUID),
-			},
-		}
-		for _, k := range nodes {
-			edge.Target.Nodes = append(edge.Target.Nodes, k)
-		}
-		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
-	}
-	if nodes := _u.mutation.LifecycleTransitionsIDs(); len(nodes) > 0 {
-		edge := &sqlgraph.EdgeSpec{
-			Rel:     sqlgraph.O2M,
-			Inverse: true,
-			Table:   commerce.LifecycleTransitionsTable,
-			Columns: []string{commerce.LifecycleTransitionsColumn},
-			Bidi:    false,
-			Target: &sqlgraph.EdgeTarget{
-				IDSpec: sqlgraph.NewFieldSpec(commercelifecycletransition.FieldID, field.TypeUUID),
 			},
 		}
 		for _, k := range nodes {

@@ -10,10 +10,7 @@ import (
 	"entgo.io/ent"
 	"entgo.io/ent/dialect/sql"
 	"github.com/google/uuid"
-	"github.com/reten-io/reten/ent/activitygenerationconfig"
-	"github.com/reten-io/reten/ent/commerce"
 	"github.com/reten-io/reten/ent/commercelifecycletransition"
-	"github.com/reten-io/reten/ent/tenant"
 )
 
 // One change of a commerce's retention state (stage, code) under an AGC (REST `/api/commerce-lifecycle-transitions`, snake_case there): appended by every snapshot write that changes the state, from the engine or the API, in the same transaction; a creation has null from fields.
@@ -49,59 +46,8 @@ type CommerceLifecycleTransition struct {
 	// The engine run that wrote the change; null for a write through the API.
 	RunID *uuid.UUID `json:"run_id,omitempty"`
 	// Who wrote the change.
-	Source commercelifecycletransition.Source `json:"source,omitempty"`
-	// Edges holds the relations/edges for other nodes in the graph.
-	// The values are being populated by the CommerceLifecycleTransitionQuery when eager-loading is set.
-	Edges        CommerceLifecycleTransitionEdges `json:"edges"`
+	Source       commercelifecycletransition.Source `json:"source,omitempty"`
 	selectValues sql.SelectValues
-}
-
-// CommerceLifecycleTransitionEdges holds the relations/edges for other nodes in the graph.
-type CommerceLifecycleTransitionEdges struct {
-	// Tenant holds the value of the tenant edge.
-	Tenant *Tenant `json:"tenant,omitempty"`
-	// The commerce.
-	Commerce *Commerce `json:"commerce,omitempty"`
-	// The AGC under which the state changed.
-	ActivityGenerationConfig *ActivityGenerationConfig `json:"activity_generation_config,omitempty"`
-	// loadedTypes holds the information for reporting if a
-	// type was loaded (or requested) in eager-loading or not.
-	loadedTypes [3]bool
-	// totalCount holds the count of the edges above.
-	totalCount [2]map[string]int
-}
-
-// TenantOrErr returns the Tenant value or an error if the edge
-// was not loaded in eager-loading, or loaded but was not found.
-func (e CommerceLifecycleTransitionEdges) TenantOrErr() (*Tenant, error) {
-	if e.Tenant != nil {
-		return e.Tenant, nil
-	} else if e.loadedTypes[0] {
-		return nil, &NotFoundError{label: tenant.Label}
-	}
-	return nil, &NotLoadedError{edge: "tenant"}
-}
-
-// CommerceOrErr returns the Commerce value or an error if the edge
-// was not loaded in eager-loading, or loaded but was not found.
-func (e CommerceLifecycleTransitionEdges) CommerceOrErr() (*Commerce, error) {
-	if e.Commerce != nil {
-		return e.Commerce, nil
-	} else if e.loadedTypes[1] {
-		return nil, &NotFoundError{label: commerce.Label}
-	}
-	return nil, &NotLoadedError{edge: "commerce"}
-}
-
-// ActivityGenerationConfigOrErr returns the ActivityGenerationConfig value or an error if the edge
-// was not loaded in eager-loading, or loaded but was not found.
-func (e CommerceLifecycleTransitionEdges) ActivityGenerationConfigOrErr() (*ActivityGenerationConfig, error) {
-	if e.ActivityGenerationConfig != nil {
-		return e.ActivityGenerationConfig, nil
-	} else if e.loadedTypes[2] {
-		return nil, &NotFoundError{label: activitygenerationconfig.Label}
-	}
-	return nil, &NotLoadedError{edge: "activity_generation_config"}
 }
 
 // scanValues returns the types for scanning values from sql.Rows.
@@ -237,21 +183,6 @@ func (_m *CommerceLifecycleTransition) assignValues(columns []string, values []a
 // This includes values selected through modifiers, order, etc.
 func (_m *CommerceLifecycleTransition) Value(name string) (ent.Value, error) {
 	return _m.selectValues.Get(name)
-}
-
-// QueryTenant queries the "tenant" edge of the CommerceLifecycleTransition entity.
-func (_m *CommerceLifecycleTransition) QueryTenant() *TenantQuery {
-	return NewCommerceLifecycleTransitionClient(_m.config).QueryTenant(_m)
-}
-
-// QueryCommerce queries the "commerce" edge of the CommerceLifecycleTransition entity.
-func (_m *CommerceLifecycleTransition) QueryCommerce() *CommerceQuery {
-	return NewCommerceLifecycleTransitionClient(_m.config).QueryCommerce(_m)
-}
-
-// QueryActivityGenerationConfig queries the "activity_generation_config" edge of the CommerceLifecycleTransition entity.
-func (_m *CommerceLifecycleTransition) QueryActivityGenerationConfig() *ActivityGenerationConfigQuery {
-	return NewCommerceLifecycleTransitionClient(_m.config).QueryActivityGenerationConfig(_m)
 }
 
 // Update returns a builder for updating this CommerceLifecycleTransition.

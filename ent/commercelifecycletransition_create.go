@@ -13,10 +13,7 @@ import (
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
 	"github.com/google/uuid"
-	"github.com/reten-io/reten/ent/activitygenerationconfig"
-	"github.com/reten-io/reten/ent/commerce"
 	"github.com/reten-io/reten/ent/commercelifecycletransition"
-	"github.com/reten-io/reten/ent/tenant"
 )
 
 // CommerceLifecycleTransitionCreate is the builder for creating a CommerceLifecycleTransition entity.
@@ -173,21 +170,6 @@ func (_c *CommerceLifecycleTransitionCreate) SetNillableID(v *uuid.UUID) *Commer
 	return _c
 }
 
-// SetTenant sets the "tenant" edge to the Tenant entity.
-func (_c *CommerceLifecycleTransitionCreate) SetTenant(v *Tenant) *CommerceLifecycleTransitionCreate {
-	return _c.SetTenantID(v.ID)
-}
-
-// SetCommerce sets the "commerce" edge to the Commerce entity.
-func (_c *CommerceLifecycleTransitionCreate) SetCommerce(v *Commerce) *CommerceLifecycleTransitionCreate {
-	return _c.SetCommerceID(v.ID)
-}
-
-// SetActivityGenerationConfig sets the "activity_generation_config" edge to the ActivityGenerationConfig entity.
-func (_c *CommerceLifecycleTransitionCreate) SetActivityGenerationConfig(v *ActivityGenerationConfig) *CommerceLifecycleTransitionCreate {
-	return _c.SetActivityGenerationConfigID(v.ID)
-}
-
 // Mutation returns the CommerceLifecycleTransitionMutation object of the builder.
 func (_c *CommerceLifecycleTransitionCreate) Mutation() *CommerceLifecycleTransitionMutation {
 	return _c.mutation
@@ -296,15 +278,6 @@ func (_c *CommerceLifecycleTransitionCreate) check() error {
 			return &ValidationError{Name: "source", err: fmt.Errorf(`ent: validator failed for field "CommerceLifecycleTransition.source": %w`, err)}
 		}
 	}
-	if len(_c.mutation.TenantIDs()) == 0 {
-		return &ValidationError{Name: "tenant", err: errors.New(`ent: missing required edge "CommerceLifecycleTransition.tenant"`)}
-	}
-	if len(_c.mutation.CommerceIDs()) == 0 {
-		return &ValidationError{Name: "commerce", err: errors.New(`ent: missing required edge "CommerceLifecycleTransition.commerce"`)}
-	}
-	if len(_c.mutation.ActivityGenerationConfigIDs()) == 0 {
-		return &ValidationError{Name: "activity_generation_config", err: errors.New(`ent: missing required edge "CommerceLifecycleTransition.activity_generation_config"`)}
-	}
 	return nil
 }
 
@@ -349,6 +322,18 @@ func (_c *CommerceLifecycleTransitionCreate) createSpec() (*CommerceLifecycleTra
 		_spec.SetField(commercelifecycletransition.FieldUpdatedAt, field.TypeTime, value)
 		_node.UpdatedAt = value
 	}
+	if value, ok := _c.mutation.TenantID(); ok {
+		_spec.SetField(commercelifecycletransition.FieldTenantID, field.TypeUUID, value)
+		_node.TenantID = value
+	}
+	if value, ok := _c.mutation.CommerceID(); ok {
+		_spec.SetField(commercelifecycletransition.FieldCommerceID, field.TypeUUID, value)
+		_node.CommerceID = value
+	}
+	if value, ok := _c.mutation.ActivityGenerationConfigID(); ok {
+		_spec.SetField(commercelifecycletransition.FieldActivityGenerationConfigID, field.TypeUUID, value)
+		_node.ActivityGenerationConfigID = value
+	}
 	if value, ok := _c.mutation.FromStage(); ok {
 		_spec.SetField(commercelifecycletransition.FieldFromStage, field.TypeEnum, value)
 		_node.FromStage = &value
@@ -384,57 +369,6 @@ func (_c *CommerceLifecycleTransitionCreate) createSpec() (*CommerceLifecycleTra
 	if value, ok := _c.mutation.Source(); ok {
 		_spec.SetField(commercelifecycletransition.FieldSource, field.TypeEnum, value)
 		_node.Source = value
-	}
-	if nodes := _c.mutation.TenantIDs(); len(nodes) > 0 {
-		edge := &sqlgraph.EdgeSpec{
-			Rel:     sqlgraph.M2O,
-			Inverse: false,
-			Table:   commercelifecycletransition.TenantTable,
-			Columns: []string{commercelifecycletransition.TenantColumn},
-			Bidi:    false,
-			Target: &sqlgraph.EdgeTarget{
-				IDSpec: sqlgraph.NewFieldSpec(tenant.FieldID, field.TypeUUID),
-			},
-		}
-		for _, k := range nodes {
-			edge.Target.Nodes = append(edge.Target.Nodes, k)
-		}
-		_node.TenantID = nodes[0]
-		_spec.Edges = append(_spec.Edges, edge)
-	}
-	if nodes := _c.mutation.CommerceIDs(); len(nodes) > 0 {
-		edge := &sqlgraph.EdgeSpec{
-			Rel:     sqlgraph.M2O,
-			Inverse: false,
-			Table:   commercelifecycletransition.CommerceTable,
-			Columns: []string{commercelifecycletransition.CommerceColumn},
-			Bidi:    false,
-			Target: &sqlgraph.EdgeTarget{
-				IDSpec: sqlgraph.NewFieldSpec(commerce.FieldID, field.TypeUUID),
-			},
-		}
-		for _, k := range nodes {
-			edge.Target.Nodes = append(edge.Target.Nodes, k)
-		}
-		_node.CommerceID = nodes[0]
-		_spec.Edges = append(_spec.Edges, edge)
-	}
-	if nodes := _c.mutation.ActivityGenerationConfigIDs(); len(nodes) > 0 {
-		edge := &sqlgraph.EdgeSpec{
-			Rel:     sqlgraph.M2O,
-			Inverse: false,
-			Table:   commercelifecycletransition.ActivityGenerationConfigTable,
-			Columns: []string{commercelifecycletransition.ActivityGenerationConfigColumn},
-			Bidi:    false,
-			Target: &sqlgraph.EdgeTarget{
-				IDSpec: sqlgraph.NewFieldSpec(activitygenerationconfig.FieldID, field.TypeUUID),
-			},
-		}
-		for _, k := range nodes {
-			edge.Target.Nodes = append(edge.Target.Nodes, k)
-		}
-		_node.ActivityGenerationConfigID = nodes[0]
-		_spec.Edges = append(_spec.Edges, edge)
 	}
 	return _node, _spec
 }

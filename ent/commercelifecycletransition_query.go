@@ -14,25 +14,19 @@ import (
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
 	"github.com/google/uuid"
-	"github.com/reten-io/reten/ent/activitygenerationconfig"
-	"github.com/reten-io/reten/ent/commerce"
 	"github.com/reten-io/reten/ent/commercelifecycletransition"
 	"github.com/reten-io/reten/ent/predicate"
-	"github.com/reten-io/reten/ent/tenant"
 )
 
 // CommerceLifecycleTransitionQuery is the builder for querying CommerceLifecycleTransition entities.
 type CommerceLifecycleTransitionQuery struct {
 	config
-	ctx                          *QueryContext
-	order                        []commercelifecycletransition.OrderOption
-	inters                       []Interceptor
-	predicates                   []predicate.CommerceLifecycleTransition
-	withTenant                   *TenantQuery
-	withCommerce                 *CommerceQuery
-	withActivityGenerationConfig *ActivityGenerationConfigQuery
-	loadTotal                    []func(context.Context, []*CommerceLifecycleTransition) error
-	modifiers                    []func(*sql.Selector)
+	ctx        *QueryContext
+	order      []commercelifecycletransition.OrderOption
+	inters     []Interceptor
+	predicates []predicate.CommerceLifecycleTransition
+	loadTotal  []func(context.Context, []*CommerceLifecycleTransition) error
+	modifiers  []func(*sql.Selector)
 	// intermediate query (i.e. traversal path).
 	sql  *sql.Selector
 	path func(context.Context) (*sql.Selector, error)
@@ -67,72 +61,6 @@ func (_q *CommerceLifecycleTransitionQuery) Unique(unique bool) *CommerceLifecyc
 func (_q *CommerceLifecycleTransitionQuery) Order(o ...commercelifecycletransition.OrderOption) *CommerceLifecycleTransitionQuery {
 	_q.order = append(_q.order, o...)
 	return _q
-}
-
-// QueryTenant chains the current query on the "tenant" edge.
-func (_q *CommerceLifecycleTransitionQuery) QueryTenant() *TenantQuery {
-	query := (&TenantClient{config: _q.config}).Query()
-	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
-		if err := _q.prepareQuery(ctx); err != nil {
-			return nil, err
-		}
-		selector := _q.sqlQuery(ctx)
-		if err := selector.Err(); err != nil {
-			return nil, err
-		}
-		step := sqlgraph.NewStep(
-			sqlgraph.From(commercelifecycletransition.Table, commercelifecycletransition.FieldID, selector),
-			sqlgraph.To(tenant.Table, tenant.FieldID),
-			sqlgraph.Edge(sqlgraph.M2O, false, commercelifecycletransition.TenantTable, commercelifecycletransition.TenantColumn),
-		)
-		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
-		return fromU, nil
-	}
-	return query
-}
-
-// QueryCommerce chains the current query on the "commerce" edge.
-func (_q *CommerceLifecycleTransitionQuery) QueryCommerce() *CommerceQuery {
-	query := (&CommerceClient{config: _q.config}).Query()
-	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
-		if err := _q.prepareQuery(ctx); err != nil {
-			return nil, err
-		}
-		selector := _q.sqlQuery(ctx)
-		if err := selector.Err(); err != nil {
-			return nil, err
-		}
-		step := sqlgraph.NewStep(
-			sqlgraph.From(commercelifecycletransition.Table, commercelifecycletransition.FieldID, selector),
-			sqlgraph.To(commerce.Table, commerce.FieldID),
-			sqlgraph.Edge(sqlgraph.M2O, false, commercelifecycletransition.CommerceTable, commercelifecycletransition.CommerceColumn),
-		)
-		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
-		return fromU, nil
-	}
-	return query
-}
-
-// QueryActivityGenerationConfig chains the current query on the "activity_generation_config" edge.
-func (_q *CommerceLifecycleTransitionQuery) QueryActivityGenerationConfig() *ActivityGenerationConfigQuery {
-	query := (&ActivityGenerationConfigClient{config: _q.config}).Query()
-	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
-		if err := _q.prepareQuery(ctx); err != nil {
-			return nil, err
-		}
-		selector := _q.sqlQuery(ctx)
-		if err := selector.Err(); err != nil {
-			return nil, err
-		}
-		step := sqlgraph.NewStep(
-			sqlgraph.From(commercelifecycletransition.Table, commercelifecycletransition.FieldID, selector),
-			sqlgraph.To(activitygenerationconfig.Table, activitygenerationconfig.FieldID),
-			sqlgraph.Edge(sqlgraph.M2O, false, commercelifecycletransition.ActivityGenerationConfigTable, commercelifecycletransition.ActivityGenerationConfigColumn),
-		)
-		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
-		return fromU, nil
-	}
-	return query
 }
 
 // First returns the first CommerceLifecycleTransition entity from the query.
@@ -322,52 +250,16 @@ func (_q *CommerceLifecycleTransitionQuery) Clone() *CommerceLifecycleTransition
 		return nil
 	}
 	return &CommerceLifecycleTransitionQuery{
-		config:                       _q.config,
-		ctx:                          _q.ctx.Clone(),
-		order:                        append([]commercelifecycletransition.OrderOption{}, _q.order...),
-		inters:                       append([]Interceptor{}, _q.inters...),
-		predicates:                   append([]predicate.CommerceLifecycleTransition{}, _q.predicates...),
-		withTenant:                   _q.withTenant.Clone(),
-		withCommerce:                 _q.withCommerce.Clone(),
-		withActivityGenerationConfig: _q.withActivityGenerationConfig.Clone(),
+		config:     _q.config,
+		ctx:        _q.ctx.Clone(),
+		order:      append([]commercelifecycletransition.OrderOption{}, _q.order...),
+		inters:     append([]Interceptor{}, _q.inters...),
+		predicates: append([]predicate.CommerceLifecycleTransition{}, _q.predicates...),
 		// clone intermediate query.
 		sql:       _q.sql.Clone(),
 		path:      _q.path,
 		modifiers: append([]func(*sql.Selector){}, _q.modifiers...),
 	}
-}
-
-// WithTenant tells the query-builder to eager-load the nodes that are connected to
-// the "tenant" edge. The optional arguments are used to configure the query builder of the edge.
-func (_q *CommerceLifecycleTransitionQuery) WithTenant(opts ...func(*TenantQuery)) *CommerceLifecycleTransitionQuery {
-	query := (&TenantClient{config: _q.config}).Query()
-	for _, opt := range opts {
-		opt(query)
-	}
-	_q.withTenant = query
-	return _q
-}
-
-// WithCommerce tells the query-builder to eager-load the nodes that are connected to
-// the "commerce" edge. The optional arguments are used to configure the query builder of the edge.
-func (_q *CommerceLifecycleTransitionQuery) WithCommerce(opts ...func(*CommerceQuery)) *CommerceLifecycleTransitionQuery {
-	query := (&CommerceClient{config: _q.config}).Query()
-	for _, opt := range opts {
-		opt(query)
-	}
-	_q.withCommerce = query
-	return _q
-}
-
-// WithActivityGenerationConfig tells the query-builder to eager-load the nodes that are connected to
-// the "activity_generation_config" edge. The optional arguments are used to configure the query builder of the edge.
-func (_q *CommerceLifecycleTransitionQuery) WithActivityGenerationConfig(opts ...func(*ActivityGenerationConfigQuery)) *CommerceLifecycleTransitionQuery {
-	query := (&ActivityGenerationConfigClient{config: _q.config}).Query()
-	for _, opt := range opts {
-		opt(query)
-	}
-	_q.withActivityGenerationConfig = query
-	return _q
 }
 
 // GroupBy is used to group vertices by one or more fields/columns.
@@ -452,13 +344,8 @@ func (_q *CommerceLifecycleTransitionQuery) prepareQuery(ctx context.Context) er
 
 func (_q *CommerceLifecycleTransitionQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*CommerceLifecycleTransition, error) {
 	var (
-		nodes       = []*CommerceLifecycleTransition{}
-		_spec       = _q.querySpec()
-		loadedTypes = [3]bool{
-			_q.withTenant != nil,
-			_q.withCommerce != nil,
-			_q.withActivityGenerationConfig != nil,
-		}
+		nodes = []*CommerceLifecycleTransition{}
+		_spec = _q.querySpec()
 	)
 	_spec.ScanValues = func(columns []string) ([]any, error) {
 		return (*CommerceLifecycleTransition).scanValues(nil, columns)
@@ -466,7 +353,6 @@ func (_q *CommerceLifecycleTransitionQuery) sqlAll(ctx context.Context, hooks ..
 	_spec.Assign = func(columns []string, values []any) error {
 		node := &CommerceLifecycleTransition{config: _q.config}
 		nodes = append(nodes, node)
-		node.Edges.loadedTypes = loadedTypes
 		return node.assignValues(columns, values)
 	}
 	if len(_q.modifiers) > 0 {
@@ -481,120 +367,12 @@ func (_q *CommerceLifecycleTransitionQuery) sqlAll(ctx context.Context, hooks ..
 	if len(nodes) == 0 {
 		return nodes, nil
 	}
-	if query := _q.withTenant; query != nil {
-		if err := _q.loadTenant(ctx, query, nodes, nil,
-			func(n *CommerceLifecycleTransition, e *Tenant) { n.Edges.Tenant = e }); err != nil {
-			return nil, err
-		}
-	}
-	if query := _q.withCommerce; query != nil {
-		if err := _q.loadCommerce(ctx, query, nodes, nil,
-			func(n *CommerceLifecycleTransition, e *Commerce) { n.Edges.Commerce = e }); err != nil {
-			return nil, err
-		}
-	}
-	if query := _q.withActivityGenerationConfig; query != nil {
-		if err := _q.loadActivityGenerationConfig(ctx, query, nodes, nil,
-			func(n *CommerceLifecycleTransition, e *ActivityGenerationConfig) {
-				n.Edges.ActivityGenerationConfig = e
-			}); err != nil {
-			return nil, err
-		}
-	}
 	for i := range _q.loadTotal {
 		if err := _q.loadTotal[i](ctx, nodes); err != nil {
 			return nil, err
 		}
 	}
 	return nodes, nil
-}
-
-func (_q *CommerceLifecycleTransitionQuery) loadTenant(ctx context.Context, query *TenantQuery, nodes []*CommerceLifecycleTransition, init func(*CommerceLifecycleTransition), assign func(*CommerceLifecycleTransition, *Tenant)) error {
-	ids := make([]uuid.UUID, 0, len(nodes))
-	nodeids := make(map[uuid.UUID][]*CommerceLifecycleTransition)
-	for i := range nodes {
-		fk := nodes[i].TenantID
-		if _, ok := nodeids[fk]; !ok {
-			ids = append(ids, fk)
-		}
-		nodeids[fk] = append(nodeids[fk], nodes[i])
-	}
-	if len(ids) == 0 {
-		return nil
-	}
-	query.Where(tenant.IDIn(ids...))
-	neighbors, err := query.All(ctx)
-	if err != nil {
-		return err
-	}
-	for _, n := range neighbors {
-		nodes, ok := nodeids[n.ID]
-		if !ok {
-			return fmt.Errorf(`unexpected foreign-key "tenant_id" returned %v`, n.ID)
-		}
-		for i := range nodes {
-			assign(nodes[i], n)
-		}
-	}
-	return nil
-}
-func (_q *CommerceLifecycleTransitionQuery) loadCommerce(ctx context.Context, query *CommerceQuery, nodes []*CommerceLifecycleTransition, init func(*CommerceLifecycleTransition), assign func(*CommerceLifecycleTransition, *Commerce)) error {
-	ids := make([]uuid.UUID, 0, len(nodes))
-	nodeids := make(map[uuid.UUID][]*CommerceLifecycleTransition)
-	for i := range nodes {
-		fk := nodes[i].CommerceID
-		if _, ok := nodeids[fk]; !ok {
-			ids = append(ids, fk)
-		}
-		nodeids[fk] = append(nodeids[fk], nodes[i])
-	}
-	if len(ids) == 0 {
-		return nil
-	}
-	query.Where(commerce.IDIn(ids...))
-	neighbors, err := query.All(ctx)
-	if err != nil {
-		return err
-	}
-	for _, n := range neighbors {
-		nodes, ok := nodeids[n.ID]
-		if !ok {
-			return fmt.Errorf(`unexpected foreign-key "commerce_id" returned %v`, n.ID)
-		}
-		for i := range nodes {
-			assign(nodes[i], n)
-		}
-	}
-	return nil
-}
-func (_q *CommerceLifecycleTransitionQuery) loadActivityGenerationConfig(ctx context.Context, query *ActivityGenerationConfigQuery, nodes []*CommerceLifecycleTransition, init func(*CommerceLifecycleTransition), assign func(*CommerceLifecycleTransition, *ActivityGenerationConfig)) error {
-	ids := make([]uuid.UUID, 0, len(nodes))
-	nodeids := make(map[uuid.UUID][]*CommerceLifecycleTransition)
-	for i := range nodes {
-		fk := nodes[i].ActivityGenerationConfigID
-		if _, ok := nodeids[fk]; !ok {
-			ids = append(ids, fk)
-		}
-		nodeids[fk] = append(nodeids[fk], nodes[i])
-	}
-	if len(ids) == 0 {
-		return nil
-	}
-	query.Where(activitygenerationconfig.IDIn(ids...))
-	neighbors, err := query.All(ctx)
-	if err != nil {
-		return err
-	}
-	for _, n := range neighbors {
-		nodes, ok := nodeids[n.ID]
-		if !ok {
-			return fmt.Errorf(`unexpected foreign-key "activity_generation_config_id" returned %v`, n.ID)
-		}
-		for i := range nodes {
-			assign(nodes[i], n)
-		}
-	}
-	return nil
 }
 
 func (_q *CommerceLifecycleTransitionQuery) sqlCount(ctx context.Context) (int, error) {
@@ -624,15 +402,6 @@ func (_q *CommerceLifecycleTransitionQuery) querySpec() *sqlgraph.QuerySpec {
 			if fields[i] != commercelifecycletransition.FieldID {
 				_spec.Node.Columns = append(_spec.Node.Columns, fields[i])
 			}
-		}
-		if _q.withTenant != nil {
-			_spec.Node.AddColumnOnce(commercelifecycletransition.FieldTenantID)
-		}
-		if _q.withCommerce != nil {
-			_spec.Node.AddColumnOnce(commercelifecycletransition.FieldCommerceID)
-		}
-		if _q.withActivityGenerationConfig != nil {
-			_spec.Node.AddColumnOnce(commercelifecycletransition.FieldActivityGenerationConfigID)
 		}
 	}
 	if ps := _q.predicates; len(ps) > 0 {

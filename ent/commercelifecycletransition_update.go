@@ -82,20 +82,6 @@ func (_u *CommerceLifecycleTransitionUpdate) defaults() error {
 	return nil
 }
 
-// check runs all checks and user-defined validators on the builder.
-func (_u *CommerceLifecycleTransitionUpdate) check() error {
-	if _u.mutation.TenantCleared() && len(_u.mutation.TenantIDs()) > 0 {
-		return errors.New(`ent: clearing a required unique edge "CommerceLifecycleTransition.tenant"`)
-	}
-	if _u.mutation.CommerceCleared() && len(_u.mutation.CommerceIDs()) > 0 {
-		return errors.New(`ent: clearing a required unique edge "CommerceLifecycleTransition.commerce"`)
-	}
-	if _u.mutation.ActivityGenerationConfigCleared() && len(_u.mutation.ActivityGenerationConfigIDs()) > 0 {
-		return errors.New(`ent: clearing a required unique edge "CommerceLifecycleTransition.activity_generation_config"`)
-	}
-	return nil
-}
-
 // Modify adds a statement modifier for attaching custom logic to the UPDATE statement.
 func (_u *CommerceLifecycleTransitionUpdate) Modify(modifiers ...func(u *sql.UpdateBuilder)) *CommerceLifecycleTransitionUpdate {
 	_u.modifiers = append(_u.modifiers, modifiers...)
@@ -103,9 +89,6 @@ func (_u *CommerceLifecycleTransitionUpdate) Modify(modifiers ...func(u *sql.Upd
 }
 
 func (_u *CommerceLifecycleTransitionUpdate) sqlSave(ctx context.Context) (_node int, err error) {
-	if err := _u.check(); err != nil {
-		return _node, err
-	}
 	_spec := sqlgraph.NewUpdateSpec(commercelifecycletransition.Table, commercelifecycletransition.Columns, sqlgraph.NewFieldSpec(commercelifecycletransition.FieldID, field.TypeUUID))
 	if ps := _u.mutation.predicates; len(ps) > 0 {
 		_spec.Predicate = func(selector *sql.Selector) {
@@ -217,20 +200,6 @@ func (_u *CommerceLifecycleTransitionUpdateOne) defaults() error {
 	return nil
 }
 
-// check runs all checks and user-defined validators on the builder.
-func (_u *CommerceLifecycleTransitionUpdateOne) check() error {
-	if _u.mutation.TenantCleared() && len(_u.mutation.TenantIDs()) > 0 {
-		return errors.New(`ent: clearing a required unique edge "CommerceLifecycleTransition.tenant"`)
-	}
-	if _u.mutation.CommerceCleared() && len(_u.mutation.CommerceIDs()) > 0 {
-		return errors.New(`ent: clearing a required unique edge "CommerceLifecycleTransition.commerce"`)
-	}
-	if _u.mutation.ActivityGenerationConfigCleared() && len(_u.mutation.ActivityGenerationConfigIDs()) > 0 {
-		return errors.New(`ent: clearing a required unique edge "CommerceLifecycleTransition.activity_generation_config"`)
-	}
-	return nil
-}
-
 // Modify adds a statement modifier for attaching custom logic to the UPDATE statement.
 func (_u *CommerceLifecycleTransitionUpdateOne) Modify(modifiers ...func(u *sql.UpdateBuilder)) *CommerceLifecycleTransitionUpdateOne {
 	_u.modifiers = append(_u.modifiers, modifiers...)
@@ -238,9 +207,6 @@ func (_u *CommerceLifecycleTransitionUpdateOne) Modify(modifiers ...func(u *sql.
 }
 
 func (_u *CommerceLifecycleTransitionUpdateOne) sqlSave(ctx context.Context) (_node *CommerceLifecycleTransition, err error) {
-	if err := _u.check(); err != nil {
-		return _node, err
-	}
 	_spec := sqlgraph.NewUpdateSpec(commercelifecycletransition.Table, commercelifecycletransition.Columns, sqlgraph.NewFieldSpec(commercelifecycletransition.FieldID, field.TypeUUID))
 	id, ok := _u.mutation.ID()
 	if !ok {

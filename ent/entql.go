@@ -1539,18 +1539,6 @@ var schemaGraph = func() *sqlgraph.Schema {
 		"CommerceLifecycleSnapshot",
 	)
 	graph.MustAddE(
-		"lifecycle_transitions",
-		&sqlgraph.EdgeSpec{
-			Rel:     sqlgraph.O2M,
-			Inverse: true,
-			Table:   activitygenerationconfig.LifecycleTransitionsTable,
-			Columns: []string{activitygenerationconfig.LifecycleTransitionsColumn},
-			Bidi:    false,
-		},
-		"ActivityGenerationConfig",
-		"CommerceLifecycleTransition",
-	)
-	graph.MustAddE(
 		"lifecycle_runs",
 		&sqlgraph.EdgeSpec{
 			Rel:     sqlgraph.O2M,
@@ -1959,18 +1947,6 @@ var schemaGraph = func() *sqlgraph.Schema {
 		"Activity",
 	)
 	graph.MustAddE(
-		"lifecycle_transitions",
-		&sqlgraph.EdgeSpec{
-			Rel:     sqlgraph.O2M,
-			Inverse: true,
-			Table:   commerce.LifecycleTransitionsTable,
-			Columns: []string{commerce.LifecycleTransitionsColumn},
-			Bidi:    false,
-		},
-		"Commerce",
-		"CommerceLifecycleTransition",
-	)
-	graph.MustAddE(
 		"tenant",
 		&sqlgraph.EdgeSpec{
 			Rel:     sqlgraph.M2O,
@@ -2052,42 +2028,6 @@ var schemaGraph = func() *sqlgraph.Schema {
 			Bidi:    false,
 		},
 		"CommerceLifecycleSnapshot",
-		"ActivityGenerationConfig",
-	)
-	graph.MustAddE(
-		"tenant",
-		&sqlgraph.EdgeSpec{
-			Rel:     sqlgraph.M2O,
-			Inverse: false,
-			Table:   commercelifecycletransition.TenantTable,
-			Columns: []string{commercelifecycletransition.TenantColumn},
-			Bidi:    false,
-		},
-		"CommerceLifecycleTransition",
-		"Tenant",
-	)
-	graph.MustAddE(
-		"commerce",
-		&sqlgraph.EdgeSpec{
-			Rel:     sqlgraph.M2O,
-			Inverse: false,
-			Table:   commercelifecycletransition.CommerceTable,
-			Columns: []string{commercelifecycletransition.CommerceColumn},
-			Bidi:    false,
-		},
-		"CommerceLifecycleTransition",
-		"Commerce",
-	)
-	graph.MustAddE(
-		"activity_generation_config",
-		&sqlgraph.EdgeSpec{
-			Rel:     sqlgraph.M2O,
-			Inverse: false,
-			Table:   commercelifecycletransition.ActivityGenerationConfigTable,
-			Columns: []string{commercelifecycletransition.ActivityGenerationConfigColumn},
-			Bidi:    false,
-		},
-		"CommerceLifecycleTransition",
 		"ActivityGenerationConfig",
 	)
 	graph.MustAddE(
@@ -3927,20 +3867,6 @@ func (f *ActivityGenerationConfigFilter) WhereHasLifecycleSnapshotsWith(preds ..
 	})))
 }
 
-// WhereHasLifecycleTransitions applies a predicate to check if query has an edge lifecycle_transitions.
-func (f *ActivityGenerationConfigFilter) WhereHasLifecycleTransitions() {
-	f.Where(entql.HasEdge("lifecycle_transitions"))
-}
-
-// WhereHasLifecycleTransitionsWith applies a predicate to check if query has an edge lifecycle_transitions with a given conditions (other predicates).
-func (f *ActivityGenerationConfigFilter) WhereHasLifecycleTransitionsWith(preds ...predicate.CommerceLifecycleTransition) {
-	f.Where(entql.HasEdgeWith("lifecycle_transitions", sqlgraph.WrapFunc(func(s *sql.Selector) {
-		for _, p := range preds {
-			p(s)
-		}
-	})))
-}
-
 // WhereHasLifecycleRuns applies a predicate to check if query has an edge lifecycle_runs.
 func (f *ActivityGenerationConfigFilter) WhereHasLifecycleRuns() {
 	f.Where(entql.HasEdge("lifecycle_runs"))
@@ -5342,20 +5268,6 @@ func (f *CommerceFilter) WhereHasActivitiesWith(preds ...predicate.Activity) {
 	})))
 }
 
-// WhereHasLifecycleTransitions applies a predicate to check if query has an edge lifecycle_transitions.
-func (f *CommerceFilter) WhereHasLifecycleTransitions() {
-	f.Where(entql.HasEdge("lifecycle_transitions"))
-}
-
-// WhereHasLifecycleTransitionsWith applies a predicate to check if query has an edge lifecycle_transitions with a given conditions (other predicates).
-func (f *CommerceFilter) WhereHasLifecycleTransitionsWith(preds ...predicate.CommerceLifecycleTransition) {
-	f.Where(entql.HasEdgeWith("lifecycle_transitions", sqlgraph.WrapFunc(func(s *sql.Selector) {
-		for _, p := range preds {
-			p(s)
-		}
-	})))
-}
-
 // addPredicate implements the predicateAdder interface.
 func (_q *CommerceAddressQuery) addPredicate(pred func(s *sql.Selector)) {
 	_q.predicates = append(_q.predicates, pred)
@@ -5882,48 +5794,6 @@ func (f *CommerceLifecycleTransitionFilter) WhereRunID(p entql.ValueP) {
 // WhereSource applies the entql string predicate on the source field.
 func (f *CommerceLifecycleTransitionFilter) WhereSource(p entql.StringP) {
 	f.Where(p.Field(commercelifecycletransition.FieldSource))
-}
-
-// WhereHasTenant applies a predicate to check if query has an edge tenant.
-func (f *CommerceLifecycleTransitionFilter) WhereHasTenant() {
-	f.Where(entql.HasEdge("tenant"))
-}
-
-// WhereHasTenantWith applies a predicate to check if query has an edge tenant with a given conditions (other predicates).
-func (f *CommerceLifecycleTransitionFilter) WhereHasTenantWith(preds ...predicate.Tenant) {
-	f.Where(entql.HasEdgeWith("tenant", sqlgraph.WrapFunc(func(s *sql.Selector) {
-		for _, p := range preds {
-			p(s)
-		}
-	})))
-}
-
-// WhereHasCommerce applies a predicate to check if query has an edge commerce.
-func (f *CommerceLifecycleTransitionFilter) WhereHasCommerce() {
-	f.Where(entql.HasEdge("commerce"))
-}
-
-// WhereHasCommerceWith applies a predicate to check if query has an edge commerce with a given conditions (other predicates).
-func (f *CommerceLifecycleTransitionFilter) WhereHasCommerceWith(preds ...predicate.Commerce) {
-	f.Where(entql.HasEdgeWith("commerce", sqlgraph.WrapFunc(func(s *sql.Selector) {
-		for _, p := range preds {
-			p(s)
-		}
-	})))
-}
-
-// WhereHasActivityGenerationConfig applies a predicate to check if query has an edge activity_generation_config.
-func (f *CommerceLifecycleTransitionFilter) WhereHasActivityGenerationConfig() {
-	f.Where(entql.HasEdge("activity_generation_config"))
-}
-
-// WhereHasActivityGenerationConfigWith applies a predicate to check if query has an edge activity_generation_config with a given conditions (other predicates).
-func (f *CommerceLifecycleTransitionFilter) WhereHasActivityGenerationConfigWith(preds ...predicate.ActivityGenerationConfig) {
-	f.Where(entql.HasEdgeWith("activity_generation_config", sqlgraph.WrapFunc(func(s *sql.Selector) {
-		for _, p := range preds {
-			p(s)
-		}
-	})))
 }
 
 // addPredicate implements the predicateAdder interface.

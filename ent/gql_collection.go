@@ -3323,36 +3323,6 @@ func (_q *CommerceLifecycleTransitionQuery) collectField(ctx context.Context, on
 	)
 	for _, field := range graphql.CollectFields(opCtx, collected.Selections, satisfies) {
 		switch field.Name {
-
-		case "commerce":
-			var (
-				alias = field.Alias
-				path  = append(path, alias)
-				query = (&CommerceClient{config: _q.config}).Query()
-			)
-			if err := query.collectField(ctx, oneNode, opCtx, field, path, mayAddCondition(satisfies, commerceImplementors)...); err != nil {
-				return err
-			}
-			_q.withCommerce = query
-			if _, ok := fieldSeen[commercelifecycletransition.FieldCommerceID]; !ok {
-				selectedFields = append(selectedFields, commercelifecycletransition.FieldCommerceID)
-				fieldSeen[commercelifecycletransition.FieldCommerceID] = struct{}{}
-			}
-
-		case "activityGenerationConfig":
-			var (
-				alias = field.Alias
-				path  = append(path, alias)
-				query = (&ActivityGenerationConfigClient{config: _q.config}).Query()
-			)
-			if err := query.collectField(ctx, oneNode, opCtx, field, path, mayAddCondition(satisfies, activitygenerationconfigImplementors)...); err != nil {
-				return err
-			}
-			_q.withActivityGenerationConfig = query
-			if _, ok := fieldSeen[commercelifecycletransition.FieldActivityGenerationConfigID]; !ok {
-				selectedFields = append(selectedFields, commercelifecycletransition.FieldActivityGenerationConfigID)
-				fieldSeen[commercelifecycletransition.FieldActivityGenerationConfigID] = struct{}{}
-			}
 		case "createdAt":
 			if _, ok := fieldSeen[commercelifecycletransition.FieldCreatedAt]; !ok {
 				selectedFields = append(selectedFields, commercelifecycletransition.FieldCreatedAt)

@@ -384,22 +384,6 @@ func (_m *CommerceLifecycleSnapshot) ActivityGenerationConfig(ctx context.Contex
 	return result, err
 }
 
-func (_m *CommerceLifecycleTransition) Commerce(ctx context.Context) (*Commerce, error) {
-	result, err := _m.Edges.CommerceOrErr()
-	if IsNotLoaded(err) {
-		result, err = _m.QueryCommerce().Only(ctx)
-	}
-	return result, err
-}
-
-func (_m *CommerceLifecycleTransition) ActivityGenerationConfig(ctx context.Context) (*ActivityGenerationConfig, error) {
-	result, err := _m.Edges.ActivityGenerationConfigOrErr()
-	if IsNotLoaded(err) {
-		result, err = _m.QueryActivityGenerationConfig().Only(ctx)
-	}
-	return result, err
-}
-
 func (_m *CommerceUser) Commerce(ctx context.Context) (*Commerce, error) {
 	result, err := _m.Edges.CommerceOrErr()
 	if IsNotLoaded(err) {

@@ -10574,18 +10574,30 @@ type CommerceLifecycleTransitionWhereInput struct {
 	TenantIDNEQ   *uuid.UUID  `json:"tenantIDNEQ,omitempty"`
 	TenantIDIn    []uuid.UUID `json:"tenantIDIn,omitempty"`
 	TenantIDNotIn []uuid.UUID `json:"tenantIDNotIn,omitempty"`
+	TenantIDGT    *uuid.UUID  `json:"tenantIDGT,omitempty"`
+	TenantIDGTE   *uuid.UUID  `json:"tenantIDGTE,omitempty"`
+	TenantIDLT    *uuid.UUID  `json:"tenantIDLT,omitempty"`
+	TenantIDLTE   *uuid.UUID  `json:"tenantIDLTE,omitempty"`
 
 	// "commerce_id" field predicates.
 	CommerceID      *uuid.UUID  `json:"commerceID,omitempty"`
 	CommerceIDNEQ   *uuid.UUID  `json:"commerceIDNEQ,omitempty"`
 	CommerceIDIn    []uuid.UUID `json:"commerceIDIn,omitempty"`
 	CommerceIDNotIn []uuid.UUID `json:"commerceIDNotIn,omitempty"`
+	CommerceIDGT    *uuid.UUID  `json:"commerceIDGT,omitempty"`
+	CommerceIDGTE   *uuid.UUID  `json:"commerceIDGTE,omitempty"`
+	CommerceIDLT    *uuid.UUID  `json:"commerceIDLT,omitempty"`
+	CommerceIDLTE   *uuid.UUID  `json:"commerceIDLTE,omitempty"`
 
 	// "activity_generation_config_id" field predicates.
 	ActivityGenerationConfigID      *uuid.UUID  `json:"activityGenerationConfigID,omitempty"`
 	ActivityGenerationConfigIDNEQ   *uuid.UUID  `json:"activityGenerationConfigIDNEQ,omitempty"`
 	ActivityGenerationConfigIDIn    []uuid.UUID `json:"activityGenerationConfigIDIn,omitempty"`
 	ActivityGenerationConfigIDNotIn []uuid.UUID `json:"activityGenerationConfigIDNotIn,omitempty"`
+	ActivityGenerationConfigIDGT    *uuid.UUID  `json:"activityGenerationConfigIDGT,omitempty"`
+	ActivityGenerationConfigIDGTE   *uuid.UUID  `json:"activityGenerationConfigIDGTE,omitempty"`
+	ActivityGenerationConfigIDLT    *uuid.UUID  `json:"activityGenerationConfigIDLT,omitempty"`
+	ActivityGenerationConfigIDLTE   *uuid.UUID  `json:"activityGenerationConfigIDLTE,omitempty"`
 
 	// "from_stage" field predicates.
 	FromStage       *commercelifecycletransition.FromStage  `json:"fromStage,omitempty"`
@@ -10687,14 +10699,6 @@ type CommerceLifecycleTransitionWhereInput struct {
 	SourceNEQ   *commercelifecycletransition.Source  `json:"sourceNEQ,omitempty"`
 	SourceIn    []commercelifecycletransition.Source `json:"sourceIn,omitempty"`
 	SourceNotIn []commercelifecycletransition.Source `json:"sourceNotIn,omitempty"`
-
-	// "commerce" edge predicates.
-	HasCommerce     *bool                 `json:"hasCommerce,omitempty"`
-	HasCommerceWith []*CommerceWhereInput `json:"hasCommerceWith,omitempty"`
-
-	// "activity_generation_config" edge predicates.
-	HasActivityGenerationConfig     *bool                                 `json:"hasActivityGenerationConfig,omitempty"`
-	HasActivityGenerationConfigWith []*ActivityGenerationConfigWhereInput `json:"hasActivityGenerationConfigWith,omitempty"`
 }
 
 // AddPredicates adds custom predicates to the where input to be used during the filtering phase.
@@ -10852,6 +10856,18 @@ func (i *CommerceLifecycleTransitionWhereInput) P() (predicate.CommerceLifecycle
 	if len(i.TenantIDNotIn) > 0 {
 		predicates = append(predicates, commercelifecycletransition.TenantIDNotIn(i.TenantIDNotIn...))
 	}
+	if i.TenantIDGT != nil {
+		predicates = append(predicates, commercelifecycletransition.TenantIDGT(*i.TenantIDGT))
+	}
+	if i.TenantIDGTE != nil {
+		predicates = append(predicates, commercelifecycletransition.TenantIDGTE(*i.TenantIDGTE))
+	}
+	if i.TenantIDLT != nil {
+		predicates = append(predicates, commercelifecycletransition.TenantIDLT(*i.TenantIDLT))
+	}
+	if i.TenantIDLTE != nil {
+		predicates = append(predicates, commercelifecycletransition.TenantIDLTE(*i.TenantIDLTE))
+	}
 	if i.CommerceID != nil {
 		predicates = append(predicates, commercelifecycletransition.CommerceIDEQ(*i.CommerceID))
 	}
@@ -10864,6 +10880,18 @@ func (i *CommerceLifecycleTransitionWhereInput) P() (predicate.CommerceLifecycle
 	if len(i.CommerceIDNotIn) > 0 {
 		predicates = append(predicates, commercelifecycletransition.CommerceIDNotIn(i.CommerceIDNotIn...))
 	}
+	if i.CommerceIDGT != nil {
+		predicates = append(predicates, commercelifecycletransition.CommerceIDGT(*i.CommerceIDGT))
+	}
+	if i.CommerceIDGTE != nil {
+		predicates = append(predicates, commercelifecycletransition.CommerceIDGTE(*i.CommerceIDGTE))
+	}
+	if i.CommerceIDLT != nil {
+		predicates = append(predicates, commercelifecycletransition.CommerceIDLT(*i.CommerceIDLT))
+	}
+	if i.CommerceIDLTE != nil {
+		predicates = append(predicates, commercelifecycletransition.CommerceIDLTE(*i.CommerceIDLTE))
+	}
 	if i.ActivityGenerationConfigID != nil {
 		predicates = append(predicates, commercelifecycletransition.ActivityGenerationConfigIDEQ(*i.ActivityGenerationConfigID))
 	}
@@ -10875,6 +10903,18 @@ func (i *CommerceLifecycleTransitionWhereInput) P() (predicate.CommerceLifecycle
 	}
 	if len(i.ActivityGenerationConfigIDNotIn) > 0 {
 		predicates = append(predicates, commercelifecycletransition.ActivityGenerationConfigIDNotIn(i.ActivityGenerationConfigIDNotIn...))
+	}
+	if i.ActivityGenerationConfigIDGT != nil {
+		predicates = append(predicates, commercelifecycletransition.ActivityGenerationConfigIDGT(*i.ActivityGenerationConfigIDGT))
+	}
+	if i.ActivityGenerationConfigIDGTE != nil {
+		predicates = append(predicates, commercelifecycletransition.ActivityGenerationConfigIDGTE(*i.ActivityGenerationConfigIDGTE))
+	}
+	if i.ActivityGenerationConfigIDLT != nil {
+		predicates = append(predicates, commercelifecycletransition.ActivityGenerationConfigIDLT(*i.ActivityGenerationConfigIDLT))
+	}
+	if i.ActivityGenerationConfigIDLTE != nil {
+		predicates = append(predicates, commercelifecycletransition.ActivityGenerationConfigIDLTE(*i.ActivityGenerationConfigIDLTE))
 	}
 	if i.FromStage != nil {
 		predicates = append(predicates, commercelifecycletransition.FromStageEQ(*i.FromStage))
@@ -11126,42 +11166,6 @@ func (i *CommerceLifecycleTransitionWhereInput) P() (predicate.CommerceLifecycle
 		predicates = append(predicates, commercelifecycletransition.SourceNotIn(i.SourceNotIn...))
 	}
 
-	if i.HasCommerce != nil {
-		p := commercelifecycletransition.HasCommerce()
-		if !*i.HasCommerce {
-			p = commercelifecycletransition.Not(p)
-		}
-		predicates = append(predicates, p)
-	}
-	if len(i.HasCommerceWith) > 0 {
-		with := make([]predicate.Commerce, 0, len(i.HasCommerceWith))
-		for _, w := range i.HasCommerceWith {
-			p, err := w.P()
-			if err != nil {
-				return nil, fmt.Errorf("%w: field 'HasCommerceWith'", err)
-			}
-			with = append(with, p)
-		}
-		predicates = append(predicates, commercelifecycletransition.HasCommerceWith(with...))
-	}
-	if i.HasActivityGenerationConfig != nil {
-		p := commercelifecycletransition.HasActivityGenerationConfig()
-		if !*i.HasActivityGenerationConfig {
-			p = commercelifecycletransition.Not(p)
-		}
-		predicates = append(predicates, p)
-	}
-	if len(i.HasActivityGenerationConfigWith) > 0 {
-		with := make([]predicate.ActivityGenerationConfig, 0, len(i.HasActivityGenerationConfigWith))
-		for _, w := range i.HasActivityGenerationConfigWith {
-			p, err := w.P()
-			if err != nil {
-				return nil, fmt.Errorf("%w: field 'HasActivityGenerationConfigWith'", err)
-			}
-			with = append(with, p)
-		}
-		predicates = append(predicates, commercelifecycletransition.HasActivityGenerationConfigWith(with...))
-	}
 	switch len(predicates) {
 	case 0:
 		return nil, ErrEmptyCommerceLifecycleTransitionWhereInput

@@ -6946,42 +6946,39 @@ func (m *ActivityAttributeMutation) ResetEdge(name string) error {
 // ActivityGenerationConfigMutation represents an operation that mutates the ActivityGenerationConfig nodes in the graph.
 type ActivityGenerationConfigMutation struct {
 	config
-	op                           Op
-	typ                          string
-	id                           *uuid.UUID
-	created_at                   *time.Time
-	updated_at                   *time.Time
-	archived_at                  *time.Time
-	name                         *string
-	description                  *string
-	status                       *activitygenerationconfig.Status
-	config_hashes                *map[string]string
-	updated_by                   *uuid.UUID
-	clearedFields                map[string]struct{}
-	tenant                       *uuid.UUID
-	clearedtenant                bool
-	project                      *uuid.UUID
-	clearedproject               bool
-	audience                     *uuid.UUID
-	clearedaudience              bool
-	activation_config            *uuid.UUID
-	clearedactivation_config     bool
-	engagement_config            *uuid.UUID
-	clearedengagement_config     bool
-	resurrection_config          *uuid.UUID
-	clearedresurrection_config   bool
-	lifecycle_snapshots          map[uuid.UUID]struct{}
-	removedlifecycle_snapshots   map[uuid.UUID]struct{}
-	clearedlifecycle_snapshots   bool
-	lifecycle_transitions        map[uuid.UUID]struct{}
-	removedlifecycle_transitions map[uuid.UUID]struct{}
-	clearedlifecycle_transitions bool
-	lifecycle_runs               map[uuid.UUID]struct{}
-	removedlifecycle_runs        map[uuid.UUID]struct{}
-	clearedlifecycle_runs        bool
-	done                         bool
-	oldValue                     func(context.Context) (*ActivityGenerationConfig, error)
-	predicates                   []predicate.ActivityGenerationConfig
+	op                         Op
+	typ                        string
+	id                         *uuid.UUID
+	created_at                 *time.Time
+	updated_at                 *time.Time
+	archived_at                *time.Time
+	name                       *string
+	description                *string
+	status                     *activitygenerationconfig.Status
+	config_hashes              *map[string]string
+	updated_by                 *uuid.UUID
+	clearedFields              map[string]struct{}
+	tenant                     *uuid.UUID
+	clearedtenant              bool
+	project                    *uuid.UUID
+	clearedproject             bool
+	audience                   *uuid.UUID
+	clearedaudience            bool
+	activation_config          *uuid.UUID
+	clearedactivation_config   bool
+	engagement_config          *uuid.UUID
+	clearedengagement_config   bool
+	resurrection_config        *uuid.UUID
+	clearedresurrection_config bool
+	lifecycle_snapshots        map[uuid.UUID]struct{}
+	removedlifecycle_snapshots map[uuid.UUID]struct{}
+	clearedlifecycle_snapshots bool
+	lifecycle_runs             map[uuid.UUID]struct{}
+	removedlifecycle_runs      map[uuid.UUID]struct{}
+	clearedlifecycle_runs      bool
+	done                       bool
+	oldValue                   func(context.Context) (*ActivityGenerationConfig, error)
+	predicates                 []predicate.ActivityGenerationConfig
 }
 
 var _ ent.Mutation = (*ActivityGenerationConfigMutation)(nil)
@@ -7788,60 +7785,6 @@ func (m *ActivityGenerationConfigMutation) ResetLifecycleSnapshots() {
 	m.removedlifecycle_snapshots = nil
 }
 
-// AddLifecycleTransitionIDs adds the "lifecycle_transitions" edge to the CommerceLifecycleTransition entity by ids.
-func (m *ActivityGenerationConfigMutation) AddLifecycleTransitionIDs(ids ...uuid.UUID) {
-	if m.lifecycle_transitions == nil {
-		m.lifecycle_transitions = make(map[uuid.UUID]struct{})
-	}
-	for i := range ids {
-		m.lifecycle_transitions[ids[i]] = struct{}{}
-	}
-}
-
-// ClearLifecycleTransitions clears the "lifecycle_transitions" edge to the CommerceLifecycleTransition entity.
-func (m *ActivityGenerationConfigMutation) ClearLifecycleTransitions() {
-	m.clearedlifecycle_transitions = true
-}
-
-// LifecycleTransitionsCleared reports if the "lifecycle_transitions" edge to the CommerceLifecycleTransition entity was cleared.
-func (m *ActivityGenerationConfigMutation) LifecycleTransitionsCleared() bool {
-	return m.clearedlifecycle_transitions
-}
-
-// RemoveLifecycleTransitionIDs removes the "lifecycle_transitions" edge to the CommerceLifecycleTransition entity by IDs.
-func (m *ActivityGenerationConfigMutation) RemoveLifecycleTransitionIDs(ids ...uuid.UUID) {
-	if m.removedlifecycle_transitions == nil {
-		m.removedlifecycle_transitions = make(map[uuid.UUID]struct{})
-	}
-	for i := range ids {
-		delete(m.lifecycle_transitions, ids[i])
-		m.removedlifecycle_transitions[ids[i]] = struct{}{}
-	}
-}
-
-// RemovedLifecycleTransitions returns the removed IDs of the "lifecycle_transitions" edge to the CommerceLifecycleTransition entity.
-func (m *ActivityGenerationConfigMutation) RemovedLifecycleTransitionsIDs() (ids []uuid.UUID) {
-	for id := range m.removedlifecycle_transitions {
-		ids = append(ids, id)
-	}
-	return
-}
-
-// LifecycleTransitionsIDs returns the "lifecycle_transitions" edge IDs in the mutation.
-func (m *ActivityGenerationConfigMutation) LifecycleTransitionsIDs() (ids []uuid.UUID) {
-	for id := range m.lifecycle_transitions {
-		ids = append(ids, id)
-	}
-	return
-}
-
-// ResetLifecycleTransitions resets all changes to the "lifecycle_transitions" edge.
-func (m *ActivityGenerationConfigMutation) ResetLifecycleTransitions() {
-	m.lifecycle_transitions = nil
-	m.clearedlifecycle_transitions = false
-	m.removedlifecycle_transitions = nil
-}
-
 // AddLifecycleRunIDs adds the "lifecycle_runs" edge to the LifecycleRun entity by ids.
 func (m *ActivityGenerationConfigMutation) AddLifecycleRunIDs(ids ...uuid.UUID) {
 	if m.lifecycle_runs == nil {
@@ -8226,7 +8169,7 @@ func (m *ActivityGenerationConfigMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *ActivityGenerationConfigMutation) AddedEdges() []string {
-	edges := make([]string, 0, 9)
+	edges := make([]string, 0, 8)
 	if m.tenant != nil {
 		edges = append(edges, activitygenerationconfig.EdgeTenant)
 	}
@@ -8247,9 +8190,6 @@ func (m *ActivityGenerationConfigMutation) AddedEdges() []string {
 	}
 	if m.lifecycle_snapshots != nil {
 		edges = append(edges, activitygenerationconfig.EdgeLifecycleSnapshots)
-	}
-	if m.lifecycle_transitions != nil {
-		edges = append(edges, activitygenerationconfig.EdgeLifecycleTransitions)
 	}
 	if m.lifecycle_runs != nil {
 		edges = append(edges, activitygenerationconfig.EdgeLifecycleRuns)
@@ -8291,12 +8231,6 @@ func (m *ActivityGenerationConfigMutation) AddedIDs(name string) []ent.Value {
 			ids = append(ids, id)
 		}
 		return ids
-	case activitygenerationconfig.EdgeLifecycleTransitions:
-		ids := make([]ent.Value, 0, len(m.lifecycle_transitions))
-		for id := range m.lifecycle_transitions {
-			ids = append(ids, id)
-		}
-		return ids
 	case activitygenerationconfig.EdgeLifecycleRuns:
 		ids := make([]ent.Value, 0, len(m.lifecycle_runs))
 		for id := range m.lifecycle_runs {
@@ -8309,12 +8243,9 @@ func (m *ActivityGenerationConfigMutation) AddedIDs(name string) []ent.Value {
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *ActivityGenerationConfigMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 9)
+	edges := make([]string, 0, 8)
 	if m.removedlifecycle_snapshots != nil {
 		edges = append(edges, activitygenerationconfig.EdgeLifecycleSnapshots)
-	}
-	if m.removedlifecycle_transitions != nil {
-		edges = append(edges, activitygenerationconfig.EdgeLifecycleTransitions)
 	}
 	if m.removedlifecycle_runs != nil {
 		edges = append(edges, activitygenerationconfig.EdgeLifecycleRuns)
@@ -8332,12 +8263,6 @@ func (m *ActivityGenerationConfigMutation) RemovedIDs(name string) []ent.Value {
 			ids = append(ids, id)
 		}
 		return ids
-	case activitygenerationconfig.EdgeLifecycleTransitions:
-		ids := make([]ent.Value, 0, len(m.removedlifecycle_transitions))
-		for id := range m.removedlifecycle_transitions {
-			ids = append(ids, id)
-		}
-		return ids
 	case activitygenerationconfig.EdgeLifecycleRuns:
 		ids := make([]ent.Value, 0, len(m.removedlifecycle_runs))
 		for id := range m.removedlifecycle_runs {
@@ -8350,7 +8275,7 @@ func (m *ActivityGenerationConfigMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *ActivityGenerationConfigMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 9)
+	edges := make([]string, 0, 8)
 	if m.clearedtenant {
 		edges = append(edges, activitygenerationconfig.EdgeTenant)
 	}
@@ -8371,9 +8296,6 @@ func (m *ActivityGenerationConfigMutation) ClearedEdges() []string {
 	}
 	if m.clearedlifecycle_snapshots {
 		edges = append(edges, activitygenerationconfig.EdgeLifecycleSnapshots)
-	}
-	if m.clearedlifecycle_transitions {
-		edges = append(edges, activitygenerationconfig.EdgeLifecycleTransitions)
 	}
 	if m.clearedlifecycle_runs {
 		edges = append(edges, activitygenerationconfig.EdgeLifecycleRuns)
@@ -8399,8 +8321,6 @@ func (m *ActivityGenerationConfigMutation) EdgeCleared(name string) bool {
 		return m.clearedresurrection_config
 	case activitygenerationconfig.EdgeLifecycleSnapshots:
 		return m.clearedlifecycle_snapshots
-	case activitygenerationconfig.EdgeLifecycleTransitions:
-		return m.clearedlifecycle_transitions
 	case activitygenerationconfig.EdgeLifecycleRuns:
 		return m.clearedlifecycle_runs
 	}
@@ -8457,9 +8377,6 @@ func (m *ActivityGenerationConfigMutation) ResetEdge(name string) error {
 		return nil
 	case activitygenerationconfig.EdgeLifecycleSnapshots:
 		m.ResetLifecycleSnapshots()
-		return nil
-	case activitygenerationconfig.EdgeLifecycleTransitions:
-		m.ResetLifecycleTransitions()
 		return nil
 	case activitygenerationconfig.EdgeLifecycleRuns:
 		m.ResetLifecycleRuns()
@@ -18359,39 +18276,36 @@ func (m *ChannelDefinitionMutation) ResetEdge(name string) error {
 // CommerceMutation represents an operation that mutates the Commerce nodes in the graph.
 type CommerceMutation struct {
 	config
-	op                           Op
-	typ                          string
-	id                           *uuid.UUID
-	created_at                   *time.Time
-	updated_at                   *time.Time
-	archived_at                  *time.Time
-	external_id                  *string
-	name                         *string
-	tax_id                       *string
-	segment                      *string
-	is_active                    *bool
-	metadata                     *map[string]interface{}
-	clearedFields                map[string]struct{}
-	tenant                       *uuid.UUID
-	clearedtenant                bool
-	addresses                    map[uuid.UUID]struct{}
-	removedaddresses             map[uuid.UUID]struct{}
-	clearedaddresses             bool
-	users                        map[uuid.UUID]struct{}
-	removedusers                 map[uuid.UUID]struct{}
-	clearedusers                 bool
-	lifecycle_snapshots          map[uuid.UUID]struct{}
-	removedlifecycle_snapshots   map[uuid.UUID]struct{}
-	clearedlifecycle_snapshots   bool
-	activities                   map[uuid.UUID]struct{}
-	removedactivities            map[uuid.UUID]struct{}
-	clearedactivities            bool
-	lifecycle_transitions        map[uuid.UUID]struct{}
-	removedlifecycle_transitions map[uuid.UUID]struct{}
-	clearedlifecycle_transitions bool
-	done                         bool
-	oldValue                     func(context.Context) (*Commerce, error)
-	predicates                   []predicate.Commerce
+	op                         Op
+	typ                        string
+	id                         *uuid.UUID
+	created_at                 *time.Time
+	updated_at                 *time.Time
+	archived_at                *time.Time
+	external_id                *string
+	name                       *string
+	tax_id                     *string
+	segment                    *string
+	is_active                  *bool
+	metadata                   *map[string]interface{}
+	clearedFields              map[string]struct{}
+	tenant                     *uuid.UUID
+	clearedtenant              bool
+	addresses                  map[uuid.UUID]struct{}
+	removedaddresses           map[uuid.UUID]struct{}
+	clearedaddresses           bool
+	users                      map[uuid.UUID]struct{}
+	removedusers               map[uuid.UUID]struct{}
+	clearedusers               bool
+	lifecycle_snapshots        map[uuid.UUID]struct{}
+	removedlifecycle_snapshots map[uuid.UUID]struct{}
+	clearedlifecycle_snapshots bool
+	activities                 map[uuid.UUID]struct{}
+	removedactivities          map[uuid.UUID]struct{}
+	clearedactivities          bool
+	done                       bool
+	oldValue                   func(context.Context) (*Commerce, error)
+	predicates                 []predicate.Commerce
 }
 
 var _ ent.Mutation = (*CommerceMutation)(nil)
@@ -19166,60 +19080,6 @@ func (m *CommerceMutation) ResetActivities() {
 	m.removedactivities = nil
 }
 
-// AddLifecycleTransitionIDs adds the "lifecycle_transitions" edge to the CommerceLifecycleTransition entity by ids.
-func (m *CommerceMutation) AddLifecycleTransitionIDs(ids ...uuid.UUID) {
-	if m.lifecycle_transitions == nil {
-		m.lifecycle_transitions = make(map[uuid.UUID]struct{})
-	}
-	for i := range ids {
-		m.lifecycle_transitions[ids[i]] = struct{}{}
-	}
-}
-
-// ClearLifecycleTransitions clears the "lifecycle_transitions" edge to the CommerceLifecycleTransition entity.
-func (m *CommerceMutation) ClearLifecycleTransitions() {
-	m.clearedlifecycle_transitions = true
-}
-
-// LifecycleTransitionsCleared reports if the "lifecycle_transitions" edge to the CommerceLifecycleTransition entity was cleared.
-func (m *CommerceMutation) LifecycleTransitionsCleared() bool {
-	return m.clearedlifecycle_transitions
-}
-
-// RemoveLifecycleTransitionIDs removes the "lifecycle_transitions" edge to the CommerceLifecycleTransition entity by IDs.
-func (m *CommerceMutation) RemoveLifecycleTransitionIDs(ids ...uuid.UUID) {
-	if m.removedlifecycle_transitions == nil {
-		m.removedlifecycle_transitions = make(map[uuid.UUID]struct{})
-	}
-	for i := range ids {
-		delete(m.lifecycle_transitions, ids[i])
-		m.removedlifecycle_transitions[ids[i]] = struct{}{}
-	}
-}
-
-// RemovedLifecycleTransitions returns the removed IDs of the "lifecycle_transitions" edge to the CommerceLifecycleTransition entity.
-func (m *CommerceMutation) RemovedLifecycleTransitionsIDs() (ids []uuid.UUID) {
-	for id := range m.removedlifecycle_transitions {
-		ids = append(ids, id)
-	}
-	return
-}
-
-// LifecycleTransitionsIDs returns the "lifecycle_transitions" edge IDs in the mutation.
-func (m *CommerceMutation) LifecycleTransitionsIDs() (ids []uuid.UUID) {
-	for id := range m.lifecycle_transitions {
-		ids = append(ids, id)
-	}
-	return
-}
-
-// ResetLifecycleTransitions resets all changes to the "lifecycle_transitions" edge.
-func (m *CommerceMutation) ResetLifecycleTransitions() {
-	m.lifecycle_transitions = nil
-	m.clearedlifecycle_transitions = false
-	m.removedlifecycle_transitions = nil
-}
-
 // Where appends a list predicates to the CommerceMutation builder.
 func (m *CommerceMutation) Where(ps ...predicate.Commerce) {
 	m.predicates = append(m.predicates, ps...)
@@ -19539,7 +19399,7 @@ func (m *CommerceMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *CommerceMutation) AddedEdges() []string {
-	edges := make([]string, 0, 6)
+	edges := make([]string, 0, 5)
 	if m.tenant != nil {
 		edges = append(edges, commerce.EdgeTenant)
 	}
@@ -19554,9 +19414,6 @@ func (m *CommerceMutation) AddedEdges() []string {
 	}
 	if m.activities != nil {
 		edges = append(edges, commerce.EdgeActivities)
-	}
-	if m.lifecycle_transitions != nil {
-		edges = append(edges, commerce.EdgeLifecycleTransitions)
 	}
 	return edges
 }
@@ -19593,19 +19450,13 @@ func (m *CommerceMutation) AddedIDs(name string) []ent.Value {
 			ids = append(ids, id)
 		}
 		return ids
-	case commerce.EdgeLifecycleTransitions:
-		ids := make([]ent.Value, 0, len(m.lifecycle_transitions))
-		for id := range m.lifecycle_transitions {
-			ids = append(ids, id)
-		}
-		return ids
 	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *CommerceMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 6)
+	edges := make([]string, 0, 5)
 	if m.removedaddresses != nil {
 		edges = append(edges, commerce.EdgeAddresses)
 	}
@@ -19617,9 +19468,6 @@ func (m *CommerceMutation) RemovedEdges() []string {
 	}
 	if m.removedactivities != nil {
 		edges = append(edges, commerce.EdgeActivities)
-	}
-	if m.removedlifecycle_transitions != nil {
-		edges = append(edges, commerce.EdgeLifecycleTransitions)
 	}
 	return edges
 }
@@ -19652,19 +19500,13 @@ func (m *CommerceMutation) RemovedIDs(name string) []ent.Value {
 			ids = append(ids, id)
 		}
 		return ids
-	case commerce.EdgeLifecycleTransitions:
-		ids := make([]ent.Value, 0, len(m.removedlifecycle_transitions))
-		for id := range m.removedlifecycle_transitions {
-			ids = append(ids, id)
-		}
-		return ids
 	}
 	return nil
 }
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *CommerceMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 6)
+	edges := make([]string, 0, 5)
 	if m.clearedtenant {
 		edges = append(edges, commerce.EdgeTenant)
 	}
@@ -19679,9 +19521,6 @@ func (m *CommerceMutation) ClearedEdges() []string {
 	}
 	if m.clearedactivities {
 		edges = append(edges, commerce.EdgeActivities)
-	}
-	if m.clearedlifecycle_transitions {
-		edges = append(edges, commerce.EdgeLifecycleTransitions)
 	}
 	return edges
 }
@@ -19700,8 +19539,6 @@ func (m *CommerceMutation) EdgeCleared(name string) bool {
 		return m.clearedlifecycle_snapshots
 	case commerce.EdgeActivities:
 		return m.clearedactivities
-	case commerce.EdgeLifecycleTransitions:
-		return m.clearedlifecycle_transitions
 	}
 	return false
 }
@@ -19735,9 +19572,6 @@ func (m *CommerceMutation) ResetEdge(name string) error {
 		return nil
 	case commerce.EdgeActivities:
 		m.ResetActivities()
-		return nil
-	case commerce.EdgeLifecycleTransitions:
-		m.ResetLifecycleTransitions()
 		return nil
 	}
 	return fmt.Errorf("unknown Commerce edge %s", name)
@@ -23429,30 +23263,27 @@ func (m *CommerceLifecycleSnapshotMutation) ResetEdge(name string) error {
 // CommerceLifecycleTransitionMutation represents an operation that mutates the CommerceLifecycleTransition nodes in the graph.
 type CommerceLifecycleTransitionMutation struct {
 	config
-	op                                Op
-	typ                               string
-	id                                *uuid.UUID
-	created_at                        *time.Time
-	updated_at                        *time.Time
-	from_stage                        *commercelifecycletransition.FromStage
-	from_code                         *string
-	to_stage                          *commercelifecycletransition.ToStage
-	to_code                           *string
-	state_changed_at                  *time.Time
-	last_computed_at                  *time.Time
-	config_hash                       *string
-	run_id                            *uuid.UUID
-	source                            *commercelifecycletransition.Source
-	clearedFields                     map[string]struct{}
-	tenant                            *uuid.UUID
-	clearedtenant                     bool
-	commerce                          *uuid.UUID
-	clearedcommerce                   bool
-	activity_generation_config        *uuid.UUID
-	clearedactivity_generation_config bool
-	done                              bool
-	oldValue                          func(context.Context) (*CommerceLifecycleTransition, error)
-	predicates                        []predicate.CommerceLifecycleTransition
+	op                            Op
+	typ                           string
+	id                            *uuid.UUID
+	created_at                    *time.Time
+	updated_at                    *time.Time
+	tenant_id                     *uuid.UUID
+	commerce_id                   *uuid.UUID
+	activity_generation_config_id *uuid.UUID
+	from_stage                    *commercelifecycletransition.FromStage
+	from_code                     *string
+	to_stage                      *commercelifecycletransition.ToStage
+	to_code                       *string
+	state_changed_at              *time.Time
+	last_computed_at              *time.Time
+	config_hash                   *string
+	run_id                        *uuid.UUID
+	source                        *commercelifecycletransition.Source
+	clearedFields                 map[string]struct{}
+	done                          bool
+	oldValue                      func(context.Context) (*CommerceLifecycleTransition, error)
+	predicates                    []predicate.CommerceLifecycleTransition
 }
 
 var _ ent.Mutation = (*CommerceLifecycleTransitionMutation)(nil)
@@ -23633,12 +23464,12 @@ func (m *CommerceLifecycleTransitionMutation) ResetUpdatedAt() {
 
 // SetTenantID sets the "tenant_id" field.
 func (m *CommerceLifecycleTransitionMutation) SetTenantID(u uuid.UUID) {
-	m.tenant = &u
+	m.tenant_id = &u
 }
 
 // TenantID returns the value of the "tenant_id" field in the mutation.
 func (m *CommerceLifecycleTransitionMutation) TenantID() (r uuid.UUID, exists bool) {
-	v := m.tenant
+	v := m.tenant_id
 	if v == nil {
 		return
 	}
@@ -23664,17 +23495,17 @@ func (m *CommerceLifecycleTransitionMutation) OldTenantID(ctx context.Context) (
 
 // ResetTenantID resets all changes to the "tenant_id" field.
 func (m *CommerceLifecycleTransitionMutation) ResetTenantID() {
-	m.tenant = nil
+	m.tenant_id = nil
 }
 
 // SetCommerceID sets the "commerce_id" field.
 func (m *CommerceLifecycleTransitionMutation) SetCommerceID(u uuid.UUID) {
-	m.commerce = &u
+	m.commerce_id = &u
 }
 
 // CommerceID returns the value of the "commerce_id" field in the mutation.
 func (m *CommerceLifecycleTransitionMutation) CommerceID() (r uuid.UUID, exists bool) {
-	v := m.commerce
+	v := m.commerce_id
 	if v == nil {
 		return
 	}
@@ -23700,17 +23531,17 @@ func (m *CommerceLifecycleTransitionMutation) OldCommerceID(ctx context.Context)
 
 // ResetCommerceID resets all changes to the "commerce_id" field.
 func (m *CommerceLifecycleTransitionMutation) ResetCommerceID() {
-	m.commerce = nil
+	m.commerce_id = nil
 }
 
 // SetActivityGenerationConfigID sets the "activity_generation_config_id" field.
 func (m *CommerceLifecycleTransitionMutation) SetActivityGenerationConfigID(u uuid.UUID) {
-	m.activity_generation_config = &u
+	m.activity_generation_config_id = &u
 }
 
 // ActivityGenerationConfigID returns the value of the "activity_generation_config_id" field in the mutation.
 func (m *CommerceLifecycleTransitionMutation) ActivityGenerationConfigID() (r uuid.UUID, exists bool) {
-	v := m.activity_generation_config
+	v := m.activity_generation_config_id
 	if v == nil {
 		return
 	}
@@ -23736,7 +23567,7 @@ func (m *CommerceLifecycleTransitionMutation) OldActivityGenerationConfigID(ctx 
 
 // ResetActivityGenerationConfigID resets all changes to the "activity_generation_config_id" field.
 func (m *CommerceLifecycleTransitionMutation) ResetActivityGenerationConfigID() {
-	m.activity_generation_config = nil
+	m.activity_generation_config_id = nil
 }
 
 // SetFromStage sets the "from_stage" field.
@@ -24115,87 +23946,6 @@ func (m *CommerceLifecycleTransitionMutation) ResetSource() {
 	m.source = nil
 }
 
-// ClearTenant clears the "tenant" edge to the Tenant entity.
-func (m *CommerceLifecycleTransitionMutation) ClearTenant() {
-	m.clearedtenant = true
-	m.clearedFields[commercelifecycletransition.FieldTenantID] = struct{}{}
-}
-
-// TenantCleared reports if the "tenant" edge to the Tenant entity was cleared.
-func (m *CommerceLifecycleTransitionMutation) TenantCleared() bool {
-	return m.clearedtenant
-}
-
-// TenantIDs returns the "tenant" edge IDs in the mutation.
-// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
-// TenantID instead. It exists only for internal usage by the builders.
-func (m *CommerceLifecycleTransitionMutation) TenantIDs() (ids []uuid.UUID) {
-	if id := m.tenant; id != nil {
-		ids = append(ids, *id)
-	}
-	return
-}
-
-// ResetTenant resets all changes to the "tenant" edge.
-func (m *CommerceLifecycleTransitionMutation) ResetTenant() {
-	m.tenant = nil
-	m.clearedtenant = false
-}
-
-// ClearCommerce clears the "commerce" edge to the Commerce entity.
-func (m *CommerceLifecycleTransitionMutation) ClearCommerce() {
-	m.clearedcommerce = true
-	m.clearedFields[commercelifecycletransition.FieldCommerceID] = struct{}{}
-}
-
-// CommerceCleared reports if the "commerce" edge to the Commerce entity was cleared.
-func (m *CommerceLifecycleTransitionMutation) CommerceCleared() bool {
-	return m.clearedcommerce
-}
-
-// CommerceIDs returns the "commerce" edge IDs in the mutation.
-// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
-// CommerceID instead. It exists only for internal usage by the builders.
-func (m *CommerceLifecycleTransitionMutation) CommerceIDs() (ids []uuid.UUID) {
-	if id := m.commerce; id != nil {
-		ids = append(ids, *id)
-	}
-	return
-}
-
-// ResetCommerce resets all changes to the "commerce" edge.
-func (m *CommerceLifecycleTransitionMutation) ResetCommerce() {
-	m.commerce = nil
-	m.clearedcommerce = false
-}
-
-// ClearActivityGenerationConfig clears the "activity_generation_config" edge to the ActivityGenerationConfig entity.
-func (m *CommerceLifecycleTransitionMutation) ClearActivityGenerationConfig() {
-	m.clearedactivity_generation_config = true
-	m.clearedFields[commercelifecycletransition.FieldActivityGenerationConfigID] = struct{}{}
-}
-
-// ActivityGenerationConfigCleared reports if the "activity_generation_config" edge to the ActivityGenerationConfig entity was cleared.
-func (m *CommerceLifecycleTransitionMutation) ActivityGenerationConfigCleared() bool {
-	return m.clearedactivity_generation_config
-}
-
-// ActivityGenerationConfigIDs returns the "activity_generation_config" edge IDs in the mutation.
-// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
-// ActivityGenerationConfigID instead. It exists only for internal usage by the builders.
-func (m *CommerceLifecycleTransitionMutation) ActivityGenerationConfigIDs() (ids []uuid.UUID) {
-	if id := m.activity_generation_config; id != nil {
-		ids = append(ids, *id)
-	}
-	return
-}
-
-// ResetActivityGenerationConfig resets all changes to the "activity_generation_config" edge.
-func (m *CommerceLifecycleTransitionMutation) ResetActivityGenerationConfig() {
-	m.activity_generation_config = nil
-	m.clearedactivity_generation_config = false
-}
-
 // Where appends a list predicates to the CommerceLifecycleTransitionMutation builder.
 func (m *CommerceLifecycleTransitionMutation) Where(ps ...predicate.CommerceLifecycleTransition) {
 	m.predicates = append(m.predicates, ps...)
@@ -24237,13 +23987,13 @@ func (m *CommerceLifecycleTransitionMutation) Fields() []string {
 	if m.updated_at != nil {
 		fields = append(fields, commercelifecycletransition.FieldUpdatedAt)
 	}
-	if m.tenant != nil {
+	if m.tenant_id != nil {
 		fields = append(fields, commercelifecycletransition.FieldTenantID)
 	}
-	if m.commerce != nil {
+	if m.commerce_id != nil {
 		fields = append(fields, commercelifecycletransition.FieldCommerceID)
 	}
-	if m.activity_generation_config != nil {
+	if m.activity_generation_config_id != nil {
 		fields = append(fields, commercelifecycletransition.FieldActivityGenerationConfigID)
 	}
 	if m.from_stage != nil {
@@ -24577,42 +24327,19 @@ func (m *CommerceLifecycleTransitionMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *CommerceLifecycleTransitionMutation) AddedEdges() []string {
-	edges := make([]string, 0, 3)
-	if m.tenant != nil {
-		edges = append(edges, commercelifecycletransition.EdgeTenant)
-	}
-	if m.commerce != nil {
-		edges = append(edges, commercelifecycletransition.EdgeCommerce)
-	}
-	if m.activity_generation_config != nil {
-		edges = append(edges, commercelifecycletransition.EdgeActivityGenerationConfig)
-	}
+	edges := make([]string, 0, 0)
 	return edges
 }
 
 // AddedIDs returns all IDs (to other nodes) that were added for the given edge
 // name in this mutation.
 func (m *CommerceLifecycleTransitionMutation) AddedIDs(name string) []ent.Value {
-	switch name {
-	case commercelifecycletransition.EdgeTenant:
-		if id := m.tenant; id != nil {
-			return []ent.Value{*id}
-		}
-	case commercelifecycletransition.EdgeCommerce:
-		if id := m.commerce; id != nil {
-			return []ent.Value{*id}
-		}
-	case commercelifecycletransition.EdgeActivityGenerationConfig:
-		if id := m.activity_generation_config; id != nil {
-			return []ent.Value{*id}
-		}
-	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *CommerceLifecycleTransitionMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 0)
 	return edges
 }
 
@@ -24624,64 +24351,25 @@ func (m *CommerceLifecycleTransitionMutation) RemovedIDs(name string) []ent.Valu
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *CommerceLifecycleTransitionMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 3)
-	if m.clearedtenant {
-		edges = append(edges, commercelifecycletransition.EdgeTenant)
-	}
-	if m.clearedcommerce {
-		edges = append(edges, commercelifecycletransition.EdgeCommerce)
-	}
-	if m.clearedactivity_generation_config {
-		edges = append(edges, commercelifecycletransition.EdgeActivityGenerationConfig)
-	}
+	edges := make([]string, 0, 0)
 	return edges
 }
 
 // EdgeCleared returns a boolean which indicates if the edge with the given name
 // was cleared in this mutation.
 func (m *CommerceLifecycleTransitionMutation) EdgeCleared(name string) bool {
-	switch name {
-	case commercelifecycletransition.EdgeTenant:
-		return m.clearedtenant
-	case commercelifecycletransition.EdgeCommerce:
-		return m.clearedcommerce
-	case commercelifecycletransition.EdgeActivityGenerationConfig:
-		return m.clearedactivity_generation_config
-	}
 	return false
 }
 
 // ClearEdge clears the value of the edge with the given name. It returns an error
 // if that edge is not defined in the schema.
 func (m *CommerceLifecycleTransitionMutation) ClearEdge(name string) error {
-	switch name {
-	case commercelifecycletransition.EdgeTenant:
-		m.ClearTenant()
-		return nil
-	case commercelifecycletransition.EdgeCommerce:
-		m.ClearCommerce()
-		return nil
-	case commercelifecycletransition.EdgeActivityGenerationConfig:
-		m.ClearActivityGenerationConfig()
-		return nil
-	}
 	return fmt.Errorf("unknown CommerceLifecycleTransition unique edge %s", name)
 }
 
 // ResetEdge resets all changes to the edge with the given name in this mutation.
 // It returns an error if the edge is not defined in the schema.
 func (m *CommerceLifecycleTransitionMutation) ResetEdge(name string) error {
-	switch name {
-	case commercelifecycletransition.EdgeTenant:
-		m.ResetTenant()
-		return nil
-	case commercelifecycletransition.EdgeCommerce:
-		m.ResetCommerce()
-		return nil
-	case commercelifecycletransition.EdgeActivityGenerationConfig:
-		m.ResetActivityGenerationConfig()
-		return nil
-	}
 	return fmt.Errorf("unknown CommerceLifecycleTransition edge %s", name)
 }
 

@@ -160,6 +160,11 @@ func (r *Resolver) CatalogTable() generated.CatalogTableResolver { return &catal
 // Commerce returns generated.CommerceResolver implementation.
 func (r *Resolver) Commerce() generated.CommerceResolver { return &commerceResolver{r} }
 
+// CommerceLifecycleTransition returns generated.CommerceLifecycleTransitionResolver implementation.
+func (r *Resolver) CommerceLifecycleTransition() generated.CommerceLifecycleTransitionResolver {
+	return &commerceLifecycleTransitionResolver{r}
+}
+
 // DispatchProvider returns generated.DispatchProviderResolver implementation.
 func (r *Resolver) DispatchProvider() generated.DispatchProviderResolver {
 	return &dispatchProviderResolver{r}
@@ -191,6 +196,7 @@ type catalogColumnResolver struct{ *Resolver }
 type catalogSemiJoinResolver struct{ *Resolver }
 type catalogTableResolver struct{ *Resolver }
 type commerceResolver struct{ *Resolver }
+type commerceLifecycleTransitionResolver struct{ *Resolver }
 type dispatchProviderResolver struct{ *Resolver }
 type eventFilterResolver struct{ *Resolver }
 type queryResolver struct{ *Resolver }

@@ -20,6 +20,16 @@ func (r *commerceResolver) LifecycleTransitions(ctx context.Context, obj *ent.Co
 		snapshot.TransitionFilter{CommerceID: obj.ID.String(), AGCID: optUUID(activityGenerationConfigID)})
 }
 
+// Commerce is the resolver for the commerce field.
+func (r *commerceLifecycleTransitionResolver) Commerce(ctx context.Context, obj *ent.CommerceLifecycleTransition) (*ent.Commerce, error) {
+	return r.Resolver.Snapshots.TransitionCommerce(ctx, obj)
+}
+
+// ActivityGenerationConfig is the resolver for the activityGenerationConfig field.
+func (r *commerceLifecycleTransitionResolver) ActivityGenerationConfig(ctx context.Context, obj *ent.CommerceLifecycleTransition) (*ent.ActivityGenerationConfig, error) {
+	return r.Resolver.Snapshots.TransitionAGC(ctx, obj)
+}
+
 // CommerceLifecycleTransitions is the resolver for the commerceLifecycleTransitions field.
 func (r *queryResolver) CommerceLifecycleTransitions(ctx context.Context, after *entgql.Cursor[uuid.UUID], first *int, before *entgql.Cursor[uuid.UUID], last *int, filter *model.CommerceLifecycleTransitionsFilter) (*ent.CommerceLifecycleTransitionConnection, error) {
 	var f snapshot.TransitionFilter

@@ -3,6 +3,7 @@ package graph_test
 import (
 	"maps"
 	"net/http"
+	"reflect"
 	"slices"
 	"testing"
 
@@ -122,6 +123,34 @@ func TestTransitionConnectionOverGraphQL(t *testing.T) {
 			}
 			if !slices.Equal(got, all) {
 				t.Fatalf("last/before pages = %v, want %v", got, all)
+			}
+		})
+
+		// The commerce and the AGC a transition names (by id, without a
+		// foreign key): null when outside the request's project or in the trash.
+		t.Run("commerce and AGC", func(t *testing.T) {
+			const q = `query($c: ID!) { commerceLifecycleTransitions(filter: {commerceID: $c}) {
+				edges { node { toCode commerce { name } activityGenerationConfig { name } } } } }`
+			rows := func(h apptest.Headers) any {
+				return get(t, gqlOK(t, env, h, q, M{"c": s.c1}), "commerceLifecycleTransitions")
+			}
+			node := func(code string, commerce, agc any) M {
+				return M{"node": M{"toCode": code, "commerce": commerce, "activityGenerationConfig": agc}}
+			}
+			name := func(id string) M {
+				n := get(t, gqlOK(t, env, s.h, `query($id: ID!) { node(id: $id) { ... on ActivityGenerationConfig { name } } }`, M{"id": id}), "node")
+				return M{"name": str(t, n, "name")}
+			}
+			c1, low, high := M{"name": "c1"}, name(s.low), name(s.high)
+			if got, want := rows(s.h), (M{"edges": L{node("new", c1, low), node("engaged", c1, low), node("new", c1, high)}}); !reflect.DeepEqual(got, want) {
+				t.Fatalf("transitions of c1 = %v, want %v", got, want)
+			}
+			if got, want := rows(s.h.With("x-project-id", s.notHigh)), (M{"edges": L{node("new", c1, low), node("engaged", c1, low), node("new", c1, nil)}}); !reflect.DeepEqual(got, want) {
+				t.Fatalf("in the project without AGC high = %v, want %v", got, want)
+			}
+			gqlOK(t, env, s.h, `mutation($id: ID!) { deleteCommerce(id: $id) }`, M{"id": s.c1})
+			if got, want := rows(s.h), (M{"edges": L{node("new", nil, low), node("engaged", nil, low), node("new", nil, high)}}); !reflect.DeepEqual(got, want) {
+				t.Fatalf("after c1 went to the trash = %v, want %v", got, want)
 			}
 		})
 

@@ -198,25 +198,25 @@ func lifecycleBaseline(b *testing.B, dataset, service *sql.DB, query string, p0 
 	for range cols[3:] {
 		dest = append(dest, new(sql.RawBytes))
 	}
-	var exts, codes, stages []string
+	var exts, codes, stages, ids []string
 	total := 0
 	flush := func() {
 		res, err := service.Exec(`INSERT INTO commerce_lifecycle_snapshots AS s (id, created_at, updated_at, tenant_id, commerce_id, external_id,
 			activity_generation_config_id, code, label, stage, last_computed_at, state_changed_at)
-			SELECT gen_random_uuid(), now(), now(), $1, c.id, c.external_id, $2, u.code, st.label, u.stage, $3, $3
-			FROM unnest($4::text[], $5::text[], $6::text[]) u(ext, code, stage)
+			SELECT u.id, now(), now(), $1, c.id, c.external_id, $2, u.code, st.label, u.stage, $3, $3
+			FROM unnest($4::text[], $5::text[], $6::text[], $7::uuid[]) u(ext, code, stage, id)
 			JOIN commerces c ON c.tenant_id = $1 AND c.external_id = u.ext
 			JOIN retention_status_configs st ON st.tenant_id = $1 AND st.code = u.code
 			ON CONFLICT (commerce_id, activity_generation_config_id) DO UPDATE SET code = excluded.code, label = excluded.label,
 			 stage = excluded.stage, last_computed_at = excluded.last_computed_at, updated_at = excluded.updated_at,
 			 state_changed_at = CASE WHEN s.stage = excluded.stage AND s.code = excluded.code THEN s.state_changed_at ELSE excluded.last_computed_at END`,
-			tenantID, agcID, at, pq.Array(exts), pq.Array(codes), pq.Array(stages))
+			tenantID, agcID, at, pq.Array(exts), pq.Array(codes), pq.Array(stages), pq.Array(ids))
 		if err != nil {
 			b.Fatal(err)
 		}
 		n, _ := res.RowsAffected()
 		total += int(n)
-		exts, codes, stages = exts[:0], codes[:0], stages[:0]
+		exts, codes, stages, ids = exts[:0], codes[:0], stages[:0], ids[:0]
 	}
 	for rows.Next() {
 		if err := rows.Scan(dest...); err != nil {
@@ -224,6 +224,7 @@ func lifecycleBaseline(b *testing.B, dataset, service *sql.DB, query string, p0 
 		}
 		if code.Valid {
 			exts, codes, stages = append(exts, ident), append(codes, code.String), append(stages, stage.String)
+			ids = append(ids, uuid.Must(uuid.NewV7()).String()) // the ids the service gives snapshots
 		}
 		if len(exts) == 1000 {
 			flush()

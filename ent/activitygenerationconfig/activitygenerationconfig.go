@@ -55,8 +55,6 @@ const (
 	EdgeResurrectionConfig = "resurrection_config"
 	// EdgeLifecycleSnapshots holds the string denoting the lifecycle_snapshots edge name in mutations.
 	EdgeLifecycleSnapshots = "lifecycle_snapshots"
-	// EdgeLifecycleTransitions holds the string denoting the lifecycle_transitions edge name in mutations.
-	EdgeLifecycleTransitions = "lifecycle_transitions"
 	// EdgeLifecycleRuns holds the string denoting the lifecycle_runs edge name in mutations.
 	EdgeLifecycleRuns = "lifecycle_runs"
 	// Table holds the table name of the activitygenerationconfig in the database.
@@ -110,13 +108,6 @@ const (
 	LifecycleSnapshotsInverseTable = "commerce_lifecycle_snapshots"
 	// LifecycleSnapshotsColumn is the table column denoting the lifecycle_snapshots relation/edge.
 	LifecycleSnapshotsColumn = "activity_generation_config_id"
-	// LifecycleTransitionsTable is the table that holds the lifecycle_transitions relation/edge.
-	LifecycleTransitionsTable = "commerce_lifecycle_transitions"
-	// LifecycleTransitionsInverseTable is the table name for the CommerceLifecycleTransition entity.
-	// It exists in this package in order to avoid circular dependency with the "commercelifecycletransition" package.
-	LifecycleTransitionsInverseTable = "commerce_lifecycle_transitions"
-	// LifecycleTransitionsColumn is the table column denoting the lifecycle_transitions relation/edge.
-	LifecycleTransitionsColumn = "activity_generation_config_id"
 	// LifecycleRunsTable is the table that holds the lifecycle_runs relation/edge.
 	LifecycleRunsTable = "lifecycle_runs"
 	// LifecycleRunsInverseTable is the table name for the LifecycleRun entity.
@@ -316,20 +307,6 @@ func ByLifecycleSnapshots(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOptio
 	}
 }
 
-// ByLifecycleTransitionsCount orders the results by lifecycle_transitions count.
-func ByLifecycleTransitionsCount(opts ...sql.OrderTermOption) OrderOption {
-	return func(s *sql.Selector) {
-		sqlgraph.OrderByNeighborsCount(s, newLifecycleTransitionsStep(), opts...)
-	}
-}
-
-// ByLifecycleTransitions orders the results by lifecycle_transitions terms.
-func ByLifecycleTransitions(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
-	return func(s *sql.Selector) {
-		sqlgraph.OrderByNeighborTerms(s, newLifecycleTransitionsStep(), append([]sql.OrderTerm{term}, terms...)...)
-	}
-}
-
 // ByLifecycleRunsCount orders the results by lifecycle_runs count.
 func ByLifecycleRunsCount(opts ...sql.OrderTermOption) OrderOption {
 	return func(s *sql.Selector) {
@@ -390,13 +367,6 @@ func newLifecycleSnapshotsStep() *sqlgraph.Step {
 		sqlgraph.From(Table, FieldID),
 		sqlgraph.To(LifecycleSnapshotsInverseTable, FieldID),
 		sqlgraph.Edge(sqlgraph.O2M, true, LifecycleSnapshotsTable, LifecycleSnapshotsColumn),
-	)
-}
-func newLifecycleTransitionsStep() *sqlgraph.Step {
-	return sqlgraph.NewStep(
-		sqlgraph.From(Table, FieldID),
-		sqlgraph.To(LifecycleTransitionsInverseTable, FieldID),
-		sqlgraph.Edge(sqlgraph.O2M, true, LifecycleTransitionsTable, LifecycleTransitionsColumn),
 	)
 }
 func newLifecycleRunsStep() *sqlgraph.Step {

@@ -672,29 +672,6 @@ func HasLifecycleSnapshotsWith(preds ...predicate.CommerceLifecycleSnapshot) pre
 	})
 }
 
-// HasLifecycleTransitions applies the HasEdge predicate on the "lifecycle_transitions" edge.
-func HasLifecycleTransitions() predicate.ActivityGenerationConfig {
-	return predicate.ActivityGenerationConfig(func(s *sql.Selector) {
-		step := sqlgraph.NewStep(
-			sqlgraph.From(Table, FieldID),
-			sqlgraph.Edge(sqlgraph.O2M, true, LifecycleTransitionsTable, LifecycleTransitionsColumn),
-		)
-		sqlgraph.HasNeighbors(s, step)
-	})
-}
-
-// HasLifecycleTransitionsWith applies the HasEdge predicate on the "lifecycle_transitions" edge with a given conditions (other predicates).
-func HasLifecycleTransitionsWith(preds ...predicate.CommerceLifecycleTransition) predicate.ActivityGenerationConfig {
-	return predicate.ActivityGenerationConfig(func(s *sql.Selector) {
-		step := newLifecycleTransitionsStep()
-		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
-			for _, p := range preds {
-				p(s)
-			}
-		})
-	})
-}
-
 // HasLifecycleRuns applies the HasEdge predicate on the "lifecycle_runs" edge.
 func HasLifecycleRuns() predicate.ActivityGenerationConfig {
 	return predicate.ActivityGenerationConfig(func(s *sql.Selector) {

@@ -46,8 +46,6 @@ const (
 	EdgeLifecycleSnapshots = "lifecycle_snapshots"
 	// EdgeActivities holds the string denoting the activities edge name in mutations.
 	EdgeActivities = "activities"
-	// EdgeLifecycleTransitions holds the string denoting the lifecycle_transitions edge name in mutations.
-	EdgeLifecycleTransitions = "lifecycle_transitions"
 	// Table holds the table name of the commerce in the database.
 	Table = "commerces"
 	// TenantTable is the table that holds the tenant relation/edge.
@@ -85,13 +83,6 @@ const (
 	ActivitiesInverseTable = "activities"
 	// ActivitiesColumn is the table column denoting the activities relation/edge.
 	ActivitiesColumn = "commerce_id"
-	// LifecycleTransitionsTable is the table that holds the lifecycle_transitions relation/edge.
-	LifecycleTransitionsTable = "commerce_lifecycle_transitions"
-	// LifecycleTransitionsInverseTable is the table name for the CommerceLifecycleTransition entity.
-	// It exists in this package in order to avoid circular dependency with the "commercelifecycletransition" package.
-	LifecycleTransitionsInverseTable = "commerce_lifecycle_transitions"
-	// LifecycleTransitionsColumn is the table column denoting the lifecycle_transitions relation/edge.
-	LifecycleTransitionsColumn = "commerce_id"
 )
 
 // Columns holds all SQL columns for commerce fields.
@@ -257,20 +248,6 @@ func ByActivities(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
 		sqlgraph.OrderByNeighborTerms(s, newActivitiesStep(), append([]sql.OrderTerm{term}, terms...)...)
 	}
 }
-
-// ByLifecycleTransitionsCount orders the results by lifecycle_transitions count.
-func ByLifecycleTransitionsCount(opts ...sql.OrderTermOption) OrderOption {
-	return func(s *sql.Selector) {
-		sqlgraph.OrderByNeighborsCount(s, newLifecycleTransitionsStep(), opts...)
-	}
-}
-
-// ByLifecycleTransitions orders the results by lifecycle_transitions terms.
-func ByLifecycleTransitions(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
-	return func(s *sql.Selector) {
-		sqlgraph.OrderByNeighborTerms(s, newLifecycleTransitionsStep(), append([]sql.OrderTerm{term}, terms...)...)
-	}
-}
 func newTenantStep() *sqlgraph.Step {
 	return sqlgraph.NewStep(
 		sqlgraph.From(Table, FieldID),
@@ -304,12 +281,5 @@ func newActivitiesStep() *sqlgraph.Step {
 		sqlgraph.From(Table, FieldID),
 		sqlgraph.To(ActivitiesInverseTable, FieldID),
 		sqlgraph.Edge(sqlgraph.O2M, true, ActivitiesTable, ActivitiesColumn),
-	)
-}
-func newLifecycleTransitionsStep() *sqlgraph.Step {
-	return sqlgraph.NewStep(
-		sqlgraph.From(Table, FieldID),
-		sqlgraph.To(LifecycleTransitionsInverseTable, FieldID),
-		sqlgraph.Edge(sqlgraph.O2M, true, LifecycleTransitionsTable, LifecycleTransitionsColumn),
 	)
 }

@@ -676,29 +676,6 @@ func HasActivitiesWith(preds ...predicate.Activity) predicate.Commerce {
 	})
 }
 
-// HasLifecycleTransitions applies the HasEdge predicate on the "lifecycle_transitions" edge.
-func HasLifecycleTransitions() predicate.Commerce {
-	return predicate.Commerce(func(s *sql.Selector) {
-		step := sqlgraph.NewStep(
-			sqlgraph.From(Table, FieldID),
-			sqlgraph.Edge(sqlgraph.O2M, true, LifecycleTransitionsTable, LifecycleTransitionsColumn),
-		)
-		sqlgraph.HasNeighbors(s, step)
-	})
-}
-
-// HasLifecycleTransitionsWith applies the HasEdge predicate on the "lifecycle_transitions" edge with a given conditions (other predicates).
-func HasLifecycleTransitionsWith(preds ...predicate.CommerceLifecycleTransition) predicate.Commerce {
-	return predicate.Commerce(func(s *sql.Selector) {
-		step := newLifecycleTransitionsStep()
-		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
-			for _, p := range preds {
-				p(s)
-			}
-		})
-	})
-}
-
 // And groups predicates with the AND operator between them.
 func And(predicates ...predicate.Commerce) predicate.Commerce {
 	return predicate.Commerce(sql.AndPredicates(predicates...))

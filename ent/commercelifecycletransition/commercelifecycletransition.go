@@ -10,7 +10,6 @@ import (
 
 	"entgo.io/ent"
 	"entgo.io/ent/dialect/sql"
-	"entgo.io/ent/dialect/sql/sqlgraph"
 	"github.com/google/uuid"
 )
 
@@ -47,35 +46,8 @@ const (
 	FieldRunID = "run_id"
 	// FieldSource holds the string denoting the source field in the database.
 	FieldSource = "source"
-	// EdgeTenant holds the string denoting the tenant edge name in mutations.
-	EdgeTenant = "tenant"
-	// EdgeCommerce holds the string denoting the commerce edge name in mutations.
-	EdgeCommerce = "commerce"
-	// EdgeActivityGenerationConfig holds the string denoting the activity_generation_config edge name in mutations.
-	EdgeActivityGenerationConfig = "activity_generation_config"
 	// Table holds the table name of the commercelifecycletransition in the database.
 	Table = "commerce_lifecycle_transitions"
-	// TenantTable is the table that holds the tenant relation/edge.
-	TenantTable = "commerce_lifecycle_transitions"
-	// TenantInverseTable is the table name for the Tenant entity.
-	// It exists in this package in order to avoid circular dependency with the "tenant" package.
-	TenantInverseTable = "tenants"
-	// TenantColumn is the table column denoting the tenant relation/edge.
-	TenantColumn = "tenant_id"
-	// CommerceTable is the table that holds the commerce relation/edge.
-	CommerceTable = "commerce_lifecycle_transitions"
-	// CommerceInverseTable is the table name for the Commerce entity.
-	// It exists in this package in order to avoid circular dependency with the "commerce" package.
-	CommerceInverseTable = "commerces"
-	// CommerceColumn is the table column denoting the commerce relation/edge.
-	CommerceColumn = "commerce_id"
-	// ActivityGenerationConfigTable is the table that holds the activity_generation_config relation/edge.
-	ActivityGenerationConfigTable = "commerce_lifecycle_transitions"
-	// ActivityGenerationConfigInverseTable is the table name for the ActivityGenerationConfig entity.
-	// It exists in this package in order to avoid circular dependency with the "activitygenerationconfig" package.
-	ActivityGenerationConfigInverseTable = "activity_generation_configs"
-	// ActivityGenerationConfigColumn is the table column denoting the activity_generation_config relation/edge.
-	ActivityGenerationConfigColumn = "activity_generation_config_id"
 )
 
 // Columns holds all SQL columns for commercelifecycletransition fields.
@@ -272,48 +244,6 @@ func ByRunID(opts ...sql.OrderTermOption) OrderOption {
 // BySource orders the results by the source field.
 func BySource(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldSource, opts...).ToFunc()
-}
-
-// ByTenantField orders the results by tenant field.
-func ByTenantField(field string, opts ...sql.OrderTermOption) OrderOption {
-	return func(s *sql.Selector) {
-		sqlgraph.OrderByNeighborTerms(s, newTenantStep(), sql.OrderByField(field, opts...))
-	}
-}
-
-// ByCommerceField orders the results by commerce field.
-func ByCommerceField(field string, opts ...sql.OrderTermOption) OrderOption {
-	return func(s *sql.Selector) {
-		sqlgraph.OrderByNeighborTerms(s, newCommerceStep(), sql.OrderByField(field, opts...))
-	}
-}
-
-// ByActivityGenerationConfigField orders the results by activity_generation_config field.
-func ByActivityGenerationConfigField(field string, opts ...sql.OrderTermOption) OrderOption {
-	return func(s *sql.Selector) {
-		sqlgraph.OrderByNeighborTerms(s, newActivityGenerationConfigStep(), sql.OrderByField(field, opts...))
-	}
-}
-func newTenantStep() *sqlgraph.Step {
-	return sqlgraph.NewStep(
-		sqlgraph.From(Table, FieldID),
-		sqlgraph.To(TenantInverseTable, FieldID),
-		sqlgraph.Edge(sqlgraph.M2O, false, TenantTable, TenantColumn),
-	)
-}
-func newCommerceStep() *sqlgraph.Step {
-	return sqlgraph.NewStep(
-		sqlgraph.From(Table, FieldID),
-		sqlgraph.To(CommerceInverseTable, FieldID),
-		sqlgraph.Edge(sqlgraph.M2O, false, CommerceTable, CommerceColumn),
-	)
-}
-func newActivityGenerationConfigStep() *sqlgraph.Step {
-	return sqlgraph.NewStep(
-		sqlgraph.From(Table, FieldID),
-		sqlgraph.To(ActivityGenerationConfigInverseTable, FieldID),
-		sqlgraph.Edge(sqlgraph.M2O, false, ActivityGenerationConfigTable, ActivityGenerationConfigColumn),
-	)
 }
 
 // MarshalGQL implements graphql.Marshaler interface.

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"entgo.io/ent/dialect/sql"
-	"entgo.io/ent/dialect/sql/sqlgraph"
 	"github.com/google/uuid"
 	"github.com/reten-io/reten/ent/predicate"
 )
@@ -211,6 +210,26 @@ func TenantIDNotIn(vs ...uuid.UUID) predicate.CommerceLifecycleTransition {
 	return predicate.CommerceLifecycleTransition(sql.FieldNotIn(FieldTenantID, vs...))
 }
 
+// TenantIDGT applies the GT predicate on the "tenant_id" field.
+func TenantIDGT(v uuid.UUID) predicate.CommerceLifecycleTransition {
+	return predicate.CommerceLifecycleTransition(sql.FieldGT(FieldTenantID, v))
+}
+
+// TenantIDGTE applies the GTE predicate on the "tenant_id" field.
+func TenantIDGTE(v uuid.UUID) predicate.CommerceLifecycleTransition {
+	return predicate.CommerceLifecycleTransition(sql.FieldGTE(FieldTenantID, v))
+}
+
+// TenantIDLT applies the LT predicate on the "tenant_id" field.
+func TenantIDLT(v uuid.UUID) predicate.CommerceLifecycleTransition {
+	return predicate.CommerceLifecycleTransition(sql.FieldLT(FieldTenantID, v))
+}
+
+// TenantIDLTE applies the LTE predicate on the "tenant_id" field.
+func TenantIDLTE(v uuid.UUID) predicate.CommerceLifecycleTransition {
+	return predicate.CommerceLifecycleTransition(sql.FieldLTE(FieldTenantID, v))
+}
+
 // CommerceIDEQ applies the EQ predicate on the "commerce_id" field.
 func CommerceIDEQ(v uuid.UUID) predicate.CommerceLifecycleTransition {
 	return predicate.CommerceLifecycleTransition(sql.FieldEQ(FieldCommerceID, v))
@@ -231,6 +250,26 @@ func CommerceIDNotIn(vs ...uuid.UUID) predicate.CommerceLifecycleTransition {
 	return predicate.CommerceLifecycleTransition(sql.FieldNotIn(FieldCommerceID, vs...))
 }
 
+// CommerceIDGT applies the GT predicate on the "commerce_id" field.
+func CommerceIDGT(v uuid.UUID) predicate.CommerceLifecycleTransition {
+	return predicate.CommerceLifecycleTransition(sql.FieldGT(FieldCommerceID, v))
+}
+
+// CommerceIDGTE applies the GTE predicate on the "commerce_id" field.
+func CommerceIDGTE(v uuid.UUID) predicate.CommerceLifecycleTransition {
+	return predicate.CommerceLifecycleTransition(sql.FieldGTE(FieldCommerceID, v))
+}
+
+// CommerceIDLT applies the LT predicate on the "commerce_id" field.
+func CommerceIDLT(v uuid.UUID) predicate.CommerceLifecycleTransition {
+	return predicate.CommerceLifecycleTransition(sql.FieldLT(FieldCommerceID, v))
+}
+
+// CommerceIDLTE applies the LTE predicate on the "commerce_id" field.
+func CommerceIDLTE(v uuid.UUID) predicate.CommerceLifecycleTransition {
+	return predicate.CommerceLifecycleTransition(sql.FieldLTE(FieldCommerceID, v))
+}
+
 // ActivityGenerationConfigIDEQ applies the EQ predicate on the "activity_generation_config_id" field.
 func ActivityGenerationConfigIDEQ(v uuid.UUID) predicate.CommerceLifecycleTransition {
 	return predicate.CommerceLifecycleTransition(sql.FieldEQ(FieldActivityGenerationConfigID, v))
@@ -249,6 +288,26 @@ func ActivityGenerationConfigIDIn(vs ...uuid.UUID) predicate.CommerceLifecycleTr
 // ActivityGenerationConfigIDNotIn applies the NotIn predicate on the "activity_generation_config_id" field.
 func ActivityGenerationConfigIDNotIn(vs ...uuid.UUID) predicate.CommerceLifecycleTransition {
 	return predicate.CommerceLifecycleTransition(sql.FieldNotIn(FieldActivityGenerationConfigID, vs...))
+}
+
+// ActivityGenerationConfigIDGT applies the GT predicate on the "activity_generation_config_id" field.
+func ActivityGenerationConfigIDGT(v uuid.UUID) predicate.CommerceLifecycleTransition {
+	return predicate.CommerceLifecycleTransition(sql.FieldGT(FieldActivityGenerationConfigID, v))
+}
+
+// ActivityGenerationConfigIDGTE applies the GTE predicate on the "activity_generation_config_id" field.
+func ActivityGenerationConfigIDGTE(v uuid.UUID) predicate.CommerceLifecycleTransition {
+	return predicate.CommerceLifecycleTransition(sql.FieldGTE(FieldActivityGenerationConfigID, v))
+}
+
+// ActivityGenerationConfigIDLT applies the LT predicate on the "activity_generation_config_id" field.
+func ActivityGenerationConfigIDLT(v uuid.UUID) predicate.CommerceLifecycleTransition {
+	return predicate.CommerceLifecycleTransition(sql.FieldLT(FieldActivityGenerationConfigID, v))
+}
+
+// ActivityGenerationConfigIDLTE applies the LTE predicate on the "activity_generation_config_id" field.
+func ActivityGenerationConfigIDLTE(v uuid.UUID) predicate.CommerceLifecycleTransition {
+	return predicate.CommerceLifecycleTransition(sql.FieldLTE(FieldActivityGenerationConfigID, v))
 }
 
 // FromStageEQ applies the EQ predicate on the "from_stage" field.
@@ -664,75 +723,6 @@ func SourceIn(vs ...Source) predicate.CommerceLifecycleTransition {
 // SourceNotIn applies the NotIn predicate on the "source" field.
 func SourceNotIn(vs ...Source) predicate.CommerceLifecycleTransition {
 	return predicate.CommerceLifecycleTransition(sql.FieldNotIn(FieldSource, vs...))
-}
-
-// HasTenant applies the HasEdge predicate on the "tenant" edge.
-func HasTenant() predicate.CommerceLifecycleTransition {
-	return predicate.CommerceLifecycleTransition(func(s *sql.Selector) {
-		step := sqlgraph.NewStep(
-			sqlgraph.From(Table, FieldID),
-			sqlgraph.Edge(sqlgraph.M2O, false, TenantTable, TenantColumn),
-		)
-		sqlgraph.HasNeighbors(s, step)
-	})
-}
-
-// HasTenantWith applies the HasEdge predicate on the "tenant" edge with a given conditions (other predicates).
-func HasTenantWith(preds ...predicate.Tenant) predicate.CommerceLifecycleTransition {
-	return predicate.CommerceLifecycleTransition(func(s *sql.Selector) {
-		step := newTenantStep()
-		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
-			for _, p := range preds {
-				p(s)
-			}
-		})
-	})
-}
-
-// HasCommerce applies the HasEdge predicate on the "commerce" edge.
-func HasCommerce() predicate.CommerceLifecycleTransition {
-	return predicate.CommerceLifecycleTransition(func(s *sql.Selector) {
-		step := sqlgraph.NewStep(
-			sqlgraph.From(Table, FieldID),
-			sqlgraph.Edge(sqlgraph.M2O, false, CommerceTable, CommerceColumn),
-		)
-		sqlgraph.HasNeighbors(s, step)
-	})
-}
-
-// HasCommerceWith applies the HasEdge predicate on the "commerce" edge with a given conditions (other predicates).
-func HasCommerceWith(preds ...predicate.Commerce) predicate.CommerceLifecycleTransition {
-	return predicate.CommerceLifecycleTransition(func(s *sql.Selector) {
-		step := newCommerceStep()
-		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
-			for _, p := range preds {
-				p(s)
-			}
-		})
-	})
-}
-
-// HasActivityGenerationConfig applies the HasEdge predicate on the "activity_generation_config" edge.
-func HasActivityGenerationConfig() predicate.CommerceLifecycleTransition {
-	return predicate.CommerceLifecycleTransition(func(s *sql.Selector) {
-		step := sqlgraph.NewStep(
-			sqlgraph.From(Table, FieldID),
-			sqlgraph.Edge(sqlgraph.M2O, false, ActivityGenerationConfigTable, ActivityGenerationConfigColumn),
-		)
-		sqlgraph.HasNeighbors(s, step)
-	})
-}
-
-// HasActivityGenerationConfigWith applies the HasEdge predicate on the "activity_generation_config" edge with a given conditions (other predicates).
-func HasActivityGenerationConfigWith(preds ...predicate.ActivityGenerationConfig) predicate.CommerceLifecycleTransition {
-	return predicate.CommerceLifecycleTransition(func(s *sql.Selector) {
-		step := newActivityGenerationConfigStep()
-		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
-			for _, p := range preds {
-				p(s)
-			}
-		})
-	})
 }
 
 // And groups predicates with the AND operator between them.

@@ -1230,6 +1230,9 @@ var (
 		{Name: "id", Type: field.TypeUUID},
 		{Name: "created_at", Type: field.TypeTime},
 		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "tenant_id", Type: field.TypeUUID},
+		{Name: "commerce_id", Type: field.TypeUUID},
+		{Name: "activity_generation_config_id", Type: field.TypeUUID},
 		{Name: "from_stage", Type: field.TypeEnum, Nullable: true, Enums: []string{"ACTIVATION", "ENGAGEMENT", "RESURRECTION"}},
 		{Name: "from_code", Type: field.TypeString, Nullable: true},
 		{Name: "to_stage", Type: field.TypeEnum, Enums: []string{"ACTIVATION", "ENGAGEMENT", "RESURRECTION"}},
@@ -1239,70 +1242,37 @@ var (
 		{Name: "config_hash", Type: field.TypeString, Nullable: true},
 		{Name: "run_id", Type: field.TypeUUID, Nullable: true},
 		{Name: "source", Type: field.TypeEnum, Enums: []string{"ENGINE", "API"}},
-		{Name: "tenant_id", Type: field.TypeUUID},
-		{Name: "commerce_id", Type: field.TypeUUID},
-		{Name: "activity_generation_config_id", Type: field.TypeUUID},
 	}
 	// CommerceLifecycleTransitionsTable holds the schema information for the "commerce_lifecycle_transitions" table.
 	CommerceLifecycleTransitionsTable = &schema.Table{
 		Name:       "commerce_lifecycle_transitions",
 		Columns:    CommerceLifecycleTransitionsColumns,
 		PrimaryKey: []*schema.Column{CommerceLifecycleTransitionsColumns[0]},
-		ForeignKeys: []*schema.ForeignKey{
-			{
-				Symbol:     "commerce_lifecycle_transitions_tenants_tenant",
-				Columns:    []*schema.Column{CommerceLifecycleTransitionsColumns[12]},
-				RefColumns: []*schema.Column{TenantsColumns[0]},
-				OnDelete:   schema.NoAction,
-			},
-			{
-				Symbol:     "commerce_lifecycle_transitions_commerces_commerce",
-				Columns:    []*schema.Column{CommerceLifecycleTransitionsColumns[13]},
-				RefColumns: []*schema.Column{CommercesColumns[0]},
-				OnDelete:   schema.Cascade,
-			},
-			{
-				Symbol:     "commerce_lifecycle_transitions_activity_generation_configs_activity_generation_config",
-				Columns:    []*schema.Column{CommerceLifecycleTransitionsColumns[14]},
-				RefColumns: []*schema.Column{ActivityGenerationConfigsColumns[0]},
-				OnDelete:   schema.Cascade,
-			},
-		},
 		Indexes: []*schema.Index{
-			{
-				Name:    "commercelifecycletransition_tenant_id",
-				Unique:  false,
-				Columns: []*schema.Column{CommerceLifecycleTransitionsColumns[12]},
-			},
 			{
 				Name:    "commercelifecycletransition_tenant_id_state_changed_at_id",
 				Unique:  false,
-				Columns: []*schema.Column{CommerceLifecycleTransitionsColumns[12], CommerceLifecycleTransitionsColumns[7], CommerceLifecycleTransitionsColumns[0]},
+				Columns: []*schema.Column{CommerceLifecycleTransitionsColumns[3], CommerceLifecycleTransitionsColumns[10], CommerceLifecycleTransitionsColumns[0]},
 			},
 			{
 				Name:    "commercelifecycletransition_tenant_id_commerce_id_state_changed_at_id",
 				Unique:  false,
-				Columns: []*schema.Column{CommerceLifecycleTransitionsColumns[12], CommerceLifecycleTransitionsColumns[13], CommerceLifecycleTransitionsColumns[7], CommerceLifecycleTransitionsColumns[0]},
-			},
-			{
-				Name:    "commercelifecycletransition_tenant_id_commerce_id_activity_generation_config_id_state_changed_at_id",
-				Unique:  false,
-				Columns: []*schema.Column{CommerceLifecycleTransitionsColumns[12], CommerceLifecycleTransitionsColumns[13], CommerceLifecycleTransitionsColumns[14], CommerceLifecycleTransitionsColumns[7], CommerceLifecycleTransitionsColumns[0]},
+				Columns: []*schema.Column{CommerceLifecycleTransitionsColumns[3], CommerceLifecycleTransitionsColumns[4], CommerceLifecycleTransitionsColumns[10], CommerceLifecycleTransitionsColumns[0]},
 			},
 			{
 				Name:    "commercelifecycletransition_tenant_id_activity_generation_config_id_state_changed_at_id",
 				Unique:  false,
-				Columns: []*schema.Column{CommerceLifecycleTransitionsColumns[12], CommerceLifecycleTransitionsColumns[14], CommerceLifecycleTransitionsColumns[7], CommerceLifecycleTransitionsColumns[0]},
+				Columns: []*schema.Column{CommerceLifecycleTransitionsColumns[3], CommerceLifecycleTransitionsColumns[5], CommerceLifecycleTransitionsColumns[10], CommerceLifecycleTransitionsColumns[0]},
 			},
 			{
 				Name:    "commercelifecycletransition_tenant_id_source_state_changed_at_id",
 				Unique:  false,
-				Columns: []*schema.Column{CommerceLifecycleTransitionsColumns[12], CommerceLifecycleTransitionsColumns[11], CommerceLifecycleTransitionsColumns[7], CommerceLifecycleTransitionsColumns[0]},
+				Columns: []*schema.Column{CommerceLifecycleTransitionsColumns[3], CommerceLifecycleTransitionsColumns[14], CommerceLifecycleTransitionsColumns[10], CommerceLifecycleTransitionsColumns[0]},
 			},
 			{
 				Name:    "commercelifecycletransition_tenant_id_run_id_state_changed_at_id",
 				Unique:  false,
-				Columns: []*schema.Column{CommerceLifecycleTransitionsColumns[12], CommerceLifecycleTransitionsColumns[10], CommerceLifecycleTransitionsColumns[7], CommerceLifecycleTransitionsColumns[0]},
+				Columns: []*schema.Column{CommerceLifecycleTransitionsColumns[3], CommerceLifecycleTransitionsColumns[13], CommerceLifecycleTransitionsColumns[10], CommerceLifecycleTransitionsColumns[0]},
 			},
 		},
 	}
@@ -2891,9 +2861,6 @@ func init() {
 	CommerceLifecycleSnapshotsTable.ForeignKeys[0].RefTable = TenantsTable
 	CommerceLifecycleSnapshotsTable.ForeignKeys[1].RefTable = CommercesTable
 	CommerceLifecycleSnapshotsTable.ForeignKeys[2].RefTable = ActivityGenerationConfigsTable
-	CommerceLifecycleTransitionsTable.ForeignKeys[0].RefTable = TenantsTable
-	CommerceLifecycleTransitionsTable.ForeignKeys[1].RefTable = CommercesTable
-	CommerceLifecycleTransitionsTable.ForeignKeys[2].RefTable = ActivityGenerationConfigsTable
 	CommerceUsersTable.ForeignKeys[0].RefTable = TenantsTable
 	CommerceUsersTable.ForeignKeys[1].RefTable = CommercesTable
 	CommerceUserRolesTable.ForeignKeys[0].RefTable = TenantsTable

@@ -41,12 +41,6 @@ func (Commerce) Edges() []ent.Edge {
 		edge.From("users", CommerceUser.Type).Comment("The people at the commerce who can be contacted.").Ref("commerce"),
 		edge.From("lifecycle_snapshots", CommerceLifecycleSnapshot.Type).Comment("The commerce's retention state under each AGC.").Ref("commerce"),
 		edge.From("activities", Activity.Type).Comment("The activities generated for the commerce.").Ref("commerce"),
-		// GraphQL serves it by hand (schema/transition.graphql): a page of it
-		// is read by the snapshot service, bounded and in the tenant, where a
-		// generated edge would eager-load every row of each commerce when the
-		// query gives neither first nor last.
-		edge.From("lifecycle_transitions", CommerceLifecycleTransition.Type).Comment("The changes of the commerce's retention state under every AGC, oldest first.").Ref("commerce").
-			Annotations(entgql.Skip()),
 	}
 }
 

@@ -82,9 +82,11 @@ func (LifecycleRun) Annotations() []schema.Annotation {
 // CommerceLifecycleTransition is one change of a commerce's state under an AGC.
 type CommerceLifecycleTransition struct{ ent.Schema }
 
-// Mixin of the CommerceLifecycleTransition (tenant-level, like snapshots).
+// Mixin of the CommerceLifecycleTransition (tenant-level, like snapshots; a
+// log, so without foreign keys: the trash deletes a purged commerce's or
+// AGC's transitions).
 func (CommerceLifecycleTransition) Mixin() []ent.Mixin {
-	return []ent.Mixin{IDMixin{}, TimeMixin{}, TenantMixin{}}
+	return []ent.Mixin{IDMixin{}, TimeMixin{}, TenantLogMixin{}}
 }
 
 // Fields of the CommerceLifecycleTransition.
@@ -107,27 +109,18 @@ func (CommerceLifecycleTransition) Fields() []ent.Field {
 	}
 }
 
-// Edges of the CommerceLifecycleTransition.
-func (CommerceLifecycleTransition) Edges() []ent.Edge {
-	return []ent.Edge{
-		edge.To("commerce", Commerce.Type).Comment("The commerce.").Field("commerce_id").Unique().Required().Immutable().
-			Annotations(entsql.OnDelete(entsql.Cascade)),
-		edge.To("activity_generation_config", ActivityGenerationConfig.Type).Comment("The AGC under which the state changed.").
-			Field("activity_generation_config_id").Unique().Required().Immutable().
-			Annotations(entsql.OnDelete(entsql.Cascade)),
-	}
-}
-
 // Indexes of the CommerceLifecycleTransition.
 func (CommerceLifecycleTransition) Indexes() []ent.Index {
 	return []ent.Index{
 		// The list sorts by (state_changed_at, id) under each documented
-		// filter (since is a range of state_changed_at), and a commerce's
-		// history under one AGC: every index ends in both, so no plan needs
-		// a sort node (internal/snapshot/history.go).
+		// filter (since is a range of state_changed_at): every index ends in
+		// both, so no plan needs a sort node (internal/snapshot/history.go).
+		// A commerce's history under one AGC reads the commerce's index and
+		// filters the AGC (a commerce has few transitions). Ids are UUIDv7
+		// (time-ordered), so a write appends to every index but the
+		// commerce's.
 		index.Fields("tenant_id", "state_changed_at", "id"),
 		index.Fields("tenant_id", "commerce_id", "state_changed_at", "id"),
-		index.Fields("tenant_id", "commerce_id", "activity_generation_config_id", "state_changed_at", "id"),
 		index.Fields("tenant_id", "activity_generation_config_id", "state_changed_at", "id"),
 		index.Fields("tenant_id", "source", "state_changed_at", "id"),
 		index.Fields("tenant_id", "run_id", "state_changed_at", "id"),

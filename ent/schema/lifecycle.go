@@ -115,8 +115,6 @@ func (ActivityGenerationConfig) Edges() []ent.Edge {
 		// connection (filter activityGenerationConfigID), never as a plain list.
 		edge.From("lifecycle_snapshots", CommerceLifecycleSnapshot.Type).Ref("activity_generation_config").
 			Annotations(entgql.Skip(entgql.SkipAll)),
-		edge.From("lifecycle_transitions", CommerceLifecycleTransition.Type).Ref("activity_generation_config").
-			Annotations(entgql.Skip(entgql.SkipAll)),
 		edge.From("lifecycle_runs", LifecycleRun.Type).Ref("activity_generation_config").
 			Annotations(entgql.Skip(entgql.SkipAll)),
 	}

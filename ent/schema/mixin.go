@@ -78,6 +78,21 @@ func (TenantMixin) Hooks() []ent.Hook {
 // Policy of the TenantMixin.
 func (TenantMixin) Policy() ent.Policy { return tenantPolicy() }
 
+// TenantLogMixin is the TenantMixin of an append-only, high-volume log (the
+// lifecycle transition history): the same tenant_id column, privacy filter
+// and stamping hook, but no foreign key to the tenant and no index of its
+// own. Every row a log appends would otherwise pay a foreign-key check, and
+// the log's own indexes all lead with tenant_id. A log names the records it
+// is about by id columns without foreign keys either; whoever purges such a
+// record deletes its log rows (internal/trash).
+type TenantLogMixin struct{ TenantMixin }
+
+// Edges of the TenantLogMixin: none.
+func (TenantLogMixin) Edges() []ent.Edge { return nil }
+
+// Indexes of the TenantLogMixin: none (the log's indexes lead with tenant_id).
+func (TenantLogMixin) Indexes() []ent.Index { return nil }
+
 // ProjectMixin marks a project-owned entity (always used with TenantMixin):
 // a project_id column, an edge to the project, and a privacy filter that
 // narrows to the active project when the request has one.

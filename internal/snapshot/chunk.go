@@ -183,7 +183,7 @@ func (r *refs) resolve(it Item, byExternal bool) (*row, *itemFail) {
 	if len(f.msgs) > 0 {
 		return nil, f
 	}
-	w := &row{id: uuid.New(), k: key{c.ID, agcID}, externalID: c.ExternalID, code: it.Code, label: st.Label,
+	w := &row{id: newID(), k: key{c.ID, agcID}, externalID: c.ExternalID, code: it.Code, label: st.Label,
 		stage: it.Stage, at: it.LastComputedAt.UTC().Truncate(time.Microsecond)}
 	if h, ok := hashes[strings.ToLower(it.Stage)]; ok {
 		w.hash = &h

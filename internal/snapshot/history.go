@@ -8,6 +8,8 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/reten-io/reten/ent"
+	"github.com/reten-io/reten/ent/activitygenerationconfig"
+	"github.com/reten-io/reten/ent/commerce"
 	tr "github.com/reten-io/reten/ent/commercelifecycletransition"
 	"github.com/reten-io/reten/ent/predicate"
 	"github.com/reten-io/reten/internal/apperr"
@@ -91,6 +93,36 @@ func (s *Service) TransitionConnection(ctx context.Context, after *ent.Cursor, f
 	order := &ent.CommerceLifecycleTransitionOrder{Direction: entgql.OrderDirectionAsc, Field: ent.CommerceLifecycleTransitionOrderFieldStateChangedAt}
 	return tenancy.Connection(ctx, s.db(ctx).CommerceLifecycleTransition.Query().Where(preds...), tr.TenantID,
 		after, first, before, last, ent.WithCommerceLifecycleTransitionOrder(order))
+}
+
+// TransitionCommerce is the commerce a transition names (GraphQL's
+// CommerceLifecycleTransition.commerce), nil when the viewer cannot see it
+// (in the trash); the history names it by id, without a foreign key.
+func (s *Service) TransitionCommerce(ctx context.Context, t *ent.CommerceLifecycleTransition) (*ent.Commerce, error) {
+	tid, err := tenancy.Tenant(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return visible(s.db(ctx).Commerce.Query().Where(commerce.ID(t.CommerceID), commerce.TenantID(tid)).Only(ctx))
+}
+
+// TransitionAGC is the AGC a transition names, nil when the viewer cannot
+// see it (in the trash or in another project than the request's).
+func (s *Service) TransitionAGC(ctx context.Context, t *ent.CommerceLifecycleTransition) (*ent.ActivityGenerationConfig, error) {
+	tid, err := tenancy.Tenant(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return visible(s.db(ctx).ActivityGenerationConfig.Query().
+		Where(activitygenerationconfig.ID(t.ActivityGenerationConfigID), activitygenerationconfig.TenantID(tid)).Only(ctx))
+}
+
+// visible turns not found into nil.
+func visible[T any](v *T, err error) (*T, error) {
+	if ent.IsNotFound(err) {
+		return nil, nil
+	}
+	return v, err
 }
 
 // transitionPredicates turns the filter values into predicates, with one

@@ -70,11 +70,11 @@ const transitionColumns = "id, created_at, updated_at, tenant_id, commerce_id, a
 // need, which writeRound appends in the same transaction.
 func (s *Service) upsertStatement(tenantID uuid.UUID, now time.Time, rows []*row, o origin) (string, []any) {
 	if s.dialect == dialect.Postgres {
-		var ids, commerces, agcs, codes, labels, stages, ats []string
+		var ids, transitionIDs, commerces, agcs, codes, labels, stages, ats []string
 		externals := make([]stdsql.NullString, 0, len(rows))
 		hashes := make([]stdsql.NullString, 0, len(rows))
 		for _, w := range rows {
-			ids = append(ids, w.id.String())
+			ids, transitionIDs = append(ids, w.id.String()), append(transitionIDs, newID().String())
 			commerces = append(commerces, w.k.commerce.String())
 			agcs = append(agcs, w.k.agc.String())
 			codes, labels, stages = append(codes, w.code), append(labels, w.label), append(stages, w.stage)
@@ -82,19 +82,19 @@ func (s *Service) upsertStatement(tenantID uuid.UUID, now time.Time, rows []*row
 			externals = append(externals, nullString(w.externalID))
 			hashes = append(hashes, nullString(w.hash))
 		}
-		return `WITH u AS (SELECT * FROM unnest($3::uuid[], $4::uuid[], $5::text[], $6::uuid[], $7::text[], $8::text[], $9::text[], $10::timestamptz[], $11::text[])
- AS u(id, commerce_id, external_id, agc, code, label, stage, at, hash)),
+		return `WITH u AS (SELECT * FROM unnest($3::uuid[], $4::uuid[], $5::text[], $6::uuid[], $7::text[], $8::text[], $9::text[], $10::timestamptz[], $11::text[], $14::uuid[])
+ AS u(id, commerce_id, external_id, agc, code, label, stage, at, hash, transition_id)),
 w AS (INSERT INTO ` + snap.Table + ` AS s (` + upsertColumns + `)
 SELECT u.id, $1, $1, $2, u.commerce_id, u.external_id, u.agc, u.code, u.label, u.stage, u.at, u.at FROM u` + upsertGuard +
 				`id, commerce_id, activity_generation_config_id, stage, code, prior_stage, prior_code, state_changed_at, last_computed_at),
 t AS (INSERT INTO ` + tr.Table + ` (` + transitionColumns + `)
-SELECT gen_random_uuid(), $1, $1, $2, w.commerce_id, w.activity_generation_config_id, w.prior_stage, w.prior_code, w.stage, w.code,
+SELECT u.transition_id, $1, $1, $2, w.commerce_id, w.activity_generation_config_id, w.prior_stage, w.prior_code, w.stage, w.code,
  w.state_changed_at, w.last_computed_at, u.hash, $12::uuid, $13
 FROM w JOIN u ON u.commerce_id = w.commerce_id AND u.agc = w.activity_generation_config_id
 WHERE w.prior_stage IS NULL OR w.prior_stage <> w.stage OR w.prior_code <> w.code)
 SELECT id, commerce_id, activity_generation_config_id FROM w`,
 			[]any{now, tenantID, pq.Array(ids), pq.Array(commerces), pq.GenericArray{A: externals}, pq.Array(agcs),
-				pq.Array(codes), pq.Array(labels), pq.Array(stages), pq.Array(ats), pq.GenericArray{A: hashes}, o.run, o.source}
+				pq.Array(codes), pq.Array(labels), pq.Array(stages), pq.Array(ats), pq.GenericArray{A: hashes}, o.run, o.source, pq.Array(transitionIDs)}
 	}
 	var b strings.Builder
 	b.WriteString(`INSERT INTO ` + snap.Table + ` AS s (` + upsertColumns + `) VALUES `)
@@ -109,6 +109,11 @@ SELECT id, commerce_id, activity_generation_config_id FROM w`,
 	b.WriteString(upsertGuard + `id, commerce_id, activity_generation_config_id, ` + changed + `, prior_stage, prior_code, state_changed_at`)
 	return b.String(), args
 }
+
+// newID is the id of a snapshot or transition row: a UUIDv7, time-ordered,
+// so a chunk's rows append to the primary key (and to every transition index
+// that orders by time) instead of landing on random pages of it.
+func newID() uuid.UUID { return uuid.Must(uuid.NewV7()) }
 
 func nullString(p *string) stdsql.NullString {
 	if p == nil {
@@ -161,7 +166,7 @@ func (s *Service) appendTransitions(ctx context.Context, tx *ent.Client, tenantI
 			b.WriteByte(',')
 		}
 		b.WriteString("(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")
-		args = append(args, uuid.New(), now, now, tenantID, r.k.commerce, r.k.agc, w.priorStage, w.priorCod,
+		args = append(args, newID(), now, now, tenantID, r.k.commerce, r.k.agc, w.priorStage, w.priorCod,
 			r.stage, r.code, w.stateChangedAt, r.at, nullString(r.hash), o.run, o.source)
 	}
 	if len(args) == 0 {

@@ -10,6 +10,7 @@ import (
 	"github.com/reten-io/reten/ent/activationconfig"
 	"github.com/reten-io/reten/ent/activitygenerationconfig"
 	"github.com/reten-io/reten/ent/audiencecomposition"
+	"github.com/reten-io/reten/ent/commercelifecycletransition"
 	"github.com/reten-io/reten/ent/engagementconfig"
 	"github.com/reten-io/reten/ent/predicate"
 	"github.com/reten-io/reten/ent/queryblock"
@@ -33,7 +34,14 @@ type kindOps struct {
 }
 
 var kinds = map[trashrecord.Kind]kindOps{
-	KindCommerce:   {"DELETE /commerces/{id}", table[predicate.Commerce](func(c *ent.Client) *ent.CommerceClient { return c.Commerce })},
+	// The transition history has no foreign keys (ent/schema
+	// TenantLogMixin): a purged commerce's or AGC's transitions are deleted
+	// with it.
+	KindCommerce: {"DELETE /commerces/{id}", table[predicate.Commerce](func(c *ent.Client) *ent.CommerceClient { return c.Commerce }).
+		purgeThen(func(ctx context.Context, tx *ent.Client, id uuid.UUID) error {
+			_, err := tx.CommerceLifecycleTransition.Delete().Where(commercelifecycletransition.CommerceID(id)).Exec(ctx)
+			return err
+		})},
 	KindOperator:   {"DELETE /operators/{id}", table[predicate.Operator](func(c *ent.Client) *ent.OperatorClient { return c.Operator })},
 	KindRoute:      {"DELETE /routes/{id}", table[predicate.Route](func(c *ent.Client) *ent.RouteClient { return c.Route })},
 	KindSupervisor: {"DELETE /supervisors/{id}", table[predicate.Supervisor](func(c *ent.Client) *ent.SupervisorClient { return c.Supervisor })},
@@ -56,7 +64,11 @@ var kinds = map[trashrecord.Kind]kindOps{
 	// The three pillars are archived and restored with their AGC; when it is
 	// purged they (and their moments, levels, thresholds) cascade.
 	KindAGC: {"DELETE /activity-generation-configs/{id}", table[predicate.ActivityGenerationConfig](
-		func(c *ent.Client) *ent.ActivityGenerationConfigClient { return c.ActivityGenerationConfig }).withRows(agcRows)},
+		func(c *ent.Client) *ent.ActivityGenerationConfigClient { return c.ActivityGenerationConfig }).withRows(agcRows).
+		purgeThen(func(ctx context.Context, tx *ent.Client, id uuid.UUID) error {
+			_, err := tx.CommerceLifecycleTransition.Delete().Where(commercelifecycletransition.ActivityGenerationConfigID(id)).Exec(ctx)
+			return err
+		})},
 }
 
 // purgeAfter returns t whose purge first runs first (deleting rows that do
@@ -68,6 +80,20 @@ func (t tableOps) purgeAfter(first func(ctx context.Context, tx *ent.Client, id 
 			return 0, err
 		}
 		return purge(ctx, tx, id)
+	}
+	return t
+}
+
+// purgeThen returns t whose purge, once it deleted the record, runs then
+// (deleting the rows that name the record without a foreign key).
+func (t tableOps) purgeThen(then func(ctx context.Context, tx *ent.Client, id uuid.UUID) error) tableOps {
+	purge := t.purge
+	t.purge = func(ctx context.Context, tx *ent.Client, id uuid.UUID) (int, error) {
+		n, err := purge(ctx, tx, id)
+		if err != nil || n == 0 {
+			return n, err
+		}
+		return n, then(ctx, tx, id)
 	}
 	return t
 }

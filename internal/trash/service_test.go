@@ -3,10 +3,13 @@ package trash_test
 import (
 	"context"
 	"net/http"
+	"slices"
 	"testing"
+	"time"
 
 	"github.com/reten-io/reten/ent"
 	"github.com/reten-io/reten/ent/activationconfig"
+	"github.com/reten-io/reten/ent/commercelifecycletransition"
 	"github.com/reten-io/reten/internal/dbtest"
 	"github.com/reten-io/reten/internal/paging"
 	"github.com/reten-io/reten/internal/trash"
@@ -67,6 +70,64 @@ func TestMoveRestorePurge(t *testing.T) {
 		}
 		if n := c.ActivationConfig.Query().CountX(viewer.WithArchived(admin)); n != 0 {
 			t.Fatalf("after Purge: %d pillars, want 0 (cascade)", n)
+		}
+	})
+}
+
+// TestPurgeDeletesTransitionHistory: the transition history names commerces
+// and AGCs without foreign keys, so purging a commerce or an AGC deletes its
+// transitions, and only its own.
+func TestPurgeDeletesTransitionHistory(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *dbtest.DB) {
+		acme := db.Tenant(t, "Acme")
+		admin, c, svc := acme.Admin(), db.Client, trash.NewService(db.Client)
+		shops := []*ent.Commerce{c.Commerce.Create().SetName("Uno").SaveX(admin), c.Commerce.Create().SetName("Dos").SaveX(admin)}
+		agcs := []*ent.ActivityGenerationConfig{
+			c.ActivityGenerationConfig.Create().SetProjectID(acme.ProjectID).SetName("Retail").SaveX(admin),
+			c.ActivityGenerationConfig.Create().SetProjectID(acme.ProjectID).SetName("Mayoristas").SaveX(admin),
+		}
+		at := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+		for _, shop := range shops {
+			for _, agc := range agcs {
+				c.CommerceLifecycleTransition.Create().SetCommerceID(shop.ID).SetActivityGenerationConfigID(agc.ID).
+					SetToStage(commercelifecycletransition.ToStageACTIVATION).SetToCode("new").SetStateChangedAt(at).SetLastComputedAt(at).
+					SetSource(commercelifecycletransition.SourceAPI).SaveX(admin)
+			}
+		}
+		purge := func(rec trash.Record) {
+			t.Helper()
+			dbtest.NoError(t, txn.Run(admin, c, func(ctx context.Context, tx *ent.Client) error { return trash.Move(ctx, tx, rec) }))
+			recs, err := svc.List(admin, trash.Filter{}, pageOne)
+			dbtest.NoError(t, err)
+			dbtest.NoError(t, svc.Purge(admin, recs.Items[0].ID))
+		}
+		left := func() []string {
+			var out []string
+			for _, tr := range c.CommerceLifecycleTransition.Query().Order(commercelifecycletransition.ByID()).AllX(admin) {
+				var shop, agc string
+				for _, s := range shops {
+					if s.ID == tr.CommerceID {
+						shop = s.Name
+					}
+				}
+				for _, a := range agcs {
+					if a.ID == tr.ActivityGenerationConfigID {
+						agc = a.Name
+					}
+				}
+				out = append(out, shop+"/"+agc)
+			}
+			slices.Sort(out)
+			return out
+		}
+
+		purge(trash.Record{Kind: trash.KindCommerce, RecordID: shops[0].ID, Label: shops[0].Name})
+		if got := left(); !slices.Equal(got, []string{"Dos/Mayoristas", "Dos/Retail"}) {
+			t.Fatalf("after purging commerce Uno: transitions %v", got)
+		}
+		purge(trash.Record{Kind: trash.KindAGC, RecordID: agcs[0].ID, Label: agcs[0].Name, ProjectID: &acme.ProjectID})
+		if got := left(); !slices.Equal(got, []string{"Dos/Mayoristas"}) {
+			t.Fatalf("after purging AGC Retail: transitions %v", got)
 		}
 	})
 }
