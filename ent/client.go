@@ -36,6 +36,7 @@ import (
 	"github.com/reten-io/reten/ent/commercecontact"
 	"github.com/reten-io/reten/ent/commercelifecyclesnapshot"
 	"github.com/reten-io/reten/ent/commercelifecycletransition"
+	"github.com/reten-io/reten/ent/commerceroute"
 	"github.com/reten-io/reten/ent/commerceuser"
 	"github.com/reten-io/reten/ent/commerceuserrole"
 	"github.com/reten-io/reten/ent/dispatchconfig"
@@ -113,6 +114,8 @@ type Client struct {
 	CommerceLifecycleSnapshot *CommerceLifecycleSnapshotClient
 	// CommerceLifecycleTransition is the client for interacting with the CommerceLifecycleTransition builders.
 	CommerceLifecycleTransition *CommerceLifecycleTransitionClient
+	// CommerceRoute is the client for interacting with the CommerceRoute builders.
+	CommerceRoute *CommerceRouteClient
 	// CommerceUser is the client for interacting with the CommerceUser builders.
 	CommerceUser *CommerceUserClient
 	// CommerceUserRole is the client for interacting with the CommerceUserRole builders.
@@ -200,6 +203,7 @@ func (c *Client) init() {
 	c.CommerceContact = NewCommerceContactClient(c.config)
 	c.CommerceLifecycleSnapshot = NewCommerceLifecycleSnapshotClient(c.config)
 	c.CommerceLifecycleTransition = NewCommerceLifecycleTransitionClient(c.config)
+	c.CommerceRoute = NewCommerceRouteClient(c.config)
 	c.CommerceUser = NewCommerceUserClient(c.config)
 	c.CommerceUserRole = NewCommerceUserRoleClient(c.config)
 	c.DispatchConfig = NewDispatchConfigClient(c.config)
@@ -340,6 +344,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		CommerceContact:             NewCommerceContactClient(cfg),
 		CommerceLifecycleSnapshot:   NewCommerceLifecycleSnapshotClient(cfg),
 		CommerceLifecycleTransition: NewCommerceLifecycleTransitionClient(cfg),
+		CommerceRoute:               NewCommerceRouteClient(cfg),
 		CommerceUser:                NewCommerceUserClient(cfg),
 		CommerceUserRole:            NewCommerceUserRoleClient(cfg),
 		DispatchConfig:              NewDispatchConfigClient(cfg),
@@ -407,6 +412,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		CommerceContact:             NewCommerceContactClient(cfg),
 		CommerceLifecycleSnapshot:   NewCommerceLifecycleSnapshotClient(cfg),
 		CommerceLifecycleTransition: NewCommerceLifecycleTransitionClient(cfg),
+		CommerceRoute:               NewCommerceRouteClient(cfg),
 		CommerceUser:                NewCommerceUserClient(cfg),
 		CommerceUserRole:            NewCommerceUserRoleClient(cfg),
 		DispatchConfig:              NewDispatchConfigClient(cfg),
@@ -469,13 +475,14 @@ func (c *Client) Use(hooks ...Hook) {
 		c.ActivityResult, c.ActivityStatusEvent, c.Audience, c.AudienceComposition,
 		c.CatalogColumn, c.CatalogSemiJoin, c.CatalogTable, c.ChannelDefinition,
 		c.Commerce, c.CommerceAddress, c.CommerceContact, c.CommerceLifecycleSnapshot,
-		c.CommerceLifecycleTransition, c.CommerceUser, c.CommerceUserRole,
-		c.DispatchConfig, c.DispatchProvider, c.EngagementConfig, c.EngagementLevel,
-		c.EventFilter, c.IdempotencyRecord, c.LifecycleRun, c.Membership, c.Operator,
-		c.Project, c.QueryBlock, c.RefreshToken, c.ResultType, c.ResurrectionConfig,
-		c.ResurrectionThreshold, c.RetentionStatusConfig, c.Route, c.RouteOperator,
-		c.Supervisor, c.SupervisorAssignment, c.Tenant, c.TenantDataset,
-		c.TenantResultTypeConfig, c.TrashRecord, c.TrashSetting, c.User,
+		c.CommerceLifecycleTransition, c.CommerceRoute, c.CommerceUser,
+		c.CommerceUserRole, c.DispatchConfig, c.DispatchProvider, c.EngagementConfig,
+		c.EngagementLevel, c.EventFilter, c.IdempotencyRecord, c.LifecycleRun,
+		c.Membership, c.Operator, c.Project, c.QueryBlock, c.RefreshToken,
+		c.ResultType, c.ResurrectionConfig, c.ResurrectionThreshold,
+		c.RetentionStatusConfig, c.Route, c.RouteOperator, c.Supervisor,
+		c.SupervisorAssignment, c.Tenant, c.TenantDataset, c.TenantResultTypeConfig,
+		c.TrashRecord, c.TrashSetting, c.User,
 	} {
 		n.Use(hooks...)
 	}
@@ -490,13 +497,14 @@ func (c *Client) Intercept(interceptors ...Interceptor) {
 		c.ActivityResult, c.ActivityStatusEvent, c.Audience, c.AudienceComposition,
 		c.CatalogColumn, c.CatalogSemiJoin, c.CatalogTable, c.ChannelDefinition,
 		c.Commerce, c.CommerceAddress, c.CommerceContact, c.CommerceLifecycleSnapshot,
-		c.CommerceLifecycleTransition, c.CommerceUser, c.CommerceUserRole,
-		c.DispatchConfig, c.DispatchProvider, c.EngagementConfig, c.EngagementLevel,
-		c.EventFilter, c.IdempotencyRecord, c.LifecycleRun, c.Membership, c.Operator,
-		c.Project, c.QueryBlock, c.RefreshToken, c.ResultType, c.ResurrectionConfig,
-		c.ResurrectionThreshold, c.RetentionStatusConfig, c.Route, c.RouteOperator,
-		c.Supervisor, c.SupervisorAssignment, c.Tenant, c.TenantDataset,
-		c.TenantResultTypeConfig, c.TrashRecord, c.TrashSetting, c.User,
+		c.CommerceLifecycleTransition, c.CommerceRoute, c.CommerceUser,
+		c.CommerceUserRole, c.DispatchConfig, c.DispatchProvider, c.EngagementConfig,
+		c.EngagementLevel, c.EventFilter, c.IdempotencyRecord, c.LifecycleRun,
+		c.Membership, c.Operator, c.Project, c.QueryBlock, c.RefreshToken,
+		c.ResultType, c.ResurrectionConfig, c.ResurrectionThreshold,
+		c.RetentionStatusConfig, c.Route, c.RouteOperator, c.Supervisor,
+		c.SupervisorAssignment, c.Tenant, c.TenantDataset, c.TenantResultTypeConfig,
+		c.TrashRecord, c.TrashSetting, c.User,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -545,6 +553,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.CommerceLifecycleSnapshot.mutate(ctx, m)
 	case *CommerceLifecycleTransitionMutation:
 		return c.CommerceLifecycleTransition.mutate(ctx, m)
+	case *CommerceRouteMutation:
+		return c.CommerceRoute.mutate(ctx, m)
 	case *CommerceUserMutation:
 		return c.CommerceUser.mutate(ctx, m)
 	case *CommerceUserRoleMutation:
@@ -3735,6 +3745,22 @@ func (c *CommerceClient) QueryActivities(_m *Commerce) *ActivityQuery {
 	return query
 }
 
+// QueryRouteLinks queries the route_links edge of a Commerce.
+func (c *CommerceClient) QueryRouteLinks(_m *Commerce) *CommerceRouteQuery {
+	query := (&CommerceRouteClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(commerce.Table, commerce.FieldID, id),
+			sqlgraph.To(commerceroute.Table, commerceroute.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, true, commerce.RouteLinksTable, commerce.RouteLinksColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
 // Hooks returns the client hooks.
 func (c *CommerceClient) Hooks() []Hook {
 	hooks := c.hooks.Commerce
@@ -4407,6 +4433,188 @@ func (c *CommerceLifecycleTransitionClient) mutate(ctx context.Context, m *Comme
 		return (&CommerceLifecycleTransitionDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown CommerceLifecycleTransition mutation op: %q", m.Op())
+	}
+}
+
+// CommerceRouteClient is a client for the CommerceRoute schema.
+type CommerceRouteClient struct {
+	config
+}
+
+// NewCommerceRouteClient returns a client for the CommerceRoute from the given config.
+func NewCommerceRouteClient(c config) *CommerceRouteClient {
+	return &CommerceRouteClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `commerceroute.Hooks(f(g(h())))`.
+func (c *CommerceRouteClient) Use(hooks ...Hook) {
+	c.hooks.CommerceRoute = append(c.hooks.CommerceRoute, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `commerceroute.Intercept(f(g(h())))`.
+func (c *CommerceRouteClient) Intercept(interceptors ...Interceptor) {
+	c.inters.CommerceRoute = append(c.inters.CommerceRoute, interceptors...)
+}
+
+// Create returns a builder for creating a CommerceRoute entity.
+func (c *CommerceRouteClient) Create() *CommerceRouteCreate {
+	mutation := newCommerceRouteMutation(c.config, OpCreate)
+	return &CommerceRouteCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of CommerceRoute entities.
+func (c *CommerceRouteClient) CreateBulk(builders ...*CommerceRouteCreate) *CommerceRouteCreateBulk {
+	return &CommerceRouteCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *CommerceRouteClient) MapCreateBulk(slice any, setFunc func(*CommerceRouteCreate, int)) *CommerceRouteCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &CommerceRouteCreateBulk{err: fmt.Errorf("calling to CommerceRouteClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*CommerceRouteCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &CommerceRouteCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for CommerceRoute.
+func (c *CommerceRouteClient) Update() *CommerceRouteUpdate {
+	mutation := newCommerceRouteMutation(c.config, OpUpdate)
+	return &CommerceRouteUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *CommerceRouteClient) UpdateOne(_m *CommerceRoute) *CommerceRouteUpdateOne {
+	mutation := newCommerceRouteMutation(c.config, OpUpdateOne, withCommerceRoute(_m))
+	return &CommerceRouteUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *CommerceRouteClient) UpdateOneID(id uuid.UUID) *CommerceRouteUpdateOne {
+	mutation := newCommerceRouteMutation(c.config, OpUpdateOne, withCommerceRouteID(id))
+	return &CommerceRouteUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for CommerceRoute.
+func (c *CommerceRouteClient) Delete() *CommerceRouteDelete {
+	mutation := newCommerceRouteMutation(c.config, OpDelete)
+	return &CommerceRouteDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *CommerceRouteClient) DeleteOne(_m *CommerceRoute) *CommerceRouteDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *CommerceRouteClient) DeleteOneID(id uuid.UUID) *CommerceRouteDeleteOne {
+	builder := c.Delete().Where(commerceroute.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &CommerceRouteDeleteOne{builder}
+}
+
+// Query returns a query builder for CommerceRoute.
+func (c *CommerceRouteClient) Query() *CommerceRouteQuery {
+	return &CommerceRouteQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeCommerceRoute},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a CommerceRoute entity by its id.
+func (c *CommerceRouteClient) Get(ctx context.Context, id uuid.UUID) (*CommerceRoute, error) {
+	return c.Query().Where(commerceroute.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *CommerceRouteClient) GetX(ctx context.Context, id uuid.UUID) *CommerceRoute {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryTenant queries the tenant edge of a CommerceRoute.
+func (c *CommerceRouteClient) QueryTenant(_m *CommerceRoute) *TenantQuery {
+	query := (&TenantClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(commerceroute.Table, commerceroute.FieldID, id),
+			sqlgraph.To(tenant.Table, tenant.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, commerceroute.TenantTable, commerceroute.TenantColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryCommerce queries the commerce edge of a CommerceRoute.
+func (c *CommerceRouteClient) QueryCommerce(_m *CommerceRoute) *CommerceQuery {
+	query := (&CommerceClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(commerceroute.Table, commerceroute.FieldID, id),
+			sqlgraph.To(commerce.Table, commerce.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, commerceroute.CommerceTable, commerceroute.CommerceColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryRoute queries the route edge of a CommerceRoute.
+func (c *CommerceRouteClient) QueryRoute(_m *CommerceRoute) *RouteQuery {
+	query := (&RouteClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(commerceroute.Table, commerceroute.FieldID, id),
+			sqlgraph.To(route.Table, route.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, commerceroute.RouteTable, commerceroute.RouteColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *CommerceRouteClient) Hooks() []Hook {
+	hooks := c.hooks.CommerceRoute
+	return append(hooks[:len(hooks):len(hooks)], commerceroute.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *CommerceRouteClient) Interceptors() []Interceptor {
+	return c.inters.CommerceRoute
+}
+
+func (c *CommerceRouteClient) mutate(ctx context.Context, m *CommerceRouteMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&CommerceRouteCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&CommerceRouteUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&CommerceRouteUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&CommerceRouteDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown CommerceRoute mutation op: %q", m.Op())
 	}
 }
 
@@ -7733,6 +7941,22 @@ func (c *RouteClient) QueryOperatorLinks(_m *Route) *RouteOperatorQuery {
 	return query
 }
 
+// QueryCommerceLinks queries the commerce_links edge of a Route.
+func (c *RouteClient) QueryCommerceLinks(_m *Route) *CommerceRouteQuery {
+	query := (&CommerceRouteClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(route.Table, route.FieldID, id),
+			sqlgraph.To(commerceroute.Table, commerceroute.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, true, route.CommerceLinksTable, route.CommerceLinksColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
 // Hooks returns the client hooks.
 func (c *RouteClient) Hooks() []Hook {
 	hooks := c.hooks.Route
@@ -9231,12 +9455,13 @@ type (
 		ActivityStatusEvent, Audience, AudienceComposition, CatalogColumn,
 		CatalogSemiJoin, CatalogTable, ChannelDefinition, Commerce, CommerceAddress,
 		CommerceContact, CommerceLifecycleSnapshot, CommerceLifecycleTransition,
-		CommerceUser, CommerceUserRole, DispatchConfig, DispatchProvider,
-		EngagementConfig, EngagementLevel, EventFilter, IdempotencyRecord,
-		LifecycleRun, Membership, Operator, Project, QueryBlock, RefreshToken,
-		ResultType, ResurrectionConfig, ResurrectionThreshold, RetentionStatusConfig,
-		Route, RouteOperator, Supervisor, SupervisorAssignment, Tenant, TenantDataset,
-		TenantResultTypeConfig, TrashRecord, TrashSetting, User []ent.Hook
+		CommerceRoute, CommerceUser, CommerceUserRole, DispatchConfig,
+		DispatchProvider, EngagementConfig, EngagementLevel, EventFilter,
+		IdempotencyRecord, LifecycleRun, Membership, Operator, Project, QueryBlock,
+		RefreshToken, ResultType, ResurrectionConfig, ResurrectionThreshold,
+		RetentionStatusConfig, Route, RouteOperator, Supervisor, SupervisorAssignment,
+		Tenant, TenantDataset, TenantResultTypeConfig, TrashRecord, TrashSetting,
+		User []ent.Hook
 	}
 	inters struct {
 		APIKey, ActivationConfig, ActivationMoment, Activity, ActivityAttribute,
@@ -9244,12 +9469,13 @@ type (
 		ActivityStatusEvent, Audience, AudienceComposition, CatalogColumn,
 		CatalogSemiJoin, CatalogTable, ChannelDefinition, Commerce, CommerceAddress,
 		CommerceContact, CommerceLifecycleSnapshot, CommerceLifecycleTransition,
-		CommerceUser, CommerceUserRole, DispatchConfig, DispatchProvider,
-		EngagementConfig, EngagementLevel, EventFilter, IdempotencyRecord,
-		LifecycleRun, Membership, Operator, Project, QueryBlock, RefreshToken,
-		ResultType, ResurrectionConfig, ResurrectionThreshold, RetentionStatusConfig,
-		Route, RouteOperator, Supervisor, SupervisorAssignment, Tenant, TenantDataset,
-		TenantResultTypeConfig, TrashRecord, TrashSetting, User []ent.Interceptor
+		CommerceRoute, CommerceUser, CommerceUserRole, DispatchConfig,
+		DispatchProvider, EngagementConfig, EngagementLevel, EventFilter,
+		IdempotencyRecord, LifecycleRun, Membership, Operator, Project, QueryBlock,
+		RefreshToken, ResultType, ResurrectionConfig, ResurrectionThreshold,
+		RetentionStatusConfig, Route, RouteOperator, Supervisor, SupervisorAssignment,
+		Tenant, TenantDataset, TenantResultTypeConfig, TrashRecord, TrashSetting,
+		User []ent.Interceptor
 	}
 )
 

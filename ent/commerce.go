@@ -59,9 +59,11 @@ type CommerceEdges struct {
 	LifecycleSnapshots []*CommerceLifecycleSnapshot `json:"lifecycle_snapshots,omitempty"`
 	// The activities generated for the commerce.
 	Activities []*Activity `json:"activities,omitempty"`
+	// The commerce's route assignments.
+	RouteLinks []*CommerceRoute `json:"route_links,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.
-	loadedTypes [5]bool
+	loadedTypes [6]bool
 	// totalCount holds the count of the edges above.
 	totalCount [4]map[string]int
 
@@ -69,6 +71,7 @@ type CommerceEdges struct {
 	namedUsers              map[string][]*CommerceUser
 	namedLifecycleSnapshots map[string][]*CommerceLifecycleSnapshot
 	namedActivities         map[string][]*Activity
+	namedRouteLinks         map[string][]*CommerceRoute
 }
 
 // TenantOrErr returns the Tenant value or an error if the edge
@@ -116,6 +119,15 @@ func (e CommerceEdges) ActivitiesOrErr() ([]*Activity, error) {
 		return e.Activities, nil
 	}
 	return nil, &NotLoadedError{edge: "activities"}
+}
+
+// RouteLinksOrErr returns the RouteLinks value or an error if the edge
+// was not loaded in eager-loading.
+func (e CommerceEdges) RouteLinksOrErr() ([]*CommerceRoute, error) {
+	if e.loadedTypes[5] {
+		return e.RouteLinks, nil
+	}
+	return nil, &NotLoadedError{edge: "route_links"}
 }
 
 // scanValues returns the types for scanning values from sql.Rows.
@@ -254,6 +266,11 @@ func (_m *Commerce) QueryLifecycleSnapshots() *CommerceLifecycleSnapshotQuery {
 // QueryActivities queries the "activities" edge of the Commerce entity.
 func (_m *Commerce) QueryActivities() *ActivityQuery {
 	return NewCommerceClient(_m.config).QueryActivities(_m)
+}
+
+// QueryRouteLinks queries the "route_links" edge of the Commerce entity.
+func (_m *Commerce) QueryRouteLinks() *CommerceRouteQuery {
+	return NewCommerceClient(_m.config).QueryRouteLinks(_m)
 }
 
 // Update returns a builder for updating this Commerce.
@@ -409,6 +426,30 @@ func (_m *Commerce) appendNamedActivities(name string, edges ...*Activity) {
 		_m.Edges.namedActivities[name] = []*Activity{}
 	} else {
 		_m.Edges.namedActivities[name] = append(_m.Edges.namedActivities[name], edges...)
+	}
+}
+
+// NamedRouteLinks returns the RouteLinks named value or an error if the edge was not
+// loaded in eager-loading with this name.
+func (_m *Commerce) NamedRouteLinks(name string) ([]*CommerceRoute, error) {
+	if _m.Edges.namedRouteLinks == nil {
+		return nil, &NotLoadedError{edge: name}
+	}
+	nodes, ok := _m.Edges.namedRouteLinks[name]
+	if !ok {
+		return nil, &NotLoadedError{edge: name}
+	}
+	return nodes, nil
+}
+
+func (_m *Commerce) appendNamedRouteLinks(name string, edges ...*CommerceRoute) {
+	if _m.Edges.namedRouteLinks == nil {
+		_m.Edges.namedRouteLinks = make(map[string][]*CommerceRoute)
+	}
+	if len(edges) == 0 {
+		_m.Edges.namedRouteLinks[name] = []*CommerceRoute{}
+	} else {
+		_m.Edges.namedRouteLinks[name] = append(_m.Edges.namedRouteLinks[name], edges...)
 	}
 }
 

@@ -17,6 +17,7 @@ import (
 	"github.com/reten-io/reten/ent/commerce"
 	"github.com/reten-io/reten/ent/commerceaddress"
 	"github.com/reten-io/reten/ent/commercelifecyclesnapshot"
+	"github.com/reten-io/reten/ent/commerceroute"
 	"github.com/reten-io/reten/ent/commerceuser"
 	"github.com/reten-io/reten/ent/tenant"
 )
@@ -222,6 +223,21 @@ func (_c *CommerceCreate) AddActivities(v ...*Activity) *CommerceCreate {
 		ids[i] = v[i].ID
 	}
 	return _c.AddActivityIDs(ids...)
+}
+
+// AddRouteLinkIDs adds the "route_links" edge to the CommerceRoute entity by IDs.
+func (_c *CommerceCreate) AddRouteLinkIDs(ids ...uuid.UUID) *CommerceCreate {
+	_c.mutation.AddRouteLinkIDs(ids...)
+	return _c
+}
+
+// AddRouteLinks adds the "route_links" edges to the CommerceRoute entity.
+func (_c *CommerceCreate) AddRouteLinks(v ...*CommerceRoute) *CommerceCreate {
+	ids := make([]uuid.UUID, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _c.AddRouteLinkIDs(ids...)
 }
 
 // Mutation returns the CommerceMutation object of the builder.
@@ -460,6 +476,22 @@ func (_c *CommerceCreate) createSpec() (*Commerce, *sqlgraph.CreateSpec) {
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(activity.FieldID, field.TypeUUID),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges = append(_spec.Edges, edge)
+	}
+	if nodes := _c.mutation.RouteLinksIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: true,
+			Table:   commerce.RouteLinksTable,
+			Columns: []string{commerce.RouteLinksColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(commerceroute.FieldID, field.TypeUUID),
 			},
 		}
 		for _, k := range nodes {

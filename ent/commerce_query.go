@@ -19,6 +19,7 @@ import (
 	"github.com/reten-io/reten/ent/commerce"
 	"github.com/reten-io/reten/ent/commerceaddress"
 	"github.com/reten-io/reten/ent/commercelifecyclesnapshot"
+	"github.com/reten-io/reten/ent/commerceroute"
 	"github.com/reten-io/reten/ent/commerceuser"
 	"github.com/reten-io/reten/ent/predicate"
 	"github.com/reten-io/reten/ent/tenant"
@@ -36,12 +37,14 @@ type CommerceQuery struct {
 	withUsers                   *CommerceUserQuery
 	withLifecycleSnapshots      *CommerceLifecycleSnapshotQuery
 	withActivities              *ActivityQuery
+	withRouteLinks              *CommerceRouteQuery
 	loadTotal                   []func(context.Context, []*Commerce) error
 	modifiers                   []func(*sql.Selector)
 	withNamedAddresses          map[string]*CommerceAddressQuery
 	withNamedUsers              map[string]*CommerceUserQuery
 	withNamedLifecycleSnapshots map[string]*CommerceLifecycleSnapshotQuery
 	withNamedActivities         map[string]*ActivityQuery
+	withNamedRouteLinks         map[string]*CommerceRouteQuery
 	// intermediate query (i.e. traversal path).
 	sql  *sql.Selector
 	path func(context.Context) (*sql.Selector, error)
@@ -181,6 +184,28 @@ func (_q *CommerceQuery) QueryActivities() *ActivityQuery {
 			sqlgraph.From(commerce.Table, commerce.FieldID, selector),
 			sqlgraph.To(activity.Table, activity.FieldID),
 			sqlgraph.Edge(sqlgraph.O2M, true, commerce.ActivitiesTable, commerce.ActivitiesColumn),
+		)
+		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
+		return fromU, nil
+	}
+	return query
+}
+
+// QueryRouteLinks chains the current query on the "route_links" edge.
+func (_q *CommerceQuery) QueryRouteLinks() *CommerceRouteQuery {
+	query := (&CommerceRouteClient{config: _q.config}).Query()
+	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
+		if err := _q.prepareQuery(ctx); err != nil {
+			return nil, err
+		}
+		selector := _q.sqlQuery(ctx)
+		if err := selector.Err(); err != nil {
+			return nil, err
+		}
+		step := sqlgraph.NewStep(
+			sqlgraph.From(commerce.Table, commerce.FieldID, selector),
+			sqlgraph.To(commerceroute.Table, commerceroute.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, true, commerce.RouteLinksTable, commerce.RouteLinksColumn),
 		)
 		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
 		return fromU, nil
@@ -385,6 +410,7 @@ func (_q *CommerceQuery) Clone() *CommerceQuery {
 		withUsers:              _q.withUsers.Clone(),
 		withLifecycleSnapshots: _q.withLifecycleSnapshots.Clone(),
 		withActivities:         _q.withActivities.Clone(),
+		withRouteLinks:         _q.withRouteLinks.Clone(),
 		// clone intermediate query.
 		sql:       _q.sql.Clone(),
 		path:      _q.path,
@@ -444,6 +470,17 @@ func (_q *CommerceQuery) WithActivities(opts ...func(*ActivityQuery)) *CommerceQ
 		opt(query)
 	}
 	_q.withActivities = query
+	return _q
+}
+
+// WithRouteLinks tells the query-builder to eager-load the nodes that are connected to
+// the "route_links" edge. The optional arguments are used to configure the query builder of the edge.
+func (_q *CommerceQuery) WithRouteLinks(opts ...func(*CommerceRouteQuery)) *CommerceQuery {
+	query := (&CommerceRouteClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	_q.withRouteLinks = query
 	return _q
 }
 
@@ -531,12 +568,13 @@ func (_q *CommerceQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Com
 	var (
 		nodes       = []*Commerce{}
 		_spec       = _q.querySpec()
-		loadedTypes = [5]bool{
+		loadedTypes = [6]bool{
 			_q.withTenant != nil,
 			_q.withAddresses != nil,
 			_q.withUsers != nil,
 			_q.withLifecycleSnapshots != nil,
 			_q.withActivities != nil,
+			_q.withRouteLinks != nil,
 		}
 	)
 	_spec.ScanValues = func(columns []string) ([]any, error) {
@@ -596,6 +634,13 @@ func (_q *CommerceQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Com
 			return nil, err
 		}
 	}
+	if query := _q.withRouteLinks; query != nil {
+		if err := _q.loadRouteLinks(ctx, query, nodes,
+			func(n *Commerce) { n.Edges.RouteLinks = []*CommerceRoute{} },
+			func(n *Commerce, e *CommerceRoute) { n.Edges.RouteLinks = append(n.Edges.RouteLinks, e) }); err != nil {
+			return nil, err
+		}
+	}
 	for name, query := range _q.withNamedAddresses {
 		if err := _q.loadAddresses(ctx, query, nodes,
 			func(n *Commerce) { n.appendNamedAddresses(name) },
@@ -621,6 +666,13 @@ func (_q *CommerceQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Com
 		if err := _q.loadActivities(ctx, query, nodes,
 			func(n *Commerce) { n.appendNamedActivities(name) },
 			func(n *Commerce, e *Activity) { n.appendNamedActivities(name, e) }); err != nil {
+			return nil, err
+		}
+	}
+	for name, query := range _q.withNamedRouteLinks {
+		if err := _q.loadRouteLinks(ctx, query, nodes,
+			func(n *Commerce) { n.appendNamedRouteLinks(name) },
+			func(n *Commerce, e *CommerceRoute) { n.appendNamedRouteLinks(name, e) }); err != nil {
 			return nil, err
 		}
 	}
@@ -766,6 +818,36 @@ func (_q *CommerceQuery) loadActivities(ctx context.Context, query *ActivityQuer
 	}
 	query.Where(predicate.Activity(func(s *sql.Selector) {
 		s.Where(sql.InValues(s.C(commerce.ActivitiesColumn), fks...))
+	}))
+	neighbors, err := query.All(ctx)
+	if err != nil {
+		return err
+	}
+	for _, n := range neighbors {
+		fk := n.CommerceID
+		node, ok := nodeids[fk]
+		if !ok {
+			return fmt.Errorf(`unexpected referenced foreign-key "commerce_id" returned %v for node %v`, fk, n.ID)
+		}
+		assign(node, n)
+	}
+	return nil
+}
+func (_q *CommerceQuery) loadRouteLinks(ctx context.Context, query *CommerceRouteQuery, nodes []*Commerce, init func(*Commerce), assign func(*Commerce, *CommerceRoute)) error {
+	fks := make([]driver.Value, 0, len(nodes))
+	nodeids := make(map[uuid.UUID]*Commerce)
+	for i := range nodes {
+		fks = append(fks, nodes[i].ID)
+		nodeids[nodes[i].ID] = nodes[i]
+		if init != nil {
+			init(nodes[i])
+		}
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(commerceroute.FieldCommerceID)
+	}
+	query.Where(predicate.CommerceRoute(func(s *sql.Selector) {
+		s.Where(sql.InValues(s.C(commerce.RouteLinksColumn), fks...))
 	}))
 	neighbors, err := query.All(ctx)
 	if err != nil {
@@ -957,6 +1039,20 @@ func (_q *CommerceQuery) WithNamedActivities(name string, opts ...func(*Activity
 		_q.withNamedActivities = make(map[string]*ActivityQuery)
 	}
 	_q.withNamedActivities[name] = query
+	return _q
+}
+
+// WithNamedRouteLinks tells the query-builder to eager-load the nodes that are connected to the "route_links"
+// edge with the given name. The optional arguments are used to configure the query builder of the edge.
+func (_q *CommerceQuery) WithNamedRouteLinks(name string, opts ...func(*CommerceRouteQuery)) *CommerceQuery {
+	query := (&CommerceRouteClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	if _q.withNamedRouteLinks == nil {
+		_q.withNamedRouteLinks = make(map[string]*CommerceRouteQuery)
+	}
+	_q.withNamedRouteLinks[name] = query
 	return _q
 }
 

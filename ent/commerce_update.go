@@ -16,6 +16,7 @@ import (
 	"github.com/reten-io/reten/ent/commerce"
 	"github.com/reten-io/reten/ent/commerceaddress"
 	"github.com/reten-io/reten/ent/commercelifecyclesnapshot"
+	"github.com/reten-io/reten/ent/commerceroute"
 	"github.com/reten-io/reten/ent/commerceuser"
 	"github.com/reten-io/reten/ent/predicate"
 )
@@ -220,6 +221,21 @@ func (_u *CommerceUpdate) AddActivities(v ...*Activity) *CommerceUpdate {
 	return _u.AddActivityIDs(ids...)
 }
 
+// AddRouteLinkIDs adds the "route_links" edge to the CommerceRoute entity by IDs.
+func (_u *CommerceUpdate) AddRouteLinkIDs(ids ...uuid.UUID) *CommerceUpdate {
+	_u.mutation.AddRouteLinkIDs(ids...)
+	return _u
+}
+
+// AddRouteLinks adds the "route_links" edges to the CommerceRoute entity.
+func (_u *CommerceUpdate) AddRouteLinks(v ...*CommerceRoute) *CommerceUpdate {
+	ids := make([]uuid.UUID, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddRouteLinkIDs(ids...)
+}
+
 // Mutation returns the CommerceMutation object of the builder.
 func (_u *CommerceUpdate) Mutation() *CommerceMutation {
 	return _u.mutation
@@ -307,6 +323,27 @@ func (_u *CommerceUpdate) RemoveActivities(v ...*Activity) *CommerceUpdate {
 		ids[i] = v[i].ID
 	}
 	return _u.RemoveActivityIDs(ids...)
+}
+
+// ClearRouteLinks clears all "route_links" edges to the CommerceRoute entity.
+func (_u *CommerceUpdate) ClearRouteLinks() *CommerceUpdate {
+	_u.mutation.ClearRouteLinks()
+	return _u
+}
+
+// RemoveRouteLinkIDs removes the "route_links" edge to CommerceRoute entities by IDs.
+func (_u *CommerceUpdate) RemoveRouteLinkIDs(ids ...uuid.UUID) *CommerceUpdate {
+	_u.mutation.RemoveRouteLinkIDs(ids...)
+	return _u
+}
+
+// RemoveRouteLinks removes "route_links" edges to CommerceRoute entities.
+func (_u *CommerceUpdate) RemoveRouteLinks(v ...*CommerceRoute) *CommerceUpdate {
+	ids := make([]uuid.UUID, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveRouteLinkIDs(ids...)
 }
 
 // Save executes the query and returns the number of nodes affected by the update operation.
@@ -601,6 +638,51 @@ func (_u *CommerceUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 		}
 		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
+	if _u.mutation.RouteLinksCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: true,
+			Table:   commerce.RouteLinksTable,
+			Columns: []string{commerce.RouteLinksColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(commerceroute.FieldID, field.TypeUUID),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedRouteLinksIDs(); len(nodes) > 0 && !_u.mutation.RouteLinksCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: true,
+			Table:   commerce.RouteLinksTable,
+			Columns: []string{commerce.RouteLinksColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(commerceroute.FieldID, field.TypeUUID),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RouteLinksIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: true,
+			Table:   commerce.RouteLinksTable,
+			Columns: []string{commerce.RouteLinksColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(commerceroute.FieldID, field.TypeUUID),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
 	_spec.AddModifiers(_u.modifiers...)
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
@@ -809,6 +891,21 @@ func (_u *CommerceUpdateOne) AddActivities(v ...*Activity) *CommerceUpdateOne {
 	return _u.AddActivityIDs(ids...)
 }
 
+// AddRouteLinkIDs adds the "route_links" edge to the CommerceRoute entity by IDs.
+func (_u *CommerceUpdateOne) AddRouteLinkIDs(ids ...uuid.UUID) *CommerceUpdateOne {
+	_u.mutation.AddRouteLinkIDs(ids...)
+	return _u
+}
+
+// AddRouteLinks adds the "route_links" edges to the CommerceRoute entity.
+func (_u *CommerceUpdateOne) AddRouteLinks(v ...*CommerceRoute) *CommerceUpdateOne {
+	ids := make([]uuid.UUID, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddRouteLinkIDs(ids...)
+}
+
 // Mutation returns the CommerceMutation object of the builder.
 func (_u *CommerceUpdateOne) Mutation() *CommerceMutation {
 	return _u.mutation
@@ -896,6 +993,27 @@ func (_u *CommerceUpdateOne) RemoveActivities(v ...*Activity) *CommerceUpdateOne
 		ids[i] = v[i].ID
 	}
 	return _u.RemoveActivityIDs(ids...)
+}
+
+// ClearRouteLinks clears all "route_links" edges to the CommerceRoute entity.
+func (_u *CommerceUpdateOne) ClearRouteLinks() *CommerceUpdateOne {
+	_u.mutation.ClearRouteLinks()
+	return _u
+}
+
+// RemoveRouteLinkIDs removes the "route_links" edge to CommerceRoute entities by IDs.
+func (_u *CommerceUpdateOne) RemoveRouteLinkIDs(ids ...uuid.UUID) *CommerceUpdateOne {
+	_u.mutation.RemoveRouteLinkIDs(ids...)
+	return _u
+}
+
+// RemoveRouteLinks removes "route_links" edges to CommerceRoute entities.
+func (_u *CommerceUpdateOne) RemoveRouteLinks(v ...*CommerceRoute) *CommerceUpdateOne {
+	ids := make([]uuid.UUID, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveRouteLinkIDs(ids...)
 }
 
 // Where appends a list predicates to the CommerceUpdate builder.
@@ -1213,6 +1331,51 @@ func (_u *CommerceUpdateOne) sqlSave(ctx context.Context) (_node *Commerce, err 
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(activity.FieldID, field.TypeUUID),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.RouteLinksCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: true,
+			Table:   commerce.RouteLinksTable,
+			Columns: []string{commerce.RouteLinksColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(commerceroute.FieldID, field.TypeUUID),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedRouteLinksIDs(); len(nodes) > 0 && !_u.mutation.RouteLinksCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: true,
+			Table:   commerce.RouteLinksTable,
+			Columns: []string{commerce.RouteLinksColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(commerceroute.FieldID, field.TypeUUID),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RouteLinksIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: true,
+			Table:   commerce.RouteLinksTable,
+			Columns: []string{commerce.RouteLinksColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(commerceroute.FieldID, field.TypeUUID),
 			},
 		}
 		for _, k := range nodes {

@@ -218,6 +218,16 @@ func (c *Client) DataScope(ctx context.Context, typ string) ([]func(*sql.Selecto
 			ps[i] = p
 		}
 		return ps, nil
+	case "CommerceRoute":
+		q := c.CommerceRoute.Query()
+		if err := q.prepareQuery(ctx); err != nil {
+			return nil, err
+		}
+		ps := make([]func(*sql.Selector), len(q.predicates))
+		for i, p := range q.predicates {
+			ps[i] = p
+		}
+		return ps, nil
 	case "CommerceUser":
 		q := c.CommerceUser.Query()
 		if err := q.prepareQuery(ctx); err != nil {

@@ -32,6 +32,7 @@ import (
 	"github.com/reten-io/reten/ent/commercecontact"
 	"github.com/reten-io/reten/ent/commercelifecyclesnapshot"
 	"github.com/reten-io/reten/ent/commercelifecycletransition"
+	"github.com/reten-io/reten/ent/commerceroute"
 	"github.com/reten-io/reten/ent/commerceuser"
 	"github.com/reten-io/reten/ent/commerceuserrole"
 	"github.com/reten-io/reten/ent/dispatchconfig"
@@ -140,6 +141,7 @@ func checkColumn(t, c string) error {
 			commercecontact.Table:             commercecontact.ValidColumn,
 			commercelifecyclesnapshot.Table:   commercelifecyclesnapshot.ValidColumn,
 			commercelifecycletransition.Table: commercelifecycletransition.ValidColumn,
+			commerceroute.Table:               commerceroute.ValidColumn,
 			commerceuser.Table:                commerceuser.ValidColumn,
 			commerceuserrole.Table:            commerceuserrole.ValidColumn,
 			dispatchconfig.Table:              dispatchconfig.ValidColumn,

@@ -23,6 +23,7 @@ import (
 	"github.com/reten-io/reten/ent/commercecontact"
 	"github.com/reten-io/reten/ent/commercelifecyclesnapshot"
 	"github.com/reten-io/reten/ent/commercelifecycletransition"
+	"github.com/reten-io/reten/ent/commerceroute"
 	"github.com/reten-io/reten/ent/commerceuser"
 	"github.com/reten-io/reten/ent/commerceuserrole"
 	"github.com/reten-io/reten/ent/dispatchconfig"
@@ -61,7 +62,7 @@ import (
 
 // schemaGraph holds a representation of ent/schema at runtime.
 var schemaGraph = func() *sqlgraph.Schema {
-	graph := &sqlgraph.Schema{Nodes: make([]*sqlgraph.Node, 48)}
+	graph := &sqlgraph.Schema{Nodes: make([]*sqlgraph.Node, 49)}
 	graph.Nodes[0] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   apikey.Table,
@@ -561,6 +562,24 @@ var schemaGraph = func() *sqlgraph.Schema {
 	}
 	graph.Nodes[20] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
+			Table:   commerceroute.Table,
+			Columns: commerceroute.Columns,
+			ID: &sqlgraph.FieldSpec{
+				Type:   field.TypeUUID,
+				Column: commerceroute.FieldID,
+			},
+		},
+		Type: "CommerceRoute",
+		Fields: map[string]*sqlgraph.FieldSpec{
+			commerceroute.FieldCreatedAt:  {Type: field.TypeTime, Column: commerceroute.FieldCreatedAt},
+			commerceroute.FieldUpdatedAt:  {Type: field.TypeTime, Column: commerceroute.FieldUpdatedAt},
+			commerceroute.FieldTenantID:   {Type: field.TypeUUID, Column: commerceroute.FieldTenantID},
+			commerceroute.FieldCommerceID: {Type: field.TypeUUID, Column: commerceroute.FieldCommerceID},
+			commerceroute.FieldRouteID:    {Type: field.TypeUUID, Column: commerceroute.FieldRouteID},
+		},
+	}
+	graph.Nodes[21] = &sqlgraph.Node{
+		NodeSpec: sqlgraph.NodeSpec{
 			Table:   commerceuser.Table,
 			Columns: commerceuser.Columns,
 			ID: &sqlgraph.FieldSpec{
@@ -580,7 +599,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			commerceuser.FieldIsActive:   {Type: field.TypeBool, Column: commerceuser.FieldIsActive},
 		},
 	}
-	graph.Nodes[21] = &sqlgraph.Node{
+	graph.Nodes[22] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   commerceuserrole.Table,
 			Columns: commerceuserrole.Columns,
@@ -598,7 +617,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			commerceuserrole.FieldRole:           {Type: field.TypeEnum, Column: commerceuserrole.FieldRole},
 		},
 	}
-	graph.Nodes[22] = &sqlgraph.Node{
+	graph.Nodes[23] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   dispatchconfig.Table,
 			Columns: dispatchconfig.Columns,
@@ -621,7 +640,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			dispatchconfig.FieldIsActive:            {Type: field.TypeBool, Column: dispatchconfig.FieldIsActive},
 		},
 	}
-	graph.Nodes[23] = &sqlgraph.Node{
+	graph.Nodes[24] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   dispatchprovider.Table,
 			Columns: dispatchprovider.Columns,
@@ -643,7 +662,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			dispatchprovider.FieldIsActive:             {Type: field.TypeBool, Column: dispatchprovider.FieldIsActive},
 		},
 	}
-	graph.Nodes[24] = &sqlgraph.Node{
+	graph.Nodes[25] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   engagementconfig.Table,
 			Columns: engagementconfig.Columns,
@@ -672,7 +691,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			engagementconfig.FieldUpdatedBy:                    {Type: field.TypeUUID, Column: engagementconfig.FieldUpdatedBy},
 		},
 	}
-	graph.Nodes[25] = &sqlgraph.Node{
+	graph.Nodes[26] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   engagementlevel.Table,
 			Columns: engagementlevel.Columns,
@@ -697,7 +716,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			engagementlevel.FieldIsActive:                    {Type: field.TypeBool, Column: engagementlevel.FieldIsActive},
 		},
 	}
-	graph.Nodes[26] = &sqlgraph.Node{
+	graph.Nodes[27] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   eventfilter.Table,
 			Columns: eventfilter.Columns,
@@ -720,7 +739,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			eventfilter.FieldUpdatedBy:   {Type: field.TypeUUID, Column: eventfilter.FieldUpdatedBy},
 		},
 	}
-	graph.Nodes[27] = &sqlgraph.Node{
+	graph.Nodes[28] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   idempotencyrecord.Table,
 			Columns: idempotencyrecord.Columns,
@@ -743,7 +762,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			idempotencyrecord.FieldExpiresAt:    {Type: field.TypeTime, Column: idempotencyrecord.FieldExpiresAt},
 		},
 	}
-	graph.Nodes[28] = &sqlgraph.Node{
+	graph.Nodes[29] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   lifecyclerun.Table,
 			Columns: lifecyclerun.Columns,
@@ -775,7 +794,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			lifecyclerun.FieldAttempts:                   {Type: field.TypeInt, Column: lifecyclerun.FieldAttempts},
 		},
 	}
-	graph.Nodes[29] = &sqlgraph.Node{
+	graph.Nodes[30] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   membership.Table,
 			Columns: membership.Columns,
@@ -793,7 +812,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			membership.FieldRoles:     {Type: field.TypeJSON, Column: membership.FieldRoles},
 		},
 	}
-	graph.Nodes[30] = &sqlgraph.Node{
+	graph.Nodes[31] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   operator.Table,
 			Columns: operator.Columns,
@@ -819,7 +838,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			operator.FieldMetadata:      {Type: field.TypeJSON, Column: operator.FieldMetadata},
 		},
 	}
-	graph.Nodes[31] = &sqlgraph.Node{
+	graph.Nodes[32] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   project.Table,
 			Columns: project.Columns,
@@ -839,7 +858,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			project.FieldRootAudienceID: {Type: field.TypeUUID, Column: project.FieldRootAudienceID},
 		},
 	}
-	graph.Nodes[32] = &sqlgraph.Node{
+	graph.Nodes[33] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   queryblock.Table,
 			Columns: queryblock.Columns,
@@ -866,7 +885,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			queryblock.FieldHaving:        {Type: field.TypeJSON, Column: queryblock.FieldHaving},
 		},
 	}
-	graph.Nodes[33] = &sqlgraph.Node{
+	graph.Nodes[34] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   refreshtoken.Table,
 			Columns: refreshtoken.Columns,
@@ -889,7 +908,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			refreshtoken.FieldIP:         {Type: field.TypeString, Column: refreshtoken.FieldIP},
 		},
 	}
-	graph.Nodes[34] = &sqlgraph.Node{
+	graph.Nodes[35] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   resulttype.Table,
 			Columns: resulttype.Columns,
@@ -908,7 +927,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			resulttype.FieldSortOrder:                 {Type: field.TypeInt, Column: resulttype.FieldSortOrder},
 		},
 	}
-	graph.Nodes[35] = &sqlgraph.Node{
+	graph.Nodes[36] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   resurrectionconfig.Table,
 			Columns: resurrectionconfig.Columns,
@@ -934,7 +953,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			resurrectionconfig.FieldUpdatedBy:                  {Type: field.TypeUUID, Column: resurrectionconfig.FieldUpdatedBy},
 		},
 	}
-	graph.Nodes[36] = &sqlgraph.Node{
+	graph.Nodes[37] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   resurrectionthreshold.Table,
 			Columns: resurrectionthreshold.Columns,
@@ -958,7 +977,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			resurrectionthreshold.FieldIsActive:                    {Type: field.TypeBool, Column: resurrectionthreshold.FieldIsActive},
 		},
 	}
-	graph.Nodes[37] = &sqlgraph.Node{
+	graph.Nodes[38] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   retentionstatusconfig.Table,
 			Columns: retentionstatusconfig.Columns,
@@ -979,7 +998,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			retentionstatusconfig.FieldDescription: {Type: field.TypeString, Column: retentionstatusconfig.FieldDescription},
 		},
 	}
-	graph.Nodes[38] = &sqlgraph.Node{
+	graph.Nodes[39] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   route.Table,
 			Columns: route.Columns,
@@ -999,7 +1018,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			route.FieldIsActive:   {Type: field.TypeBool, Column: route.FieldIsActive},
 		},
 	}
-	graph.Nodes[39] = &sqlgraph.Node{
+	graph.Nodes[40] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   routeoperator.Table,
 			Columns: routeoperator.Columns,
@@ -1019,7 +1038,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			routeoperator.FieldIsActive:   {Type: field.TypeBool, Column: routeoperator.FieldIsActive},
 		},
 	}
-	graph.Nodes[40] = &sqlgraph.Node{
+	graph.Nodes[41] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   supervisor.Table,
 			Columns: supervisor.Columns,
@@ -1043,7 +1062,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			supervisor.FieldMetadata:   {Type: field.TypeJSON, Column: supervisor.FieldMetadata},
 		},
 	}
-	graph.Nodes[41] = &sqlgraph.Node{
+	graph.Nodes[42] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   supervisorassignment.Table,
 			Columns: supervisorassignment.Columns,
@@ -1062,7 +1081,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			supervisorassignment.FieldOperatorID:   {Type: field.TypeUUID, Column: supervisorassignment.FieldOperatorID},
 		},
 	}
-	graph.Nodes[42] = &sqlgraph.Node{
+	graph.Nodes[43] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   tenant.Table,
 			Columns: tenant.Columns,
@@ -1083,7 +1102,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			tenant.FieldIsActive:         {Type: field.TypeBool, Column: tenant.FieldIsActive},
 		},
 	}
-	graph.Nodes[43] = &sqlgraph.Node{
+	graph.Nodes[44] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   tenantdataset.Table,
 			Columns: tenantdataset.Columns,
@@ -1105,7 +1124,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			tenantdataset.FieldManaged:         {Type: field.TypeBool, Column: tenantdataset.FieldManaged},
 		},
 	}
-	graph.Nodes[44] = &sqlgraph.Node{
+	graph.Nodes[45] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   tenantresulttypeconfig.Table,
 			Columns: tenantresulttypeconfig.Columns,
@@ -1125,7 +1144,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			tenantresulttypeconfig.FieldRequiresFutureScheduledAt: {Type: field.TypeBool, Column: tenantresulttypeconfig.FieldRequiresFutureScheduledAt},
 		},
 	}
-	graph.Nodes[45] = &sqlgraph.Node{
+	graph.Nodes[46] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   trashrecord.Table,
 			Columns: trashrecord.Columns,
@@ -1149,7 +1168,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			trashrecord.FieldPurgeAfter: {Type: field.TypeTime, Column: trashrecord.FieldPurgeAfter},
 		},
 	}
-	graph.Nodes[46] = &sqlgraph.Node{
+	graph.Nodes[47] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   trashsetting.Table,
 			Columns: trashsetting.Columns,
@@ -1166,7 +1185,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			trashsetting.FieldRetentionDays: {Type: field.TypeInt, Column: trashsetting.FieldRetentionDays},
 		},
 	}
-	graph.Nodes[47] = &sqlgraph.Node{
+	graph.Nodes[48] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   user.Table,
 			Columns: user.Columns,
@@ -1947,6 +1966,18 @@ var schemaGraph = func() *sqlgraph.Schema {
 		"Activity",
 	)
 	graph.MustAddE(
+		"route_links",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: true,
+			Table:   commerce.RouteLinksTable,
+			Columns: []string{commerce.RouteLinksColumn},
+			Bidi:    false,
+		},
+		"Commerce",
+		"CommerceRoute",
+	)
+	graph.MustAddE(
 		"tenant",
 		&sqlgraph.EdgeSpec{
 			Rel:     sqlgraph.M2O,
@@ -2029,6 +2060,42 @@ var schemaGraph = func() *sqlgraph.Schema {
 		},
 		"CommerceLifecycleSnapshot",
 		"ActivityGenerationConfig",
+	)
+	graph.MustAddE(
+		"tenant",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   commerceroute.TenantTable,
+			Columns: []string{commerceroute.TenantColumn},
+			Bidi:    false,
+		},
+		"CommerceRoute",
+		"Tenant",
+	)
+	graph.MustAddE(
+		"commerce",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   commerceroute.CommerceTable,
+			Columns: []string{commerceroute.CommerceColumn},
+			Bidi:    false,
+		},
+		"CommerceRoute",
+		"Commerce",
+	)
+	graph.MustAddE(
+		"route",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   commerceroute.RouteTable,
+			Columns: []string{commerceroute.RouteColumn},
+			Bidi:    false,
+		},
+		"CommerceRoute",
+		"Route",
 	)
 	graph.MustAddE(
 		"tenant",
@@ -2629,6 +2696,18 @@ var schemaGraph = func() *sqlgraph.Schema {
 		},
 		"Route",
 		"RouteOperator",
+	)
+	graph.MustAddE(
+		"commerce_links",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: true,
+			Table:   route.CommerceLinksTable,
+			Columns: []string{route.CommerceLinksColumn},
+			Bidi:    false,
+		},
+		"Route",
+		"CommerceRoute",
 	)
 	graph.MustAddE(
 		"tenant",
@@ -5268,6 +5347,20 @@ func (f *CommerceFilter) WhereHasActivitiesWith(preds ...predicate.Activity) {
 	})))
 }
 
+// WhereHasRouteLinks applies a predicate to check if query has an edge route_links.
+func (f *CommerceFilter) WhereHasRouteLinks() {
+	f.Where(entql.HasEdge("route_links"))
+}
+
+// WhereHasRouteLinksWith applies a predicate to check if query has an edge route_links with a given conditions (other predicates).
+func (f *CommerceFilter) WhereHasRouteLinksWith(preds ...predicate.CommerceRoute) {
+	f.Where(entql.HasEdgeWith("route_links", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
 // addPredicate implements the predicateAdder interface.
 func (_q *CommerceAddressQuery) addPredicate(pred func(s *sql.Selector)) {
 	_q.predicates = append(_q.predicates, pred)
@@ -5797,6 +5890,113 @@ func (f *CommerceLifecycleTransitionFilter) WhereSource(p entql.StringP) {
 }
 
 // addPredicate implements the predicateAdder interface.
+func (_q *CommerceRouteQuery) addPredicate(pred func(s *sql.Selector)) {
+	_q.predicates = append(_q.predicates, pred)
+}
+
+// Filter returns a Filter implementation to apply filters on the CommerceRouteQuery builder.
+func (_q *CommerceRouteQuery) Filter() *CommerceRouteFilter {
+	return &CommerceRouteFilter{config: _q.config, predicateAdder: _q}
+}
+
+// addPredicate implements the predicateAdder interface.
+func (m *CommerceRouteMutation) addPredicate(pred func(s *sql.Selector)) {
+	m.predicates = append(m.predicates, pred)
+}
+
+// Filter returns an entql.Where implementation to apply filters on the CommerceRouteMutation builder.
+func (m *CommerceRouteMutation) Filter() *CommerceRouteFilter {
+	return &CommerceRouteFilter{config: m.config, predicateAdder: m}
+}
+
+// CommerceRouteFilter provides a generic filtering capability at runtime for CommerceRouteQuery.
+type CommerceRouteFilter struct {
+	predicateAdder
+	config
+}
+
+// Where applies the entql predicate on the query filter.
+func (f *CommerceRouteFilter) Where(p entql.P) {
+	f.addPredicate(func(s *sql.Selector) {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[20].Type, p, s); err != nil {
+			s.AddError(err)
+		}
+	})
+}
+
+// WhereID applies the entql [16]byte predicate on the id field.
+func (f *CommerceRouteFilter) WhereID(p entql.ValueP) {
+	f.Where(p.Field(commerceroute.FieldID))
+}
+
+// WhereCreatedAt applies the entql time.Time predicate on the created_at field.
+func (f *CommerceRouteFilter) WhereCreatedAt(p entql.TimeP) {
+	f.Where(p.Field(commerceroute.FieldCreatedAt))
+}
+
+// WhereUpdatedAt applies the entql time.Time predicate on the updated_at field.
+func (f *CommerceRouteFilter) WhereUpdatedAt(p entql.TimeP) {
+	f.Where(p.Field(commerceroute.FieldUpdatedAt))
+}
+
+// WhereTenantID applies the entql [16]byte predicate on the tenant_id field.
+func (f *CommerceRouteFilter) WhereTenantID(p entql.ValueP) {
+	f.Where(p.Field(commerceroute.FieldTenantID))
+}
+
+// WhereCommerceID applies the entql [16]byte predicate on the commerce_id field.
+func (f *CommerceRouteFilter) WhereCommerceID(p entql.ValueP) {
+	f.Where(p.Field(commerceroute.FieldCommerceID))
+}
+
+// WhereRouteID applies the entql [16]byte predicate on the route_id field.
+func (f *CommerceRouteFilter) WhereRouteID(p entql.ValueP) {
+	f.Where(p.Field(commerceroute.FieldRouteID))
+}
+
+// WhereHasTenant applies a predicate to check if query has an edge tenant.
+func (f *CommerceRouteFilter) WhereHasTenant() {
+	f.Where(entql.HasEdge("tenant"))
+}
+
+// WhereHasTenantWith applies a predicate to check if query has an edge tenant with a given conditions (other predicates).
+func (f *CommerceRouteFilter) WhereHasTenantWith(preds ...predicate.Tenant) {
+	f.Where(entql.HasEdgeWith("tenant", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasCommerce applies a predicate to check if query has an edge commerce.
+func (f *CommerceRouteFilter) WhereHasCommerce() {
+	f.Where(entql.HasEdge("commerce"))
+}
+
+// WhereHasCommerceWith applies a predicate to check if query has an edge commerce with a given conditions (other predicates).
+func (f *CommerceRouteFilter) WhereHasCommerceWith(preds ...predicate.Commerce) {
+	f.Where(entql.HasEdgeWith("commerce", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasRoute applies a predicate to check if query has an edge route.
+func (f *CommerceRouteFilter) WhereHasRoute() {
+	f.Where(entql.HasEdge("route"))
+}
+
+// WhereHasRouteWith applies a predicate to check if query has an edge route with a given conditions (other predicates).
+func (f *CommerceRouteFilter) WhereHasRouteWith(preds ...predicate.Route) {
+	f.Where(entql.HasEdgeWith("route", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// addPredicate implements the predicateAdder interface.
 func (_q *CommerceUserQuery) addPredicate(pred func(s *sql.Selector)) {
 	_q.predicates = append(_q.predicates, pred)
 }
@@ -5825,7 +6025,7 @@ type CommerceUserFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *CommerceUserFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[20].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[21].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -5961,7 +6161,7 @@ type CommerceUserRoleFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *CommerceUserRoleFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[21].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[22].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -6054,7 +6254,7 @@ type DispatchConfigFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *DispatchConfigFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[22].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[23].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -6200,7 +6400,7 @@ type DispatchProviderFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *DispatchProviderFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[23].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[24].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -6327,7 +6527,7 @@ type EngagementConfigFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *EngagementConfigFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[24].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[25].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -6503,7 +6703,7 @@ type EngagementLevelFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *EngagementLevelFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[25].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[26].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -6659,7 +6859,7 @@ type EventFilterFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *EventFilterFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[26].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[27].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -6791,7 +6991,7 @@ type IdempotencyRecordFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *IdempotencyRecordFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[27].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[28].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -6895,7 +7095,7 @@ type LifecycleRunFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *LifecycleRunFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[28].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[29].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -7072,7 +7272,7 @@ type MembershipFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *MembershipFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[29].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[30].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -7165,7 +7365,7 @@ type OperatorFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *OperatorFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[30].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[31].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -7298,7 +7498,7 @@ type ProjectFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *ProjectFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[31].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[32].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -7401,7 +7601,7 @@ type QueryBlockFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *QueryBlockFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[32].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[33].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -7567,7 +7767,7 @@ type RefreshTokenFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *RefreshTokenFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[33].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[34].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -7671,7 +7871,7 @@ type ResultTypeFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *ResultTypeFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[34].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[35].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -7741,7 +7941,7 @@ type ResurrectionConfigFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *ResurrectionConfigFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[35].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[36].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -7902,7 +8102,7 @@ type ResurrectionThresholdFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *ResurrectionThresholdFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[36].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[37].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -8053,7 +8253,7 @@ type RetentionStatusConfigFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *RetentionStatusConfigFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[37].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[38].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -8147,7 +8347,7 @@ type RouteFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *RouteFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[38].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[39].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -8221,6 +8421,20 @@ func (f *RouteFilter) WhereHasOperatorLinksWith(preds ...predicate.RouteOperator
 	})))
 }
 
+// WhereHasCommerceLinks applies a predicate to check if query has an edge commerce_links.
+func (f *RouteFilter) WhereHasCommerceLinks() {
+	f.Where(entql.HasEdge("commerce_links"))
+}
+
+// WhereHasCommerceLinksWith applies a predicate to check if query has an edge commerce_links with a given conditions (other predicates).
+func (f *RouteFilter) WhereHasCommerceLinksWith(preds ...predicate.CommerceRoute) {
+	f.Where(entql.HasEdgeWith("commerce_links", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
 // addPredicate implements the predicateAdder interface.
 func (_q *RouteOperatorQuery) addPredicate(pred func(s *sql.Selector)) {
 	_q.predicates = append(_q.predicates, pred)
@@ -8250,7 +8464,7 @@ type RouteOperatorFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *RouteOperatorFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[39].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[40].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -8367,7 +8581,7 @@ type SupervisorFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *SupervisorFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[40].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[41].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -8490,7 +8704,7 @@ type SupervisorAssignmentFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *SupervisorAssignmentFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[41].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[42].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -8616,7 +8830,7 @@ type TenantFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *TenantFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[42].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[43].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -8710,7 +8924,7 @@ type TenantDatasetFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *TenantDatasetFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[43].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[44].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -8823,7 +9037,7 @@ type TenantResultTypeConfigFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *TenantResultTypeConfigFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[44].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[45].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -8912,7 +9126,7 @@ type TrashRecordFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *TrashRecordFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[45].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[46].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -9021,7 +9235,7 @@ type TrashSettingFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *TrashSettingFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[46].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[47].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -9095,7 +9309,7 @@ type UserFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *UserFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[47].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[48].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})

@@ -33,6 +33,7 @@ import (
 	"github.com/reten-io/reten/ent/commercecontact"
 	"github.com/reten-io/reten/ent/commercelifecyclesnapshot"
 	"github.com/reten-io/reten/ent/commercelifecycletransition"
+	"github.com/reten-io/reten/ent/commerceroute"
 	"github.com/reten-io/reten/ent/commerceuser"
 	"github.com/reten-io/reten/ent/commerceuserrole"
 	"github.com/reten-io/reten/ent/dispatchconfig"
@@ -94,6 +95,7 @@ const (
 	TypeCommerceContact             = "CommerceContact"
 	TypeCommerceLifecycleSnapshot   = "CommerceLifecycleSnapshot"
 	TypeCommerceLifecycleTransition = "CommerceLifecycleTransition"
+	TypeCommerceRoute               = "CommerceRoute"
 	TypeCommerceUser                = "CommerceUser"
 	TypeCommerceUserRole            = "CommerceUserRole"
 	TypeDispatchConfig              = "DispatchConfig"
@@ -18303,6 +18305,9 @@ type CommerceMutation struct {
 	activities                 map[uuid.UUID]struct{}
 	removedactivities          map[uuid.UUID]struct{}
 	clearedactivities          bool
+	route_links                map[uuid.UUID]struct{}
+	removedroute_links         map[uuid.UUID]struct{}
+	clearedroute_links         bool
 	done                       bool
 	oldValue                   func(context.Context) (*Commerce, error)
 	predicates                 []predicate.Commerce
@@ -19080,6 +19085,60 @@ func (m *CommerceMutation) ResetActivities() {
 	m.removedactivities = nil
 }
 
+// AddRouteLinkIDs adds the "route_links" edge to the CommerceRoute entity by ids.
+func (m *CommerceMutation) AddRouteLinkIDs(ids ...uuid.UUID) {
+	if m.route_links == nil {
+		m.route_links = make(map[uuid.UUID]struct{})
+	}
+	for i := range ids {
+		m.route_links[ids[i]] = struct{}{}
+	}
+}
+
+// ClearRouteLinks clears the "route_links" edge to the CommerceRoute entity.
+func (m *CommerceMutation) ClearRouteLinks() {
+	m.clearedroute_links = true
+}
+
+// RouteLinksCleared reports if the "route_links" edge to the CommerceRoute entity was cleared.
+func (m *CommerceMutation) RouteLinksCleared() bool {
+	return m.clearedroute_links
+}
+
+// RemoveRouteLinkIDs removes the "route_links" edge to the CommerceRoute entity by IDs.
+func (m *CommerceMutation) RemoveRouteLinkIDs(ids ...uuid.UUID) {
+	if m.removedroute_links == nil {
+		m.removedroute_links = make(map[uuid.UUID]struct{})
+	}
+	for i := range ids {
+		delete(m.route_links, ids[i])
+		m.removedroute_links[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedRouteLinks returns the removed IDs of the "route_links" edge to the CommerceRoute entity.
+func (m *CommerceMutation) RemovedRouteLinksIDs() (ids []uuid.UUID) {
+	for id := range m.removedroute_links {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// RouteLinksIDs returns the "route_links" edge IDs in the mutation.
+func (m *CommerceMutation) RouteLinksIDs() (ids []uuid.UUID) {
+	for id := range m.route_links {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetRouteLinks resets all changes to the "route_links" edge.
+func (m *CommerceMutation) ResetRouteLinks() {
+	m.route_links = nil
+	m.clearedroute_links = false
+	m.removedroute_links = nil
+}
+
 // Where appends a list predicates to the CommerceMutation builder.
 func (m *CommerceMutation) Where(ps ...predicate.Commerce) {
 	m.predicates = append(m.predicates, ps...)
@@ -19399,7 +19458,7 @@ func (m *CommerceMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *CommerceMutation) AddedEdges() []string {
-	edges := make([]string, 0, 5)
+	edges := make([]string, 0, 6)
 	if m.tenant != nil {
 		edges = append(edges, commerce.EdgeTenant)
 	}
@@ -19414,6 +19473,9 @@ func (m *CommerceMutation) AddedEdges() []string {
 	}
 	if m.activities != nil {
 		edges = append(edges, commerce.EdgeActivities)
+	}
+	if m.route_links != nil {
+		edges = append(edges, commerce.EdgeRouteLinks)
 	}
 	return edges
 }
@@ -19450,13 +19512,19 @@ func (m *CommerceMutation) AddedIDs(name string) []ent.Value {
 			ids = append(ids, id)
 		}
 		return ids
+	case commerce.EdgeRouteLinks:
+		ids := make([]ent.Value, 0, len(m.route_links))
+		for id := range m.route_links {
+			ids = append(ids, id)
+		}
+		return ids
 	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *CommerceMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 5)
+	edges := make([]string, 0, 6)
 	if m.removedaddresses != nil {
 		edges = append(edges, commerce.EdgeAddresses)
 	}
@@ -19468,6 +19536,9 @@ func (m *CommerceMutation) RemovedEdges() []string {
 	}
 	if m.removedactivities != nil {
 		edges = append(edges, commerce.EdgeActivities)
+	}
+	if m.removedroute_links != nil {
+		edges = append(edges, commerce.EdgeRouteLinks)
 	}
 	return edges
 }
@@ -19500,13 +19571,19 @@ func (m *CommerceMutation) RemovedIDs(name string) []ent.Value {
 			ids = append(ids, id)
 		}
 		return ids
+	case commerce.EdgeRouteLinks:
+		ids := make([]ent.Value, 0, len(m.removedroute_links))
+		for id := range m.removedroute_links {
+			ids = append(ids, id)
+		}
+		return ids
 	}
 	return nil
 }
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *CommerceMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 5)
+	edges := make([]string, 0, 6)
 	if m.clearedtenant {
 		edges = append(edges, commerce.EdgeTenant)
 	}
@@ -19521,6 +19598,9 @@ func (m *CommerceMutation) ClearedEdges() []string {
 	}
 	if m.clearedactivities {
 		edges = append(edges, commerce.EdgeActivities)
+	}
+	if m.clearedroute_links {
+		edges = append(edges, commerce.EdgeRouteLinks)
 	}
 	return edges
 }
@@ -19539,6 +19619,8 @@ func (m *CommerceMutation) EdgeCleared(name string) bool {
 		return m.clearedlifecycle_snapshots
 	case commerce.EdgeActivities:
 		return m.clearedactivities
+	case commerce.EdgeRouteLinks:
+		return m.clearedroute_links
 	}
 	return false
 }
@@ -19572,6 +19654,9 @@ func (m *CommerceMutation) ResetEdge(name string) error {
 		return nil
 	case commerce.EdgeActivities:
 		m.ResetActivities()
+		return nil
+	case commerce.EdgeRouteLinks:
+		m.ResetRouteLinks()
 		return nil
 	}
 	return fmt.Errorf("unknown Commerce edge %s", name)
@@ -24371,6 +24456,700 @@ func (m *CommerceLifecycleTransitionMutation) ClearEdge(name string) error {
 // It returns an error if the edge is not defined in the schema.
 func (m *CommerceLifecycleTransitionMutation) ResetEdge(name string) error {
 	return fmt.Errorf("unknown CommerceLifecycleTransition edge %s", name)
+}
+
+// CommerceRouteMutation represents an operation that mutates the CommerceRoute nodes in the graph.
+type CommerceRouteMutation struct {
+	config
+	op              Op
+	typ             string
+	id              *uuid.UUID
+	created_at      *time.Time
+	updated_at      *time.Time
+	clearedFields   map[string]struct{}
+	tenant          *uuid.UUID
+	clearedtenant   bool
+	commerce        *uuid.UUID
+	clearedcommerce bool
+	route           *uuid.UUID
+	clearedroute    bool
+	done            bool
+	oldValue        func(context.Context) (*CommerceRoute, error)
+	predicates      []predicate.CommerceRoute
+}
+
+var _ ent.Mutation = (*CommerceRouteMutation)(nil)
+
+// commercerouteOption allows management of the mutation configuration using functional options.
+type commercerouteOption func(*CommerceRouteMutation)
+
+// newCommerceRouteMutation creates new mutation for the CommerceRoute entity.
+func newCommerceRouteMutation(c config, op Op, opts ...commercerouteOption) *CommerceRouteMutation {
+	m := &CommerceRouteMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeCommerceRoute,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withCommerceRouteID sets the ID field of the mutation.
+func withCommerceRouteID(id uuid.UUID) commercerouteOption {
+	return func(m *CommerceRouteMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *CommerceRoute
+		)
+		m.oldValue = func(ctx context.Context) (*CommerceRoute, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().CommerceRoute.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withCommerceRoute sets the old CommerceRoute of the mutation.
+func withCommerceRoute(node *CommerceRoute) commercerouteOption {
+	return func(m *CommerceRouteMutation) {
+		m.oldValue = func(context.Context) (*CommerceRoute, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m CommerceRouteMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m CommerceRouteMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of CommerceRoute entities.
+func (m *CommerceRouteMutation) SetID(id uuid.UUID) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *CommerceRouteMutation) ID() (id uuid.UUID, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *CommerceRouteMutation) IDs(ctx context.Context) ([]uuid.UUID, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []uuid.UUID{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().CommerceRoute.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *CommerceRouteMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *CommerceRouteMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the CommerceRoute entity.
+// If the CommerceRoute object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CommerceRouteMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *CommerceRouteMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *CommerceRouteMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *CommerceRouteMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the CommerceRoute entity.
+// If the CommerceRoute object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CommerceRouteMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *CommerceRouteMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetTenantID sets the "tenant_id" field.
+func (m *CommerceRouteMutation) SetTenantID(u uuid.UUID) {
+	m.tenant = &u
+}
+
+// TenantID returns the value of the "tenant_id" field in the mutation.
+func (m *CommerceRouteMutation) TenantID() (r uuid.UUID, exists bool) {
+	v := m.tenant
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTenantID returns the old "tenant_id" field's value of the CommerceRoute entity.
+// If the CommerceRoute object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CommerceRouteMutation) OldTenantID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTenantID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTenantID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTenantID: %w", err)
+	}
+	return oldValue.TenantID, nil
+}
+
+// ResetTenantID resets all changes to the "tenant_id" field.
+func (m *CommerceRouteMutation) ResetTenantID() {
+	m.tenant = nil
+}
+
+// SetCommerceID sets the "commerce_id" field.
+func (m *CommerceRouteMutation) SetCommerceID(u uuid.UUID) {
+	m.commerce = &u
+}
+
+// CommerceID returns the value of the "commerce_id" field in the mutation.
+func (m *CommerceRouteMutation) CommerceID() (r uuid.UUID, exists bool) {
+	v := m.commerce
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCommerceID returns the old "commerce_id" field's value of the CommerceRoute entity.
+// If the CommerceRoute object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CommerceRouteMutation) OldCommerceID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCommerceID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCommerceID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCommerceID: %w", err)
+	}
+	return oldValue.CommerceID, nil
+}
+
+// ResetCommerceID resets all changes to the "commerce_id" field.
+func (m *CommerceRouteMutation) ResetCommerceID() {
+	m.commerce = nil
+}
+
+// SetRouteID sets the "route_id" field.
+func (m *CommerceRouteMutation) SetRouteID(u uuid.UUID) {
+	m.route = &u
+}
+
+// RouteID returns the value of the "route_id" field in the mutation.
+func (m *CommerceRouteMutation) RouteID() (r uuid.UUID, exists bool) {
+	v := m.route
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRouteID returns the old "route_id" field's value of the CommerceRoute entity.
+// If the CommerceRoute object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CommerceRouteMutation) OldRouteID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRouteID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRouteID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRouteID: %w", err)
+	}
+	return oldValue.RouteID, nil
+}
+
+// ResetRouteID resets all changes to the "route_id" field.
+func (m *CommerceRouteMutation) ResetRouteID() {
+	m.route = nil
+}
+
+// ClearTenant clears the "tenant" edge to the Tenant entity.
+func (m *CommerceRouteMutation) ClearTenant() {
+	m.clearedtenant = true
+	m.clearedFields[commerceroute.FieldTenantID] = struct{}{}
+}
+
+// TenantCleared reports if the "tenant" edge to the Tenant entity was cleared.
+func (m *CommerceRouteMutation) TenantCleared() bool {
+	return m.clearedtenant
+}
+
+// TenantIDs returns the "tenant" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// TenantID instead. It exists only for internal usage by the builders.
+func (m *CommerceRouteMutation) TenantIDs() (ids []uuid.UUID) {
+	if id := m.tenant; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetTenant resets all changes to the "tenant" edge.
+func (m *CommerceRouteMutation) ResetTenant() {
+	m.tenant = nil
+	m.clearedtenant = false
+}
+
+// ClearCommerce clears the "commerce" edge to the Commerce entity.
+func (m *CommerceRouteMutation) ClearCommerce() {
+	m.clearedcommerce = true
+	m.clearedFields[commerceroute.FieldCommerceID] = struct{}{}
+}
+
+// CommerceCleared reports if the "commerce" edge to the Commerce entity was cleared.
+func (m *CommerceRouteMutation) CommerceCleared() bool {
+	return m.clearedcommerce
+}
+
+// CommerceIDs returns the "commerce" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// CommerceID instead. It exists only for internal usage by the builders.
+func (m *CommerceRouteMutation) CommerceIDs() (ids []uuid.UUID) {
+	if id := m.commerce; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetCommerce resets all changes to the "commerce" edge.
+func (m *CommerceRouteMutation) ResetCommerce() {
+	m.commerce = nil
+	m.clearedcommerce = false
+}
+
+// ClearRoute clears the "route" edge to the Route entity.
+func (m *CommerceRouteMutation) ClearRoute() {
+	m.clearedroute = true
+	m.clearedFields[commerceroute.FieldRouteID] = struct{}{}
+}
+
+// RouteCleared reports if the "route" edge to the Route entity was cleared.
+func (m *CommerceRouteMutation) RouteCleared() bool {
+	return m.clearedroute
+}
+
+// RouteIDs returns the "route" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// RouteID instead. It exists only for internal usage by the builders.
+func (m *CommerceRouteMutation) RouteIDs() (ids []uuid.UUID) {
+	if id := m.route; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetRoute resets all changes to the "route" edge.
+func (m *CommerceRouteMutation) ResetRoute() {
+	m.route = nil
+	m.clearedroute = false
+}
+
+// Where appends a list predicates to the CommerceRouteMutation builder.
+func (m *CommerceRouteMutation) Where(ps ...predicate.CommerceRoute) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the CommerceRouteMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *CommerceRouteMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.CommerceRoute, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *CommerceRouteMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *CommerceRouteMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (CommerceRoute).
+func (m *CommerceRouteMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *CommerceRouteMutation) Fields() []string {
+	fields := make([]string, 0, 5)
+	if m.created_at != nil {
+		fields = append(fields, commerceroute.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, commerceroute.FieldUpdatedAt)
+	}
+	if m.tenant != nil {
+		fields = append(fields, commerceroute.FieldTenantID)
+	}
+	if m.commerce != nil {
+		fields = append(fields, commerceroute.FieldCommerceID)
+	}
+	if m.route != nil {
+		fields = append(fields, commerceroute.FieldRouteID)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *CommerceRouteMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case commerceroute.FieldCreatedAt:
+		return m.CreatedAt()
+	case commerceroute.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case commerceroute.FieldTenantID:
+		return m.TenantID()
+	case commerceroute.FieldCommerceID:
+		return m.CommerceID()
+	case commerceroute.FieldRouteID:
+		return m.RouteID()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *CommerceRouteMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case commerceroute.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case commerceroute.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case commerceroute.FieldTenantID:
+		return m.OldTenantID(ctx)
+	case commerceroute.FieldCommerceID:
+		return m.OldCommerceID(ctx)
+	case commerceroute.FieldRouteID:
+		return m.OldRouteID(ctx)
+	}
+	return nil, fmt.Errorf("unknown CommerceRoute field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *CommerceRouteMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case commerceroute.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case commerceroute.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case commerceroute.FieldTenantID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTenantID(v)
+		return nil
+	case commerceroute.FieldCommerceID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCommerceID(v)
+		return nil
+	case commerceroute.FieldRouteID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRouteID(v)
+		return nil
+	}
+	return fmt.Errorf("unknown CommerceRoute field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *CommerceRouteMutation) AddedFields() []string {
+	return nil
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *CommerceRouteMutation) AddedField(name string) (ent.Value, bool) {
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *CommerceRouteMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown CommerceRoute numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *CommerceRouteMutation) ClearedFields() []string {
+	return nil
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *CommerceRouteMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *CommerceRouteMutation) ClearField(name string) error {
+	return fmt.Errorf("unknown CommerceRoute nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *CommerceRouteMutation) ResetField(name string) error {
+	switch name {
+	case commerceroute.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case commerceroute.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case commerceroute.FieldTenantID:
+		m.ResetTenantID()
+		return nil
+	case commerceroute.FieldCommerceID:
+		m.ResetCommerceID()
+		return nil
+	case commerceroute.FieldRouteID:
+		m.ResetRouteID()
+		return nil
+	}
+	return fmt.Errorf("unknown CommerceRoute field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *CommerceRouteMutation) AddedEdges() []string {
+	edges := make([]string, 0, 3)
+	if m.tenant != nil {
+		edges = append(edges, commerceroute.EdgeTenant)
+	}
+	if m.commerce != nil {
+		edges = append(edges, commerceroute.EdgeCommerce)
+	}
+	if m.route != nil {
+		edges = append(edges, commerceroute.EdgeRoute)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *CommerceRouteMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case commerceroute.EdgeTenant:
+		if id := m.tenant; id != nil {
+			return []ent.Value{*id}
+		}
+	case commerceroute.EdgeCommerce:
+		if id := m.commerce; id != nil {
+			return []ent.Value{*id}
+		}
+	case commerceroute.EdgeRoute:
+		if id := m.route; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *CommerceRouteMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 3)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *CommerceRouteMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *CommerceRouteMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 3)
+	if m.clearedtenant {
+		edges = append(edges, commerceroute.EdgeTenant)
+	}
+	if m.clearedcommerce {
+		edges = append(edges, commerceroute.EdgeCommerce)
+	}
+	if m.clearedroute {
+		edges = append(edges, commerceroute.EdgeRoute)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *CommerceRouteMutation) EdgeCleared(name string) bool {
+	switch name {
+	case commerceroute.EdgeTenant:
+		return m.clearedtenant
+	case commerceroute.EdgeCommerce:
+		return m.clearedcommerce
+	case commerceroute.EdgeRoute:
+		return m.clearedroute
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *CommerceRouteMutation) ClearEdge(name string) error {
+	switch name {
+	case commerceroute.EdgeTenant:
+		m.ClearTenant()
+		return nil
+	case commerceroute.EdgeCommerce:
+		m.ClearCommerce()
+		return nil
+	case commerceroute.EdgeRoute:
+		m.ClearRoute()
+		return nil
+	}
+	return fmt.Errorf("unknown CommerceRoute unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *CommerceRouteMutation) ResetEdge(name string) error {
+	switch name {
+	case commerceroute.EdgeTenant:
+		m.ResetTenant()
+		return nil
+	case commerceroute.EdgeCommerce:
+		m.ResetCommerce()
+		return nil
+	case commerceroute.EdgeRoute:
+		m.ResetRoute()
+		return nil
+	}
+	return fmt.Errorf("unknown CommerceRoute edge %s", name)
 }
 
 // CommerceUserMutation represents an operation that mutates the CommerceUser nodes in the graph.
@@ -43570,6 +44349,9 @@ type RouteMutation struct {
 	operator_links        map[uuid.UUID]struct{}
 	removedoperator_links map[uuid.UUID]struct{}
 	clearedoperator_links bool
+	commerce_links        map[uuid.UUID]struct{}
+	removedcommerce_links map[uuid.UUID]struct{}
+	clearedcommerce_links bool
 	done                  bool
 	oldValue              func(context.Context) (*Route, error)
 	predicates            []predicate.Route
@@ -44025,6 +44807,60 @@ func (m *RouteMutation) ResetOperatorLinks() {
 	m.removedoperator_links = nil
 }
 
+// AddCommerceLinkIDs adds the "commerce_links" edge to the CommerceRoute entity by ids.
+func (m *RouteMutation) AddCommerceLinkIDs(ids ...uuid.UUID) {
+	if m.commerce_links == nil {
+		m.commerce_links = make(map[uuid.UUID]struct{})
+	}
+	for i := range ids {
+		m.commerce_links[ids[i]] = struct{}{}
+	}
+}
+
+// ClearCommerceLinks clears the "commerce_links" edge to the CommerceRoute entity.
+func (m *RouteMutation) ClearCommerceLinks() {
+	m.clearedcommerce_links = true
+}
+
+// CommerceLinksCleared reports if the "commerce_links" edge to the CommerceRoute entity was cleared.
+func (m *RouteMutation) CommerceLinksCleared() bool {
+	return m.clearedcommerce_links
+}
+
+// RemoveCommerceLinkIDs removes the "commerce_links" edge to the CommerceRoute entity by IDs.
+func (m *RouteMutation) RemoveCommerceLinkIDs(ids ...uuid.UUID) {
+	if m.removedcommerce_links == nil {
+		m.removedcommerce_links = make(map[uuid.UUID]struct{})
+	}
+	for i := range ids {
+		delete(m.commerce_links, ids[i])
+		m.removedcommerce_links[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedCommerceLinks returns the removed IDs of the "commerce_links" edge to the CommerceRoute entity.
+func (m *RouteMutation) RemovedCommerceLinksIDs() (ids []uuid.UUID) {
+	for id := range m.removedcommerce_links {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// CommerceLinksIDs returns the "commerce_links" edge IDs in the mutation.
+func (m *RouteMutation) CommerceLinksIDs() (ids []uuid.UUID) {
+	for id := range m.commerce_links {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetCommerceLinks resets all changes to the "commerce_links" edge.
+func (m *RouteMutation) ResetCommerceLinks() {
+	m.commerce_links = nil
+	m.clearedcommerce_links = false
+	m.removedcommerce_links = nil
+}
+
 // Where appends a list predicates to the RouteMutation builder.
 func (m *RouteMutation) Where(ps ...predicate.Route) {
 	m.predicates = append(m.predicates, ps...)
@@ -44269,12 +45105,15 @@ func (m *RouteMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *RouteMutation) AddedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 3)
 	if m.tenant != nil {
 		edges = append(edges, route.EdgeTenant)
 	}
 	if m.operator_links != nil {
 		edges = append(edges, route.EdgeOperatorLinks)
+	}
+	if m.commerce_links != nil {
+		edges = append(edges, route.EdgeCommerceLinks)
 	}
 	return edges
 }
@@ -44293,15 +45132,24 @@ func (m *RouteMutation) AddedIDs(name string) []ent.Value {
 			ids = append(ids, id)
 		}
 		return ids
+	case route.EdgeCommerceLinks:
+		ids := make([]ent.Value, 0, len(m.commerce_links))
+		for id := range m.commerce_links {
+			ids = append(ids, id)
+		}
+		return ids
 	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *RouteMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 3)
 	if m.removedoperator_links != nil {
 		edges = append(edges, route.EdgeOperatorLinks)
+	}
+	if m.removedcommerce_links != nil {
+		edges = append(edges, route.EdgeCommerceLinks)
 	}
 	return edges
 }
@@ -44316,18 +45164,27 @@ func (m *RouteMutation) RemovedIDs(name string) []ent.Value {
 			ids = append(ids, id)
 		}
 		return ids
+	case route.EdgeCommerceLinks:
+		ids := make([]ent.Value, 0, len(m.removedcommerce_links))
+		for id := range m.removedcommerce_links {
+			ids = append(ids, id)
+		}
+		return ids
 	}
 	return nil
 }
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *RouteMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 3)
 	if m.clearedtenant {
 		edges = append(edges, route.EdgeTenant)
 	}
 	if m.clearedoperator_links {
 		edges = append(edges, route.EdgeOperatorLinks)
+	}
+	if m.clearedcommerce_links {
+		edges = append(edges, route.EdgeCommerceLinks)
 	}
 	return edges
 }
@@ -44340,6 +45197,8 @@ func (m *RouteMutation) EdgeCleared(name string) bool {
 		return m.clearedtenant
 	case route.EdgeOperatorLinks:
 		return m.clearedoperator_links
+	case route.EdgeCommerceLinks:
+		return m.clearedcommerce_links
 	}
 	return false
 }
@@ -44364,6 +45223,9 @@ func (m *RouteMutation) ResetEdge(name string) error {
 		return nil
 	case route.EdgeOperatorLinks:
 		m.ResetOperatorLinks()
+		return nil
+	case route.EdgeCommerceLinks:
+		m.ResetCommerceLinks()
 		return nil
 	}
 	return fmt.Errorf("unknown Route edge %s", name)

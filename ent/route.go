@@ -46,13 +46,16 @@ type RouteEdges struct {
 	Tenant *Tenant `json:"tenant,omitempty"`
 	// The route's links to operators.
 	OperatorLinks []*RouteOperator `json:"operator_links,omitempty"`
+	// The route's commerce assignments.
+	CommerceLinks []*CommerceRoute `json:"commerce_links,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.
-	loadedTypes [2]bool
+	loadedTypes [3]bool
 	// totalCount holds the count of the edges above.
 	totalCount [1]map[string]int
 
 	namedOperatorLinks map[string][]*RouteOperator
+	namedCommerceLinks map[string][]*CommerceRoute
 }
 
 // TenantOrErr returns the Tenant value or an error if the edge
@@ -73,6 +76,15 @@ func (e RouteEdges) OperatorLinksOrErr() ([]*RouteOperator, error) {
 		return e.OperatorLinks, nil
 	}
 	return nil, &NotLoadedError{edge: "operator_links"}
+}
+
+// CommerceLinksOrErr returns the CommerceLinks value or an error if the edge
+// was not loaded in eager-loading.
+func (e RouteEdges) CommerceLinksOrErr() ([]*CommerceRoute, error) {
+	if e.loadedTypes[2] {
+		return e.CommerceLinks, nil
+	}
+	return nil, &NotLoadedError{edge: "commerce_links"}
 }
 
 // scanValues returns the types for scanning values from sql.Rows.
@@ -175,6 +187,11 @@ func (_m *Route) QueryOperatorLinks() *RouteOperatorQuery {
 	return NewRouteClient(_m.config).QueryOperatorLinks(_m)
 }
 
+// QueryCommerceLinks queries the "commerce_links" edge of the Route entity.
+func (_m *Route) QueryCommerceLinks() *CommerceRouteQuery {
+	return NewRouteClient(_m.config).QueryCommerceLinks(_m)
+}
+
 // Update returns a builder for updating this Route.
 // Note that you need to call Route.Unwrap() before calling this method if this Route
 // was returned from a transaction, and the transaction was committed or rolled back.
@@ -245,6 +262,30 @@ func (_m *Route) appendNamedOperatorLinks(name string, edges ...*RouteOperator) 
 		_m.Edges.namedOperatorLinks[name] = []*RouteOperator{}
 	} else {
 		_m.Edges.namedOperatorLinks[name] = append(_m.Edges.namedOperatorLinks[name], edges...)
+	}
+}
+
+// NamedCommerceLinks returns the CommerceLinks named value or an error if the edge was not
+// loaded in eager-loading with this name.
+func (_m *Route) NamedCommerceLinks(name string) ([]*CommerceRoute, error) {
+	if _m.Edges.namedCommerceLinks == nil {
+		return nil, &NotLoadedError{edge: name}
+	}
+	nodes, ok := _m.Edges.namedCommerceLinks[name]
+	if !ok {
+		return nil, &NotLoadedError{edge: name}
+	}
+	return nodes, nil
+}
+
+func (_m *Route) appendNamedCommerceLinks(name string, edges ...*CommerceRoute) {
+	if _m.Edges.namedCommerceLinks == nil {
+		_m.Edges.namedCommerceLinks = make(map[string][]*CommerceRoute)
+	}
+	if len(edges) == 0 {
+		_m.Edges.namedCommerceLinks[name] = []*CommerceRoute{}
+	} else {
+		_m.Edges.namedCommerceLinks[name] = append(_m.Edges.namedCommerceLinks[name], edges...)
 	}
 }
 

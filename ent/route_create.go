@@ -13,6 +13,7 @@ import (
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
 	"github.com/google/uuid"
+	"github.com/reten-io/reten/ent/commerceroute"
 	"github.com/reten-io/reten/ent/route"
 	"github.com/reten-io/reten/ent/routeoperator"
 	"github.com/reten-io/reten/ent/tenant"
@@ -132,6 +133,21 @@ func (_c *RouteCreate) AddOperatorLinks(v ...*RouteOperator) *RouteCreate {
 		ids[i] = v[i].ID
 	}
 	return _c.AddOperatorLinkIDs(ids...)
+}
+
+// AddCommerceLinkIDs adds the "commerce_links" edge to the CommerceRoute entity by IDs.
+func (_c *RouteCreate) AddCommerceLinkIDs(ids ...uuid.UUID) *RouteCreate {
+	_c.mutation.AddCommerceLinkIDs(ids...)
+	return _c
+}
+
+// AddCommerceLinks adds the "commerce_links" edges to the CommerceRoute entity.
+func (_c *RouteCreate) AddCommerceLinks(v ...*CommerceRoute) *RouteCreate {
+	ids := make([]uuid.UUID, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _c.AddCommerceLinkIDs(ids...)
 }
 
 // Mutation returns the RouteMutation object of the builder.
@@ -318,6 +334,22 @@ func (_c *RouteCreate) createSpec() (*Route, *sqlgraph.CreateSpec) {
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(routeoperator.FieldID, field.TypeUUID),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges = append(_spec.Edges, edge)
+	}
+	if nodes := _c.mutation.CommerceLinksIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: true,
+			Table:   route.CommerceLinksTable,
+			Columns: []string{route.CommerceLinksColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(commerceroute.FieldID, field.TypeUUID),
 			},
 		}
 		for _, k := range nodes {

@@ -15,6 +15,7 @@ import (
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
 	"github.com/google/uuid"
+	"github.com/reten-io/reten/ent/commerceroute"
 	"github.com/reten-io/reten/ent/predicate"
 	"github.com/reten-io/reten/ent/route"
 	"github.com/reten-io/reten/ent/routeoperator"
@@ -30,9 +31,11 @@ type RouteQuery struct {
 	predicates             []predicate.Route
 	withTenant             *TenantQuery
 	withOperatorLinks      *RouteOperatorQuery
+	withCommerceLinks      *CommerceRouteQuery
 	loadTotal              []func(context.Context, []*Route) error
 	modifiers              []func(*sql.Selector)
 	withNamedOperatorLinks map[string]*RouteOperatorQuery
+	withNamedCommerceLinks map[string]*CommerceRouteQuery
 	// intermediate query (i.e. traversal path).
 	sql  *sql.Selector
 	path func(context.Context) (*sql.Selector, error)
@@ -106,6 +109,28 @@ func (_q *RouteQuery) QueryOperatorLinks() *RouteOperatorQuery {
 			sqlgraph.From(route.Table, route.FieldID, selector),
 			sqlgraph.To(routeoperator.Table, routeoperator.FieldID),
 			sqlgraph.Edge(sqlgraph.O2M, true, route.OperatorLinksTable, route.OperatorLinksColumn),
+		)
+		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
+		return fromU, nil
+	}
+	return query
+}
+
+// QueryCommerceLinks chains the current query on the "commerce_links" edge.
+func (_q *RouteQuery) QueryCommerceLinks() *CommerceRouteQuery {
+	query := (&CommerceRouteClient{config: _q.config}).Query()
+	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
+		if err := _q.prepareQuery(ctx); err != nil {
+			return nil, err
+		}
+		selector := _q.sqlQuery(ctx)
+		if err := selector.Err(); err != nil {
+			return nil, err
+		}
+		step := sqlgraph.NewStep(
+			sqlgraph.From(route.Table, route.FieldID, selector),
+			sqlgraph.To(commerceroute.Table, commerceroute.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, true, route.CommerceLinksTable, route.CommerceLinksColumn),
 		)
 		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
 		return fromU, nil
@@ -307,6 +332,7 @@ func (_q *RouteQuery) Clone() *RouteQuery {
 		predicates:        append([]predicate.Route{}, _q.predicates...),
 		withTenant:        _q.withTenant.Clone(),
 		withOperatorLinks: _q.withOperatorLinks.Clone(),
+		withCommerceLinks: _q.withCommerceLinks.Clone(),
 		// clone intermediate query.
 		sql:       _q.sql.Clone(),
 		path:      _q.path,
@@ -333,6 +359,17 @@ func (_q *RouteQuery) WithOperatorLinks(opts ...func(*RouteOperatorQuery)) *Rout
 		opt(query)
 	}
 	_q.withOperatorLinks = query
+	return _q
+}
+
+// WithCommerceLinks tells the query-builder to eager-load the nodes that are connected to
+// the "commerce_links" edge. The optional arguments are used to configure the query builder of the edge.
+func (_q *RouteQuery) WithCommerceLinks(opts ...func(*CommerceRouteQuery)) *RouteQuery {
+	query := (&CommerceRouteClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	_q.withCommerceLinks = query
 	return _q
 }
 
@@ -420,9 +457,10 @@ func (_q *RouteQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Route,
 	var (
 		nodes       = []*Route{}
 		_spec       = _q.querySpec()
-		loadedTypes = [2]bool{
+		loadedTypes = [3]bool{
 			_q.withTenant != nil,
 			_q.withOperatorLinks != nil,
+			_q.withCommerceLinks != nil,
 		}
 	)
 	_spec.ScanValues = func(columns []string) ([]any, error) {
@@ -459,10 +497,24 @@ func (_q *RouteQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Route,
 			return nil, err
 		}
 	}
+	if query := _q.withCommerceLinks; query != nil {
+		if err := _q.loadCommerceLinks(ctx, query, nodes,
+			func(n *Route) { n.Edges.CommerceLinks = []*CommerceRoute{} },
+			func(n *Route, e *CommerceRoute) { n.Edges.CommerceLinks = append(n.Edges.CommerceLinks, e) }); err != nil {
+			return nil, err
+		}
+	}
 	for name, query := range _q.withNamedOperatorLinks {
 		if err := _q.loadOperatorLinks(ctx, query, nodes,
 			func(n *Route) { n.appendNamedOperatorLinks(name) },
 			func(n *Route, e *RouteOperator) { n.appendNamedOperatorLinks(name, e) }); err != nil {
+			return nil, err
+		}
+	}
+	for name, query := range _q.withNamedCommerceLinks {
+		if err := _q.loadCommerceLinks(ctx, query, nodes,
+			func(n *Route) { n.appendNamedCommerceLinks(name) },
+			func(n *Route, e *CommerceRoute) { n.appendNamedCommerceLinks(name, e) }); err != nil {
 			return nil, err
 		}
 	}
@@ -518,6 +570,36 @@ func (_q *RouteQuery) loadOperatorLinks(ctx context.Context, query *RouteOperato
 	}
 	query.Where(predicate.RouteOperator(func(s *sql.Selector) {
 		s.Where(sql.InValues(s.C(route.OperatorLinksColumn), fks...))
+	}))
+	neighbors, err := query.All(ctx)
+	if err != nil {
+		return err
+	}
+	for _, n := range neighbors {
+		fk := n.RouteID
+		node, ok := nodeids[fk]
+		if !ok {
+			return fmt.Errorf(`unexpected referenced foreign-key "route_id" returned %v for node %v`, fk, n.ID)
+		}
+		assign(node, n)
+	}
+	return nil
+}
+func (_q *RouteQuery) loadCommerceLinks(ctx context.Context, query *CommerceRouteQuery, nodes []*Route, init func(*Route), assign func(*Route, *CommerceRoute)) error {
+	fks := make([]driver.Value, 0, len(nodes))
+	nodeids := make(map[uuid.UUID]*Route)
+	for i := range nodes {
+		fks = append(fks, nodes[i].ID)
+		nodeids[nodes[i].ID] = nodes[i]
+		if init != nil {
+			init(nodes[i])
+		}
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(commerceroute.FieldRouteID)
+	}
+	query.Where(predicate.CommerceRoute(func(s *sql.Selector) {
+		s.Where(sql.InValues(s.C(route.CommerceLinksColumn), fks...))
 	}))
 	neighbors, err := query.All(ctx)
 	if err != nil {
@@ -667,6 +749,20 @@ func (_q *RouteQuery) WithNamedOperatorLinks(name string, opts ...func(*RouteOpe
 		_q.withNamedOperatorLinks = make(map[string]*RouteOperatorQuery)
 	}
 	_q.withNamedOperatorLinks[name] = query
+	return _q
+}
+
+// WithNamedCommerceLinks tells the query-builder to eager-load the nodes that are connected to the "commerce_links"
+// edge with the given name. The optional arguments are used to configure the query builder of the edge.
+func (_q *RouteQuery) WithNamedCommerceLinks(name string, opts ...func(*CommerceRouteQuery)) *RouteQuery {
+	query := (&CommerceRouteClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	if _q.withNamedCommerceLinks == nil {
+		_q.withNamedCommerceLinks = make(map[string]*CommerceRouteQuery)
+	}
+	_q.withNamedCommerceLinks[name] = query
 	return _q
 }
 

@@ -12,6 +12,7 @@ import (
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
 	"github.com/google/uuid"
+	"github.com/reten-io/reten/ent/commerceroute"
 	"github.com/reten-io/reten/ent/predicate"
 	"github.com/reten-io/reten/ent/route"
 	"github.com/reten-io/reten/ent/routeoperator"
@@ -114,6 +115,21 @@ func (_u *RouteUpdate) AddOperatorLinks(v ...*RouteOperator) *RouteUpdate {
 	return _u.AddOperatorLinkIDs(ids...)
 }
 
+// AddCommerceLinkIDs adds the "commerce_links" edge to the CommerceRoute entity by IDs.
+func (_u *RouteUpdate) AddCommerceLinkIDs(ids ...uuid.UUID) *RouteUpdate {
+	_u.mutation.AddCommerceLinkIDs(ids...)
+	return _u
+}
+
+// AddCommerceLinks adds the "commerce_links" edges to the CommerceRoute entity.
+func (_u *RouteUpdate) AddCommerceLinks(v ...*CommerceRoute) *RouteUpdate {
+	ids := make([]uuid.UUID, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddCommerceLinkIDs(ids...)
+}
+
 // Mutation returns the RouteMutation object of the builder.
 func (_u *RouteUpdate) Mutation() *RouteMutation {
 	return _u.mutation
@@ -138,6 +154,27 @@ func (_u *RouteUpdate) RemoveOperatorLinks(v ...*RouteOperator) *RouteUpdate {
 		ids[i] = v[i].ID
 	}
 	return _u.RemoveOperatorLinkIDs(ids...)
+}
+
+// ClearCommerceLinks clears all "commerce_links" edges to the CommerceRoute entity.
+func (_u *RouteUpdate) ClearCommerceLinks() *RouteUpdate {
+	_u.mutation.ClearCommerceLinks()
+	return _u
+}
+
+// RemoveCommerceLinkIDs removes the "commerce_links" edge to CommerceRoute entities by IDs.
+func (_u *RouteUpdate) RemoveCommerceLinkIDs(ids ...uuid.UUID) *RouteUpdate {
+	_u.mutation.RemoveCommerceLinkIDs(ids...)
+	return _u
+}
+
+// RemoveCommerceLinks removes "commerce_links" edges to CommerceRoute entities.
+func (_u *RouteUpdate) RemoveCommerceLinks(v ...*CommerceRoute) *RouteUpdate {
+	ids := make([]uuid.UUID, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveCommerceLinkIDs(ids...)
 }
 
 // Save executes the query and returns the number of nodes affected by the update operation.
@@ -281,6 +318,51 @@ func (_u *RouteUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 		}
 		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
+	if _u.mutation.CommerceLinksCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: true,
+			Table:   route.CommerceLinksTable,
+			Columns: []string{route.CommerceLinksColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(commerceroute.FieldID, field.TypeUUID),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedCommerceLinksIDs(); len(nodes) > 0 && !_u.mutation.CommerceLinksCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: true,
+			Table:   route.CommerceLinksTable,
+			Columns: []string{route.CommerceLinksColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(commerceroute.FieldID, field.TypeUUID),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.CommerceLinksIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: true,
+			Table:   route.CommerceLinksTable,
+			Columns: []string{route.CommerceLinksColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(commerceroute.FieldID, field.TypeUUID),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
 	_spec.AddModifiers(_u.modifiers...)
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
@@ -386,6 +468,21 @@ func (_u *RouteUpdateOne) AddOperatorLinks(v ...*RouteOperator) *RouteUpdateOne 
 	return _u.AddOperatorLinkIDs(ids...)
 }
 
+// AddCommerceLinkIDs adds the "commerce_links" edge to the CommerceRoute entity by IDs.
+func (_u *RouteUpdateOne) AddCommerceLinkIDs(ids ...uuid.UUID) *RouteUpdateOne {
+	_u.mutation.AddCommerceLinkIDs(ids...)
+	return _u
+}
+
+// AddCommerceLinks adds the "commerce_links" edges to the CommerceRoute entity.
+func (_u *RouteUpdateOne) AddCommerceLinks(v ...*CommerceRoute) *RouteUpdateOne {
+	ids := make([]uuid.UUID, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddCommerceLinkIDs(ids...)
+}
+
 // Mutation returns the RouteMutation object of the builder.
 func (_u *RouteUpdateOne) Mutation() *RouteMutation {
 	return _u.mutation
@@ -410,6 +507,27 @@ func (_u *RouteUpdateOne) RemoveOperatorLinks(v ...*RouteOperator) *RouteUpdateO
 		ids[i] = v[i].ID
 	}
 	return _u.RemoveOperatorLinkIDs(ids...)
+}
+
+// ClearCommerceLinks clears all "commerce_links" edges to the CommerceRoute entity.
+func (_u *RouteUpdateOne) ClearCommerceLinks() *RouteUpdateOne {
+	_u.mutation.ClearCommerceLinks()
+	return _u
+}
+
+// RemoveCommerceLinkIDs removes the "commerce_links" edge to CommerceRoute entities by IDs.
+func (_u *RouteUpdateOne) RemoveCommerceLinkIDs(ids ...uuid.UUID) *RouteUpdateOne {
+	_u.mutation.RemoveCommerceLinkIDs(ids...)
+	return _u
+}
+
+// RemoveCommerceLinks removes "commerce_links" edges to CommerceRoute entities.
+func (_u *RouteUpdateOne) RemoveCommerceLinks(v ...*CommerceRoute) *RouteUpdateOne {
+	ids := make([]uuid.UUID, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveCommerceLinkIDs(ids...)
 }
 
 // Where appends a list predicates to the RouteUpdate builder.
@@ -576,6 +694,51 @@ func (_u *RouteUpdateOne) sqlSave(ctx context.Context) (_node *Route, err error)
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(routeoperator.FieldID, field.TypeUUID),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.CommerceLinksCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: true,
+			Table:   route.CommerceLinksTable,
+			Columns: []string{route.CommerceLinksColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(commerceroute.FieldID, field.TypeUUID),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedCommerceLinksIDs(); len(nodes) > 0 && !_u.mutation.CommerceLinksCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: true,
+			Table:   route.CommerceLinksTable,
+			Columns: []string{route.CommerceLinksColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(commerceroute.FieldID, field.TypeUUID),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.CommerceLinksIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: true,
+			Table:   route.CommerceLinksTable,
+			Columns: []string{route.CommerceLinksColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(commerceroute.FieldID, field.TypeUUID),
 			},
 		}
 		for _, k := range nodes {

@@ -54,6 +54,8 @@ type Tx struct {
 	CommerceLifecycleSnapshot *CommerceLifecycleSnapshotClient
 	// CommerceLifecycleTransition is the client for interacting with the CommerceLifecycleTransition builders.
 	CommerceLifecycleTransition *CommerceLifecycleTransitionClient
+	// CommerceRoute is the client for interacting with the CommerceRoute builders.
+	CommerceRoute *CommerceRouteClient
 	// CommerceUser is the client for interacting with the CommerceUser builders.
 	CommerceUser *CommerceUserClient
 	// CommerceUserRole is the client for interacting with the CommerceUserRole builders.
@@ -261,6 +263,7 @@ func (tx *Tx) init() {
 	tx.CommerceContact = NewCommerceContactClient(tx.config)
 	tx.CommerceLifecycleSnapshot = NewCommerceLifecycleSnapshotClient(tx.config)
 	tx.CommerceLifecycleTransition = NewCommerceLifecycleTransitionClient(tx.config)
+	tx.CommerceRoute = NewCommerceRouteClient(tx.config)
 	tx.CommerceUser = NewCommerceUserClient(tx.config)
 	tx.CommerceUserRole = NewCommerceUserRoleClient(tx.config)
 	tx.DispatchConfig = NewDispatchConfigClient(tx.config)

@@ -20,6 +20,15 @@ import (
 	"github.com/reten-io/reten/internal/trash"
 )
 
+// Routes is the resolver for the routes field.
+func (r *commerceResolver) Routes(ctx context.Context, obj *ent.Commerce) ([]*ent.Route, error) {
+	set, err := r.Resolver.Commerces.Routes(ctx, obj.ID)
+	if err != nil {
+		return nil, err
+	}
+	return set.Routes, nil
+}
+
 // HasCredentials is the resolver for the hasCredentials field.
 func (r *dispatchProviderResolver) HasCredentials(ctx context.Context, obj *ent.DispatchProvider) (bool, error) {
 	return dispatch.HasCredentials(obj), nil
@@ -35,6 +44,14 @@ func (r *mutationResolver) CreateCommerce(ctx context.Context, input model.Creat
 func (r *mutationResolver) UpdateCommerce(ctx context.Context, id uuid.UUID, input model.UpdateCommerceInput) (*ent.Commerce, error) {
 	return r.Resolver.Commerces.Update(ctx, id, commerce.UpdateInput{ExternalID: input.ExternalID, Name: input.Name,
 		TaxID: input.TaxID, Segment: input.Segment, IsActive: input.IsActive, Metadata: input.Metadata})
+}
+
+// SetCommerceRoutes is the resolver for the setCommerceRoutes field.
+func (r *mutationResolver) SetCommerceRoutes(ctx context.Context, id uuid.UUID, routeCodes []string) (*ent.Commerce, error) {
+	if _, err := r.Resolver.Commerces.SetRoutes(ctx, id, routeCodes); err != nil {
+		return nil, err
+	}
+	return r.Resolver.Commerces.Get(ctx, id)
 }
 
 // DeleteCommerce is the resolver for the deleteCommerce field.

@@ -134,7 +134,7 @@ func commerceBatchItems(items []*model.CommerceBatchItemInput) []commerce.BatchI
 	out := make([]commerce.BatchItem, len(items))
 	for i, it := range items {
 		b := commerce.BatchItem{ExternalID: it.ExternalID, Name: it.Name, TaxID: it.TaxID, Segment: it.Segment,
-			IsActive: it.IsActive, Metadata: it.Metadata}
+			IsActive: it.IsActive, Metadata: it.Metadata, RouteCodes: it.RouteCodes}
 		for _, a := range it.Addresses {
 			b.Addresses = append(b.Addresses, commerce.BatchAddress{AddressFields: commerce.AddressFields{
 				AddressAlias: a.AddressAlias, CountryCode: a.CountryCode, Region: a.Region, Commune: a.Commune, City: a.City,

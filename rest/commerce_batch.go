@@ -42,13 +42,14 @@ var commerceBatchBody = bodyOf(func(b *body) []commerce.BatchItem {
 }, "items")
 
 func commerceBatchItem(raw json.RawMessage) commerce.BatchItem {
-	b, ok := itemBody(raw, "external_id", "name", "tax_id", "segment", "is_active", "metadata", "addresses", "users")
+	b, ok := itemBody(raw, "external_id", "name", "tax_id", "segment", "is_active", "metadata", "addresses", "users", "route_codes")
 	if !ok {
 		return commerce.BatchItem{Problems: []string{msgCmItemNotObject}}
 	}
 	it := commerce.BatchItem{ExternalID: b.str("external_id").OrZero(), Name: b.str("name").OrZero(),
 		TaxID: b.str("tax_id").Ptr(), Segment: b.str("segment").Ptr(), IsActive: b.boolean("is_active").Ptr(),
-		Metadata: b.object("metadata").OrZero()}
+		Metadata: b.object("metadata").OrZero(), RouteCodes: b.strs("route_codes").OrZero()}
+	b.forbidNull("route_codes", kindStrings)
 	for i, raw := range b.array("addresses").OrZero() {
 		if ab := b.elem("addresses", i, raw, append([]string{"is_primary"}, commerceAddressMembers...)...); ab != nil {
 			it.Addresses = append(it.Addresses, commerce.BatchAddress{AddressFields: addressFields(ab),

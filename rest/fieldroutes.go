@@ -6,6 +6,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/reten-io/reten/ent"
+	"github.com/reten-io/reten/internal/commerce"
 	"github.com/reten-io/reten/internal/fieldorg"
 )
 
@@ -96,3 +97,21 @@ var routeItemsBody = bodyOf(func(b *body) []fieldorg.RouteItem {
 		return it
 	}, func(it *fieldorg.RouteItem, msgs []string) { it.Invalid = msgs })
 }, "items")
+
+// commerceRoutesDTO is the set of routes a commerce is assigned to.
+type commerceRoutesDTO struct {
+	CommerceID uuid.UUID  `json:"commerceId"`
+	Routes     []routeDTO `json:"routes"`
+}
+
+func presentCommerceRoutes(s *commerce.RouteSet) commerceRoutesDTO {
+	return commerceRoutesDTO{CommerceID: s.CommerceID, Routes: presentAll(s.Routes, presentRoute)}
+}
+
+// commerceRoutesBody reads PUT /api/commerces/:id/routes: route_codes, an
+// array of strings, is required ([] removes every assignment).
+var commerceRoutesBody = bodyOf(func(b *body) []string {
+	codes := b.strs("route_codes").OrZero()
+	b.require("route_codes", kindStrings)
+	return codes
+}, "route_codes")

@@ -45,6 +45,8 @@ func (a *api) handlers() map[string]handler {
 		"POST /commerces/{id}/addresses":                                       withID(http.StatusCreated, addressBody, a.Commerces.CreateAddress, presentCommerceAddress),
 		"PATCH /commerces/{id}/addresses/{addressId}":                          route(http.StatusOK, addressPath, addressPatchBody, a.updateCommerceAddress, presentCommerceAddress),
 		"POST /commerces/{id}/addresses/{addressId}/set-primary":               route(http.StatusOK, addressPath, noBody, a.setPrimaryCommerceAddress, presentCommerceAddress),
+		"GET /commerces/{id}/routes":                                           byID(a.Commerces.Routes, presentCommerceRoutes),
+		"PUT /commerces/{id}/routes":                                           update(commerceRoutesBody, a.Commerces.SetRoutes, presentCommerceRoutes),
 		"GET /commerces/{id}/users":                                            pagesUnder(idParam, a.commerceUsers, presentCommerceUser),
 		"POST /commerces/{id}/users":                                           withID(http.StatusCreated, commerceUserBody, a.Commerces.CreateUser, presentCommerceUser),
 		"PATCH /commerces/{id}/users/{userId}":                                 route(http.StatusOK, userPath, commerceUserPatchBody, a.updateCommerceUser, presentCommerceUser),

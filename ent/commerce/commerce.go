@@ -46,6 +46,8 @@ const (
 	EdgeLifecycleSnapshots = "lifecycle_snapshots"
 	// EdgeActivities holds the string denoting the activities edge name in mutations.
 	EdgeActivities = "activities"
+	// EdgeRouteLinks holds the string denoting the route_links edge name in mutations.
+	EdgeRouteLinks = "route_links"
 	// Table holds the table name of the commerce in the database.
 	Table = "commerces"
 	// TenantTable is the table that holds the tenant relation/edge.
@@ -83,6 +85,13 @@ const (
 	ActivitiesInverseTable = "activities"
 	// ActivitiesColumn is the table column denoting the activities relation/edge.
 	ActivitiesColumn = "commerce_id"
+	// RouteLinksTable is the table that holds the route_links relation/edge.
+	RouteLinksTable = "commerce_routes"
+	// RouteLinksInverseTable is the table name for the CommerceRoute entity.
+	// It exists in this package in order to avoid circular dependency with the "commerceroute" package.
+	RouteLinksInverseTable = "commerce_routes"
+	// RouteLinksColumn is the table column denoting the route_links relation/edge.
+	RouteLinksColumn = "commerce_id"
 )
 
 // Columns holds all SQL columns for commerce fields.
@@ -248,6 +257,20 @@ func ByActivities(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
 		sqlgraph.OrderByNeighborTerms(s, newActivitiesStep(), append([]sql.OrderTerm{term}, terms...)...)
 	}
 }
+
+// ByRouteLinksCount orders the results by route_links count.
+func ByRouteLinksCount(opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborsCount(s, newRouteLinksStep(), opts...)
+	}
+}
+
+// ByRouteLinks orders the results by route_links terms.
+func ByRouteLinks(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newRouteLinksStep(), append([]sql.OrderTerm{term}, terms...)...)
+	}
+}
 func newTenantStep() *sqlgraph.Step {
 	return sqlgraph.NewStep(
 		sqlgraph.From(Table, FieldID),
@@ -281,5 +304,12 @@ func newActivitiesStep() *sqlgraph.Step {
 		sqlgraph.From(Table, FieldID),
 		sqlgraph.To(ActivitiesInverseTable, FieldID),
 		sqlgraph.Edge(sqlgraph.O2M, true, ActivitiesTable, ActivitiesColumn),
+	)
+}
+func newRouteLinksStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(RouteLinksInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.O2M, true, RouteLinksTable, RouteLinksColumn),
 	)
 }

@@ -676,6 +676,29 @@ func HasActivitiesWith(preds ...predicate.Activity) predicate.Commerce {
 	})
 }
 
+// HasRouteLinks applies the HasEdge predicate on the "route_links" edge.
+func HasRouteLinks() predicate.Commerce {
+	return predicate.Commerce(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, true, RouteLinksTable, RouteLinksColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasRouteLinksWith applies the HasEdge predicate on the "route_links" edge with a given conditions (other predicates).
+func HasRouteLinksWith(preds ...predicate.CommerceRoute) predicate.Commerce {
+	return predicate.Commerce(func(s *sql.Selector) {
+		step := newRouteLinksStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
+}
+
 // And groups predicates with the AND operator between them.
 func And(predicates ...predicate.Commerce) predicate.Commerce {
 	return predicate.Commerce(sql.AndPredicates(predicates...))

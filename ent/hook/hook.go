@@ -249,6 +249,18 @@ func (f CommerceLifecycleTransitionFunc) Mutate(ctx context.Context, m ent.Mutat
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.CommerceLifecycleTransitionMutation", m)
 }
 
+// The CommerceRouteFunc type is an adapter to allow the use of ordinary
+// function as CommerceRoute mutator.
+type CommerceRouteFunc func(context.Context, *ent.CommerceRouteMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f CommerceRouteFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.CommerceRouteMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.CommerceRouteMutation", m)
+}
+
 // The CommerceUserFunc type is an adapter to allow the use of ordinary
 // function as CommerceUser mutator.
 type CommerceUserFunc func(context.Context, *ent.CommerceUserMutation) (ent.Value, error)

@@ -28,6 +28,7 @@ import (
 	"github.com/reten-io/reten/ent/commercecontact"
 	"github.com/reten-io/reten/ent/commercelifecyclesnapshot"
 	"github.com/reten-io/reten/ent/commercelifecycletransition"
+	"github.com/reten-io/reten/ent/commerceroute"
 	"github.com/reten-io/reten/ent/commerceuser"
 	"github.com/reten-io/reten/ent/commerceuserrole"
 	"github.com/reten-io/reten/ent/dispatchconfig"
@@ -653,6 +654,33 @@ func (f TraverseCommerceLifecycleTransition) Traverse(ctx context.Context, q ent
 		return f(ctx, q)
 	}
 	return fmt.Errorf("unexpected query type %T. expect *ent.CommerceLifecycleTransitionQuery", q)
+}
+
+// The CommerceRouteFunc type is an adapter to allow the use of ordinary function as a Querier.
+type CommerceRouteFunc func(context.Context, *ent.CommerceRouteQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f CommerceRouteFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.CommerceRouteQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.CommerceRouteQuery", q)
+}
+
+// The TraverseCommerceRoute type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseCommerceRoute func(context.Context, *ent.CommerceRouteQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseCommerceRoute) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseCommerceRoute) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.CommerceRouteQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.CommerceRouteQuery", q)
 }
 
 // The CommerceUserFunc type is an adapter to allow the use of ordinary function as a Querier.
@@ -1454,6 +1482,8 @@ func NewQuery(q ent.Query) (Query, error) {
 		return &query[*ent.CommerceLifecycleSnapshotQuery, predicate.CommerceLifecycleSnapshot, commercelifecyclesnapshot.OrderOption]{typ: ent.TypeCommerceLifecycleSnapshot, tq: q}, nil
 	case *ent.CommerceLifecycleTransitionQuery:
 		return &query[*ent.CommerceLifecycleTransitionQuery, predicate.CommerceLifecycleTransition, commercelifecycletransition.OrderOption]{typ: ent.TypeCommerceLifecycleTransition, tq: q}, nil
+	case *ent.CommerceRouteQuery:
+		return &query[*ent.CommerceRouteQuery, predicate.CommerceRoute, commerceroute.OrderOption]{typ: ent.TypeCommerceRoute, tq: q}, nil
 	case *ent.CommerceUserQuery:
 		return &query[*ent.CommerceUserQuery, predicate.CommerceUser, commerceuser.OrderOption]{typ: ent.TypeCommerceUser, tq: q}, nil
 	case *ent.CommerceUserRoleQuery:

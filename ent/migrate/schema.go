@@ -1276,6 +1276,58 @@ var (
 			},
 		},
 	}
+	// CommerceRoutesColumns holds the columns for the "commerce_routes" table.
+	CommerceRoutesColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeUUID},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "tenant_id", Type: field.TypeUUID},
+		{Name: "commerce_id", Type: field.TypeUUID},
+		{Name: "route_id", Type: field.TypeUUID},
+	}
+	// CommerceRoutesTable holds the schema information for the "commerce_routes" table.
+	CommerceRoutesTable = &schema.Table{
+		Name:       "commerce_routes",
+		Columns:    CommerceRoutesColumns,
+		PrimaryKey: []*schema.Column{CommerceRoutesColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "commerce_routes_tenants_tenant",
+				Columns:    []*schema.Column{CommerceRoutesColumns[3]},
+				RefColumns: []*schema.Column{TenantsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+			{
+				Symbol:     "commerce_routes_commerces_commerce",
+				Columns:    []*schema.Column{CommerceRoutesColumns[4]},
+				RefColumns: []*schema.Column{CommercesColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "commerce_routes_routes_route",
+				Columns:    []*schema.Column{CommerceRoutesColumns[5]},
+				RefColumns: []*schema.Column{RoutesColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "commerceroute_tenant_id",
+				Unique:  false,
+				Columns: []*schema.Column{CommerceRoutesColumns[3]},
+			},
+			{
+				Name:    "commerceroute_commerce_id_route_id",
+				Unique:  true,
+				Columns: []*schema.Column{CommerceRoutesColumns[4], CommerceRoutesColumns[5]},
+			},
+			{
+				Name:    "commerceroute_route_id_commerce_id",
+				Unique:  false,
+				Columns: []*schema.Column{CommerceRoutesColumns[5], CommerceRoutesColumns[4]},
+			},
+		},
+	}
 	// CommerceUsersColumns holds the columns for the "commerce_users" table.
 	CommerceUsersColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeUUID},
@@ -2777,6 +2829,7 @@ var (
 		CommerceContactsTable,
 		CommerceLifecycleSnapshotsTable,
 		CommerceLifecycleTransitionsTable,
+		CommerceRoutesTable,
 		CommerceUsersTable,
 		CommerceUserRolesTable,
 		DispatchConfigsTable,
@@ -2861,6 +2914,9 @@ func init() {
 	CommerceLifecycleSnapshotsTable.ForeignKeys[0].RefTable = TenantsTable
 	CommerceLifecycleSnapshotsTable.ForeignKeys[1].RefTable = CommercesTable
 	CommerceLifecycleSnapshotsTable.ForeignKeys[2].RefTable = ActivityGenerationConfigsTable
+	CommerceRoutesTable.ForeignKeys[0].RefTable = TenantsTable
+	CommerceRoutesTable.ForeignKeys[1].RefTable = CommercesTable
+	CommerceRoutesTable.ForeignKeys[2].RefTable = RoutesTable
 	CommerceUsersTable.ForeignKeys[0].RefTable = TenantsTable
 	CommerceUsersTable.ForeignKeys[1].RefTable = CommercesTable
 	CommerceUserRolesTable.ForeignKeys[0].RefTable = TenantsTable

@@ -66,6 +66,9 @@ type CommerceLifecycleSnapshot func(*sql.Selector)
 // CommerceLifecycleTransition is the predicate function for commercelifecycletransition builders.
 type CommerceLifecycleTransition func(*sql.Selector)
 
+// CommerceRoute is the predicate function for commerceroute builders.
+type CommerceRoute func(*sql.Selector)
+
 // CommerceUser is the predicate function for commerceuser builders.
 type CommerceUser func(*sql.Selector)
 

@@ -591,6 +591,30 @@ func (f CommerceLifecycleTransitionMutationRuleFunc) EvalMutation(ctx context.Co
 	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.CommerceLifecycleTransitionMutation", m)
 }
 
+// The CommerceRouteQueryRuleFunc type is an adapter to allow the use of ordinary
+// functions as a query rule.
+type CommerceRouteQueryRuleFunc func(context.Context, *ent.CommerceRouteQuery) error
+
+// EvalQuery return f(ctx, q).
+func (f CommerceRouteQueryRuleFunc) EvalQuery(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.CommerceRouteQuery); ok {
+		return f(ctx, q)
+	}
+	return Denyf("ent/privacy: unexpected query type %T, expect *ent.CommerceRouteQuery", q)
+}
+
+// The CommerceRouteMutationRuleFunc type is an adapter to allow the use of ordinary
+// functions as a mutation rule.
+type CommerceRouteMutationRuleFunc func(context.Context, *ent.CommerceRouteMutation) error
+
+// EvalMutation calls f(ctx, m).
+func (f CommerceRouteMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) error {
+	if m, ok := m.(*ent.CommerceRouteMutation); ok {
+		return f(ctx, m)
+	}
+	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.CommerceRouteMutation", m)
+}
+
 // The CommerceUserQueryRuleFunc type is an adapter to allow the use of ordinary
 // functions as a query rule.
 type CommerceUserQueryRuleFunc func(context.Context, *ent.CommerceUserQuery) error
@@ -1338,6 +1362,8 @@ func queryFilter(q ent.Query) (Filter, error) {
 		return q.Filter(), nil
 	case *ent.CommerceLifecycleTransitionQuery:
 		return q.Filter(), nil
+	case *ent.CommerceRouteQuery:
+		return q.Filter(), nil
 	case *ent.CommerceUserQuery:
 		return q.Filter(), nil
 	case *ent.CommerceUserRoleQuery:
@@ -1440,6 +1466,8 @@ func mutationFilter(m ent.Mutation) (Filter, error) {
 	case *ent.CommerceLifecycleSnapshotMutation:
 		return m.Filter(), nil
 	case *ent.CommerceLifecycleTransitionMutation:
+		return m.Filter(), nil
+	case *ent.CommerceRouteMutation:
 		return m.Filter(), nil
 	case *ent.CommerceUserMutation:
 		return m.Filter(), nil

@@ -34,6 +34,8 @@ const (
 	EdgeTenant = "tenant"
 	// EdgeOperatorLinks holds the string denoting the operator_links edge name in mutations.
 	EdgeOperatorLinks = "operator_links"
+	// EdgeCommerceLinks holds the string denoting the commerce_links edge name in mutations.
+	EdgeCommerceLinks = "commerce_links"
 	// Table holds the table name of the route in the database.
 	Table = "routes"
 	// TenantTable is the table that holds the tenant relation/edge.
@@ -50,6 +52,13 @@ const (
 	OperatorLinksInverseTable = "route_operators"
 	// OperatorLinksColumn is the table column denoting the operator_links relation/edge.
 	OperatorLinksColumn = "route_id"
+	// CommerceLinksTable is the table that holds the commerce_links relation/edge.
+	CommerceLinksTable = "commerce_routes"
+	// CommerceLinksInverseTable is the table name for the CommerceRoute entity.
+	// It exists in this package in order to avoid circular dependency with the "commerceroute" package.
+	CommerceLinksInverseTable = "commerce_routes"
+	// CommerceLinksColumn is the table column denoting the commerce_links relation/edge.
+	CommerceLinksColumn = "route_id"
 )
 
 // Columns holds all SQL columns for route fields.
@@ -162,6 +171,20 @@ func ByOperatorLinks(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
 		sqlgraph.OrderByNeighborTerms(s, newOperatorLinksStep(), append([]sql.OrderTerm{term}, terms...)...)
 	}
 }
+
+// ByCommerceLinksCount orders the results by commerce_links count.
+func ByCommerceLinksCount(opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborsCount(s, newCommerceLinksStep(), opts...)
+	}
+}
+
+// ByCommerceLinks orders the results by commerce_links terms.
+func ByCommerceLinks(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newCommerceLinksStep(), append([]sql.OrderTerm{term}, terms...)...)
+	}
+}
 func newTenantStep() *sqlgraph.Step {
 	return sqlgraph.NewStep(
 		sqlgraph.From(Table, FieldID),
@@ -174,5 +197,12 @@ func newOperatorLinksStep() *sqlgraph.Step {
 		sqlgraph.From(Table, FieldID),
 		sqlgraph.To(OperatorLinksInverseTable, FieldID),
 		sqlgraph.Edge(sqlgraph.O2M, true, OperatorLinksTable, OperatorLinksColumn),
+	)
+}
+func newCommerceLinksStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(CommerceLinksInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.O2M, true, CommerceLinksTable, CommerceLinksColumn),
 	)
 }

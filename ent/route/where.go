@@ -427,6 +427,29 @@ func HasOperatorLinksWith(preds ...predicate.RouteOperator) predicate.Route {
 	})
 }
 
+// HasCommerceLinks applies the HasEdge predicate on the "commerce_links" edge.
+func HasCommerceLinks() predicate.Route {
+	return predicate.Route(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, true, CommerceLinksTable, CommerceLinksColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasCommerceLinksWith applies the HasEdge predicate on the "commerce_links" edge with a given conditions (other predicates).
+func HasCommerceLinksWith(preds ...predicate.CommerceRoute) predicate.Route {
+	return predicate.Route(func(s *sql.Selector) {
+		step := newCommerceLinksStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
+}
+
 // And groups predicates with the AND operator between them.
 func And(predicates ...predicate.Route) predicate.Route {
 	return predicate.Route(sql.AndPredicates(predicates...))

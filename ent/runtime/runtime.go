@@ -27,6 +27,7 @@ import (
 	"github.com/reten-io/reten/ent/commercecontact"
 	"github.com/reten-io/reten/ent/commercelifecyclesnapshot"
 	"github.com/reten-io/reten/ent/commercelifecycletransition"
+	"github.com/reten-io/reten/ent/commerceroute"
 	"github.com/reten-io/reten/ent/commerceuser"
 	"github.com/reten-io/reten/ent/commerceuserrole"
 	"github.com/reten-io/reten/ent/dispatchconfig"
@@ -981,6 +982,39 @@ func init() {
 	commercelifecycletransitionDescID := commercelifecycletransitionMixinFields0[0].Descriptor()
 	// commercelifecycletransition.DefaultID holds the default value on creation for the id field.
 	commercelifecycletransition.DefaultID = commercelifecycletransitionDescID.Default.(func() uuid.UUID)
+	commercerouteMixin := schema.CommerceRoute{}.Mixin()
+	commerceroute.Policy = privacy.NewPolicies(commercerouteMixin[2], schema.CommerceRoute{})
+	commerceroute.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := commerceroute.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	commercerouteMixinHooks2 := commercerouteMixin[2].Hooks()
+
+	commerceroute.Hooks[1] = commercerouteMixinHooks2[0]
+	commercerouteMixinFields0 := commercerouteMixin[0].Fields()
+	_ = commercerouteMixinFields0
+	commercerouteMixinFields1 := commercerouteMixin[1].Fields()
+	_ = commercerouteMixinFields1
+	commercerouteFields := schema.CommerceRoute{}.Fields()
+	_ = commercerouteFields
+	// commercerouteDescCreatedAt is the schema descriptor for created_at field.
+	commercerouteDescCreatedAt := commercerouteMixinFields1[0].Descriptor()
+	// commerceroute.DefaultCreatedAt holds the default value on creation for the created_at field.
+	commerceroute.DefaultCreatedAt = commercerouteDescCreatedAt.Default.(func() time.Time)
+	// commercerouteDescUpdatedAt is the schema descriptor for updated_at field.
+	commercerouteDescUpdatedAt := commercerouteMixinFields1[1].Descriptor()
+	// commerceroute.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	commerceroute.DefaultUpdatedAt = commercerouteDescUpdatedAt.Default.(func() time.Time)
+	// commerceroute.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	commerceroute.UpdateDefaultUpdatedAt = commercerouteDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// commercerouteDescID is the schema descriptor for id field.
+	commercerouteDescID := commercerouteMixinFields0[0].Descriptor()
+	// commerceroute.DefaultID holds the default value on creation for the id field.
+	commerceroute.DefaultID = commercerouteDescID.Default.(func() uuid.UUID)
 	commerceuserMixin := schema.CommerceUser{}.Mixin()
 	commerceuser.Policy = privacy.NewPolicies(commerceuserMixin[2], schema.CommerceUser{})
 	commerceuser.Hooks[0] = func(next ent.Mutator) ent.Mutator {

@@ -41,6 +41,8 @@ func (Commerce) Edges() []ent.Edge {
 		edge.From("users", CommerceUser.Type).Comment("The people at the commerce who can be contacted.").Ref("commerce"),
 		edge.From("lifecycle_snapshots", CommerceLifecycleSnapshot.Type).Comment("The commerce's retention state under each AGC.").Ref("commerce"),
 		edge.From("activities", Activity.Type).Comment("The activities generated for the commerce.").Ref("commerce"),
+		edge.From("route_links", CommerceRoute.Type).Comment("The commerce's route assignments.").Ref("commerce").
+			Annotations(entgql.Skip()),
 	}
 }
 

@@ -91,6 +91,8 @@ func (Route) Fields() []ent.Field {
 func (Route) Edges() []ent.Edge {
 	return []ent.Edge{
 		edge.From("operator_links", RouteOperator.Type).Comment("The route's links to operators.").Ref("route"),
+		edge.From("commerce_links", CommerceRoute.Type).Comment("The route's commerce assignments.").Ref("route").
+			Annotations(entgql.Skip()),
 	}
 }
 
@@ -150,6 +152,49 @@ func (RouteOperator) Indexes() []ent.Index {
 // Annotations of the RouteOperator.
 func (RouteOperator) Annotations() []schema.Annotation {
 	return []schema.Annotation{schema.Comment("The link of an operator to a route. Adding a linked but inactive operator reactivates the link; removal deletes it."), entgql.RelayConnection()}
+}
+
+// CommerceRoute assigns a commerce to a route (the route whose operators
+// visit it); PUT /api/commerces/:id/routes replaces a commerce's set, and
+// removal is a hard delete.
+type CommerceRoute struct{ ent.Schema }
+
+// Mixin of the CommerceRoute.
+func (CommerceRoute) Mixin() []ent.Mixin {
+	return []ent.Mixin{IDMixin{}, TimeMixin{}, TenantMixin{}}
+}
+
+// Fields of the CommerceRoute.
+func (CommerceRoute) Fields() []ent.Field {
+	return []ent.Field{
+		field.UUID("commerce_id", uuid.UUID{}).Comment("The commerce.").Immutable(),
+		field.UUID("route_id", uuid.UUID{}).Comment("The route.").Immutable(),
+	}
+}
+
+// Edges of the CommerceRoute.
+func (CommerceRoute) Edges() []ent.Edge {
+	return []ent.Edge{
+		edge.To("commerce", Commerce.Type).Comment("The commerce.").Field("commerce_id").Unique().Required().Immutable().
+			Annotations(entsql.OnDelete(entsql.Cascade), entgql.Skip()),
+		edge.To("route", Route.Type).Comment("The route.").Field("route_id").Unique().Required().Immutable().
+			Annotations(entsql.OnDelete(entsql.Cascade), entgql.Skip()),
+	}
+}
+
+// Indexes of the CommerceRoute.
+func (CommerceRoute) Indexes() []ent.Index {
+	return []ent.Index{
+		index.Fields("commerce_id", "route_id").Unique(),
+		// The commerces of a route (a route's removal cascades through it).
+		index.Fields("route_id", "commerce_id"),
+	}
+}
+
+// Annotations of the CommerceRoute.
+func (CommerceRoute) Annotations() []schema.Annotation {
+	return []schema.Annotation{schema.Comment("The assignment of a commerce to a route (REST `PUT /api/commerces/:id/routes`): the route's operators work the commerce; activity generation resolves a task's assignee from it."),
+		entgql.Skip()}
 }
 
 // Supervisor oversees routes and operators (tenant-level; DELETE moves it to the trash).

@@ -522,6 +522,8 @@ type CommerceBatchItemInput struct {
 	Addresses []*CommerceBatchAddressInput `json:"addresses,omitempty"`
 	// Upserted by externalID; users not sent stay as they are.
 	Users []*CommerceBatchUserInput `json:"users,omitempty"`
+	// When sent, the codes of the routes the commerce is assigned to, replacing its assignments as setCommerceRoutes does (at most 100; [] removes every one); omitted or null keeps them.
+	RouteCodes []string `json:"routeCodes,omitempty"`
 }
 
 // A commerce user of a batch item (source INTEGRATION).

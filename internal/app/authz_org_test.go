@@ -31,6 +31,10 @@ var orgProbes = map[string]probe{
 		i := cmA(f)
 		return "/commerces/" + i.commerce + "/addresses/" + i.address + "/set-primary"
 	}, crossCode: 404, crossMsg: "Commerce not found"},
+	"GET /commerces/{id}/routes": {path: func(f *fixture) string { return "/commerces/" + cmA(f).commerce + "/routes" },
+		crossCode: 404, crossMsg: "Commerce not found"},
+	"PUT /commerces/{id}/routes": {path: func(f *fixture) string { return "/commerces/" + cmA(f).commerce + "/routes" },
+		body: func() any { return map[string]any{"route_codes": []string{}} }, crossCode: 404, crossMsg: "Commerce not found"},
 	"GET /commerces/{id}/users": {path: func(f *fixture) string { return "/commerces/" + cmA(f).commerce + "/users" },
 		crossCode: 404, crossMsg: "Commerce not found"},
 	"POST /commerces/{id}/users": {path: func(f *fixture) string { return "/commerces/" + cmA(f).commerce + "/users" },
@@ -102,6 +106,8 @@ var orgProbes = map[string]probe{
 	"Mutation.createCommerce": {query: `mutation($n: String!) { createCommerce(input: {name: $n}) { id } }`,
 		vars: func(*fixture) map[string]any { return map[string]any{"n": unique("C")} }},
 	"Mutation.updateCommerce": {query: `mutation($id: ID!) { updateCommerce(id: $id, input: {name: "X"}) { id } }`,
+		vars: func(f *fixture) map[string]any { return map[string]any{"id": cmA(f).commerce} }, crossCode: 404, crossMsg: "Commerce not found"},
+	"Mutation.setCommerceRoutes": {query: `mutation($id: ID!) { setCommerceRoutes(id: $id, routeCodes: []) { id } }`,
 		vars: func(f *fixture) map[string]any { return map[string]any{"id": cmA(f).commerce} }, crossCode: 404, crossMsg: "Commerce not found"},
 	"Mutation.deleteCommerce": {query: `mutation($id: ID!) { deleteCommerce(id: $id) }`,
 		vars: func(f *fixture) map[string]any { return map[string]any{"id": cmA(f).commerce} }, crossCode: 404, crossMsg: "Commerce not found"},

@@ -51,6 +51,9 @@ type BatchItem struct {
 	Addresses []BatchAddress
 	// Users are upserted by external_id (required); users not sent stay as they are.
 	Users []BatchUser
+	// RouteCodes, when sent (non-nil), replace the commerce's route
+	// assignments as PUT /api/commerces/:id/routes does; nil leaves them.
+	RouteCodes []string
 }
 
 // BatchAddress is an address of a batch item (source INTEGRATION).
@@ -97,7 +100,9 @@ type BatchError struct {
 	Messages []string
 }
 
-func (it *BatchItem) hasChildren() bool { return len(it.Addresses) > 0 || len(it.Users) > 0 }
+func (it *BatchItem) hasChildren() bool {
+	return len(it.Addresses) > 0 || len(it.Users) > 0 || it.RouteCodes != nil
+}
 
 // normalize trims the item's texts.
 func (it *BatchItem) normalize() {
@@ -176,7 +181,7 @@ func (it *BatchItem) rules() []string {
 			}
 		}
 	}
-	return msgs
+	return append(msgs, routeCodeRules(it.RouteCodes)...)
 }
 
 func deref(p *string) string {
@@ -350,7 +355,17 @@ func (s *Service) writeItem(ctx context.Context, tid uuid.UUID, it *BatchItem, c
 		if err := upsertAddresses(ctx, tx, tid, c.ID, it.Addresses, addrs, cur == nil); err != nil {
 			return err
 		}
-		return upsertUsers(ctx, tx, tid, c.ID, it.Users, users)
+		if err := upsertUsers(ctx, tx, tid, c.ID, it.Users, users); err != nil {
+			return err
+		}
+		if it.RouteCodes == nil {
+			return nil
+		}
+		routes, err := routesByCode(ctx, tx, tid, it.RouteCodes)
+		if err != nil {
+			return err
+		}
+		return assignRoutes(ctx, tx, tid, c.ID, routes)
 	})
 	if err == nil {
 		return nil, nil

@@ -69,6 +69,17 @@ func (s *Service) loadExisting(ctx context.Context, tid uuid.UUID, items []Batch
 			ch.users = append(ch.users, u)
 			ex.children[u.CommerceID] = ch
 		}
+		routes, err := routesOf(ctx, db, tid, chunk)
+		if err != nil {
+			return nil, err
+		}
+		for id, rs := range routes {
+			ch := ex.children[id]
+			for _, r := range rs {
+				ch.routes = append(ch.routes, r.Code)
+			}
+			ex.children[id] = ch
+		}
 	}
 	return ex, nil
 }

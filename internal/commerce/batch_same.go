@@ -21,6 +21,7 @@ import (
 type storedChildren struct {
 	addresses []*ent.CommerceAddress // oldest first
 	users     []*ent.CommerceUser    // oldest first, with roles and contacts
+	routes    []string               // the codes of its live routes
 }
 
 func sameText(sent *string, stored string) bool { return sent == nil || *sent == stored }
@@ -140,7 +141,16 @@ func primaryKept[T any](rows []T, id func(T) uuid.UUID, active, primary func(T) 
 // would change no row at all (upsertAddresses and upsertUsers would write
 // nothing).
 func itemUnchanged(c *ent.Commerce, it *BatchItem, ch storedChildren) bool {
-	return commerceSame(c, it) && addressesUnchanged(it.Addresses, ch.addresses) && usersUnchanged(it.Users, ch.users)
+	return commerceSame(c, it) && addressesUnchanged(it.Addresses, ch.addresses) && usersUnchanged(it.Users, ch.users) &&
+		routesUnchanged(it.RouteCodes, ch.routes)
+}
+
+// routesUnchanged: route codes not sent, or naming the stored set.
+func routesUnchanged(sent, stored []string) bool {
+	if sent == nil {
+		return true
+	}
+	return len(sent) == len(stored) && !slices.ContainsFunc(sent, func(c string) bool { return !slices.Contains(stored, c) })
 }
 
 func addressesUnchanged(sent []BatchAddress, stored []*ent.CommerceAddress) bool {

@@ -16,6 +16,8 @@ var commerceMatrix = []Entry{
 	{"PATCH", "/commerces/{id}/addresses/{addressId}", TenantLevel, auth.PermCommerceManage},
 	{"POST", "/commerces/{id}/addresses/{addressId}/set-primary", TenantLevel, auth.PermCommerceManage},
 	// REST: commerce users, their roles and contacts.
+	{"GET", "/commerces/{id}/routes", TenantLevel, auth.PermCommerceView},
+	{"PUT", "/commerces/{id}/routes", TenantLevel, auth.PermCommerceManage},
 	{"GET", "/commerces/{id}/users", TenantLevel, auth.PermCommerceView},
 	{"POST", "/commerces/{id}/users", TenantLevel, auth.PermCommerceManage},
 	{"PATCH", "/commerces/{id}/users/{userId}", TenantLevel, auth.PermCommerceManage},
@@ -30,6 +32,7 @@ var commerceMatrix = []Entry{
 	{"Query", "commerces", TenantLevel, auth.PermCommerceView},
 	{"Mutation", "createCommerce", TenantLevel, auth.PermCommerceManage},
 	{"Mutation", "updateCommerce", TenantLevel, auth.PermCommerceManage},
+	{"Mutation", "setCommerceRoutes", TenantLevel, auth.PermCommerceManage},
 	{"Mutation", "deleteCommerce", TenantLevel, auth.PermCommerceDelete},
 	{"Mutation", "addCommerceAddress", TenantLevel, auth.PermCommerceManage},
 	{"Mutation", "updateCommerceAddress", TenantLevel, auth.PermCommerceManage},
