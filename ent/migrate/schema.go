@@ -1260,6 +1260,11 @@ var (
 				Columns: []*schema.Column{CommerceLifecycleTransitionsColumns[3], CommerceLifecycleTransitionsColumns[4], CommerceLifecycleTransitionsColumns[10], CommerceLifecycleTransitionsColumns[0]},
 			},
 			{
+				Name:    "commercelifecycletransition_tenant_id_commerce_id_activity_generation_config_id_state_changed_at_id",
+				Unique:  false,
+				Columns: []*schema.Column{CommerceLifecycleTransitionsColumns[3], CommerceLifecycleTransitionsColumns[4], CommerceLifecycleTransitionsColumns[5], CommerceLifecycleTransitionsColumns[10], CommerceLifecycleTransitionsColumns[0]},
+			},
+			{
 				Name:    "commercelifecycletransition_tenant_id_activity_generation_config_id_state_changed_at_id",
 				Unique:  false,
 				Columns: []*schema.Column{CommerceLifecycleTransitionsColumns[3], CommerceLifecycleTransitionsColumns[5], CommerceLifecycleTransitionsColumns[10], CommerceLifecycleTransitionsColumns[0]},

@@ -113,14 +113,14 @@ func (CommerceLifecycleTransition) Fields() []ent.Field {
 func (CommerceLifecycleTransition) Indexes() []ent.Index {
 	return []ent.Index{
 		// The list sorts by (state_changed_at, id) under each documented
-		// filter (since is a range of state_changed_at): every index ends in
-		// both, so no plan needs a sort node (internal/snapshot/history.go).
-		// A commerce's history under one AGC reads the commerce's index and
-		// filters the AGC (a commerce has few transitions). Ids are UUIDv7
-		// (time-ordered), so a write appends to every index but the
-		// commerce's.
+		// filter (since is a range of state_changed_at), and a commerce's
+		// history under one AGC: every index ends in both, so no plan needs
+		// a sort node (internal/snapshot/history.go). Ids are UUIDv7
+		// (time-ordered), so a write appends to every index but the two of
+		// the commerce.
 		index.Fields("tenant_id", "state_changed_at", "id"),
 		index.Fields("tenant_id", "commerce_id", "state_changed_at", "id"),
+		index.Fields("tenant_id", "commerce_id", "activity_generation_config_id", "state_changed_at", "id"),
 		index.Fields("tenant_id", "activity_generation_config_id", "state_changed_at", "id"),
 		index.Fields("tenant_id", "source", "state_changed_at", "id"),
 		index.Fields("tenant_id", "run_id", "state_changed_at", "id"),
