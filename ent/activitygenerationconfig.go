@@ -72,14 +72,17 @@ type ActivityGenerationConfigEdges struct {
 	LifecycleSnapshots []*CommerceLifecycleSnapshot `json:"lifecycle_snapshots,omitempty"`
 	// LifecycleRuns holds the value of the lifecycle_runs edge.
 	LifecycleRuns []*LifecycleRun `json:"lifecycle_runs,omitempty"`
+	// GenerationRules holds the value of the generation_rules edge.
+	GenerationRules []*GenerationRule `json:"generation_rules,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.
-	loadedTypes [8]bool
+	loadedTypes [9]bool
 	// totalCount holds the count of the edges above.
 	totalCount [4]map[string]int
 
 	namedLifecycleSnapshots map[string][]*CommerceLifecycleSnapshot
 	namedLifecycleRuns      map[string][]*LifecycleRun
+	namedGenerationRules    map[string][]*GenerationRule
 }
 
 // TenantOrErr returns the Tenant value or an error if the edge
@@ -164,6 +167,15 @@ func (e ActivityGenerationConfigEdges) LifecycleRunsOrErr() ([]*LifecycleRun, er
 		return e.LifecycleRuns, nil
 	}
 	return nil, &NotLoadedError{edge: "lifecycle_runs"}
+}
+
+// GenerationRulesOrErr returns the GenerationRules value or an error if the edge
+// was not loaded in eager-loading.
+func (e ActivityGenerationConfigEdges) GenerationRulesOrErr() ([]*GenerationRule, error) {
+	if e.loadedTypes[8] {
+		return e.GenerationRules, nil
+	}
+	return nil, &NotLoadedError{edge: "generation_rules"}
 }
 
 // scanValues returns the types for scanning values from sql.Rows.
@@ -326,6 +338,11 @@ func (_m *ActivityGenerationConfig) QueryLifecycleRuns() *LifecycleRunQuery {
 	return NewActivityGenerationConfigClient(_m.config).QueryLifecycleRuns(_m)
 }
 
+// QueryGenerationRules queries the "generation_rules" edge of the ActivityGenerationConfig entity.
+func (_m *ActivityGenerationConfig) QueryGenerationRules() *GenerationRuleQuery {
+	return NewActivityGenerationConfigClient(_m.config).QueryGenerationRules(_m)
+}
+
 // Update returns a builder for updating this ActivityGenerationConfig.
 // Note that you need to call ActivityGenerationConfig.Unwrap() before calling this method if this ActivityGenerationConfig
 // was returned from a transaction, and the transaction was committed or rolled back.
@@ -436,6 +453,30 @@ func (_m *ActivityGenerationConfig) appendNamedLifecycleRuns(name string, edges 
 		_m.Edges.namedLifecycleRuns[name] = []*LifecycleRun{}
 	} else {
 		_m.Edges.namedLifecycleRuns[name] = append(_m.Edges.namedLifecycleRuns[name], edges...)
+	}
+}
+
+// NamedGenerationRules returns the GenerationRules named value or an error if the edge was not
+// loaded in eager-loading with this name.
+func (_m *ActivityGenerationConfig) NamedGenerationRules(name string) ([]*GenerationRule, error) {
+	if _m.Edges.namedGenerationRules == nil {
+		return nil, &NotLoadedError{edge: name}
+	}
+	nodes, ok := _m.Edges.namedGenerationRules[name]
+	if !ok {
+		return nil, &NotLoadedError{edge: name}
+	}
+	return nodes, nil
+}
+
+func (_m *ActivityGenerationConfig) appendNamedGenerationRules(name string, edges ...*GenerationRule) {
+	if _m.Edges.namedGenerationRules == nil {
+		_m.Edges.namedGenerationRules = make(map[string][]*GenerationRule)
+	}
+	if len(edges) == 0 {
+		_m.Edges.namedGenerationRules[name] = []*GenerationRule{}
+	} else {
+		_m.Edges.namedGenerationRules[name] = append(_m.Edges.namedGenerationRules[name], edges...)
 	}
 }
 

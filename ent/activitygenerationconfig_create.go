@@ -18,6 +18,7 @@ import (
 	"github.com/reten-io/reten/ent/audience"
 	"github.com/reten-io/reten/ent/commercelifecyclesnapshot"
 	"github.com/reten-io/reten/ent/engagementconfig"
+	"github.com/reten-io/reten/ent/generationrule"
 	"github.com/reten-io/reten/ent/lifecyclerun"
 	"github.com/reten-io/reten/ent/project"
 	"github.com/reten-io/reten/ent/resurrectionconfig"
@@ -268,6 +269,21 @@ func (_c *ActivityGenerationConfigCreate) AddLifecycleRuns(v ...*LifecycleRun) *
 		ids[i] = v[i].ID
 	}
 	return _c.AddLifecycleRunIDs(ids...)
+}
+
+// AddGenerationRuleIDs adds the "generation_rules" edge to the GenerationRule entity by IDs.
+func (_c *ActivityGenerationConfigCreate) AddGenerationRuleIDs(ids ...uuid.UUID) *ActivityGenerationConfigCreate {
+	_c.mutation.AddGenerationRuleIDs(ids...)
+	return _c
+}
+
+// AddGenerationRules adds the "generation_rules" edges to the GenerationRule entity.
+func (_c *ActivityGenerationConfigCreate) AddGenerationRules(v ...*GenerationRule) *ActivityGenerationConfigCreate {
+	ids := make([]uuid.UUID, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _c.AddGenerationRuleIDs(ids...)
 }
 
 // Mutation returns the ActivityGenerationConfigMutation object of the builder.
@@ -570,6 +586,22 @@ func (_c *ActivityGenerationConfigCreate) createSpec() (*ActivityGenerationConfi
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(lifecyclerun.FieldID, field.TypeUUID),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges = append(_spec.Edges, edge)
+	}
+	if nodes := _c.mutation.GenerationRulesIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: true,
+			Table:   activitygenerationconfig.GenerationRulesTable,
+			Columns: []string{activitygenerationconfig.GenerationRulesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(generationrule.FieldID, field.TypeUUID),
 			},
 		}
 		for _, k := range nodes {

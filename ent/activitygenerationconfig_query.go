@@ -20,6 +20,7 @@ import (
 	"github.com/reten-io/reten/ent/audience"
 	"github.com/reten-io/reten/ent/commercelifecyclesnapshot"
 	"github.com/reten-io/reten/ent/engagementconfig"
+	"github.com/reten-io/reten/ent/generationrule"
 	"github.com/reten-io/reten/ent/lifecyclerun"
 	"github.com/reten-io/reten/ent/predicate"
 	"github.com/reten-io/reten/ent/project"
@@ -42,10 +43,12 @@ type ActivityGenerationConfigQuery struct {
 	withResurrectionConfig      *ResurrectionConfigQuery
 	withLifecycleSnapshots      *CommerceLifecycleSnapshotQuery
 	withLifecycleRuns           *LifecycleRunQuery
+	withGenerationRules         *GenerationRuleQuery
 	loadTotal                   []func(context.Context, []*ActivityGenerationConfig) error
 	modifiers                   []func(*sql.Selector)
 	withNamedLifecycleSnapshots map[string]*CommerceLifecycleSnapshotQuery
 	withNamedLifecycleRuns      map[string]*LifecycleRunQuery
+	withNamedGenerationRules    map[string]*GenerationRuleQuery
 	// intermediate query (i.e. traversal path).
 	sql  *sql.Selector
 	path func(context.Context) (*sql.Selector, error)
@@ -258,6 +261,28 @@ func (_q *ActivityGenerationConfigQuery) QueryLifecycleRuns() *LifecycleRunQuery
 	return query
 }
 
+// QueryGenerationRules chains the current query on the "generation_rules" edge.
+func (_q *ActivityGenerationConfigQuery) QueryGenerationRules() *GenerationRuleQuery {
+	query := (&GenerationRuleClient{config: _q.config}).Query()
+	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
+		if err := _q.prepareQuery(ctx); err != nil {
+			return nil, err
+		}
+		selector := _q.sqlQuery(ctx)
+		if err := selector.Err(); err != nil {
+			return nil, err
+		}
+		step := sqlgraph.NewStep(
+			sqlgraph.From(activitygenerationconfig.Table, activitygenerationconfig.FieldID, selector),
+			sqlgraph.To(generationrule.Table, generationrule.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, true, activitygenerationconfig.GenerationRulesTable, activitygenerationconfig.GenerationRulesColumn),
+		)
+		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
+		return fromU, nil
+	}
+	return query
+}
+
 // First returns the first ActivityGenerationConfig entity from the query.
 // Returns a *NotFoundError when no ActivityGenerationConfig was found.
 func (_q *ActivityGenerationConfigQuery) First(ctx context.Context) (*ActivityGenerationConfig, error) {
@@ -458,6 +483,7 @@ func (_q *ActivityGenerationConfigQuery) Clone() *ActivityGenerationConfigQuery 
 		withResurrectionConfig: _q.withResurrectionConfig.Clone(),
 		withLifecycleSnapshots: _q.withLifecycleSnapshots.Clone(),
 		withLifecycleRuns:      _q.withLifecycleRuns.Clone(),
+		withGenerationRules:    _q.withGenerationRules.Clone(),
 		// clone intermediate query.
 		sql:       _q.sql.Clone(),
 		path:      _q.path,
@@ -553,6 +579,17 @@ func (_q *ActivityGenerationConfigQuery) WithLifecycleRuns(opts ...func(*Lifecyc
 	return _q
 }
 
+// WithGenerationRules tells the query-builder to eager-load the nodes that are connected to
+// the "generation_rules" edge. The optional arguments are used to configure the query builder of the edge.
+func (_q *ActivityGenerationConfigQuery) WithGenerationRules(opts ...func(*GenerationRuleQuery)) *ActivityGenerationConfigQuery {
+	query := (&GenerationRuleClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	_q.withGenerationRules = query
+	return _q
+}
+
 // GroupBy is used to group vertices by one or more fields/columns.
 // It is often used with aggregate functions, like: count, max, mean, min, sum.
 //
@@ -637,7 +674,7 @@ func (_q *ActivityGenerationConfigQuery) sqlAll(ctx context.Context, hooks ...qu
 	var (
 		nodes       = []*ActivityGenerationConfig{}
 		_spec       = _q.querySpec()
-		loadedTypes = [8]bool{
+		loadedTypes = [9]bool{
 			_q.withTenant != nil,
 			_q.withProject != nil,
 			_q.withAudience != nil,
@@ -646,6 +683,7 @@ func (_q *ActivityGenerationConfigQuery) sqlAll(ctx context.Context, hooks ...qu
 			_q.withResurrectionConfig != nil,
 			_q.withLifecycleSnapshots != nil,
 			_q.withLifecycleRuns != nil,
+			_q.withGenerationRules != nil,
 		}
 	)
 	_spec.ScanValues = func(columns []string) ([]any, error) {
@@ -723,6 +761,15 @@ func (_q *ActivityGenerationConfigQuery) sqlAll(ctx context.Context, hooks ...qu
 			return nil, err
 		}
 	}
+	if query := _q.withGenerationRules; query != nil {
+		if err := _q.loadGenerationRules(ctx, query, nodes,
+			func(n *ActivityGenerationConfig) { n.Edges.GenerationRules = []*GenerationRule{} },
+			func(n *ActivityGenerationConfig, e *GenerationRule) {
+				n.Edges.GenerationRules = append(n.Edges.GenerationRules, e)
+			}); err != nil {
+			return nil, err
+		}
+	}
 	for name, query := range _q.withNamedLifecycleSnapshots {
 		if err := _q.loadLifecycleSnapshots(ctx, query, nodes,
 			func(n *ActivityGenerationConfig) { n.appendNamedLifecycleSnapshots(name) },
@@ -736,6 +783,13 @@ func (_q *ActivityGenerationConfigQuery) sqlAll(ctx context.Context, hooks ...qu
 		if err := _q.loadLifecycleRuns(ctx, query, nodes,
 			func(n *ActivityGenerationConfig) { n.appendNamedLifecycleRuns(name) },
 			func(n *ActivityGenerationConfig, e *LifecycleRun) { n.appendNamedLifecycleRuns(name, e) }); err != nil {
+			return nil, err
+		}
+	}
+	for name, query := range _q.withNamedGenerationRules {
+		if err := _q.loadGenerationRules(ctx, query, nodes,
+			func(n *ActivityGenerationConfig) { n.appendNamedGenerationRules(name) },
+			func(n *ActivityGenerationConfig, e *GenerationRule) { n.appendNamedGenerationRules(name, e) }); err != nil {
 			return nil, err
 		}
 	}
@@ -978,6 +1032,36 @@ func (_q *ActivityGenerationConfigQuery) loadLifecycleRuns(ctx context.Context, 
 	}
 	return nil
 }
+func (_q *ActivityGenerationConfigQuery) loadGenerationRules(ctx context.Context, query *GenerationRuleQuery, nodes []*ActivityGenerationConfig, init func(*ActivityGenerationConfig), assign func(*ActivityGenerationConfig, *GenerationRule)) error {
+	fks := make([]driver.Value, 0, len(nodes))
+	nodeids := make(map[uuid.UUID]*ActivityGenerationConfig)
+	for i := range nodes {
+		fks = append(fks, nodes[i].ID)
+		nodeids[nodes[i].ID] = nodes[i]
+		if init != nil {
+			init(nodes[i])
+		}
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(generationrule.FieldActivityGenerationConfigID)
+	}
+	query.Where(predicate.GenerationRule(func(s *sql.Selector) {
+		s.Where(sql.InValues(s.C(activitygenerationconfig.GenerationRulesColumn), fks...))
+	}))
+	neighbors, err := query.All(ctx)
+	if err != nil {
+		return err
+	}
+	for _, n := range neighbors {
+		fk := n.ActivityGenerationConfigID
+		node, ok := nodeids[fk]
+		if !ok {
+			return fmt.Errorf(`unexpected referenced foreign-key "activity_generation_config_id" returned %v for node %v`, fk, n.ID)
+		}
+		assign(node, n)
+	}
+	return nil
+}
 
 func (_q *ActivityGenerationConfigQuery) sqlCount(ctx context.Context) (int, error) {
 	_spec := _q.querySpec()
@@ -1132,6 +1216,20 @@ func (_q *ActivityGenerationConfigQuery) WithNamedLifecycleRuns(name string, opt
 		_q.withNamedLifecycleRuns = make(map[string]*LifecycleRunQuery)
 	}
 	_q.withNamedLifecycleRuns[name] = query
+	return _q
+}
+
+// WithNamedGenerationRules tells the query-builder to eager-load the nodes that are connected to the "generation_rules"
+// edge with the given name. The optional arguments are used to configure the query builder of the edge.
+func (_q *ActivityGenerationConfigQuery) WithNamedGenerationRules(name string, opts ...func(*GenerationRuleQuery)) *ActivityGenerationConfigQuery {
+	query := (&GenerationRuleClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	if _q.withNamedGenerationRules == nil {
+		_q.withNamedGenerationRules = make(map[string]*GenerationRuleQuery)
+	}
+	_q.withNamedGenerationRules[name] = query
 	return _q
 }
 

@@ -17,6 +17,7 @@ import (
 	"github.com/reten-io/reten/ent/audience"
 	"github.com/reten-io/reten/ent/commercelifecyclesnapshot"
 	"github.com/reten-io/reten/ent/engagementconfig"
+	"github.com/reten-io/reten/ent/generationrule"
 	"github.com/reten-io/reten/ent/lifecyclerun"
 	"github.com/reten-io/reten/ent/predicate"
 	"github.com/reten-io/reten/ent/resurrectionconfig"
@@ -248,6 +249,21 @@ func (_u *ActivityGenerationConfigUpdate) AddLifecycleRuns(v ...*LifecycleRun) *
 	return _u.AddLifecycleRunIDs(ids...)
 }
 
+// AddGenerationRuleIDs adds the "generation_rules" edge to the GenerationRule entity by IDs.
+func (_u *ActivityGenerationConfigUpdate) AddGenerationRuleIDs(ids ...uuid.UUID) *ActivityGenerationConfigUpdate {
+	_u.mutation.AddGenerationRuleIDs(ids...)
+	return _u
+}
+
+// AddGenerationRules adds the "generation_rules" edges to the GenerationRule entity.
+func (_u *ActivityGenerationConfigUpdate) AddGenerationRules(v ...*GenerationRule) *ActivityGenerationConfigUpdate {
+	ids := make([]uuid.UUID, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddGenerationRuleIDs(ids...)
+}
+
 // Mutation returns the ActivityGenerationConfigMutation object of the builder.
 func (_u *ActivityGenerationConfigUpdate) Mutation() *ActivityGenerationConfigMutation {
 	return _u.mutation
@@ -317,6 +333,27 @@ func (_u *ActivityGenerationConfigUpdate) RemoveLifecycleRuns(v ...*LifecycleRun
 		ids[i] = v[i].ID
 	}
 	return _u.RemoveLifecycleRunIDs(ids...)
+}
+
+// ClearGenerationRules clears all "generation_rules" edges to the GenerationRule entity.
+func (_u *ActivityGenerationConfigUpdate) ClearGenerationRules() *ActivityGenerationConfigUpdate {
+	_u.mutation.ClearGenerationRules()
+	return _u
+}
+
+// RemoveGenerationRuleIDs removes the "generation_rules" edge to GenerationRule entities by IDs.
+func (_u *ActivityGenerationConfigUpdate) RemoveGenerationRuleIDs(ids ...uuid.UUID) *ActivityGenerationConfigUpdate {
+	_u.mutation.RemoveGenerationRuleIDs(ids...)
+	return _u
+}
+
+// RemoveGenerationRules removes "generation_rules" edges to GenerationRule entities.
+func (_u *ActivityGenerationConfigUpdate) RemoveGenerationRules(v ...*GenerationRule) *ActivityGenerationConfigUpdate {
+	ids := make([]uuid.UUID, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveGenerationRuleIDs(ids...)
 }
 
 // Save executes the query and returns the number of nodes affected by the update operation.
@@ -636,6 +673,51 @@ func (_u *ActivityGenerationConfigUpdate) sqlSave(ctx context.Context) (_node in
 		}
 		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
+	if _u.mutation.GenerationRulesCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: true,
+			Table:   activitygenerationconfig.GenerationRulesTable,
+			Columns: []string{activitygenerationconfig.GenerationRulesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(generationrule.FieldID, field.TypeUUID),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedGenerationRulesIDs(); len(nodes) > 0 && !_u.mutation.GenerationRulesCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: true,
+			Table:   activitygenerationconfig.GenerationRulesTable,
+			Columns: []string{activitygenerationconfig.GenerationRulesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(generationrule.FieldID, field.TypeUUID),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.GenerationRulesIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: true,
+			Table:   activitygenerationconfig.GenerationRulesTable,
+			Columns: []string{activitygenerationconfig.GenerationRulesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(generationrule.FieldID, field.TypeUUID),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
 	_spec.AddModifiers(_u.modifiers...)
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
@@ -870,6 +952,21 @@ func (_u *ActivityGenerationConfigUpdateOne) AddLifecycleRuns(v ...*LifecycleRun
 	return _u.AddLifecycleRunIDs(ids...)
 }
 
+// AddGenerationRuleIDs adds the "generation_rules" edge to the GenerationRule entity by IDs.
+func (_u *ActivityGenerationConfigUpdateOne) AddGenerationRuleIDs(ids ...uuid.UUID) *ActivityGenerationConfigUpdateOne {
+	_u.mutation.AddGenerationRuleIDs(ids...)
+	return _u
+}
+
+// AddGenerationRules adds the "generation_rules" edges to the GenerationRule entity.
+func (_u *ActivityGenerationConfigUpdateOne) AddGenerationRules(v ...*GenerationRule) *ActivityGenerationConfigUpdateOne {
+	ids := make([]uuid.UUID, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddGenerationRuleIDs(ids...)
+}
+
 // Mutation returns the ActivityGenerationConfigMutation object of the builder.
 func (_u *ActivityGenerationConfigUpdateOne) Mutation() *ActivityGenerationConfigMutation {
 	return _u.mutation
@@ -939,6 +1036,27 @@ func (_u *ActivityGenerationConfigUpdateOne) RemoveLifecycleRuns(v ...*Lifecycle
 		ids[i] = v[i].ID
 	}
 	return _u.RemoveLifecycleRunIDs(ids...)
+}
+
+// ClearGenerationRules clears all "generation_rules" edges to the GenerationRule entity.
+func (_u *ActivityGenerationConfigUpdateOne) ClearGenerationRules() *ActivityGenerationConfigUpdateOne {
+	_u.mutation.ClearGenerationRules()
+	return _u
+}
+
+// RemoveGenerationRuleIDs removes the "generation_rules" edge to GenerationRule entities by IDs.
+func (_u *ActivityGenerationConfigUpdateOne) RemoveGenerationRuleIDs(ids ...uuid.UUID) *ActivityGenerationConfigUpdateOne {
+	_u.mutation.RemoveGenerationRuleIDs(ids...)
+	return _u
+}
+
+// RemoveGenerationRules removes "generation_rules" edges to GenerationRule entities.
+func (_u *ActivityGenerationConfigUpdateOne) RemoveGenerationRules(v ...*GenerationRule) *ActivityGenerationConfigUpdateOne {
+	ids := make([]uuid.UUID, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveGenerationRuleIDs(ids...)
 }
 
 // Where appends a list predicates to the ActivityGenerationConfigUpdate builder.
@@ -1281,6 +1399,51 @@ func (_u *ActivityGenerationConfigUpdateOne) sqlSave(ctx context.Context) (_node
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(lifecyclerun.FieldID, field.TypeUUID),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.GenerationRulesCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: true,
+			Table:   activitygenerationconfig.GenerationRulesTable,
+			Columns: []string{activitygenerationconfig.GenerationRulesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(generationrule.FieldID, field.TypeUUID),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedGenerationRulesIDs(); len(nodes) > 0 && !_u.mutation.GenerationRulesCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: true,
+			Table:   activitygenerationconfig.GenerationRulesTable,
+			Columns: []string{activitygenerationconfig.GenerationRulesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(generationrule.FieldID, field.TypeUUID),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.GenerationRulesIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: true,
+			Table:   activitygenerationconfig.GenerationRulesTable,
+			Columns: []string{activitygenerationconfig.GenerationRulesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(generationrule.FieldID, field.TypeUUID),
 			},
 		}
 		for _, k := range nodes {

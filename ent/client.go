@@ -44,6 +44,7 @@ import (
 	"github.com/reten-io/reten/ent/engagementconfig"
 	"github.com/reten-io/reten/ent/engagementlevel"
 	"github.com/reten-io/reten/ent/eventfilter"
+	"github.com/reten-io/reten/ent/generationrule"
 	"github.com/reten-io/reten/ent/idempotencyrecord"
 	"github.com/reten-io/reten/ent/lifecyclerun"
 	"github.com/reten-io/reten/ent/membership"
@@ -130,6 +131,8 @@ type Client struct {
 	EngagementLevel *EngagementLevelClient
 	// EventFilter is the client for interacting with the EventFilter builders.
 	EventFilter *EventFilterClient
+	// GenerationRule is the client for interacting with the GenerationRule builders.
+	GenerationRule *GenerationRuleClient
 	// IdempotencyRecord is the client for interacting with the IdempotencyRecord builders.
 	IdempotencyRecord *IdempotencyRecordClient
 	// LifecycleRun is the client for interacting with the LifecycleRun builders.
@@ -211,6 +214,7 @@ func (c *Client) init() {
 	c.EngagementConfig = NewEngagementConfigClient(c.config)
 	c.EngagementLevel = NewEngagementLevelClient(c.config)
 	c.EventFilter = NewEventFilterClient(c.config)
+	c.GenerationRule = NewGenerationRuleClient(c.config)
 	c.IdempotencyRecord = NewIdempotencyRecordClient(c.config)
 	c.LifecycleRun = NewLifecycleRunClient(c.config)
 	c.Membership = NewMembershipClient(c.config)
@@ -352,6 +356,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		EngagementConfig:            NewEngagementConfigClient(cfg),
 		EngagementLevel:             NewEngagementLevelClient(cfg),
 		EventFilter:                 NewEventFilterClient(cfg),
+		GenerationRule:              NewGenerationRuleClient(cfg),
 		IdempotencyRecord:           NewIdempotencyRecordClient(cfg),
 		LifecycleRun:                NewLifecycleRunClient(cfg),
 		Membership:                  NewMembershipClient(cfg),
@@ -420,6 +425,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		EngagementConfig:            NewEngagementConfigClient(cfg),
 		EngagementLevel:             NewEngagementLevelClient(cfg),
 		EventFilter:                 NewEventFilterClient(cfg),
+		GenerationRule:              NewGenerationRuleClient(cfg),
 		IdempotencyRecord:           NewIdempotencyRecordClient(cfg),
 		LifecycleRun:                NewLifecycleRunClient(cfg),
 		Membership:                  NewMembershipClient(cfg),
@@ -477,9 +483,9 @@ func (c *Client) Use(hooks ...Hook) {
 		c.Commerce, c.CommerceAddress, c.CommerceContact, c.CommerceLifecycleSnapshot,
 		c.CommerceLifecycleTransition, c.CommerceRoute, c.CommerceUser,
 		c.CommerceUserRole, c.DispatchConfig, c.DispatchProvider, c.EngagementConfig,
-		c.EngagementLevel, c.EventFilter, c.IdempotencyRecord, c.LifecycleRun,
-		c.Membership, c.Operator, c.Project, c.QueryBlock, c.RefreshToken,
-		c.ResultType, c.ResurrectionConfig, c.ResurrectionThreshold,
+		c.EngagementLevel, c.EventFilter, c.GenerationRule, c.IdempotencyRecord,
+		c.LifecycleRun, c.Membership, c.Operator, c.Project, c.QueryBlock,
+		c.RefreshToken, c.ResultType, c.ResurrectionConfig, c.ResurrectionThreshold,
 		c.RetentionStatusConfig, c.Route, c.RouteOperator, c.Supervisor,
 		c.SupervisorAssignment, c.Tenant, c.TenantDataset, c.TenantResultTypeConfig,
 		c.TrashRecord, c.TrashSetting, c.User,
@@ -499,9 +505,9 @@ func (c *Client) Intercept(interceptors ...Interceptor) {
 		c.Commerce, c.CommerceAddress, c.CommerceContact, c.CommerceLifecycleSnapshot,
 		c.CommerceLifecycleTransition, c.CommerceRoute, c.CommerceUser,
 		c.CommerceUserRole, c.DispatchConfig, c.DispatchProvider, c.EngagementConfig,
-		c.EngagementLevel, c.EventFilter, c.IdempotencyRecord, c.LifecycleRun,
-		c.Membership, c.Operator, c.Project, c.QueryBlock, c.RefreshToken,
-		c.ResultType, c.ResurrectionConfig, c.ResurrectionThreshold,
+		c.EngagementLevel, c.EventFilter, c.GenerationRule, c.IdempotencyRecord,
+		c.LifecycleRun, c.Membership, c.Operator, c.Project, c.QueryBlock,
+		c.RefreshToken, c.ResultType, c.ResurrectionConfig, c.ResurrectionThreshold,
 		c.RetentionStatusConfig, c.Route, c.RouteOperator, c.Supervisor,
 		c.SupervisorAssignment, c.Tenant, c.TenantDataset, c.TenantResultTypeConfig,
 		c.TrashRecord, c.TrashSetting, c.User,
@@ -569,6 +575,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.EngagementLevel.mutate(ctx, m)
 	case *EventFilterMutation:
 		return c.EventFilter.mutate(ctx, m)
+	case *GenerationRuleMutation:
+		return c.GenerationRule.mutate(ctx, m)
 	case *IdempotencyRecordMutation:
 		return c.IdempotencyRecord.mutate(ctx, m)
 	case *LifecycleRunMutation:
@@ -1868,6 +1876,22 @@ func (c *ActivityGenerationConfigClient) QueryLifecycleRuns(_m *ActivityGenerati
 			sqlgraph.From(activitygenerationconfig.Table, activitygenerationconfig.FieldID, id),
 			sqlgraph.To(lifecyclerun.Table, lifecyclerun.FieldID),
 			sqlgraph.Edge(sqlgraph.O2M, true, activitygenerationconfig.LifecycleRunsTable, activitygenerationconfig.LifecycleRunsColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryGenerationRules queries the generation_rules edge of a ActivityGenerationConfig.
+func (c *ActivityGenerationConfigClient) QueryGenerationRules(_m *ActivityGenerationConfig) *GenerationRuleQuery {
+	query := (&GenerationRuleClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(activitygenerationconfig.Table, activitygenerationconfig.FieldID, id),
+			sqlgraph.To(generationrule.Table, generationrule.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, true, activitygenerationconfig.GenerationRulesTable, activitygenerationconfig.GenerationRulesColumn),
 		)
 		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
 		return fromV, nil
@@ -5942,6 +5966,189 @@ func (c *EventFilterClient) mutate(ctx context.Context, m *EventFilterMutation) 
 	}
 }
 
+// GenerationRuleClient is a client for the GenerationRule schema.
+type GenerationRuleClient struct {
+	config
+}
+
+// NewGenerationRuleClient returns a client for the GenerationRule from the given config.
+func NewGenerationRuleClient(c config) *GenerationRuleClient {
+	return &GenerationRuleClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `generationrule.Hooks(f(g(h())))`.
+func (c *GenerationRuleClient) Use(hooks ...Hook) {
+	c.hooks.GenerationRule = append(c.hooks.GenerationRule, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `generationrule.Intercept(f(g(h())))`.
+func (c *GenerationRuleClient) Intercept(interceptors ...Interceptor) {
+	c.inters.GenerationRule = append(c.inters.GenerationRule, interceptors...)
+}
+
+// Create returns a builder for creating a GenerationRule entity.
+func (c *GenerationRuleClient) Create() *GenerationRuleCreate {
+	mutation := newGenerationRuleMutation(c.config, OpCreate)
+	return &GenerationRuleCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of GenerationRule entities.
+func (c *GenerationRuleClient) CreateBulk(builders ...*GenerationRuleCreate) *GenerationRuleCreateBulk {
+	return &GenerationRuleCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *GenerationRuleClient) MapCreateBulk(slice any, setFunc func(*GenerationRuleCreate, int)) *GenerationRuleCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &GenerationRuleCreateBulk{err: fmt.Errorf("calling to GenerationRuleClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*GenerationRuleCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &GenerationRuleCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for GenerationRule.
+func (c *GenerationRuleClient) Update() *GenerationRuleUpdate {
+	mutation := newGenerationRuleMutation(c.config, OpUpdate)
+	return &GenerationRuleUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *GenerationRuleClient) UpdateOne(_m *GenerationRule) *GenerationRuleUpdateOne {
+	mutation := newGenerationRuleMutation(c.config, OpUpdateOne, withGenerationRule(_m))
+	return &GenerationRuleUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *GenerationRuleClient) UpdateOneID(id uuid.UUID) *GenerationRuleUpdateOne {
+	mutation := newGenerationRuleMutation(c.config, OpUpdateOne, withGenerationRuleID(id))
+	return &GenerationRuleUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for GenerationRule.
+func (c *GenerationRuleClient) Delete() *GenerationRuleDelete {
+	mutation := newGenerationRuleMutation(c.config, OpDelete)
+	return &GenerationRuleDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *GenerationRuleClient) DeleteOne(_m *GenerationRule) *GenerationRuleDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *GenerationRuleClient) DeleteOneID(id uuid.UUID) *GenerationRuleDeleteOne {
+	builder := c.Delete().Where(generationrule.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &GenerationRuleDeleteOne{builder}
+}
+
+// Query returns a query builder for GenerationRule.
+func (c *GenerationRuleClient) Query() *GenerationRuleQuery {
+	return &GenerationRuleQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeGenerationRule},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a GenerationRule entity by its id.
+func (c *GenerationRuleClient) Get(ctx context.Context, id uuid.UUID) (*GenerationRule, error) {
+	return c.Query().Where(generationrule.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *GenerationRuleClient) GetX(ctx context.Context, id uuid.UUID) *GenerationRule {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryTenant queries the tenant edge of a GenerationRule.
+func (c *GenerationRuleClient) QueryTenant(_m *GenerationRule) *TenantQuery {
+	query := (&TenantClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(generationrule.Table, generationrule.FieldID, id),
+			sqlgraph.To(tenant.Table, tenant.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, generationrule.TenantTable, generationrule.TenantColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryProject queries the project edge of a GenerationRule.
+func (c *GenerationRuleClient) QueryProject(_m *GenerationRule) *ProjectQuery {
+	query := (&ProjectClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(generationrule.Table, generationrule.FieldID, id),
+			sqlgraph.To(project.Table, project.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, generationrule.ProjectTable, generationrule.ProjectColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryActivityGenerationConfig queries the activity_generation_config edge of a GenerationRule.
+func (c *GenerationRuleClient) QueryActivityGenerationConfig(_m *GenerationRule) *ActivityGenerationConfigQuery {
+	query := (&ActivityGenerationConfigClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(generationrule.Table, generationrule.FieldID, id),
+			sqlgraph.To(activitygenerationconfig.Table, activitygenerationconfig.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, generationrule.ActivityGenerationConfigTable, generationrule.ActivityGenerationConfigColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *GenerationRuleClient) Hooks() []Hook {
+	hooks := c.hooks.GenerationRule
+	return append(hooks[:len(hooks):len(hooks)], generationrule.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *GenerationRuleClient) Interceptors() []Interceptor {
+	inters := c.inters.GenerationRule
+	return append(inters[:len(inters):len(inters)], generationrule.Interceptors[:]...)
+}
+
+func (c *GenerationRuleClient) mutate(ctx context.Context, m *GenerationRuleMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&GenerationRuleCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&GenerationRuleUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&GenerationRuleUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&GenerationRuleDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown GenerationRule mutation op: %q", m.Op())
+	}
+}
+
 // IdempotencyRecordClient is a client for the IdempotencyRecord schema.
 type IdempotencyRecordClient struct {
 	config
@@ -9457,11 +9664,11 @@ type (
 		CommerceContact, CommerceLifecycleSnapshot, CommerceLifecycleTransition,
 		CommerceRoute, CommerceUser, CommerceUserRole, DispatchConfig,
 		DispatchProvider, EngagementConfig, EngagementLevel, EventFilter,
-		IdempotencyRecord, LifecycleRun, Membership, Operator, Project, QueryBlock,
-		RefreshToken, ResultType, ResurrectionConfig, ResurrectionThreshold,
-		RetentionStatusConfig, Route, RouteOperator, Supervisor, SupervisorAssignment,
-		Tenant, TenantDataset, TenantResultTypeConfig, TrashRecord, TrashSetting,
-		User []ent.Hook
+		GenerationRule, IdempotencyRecord, LifecycleRun, Membership, Operator, Project,
+		QueryBlock, RefreshToken, ResultType, ResurrectionConfig,
+		ResurrectionThreshold, RetentionStatusConfig, Route, RouteOperator, Supervisor,
+		SupervisorAssignment, Tenant, TenantDataset, TenantResultTypeConfig,
+		TrashRecord, TrashSetting, User []ent.Hook
 	}
 	inters struct {
 		APIKey, ActivationConfig, ActivationMoment, Activity, ActivityAttribute,
@@ -9471,11 +9678,11 @@ type (
 		CommerceContact, CommerceLifecycleSnapshot, CommerceLifecycleTransition,
 		CommerceRoute, CommerceUser, CommerceUserRole, DispatchConfig,
 		DispatchProvider, EngagementConfig, EngagementLevel, EventFilter,
-		IdempotencyRecord, LifecycleRun, Membership, Operator, Project, QueryBlock,
-		RefreshToken, ResultType, ResurrectionConfig, ResurrectionThreshold,
-		RetentionStatusConfig, Route, RouteOperator, Supervisor, SupervisorAssignment,
-		Tenant, TenantDataset, TenantResultTypeConfig, TrashRecord, TrashSetting,
-		User []ent.Interceptor
+		GenerationRule, IdempotencyRecord, LifecycleRun, Membership, Operator, Project,
+		QueryBlock, RefreshToken, ResultType, ResurrectionConfig,
+		ResurrectionThreshold, RetentionStatusConfig, Route, RouteOperator, Supervisor,
+		SupervisorAssignment, Tenant, TenantDataset, TenantResultTypeConfig,
+		TrashRecord, TrashSetting, User []ent.Interceptor
 	}
 )
 

@@ -298,6 +298,16 @@ func (c *Client) DataScope(ctx context.Context, typ string) ([]func(*sql.Selecto
 			ps[i] = p
 		}
 		return ps, nil
+	case "GenerationRule":
+		q := c.GenerationRule.Query()
+		if err := q.prepareQuery(ctx); err != nil {
+			return nil, err
+		}
+		ps := make([]func(*sql.Selector), len(q.predicates))
+		for i, p := range q.predicates {
+			ps[i] = p
+		}
+		return ps, nil
 	case "IdempotencyRecord":
 		q := c.IdempotencyRecord.Query()
 		if err := q.prepareQuery(ctx); err != nil {

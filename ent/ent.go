@@ -40,6 +40,7 @@ import (
 	"github.com/reten-io/reten/ent/engagementconfig"
 	"github.com/reten-io/reten/ent/engagementlevel"
 	"github.com/reten-io/reten/ent/eventfilter"
+	"github.com/reten-io/reten/ent/generationrule"
 	"github.com/reten-io/reten/ent/idempotencyrecord"
 	"github.com/reten-io/reten/ent/lifecyclerun"
 	"github.com/reten-io/reten/ent/membership"
@@ -149,6 +150,7 @@ func checkColumn(t, c string) error {
 			engagementconfig.Table:            engagementconfig.ValidColumn,
 			engagementlevel.Table:             engagementlevel.ValidColumn,
 			eventfilter.Table:                 eventfilter.ValidColumn,
+			generationrule.Table:              generationrule.ValidColumn,
 			idempotencyrecord.Table:           idempotencyrecord.ValidColumn,
 			lifecyclerun.Table:                lifecyclerun.ValidColumn,
 			membership.Table:                  membership.ValidColumn,

@@ -31,6 +31,7 @@ import (
 	"github.com/reten-io/reten/ent/engagementconfig"
 	"github.com/reten-io/reten/ent/engagementlevel"
 	"github.com/reten-io/reten/ent/eventfilter"
+	"github.com/reten-io/reten/ent/generationrule"
 	"github.com/reten-io/reten/ent/idempotencyrecord"
 	"github.com/reten-io/reten/ent/lifecyclerun"
 	"github.com/reten-io/reten/ent/membership"
@@ -62,7 +63,7 @@ import (
 
 // schemaGraph holds a representation of ent/schema at runtime.
 var schemaGraph = func() *sqlgraph.Schema {
-	graph := &sqlgraph.Schema{Nodes: make([]*sqlgraph.Node, 49)}
+	graph := &sqlgraph.Schema{Nodes: make([]*sqlgraph.Node, 50)}
 	graph.Nodes[0] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   apikey.Table,
@@ -741,6 +742,45 @@ var schemaGraph = func() *sqlgraph.Schema {
 	}
 	graph.Nodes[28] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
+			Table:   generationrule.Table,
+			Columns: generationrule.Columns,
+			ID: &sqlgraph.FieldSpec{
+				Type:   field.TypeUUID,
+				Column: generationrule.FieldID,
+			},
+		},
+		Type: "GenerationRule",
+		Fields: map[string]*sqlgraph.FieldSpec{
+			generationrule.FieldCreatedAt:                  {Type: field.TypeTime, Column: generationrule.FieldCreatedAt},
+			generationrule.FieldUpdatedAt:                  {Type: field.TypeTime, Column: generationrule.FieldUpdatedAt},
+			generationrule.FieldTenantID:                   {Type: field.TypeUUID, Column: generationrule.FieldTenantID},
+			generationrule.FieldProjectID:                  {Type: field.TypeUUID, Column: generationrule.FieldProjectID},
+			generationrule.FieldArchivedAt:                 {Type: field.TypeTime, Column: generationrule.FieldArchivedAt},
+			generationrule.FieldActivityGenerationConfigID: {Type: field.TypeUUID, Column: generationrule.FieldActivityGenerationConfigID},
+			generationrule.FieldName:                       {Type: field.TypeString, Column: generationrule.FieldName},
+			generationrule.FieldTrigger:                    {Type: field.TypeEnum, Column: generationrule.FieldTrigger},
+			generationrule.FieldStage:                      {Type: field.TypeEnum, Column: generationrule.FieldStage},
+			generationrule.FieldStatusCode:                 {Type: field.TypeString, Column: generationrule.FieldStatusCode},
+			generationrule.FieldDwellDays:                  {Type: field.TypeInt, Column: generationrule.FieldDwellDays},
+			generationrule.FieldType:                       {Type: field.TypeEnum, Column: generationrule.FieldType},
+			generationrule.FieldChannel:                    {Type: field.TypeEnum, Column: generationrule.FieldChannel},
+			generationrule.FieldReasonCode:                 {Type: field.TypeString, Column: generationrule.FieldReasonCode},
+			generationrule.FieldTitleTemplate:              {Type: field.TypeString, Column: generationrule.FieldTitleTemplate},
+			generationrule.FieldInstructionsTemplate:       {Type: field.TypeString, Column: generationrule.FieldInstructionsTemplate},
+			generationrule.FieldAttributes:                 {Type: field.TypeJSON, Column: generationrule.FieldAttributes},
+			generationrule.FieldOffsetDays:                 {Type: field.TypeInt, Column: generationrule.FieldOffsetDays},
+			generationrule.FieldTimeOfDay:                  {Type: field.TypeString, Column: generationrule.FieldTimeOfDay},
+			generationrule.FieldSkipWeekends:               {Type: field.TypeBool, Column: generationrule.FieldSkipWeekends},
+			generationrule.FieldExpiresAfterDays:           {Type: field.TypeInt, Column: generationrule.FieldExpiresAfterDays},
+			generationrule.FieldAssignment:                 {Type: field.TypeEnum, Column: generationrule.FieldAssignment},
+			generationrule.FieldOperatorType:               {Type: field.TypeEnum, Column: generationrule.FieldOperatorType},
+			generationrule.FieldTargetRole:                 {Type: field.TypeEnum, Column: generationrule.FieldTargetRole},
+			generationrule.FieldIsActive:                   {Type: field.TypeBool, Column: generationrule.FieldIsActive},
+			generationrule.FieldPriority:                   {Type: field.TypeInt, Column: generationrule.FieldPriority},
+		},
+	}
+	graph.Nodes[29] = &sqlgraph.Node{
+		NodeSpec: sqlgraph.NodeSpec{
 			Table:   idempotencyrecord.Table,
 			Columns: idempotencyrecord.Columns,
 			ID: &sqlgraph.FieldSpec{
@@ -762,7 +802,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			idempotencyrecord.FieldExpiresAt:    {Type: field.TypeTime, Column: idempotencyrecord.FieldExpiresAt},
 		},
 	}
-	graph.Nodes[29] = &sqlgraph.Node{
+	graph.Nodes[30] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   lifecyclerun.Table,
 			Columns: lifecyclerun.Columns,
@@ -794,7 +834,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			lifecyclerun.FieldAttempts:                   {Type: field.TypeInt, Column: lifecyclerun.FieldAttempts},
 		},
 	}
-	graph.Nodes[30] = &sqlgraph.Node{
+	graph.Nodes[31] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   membership.Table,
 			Columns: membership.Columns,
@@ -812,7 +852,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			membership.FieldRoles:     {Type: field.TypeJSON, Column: membership.FieldRoles},
 		},
 	}
-	graph.Nodes[31] = &sqlgraph.Node{
+	graph.Nodes[32] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   operator.Table,
 			Columns: operator.Columns,
@@ -838,7 +878,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			operator.FieldMetadata:      {Type: field.TypeJSON, Column: operator.FieldMetadata},
 		},
 	}
-	graph.Nodes[32] = &sqlgraph.Node{
+	graph.Nodes[33] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   project.Table,
 			Columns: project.Columns,
@@ -858,7 +898,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			project.FieldRootAudienceID: {Type: field.TypeUUID, Column: project.FieldRootAudienceID},
 		},
 	}
-	graph.Nodes[33] = &sqlgraph.Node{
+	graph.Nodes[34] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   queryblock.Table,
 			Columns: queryblock.Columns,
@@ -885,7 +925,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			queryblock.FieldHaving:        {Type: field.TypeJSON, Column: queryblock.FieldHaving},
 		},
 	}
-	graph.Nodes[34] = &sqlgraph.Node{
+	graph.Nodes[35] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   refreshtoken.Table,
 			Columns: refreshtoken.Columns,
@@ -908,7 +948,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			refreshtoken.FieldIP:         {Type: field.TypeString, Column: refreshtoken.FieldIP},
 		},
 	}
-	graph.Nodes[35] = &sqlgraph.Node{
+	graph.Nodes[36] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   resulttype.Table,
 			Columns: resulttype.Columns,
@@ -927,7 +967,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			resulttype.FieldSortOrder:                 {Type: field.TypeInt, Column: resulttype.FieldSortOrder},
 		},
 	}
-	graph.Nodes[36] = &sqlgraph.Node{
+	graph.Nodes[37] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   resurrectionconfig.Table,
 			Columns: resurrectionconfig.Columns,
@@ -953,7 +993,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			resurrectionconfig.FieldUpdatedBy:                  {Type: field.TypeUUID, Column: resurrectionconfig.FieldUpdatedBy},
 		},
 	}
-	graph.Nodes[37] = &sqlgraph.Node{
+	graph.Nodes[38] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   resurrectionthreshold.Table,
 			Columns: resurrectionthreshold.Columns,
@@ -977,7 +1017,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			resurrectionthreshold.FieldIsActive:                    {Type: field.TypeBool, Column: resurrectionthreshold.FieldIsActive},
 		},
 	}
-	graph.Nodes[38] = &sqlgraph.Node{
+	graph.Nodes[39] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   retentionstatusconfig.Table,
 			Columns: retentionstatusconfig.Columns,
@@ -998,7 +1038,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			retentionstatusconfig.FieldDescription: {Type: field.TypeString, Column: retentionstatusconfig.FieldDescription},
 		},
 	}
-	graph.Nodes[39] = &sqlgraph.Node{
+	graph.Nodes[40] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   route.Table,
 			Columns: route.Columns,
@@ -1018,7 +1058,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			route.FieldIsActive:   {Type: field.TypeBool, Column: route.FieldIsActive},
 		},
 	}
-	graph.Nodes[40] = &sqlgraph.Node{
+	graph.Nodes[41] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   routeoperator.Table,
 			Columns: routeoperator.Columns,
@@ -1038,7 +1078,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			routeoperator.FieldIsActive:   {Type: field.TypeBool, Column: routeoperator.FieldIsActive},
 		},
 	}
-	graph.Nodes[41] = &sqlgraph.Node{
+	graph.Nodes[42] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   supervisor.Table,
 			Columns: supervisor.Columns,
@@ -1062,7 +1102,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			supervisor.FieldMetadata:   {Type: field.TypeJSON, Column: supervisor.FieldMetadata},
 		},
 	}
-	graph.Nodes[42] = &sqlgraph.Node{
+	graph.Nodes[43] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   supervisorassignment.Table,
 			Columns: supervisorassignment.Columns,
@@ -1081,7 +1121,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			supervisorassignment.FieldOperatorID:   {Type: field.TypeUUID, Column: supervisorassignment.FieldOperatorID},
 		},
 	}
-	graph.Nodes[43] = &sqlgraph.Node{
+	graph.Nodes[44] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   tenant.Table,
 			Columns: tenant.Columns,
@@ -1102,7 +1142,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			tenant.FieldIsActive:         {Type: field.TypeBool, Column: tenant.FieldIsActive},
 		},
 	}
-	graph.Nodes[44] = &sqlgraph.Node{
+	graph.Nodes[45] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   tenantdataset.Table,
 			Columns: tenantdataset.Columns,
@@ -1124,7 +1164,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			tenantdataset.FieldManaged:         {Type: field.TypeBool, Column: tenantdataset.FieldManaged},
 		},
 	}
-	graph.Nodes[45] = &sqlgraph.Node{
+	graph.Nodes[46] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   tenantresulttypeconfig.Table,
 			Columns: tenantresulttypeconfig.Columns,
@@ -1144,7 +1184,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			tenantresulttypeconfig.FieldRequiresFutureScheduledAt: {Type: field.TypeBool, Column: tenantresulttypeconfig.FieldRequiresFutureScheduledAt},
 		},
 	}
-	graph.Nodes[46] = &sqlgraph.Node{
+	graph.Nodes[47] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   trashrecord.Table,
 			Columns: trashrecord.Columns,
@@ -1168,7 +1208,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			trashrecord.FieldPurgeAfter: {Type: field.TypeTime, Column: trashrecord.FieldPurgeAfter},
 		},
 	}
-	graph.Nodes[47] = &sqlgraph.Node{
+	graph.Nodes[48] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   trashsetting.Table,
 			Columns: trashsetting.Columns,
@@ -1185,7 +1225,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			trashsetting.FieldRetentionDays: {Type: field.TypeInt, Column: trashsetting.FieldRetentionDays},
 		},
 	}
-	graph.Nodes[48] = &sqlgraph.Node{
+	graph.Nodes[49] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   user.Table,
 			Columns: user.Columns,
@@ -1568,6 +1608,18 @@ var schemaGraph = func() *sqlgraph.Schema {
 		},
 		"ActivityGenerationConfig",
 		"LifecycleRun",
+	)
+	graph.MustAddE(
+		"generation_rules",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: true,
+			Table:   activitygenerationconfig.GenerationRulesTable,
+			Columns: []string{activitygenerationconfig.GenerationRulesColumn},
+			Bidi:    false,
+		},
+		"ActivityGenerationConfig",
+		"GenerationRule",
 	)
 	graph.MustAddE(
 		"tenant",
@@ -2384,6 +2436,42 @@ var schemaGraph = func() *sqlgraph.Schema {
 		},
 		"EventFilter",
 		"QueryBlock",
+	)
+	graph.MustAddE(
+		"tenant",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   generationrule.TenantTable,
+			Columns: []string{generationrule.TenantColumn},
+			Bidi:    false,
+		},
+		"GenerationRule",
+		"Tenant",
+	)
+	graph.MustAddE(
+		"project",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   generationrule.ProjectTable,
+			Columns: []string{generationrule.ProjectColumn},
+			Bidi:    false,
+		},
+		"GenerationRule",
+		"Project",
+	)
+	graph.MustAddE(
+		"activity_generation_config",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   generationrule.ActivityGenerationConfigTable,
+			Columns: []string{generationrule.ActivityGenerationConfigColumn},
+			Bidi:    false,
+		},
+		"GenerationRule",
+		"ActivityGenerationConfig",
 	)
 	graph.MustAddE(
 		"tenant",
@@ -3954,6 +4042,20 @@ func (f *ActivityGenerationConfigFilter) WhereHasLifecycleRuns() {
 // WhereHasLifecycleRunsWith applies a predicate to check if query has an edge lifecycle_runs with a given conditions (other predicates).
 func (f *ActivityGenerationConfigFilter) WhereHasLifecycleRunsWith(preds ...predicate.LifecycleRun) {
 	f.Where(entql.HasEdgeWith("lifecycle_runs", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasGenerationRules applies a predicate to check if query has an edge generation_rules.
+func (f *ActivityGenerationConfigFilter) WhereHasGenerationRules() {
+	f.Where(entql.HasEdge("generation_rules"))
+}
+
+// WhereHasGenerationRulesWith applies a predicate to check if query has an edge generation_rules with a given conditions (other predicates).
+func (f *ActivityGenerationConfigFilter) WhereHasGenerationRulesWith(preds ...predicate.GenerationRule) {
+	f.Where(entql.HasEdgeWith("generation_rules", sqlgraph.WrapFunc(func(s *sql.Selector) {
 		for _, p := range preds {
 			p(s)
 		}
@@ -6963,6 +7065,218 @@ func (f *EventFilterFilter) WhereHasQueryBlocksWith(preds ...predicate.QueryBloc
 }
 
 // addPredicate implements the predicateAdder interface.
+func (_q *GenerationRuleQuery) addPredicate(pred func(s *sql.Selector)) {
+	_q.predicates = append(_q.predicates, pred)
+}
+
+// Filter returns a Filter implementation to apply filters on the GenerationRuleQuery builder.
+func (_q *GenerationRuleQuery) Filter() *GenerationRuleFilter {
+	return &GenerationRuleFilter{config: _q.config, predicateAdder: _q}
+}
+
+// addPredicate implements the predicateAdder interface.
+func (m *GenerationRuleMutation) addPredicate(pred func(s *sql.Selector)) {
+	m.predicates = append(m.predicates, pred)
+}
+
+// Filter returns an entql.Where implementation to apply filters on the GenerationRuleMutation builder.
+func (m *GenerationRuleMutation) Filter() *GenerationRuleFilter {
+	return &GenerationRuleFilter{config: m.config, predicateAdder: m}
+}
+
+// GenerationRuleFilter provides a generic filtering capability at runtime for GenerationRuleQuery.
+type GenerationRuleFilter struct {
+	predicateAdder
+	config
+}
+
+// Where applies the entql predicate on the query filter.
+func (f *GenerationRuleFilter) Where(p entql.P) {
+	f.addPredicate(func(s *sql.Selector) {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[28].Type, p, s); err != nil {
+			s.AddError(err)
+		}
+	})
+}
+
+// WhereID applies the entql [16]byte predicate on the id field.
+func (f *GenerationRuleFilter) WhereID(p entql.ValueP) {
+	f.Where(p.Field(generationrule.FieldID))
+}
+
+// WhereCreatedAt applies the entql time.Time predicate on the created_at field.
+func (f *GenerationRuleFilter) WhereCreatedAt(p entql.TimeP) {
+	f.Where(p.Field(generationrule.FieldCreatedAt))
+}
+
+// WhereUpdatedAt applies the entql time.Time predicate on the updated_at field.
+func (f *GenerationRuleFilter) WhereUpdatedAt(p entql.TimeP) {
+	f.Where(p.Field(generationrule.FieldUpdatedAt))
+}
+
+// WhereTenantID applies the entql [16]byte predicate on the tenant_id field.
+func (f *GenerationRuleFilter) WhereTenantID(p entql.ValueP) {
+	f.Where(p.Field(generationrule.FieldTenantID))
+}
+
+// WhereProjectID applies the entql [16]byte predicate on the project_id field.
+func (f *GenerationRuleFilter) WhereProjectID(p entql.ValueP) {
+	f.Where(p.Field(generationrule.FieldProjectID))
+}
+
+// WhereArchivedAt applies the entql time.Time predicate on the archived_at field.
+func (f *GenerationRuleFilter) WhereArchivedAt(p entql.TimeP) {
+	f.Where(p.Field(generationrule.FieldArchivedAt))
+}
+
+// WhereActivityGenerationConfigID applies the entql [16]byte predicate on the activity_generation_config_id field.
+func (f *GenerationRuleFilter) WhereActivityGenerationConfigID(p entql.ValueP) {
+	f.Where(p.Field(generationrule.FieldActivityGenerationConfigID))
+}
+
+// WhereName applies the entql string predicate on the name field.
+func (f *GenerationRuleFilter) WhereName(p entql.StringP) {
+	f.Where(p.Field(generationrule.FieldName))
+}
+
+// WhereTrigger applies the entql string predicate on the trigger field.
+func (f *GenerationRuleFilter) WhereTrigger(p entql.StringP) {
+	f.Where(p.Field(generationrule.FieldTrigger))
+}
+
+// WhereStage applies the entql string predicate on the stage field.
+func (f *GenerationRuleFilter) WhereStage(p entql.StringP) {
+	f.Where(p.Field(generationrule.FieldStage))
+}
+
+// WhereStatusCode applies the entql string predicate on the status_code field.
+func (f *GenerationRuleFilter) WhereStatusCode(p entql.StringP) {
+	f.Where(p.Field(generationrule.FieldStatusCode))
+}
+
+// WhereDwellDays applies the entql int predicate on the dwell_days field.
+func (f *GenerationRuleFilter) WhereDwellDays(p entql.IntP) {
+	f.Where(p.Field(generationrule.FieldDwellDays))
+}
+
+// WhereType applies the entql string predicate on the type field.
+func (f *GenerationRuleFilter) WhereType(p entql.StringP) {
+	f.Where(p.Field(generationrule.FieldType))
+}
+
+// WhereChannel applies the entql string predicate on the channel field.
+func (f *GenerationRuleFilter) WhereChannel(p entql.StringP) {
+	f.Where(p.Field(generationrule.FieldChannel))
+}
+
+// WhereReasonCode applies the entql string predicate on the reason_code field.
+func (f *GenerationRuleFilter) WhereReasonCode(p entql.StringP) {
+	f.Where(p.Field(generationrule.FieldReasonCode))
+}
+
+// WhereTitleTemplate applies the entql string predicate on the title_template field.
+func (f *GenerationRuleFilter) WhereTitleTemplate(p entql.StringP) {
+	f.Where(p.Field(generationrule.FieldTitleTemplate))
+}
+
+// WhereInstructionsTemplate applies the entql string predicate on the instructions_template field.
+func (f *GenerationRuleFilter) WhereInstructionsTemplate(p entql.StringP) {
+	f.Where(p.Field(generationrule.FieldInstructionsTemplate))
+}
+
+// WhereAttributes applies the entql json.RawMessage predicate on the attributes field.
+func (f *GenerationRuleFilter) WhereAttributes(p entql.BytesP) {
+	f.Where(p.Field(generationrule.FieldAttributes))
+}
+
+// WhereOffsetDays applies the entql int predicate on the offset_days field.
+func (f *GenerationRuleFilter) WhereOffsetDays(p entql.IntP) {
+	f.Where(p.Field(generationrule.FieldOffsetDays))
+}
+
+// WhereTimeOfDay applies the entql string predicate on the time_of_day field.
+func (f *GenerationRuleFilter) WhereTimeOfDay(p entql.StringP) {
+	f.Where(p.Field(generationrule.FieldTimeOfDay))
+}
+
+// WhereSkipWeekends applies the entql bool predicate on the skip_weekends field.
+func (f *GenerationRuleFilter) WhereSkipWeekends(p entql.BoolP) {
+	f.Where(p.Field(generationrule.FieldSkipWeekends))
+}
+
+// WhereExpiresAfterDays applies the entql int predicate on the expires_after_days field.
+func (f *GenerationRuleFilter) WhereExpiresAfterDays(p entql.IntP) {
+	f.Where(p.Field(generationrule.FieldExpiresAfterDays))
+}
+
+// WhereAssignment applies the entql string predicate on the assignment field.
+func (f *GenerationRuleFilter) WhereAssignment(p entql.StringP) {
+	f.Where(p.Field(generationrule.FieldAssignment))
+}
+
+// WhereOperatorType applies the entql string predicate on the operator_type field.
+func (f *GenerationRuleFilter) WhereOperatorType(p entql.StringP) {
+	f.Where(p.Field(generationrule.FieldOperatorType))
+}
+
+// WhereTargetRole applies the entql string predicate on the target_role field.
+func (f *GenerationRuleFilter) WhereTargetRole(p entql.StringP) {
+	f.Where(p.Field(generationrule.FieldTargetRole))
+}
+
+// WhereIsActive applies the entql bool predicate on the is_active field.
+func (f *GenerationRuleFilter) WhereIsActive(p entql.BoolP) {
+	f.Where(p.Field(generationrule.FieldIsActive))
+}
+
+// WherePriority applies the entql int predicate on the priority field.
+func (f *GenerationRuleFilter) WherePriority(p entql.IntP) {
+	f.Where(p.Field(generationrule.FieldPriority))
+}
+
+// WhereHasTenant applies a predicate to check if query has an edge tenant.
+func (f *GenerationRuleFilter) WhereHasTenant() {
+	f.Where(entql.HasEdge("tenant"))
+}
+
+// WhereHasTenantWith applies a predicate to check if query has an edge tenant with a given conditions (other predicates).
+func (f *GenerationRuleFilter) WhereHasTenantWith(preds ...predicate.Tenant) {
+	f.Where(entql.HasEdgeWith("tenant", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasProject applies a predicate to check if query has an edge project.
+func (f *GenerationRuleFilter) WhereHasProject() {
+	f.Where(entql.HasEdge("project"))
+}
+
+// WhereHasProjectWith applies a predicate to check if query has an edge project with a given conditions (other predicates).
+func (f *GenerationRuleFilter) WhereHasProjectWith(preds ...predicate.Project) {
+	f.Where(entql.HasEdgeWith("project", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasActivityGenerationConfig applies a predicate to check if query has an edge activity_generation_config.
+func (f *GenerationRuleFilter) WhereHasActivityGenerationConfig() {
+	f.Where(entql.HasEdge("activity_generation_config"))
+}
+
+// WhereHasActivityGenerationConfigWith applies a predicate to check if query has an edge activity_generation_config with a given conditions (other predicates).
+func (f *GenerationRuleFilter) WhereHasActivityGenerationConfigWith(preds ...predicate.ActivityGenerationConfig) {
+	f.Where(entql.HasEdgeWith("activity_generation_config", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// addPredicate implements the predicateAdder interface.
 func (_q *IdempotencyRecordQuery) addPredicate(pred func(s *sql.Selector)) {
 	_q.predicates = append(_q.predicates, pred)
 }
@@ -6991,7 +7305,7 @@ type IdempotencyRecordFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *IdempotencyRecordFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[28].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[29].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -7095,7 +7409,7 @@ type LifecycleRunFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *LifecycleRunFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[29].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[30].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -7272,7 +7586,7 @@ type MembershipFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *MembershipFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[30].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[31].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -7365,7 +7679,7 @@ type OperatorFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *OperatorFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[31].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[32].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -7498,7 +7812,7 @@ type ProjectFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *ProjectFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[32].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[33].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -7601,7 +7915,7 @@ type QueryBlockFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *QueryBlockFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[33].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[34].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -7767,7 +8081,7 @@ type RefreshTokenFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *RefreshTokenFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[34].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[35].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -7871,7 +8185,7 @@ type ResultTypeFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *ResultTypeFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[35].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[36].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -7941,7 +8255,7 @@ type ResurrectionConfigFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *ResurrectionConfigFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[36].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[37].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -8102,7 +8416,7 @@ type ResurrectionThresholdFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *ResurrectionThresholdFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[37].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[38].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -8253,7 +8567,7 @@ type RetentionStatusConfigFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *RetentionStatusConfigFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[38].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[39].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -8347,7 +8661,7 @@ type RouteFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *RouteFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[39].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[40].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -8464,7 +8778,7 @@ type RouteOperatorFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *RouteOperatorFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[40].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[41].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -8581,7 +8895,7 @@ type SupervisorFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *SupervisorFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[41].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[42].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -8704,7 +9018,7 @@ type SupervisorAssignmentFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *SupervisorAssignmentFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[42].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[43].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -8830,7 +9144,7 @@ type TenantFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *TenantFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[43].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[44].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -8924,7 +9238,7 @@ type TenantDatasetFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *TenantDatasetFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[44].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[45].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -9037,7 +9351,7 @@ type TenantResultTypeConfigFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *TenantResultTypeConfigFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[45].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[46].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -9126,7 +9440,7 @@ type TrashRecordFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *TrashRecordFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[46].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[47].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -9235,7 +9549,7 @@ type TrashSettingFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *TrashSettingFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[47].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[48].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -9309,7 +9623,7 @@ type UserFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *UserFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[48].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[49].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})

@@ -34,6 +34,7 @@ import (
 	"github.com/reten-io/reten/ent/engagementconfig"
 	"github.com/reten-io/reten/ent/engagementlevel"
 	"github.com/reten-io/reten/ent/eventfilter"
+	"github.com/reten-io/reten/ent/generationrule"
 	"github.com/reten-io/reten/ent/idempotencyrecord"
 	"github.com/reten-io/reten/ent/lifecyclerun"
 	"github.com/reten-io/reten/ent/membership"
@@ -4563,6 +4564,230 @@ func newEventFilterPaginateArgs(rv map[string]any) *eventfilterPaginateArgs {
 	}
 	if v, ok := rv[whereField].(*EventFilterWhereInput); ok {
 		args.opts = append(args.opts, WithEventFilterFilter(v.Filter))
+	}
+	return args
+}
+
+// CollectFields tells the query-builder to eagerly load connected nodes by resolver context.
+func (_q *GenerationRuleQuery) CollectFields(ctx context.Context, satisfies ...string) (*GenerationRuleQuery, error) {
+	fc := graphql.GetFieldContext(ctx)
+	if fc == nil {
+		return _q, nil
+	}
+	if err := _q.collectField(ctx, false, graphql.GetOperationContext(ctx), fc.Field, nil, satisfies...); err != nil {
+		return nil, err
+	}
+	return _q, nil
+}
+
+func (_q *GenerationRuleQuery) collectField(ctx context.Context, oneNode bool, opCtx *graphql.OperationContext, collected graphql.CollectedField, path []string, satisfies ...string) error {
+	path = append([]string(nil), path...)
+	var (
+		unknownSeen    bool
+		fieldSeen      = make(map[string]struct{}, len(generationrule.Columns))
+		selectedFields = []string{generationrule.FieldID}
+	)
+	for _, field := range graphql.CollectFields(opCtx, collected.Selections, satisfies) {
+		switch field.Name {
+
+		case "activityGenerationConfig":
+			var (
+				alias = field.Alias
+				path  = append(path, alias)
+				query = (&ActivityGenerationConfigClient{config: _q.config}).Query()
+			)
+			if err := query.collectField(ctx, oneNode, opCtx, field, path, mayAddCondition(satisfies, activitygenerationconfigImplementors)...); err != nil {
+				return err
+			}
+			_q.withActivityGenerationConfig = query
+			if _, ok := fieldSeen[generationrule.FieldActivityGenerationConfigID]; !ok {
+				selectedFields = append(selectedFields, generationrule.FieldActivityGenerationConfigID)
+				fieldSeen[generationrule.FieldActivityGenerationConfigID] = struct{}{}
+			}
+		case "createdAt":
+			if _, ok := fieldSeen[generationrule.FieldCreatedAt]; !ok {
+				selectedFields = append(selectedFields, generationrule.FieldCreatedAt)
+				fieldSeen[generationrule.FieldCreatedAt] = struct{}{}
+			}
+		case "updatedAt":
+			if _, ok := fieldSeen[generationrule.FieldUpdatedAt]; !ok {
+				selectedFields = append(selectedFields, generationrule.FieldUpdatedAt)
+				fieldSeen[generationrule.FieldUpdatedAt] = struct{}{}
+			}
+		case "tenantID":
+			if _, ok := fieldSeen[generationrule.FieldTenantID]; !ok {
+				selectedFields = append(selectedFields, generationrule.FieldTenantID)
+				fieldSeen[generationrule.FieldTenantID] = struct{}{}
+			}
+		case "projectID":
+			if _, ok := fieldSeen[generationrule.FieldProjectID]; !ok {
+				selectedFields = append(selectedFields, generationrule.FieldProjectID)
+				fieldSeen[generationrule.FieldProjectID] = struct{}{}
+			}
+		case "archivedAt":
+			if _, ok := fieldSeen[generationrule.FieldArchivedAt]; !ok {
+				selectedFields = append(selectedFields, generationrule.FieldArchivedAt)
+				fieldSeen[generationrule.FieldArchivedAt] = struct{}{}
+			}
+		case "activityGenerationConfigID":
+			if _, ok := fieldSeen[generationrule.FieldActivityGenerationConfigID]; !ok {
+				selectedFields = append(selectedFields, generationrule.FieldActivityGenerationConfigID)
+				fieldSeen[generationrule.FieldActivityGenerationConfigID] = struct{}{}
+			}
+		case "name":
+			if _, ok := fieldSeen[generationrule.FieldName]; !ok {
+				selectedFields = append(selectedFields, generationrule.FieldName)
+				fieldSeen[generationrule.FieldName] = struct{}{}
+			}
+		case "trigger":
+			if _, ok := fieldSeen[generationrule.FieldTrigger]; !ok {
+				selectedFields = append(selectedFields, generationrule.FieldTrigger)
+				fieldSeen[generationrule.FieldTrigger] = struct{}{}
+			}
+		case "stage":
+			if _, ok := fieldSeen[generationrule.FieldStage]; !ok {
+				selectedFields = append(selectedFields, generationrule.FieldStage)
+				fieldSeen[generationrule.FieldStage] = struct{}{}
+			}
+		case "statusCode":
+			if _, ok := fieldSeen[generationrule.FieldStatusCode]; !ok {
+				selectedFields = append(selectedFields, generationrule.FieldStatusCode)
+				fieldSeen[generationrule.FieldStatusCode] = struct{}{}
+			}
+		case "dwellDays":
+			if _, ok := fieldSeen[generationrule.FieldDwellDays]; !ok {
+				selectedFields = append(selectedFields, generationrule.FieldDwellDays)
+				fieldSeen[generationrule.FieldDwellDays] = struct{}{}
+			}
+		case "type":
+			if _, ok := fieldSeen[generationrule.FieldType]; !ok {
+				selectedFields = append(selectedFields, generationrule.FieldType)
+				fieldSeen[generationrule.FieldType] = struct{}{}
+			}
+		case "channel":
+			if _, ok := fieldSeen[generationrule.FieldChannel]; !ok {
+				selectedFields = append(selectedFields, generationrule.FieldChannel)
+				fieldSeen[generationrule.FieldChannel] = struct{}{}
+			}
+		case "reasonCode":
+			if _, ok := fieldSeen[generationrule.FieldReasonCode]; !ok {
+				selectedFields = append(selectedFields, generationrule.FieldReasonCode)
+				fieldSeen[generationrule.FieldReasonCode] = struct{}{}
+			}
+		case "titleTemplate":
+			if _, ok := fieldSeen[generationrule.FieldTitleTemplate]; !ok {
+				selectedFields = append(selectedFields, generationrule.FieldTitleTemplate)
+				fieldSeen[generationrule.FieldTitleTemplate] = struct{}{}
+			}
+		case "instructionsTemplate":
+			if _, ok := fieldSeen[generationrule.FieldInstructionsTemplate]; !ok {
+				selectedFields = append(selectedFields, generationrule.FieldInstructionsTemplate)
+				fieldSeen[generationrule.FieldInstructionsTemplate] = struct{}{}
+			}
+		case "offsetDays":
+			if _, ok := fieldSeen[generationrule.FieldOffsetDays]; !ok {
+				selectedFields = append(selectedFields, generationrule.FieldOffsetDays)
+				fieldSeen[generationrule.FieldOffsetDays] = struct{}{}
+			}
+		case "timeOfDay":
+			if _, ok := fieldSeen[generationrule.FieldTimeOfDay]; !ok {
+				selectedFields = append(selectedFields, generationrule.FieldTimeOfDay)
+				fieldSeen[generationrule.FieldTimeOfDay] = struct{}{}
+			}
+		case "skipWeekends":
+			if _, ok := fieldSeen[generationrule.FieldSkipWeekends]; !ok {
+				selectedFields = append(selectedFields, generationrule.FieldSkipWeekends)
+				fieldSeen[generationrule.FieldSkipWeekends] = struct{}{}
+			}
+		case "expiresAfterDays":
+			if _, ok := fieldSeen[generationrule.FieldExpiresAfterDays]; !ok {
+				selectedFields = append(selectedFields, generationrule.FieldExpiresAfterDays)
+				fieldSeen[generationrule.FieldExpiresAfterDays] = struct{}{}
+			}
+		case "assignment":
+			if _, ok := fieldSeen[generationrule.FieldAssignment]; !ok {
+				selectedFields = append(selectedFields, generationrule.FieldAssignment)
+				fieldSeen[generationrule.FieldAssignment] = struct{}{}
+			}
+		case "operatorType":
+			if _, ok := fieldSeen[generationrule.FieldOperatorType]; !ok {
+				selectedFields = append(selectedFields, generationrule.FieldOperatorType)
+				fieldSeen[generationrule.FieldOperatorType] = struct{}{}
+			}
+		case "targetRole":
+			if _, ok := fieldSeen[generationrule.FieldTargetRole]; !ok {
+				selectedFields = append(selectedFields, generationrule.FieldTargetRole)
+				fieldSeen[generationrule.FieldTargetRole] = struct{}{}
+			}
+		case "isActive":
+			if _, ok := fieldSeen[generationrule.FieldIsActive]; !ok {
+				selectedFields = append(selectedFields, generationrule.FieldIsActive)
+				fieldSeen[generationrule.FieldIsActive] = struct{}{}
+			}
+		case "priority":
+			if _, ok := fieldSeen[generationrule.FieldPriority]; !ok {
+				selectedFields = append(selectedFields, generationrule.FieldPriority)
+				fieldSeen[generationrule.FieldPriority] = struct{}{}
+			}
+		case "id":
+		case "__typename":
+		default:
+			unknownSeen = true
+		}
+	}
+	if !unknownSeen {
+		_q.Select(selectedFields...)
+	}
+	return nil
+}
+
+type generationrulePaginateArgs struct {
+	first, last   *int
+	after, before *Cursor
+	opts          []GenerationRulePaginateOption
+}
+
+func newGenerationRulePaginateArgs(rv map[string]any) *generationrulePaginateArgs {
+	args := &generationrulePaginateArgs{}
+	if rv == nil {
+		return args
+	}
+	if v := rv[firstField]; v != nil {
+		args.first = v.(*int)
+	}
+	if v := rv[lastField]; v != nil {
+		args.last = v.(*int)
+	}
+	if v := rv[afterField]; v != nil {
+		args.after = v.(*Cursor)
+	}
+	if v := rv[beforeField]; v != nil {
+		args.before = v.(*Cursor)
+	}
+	if v, ok := rv[orderByField]; ok {
+		switch v := v.(type) {
+		case map[string]any:
+			var (
+				err1, err2 error
+				order      = &GenerationRuleOrder{Field: &GenerationRuleOrderField{}, Direction: entgql.OrderDirectionAsc}
+			)
+			if d, ok := v[directionField]; ok {
+				err1 = order.Direction.UnmarshalGQL(d)
+			}
+			if f, ok := v[fieldField]; ok {
+				err2 = order.Field.UnmarshalGQL(f)
+			}
+			if err1 == nil && err2 == nil {
+				args.opts = append(args.opts, WithGenerationRuleOrder(order))
+			}
+		case *GenerationRuleOrder:
+			if v != nil {
+				args.opts = append(args.opts, WithGenerationRuleOrder(v))
+			}
+		}
+	}
+	if v, ok := rv[whereField].(*GenerationRuleWhereInput); ok {
+		args.opts = append(args.opts, WithGenerationRuleFilter(v.Filter))
 	}
 	return args
 }

@@ -512,6 +512,14 @@ func (_m *EventFilter) QueryBlocks(ctx context.Context) (result []*QueryBlock, e
 	return result, err
 }
 
+func (_m *GenerationRule) ActivityGenerationConfig(ctx context.Context) (*ActivityGenerationConfig, error) {
+	result, err := _m.Edges.ActivityGenerationConfigOrErr()
+	if IsNotLoaded(err) {
+		result, err = _m.QueryActivityGenerationConfig().Only(ctx)
+	}
+	return result, err
+}
+
 func (_m *LifecycleRun) ActivityGenerationConfig(ctx context.Context) (*ActivityGenerationConfig, error) {
 	result, err := _m.Edges.ActivityGenerationConfigOrErr()
 	if IsNotLoaded(err) {

@@ -37,6 +37,7 @@ import (
 	"github.com/reten-io/reten/ent/engagementconfig"
 	"github.com/reten-io/reten/ent/engagementlevel"
 	"github.com/reten-io/reten/ent/eventfilter"
+	"github.com/reten-io/reten/ent/generationrule"
 	"github.com/reten-io/reten/ent/idempotencyrecord"
 	"github.com/reten-io/reten/ent/lifecyclerun"
 	"github.com/reten-io/reten/ent/membership"
@@ -198,6 +199,11 @@ var eventfilterImplementors = []string{"EventFilter", "Node"}
 
 // IsNode implements the Node interface check for GQLGen.
 func (*EventFilter) IsNode() {}
+
+var generationruleImplementors = []string{"GenerationRule", "Node"}
+
+// IsNode implements the Node interface check for GQLGen.
+func (*GenerationRule) IsNode() {}
 
 var idempotencyrecordImplementors = []string{"IdempotencyRecord", "Node"}
 
@@ -596,6 +602,15 @@ func (c *Client) noder(ctx context.Context, table string, id uuid.UUID) (Noder, 
 			Where(eventfilter.ID(id))
 		if fc := graphql.GetFieldContext(ctx); fc != nil {
 			if err := query.collectField(ctx, true, graphql.GetOperationContext(ctx), fc.Field, nil, eventfilterImplementors...); err != nil {
+				return nil, err
+			}
+		}
+		return query.Only(ctx)
+	case generationrule.Table:
+		query := c.GenerationRule.Query().
+			Where(generationrule.ID(id))
+		if fc := graphql.GetFieldContext(ctx); fc != nil {
+			if err := query.collectField(ctx, true, graphql.GetOperationContext(ctx), fc.Field, nil, generationruleImplementors...); err != nil {
 				return nil, err
 			}
 		}
@@ -1273,6 +1288,22 @@ func (c *Client) noders(ctx context.Context, table string, ids []uuid.UUID) ([]N
 		query := c.EventFilter.Query().
 			Where(eventfilter.IDIn(ids...))
 		query, err := query.CollectFields(ctx, eventfilterImplementors...)
+		if err != nil {
+			return nil, err
+		}
+		nodes, err := query.All(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for _, node := range nodes {
+			for _, noder := range idmap[node.ID] {
+				*noder = node
+			}
+		}
+	case generationrule.Table:
+		query := c.GenerationRule.Query().
+			Where(generationrule.IDIn(ids...))
+		query, err := query.CollectFields(ctx, generationruleImplementors...)
 		if err != nil {
 			return nil, err
 		}

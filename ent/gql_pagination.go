@@ -42,6 +42,7 @@ import (
 	"github.com/reten-io/reten/ent/engagementconfig"
 	"github.com/reten-io/reten/ent/engagementlevel"
 	"github.com/reten-io/reten/ent/eventfilter"
+	"github.com/reten-io/reten/ent/generationrule"
 	"github.com/reten-io/reten/ent/idempotencyrecord"
 	"github.com/reten-io/reten/ent/lifecyclerun"
 	"github.com/reten-io/reten/ent/membership"
@@ -9086,6 +9087,356 @@ func (_m *EventFilter) ToEdge(order *EventFilterOrder) *EventFilterEdge {
 		order = DefaultEventFilterOrder
 	}
 	return &EventFilterEdge{
+		Node:   _m,
+		Cursor: order.Field.toCursor(_m),
+	}
+}
+
+// GenerationRuleEdge is the edge representation of GenerationRule.
+type GenerationRuleEdge struct {
+	Node   *GenerationRule `json:"node"`
+	Cursor Cursor          `json:"cursor"`
+}
+
+// GenerationRuleConnection is the connection containing edges to GenerationRule.
+type GenerationRuleConnection struct {
+	Edges      []*GenerationRuleEdge `json:"edges"`
+	PageInfo   PageInfo              `json:"pageInfo"`
+	TotalCount int                   `json:"totalCount"`
+}
+
+func (c *GenerationRuleConnection) build(nodes []*GenerationRule, pager *generationrulePager, after *Cursor, first *int, before *Cursor, last *int) {
+	c.PageInfo.HasNextPage = before != nil
+	c.PageInfo.HasPreviousPage = after != nil
+	if first != nil && *first+1 == len(nodes) {
+		c.PageInfo.HasNextPage = true
+		nodes = nodes[:len(nodes)-1]
+	} else if last != nil && *last+1 == len(nodes) {
+		c.PageInfo.HasPreviousPage = true
+		nodes = nodes[:len(nodes)-1]
+	}
+	var nodeAt func(int) *GenerationRule
+	if last != nil {
+		n := len(nodes) - 1
+		nodeAt = func(i int) *GenerationRule {
+			return nodes[n-i]
+		}
+	} else {
+		nodeAt = func(i int) *GenerationRule {
+			return nodes[i]
+		}
+	}
+	c.Edges = make([]*GenerationRuleEdge, len(nodes))
+	for i := range nodes {
+		node := nodeAt(i)
+		c.Edges[i] = &GenerationRuleEdge{
+			Node:   node,
+			Cursor: pager.toCursor(node),
+		}
+	}
+	if l := len(c.Edges); l > 0 {
+		c.PageInfo.StartCursor = &c.Edges[0].Cursor
+		c.PageInfo.EndCursor = &c.Edges[l-1].Cursor
+	}
+	if c.TotalCount == 0 {
+		c.TotalCount = len(nodes)
+	}
+}
+
+// GenerationRulePaginateOption enables pagination customization.
+type GenerationRulePaginateOption func(*generationrulePager) error
+
+// WithGenerationRuleOrder configures pagination ordering.
+func WithGenerationRuleOrder(order *GenerationRuleOrder) GenerationRulePaginateOption {
+	if order == nil {
+		order = DefaultGenerationRuleOrder
+	}
+	o := *order
+	return func(pager *generationrulePager) error {
+		if err := o.Direction.Validate(); err != nil {
+			return err
+		}
+		if o.Field == nil {
+			o.Field = DefaultGenerationRuleOrder.Field
+		}
+		pager.order = &o
+		return nil
+	}
+}
+
+// WithGenerationRuleFilter configures pagination filter.
+func WithGenerationRuleFilter(filter func(*GenerationRuleQuery) (*GenerationRuleQuery, error)) GenerationRulePaginateOption {
+	return func(pager *generationrulePager) error {
+		if filter == nil {
+			return errors.New("GenerationRuleQuery filter cannot be nil")
+		}
+		pager.filter = filter
+		return nil
+	}
+}
+
+type generationrulePager struct {
+	reverse bool
+	order   *GenerationRuleOrder
+	filter  func(*GenerationRuleQuery) (*GenerationRuleQuery, error)
+}
+
+func newGenerationRulePager(opts []GenerationRulePaginateOption, reverse bool) (*generationrulePager, error) {
+	pager := &generationrulePager{reverse: reverse}
+	for _, opt := range opts {
+		if err := opt(pager); err != nil {
+			return nil, err
+		}
+	}
+	if pager.order == nil {
+		pager.order = DefaultGenerationRuleOrder
+	}
+	return pager, nil
+}
+
+func (p *generationrulePager) applyFilter(query *GenerationRuleQuery) (*GenerationRuleQuery, error) {
+	if p.filter != nil {
+		return p.filter(query)
+	}
+	return query, nil
+}
+
+func (p *generationrulePager) toCursor(_m *GenerationRule) Cursor {
+	return p.order.Field.toCursor(_m)
+}
+
+func (p *generationrulePager) applyCursors(query *GenerationRuleQuery, after, before *Cursor) (*GenerationRuleQuery, error) {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	for _, predicate := range entgql.CursorsPredicate(after, before, DefaultGenerationRuleOrder.Field.column, p.order.Field.column, direction) {
+		query = query.Where(predicate)
+	}
+	return query, nil
+}
+
+func (p *generationrulePager) applyOrder(query *GenerationRuleQuery) *GenerationRuleQuery {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	query = query.Order(p.order.Field.toTerm(direction.OrderTermOption()))
+	if p.order.Field != DefaultGenerationRuleOrder.Field {
+		query = query.Order(DefaultGenerationRuleOrder.Field.toTerm(direction.OrderTermOption()))
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(p.order.Field.column)
+	}
+	return query
+}
+
+func (p *generationrulePager) orderExpr(query *GenerationRuleQuery) sql.Querier {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(p.order.Field.column)
+	}
+	return sql.ExprFunc(func(b *sql.Builder) {
+		b.Ident(p.order.Field.column).Pad().WriteString(string(direction))
+		if p.order.Field != DefaultGenerationRuleOrder.Field {
+			b.Comma().Ident(DefaultGenerationRuleOrder.Field.column).Pad().WriteString(string(direction))
+		}
+	})
+}
+
+// Paginate executes the query and returns a relay based cursor connection to GenerationRule.
+func (_m *GenerationRuleQuery) Paginate(
+	ctx context.Context, after *Cursor, first *int,
+	before *Cursor, last *int, opts ...GenerationRulePaginateOption,
+) (*GenerationRuleConnection, error) {
+	if err := validateFirstLast(first, last); err != nil {
+		return nil, err
+	}
+	pager, err := newGenerationRulePager(opts, last != nil)
+	if err != nil {
+		return nil, err
+	}
+	if _m, err = pager.applyFilter(_m); err != nil {
+		return nil, err
+	}
+	conn := &GenerationRuleConnection{Edges: []*GenerationRuleEdge{}}
+	ignoredEdges := !hasCollectedField(ctx, edgesField)
+	if hasCollectedField(ctx, totalCountField) || hasCollectedField(ctx, pageInfoField) {
+		hasPagination := after != nil || first != nil || before != nil || last != nil
+		if hasPagination || ignoredEdges {
+			c := _m.Clone()
+			c.ctx.Fields = nil
+			if conn.TotalCount, err = c.Count(ctx); err != nil {
+				return nil, err
+			}
+			conn.PageInfo.HasNextPage = first != nil && conn.TotalCount > 0
+			conn.PageInfo.HasPreviousPage = last != nil && conn.TotalCount > 0
+		}
+	}
+	if ignoredEdges || (first != nil && *first == 0) || (last != nil && *last == 0) {
+		return conn, nil
+	}
+	if _m, err = pager.applyCursors(_m, after, before); err != nil {
+		return nil, err
+	}
+	limit := paginateLimit(first, last)
+	if limit != 0 {
+		_m.Limit(limit)
+	}
+	if field := collectedField(ctx, edgesField, nodeField); field != nil {
+		if err := _m.collectField(ctx, limit == 1, graphql.GetOperationContext(ctx), *field, []string{edgesField, nodeField}); err != nil {
+			return nil, err
+		}
+	}
+	_m = pager.applyOrder(_m)
+	nodes, err := _m.All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	conn.build(nodes, pager, after, first, before, last)
+	return conn, nil
+}
+
+var (
+	// GenerationRuleOrderFieldCreatedAt orders GenerationRule by created_at.
+	GenerationRuleOrderFieldCreatedAt = &GenerationRuleOrderField{
+		Value: func(_m *GenerationRule) (ent.Value, error) {
+			return _m.CreatedAt, nil
+		},
+		column: generationrule.FieldCreatedAt,
+		toTerm: generationrule.ByCreatedAt,
+		toCursor: func(_m *GenerationRule) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.CreatedAt,
+			}
+		},
+	}
+	// GenerationRuleOrderFieldUpdatedAt orders GenerationRule by updated_at.
+	GenerationRuleOrderFieldUpdatedAt = &GenerationRuleOrderField{
+		Value: func(_m *GenerationRule) (ent.Value, error) {
+			return _m.UpdatedAt, nil
+		},
+		column: generationrule.FieldUpdatedAt,
+		toTerm: generationrule.ByUpdatedAt,
+		toCursor: func(_m *GenerationRule) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.UpdatedAt,
+			}
+		},
+	}
+	// GenerationRuleOrderFieldName orders GenerationRule by name.
+	GenerationRuleOrderFieldName = &GenerationRuleOrderField{
+		Value: func(_m *GenerationRule) (ent.Value, error) {
+			return _m.Name, nil
+		},
+		column: generationrule.FieldName,
+		toTerm: generationrule.ByName,
+		toCursor: func(_m *GenerationRule) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.Name,
+			}
+		},
+	}
+	// GenerationRuleOrderFieldPriority orders GenerationRule by priority.
+	GenerationRuleOrderFieldPriority = &GenerationRuleOrderField{
+		Value: func(_m *GenerationRule) (ent.Value, error) {
+			return _m.Priority, nil
+		},
+		column: generationrule.FieldPriority,
+		toTerm: generationrule.ByPriority,
+		toCursor: func(_m *GenerationRule) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.Priority,
+			}
+		},
+	}
+)
+
+// String implement fmt.Stringer interface.
+func (f GenerationRuleOrderField) String() string {
+	var str string
+	switch f.column {
+	case GenerationRuleOrderFieldCreatedAt.column:
+		str = "CREATED_AT"
+	case GenerationRuleOrderFieldUpdatedAt.column:
+		str = "UPDATED_AT"
+	case GenerationRuleOrderFieldName.column:
+		str = "NAME"
+	case GenerationRuleOrderFieldPriority.column:
+		str = "PRIORITY"
+	}
+	return str
+}
+
+// MarshalGQL implements graphql.Marshaler interface.
+func (f GenerationRuleOrderField) MarshalGQL(w io.Writer) {
+	io.WriteString(w, strconv.Quote(f.String()))
+}
+
+// UnmarshalGQL implements graphql.Unmarshaler interface.
+func (f *GenerationRuleOrderField) UnmarshalGQL(v interface{}) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("GenerationRuleOrderField %T must be a string", v)
+	}
+	switch str {
+	case "CREATED_AT":
+		*f = *GenerationRuleOrderFieldCreatedAt
+	case "UPDATED_AT":
+		*f = *GenerationRuleOrderFieldUpdatedAt
+	case "NAME":
+		*f = *GenerationRuleOrderFieldName
+	case "PRIORITY":
+		*f = *GenerationRuleOrderFieldPriority
+	default:
+		return fmt.Errorf("%s is not a valid GenerationRuleOrderField", str)
+	}
+	return nil
+}
+
+// GenerationRuleOrderField defines the ordering field of GenerationRule.
+type GenerationRuleOrderField struct {
+	// Value extracts the ordering value from the given GenerationRule.
+	Value    func(*GenerationRule) (ent.Value, error)
+	column   string // field or computed.
+	toTerm   func(...sql.OrderTermOption) generationrule.OrderOption
+	toCursor func(*GenerationRule) Cursor
+}
+
+// GenerationRuleOrder defines the ordering of GenerationRule.
+type GenerationRuleOrder struct {
+	Direction OrderDirection            `json:"direction"`
+	Field     *GenerationRuleOrderField `json:"field"`
+}
+
+// DefaultGenerationRuleOrder is the default ordering of GenerationRule.
+var DefaultGenerationRuleOrder = &GenerationRuleOrder{
+	Direction: entgql.OrderDirectionAsc,
+	Field: &GenerationRuleOrderField{
+		Value: func(_m *GenerationRule) (ent.Value, error) {
+			return _m.ID, nil
+		},
+		column: generationrule.FieldID,
+		toTerm: generationrule.ByID,
+		toCursor: func(_m *GenerationRule) Cursor {
+			return Cursor{ID: _m.ID}
+		},
+	},
+}
+
+// ToEdge converts GenerationRule into GenerationRuleEdge.
+func (_m *GenerationRule) ToEdge(order *GenerationRuleOrder) *GenerationRuleEdge {
+	if order == nil {
+		order = DefaultGenerationRuleOrder
+	}
+	return &GenerationRuleEdge{
 		Node:   _m,
 		Cursor: order.Field.toCursor(_m),
 	}

@@ -35,6 +35,7 @@ import (
 	"github.com/reten-io/reten/ent/engagementconfig"
 	"github.com/reten-io/reten/ent/engagementlevel"
 	"github.com/reten-io/reten/ent/eventfilter"
+	"github.com/reten-io/reten/ent/generationrule"
 	"github.com/reten-io/reten/ent/idempotencyrecord"
 	"github.com/reten-io/reten/ent/lifecyclerun"
 	"github.com/reten-io/reten/ent/membership"
@@ -14457,6 +14458,962 @@ func (i *EventFilterWhereInput) P() (predicate.EventFilter, error) {
 		return predicates[0], nil
 	default:
 		return eventfilter.And(predicates...), nil
+	}
+}
+
+// GenerationRuleWhereInput represents a where input for filtering GenerationRule queries.
+type GenerationRuleWhereInput struct {
+	Predicates []predicate.GenerationRule  `json:"-"`
+	Not        *GenerationRuleWhereInput   `json:"not,omitempty"`
+	Or         []*GenerationRuleWhereInput `json:"or,omitempty"`
+	And        []*GenerationRuleWhereInput `json:"and,omitempty"`
+
+	// "id" field predicates.
+	ID      *uuid.UUID  `json:"id,omitempty"`
+	IDNEQ   *uuid.UUID  `json:"idNEQ,omitempty"`
+	IDIn    []uuid.UUID `json:"idIn,omitempty"`
+	IDNotIn []uuid.UUID `json:"idNotIn,omitempty"`
+	IDGT    *uuid.UUID  `json:"idGT,omitempty"`
+	IDGTE   *uuid.UUID  `json:"idGTE,omitempty"`
+	IDLT    *uuid.UUID  `json:"idLT,omitempty"`
+	IDLTE   *uuid.UUID  `json:"idLTE,omitempty"`
+
+	// "created_at" field predicates.
+	CreatedAt      *time.Time  `json:"createdAt,omitempty"`
+	CreatedAtNEQ   *time.Time  `json:"createdAtNEQ,omitempty"`
+	CreatedAtIn    []time.Time `json:"createdAtIn,omitempty"`
+	CreatedAtNotIn []time.Time `json:"createdAtNotIn,omitempty"`
+	CreatedAtGT    *time.Time  `json:"createdAtGT,omitempty"`
+	CreatedAtGTE   *time.Time  `json:"createdAtGTE,omitempty"`
+	CreatedAtLT    *time.Time  `json:"createdAtLT,omitempty"`
+	CreatedAtLTE   *time.Time  `json:"createdAtLTE,omitempty"`
+
+	// "updated_at" field predicates.
+	UpdatedAt      *time.Time  `json:"updatedAt,omitempty"`
+	UpdatedAtNEQ   *time.Time  `json:"updatedAtNEQ,omitempty"`
+	UpdatedAtIn    []time.Time `json:"updatedAtIn,omitempty"`
+	UpdatedAtNotIn []time.Time `json:"updatedAtNotIn,omitempty"`
+	UpdatedAtGT    *time.Time  `json:"updatedAtGT,omitempty"`
+	UpdatedAtGTE   *time.Time  `json:"updatedAtGTE,omitempty"`
+	UpdatedAtLT    *time.Time  `json:"updatedAtLT,omitempty"`
+	UpdatedAtLTE   *time.Time  `json:"updatedAtLTE,omitempty"`
+
+	// "tenant_id" field predicates.
+	TenantID      *uuid.UUID  `json:"tenantID,omitempty"`
+	TenantIDNEQ   *uuid.UUID  `json:"tenantIDNEQ,omitempty"`
+	TenantIDIn    []uuid.UUID `json:"tenantIDIn,omitempty"`
+	TenantIDNotIn []uuid.UUID `json:"tenantIDNotIn,omitempty"`
+
+	// "project_id" field predicates.
+	ProjectID      *uuid.UUID  `json:"projectID,omitempty"`
+	ProjectIDNEQ   *uuid.UUID  `json:"projectIDNEQ,omitempty"`
+	ProjectIDIn    []uuid.UUID `json:"projectIDIn,omitempty"`
+	ProjectIDNotIn []uuid.UUID `json:"projectIDNotIn,omitempty"`
+
+	// "archived_at" field predicates.
+	ArchivedAt       *time.Time  `json:"archivedAt,omitempty"`
+	ArchivedAtNEQ    *time.Time  `json:"archivedAtNEQ,omitempty"`
+	ArchivedAtIn     []time.Time `json:"archivedAtIn,omitempty"`
+	ArchivedAtNotIn  []time.Time `json:"archivedAtNotIn,omitempty"`
+	ArchivedAtGT     *time.Time  `json:"archivedAtGT,omitempty"`
+	ArchivedAtGTE    *time.Time  `json:"archivedAtGTE,omitempty"`
+	ArchivedAtLT     *time.Time  `json:"archivedAtLT,omitempty"`
+	ArchivedAtLTE    *time.Time  `json:"archivedAtLTE,omitempty"`
+	ArchivedAtIsNil  bool        `json:"archivedAtIsNil,omitempty"`
+	ArchivedAtNotNil bool        `json:"archivedAtNotNil,omitempty"`
+
+	// "activity_generation_config_id" field predicates.
+	ActivityGenerationConfigID      *uuid.UUID  `json:"activityGenerationConfigID,omitempty"`
+	ActivityGenerationConfigIDNEQ   *uuid.UUID  `json:"activityGenerationConfigIDNEQ,omitempty"`
+	ActivityGenerationConfigIDIn    []uuid.UUID `json:"activityGenerationConfigIDIn,omitempty"`
+	ActivityGenerationConfigIDNotIn []uuid.UUID `json:"activityGenerationConfigIDNotIn,omitempty"`
+
+	// "name" field predicates.
+	Name             *string  `json:"name,omitempty"`
+	NameNEQ          *string  `json:"nameNEQ,omitempty"`
+	NameIn           []string `json:"nameIn,omitempty"`
+	NameNotIn        []string `json:"nameNotIn,omitempty"`
+	NameGT           *string  `json:"nameGT,omitempty"`
+	NameGTE          *string  `json:"nameGTE,omitempty"`
+	NameLT           *string  `json:"nameLT,omitempty"`
+	NameLTE          *string  `json:"nameLTE,omitempty"`
+	NameContains     *string  `json:"nameContains,omitempty"`
+	NameHasPrefix    *string  `json:"nameHasPrefix,omitempty"`
+	NameHasSuffix    *string  `json:"nameHasSuffix,omitempty"`
+	NameEqualFold    *string  `json:"nameEqualFold,omitempty"`
+	NameContainsFold *string  `json:"nameContainsFold,omitempty"`
+
+	// "trigger" field predicates.
+	Trigger      *generationrule.Trigger  `json:"trigger,omitempty"`
+	TriggerNEQ   *generationrule.Trigger  `json:"triggerNEQ,omitempty"`
+	TriggerIn    []generationrule.Trigger `json:"triggerIn,omitempty"`
+	TriggerNotIn []generationrule.Trigger `json:"triggerNotIn,omitempty"`
+
+	// "stage" field predicates.
+	Stage      *generationrule.Stage  `json:"stage,omitempty"`
+	StageNEQ   *generationrule.Stage  `json:"stageNEQ,omitempty"`
+	StageIn    []generationrule.Stage `json:"stageIn,omitempty"`
+	StageNotIn []generationrule.Stage `json:"stageNotIn,omitempty"`
+
+	// "status_code" field predicates.
+	StatusCode             *string  `json:"statusCode,omitempty"`
+	StatusCodeNEQ          *string  `json:"statusCodeNEQ,omitempty"`
+	StatusCodeIn           []string `json:"statusCodeIn,omitempty"`
+	StatusCodeNotIn        []string `json:"statusCodeNotIn,omitempty"`
+	StatusCodeGT           *string  `json:"statusCodeGT,omitempty"`
+	StatusCodeGTE          *string  `json:"statusCodeGTE,omitempty"`
+	StatusCodeLT           *string  `json:"statusCodeLT,omitempty"`
+	StatusCodeLTE          *string  `json:"statusCodeLTE,omitempty"`
+	StatusCodeContains     *string  `json:"statusCodeContains,omitempty"`
+	StatusCodeHasPrefix    *string  `json:"statusCodeHasPrefix,omitempty"`
+	StatusCodeHasSuffix    *string  `json:"statusCodeHasSuffix,omitempty"`
+	StatusCodeEqualFold    *string  `json:"statusCodeEqualFold,omitempty"`
+	StatusCodeContainsFold *string  `json:"statusCodeContainsFold,omitempty"`
+
+	// "dwell_days" field predicates.
+	DwellDays       *int  `json:"dwellDays,omitempty"`
+	DwellDaysNEQ    *int  `json:"dwellDaysNEQ,omitempty"`
+	DwellDaysIn     []int `json:"dwellDaysIn,omitempty"`
+	DwellDaysNotIn  []int `json:"dwellDaysNotIn,omitempty"`
+	DwellDaysGT     *int  `json:"dwellDaysGT,omitempty"`
+	DwellDaysGTE    *int  `json:"dwellDaysGTE,omitempty"`
+	DwellDaysLT     *int  `json:"dwellDaysLT,omitempty"`
+	DwellDaysLTE    *int  `json:"dwellDaysLTE,omitempty"`
+	DwellDaysIsNil  bool  `json:"dwellDaysIsNil,omitempty"`
+	DwellDaysNotNil bool  `json:"dwellDaysNotNil,omitempty"`
+
+	// "type" field predicates.
+	Type      *generationrule.Type  `json:"type,omitempty"`
+	TypeNEQ   *generationrule.Type  `json:"typeNEQ,omitempty"`
+	TypeIn    []generationrule.Type `json:"typeIn,omitempty"`
+	TypeNotIn []generationrule.Type `json:"typeNotIn,omitempty"`
+
+	// "channel" field predicates.
+	Channel      *generationrule.Channel  `json:"channel,omitempty"`
+	ChannelNEQ   *generationrule.Channel  `json:"channelNEQ,omitempty"`
+	ChannelIn    []generationrule.Channel `json:"channelIn,omitempty"`
+	ChannelNotIn []generationrule.Channel `json:"channelNotIn,omitempty"`
+
+	// "reason_code" field predicates.
+	ReasonCode             *string  `json:"reasonCode,omitempty"`
+	ReasonCodeNEQ          *string  `json:"reasonCodeNEQ,omitempty"`
+	ReasonCodeIn           []string `json:"reasonCodeIn,omitempty"`
+	ReasonCodeNotIn        []string `json:"reasonCodeNotIn,omitempty"`
+	ReasonCodeGT           *string  `json:"reasonCodeGT,omitempty"`
+	ReasonCodeGTE          *string  `json:"reasonCodeGTE,omitempty"`
+	ReasonCodeLT           *string  `json:"reasonCodeLT,omitempty"`
+	ReasonCodeLTE          *string  `json:"reasonCodeLTE,omitempty"`
+	ReasonCodeContains     *string  `json:"reasonCodeContains,omitempty"`
+	ReasonCodeHasPrefix    *string  `json:"reasonCodeHasPrefix,omitempty"`
+	ReasonCodeHasSuffix    *string  `json:"reasonCodeHasSuffix,omitempty"`
+	ReasonCodeEqualFold    *string  `json:"reasonCodeEqualFold,omitempty"`
+	ReasonCodeContainsFold *string  `json:"reasonCodeContainsFold,omitempty"`
+
+	// "title_template" field predicates.
+	TitleTemplate             *string  `json:"titleTemplate,omitempty"`
+	TitleTemplateNEQ          *string  `json:"titleTemplateNEQ,omitempty"`
+	TitleTemplateIn           []string `json:"titleTemplateIn,omitempty"`
+	TitleTemplateNotIn        []string `json:"titleTemplateNotIn,omitempty"`
+	TitleTemplateGT           *string  `json:"titleTemplateGT,omitempty"`
+	TitleTemplateGTE          *string  `json:"titleTemplateGTE,omitempty"`
+	TitleTemplateLT           *string  `json:"titleTemplateLT,omitempty"`
+	TitleTemplateLTE          *string  `json:"titleTemplateLTE,omitempty"`
+	TitleTemplateContains     *string  `json:"titleTemplateContains,omitempty"`
+	TitleTemplateHasPrefix    *string  `json:"titleTemplateHasPrefix,omitempty"`
+	TitleTemplateHasSuffix    *string  `json:"titleTemplateHasSuffix,omitempty"`
+	TitleTemplateEqualFold    *string  `json:"titleTemplateEqualFold,omitempty"`
+	TitleTemplateContainsFold *string  `json:"titleTemplateContainsFold,omitempty"`
+
+	// "instructions_template" field predicates.
+	InstructionsTemplate             *string  `json:"instructionsTemplate,omitempty"`
+	InstructionsTemplateNEQ          *string  `json:"instructionsTemplateNEQ,omitempty"`
+	InstructionsTemplateIn           []string `json:"instructionsTemplateIn,omitempty"`
+	InstructionsTemplateNotIn        []string `json:"instructionsTemplateNotIn,omitempty"`
+	InstructionsTemplateGT           *string  `json:"instructionsTemplateGT,omitempty"`
+	InstructionsTemplateGTE          *string  `json:"instructionsTemplateGTE,omitempty"`
+	InstructionsTemplateLT           *string  `json:"instructionsTemplateLT,omitempty"`
+	InstructionsTemplateLTE          *string  `json:"instructionsTemplateLTE,omitempty"`
+	InstructionsTemplateContains     *string  `json:"instructionsTemplateContains,omitempty"`
+	InstructionsTemplateHasPrefix    *string  `json:"instructionsTemplateHasPrefix,omitempty"`
+	InstructionsTemplateHasSuffix    *string  `json:"instructionsTemplateHasSuffix,omitempty"`
+	InstructionsTemplateEqualFold    *string  `json:"instructionsTemplateEqualFold,omitempty"`
+	InstructionsTemplateContainsFold *string  `json:"instructionsTemplateContainsFold,omitempty"`
+
+	// "offset_days" field predicates.
+	OffsetDays      *int  `json:"offsetDays,omitempty"`
+	OffsetDaysNEQ   *int  `json:"offsetDaysNEQ,omitempty"`
+	OffsetDaysIn    []int `json:"offsetDaysIn,omitempty"`
+	OffsetDaysNotIn []int `json:"offsetDaysNotIn,omitempty"`
+	OffsetDaysGT    *int  `json:"offsetDaysGT,omitempty"`
+	OffsetDaysGTE   *int  `json:"offsetDaysGTE,omitempty"`
+	OffsetDaysLT    *int  `json:"offsetDaysLT,omitempty"`
+	OffsetDaysLTE   *int  `json:"offsetDaysLTE,omitempty"`
+
+	// "time_of_day" field predicates.
+	TimeOfDay             *string  `json:"timeOfDay,omitempty"`
+	TimeOfDayNEQ          *string  `json:"timeOfDayNEQ,omitempty"`
+	TimeOfDayIn           []string `json:"timeOfDayIn,omitempty"`
+	TimeOfDayNotIn        []string `json:"timeOfDayNotIn,omitempty"`
+	TimeOfDayGT           *string  `json:"timeOfDayGT,omitempty"`
+	TimeOfDayGTE          *string  `json:"timeOfDayGTE,omitempty"`
+	TimeOfDayLT           *string  `json:"timeOfDayLT,omitempty"`
+	TimeOfDayLTE          *string  `json:"timeOfDayLTE,omitempty"`
+	TimeOfDayContains     *string  `json:"timeOfDayContains,omitempty"`
+	TimeOfDayHasPrefix    *string  `json:"timeOfDayHasPrefix,omitempty"`
+	TimeOfDayHasSuffix    *string  `json:"timeOfDayHasSuffix,omitempty"`
+	TimeOfDayEqualFold    *string  `json:"timeOfDayEqualFold,omitempty"`
+	TimeOfDayContainsFold *string  `json:"timeOfDayContainsFold,omitempty"`
+
+	// "skip_weekends" field predicates.
+	SkipWeekends    *bool `json:"skipWeekends,omitempty"`
+	SkipWeekendsNEQ *bool `json:"skipWeekendsNEQ,omitempty"`
+
+	// "expires_after_days" field predicates.
+	ExpiresAfterDays       *int  `json:"expiresAfterDays,omitempty"`
+	ExpiresAfterDaysNEQ    *int  `json:"expiresAfterDaysNEQ,omitempty"`
+	ExpiresAfterDaysIn     []int `json:"expiresAfterDaysIn,omitempty"`
+	ExpiresAfterDaysNotIn  []int `json:"expiresAfterDaysNotIn,omitempty"`
+	ExpiresAfterDaysGT     *int  `json:"expiresAfterDaysGT,omitempty"`
+	ExpiresAfterDaysGTE    *int  `json:"expiresAfterDaysGTE,omitempty"`
+	ExpiresAfterDaysLT     *int  `json:"expiresAfterDaysLT,omitempty"`
+	ExpiresAfterDaysLTE    *int  `json:"expiresAfterDaysLTE,omitempty"`
+	ExpiresAfterDaysIsNil  bool  `json:"expiresAfterDaysIsNil,omitempty"`
+	ExpiresAfterDaysNotNil bool  `json:"expiresAfterDaysNotNil,omitempty"`
+
+	// "assignment" field predicates.
+	Assignment       *generationrule.Assignment  `json:"assignment,omitempty"`
+	AssignmentNEQ    *generationrule.Assignment  `json:"assignmentNEQ,omitempty"`
+	AssignmentIn     []generationrule.Assignment `json:"assignmentIn,omitempty"`
+	AssignmentNotIn  []generationrule.Assignment `json:"assignmentNotIn,omitempty"`
+	AssignmentIsNil  bool                        `json:"assignmentIsNil,omitempty"`
+	AssignmentNotNil bool                        `json:"assignmentNotNil,omitempty"`
+
+	// "operator_type" field predicates.
+	OperatorType       *generationrule.OperatorType  `json:"operatorType,omitempty"`
+	OperatorTypeNEQ    *generationrule.OperatorType  `json:"operatorTypeNEQ,omitempty"`
+	OperatorTypeIn     []generationrule.OperatorType `json:"operatorTypeIn,omitempty"`
+	OperatorTypeNotIn  []generationrule.OperatorType `json:"operatorTypeNotIn,omitempty"`
+	OperatorTypeIsNil  bool                          `json:"operatorTypeIsNil,omitempty"`
+	OperatorTypeNotNil bool                          `json:"operatorTypeNotNil,omitempty"`
+
+	// "target_role" field predicates.
+	TargetRole       *generationrule.TargetRole  `json:"targetRole,omitempty"`
+	TargetRoleNEQ    *generationrule.TargetRole  `json:"targetRoleNEQ,omitempty"`
+	TargetRoleIn     []generationrule.TargetRole `json:"targetRoleIn,omitempty"`
+	TargetRoleNotIn  []generationrule.TargetRole `json:"targetRoleNotIn,omitempty"`
+	TargetRoleIsNil  bool                        `json:"targetRoleIsNil,omitempty"`
+	TargetRoleNotNil bool                        `json:"targetRoleNotNil,omitempty"`
+
+	// "is_active" field predicates.
+	IsActive    *bool `json:"isActive,omitempty"`
+	IsActiveNEQ *bool `json:"isActiveNEQ,omitempty"`
+
+	// "priority" field predicates.
+	Priority      *int  `json:"priority,omitempty"`
+	PriorityNEQ   *int  `json:"priorityNEQ,omitempty"`
+	PriorityIn    []int `json:"priorityIn,omitempty"`
+	PriorityNotIn []int `json:"priorityNotIn,omitempty"`
+	PriorityGT    *int  `json:"priorityGT,omitempty"`
+	PriorityGTE   *int  `json:"priorityGTE,omitempty"`
+	PriorityLT    *int  `json:"priorityLT,omitempty"`
+	PriorityLTE   *int  `json:"priorityLTE,omitempty"`
+
+	// "activity_generation_config" edge predicates.
+	HasActivityGenerationConfig     *bool                                 `json:"hasActivityGenerationConfig,omitempty"`
+	HasActivityGenerationConfigWith []*ActivityGenerationConfigWhereInput `json:"hasActivityGenerationConfigWith,omitempty"`
+}
+
+// AddPredicates adds custom predicates to the where input to be used during the filtering phase.
+func (i *GenerationRuleWhereInput) AddPredicates(predicates ...predicate.GenerationRule) {
+	i.Predicates = append(i.Predicates, predicates...)
+}
+
+// Filter applies the GenerationRuleWhereInput filter on the GenerationRuleQuery builder.
+func (i *GenerationRuleWhereInput) Filter(q *GenerationRuleQuery) (*GenerationRuleQuery, error) {
+	if i == nil {
+		return q, nil
+	}
+	p, err := i.P()
+	if err != nil {
+		if err == ErrEmptyGenerationRuleWhereInput {
+			return q, nil
+		}
+		return nil, err
+	}
+	return q.Where(p), nil
+}
+
+// ErrEmptyGenerationRuleWhereInput is returned in case the GenerationRuleWhereInput is empty.
+var ErrEmptyGenerationRuleWhereInput = errors.New("ent: empty predicate GenerationRuleWhereInput")
+
+// P returns a predicate for filtering generationrules.
+// An error is returned if the input is empty or invalid.
+func (i *GenerationRuleWhereInput) P() (predicate.GenerationRule, error) {
+	var predicates []predicate.GenerationRule
+	if i.Not != nil {
+		p, err := i.Not.P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'not'", err)
+		}
+		predicates = append(predicates, generationrule.Not(p))
+	}
+	switch n := len(i.Or); {
+	case n == 1:
+		p, err := i.Or[0].P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'or'", err)
+		}
+		predicates = append(predicates, p)
+	case n > 1:
+		or := make([]predicate.GenerationRule, 0, n)
+		for _, w := range i.Or {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'or'", err)
+			}
+			or = append(or, p)
+		}
+		predicates = append(predicates, generationrule.Or(or...))
+	}
+	switch n := len(i.And); {
+	case n == 1:
+		p, err := i.And[0].P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'and'", err)
+		}
+		predicates = append(predicates, p)
+	case n > 1:
+		and := make([]predicate.GenerationRule, 0, n)
+		for _, w := range i.And {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'and'", err)
+			}
+			and = append(and, p)
+		}
+		predicates = append(predicates, generationrule.And(and...))
+	}
+	predicates = append(predicates, i.Predicates...)
+	if i.ID != nil {
+		predicates = append(predicates, generationrule.IDEQ(*i.ID))
+	}
+	if i.IDNEQ != nil {
+		predicates = append(predicates, generationrule.IDNEQ(*i.IDNEQ))
+	}
+	if len(i.IDIn) > 0 {
+		predicates = append(predicates, generationrule.IDIn(i.IDIn...))
+	}
+	if len(i.IDNotIn) > 0 {
+		predicates = append(predicates, generationrule.IDNotIn(i.IDNotIn...))
+	}
+	if i.IDGT != nil {
+		predicates = append(predicates, generationrule.IDGT(*i.IDGT))
+	}
+	if i.IDGTE != nil {
+		predicates = append(predicates, generationrule.IDGTE(*i.IDGTE))
+	}
+	if i.IDLT != nil {
+		predicates = append(predicates, generationrule.IDLT(*i.IDLT))
+	}
+	if i.IDLTE != nil {
+		predicates = append(predicates, generationrule.IDLTE(*i.IDLTE))
+	}
+	if i.CreatedAt != nil {
+		predicates = append(predicates, generationrule.CreatedAtEQ(*i.CreatedAt))
+	}
+	if i.CreatedAtNEQ != nil {
+		predicates = append(predicates, generationrule.CreatedAtNEQ(*i.CreatedAtNEQ))
+	}
+	if len(i.CreatedAtIn) > 0 {
+		predicates = append(predicates, generationrule.CreatedAtIn(i.CreatedAtIn...))
+	}
+	if len(i.CreatedAtNotIn) > 0 {
+		predicates = append(predicates, generationrule.CreatedAtNotIn(i.CreatedAtNotIn...))
+	}
+	if i.CreatedAtGT != nil {
+		predicates = append(predicates, generationrule.CreatedAtGT(*i.CreatedAtGT))
+	}
+	if i.CreatedAtGTE != nil {
+		predicates = append(predicates, generationrule.CreatedAtGTE(*i.CreatedAtGTE))
+	}
+	if i.CreatedAtLT != nil {
+		predicates = append(predicates, generationrule.CreatedAtLT(*i.CreatedAtLT))
+	}
+	if i.CreatedAtLTE != nil {
+		predicates = append(predicates, generationrule.CreatedAtLTE(*i.CreatedAtLTE))
+	}
+	if i.UpdatedAt != nil {
+		predicates = append(predicates, generationrule.UpdatedAtEQ(*i.UpdatedAt))
+	}
+	if i.UpdatedAtNEQ != nil {
+		predicates = append(predicates, generationrule.UpdatedAtNEQ(*i.UpdatedAtNEQ))
+	}
+	if len(i.UpdatedAtIn) > 0 {
+		predicates = append(predicates, generationrule.UpdatedAtIn(i.UpdatedAtIn...))
+	}
+	if len(i.UpdatedAtNotIn) > 0 {
+		predicates = append(predicates, generationrule.UpdatedAtNotIn(i.UpdatedAtNotIn...))
+	}
+	if i.UpdatedAtGT != nil {
+		predicates = append(predicates, generationrule.UpdatedAtGT(*i.UpdatedAtGT))
+	}
+	if i.UpdatedAtGTE != nil {
+		predicates = append(predicates, generationrule.UpdatedAtGTE(*i.UpdatedAtGTE))
+	}
+	if i.UpdatedAtLT != nil {
+		predicates = append(predicates, generationrule.UpdatedAtLT(*i.UpdatedAtLT))
+	}
+	if i.UpdatedAtLTE != nil {
+		predicates = append(predicates, generationrule.UpdatedAtLTE(*i.UpdatedAtLTE))
+	}
+	if i.TenantID != nil {
+		predicates = append(predicates, generationrule.TenantIDEQ(*i.TenantID))
+	}
+	if i.TenantIDNEQ != nil {
+		predicates = append(predicates, generationrule.TenantIDNEQ(*i.TenantIDNEQ))
+	}
+	if len(i.TenantIDIn) > 0 {
+		predicates = append(predicates, generationrule.TenantIDIn(i.TenantIDIn...))
+	}
+	if len(i.TenantIDNotIn) > 0 {
+		predicates = append(predicates, generationrule.TenantIDNotIn(i.TenantIDNotIn...))
+	}
+	if i.ProjectID != nil {
+		predicates = append(predicates, generationrule.ProjectIDEQ(*i.ProjectID))
+	}
+	if i.ProjectIDNEQ != nil {
+		predicates = append(predicates, generationrule.ProjectIDNEQ(*i.ProjectIDNEQ))
+	}
+	if len(i.ProjectIDIn) > 0 {
+		predicates = append(predicates, generationrule.ProjectIDIn(i.ProjectIDIn...))
+	}
+	if len(i.ProjectIDNotIn) > 0 {
+		predicates = append(predicates, generationrule.ProjectIDNotIn(i.ProjectIDNotIn...))
+	}
+	if i.ArchivedAt != nil {
+		predicates = append(predicates, generationrule.ArchivedAtEQ(*i.ArchivedAt))
+	}
+	if i.ArchivedAtNEQ != nil {
+		predicates = append(predicates, generationrule.ArchivedAtNEQ(*i.ArchivedAtNEQ))
+	}
+	if len(i.ArchivedAtIn) > 0 {
+		predicates = append(predicates, generationrule.ArchivedAtIn(i.ArchivedAtIn...))
+	}
+	if len(i.ArchivedAtNotIn) > 0 {
+		predicates = append(predicates, generationrule.ArchivedAtNotIn(i.ArchivedAtNotIn...))
+	}
+	if i.ArchivedAtGT != nil {
+		predicates = append(predicates, generationrule.ArchivedAtGT(*i.ArchivedAtGT))
+	}
+	if i.ArchivedAtGTE != nil {
+		predicates = append(predicates, generationrule.ArchivedAtGTE(*i.ArchivedAtGTE))
+	}
+	if i.ArchivedAtLT != nil {
+		predicates = append(predicates, generationrule.ArchivedAtLT(*i.ArchivedAtLT))
+	}
+	if i.ArchivedAtLTE != nil {
+		predicates = append(predicates, generationrule.ArchivedAtLTE(*i.ArchivedAtLTE))
+	}
+	if i.ArchivedAtIsNil {
+		predicates = append(predicates, generationrule.ArchivedAtIsNil())
+	}
+	if i.ArchivedAtNotNil {
+		predicates = append(predicates, generationrule.ArchivedAtNotNil())
+	}
+	if i.ActivityGenerationConfigID != nil {
+		predicates = append(predicates, generationrule.ActivityGenerationConfigIDEQ(*i.ActivityGenerationConfigID))
+	}
+	if i.ActivityGenerationConfigIDNEQ != nil {
+		predicates = append(predicates, generationrule.ActivityGenerationConfigIDNEQ(*i.ActivityGenerationConfigIDNEQ))
+	}
+	if len(i.ActivityGenerationConfigIDIn) > 0 {
+		predicates = append(predicates, generationrule.ActivityGenerationConfigIDIn(i.ActivityGenerationConfigIDIn...))
+	}
+	if len(i.ActivityGenerationConfigIDNotIn) > 0 {
+		predicates = append(predicates, generationrule.ActivityGenerationConfigIDNotIn(i.ActivityGenerationConfigIDNotIn...))
+	}
+	if i.Name != nil {
+		predicates = append(predicates, generationrule.NameEQ(*i.Name))
+	}
+	if i.NameNEQ != nil {
+		predicates = append(predicates, generationrule.NameNEQ(*i.NameNEQ))
+	}
+	if len(i.NameIn) > 0 {
+		predicates = append(predicates, generationrule.NameIn(i.NameIn...))
+	}
+	if len(i.NameNotIn) > 0 {
+		predicates = append(predicates, generationrule.NameNotIn(i.NameNotIn...))
+	}
+	if i.NameGT != nil {
+		predicates = append(predicates, generationrule.NameGT(*i.NameGT))
+	}
+	if i.NameGTE != nil {
+		predicates = append(predicates, generationrule.NameGTE(*i.NameGTE))
+	}
+	if i.NameLT != nil {
+		predicates = append(predicates, generationrule.NameLT(*i.NameLT))
+	}
+	if i.NameLTE != nil {
+		predicates = append(predicates, generationrule.NameLTE(*i.NameLTE))
+	}
+	if i.NameContains != nil {
+		predicates = append(predicates, generationrule.NameContains(*i.NameContains))
+	}
+	if i.NameHasPrefix != nil {
+		predicates = append(predicates, generationrule.NameHasPrefix(*i.NameHasPrefix))
+	}
+	if i.NameHasSuffix != nil {
+		predicates = append(predicates, generationrule.NameHasSuffix(*i.NameHasSuffix))
+	}
+	if i.NameEqualFold != nil {
+		predicates = append(predicates, generationrule.NameEqualFold(*i.NameEqualFold))
+	}
+	if i.NameContainsFold != nil {
+		predicates = append(predicates, generationrule.NameContainsFold(*i.NameContainsFold))
+	}
+	if i.Trigger != nil {
+		predicates = append(predicates, generationrule.TriggerEQ(*i.Trigger))
+	}
+	if i.TriggerNEQ != nil {
+		predicates = append(predicates, generationrule.TriggerNEQ(*i.TriggerNEQ))
+	}
+	if len(i.TriggerIn) > 0 {
+		predicates = append(predicates, generationrule.TriggerIn(i.TriggerIn...))
+	}
+	if len(i.TriggerNotIn) > 0 {
+		predicates = append(predicates, generationrule.TriggerNotIn(i.TriggerNotIn...))
+	}
+	if i.Stage != nil {
+		predicates = append(predicates, generationrule.StageEQ(*i.Stage))
+	}
+	if i.StageNEQ != nil {
+		predicates = append(predicates, generationrule.StageNEQ(*i.StageNEQ))
+	}
+	if len(i.StageIn) > 0 {
+		predicates = append(predicates, generationrule.StageIn(i.StageIn...))
+	}
+	if len(i.StageNotIn) > 0 {
+		predicates = append(predicates, generationrule.StageNotIn(i.StageNotIn...))
+	}
+	if i.StatusCode != nil {
+		predicates = append(predicates, generationrule.StatusCodeEQ(*i.StatusCode))
+	}
+	if i.StatusCodeNEQ != nil {
+		predicates = append(predicates, generationrule.StatusCodeNEQ(*i.StatusCodeNEQ))
+	}
+	if len(i.StatusCodeIn) > 0 {
+		predicates = append(predicates, generationrule.StatusCodeIn(i.StatusCodeIn...))
+	}
+	if len(i.StatusCodeNotIn) > 0 {
+		predicates = append(predicates, generationrule.StatusCodeNotIn(i.StatusCodeNotIn...))
+	}
+	if i.StatusCodeGT != nil {
+		predicates = append(predicates, generationrule.StatusCodeGT(*i.StatusCodeGT))
+	}
+	if i.StatusCodeGTE != nil {
+		predicates = append(predicates, generationrule.StatusCodeGTE(*i.StatusCodeGTE))
+	}
+	if i.StatusCodeLT != nil {
+		predicates = append(predicates, generationrule.StatusCodeLT(*i.StatusCodeLT))
+	}
+	if i.StatusCodeLTE != nil {
+		predicates = append(predicates, generationrule.StatusCodeLTE(*i.StatusCodeLTE))
+	}
+	if i.StatusCodeContains != nil {
+		predicates = append(predicates, generationrule.StatusCodeContains(*i.StatusCodeContains))
+	}
+	if i.StatusCodeHasPrefix != nil {
+		predicates = append(predicates, generationrule.StatusCodeHasPrefix(*i.StatusCodeHasPrefix))
+	}
+	if i.StatusCodeHasSuffix != nil {
+		predicates = append(predicates, generationrule.StatusCodeHasSuffix(*i.StatusCodeHasSuffix))
+	}
+	if i.StatusCodeEqualFold != nil {
+		predicates = append(predicates, generationrule.StatusCodeEqualFold(*i.StatusCodeEqualFold))
+	}
+	if i.StatusCodeContainsFold != nil {
+		predicates = append(predicates, generationrule.StatusCodeContainsFold(*i.StatusCodeContainsFold))
+	}
+	if i.DwellDays != nil {
+		predicates = append(predicates, generationrule.DwellDaysEQ(*i.DwellDays))
+	}
+	if i.DwellDaysNEQ != nil {
+		predicates = append(predicates, generationrule.DwellDaysNEQ(*i.DwellDaysNEQ))
+	}
+	if len(i.DwellDaysIn) > 0 {
+		predicates = append(predicates, generationrule.DwellDaysIn(i.DwellDaysIn...))
+	}
+	if len(i.DwellDaysNotIn) > 0 {
+		predicates = append(predicates, generationrule.DwellDaysNotIn(i.DwellDaysNotIn...))
+	}
+	if i.DwellDaysGT != nil {
+		predicates = append(predicates, generationrule.DwellDaysGT(*i.DwellDaysGT))
+	}
+	if i.DwellDaysGTE != nil {
+		predicates = append(predicates, generationrule.DwellDaysGTE(*i.DwellDaysGTE))
+	}
+	if i.DwellDaysLT != nil {
+		predicates = append(predicates, generationrule.DwellDaysLT(*i.DwellDaysLT))
+	}
+	if i.DwellDaysLTE != nil {
+		predicates = append(predicates, generationrule.DwellDaysLTE(*i.DwellDaysLTE))
+	}
+	if i.DwellDaysIsNil {
+		predicates = append(predicates, generationrule.DwellDaysIsNil())
+	}
+	if i.DwellDaysNotNil {
+		predicates = append(predicates, generationrule.DwellDaysNotNil())
+	}
+	if i.Type != nil {
+		predicates = append(predicates, generationrule.TypeEQ(*i.Type))
+	}
+	if i.TypeNEQ != nil {
+		predicates = append(predicates, generationrule.TypeNEQ(*i.TypeNEQ))
+	}
+	if len(i.TypeIn) > 0 {
+		predicates = append(predicates, generationrule.TypeIn(i.TypeIn...))
+	}
+	if len(i.TypeNotIn) > 0 {
+		predicates = append(predicates, generationrule.TypeNotIn(i.TypeNotIn...))
+	}
+	if i.Channel != nil {
+		predicates = append(predicates, generationrule.ChannelEQ(*i.Channel))
+	}
+	if i.ChannelNEQ != nil {
+		predicates = append(predicates, generationrule.ChannelNEQ(*i.ChannelNEQ))
+	}
+	if len(i.ChannelIn) > 0 {
+		predicates = append(predicates, generationrule.ChannelIn(i.ChannelIn...))
+	}
+	if len(i.ChannelNotIn) > 0 {
+		predicates = append(predicates, generationrule.ChannelNotIn(i.ChannelNotIn...))
+	}
+	if i.ReasonCode != nil {
+		predicates = append(predicates, generationrule.ReasonCodeEQ(*i.ReasonCode))
+	}
+	if i.ReasonCodeNEQ != nil {
+		predicates = append(predicates, generationrule.ReasonCodeNEQ(*i.ReasonCodeNEQ))
+	}
+	if len(i.ReasonCodeIn) > 0 {
+		predicates = append(predicates, generationrule.ReasonCodeIn(i.ReasonCodeIn...))
+	}
+	if len(i.ReasonCodeNotIn) > 0 {
+		predicates = append(predicates, generationrule.ReasonCodeNotIn(i.ReasonCodeNotIn...))
+	}
+	if i.ReasonCodeGT != nil {
+		predicates = append(predicates, generationrule.ReasonCodeGT(*i.ReasonCodeGT))
+	}
+	if i.ReasonCodeGTE != nil {
+		predicates = append(predicates, generationrule.ReasonCodeGTE(*i.ReasonCodeGTE))
+	}
+	if i.ReasonCodeLT != nil {
+		predicates = append(predicates, generationrule.ReasonCodeLT(*i.ReasonCodeLT))
+	}
+	if i.ReasonCodeLTE != nil {
+		predicates = append(predicates, generationrule.ReasonCodeLTE(*i.ReasonCodeLTE))
+	}
+	if i.ReasonCodeContains != nil {
+		predicates = append(predicates, generationrule.ReasonCodeContains(*i.ReasonCodeContains))
+	}
+	if i.ReasonCodeHasPrefix != nil {
+		predicates = append(predicates, generationrule.ReasonCodeHasPrefix(*i.ReasonCodeHasPrefix))
+	}
+	if i.ReasonCodeHasSuffix != nil {
+		predicates = append(predicates, generationrule.ReasonCodeHasSuffix(*i.ReasonCodeHasSuffix))
+	}
+	if i.ReasonCodeEqualFold != nil {
+		predicates = append(predicates, generationrule.ReasonCodeEqualFold(*i.ReasonCodeEqualFold))
+	}
+	if i.ReasonCodeContainsFold != nil {
+		predicates = append(predicates, generationrule.ReasonCodeContainsFold(*i.ReasonCodeContainsFold))
+	}
+	if i.TitleTemplate != nil {
+		predicates = append(predicates, generationrule.TitleTemplateEQ(*i.TitleTemplate))
+	}
+	if i.TitleTemplateNEQ != nil {
+		predicates = append(predicates, generationrule.TitleTemplateNEQ(*i.TitleTemplateNEQ))
+	}
+	if len(i.TitleTemplateIn) > 0 {
+		predicates = append(predicates, generationrule.TitleTemplateIn(i.TitleTemplateIn...))
+	}
+	if len(i.TitleTemplateNotIn) > 0 {
+		predicates = append(predicates, generationrule.TitleTemplateNotIn(i.TitleTemplateNotIn...))
+	}
+	if i.TitleTemplateGT != nil {
+		predicates = append(predicates, generationrule.TitleTemplateGT(*i.TitleTemplateGT))
+	}
+	if i.TitleTemplateGTE != nil {
+		predicates = append(predicates, generationrule.TitleTemplateGTE(*i.TitleTemplateGTE))
+	}
+	if i.TitleTemplateLT != nil {
+		predicates = append(predicates, generationrule.TitleTemplateLT(*i.TitleTemplateLT))
+	}
+	if i.TitleTemplateLTE != nil {
+		predicates = append(predicates, generationrule.TitleTemplateLTE(*i.TitleTemplateLTE))
+	}
+	if i.TitleTemplateContains != nil {
+		predicates = append(predicates, generationrule.TitleTemplateContains(*i.TitleTemplateContains))
+	}
+	if i.TitleTemplateHasPrefix != nil {
+		predicates = append(predicates, generationrule.TitleTemplateHasPrefix(*i.TitleTemplateHasPrefix))
+	}
+	if i.TitleTemplateHasSuffix != nil {
+		predicates = append(predicates, generationrule.TitleTemplateHasSuffix(*i.TitleTemplateHasSuffix))
+	}
+	if i.TitleTemplateEqualFold != nil {
+		predicates = append(predicates, generationrule.TitleTemplateEqualFold(*i.TitleTemplateEqualFold))
+	}
+	if i.TitleTemplateContainsFold != nil {
+		predicates = append(predicates, generationrule.TitleTemplateContainsFold(*i.TitleTemplateContainsFold))
+	}
+	if i.InstructionsTemplate != nil {
+		predicates = append(predicates, generationrule.InstructionsTemplateEQ(*i.InstructionsTemplate))
+	}
+	if i.InstructionsTemplateNEQ != nil {
+		predicates = append(predicates, generationrule.InstructionsTemplateNEQ(*i.InstructionsTemplateNEQ))
+	}
+	if len(i.InstructionsTemplateIn) > 0 {
+		predicates = append(predicates, generationrule.InstructionsTemplateIn(i.InstructionsTemplateIn...))
+	}
+	if len(i.InstructionsTemplateNotIn) > 0 {
+		predicates = append(predicates, generationrule.InstructionsTemplateNotIn(i.InstructionsTemplateNotIn...))
+	}
+	if i.InstructionsTemplateGT != nil {
+		predicates = append(predicates, generationrule.InstructionsTemplateGT(*i.InstructionsTemplateGT))
+	}
+	if i.InstructionsTemplateGTE != nil {
+		predicates = append(predicates, generationrule.InstructionsTemplateGTE(*i.InstructionsTemplateGTE))
+	}
+	if i.InstructionsTemplateLT != nil {
+		predicates = append(predicates, generationrule.InstructionsTemplateLT(*i.InstructionsTemplateLT))
+	}
+	if i.InstructionsTemplateLTE != nil {
+		predicates = append(predicates, generationrule.InstructionsTemplateLTE(*i.InstructionsTemplateLTE))
+	}
+	if i.InstructionsTemplateContains != nil {
+		predicates = append(predicates, generationrule.InstructionsTemplateContains(*i.InstructionsTemplateContains))
+	}
+	if i.InstructionsTemplateHasPrefix != nil {
+		predicates = append(predicates, generationrule.InstructionsTemplateHasPrefix(*i.InstructionsTemplateHasPrefix))
+	}
+	if i.InstructionsTemplateHasSuffix != nil {
+		predicates = append(predicates, generationrule.InstructionsTemplateHasSuffix(*i.InstructionsTemplateHasSuffix))
+	}
+	if i.InstructionsTemplateEqualFold != nil {
+		predicates = append(predicates, generationrule.InstructionsTemplateEqualFold(*i.InstructionsTemplateEqualFold))
+	}
+	if i.InstructionsTemplateContainsFold != nil {
+		predicates = append(predicates, generationrule.InstructionsTemplateContainsFold(*i.InstructionsTemplateContainsFold))
+	}
+	if i.OffsetDays != nil {
+		predicates = append(predicates, generationrule.OffsetDaysEQ(*i.OffsetDays))
+	}
+	if i.OffsetDaysNEQ != nil {
+		predicates = append(predicates, generationrule.OffsetDaysNEQ(*i.OffsetDaysNEQ))
+	}
+	if len(i.OffsetDaysIn) > 0 {
+		predicates = append(predicates, generationrule.OffsetDaysIn(i.OffsetDaysIn...))
+	}
+	if len(i.OffsetDaysNotIn) > 0 {
+		predicates = append(predicates, generationrule.OffsetDaysNotIn(i.OffsetDaysNotIn...))
+	}
+	if i.OffsetDaysGT != nil {
+		predicates = append(predicates, generationrule.OffsetDaysGT(*i.OffsetDaysGT))
+	}
+	if i.OffsetDaysGTE != nil {
+		predicates = append(predicates, generationrule.OffsetDaysGTE(*i.OffsetDaysGTE))
+	}
+	if i.OffsetDaysLT != nil {
+		predicates = append(predicates, generationrule.OffsetDaysLT(*i.OffsetDaysLT))
+	}
+	if i.OffsetDaysLTE != nil {
+		predicates = append(predicates, generationrule.OffsetDaysLTE(*i.OffsetDaysLTE))
+	}
+	if i.TimeOfDay != nil {
+		predicates = append(predicates, generationrule.TimeOfDayEQ(*i.TimeOfDay))
+	}
+	if i.TimeOfDayNEQ != nil {
+		predicates = append(predicates, generationrule.TimeOfDayNEQ(*i.TimeOfDayNEQ))
+	}
+	if len(i.TimeOfDayIn) > 0 {
+		predicates = append(predicates, generationrule.TimeOfDayIn(i.TimeOfDayIn...))
+	}
+	if len(i.TimeOfDayNotIn) > 0 {
+		predicates = append(predicates, generationrule.TimeOfDayNotIn(i.TimeOfDayNotIn...))
+	}
+	if i.TimeOfDayGT != nil {
+		predicates = append(predicates, generationrule.TimeOfDayGT(*i.TimeOfDayGT))
+	}
+	if i.TimeOfDayGTE != nil {
+		predicates = append(predicates, generationrule.TimeOfDayGTE(*i.TimeOfDayGTE))
+	}
+	if i.TimeOfDayLT != nil {
+		predicates = append(predicates, generationrule.TimeOfDayLT(*i.TimeOfDayLT))
+	}
+	if i.TimeOfDayLTE != nil {
+		predicates = append(predicates, generationrule.TimeOfDayLTE(*i.TimeOfDayLTE))
+	}
+	if i.TimeOfDayContains != nil {
+		predicates = append(predicates, generationrule.TimeOfDayContains(*i.TimeOfDayContains))
+	}
+	if i.TimeOfDayHasPrefix != nil {
+		predicates = append(predicates, generationrule.TimeOfDayHasPrefix(*i.TimeOfDayHasPrefix))
+	}
+	if i.TimeOfDayHasSuffix != nil {
+		predicates = append(predicates, generationrule.TimeOfDayHasSuffix(*i.TimeOfDayHasSuffix))
+	}
+	if i.TimeOfDayEqualFold != nil {
+		predicates = append(predicates, generationrule.TimeOfDayEqualFold(*i.TimeOfDayEqualFold))
+	}
+	if i.TimeOfDayContainsFold != nil {
+		predicates = append(predicates, generationrule.TimeOfDayContainsFold(*i.TimeOfDayContainsFold))
+	}
+	if i.SkipWeekends != nil {
+		predicates = append(predicates, generationrule.SkipWeekendsEQ(*i.SkipWeekends))
+	}
+	if i.SkipWeekendsNEQ != nil {
+		predicates = append(predicates, generationrule.SkipWeekendsNEQ(*i.SkipWeekendsNEQ))
+	}
+	if i.ExpiresAfterDays != nil {
+		predicates = append(predicates, generationrule.ExpiresAfterDaysEQ(*i.ExpiresAfterDays))
+	}
+	if i.ExpiresAfterDaysNEQ != nil {
+		predicates = append(predicates, generationrule.ExpiresAfterDaysNEQ(*i.ExpiresAfterDaysNEQ))
+	}
+	if len(i.ExpiresAfterDaysIn) > 0 {
+		predicates = append(predicates, generationrule.ExpiresAfterDaysIn(i.ExpiresAfterDaysIn...))
+	}
+	if len(i.ExpiresAfterDaysNotIn) > 0 {
+		predicates = append(predicates, generationrule.ExpiresAfterDaysNotIn(i.ExpiresAfterDaysNotIn...))
+	}
+	if i.ExpiresAfterDaysGT != nil {
+		predicates = append(predicates, generationrule.ExpiresAfterDaysGT(*i.ExpiresAfterDaysGT))
+	}
+	if i.ExpiresAfterDaysGTE != nil {
+		predicates = append(predicates, generationrule.ExpiresAfterDaysGTE(*i.ExpiresAfterDaysGTE))
+	}
+	if i.ExpiresAfterDaysLT != nil {
+		predicates = append(predicates, generationrule.ExpiresAfterDaysLT(*i.ExpiresAfterDaysLT))
+	}
+	if i.ExpiresAfterDaysLTE != nil {
+		predicates = append(predicates, generationrule.ExpiresAfterDaysLTE(*i.ExpiresAfterDaysLTE))
+	}
+	if i.ExpiresAfterDaysIsNil {
+		predicates = append(predicates, generationrule.ExpiresAfterDaysIsNil())
+	}
+	if i.ExpiresAfterDaysNotNil {
+		predicates = append(predicates, generationrule.ExpiresAfterDaysNotNil())
+	}
+	if i.Assignment != nil {
+		predicates = append(predicates, generationrule.AssignmentEQ(*i.Assignment))
+	}
+	if i.AssignmentNEQ != nil {
+		predicates = append(predicates, generationrule.AssignmentNEQ(*i.AssignmentNEQ))
+	}
+	if len(i.AssignmentIn) > 0 {
+		predicates = append(predicates, generationrule.AssignmentIn(i.AssignmentIn...))
+	}
+	if len(i.AssignmentNotIn) > 0 {
+		predicates = append(predicates, generationrule.AssignmentNotIn(i.AssignmentNotIn...))
+	}
+	if i.AssignmentIsNil {
+		predicates = append(predicates, generationrule.AssignmentIsNil())
+	}
+	if i.AssignmentNotNil {
+		predicates = append(predicates, generationrule.AssignmentNotNil())
+	}
+	if i.OperatorType != nil {
+		predicates = append(predicates, generationrule.OperatorTypeEQ(*i.OperatorType))
+	}
+	if i.OperatorTypeNEQ != nil {
+		predicates = append(predicates, generationrule.OperatorTypeNEQ(*i.OperatorTypeNEQ))
+	}
+	if len(i.OperatorTypeIn) > 0 {
+		predicates = append(predicates, generationrule.OperatorTypeIn(i.OperatorTypeIn...))
+	}
+	if len(i.OperatorTypeNotIn) > 0 {
+		predicates = append(predicates, generationrule.OperatorTypeNotIn(i.OperatorTypeNotIn...))
+	}
+	if i.OperatorTypeIsNil {
+		predicates = append(predicates, generationrule.OperatorTypeIsNil())
+	}
+	if i.OperatorTypeNotNil {
+		predicates = append(predicates, generationrule.OperatorTypeNotNil())
+	}
+	if i.TargetRole != nil {
+		predicates = append(predicates, generationrule.TargetRoleEQ(*i.TargetRole))
+	}
+	if i.TargetRoleNEQ != nil {
+		predicates = append(predicates, generationrule.TargetRoleNEQ(*i.TargetRoleNEQ))
+	}
+	if len(i.TargetRoleIn) > 0 {
+		predicates = append(predicates, generationrule.TargetRoleIn(i.TargetRoleIn...))
+	}
+	if len(i.TargetRoleNotIn) > 0 {
+		predicates = append(predicates, generationrule.TargetRoleNotIn(i.TargetRoleNotIn...))
+	}
+	if i.TargetRoleIsNil {
+		predicates = append(predicates, generationrule.TargetRoleIsNil())
+	}
+	if i.TargetRoleNotNil {
+		predicates = append(predicates, generationrule.TargetRoleNotNil())
+	}
+	if i.IsActive != nil {
+		predicates = append(predicates, generationrule.IsActiveEQ(*i.IsActive))
+	}
+	if i.IsActiveNEQ != nil {
+		predicates = append(predicates, generationrule.IsActiveNEQ(*i.IsActiveNEQ))
+	}
+	if i.Priority != nil {
+		predicates = append(predicates, generationrule.PriorityEQ(*i.Priority))
+	}
+	if i.PriorityNEQ != nil {
+		predicates = append(predicates, generationrule.PriorityNEQ(*i.PriorityNEQ))
+	}
+	if len(i.PriorityIn) > 0 {
+		predicates = append(predicates, generationrule.PriorityIn(i.PriorityIn...))
+	}
+	if len(i.PriorityNotIn) > 0 {
+		predicates = append(predicates, generationrule.PriorityNotIn(i.PriorityNotIn...))
+	}
+	if i.PriorityGT != nil {
+		predicates = append(predicates, generationrule.PriorityGT(*i.PriorityGT))
+	}
+	if i.PriorityGTE != nil {
+		predicates = append(predicates, generationrule.PriorityGTE(*i.PriorityGTE))
+	}
+	if i.PriorityLT != nil {
+		predicates = append(predicates, generationrule.PriorityLT(*i.PriorityLT))
+	}
+	if i.PriorityLTE != nil {
+		predicates = append(predicates, generationrule.PriorityLTE(*i.PriorityLTE))
+	}
+
+	if i.HasActivityGenerationConfig != nil {
+		p := generationrule.HasActivityGenerationConfig()
+		if !*i.HasActivityGenerationConfig {
+			p = generationrule.Not(p)
+		}
+		predicates = append(predicates, p)
+	}
+	if len(i.HasActivityGenerationConfigWith) > 0 {
+		with := make([]predicate.ActivityGenerationConfig, 0, len(i.HasActivityGenerationConfigWith))
+		for _, w := range i.HasActivityGenerationConfigWith {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'HasActivityGenerationConfigWith'", err)
+			}
+			with = append(with, p)
+		}
+		predicates = append(predicates, generationrule.HasActivityGenerationConfigWith(with...))
+	}
+	switch len(predicates) {
+	case 0:
+		return nil, ErrEmptyGenerationRuleWhereInput
+	case 1:
+		return predicates[0], nil
+	default:
+		return generationrule.And(predicates...), nil
 	}
 }
 

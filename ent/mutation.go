@@ -41,6 +41,7 @@ import (
 	"github.com/reten-io/reten/ent/engagementconfig"
 	"github.com/reten-io/reten/ent/engagementlevel"
 	"github.com/reten-io/reten/ent/eventfilter"
+	"github.com/reten-io/reten/ent/generationrule"
 	"github.com/reten-io/reten/ent/idempotencyrecord"
 	"github.com/reten-io/reten/ent/lifecyclerun"
 	"github.com/reten-io/reten/ent/membership"
@@ -103,6 +104,7 @@ const (
 	TypeEngagementConfig            = "EngagementConfig"
 	TypeEngagementLevel             = "EngagementLevel"
 	TypeEventFilter                 = "EventFilter"
+	TypeGenerationRule              = "GenerationRule"
 	TypeIdempotencyRecord           = "IdempotencyRecord"
 	TypeLifecycleRun                = "LifecycleRun"
 	TypeMembership                  = "Membership"
@@ -6978,6 +6980,9 @@ type ActivityGenerationConfigMutation struct {
 	lifecycle_runs             map[uuid.UUID]struct{}
 	removedlifecycle_runs      map[uuid.UUID]struct{}
 	clearedlifecycle_runs      bool
+	generation_rules           map[uuid.UUID]struct{}
+	removedgeneration_rules    map[uuid.UUID]struct{}
+	clearedgeneration_rules    bool
 	done                       bool
 	oldValue                   func(context.Context) (*ActivityGenerationConfig, error)
 	predicates                 []predicate.ActivityGenerationConfig
@@ -7841,6 +7846,60 @@ func (m *ActivityGenerationConfigMutation) ResetLifecycleRuns() {
 	m.removedlifecycle_runs = nil
 }
 
+// AddGenerationRuleIDs adds the "generation_rules" edge to the GenerationRule entity by ids.
+func (m *ActivityGenerationConfigMutation) AddGenerationRuleIDs(ids ...uuid.UUID) {
+	if m.generation_rules == nil {
+		m.generation_rules = make(map[uuid.UUID]struct{})
+	}
+	for i := range ids {
+		m.generation_rules[ids[i]] = struct{}{}
+	}
+}
+
+// ClearGenerationRules clears the "generation_rules" edge to the GenerationRule entity.
+func (m *ActivityGenerationConfigMutation) ClearGenerationRules() {
+	m.clearedgeneration_rules = true
+}
+
+// GenerationRulesCleared reports if the "generation_rules" edge to the GenerationRule entity was cleared.
+func (m *ActivityGenerationConfigMutation) GenerationRulesCleared() bool {
+	return m.clearedgeneration_rules
+}
+
+// RemoveGenerationRuleIDs removes the "generation_rules" edge to the GenerationRule entity by IDs.
+func (m *ActivityGenerationConfigMutation) RemoveGenerationRuleIDs(ids ...uuid.UUID) {
+	if m.removedgeneration_rules == nil {
+		m.removedgeneration_rules = make(map[uuid.UUID]struct{})
+	}
+	for i := range ids {
+		delete(m.generation_rules, ids[i])
+		m.removedgeneration_rules[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedGenerationRules returns the removed IDs of the "generation_rules" edge to the GenerationRule entity.
+func (m *ActivityGenerationConfigMutation) RemovedGenerationRulesIDs() (ids []uuid.UUID) {
+	for id := range m.removedgeneration_rules {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// GenerationRulesIDs returns the "generation_rules" edge IDs in the mutation.
+func (m *ActivityGenerationConfigMutation) GenerationRulesIDs() (ids []uuid.UUID) {
+	for id := range m.generation_rules {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetGenerationRules resets all changes to the "generation_rules" edge.
+func (m *ActivityGenerationConfigMutation) ResetGenerationRules() {
+	m.generation_rules = nil
+	m.clearedgeneration_rules = false
+	m.removedgeneration_rules = nil
+}
+
 // Where appends a list predicates to the ActivityGenerationConfigMutation builder.
 func (m *ActivityGenerationConfigMutation) Where(ps ...predicate.ActivityGenerationConfig) {
 	m.predicates = append(m.predicates, ps...)
@@ -8171,7 +8230,7 @@ func (m *ActivityGenerationConfigMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *ActivityGenerationConfigMutation) AddedEdges() []string {
-	edges := make([]string, 0, 8)
+	edges := make([]string, 0, 9)
 	if m.tenant != nil {
 		edges = append(edges, activitygenerationconfig.EdgeTenant)
 	}
@@ -8195,6 +8254,9 @@ func (m *ActivityGenerationConfigMutation) AddedEdges() []string {
 	}
 	if m.lifecycle_runs != nil {
 		edges = append(edges, activitygenerationconfig.EdgeLifecycleRuns)
+	}
+	if m.generation_rules != nil {
+		edges = append(edges, activitygenerationconfig.EdgeGenerationRules)
 	}
 	return edges
 }
@@ -8239,18 +8301,27 @@ func (m *ActivityGenerationConfigMutation) AddedIDs(name string) []ent.Value {
 			ids = append(ids, id)
 		}
 		return ids
+	case activitygenerationconfig.EdgeGenerationRules:
+		ids := make([]ent.Value, 0, len(m.generation_rules))
+		for id := range m.generation_rules {
+			ids = append(ids, id)
+		}
+		return ids
 	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *ActivityGenerationConfigMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 8)
+	edges := make([]string, 0, 9)
 	if m.removedlifecycle_snapshots != nil {
 		edges = append(edges, activitygenerationconfig.EdgeLifecycleSnapshots)
 	}
 	if m.removedlifecycle_runs != nil {
 		edges = append(edges, activitygenerationconfig.EdgeLifecycleRuns)
+	}
+	if m.removedgeneration_rules != nil {
+		edges = append(edges, activitygenerationconfig.EdgeGenerationRules)
 	}
 	return edges
 }
@@ -8271,13 +8342,19 @@ func (m *ActivityGenerationConfigMutation) RemovedIDs(name string) []ent.Value {
 			ids = append(ids, id)
 		}
 		return ids
+	case activitygenerationconfig.EdgeGenerationRules:
+		ids := make([]ent.Value, 0, len(m.removedgeneration_rules))
+		for id := range m.removedgeneration_rules {
+			ids = append(ids, id)
+		}
+		return ids
 	}
 	return nil
 }
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *ActivityGenerationConfigMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 8)
+	edges := make([]string, 0, 9)
 	if m.clearedtenant {
 		edges = append(edges, activitygenerationconfig.EdgeTenant)
 	}
@@ -8302,6 +8379,9 @@ func (m *ActivityGenerationConfigMutation) ClearedEdges() []string {
 	if m.clearedlifecycle_runs {
 		edges = append(edges, activitygenerationconfig.EdgeLifecycleRuns)
 	}
+	if m.clearedgeneration_rules {
+		edges = append(edges, activitygenerationconfig.EdgeGenerationRules)
+	}
 	return edges
 }
 
@@ -8325,6 +8405,8 @@ func (m *ActivityGenerationConfigMutation) EdgeCleared(name string) bool {
 		return m.clearedlifecycle_snapshots
 	case activitygenerationconfig.EdgeLifecycleRuns:
 		return m.clearedlifecycle_runs
+	case activitygenerationconfig.EdgeGenerationRules:
+		return m.clearedgeneration_rules
 	}
 	return false
 }
@@ -8382,6 +8464,9 @@ func (m *ActivityGenerationConfigMutation) ResetEdge(name string) error {
 		return nil
 	case activitygenerationconfig.EdgeLifecycleRuns:
 		m.ResetLifecycleRuns()
+		return nil
+	case activitygenerationconfig.EdgeGenerationRules:
+		m.ResetGenerationRules()
 		return nil
 	}
 	return fmt.Errorf("unknown ActivityGenerationConfig edge %s", name)
@@ -32808,6 +32893,2107 @@ func (m *EventFilterMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown EventFilter edge %s", name)
+}
+
+// GenerationRuleMutation represents an operation that mutates the GenerationRule nodes in the graph.
+type GenerationRuleMutation struct {
+	config
+	op                                Op
+	typ                               string
+	id                                *uuid.UUID
+	created_at                        *time.Time
+	updated_at                        *time.Time
+	archived_at                       *time.Time
+	name                              *string
+	trigger                           *generationrule.Trigger
+	stage                             *generationrule.Stage
+	status_code                       *string
+	dwell_days                        *int
+	adddwell_days                     *int
+	_type                             *generationrule.Type
+	channel                           *generationrule.Channel
+	reason_code                       *string
+	title_template                    *string
+	instructions_template             *string
+	attributes                        *map[string]string
+	offset_days                       *int
+	addoffset_days                    *int
+	time_of_day                       *string
+	skip_weekends                     *bool
+	expires_after_days                *int
+	addexpires_after_days             *int
+	assignment                        *generationrule.Assignment
+	operator_type                     *generationrule.OperatorType
+	target_role                       *generationrule.TargetRole
+	is_active                         *bool
+	priority                          *int
+	addpriority                       *int
+	clearedFields                     map[string]struct{}
+	tenant                            *uuid.UUID
+	clearedtenant                     bool
+	project                           *uuid.UUID
+	clearedproject                    bool
+	activity_generation_config        *uuid.UUID
+	clearedactivity_generation_config bool
+	done                              bool
+	oldValue                          func(context.Context) (*GenerationRule, error)
+	predicates                        []predicate.GenerationRule
+}
+
+var _ ent.Mutation = (*GenerationRuleMutation)(nil)
+
+// generationruleOption allows management of the mutation configuration using functional options.
+type generationruleOption func(*GenerationRuleMutation)
+
+// newGenerationRuleMutation creates new mutation for the GenerationRule entity.
+func newGenerationRuleMutation(c config, op Op, opts ...generationruleOption) *GenerationRuleMutation {
+	m := &GenerationRuleMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeGenerationRule,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withGenerationRuleID sets the ID field of the mutation.
+func withGenerationRuleID(id uuid.UUID) generationruleOption {
+	return func(m *GenerationRuleMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *GenerationRule
+		)
+		m.oldValue = func(ctx context.Context) (*GenerationRule, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().GenerationRule.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withGenerationRule sets the old GenerationRule of the mutation.
+func withGenerationRule(node *GenerationRule) generationruleOption {
+	return func(m *GenerationRuleMutation) {
+		m.oldValue = func(context.Context) (*GenerationRule, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m GenerationRuleMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m GenerationRuleMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of GenerationRule entities.
+func (m *GenerationRuleMutation) SetID(id uuid.UUID) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *GenerationRuleMutation) ID() (id uuid.UUID, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *GenerationRuleMutation) IDs(ctx context.Context) ([]uuid.UUID, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []uuid.UUID{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().GenerationRule.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *GenerationRuleMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *GenerationRuleMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the GenerationRule entity.
+// If the GenerationRule object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GenerationRuleMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *GenerationRuleMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *GenerationRuleMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *GenerationRuleMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the GenerationRule entity.
+// If the GenerationRule object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GenerationRuleMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *GenerationRuleMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetTenantID sets the "tenant_id" field.
+func (m *GenerationRuleMutation) SetTenantID(u uuid.UUID) {
+	m.tenant = &u
+}
+
+// TenantID returns the value of the "tenant_id" field in the mutation.
+func (m *GenerationRuleMutation) TenantID() (r uuid.UUID, exists bool) {
+	v := m.tenant
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTenantID returns the old "tenant_id" field's value of the GenerationRule entity.
+// If the GenerationRule object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GenerationRuleMutation) OldTenantID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTenantID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTenantID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTenantID: %w", err)
+	}
+	return oldValue.TenantID, nil
+}
+
+// ResetTenantID resets all changes to the "tenant_id" field.
+func (m *GenerationRuleMutation) ResetTenantID() {
+	m.tenant = nil
+}
+
+// SetProjectID sets the "project_id" field.
+func (m *GenerationRuleMutation) SetProjectID(u uuid.UUID) {
+	m.project = &u
+}
+
+// ProjectID returns the value of the "project_id" field in the mutation.
+func (m *GenerationRuleMutation) ProjectID() (r uuid.UUID, exists bool) {
+	v := m.project
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldProjectID returns the old "project_id" field's value of the GenerationRule entity.
+// If the GenerationRule object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GenerationRuleMutation) OldProjectID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldProjectID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldProjectID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldProjectID: %w", err)
+	}
+	return oldValue.ProjectID, nil
+}
+
+// ResetProjectID resets all changes to the "project_id" field.
+func (m *GenerationRuleMutation) ResetProjectID() {
+	m.project = nil
+}
+
+// SetArchivedAt sets the "archived_at" field.
+func (m *GenerationRuleMutation) SetArchivedAt(t time.Time) {
+	m.archived_at = &t
+}
+
+// ArchivedAt returns the value of the "archived_at" field in the mutation.
+func (m *GenerationRuleMutation) ArchivedAt() (r time.Time, exists bool) {
+	v := m.archived_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldArchivedAt returns the old "archived_at" field's value of the GenerationRule entity.
+// If the GenerationRule object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GenerationRuleMutation) OldArchivedAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldArchivedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldArchivedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldArchivedAt: %w", err)
+	}
+	return oldValue.ArchivedAt, nil
+}
+
+// ClearArchivedAt clears the value of the "archived_at" field.
+func (m *GenerationRuleMutation) ClearArchivedAt() {
+	m.archived_at = nil
+	m.clearedFields[generationrule.FieldArchivedAt] = struct{}{}
+}
+
+// ArchivedAtCleared returns if the "archived_at" field was cleared in this mutation.
+func (m *GenerationRuleMutation) ArchivedAtCleared() bool {
+	_, ok := m.clearedFields[generationrule.FieldArchivedAt]
+	return ok
+}
+
+// ResetArchivedAt resets all changes to the "archived_at" field.
+func (m *GenerationRuleMutation) ResetArchivedAt() {
+	m.archived_at = nil
+	delete(m.clearedFields, generationrule.FieldArchivedAt)
+}
+
+// SetActivityGenerationConfigID sets the "activity_generation_config_id" field.
+func (m *GenerationRuleMutation) SetActivityGenerationConfigID(u uuid.UUID) {
+	m.activity_generation_config = &u
+}
+
+// ActivityGenerationConfigID returns the value of the "activity_generation_config_id" field in the mutation.
+func (m *GenerationRuleMutation) ActivityGenerationConfigID() (r uuid.UUID, exists bool) {
+	v := m.activity_generation_config
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldActivityGenerationConfigID returns the old "activity_generation_config_id" field's value of the GenerationRule entity.
+// If the GenerationRule object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GenerationRuleMutation) OldActivityGenerationConfigID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldActivityGenerationConfigID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldActivityGenerationConfigID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldActivityGenerationConfigID: %w", err)
+	}
+	return oldValue.ActivityGenerationConfigID, nil
+}
+
+// ResetActivityGenerationConfigID resets all changes to the "activity_generation_config_id" field.
+func (m *GenerationRuleMutation) ResetActivityGenerationConfigID() {
+	m.activity_generation_config = nil
+}
+
+// SetName sets the "name" field.
+func (m *GenerationRuleMutation) SetName(s string) {
+	m.name = &s
+}
+
+// Name returns the value of the "name" field in the mutation.
+func (m *GenerationRuleMutation) Name() (r string, exists bool) {
+	v := m.name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldName returns the old "name" field's value of the GenerationRule entity.
+// If the GenerationRule object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GenerationRuleMutation) OldName(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldName is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldName requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldName: %w", err)
+	}
+	return oldValue.Name, nil
+}
+
+// ResetName resets all changes to the "name" field.
+func (m *GenerationRuleMutation) ResetName() {
+	m.name = nil
+}
+
+// SetTrigger sets the "trigger" field.
+func (m *GenerationRuleMutation) SetTrigger(ge generationrule.Trigger) {
+	m.trigger = &ge
+}
+
+// Trigger returns the value of the "trigger" field in the mutation.
+func (m *GenerationRuleMutation) Trigger() (r generationrule.Trigger, exists bool) {
+	v := m.trigger
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTrigger returns the old "trigger" field's value of the GenerationRule entity.
+// If the GenerationRule object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GenerationRuleMutation) OldTrigger(ctx context.Context) (v generationrule.Trigger, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTrigger is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTrigger requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTrigger: %w", err)
+	}
+	return oldValue.Trigger, nil
+}
+
+// ResetTrigger resets all changes to the "trigger" field.
+func (m *GenerationRuleMutation) ResetTrigger() {
+	m.trigger = nil
+}
+
+// SetStage sets the "stage" field.
+func (m *GenerationRuleMutation) SetStage(ge generationrule.Stage) {
+	m.stage = &ge
+}
+
+// Stage returns the value of the "stage" field in the mutation.
+func (m *GenerationRuleMutation) Stage() (r generationrule.Stage, exists bool) {
+	v := m.stage
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldStage returns the old "stage" field's value of the GenerationRule entity.
+// If the GenerationRule object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GenerationRuleMutation) OldStage(ctx context.Context) (v generationrule.Stage, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldStage is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldStage requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldStage: %w", err)
+	}
+	return oldValue.Stage, nil
+}
+
+// ResetStage resets all changes to the "stage" field.
+func (m *GenerationRuleMutation) ResetStage() {
+	m.stage = nil
+}
+
+// SetStatusCode sets the "status_code" field.
+func (m *GenerationRuleMutation) SetStatusCode(s string) {
+	m.status_code = &s
+}
+
+// StatusCode returns the value of the "status_code" field in the mutation.
+func (m *GenerationRuleMutation) StatusCode() (r string, exists bool) {
+	v := m.status_code
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldStatusCode returns the old "status_code" field's value of the GenerationRule entity.
+// If the GenerationRule object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GenerationRuleMutation) OldStatusCode(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldStatusCode is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldStatusCode requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldStatusCode: %w", err)
+	}
+	return oldValue.StatusCode, nil
+}
+
+// ResetStatusCode resets all changes to the "status_code" field.
+func (m *GenerationRuleMutation) ResetStatusCode() {
+	m.status_code = nil
+}
+
+// SetDwellDays sets the "dwell_days" field.
+func (m *GenerationRuleMutation) SetDwellDays(i int) {
+	m.dwell_days = &i
+	m.adddwell_days = nil
+}
+
+// DwellDays returns the value of the "dwell_days" field in the mutation.
+func (m *GenerationRuleMutation) DwellDays() (r int, exists bool) {
+	v := m.dwell_days
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDwellDays returns the old "dwell_days" field's value of the GenerationRule entity.
+// If the GenerationRule object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GenerationRuleMutation) OldDwellDays(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDwellDays is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDwellDays requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDwellDays: %w", err)
+	}
+	return oldValue.DwellDays, nil
+}
+
+// AddDwellDays adds i to the "dwell_days" field.
+func (m *GenerationRuleMutation) AddDwellDays(i int) {
+	if m.adddwell_days != nil {
+		*m.adddwell_days += i
+	} else {
+		m.adddwell_days = &i
+	}
+}
+
+// AddedDwellDays returns the value that was added to the "dwell_days" field in this mutation.
+func (m *GenerationRuleMutation) AddedDwellDays() (r int, exists bool) {
+	v := m.adddwell_days
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearDwellDays clears the value of the "dwell_days" field.
+func (m *GenerationRuleMutation) ClearDwellDays() {
+	m.dwell_days = nil
+	m.adddwell_days = nil
+	m.clearedFields[generationrule.FieldDwellDays] = struct{}{}
+}
+
+// DwellDaysCleared returns if the "dwell_days" field was cleared in this mutation.
+func (m *GenerationRuleMutation) DwellDaysCleared() bool {
+	_, ok := m.clearedFields[generationrule.FieldDwellDays]
+	return ok
+}
+
+// ResetDwellDays resets all changes to the "dwell_days" field.
+func (m *GenerationRuleMutation) ResetDwellDays() {
+	m.dwell_days = nil
+	m.adddwell_days = nil
+	delete(m.clearedFields, generationrule.FieldDwellDays)
+}
+
+// SetType sets the "type" field.
+func (m *GenerationRuleMutation) SetType(ge generationrule.Type) {
+	m._type = &ge
+}
+
+// GetType returns the value of the "type" field in the mutation.
+func (m *GenerationRuleMutation) GetType() (r generationrule.Type, exists bool) {
+	v := m._type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldType returns the old "type" field's value of the GenerationRule entity.
+// If the GenerationRule object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GenerationRuleMutation) OldType(ctx context.Context) (v generationrule.Type, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldType is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldType requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldType: %w", err)
+	}
+	return oldValue.Type, nil
+}
+
+// ResetType resets all changes to the "type" field.
+func (m *GenerationRuleMutation) ResetType() {
+	m._type = nil
+}
+
+// SetChannel sets the "channel" field.
+func (m *GenerationRuleMutation) SetChannel(ge generationrule.Channel) {
+	m.channel = &ge
+}
+
+// Channel returns the value of the "channel" field in the mutation.
+func (m *GenerationRuleMutation) Channel() (r generationrule.Channel, exists bool) {
+	v := m.channel
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldChannel returns the old "channel" field's value of the GenerationRule entity.
+// If the GenerationRule object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GenerationRuleMutation) OldChannel(ctx context.Context) (v generationrule.Channel, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldChannel is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldChannel requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldChannel: %w", err)
+	}
+	return oldValue.Channel, nil
+}
+
+// ResetChannel resets all changes to the "channel" field.
+func (m *GenerationRuleMutation) ResetChannel() {
+	m.channel = nil
+}
+
+// SetReasonCode sets the "reason_code" field.
+func (m *GenerationRuleMutation) SetReasonCode(s string) {
+	m.reason_code = &s
+}
+
+// ReasonCode returns the value of the "reason_code" field in the mutation.
+func (m *GenerationRuleMutation) ReasonCode() (r string, exists bool) {
+	v := m.reason_code
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldReasonCode returns the old "reason_code" field's value of the GenerationRule entity.
+// If the GenerationRule object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GenerationRuleMutation) OldReasonCode(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldReasonCode is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldReasonCode requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldReasonCode: %w", err)
+	}
+	return oldValue.ReasonCode, nil
+}
+
+// ResetReasonCode resets all changes to the "reason_code" field.
+func (m *GenerationRuleMutation) ResetReasonCode() {
+	m.reason_code = nil
+}
+
+// SetTitleTemplate sets the "title_template" field.
+func (m *GenerationRuleMutation) SetTitleTemplate(s string) {
+	m.title_template = &s
+}
+
+// TitleTemplate returns the value of the "title_template" field in the mutation.
+func (m *GenerationRuleMutation) TitleTemplate() (r string, exists bool) {
+	v := m.title_template
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTitleTemplate returns the old "title_template" field's value of the GenerationRule entity.
+// If the GenerationRule object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GenerationRuleMutation) OldTitleTemplate(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTitleTemplate is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTitleTemplate requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTitleTemplate: %w", err)
+	}
+	return oldValue.TitleTemplate, nil
+}
+
+// ResetTitleTemplate resets all changes to the "title_template" field.
+func (m *GenerationRuleMutation) ResetTitleTemplate() {
+	m.title_template = nil
+}
+
+// SetInstructionsTemplate sets the "instructions_template" field.
+func (m *GenerationRuleMutation) SetInstructionsTemplate(s string) {
+	m.instructions_template = &s
+}
+
+// InstructionsTemplate returns the value of the "instructions_template" field in the mutation.
+func (m *GenerationRuleMutation) InstructionsTemplate() (r string, exists bool) {
+	v := m.instructions_template
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldInstructionsTemplate returns the old "instructions_template" field's value of the GenerationRule entity.
+// If the GenerationRule object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GenerationRuleMutation) OldInstructionsTemplate(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldInstructionsTemplate is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldInstructionsTemplate requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldInstructionsTemplate: %w", err)
+	}
+	return oldValue.InstructionsTemplate, nil
+}
+
+// ResetInstructionsTemplate resets all changes to the "instructions_template" field.
+func (m *GenerationRuleMutation) ResetInstructionsTemplate() {
+	m.instructions_template = nil
+}
+
+// SetAttributes sets the "attributes" field.
+func (m *GenerationRuleMutation) SetAttributes(value map[string]string) {
+	m.attributes = &value
+}
+
+// Attributes returns the value of the "attributes" field in the mutation.
+func (m *GenerationRuleMutation) Attributes() (r map[string]string, exists bool) {
+	v := m.attributes
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAttributes returns the old "attributes" field's value of the GenerationRule entity.
+// If the GenerationRule object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GenerationRuleMutation) OldAttributes(ctx context.Context) (v map[string]string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAttributes is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAttributes requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAttributes: %w", err)
+	}
+	return oldValue.Attributes, nil
+}
+
+// ClearAttributes clears the value of the "attributes" field.
+func (m *GenerationRuleMutation) ClearAttributes() {
+	m.attributes = nil
+	m.clearedFields[generationrule.FieldAttributes] = struct{}{}
+}
+
+// AttributesCleared returns if the "attributes" field was cleared in this mutation.
+func (m *GenerationRuleMutation) AttributesCleared() bool {
+	_, ok := m.clearedFields[generationrule.FieldAttributes]
+	return ok
+}
+
+// ResetAttributes resets all changes to the "attributes" field.
+func (m *GenerationRuleMutation) ResetAttributes() {
+	m.attributes = nil
+	delete(m.clearedFields, generationrule.FieldAttributes)
+}
+
+// SetOffsetDays sets the "offset_days" field.
+func (m *GenerationRuleMutation) SetOffsetDays(i int) {
+	m.offset_days = &i
+	m.addoffset_days = nil
+}
+
+// OffsetDays returns the value of the "offset_days" field in the mutation.
+func (m *GenerationRuleMutation) OffsetDays() (r int, exists bool) {
+	v := m.offset_days
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOffsetDays returns the old "offset_days" field's value of the GenerationRule entity.
+// If the GenerationRule object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GenerationRuleMutation) OldOffsetDays(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOffsetDays is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOffsetDays requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOffsetDays: %w", err)
+	}
+	return oldValue.OffsetDays, nil
+}
+
+// AddOffsetDays adds i to the "offset_days" field.
+func (m *GenerationRuleMutation) AddOffsetDays(i int) {
+	if m.addoffset_days != nil {
+		*m.addoffset_days += i
+	} else {
+		m.addoffset_days = &i
+	}
+}
+
+// AddedOffsetDays returns the value that was added to the "offset_days" field in this mutation.
+func (m *GenerationRuleMutation) AddedOffsetDays() (r int, exists bool) {
+	v := m.addoffset_days
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetOffsetDays resets all changes to the "offset_days" field.
+func (m *GenerationRuleMutation) ResetOffsetDays() {
+	m.offset_days = nil
+	m.addoffset_days = nil
+}
+
+// SetTimeOfDay sets the "time_of_day" field.
+func (m *GenerationRuleMutation) SetTimeOfDay(s string) {
+	m.time_of_day = &s
+}
+
+// TimeOfDay returns the value of the "time_of_day" field in the mutation.
+func (m *GenerationRuleMutation) TimeOfDay() (r string, exists bool) {
+	v := m.time_of_day
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTimeOfDay returns the old "time_of_day" field's value of the GenerationRule entity.
+// If the GenerationRule object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GenerationRuleMutation) OldTimeOfDay(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTimeOfDay is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTimeOfDay requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTimeOfDay: %w", err)
+	}
+	return oldValue.TimeOfDay, nil
+}
+
+// ResetTimeOfDay resets all changes to the "time_of_day" field.
+func (m *GenerationRuleMutation) ResetTimeOfDay() {
+	m.time_of_day = nil
+}
+
+// SetSkipWeekends sets the "skip_weekends" field.
+func (m *GenerationRuleMutation) SetSkipWeekends(b bool) {
+	m.skip_weekends = &b
+}
+
+// SkipWeekends returns the value of the "skip_weekends" field in the mutation.
+func (m *GenerationRuleMutation) SkipWeekends() (r bool, exists bool) {
+	v := m.skip_weekends
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSkipWeekends returns the old "skip_weekends" field's value of the GenerationRule entity.
+// If the GenerationRule object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GenerationRuleMutation) OldSkipWeekends(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSkipWeekends is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSkipWeekends requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSkipWeekends: %w", err)
+	}
+	return oldValue.SkipWeekends, nil
+}
+
+// ResetSkipWeekends resets all changes to the "skip_weekends" field.
+func (m *GenerationRuleMutation) ResetSkipWeekends() {
+	m.skip_weekends = nil
+}
+
+// SetExpiresAfterDays sets the "expires_after_days" field.
+func (m *GenerationRuleMutation) SetExpiresAfterDays(i int) {
+	m.expires_after_days = &i
+	m.addexpires_after_days = nil
+}
+
+// ExpiresAfterDays returns the value of the "expires_after_days" field in the mutation.
+func (m *GenerationRuleMutation) ExpiresAfterDays() (r int, exists bool) {
+	v := m.expires_after_days
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldExpiresAfterDays returns the old "expires_after_days" field's value of the GenerationRule entity.
+// If the GenerationRule object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GenerationRuleMutation) OldExpiresAfterDays(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldExpiresAfterDays is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldExpiresAfterDays requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldExpiresAfterDays: %w", err)
+	}
+	return oldValue.ExpiresAfterDays, nil
+}
+
+// AddExpiresAfterDays adds i to the "expires_after_days" field.
+func (m *GenerationRuleMutation) AddExpiresAfterDays(i int) {
+	if m.addexpires_after_days != nil {
+		*m.addexpires_after_days += i
+	} else {
+		m.addexpires_after_days = &i
+	}
+}
+
+// AddedExpiresAfterDays returns the value that was added to the "expires_after_days" field in this mutation.
+func (m *GenerationRuleMutation) AddedExpiresAfterDays() (r int, exists bool) {
+	v := m.addexpires_after_days
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearExpiresAfterDays clears the value of the "expires_after_days" field.
+func (m *GenerationRuleMutation) ClearExpiresAfterDays() {
+	m.expires_after_days = nil
+	m.addexpires_after_days = nil
+	m.clearedFields[generationrule.FieldExpiresAfterDays] = struct{}{}
+}
+
+// ExpiresAfterDaysCleared returns if the "expires_after_days" field was cleared in this mutation.
+func (m *GenerationRuleMutation) ExpiresAfterDaysCleared() bool {
+	_, ok := m.clearedFields[generationrule.FieldExpiresAfterDays]
+	return ok
+}
+
+// ResetExpiresAfterDays resets all changes to the "expires_after_days" field.
+func (m *GenerationRuleMutation) ResetExpiresAfterDays() {
+	m.expires_after_days = nil
+	m.addexpires_after_days = nil
+	delete(m.clearedFields, generationrule.FieldExpiresAfterDays)
+}
+
+// SetAssignment sets the "assignment" field.
+func (m *GenerationRuleMutation) SetAssignment(ge generationrule.Assignment) {
+	m.assignment = &ge
+}
+
+// Assignment returns the value of the "assignment" field in the mutation.
+func (m *GenerationRuleMutation) Assignment() (r generationrule.Assignment, exists bool) {
+	v := m.assignment
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAssignment returns the old "assignment" field's value of the GenerationRule entity.
+// If the GenerationRule object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GenerationRuleMutation) OldAssignment(ctx context.Context) (v *generationrule.Assignment, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAssignment is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAssignment requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAssignment: %w", err)
+	}
+	return oldValue.Assignment, nil
+}
+
+// ClearAssignment clears the value of the "assignment" field.
+func (m *GenerationRuleMutation) ClearAssignment() {
+	m.assignment = nil
+	m.clearedFields[generationrule.FieldAssignment] = struct{}{}
+}
+
+// AssignmentCleared returns if the "assignment" field was cleared in this mutation.
+func (m *GenerationRuleMutation) AssignmentCleared() bool {
+	_, ok := m.clearedFields[generationrule.FieldAssignment]
+	return ok
+}
+
+// ResetAssignment resets all changes to the "assignment" field.
+func (m *GenerationRuleMutation) ResetAssignment() {
+	m.assignment = nil
+	delete(m.clearedFields, generationrule.FieldAssignment)
+}
+
+// SetOperatorType sets the "operator_type" field.
+func (m *GenerationRuleMutation) SetOperatorType(gt generationrule.OperatorType) {
+	m.operator_type = &gt
+}
+
+// OperatorType returns the value of the "operator_type" field in the mutation.
+func (m *GenerationRuleMutation) OperatorType() (r generationrule.OperatorType, exists bool) {
+	v := m.operator_type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOperatorType returns the old "operator_type" field's value of the GenerationRule entity.
+// If the GenerationRule object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GenerationRuleMutation) OldOperatorType(ctx context.Context) (v *generationrule.OperatorType, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOperatorType is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOperatorType requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOperatorType: %w", err)
+	}
+	return oldValue.OperatorType, nil
+}
+
+// ClearOperatorType clears the value of the "operator_type" field.
+func (m *GenerationRuleMutation) ClearOperatorType() {
+	m.operator_type = nil
+	m.clearedFields[generationrule.FieldOperatorType] = struct{}{}
+}
+
+// OperatorTypeCleared returns if the "operator_type" field was cleared in this mutation.
+func (m *GenerationRuleMutation) OperatorTypeCleared() bool {
+	_, ok := m.clearedFields[generationrule.FieldOperatorType]
+	return ok
+}
+
+// ResetOperatorType resets all changes to the "operator_type" field.
+func (m *GenerationRuleMutation) ResetOperatorType() {
+	m.operator_type = nil
+	delete(m.clearedFields, generationrule.FieldOperatorType)
+}
+
+// SetTargetRole sets the "target_role" field.
+func (m *GenerationRuleMutation) SetTargetRole(gr generationrule.TargetRole) {
+	m.target_role = &gr
+}
+
+// TargetRole returns the value of the "target_role" field in the mutation.
+func (m *GenerationRuleMutation) TargetRole() (r generationrule.TargetRole, exists bool) {
+	v := m.target_role
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTargetRole returns the old "target_role" field's value of the GenerationRule entity.
+// If the GenerationRule object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GenerationRuleMutation) OldTargetRole(ctx context.Context) (v *generationrule.TargetRole, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTargetRole is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTargetRole requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTargetRole: %w", err)
+	}
+	return oldValue.TargetRole, nil
+}
+
+// ClearTargetRole clears the value of the "target_role" field.
+func (m *GenerationRuleMutation) ClearTargetRole() {
+	m.target_role = nil
+	m.clearedFields[generationrule.FieldTargetRole] = struct{}{}
+}
+
+// TargetRoleCleared returns if the "target_role" field was cleared in this mutation.
+func (m *GenerationRuleMutation) TargetRoleCleared() bool {
+	_, ok := m.clearedFields[generationrule.FieldTargetRole]
+	return ok
+}
+
+// ResetTargetRole resets all changes to the "target_role" field.
+func (m *GenerationRuleMutation) ResetTargetRole() {
+	m.target_role = nil
+	delete(m.clearedFields, generationrule.FieldTargetRole)
+}
+
+// SetIsActive sets the "is_active" field.
+func (m *GenerationRuleMutation) SetIsActive(b bool) {
+	m.is_active = &b
+}
+
+// IsActive returns the value of the "is_active" field in the mutation.
+func (m *GenerationRuleMutation) IsActive() (r bool, exists bool) {
+	v := m.is_active
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldIsActive returns the old "is_active" field's value of the GenerationRule entity.
+// If the GenerationRule object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GenerationRuleMutation) OldIsActive(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldIsActive is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldIsActive requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldIsActive: %w", err)
+	}
+	return oldValue.IsActive, nil
+}
+
+// ResetIsActive resets all changes to the "is_active" field.
+func (m *GenerationRuleMutation) ResetIsActive() {
+	m.is_active = nil
+}
+
+// SetPriority sets the "priority" field.
+func (m *GenerationRuleMutation) SetPriority(i int) {
+	m.priority = &i
+	m.addpriority = nil
+}
+
+// Priority returns the value of the "priority" field in the mutation.
+func (m *GenerationRuleMutation) Priority() (r int, exists bool) {
+	v := m.priority
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPriority returns the old "priority" field's value of the GenerationRule entity.
+// If the GenerationRule object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GenerationRuleMutation) OldPriority(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPriority is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPriority requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPriority: %w", err)
+	}
+	return oldValue.Priority, nil
+}
+
+// AddPriority adds i to the "priority" field.
+func (m *GenerationRuleMutation) AddPriority(i int) {
+	if m.addpriority != nil {
+		*m.addpriority += i
+	} else {
+		m.addpriority = &i
+	}
+}
+
+// AddedPriority returns the value that was added to the "priority" field in this mutation.
+func (m *GenerationRuleMutation) AddedPriority() (r int, exists bool) {
+	v := m.addpriority
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetPriority resets all changes to the "priority" field.
+func (m *GenerationRuleMutation) ResetPriority() {
+	m.priority = nil
+	m.addpriority = nil
+}
+
+// ClearTenant clears the "tenant" edge to the Tenant entity.
+func (m *GenerationRuleMutation) ClearTenant() {
+	m.clearedtenant = true
+	m.clearedFields[generationrule.FieldTenantID] = struct{}{}
+}
+
+// TenantCleared reports if the "tenant" edge to the Tenant entity was cleared.
+func (m *GenerationRuleMutation) TenantCleared() bool {
+	return m.clearedtenant
+}
+
+// TenantIDs returns the "tenant" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// TenantID instead. It exists only for internal usage by the builders.
+func (m *GenerationRuleMutation) TenantIDs() (ids []uuid.UUID) {
+	if id := m.tenant; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetTenant resets all changes to the "tenant" edge.
+func (m *GenerationRuleMutation) ResetTenant() {
+	m.tenant = nil
+	m.clearedtenant = false
+}
+
+// ClearProject clears the "project" edge to the Project entity.
+func (m *GenerationRuleMutation) ClearProject() {
+	m.clearedproject = true
+	m.clearedFields[generationrule.FieldProjectID] = struct{}{}
+}
+
+// ProjectCleared reports if the "project" edge to the Project entity was cleared.
+func (m *GenerationRuleMutation) ProjectCleared() bool {
+	return m.clearedproject
+}
+
+// ProjectIDs returns the "project" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// ProjectID instead. It exists only for internal usage by the builders.
+func (m *GenerationRuleMutation) ProjectIDs() (ids []uuid.UUID) {
+	if id := m.project; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetProject resets all changes to the "project" edge.
+func (m *GenerationRuleMutation) ResetProject() {
+	m.project = nil
+	m.clearedproject = false
+}
+
+// ClearActivityGenerationConfig clears the "activity_generation_config" edge to the ActivityGenerationConfig entity.
+func (m *GenerationRuleMutation) ClearActivityGenerationConfig() {
+	m.clearedactivity_generation_config = true
+	m.clearedFields[generationrule.FieldActivityGenerationConfigID] = struct{}{}
+}
+
+// ActivityGenerationConfigCleared reports if the "activity_generation_config" edge to the ActivityGenerationConfig entity was cleared.
+func (m *GenerationRuleMutation) ActivityGenerationConfigCleared() bool {
+	return m.clearedactivity_generation_config
+}
+
+// ActivityGenerationConfigIDs returns the "activity_generation_config" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// ActivityGenerationConfigID instead. It exists only for internal usage by the builders.
+func (m *GenerationRuleMutation) ActivityGenerationConfigIDs() (ids []uuid.UUID) {
+	if id := m.activity_generation_config; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetActivityGenerationConfig resets all changes to the "activity_generation_config" edge.
+func (m *GenerationRuleMutation) ResetActivityGenerationConfig() {
+	m.activity_generation_config = nil
+	m.clearedactivity_generation_config = false
+}
+
+// Where appends a list predicates to the GenerationRuleMutation builder.
+func (m *GenerationRuleMutation) Where(ps ...predicate.GenerationRule) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the GenerationRuleMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *GenerationRuleMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.GenerationRule, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *GenerationRuleMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *GenerationRuleMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (GenerationRule).
+func (m *GenerationRuleMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *GenerationRuleMutation) Fields() []string {
+	fields := make([]string, 0, 26)
+	if m.created_at != nil {
+		fields = append(fields, generationrule.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, generationrule.FieldUpdatedAt)
+	}
+	if m.tenant != nil {
+		fields = append(fields, generationrule.FieldTenantID)
+	}
+	if m.project != nil {
+		fields = append(fields, generationrule.FieldProjectID)
+	}
+	if m.archived_at != nil {
+		fields = append(fields, generationrule.FieldArchivedAt)
+	}
+	if m.activity_generation_config != nil {
+		fields = append(fields, generationrule.FieldActivityGenerationConfigID)
+	}
+	if m.name != nil {
+		fields = append(fields, generationrule.FieldName)
+	}
+	if m.trigger != nil {
+		fields = append(fields, generationrule.FieldTrigger)
+	}
+	if m.stage != nil {
+		fields = append(fields, generationrule.FieldStage)
+	}
+	if m.status_code != nil {
+		fields = append(fields, generationrule.FieldStatusCode)
+	}
+	if m.dwell_days != nil {
+		fields = append(fields, generationrule.FieldDwellDays)
+	}
+	if m._type != nil {
+		fields = append(fields, generationrule.FieldType)
+	}
+	if m.channel != nil {
+		fields = append(fields, generationrule.FieldChannel)
+	}
+	if m.reason_code != nil {
+		fields = append(fields, generationrule.FieldReasonCode)
+	}
+	if m.title_template != nil {
+		fields = append(fields, generationrule.FieldTitleTemplate)
+	}
+	if m.instructions_template != nil {
+		fields = append(fields, generationrule.FieldInstructionsTemplate)
+	}
+	if m.attributes != nil {
+		fields = append(fields, generationrule.FieldAttributes)
+	}
+	if m.offset_days != nil {
+		fields = append(fields, generationrule.FieldOffsetDays)
+	}
+	if m.time_of_day != nil {
+		fields = append(fields, generationrule.FieldTimeOfDay)
+	}
+	if m.skip_weekends != nil {
+		fields = append(fields, generationrule.FieldSkipWeekends)
+	}
+	if m.expires_after_days != nil {
+		fields = append(fields, generationrule.FieldExpiresAfterDays)
+	}
+	if m.assignment != nil {
+		fields = append(fields, generationrule.FieldAssignment)
+	}
+	if m.operator_type != nil {
+		fields = append(fields, generationrule.FieldOperatorType)
+	}
+	if m.target_role != nil {
+		fields = append(fields, generationrule.FieldTargetRole)
+	}
+	if m.is_active != nil {
+		fields = append(fields, generationrule.FieldIsActive)
+	}
+	if m.priority != nil {
+		fields = append(fields, generationrule.FieldPriority)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *GenerationRuleMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case generationrule.FieldCreatedAt:
+		return m.CreatedAt()
+	case generationrule.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case generationrule.FieldTenantID:
+		return m.TenantID()
+	case generationrule.FieldProjectID:
+		return m.ProjectID()
+	case generationrule.FieldArchivedAt:
+		return m.ArchivedAt()
+	case generationrule.FieldActivityGenerationConfigID:
+		return m.ActivityGenerationConfigID()
+	case generationrule.FieldName:
+		return m.Name()
+	case generationrule.FieldTrigger:
+		return m.Trigger()
+	case generationrule.FieldStage:
+		return m.Stage()
+	case generationrule.FieldStatusCode:
+		return m.StatusCode()
+	case generationrule.FieldDwellDays:
+		return m.DwellDays()
+	case generationrule.FieldType:
+		return m.GetType()
+	case generationrule.FieldChannel:
+		return m.Channel()
+	case generationrule.FieldReasonCode:
+		return m.ReasonCode()
+	case generationrule.FieldTitleTemplate:
+		return m.TitleTemplate()
+	case generationrule.FieldInstructionsTemplate:
+		return m.InstructionsTemplate()
+	case generationrule.FieldAttributes:
+		return m.Attributes()
+	case generationrule.FieldOffsetDays:
+		return m.OffsetDays()
+	case generationrule.FieldTimeOfDay:
+		return m.TimeOfDay()
+	case generationrule.FieldSkipWeekends:
+		return m.SkipWeekends()
+	case generationrule.FieldExpiresAfterDays:
+		return m.ExpiresAfterDays()
+	case generationrule.FieldAssignment:
+		return m.Assignment()
+	case generationrule.FieldOperatorType:
+		return m.OperatorType()
+	case generationrule.FieldTargetRole:
+		return m.TargetRole()
+	case generationrule.FieldIsActive:
+		return m.IsActive()
+	case generationrule.FieldPriority:
+		return m.Priority()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *GenerationRuleMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case generationrule.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case generationrule.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case generationrule.FieldTenantID:
+		return m.OldTenantID(ctx)
+	case generationrule.FieldProjectID:
+		return m.OldProjectID(ctx)
+	case generationrule.FieldArchivedAt:
+		return m.OldArchivedAt(ctx)
+	case generationrule.FieldActivityGenerationConfigID:
+		return m.OldActivityGenerationConfigID(ctx)
+	case generationrule.FieldName:
+		return m.OldName(ctx)
+	case generationrule.FieldTrigger:
+		return m.OldTrigger(ctx)
+	case generationrule.FieldStage:
+		return m.OldStage(ctx)
+	case generationrule.FieldStatusCode:
+		return m.OldStatusCode(ctx)
+	case generationrule.FieldDwellDays:
+		return m.OldDwellDays(ctx)
+	case generationrule.FieldType:
+		return m.OldType(ctx)
+	case generationrule.FieldChannel:
+		return m.OldChannel(ctx)
+	case generationrule.FieldReasonCode:
+		return m.OldReasonCode(ctx)
+	case generationrule.FieldTitleTemplate:
+		return m.OldTitleTemplate(ctx)
+	case generationrule.FieldInstructionsTemplate:
+		return m.OldInstructionsTemplate(ctx)
+	case generationrule.FieldAttributes:
+		return m.OldAttributes(ctx)
+	case generationrule.FieldOffsetDays:
+		return m.OldOffsetDays(ctx)
+	case generationrule.FieldTimeOfDay:
+		return m.OldTimeOfDay(ctx)
+	case generationrule.FieldSkipWeekends:
+		return m.OldSkipWeekends(ctx)
+	case generationrule.FieldExpiresAfterDays:
+		return m.OldExpiresAfterDays(ctx)
+	case generationrule.FieldAssignment:
+		return m.OldAssignment(ctx)
+	case generationrule.FieldOperatorType:
+		return m.OldOperatorType(ctx)
+	case generationrule.FieldTargetRole:
+		return m.OldTargetRole(ctx)
+	case generationrule.FieldIsActive:
+		return m.OldIsActive(ctx)
+	case generationrule.FieldPriority:
+		return m.OldPriority(ctx)
+	}
+	return nil, fmt.Errorf("unknown GenerationRule field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *GenerationRuleMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case generationrule.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case generationrule.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case generationrule.FieldTenantID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTenantID(v)
+		return nil
+	case generationrule.FieldProjectID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetProjectID(v)
+		return nil
+	case generationrule.FieldArchivedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetArchivedAt(v)
+		return nil
+	case generationrule.FieldActivityGenerationConfigID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetActivityGenerationConfigID(v)
+		return nil
+	case generationrule.FieldName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetName(v)
+		return nil
+	case generationrule.FieldTrigger:
+		v, ok := value.(generationrule.Trigger)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTrigger(v)
+		return nil
+	case generationrule.FieldStage:
+		v, ok := value.(generationrule.Stage)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStage(v)
+		return nil
+	case generationrule.FieldStatusCode:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStatusCode(v)
+		return nil
+	case generationrule.FieldDwellDays:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDwellDays(v)
+		return nil
+	case generationrule.FieldType:
+		v, ok := value.(generationrule.Type)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetType(v)
+		return nil
+	case generationrule.FieldChannel:
+		v, ok := value.(generationrule.Channel)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetChannel(v)
+		return nil
+	case generationrule.FieldReasonCode:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetReasonCode(v)
+		return nil
+	case generationrule.FieldTitleTemplate:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTitleTemplate(v)
+		return nil
+	case generationrule.FieldInstructionsTemplate:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetInstructionsTemplate(v)
+		return nil
+	case generationrule.FieldAttributes:
+		v, ok := value.(map[string]string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAttributes(v)
+		return nil
+	case generationrule.FieldOffsetDays:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOffsetDays(v)
+		return nil
+	case generationrule.FieldTimeOfDay:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTimeOfDay(v)
+		return nil
+	case generationrule.FieldSkipWeekends:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSkipWeekends(v)
+		return nil
+	case generationrule.FieldExpiresAfterDays:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetExpiresAfterDays(v)
+		return nil
+	case generationrule.FieldAssignment:
+		v, ok := value.(generationrule.Assignment)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAssignment(v)
+		return nil
+	case generationrule.FieldOperatorType:
+		v, ok := value.(generationrule.OperatorType)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOperatorType(v)
+		return nil
+	case generationrule.FieldTargetRole:
+		v, ok := value.(generationrule.TargetRole)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTargetRole(v)
+		return nil
+	case generationrule.FieldIsActive:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetIsActive(v)
+		return nil
+	case generationrule.FieldPriority:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPriority(v)
+		return nil
+	}
+	return fmt.Errorf("unknown GenerationRule field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *GenerationRuleMutation) AddedFields() []string {
+	var fields []string
+	if m.adddwell_days != nil {
+		fields = append(fields, generationrule.FieldDwellDays)
+	}
+	if m.addoffset_days != nil {
+		fields = append(fields, generationrule.FieldOffsetDays)
+	}
+	if m.addexpires_after_days != nil {
+		fields = append(fields, generationrule.FieldExpiresAfterDays)
+	}
+	if m.addpriority != nil {
+		fields = append(fields, generationrule.FieldPriority)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *GenerationRuleMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case generationrule.FieldDwellDays:
+		return m.AddedDwellDays()
+	case generationrule.FieldOffsetDays:
+		return m.AddedOffsetDays()
+	case generationrule.FieldExpiresAfterDays:
+		return m.AddedExpiresAfterDays()
+	case generationrule.FieldPriority:
+		return m.AddedPriority()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *GenerationRuleMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case generationrule.FieldDwellDays:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddDwellDays(v)
+		return nil
+	case generationrule.FieldOffsetDays:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddOffsetDays(v)
+		return nil
+	case generationrule.FieldExpiresAfterDays:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddExpiresAfterDays(v)
+		return nil
+	case generationrule.FieldPriority:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddPriority(v)
+		return nil
+	}
+	return fmt.Errorf("unknown GenerationRule numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *GenerationRuleMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(generationrule.FieldArchivedAt) {
+		fields = append(fields, generationrule.FieldArchivedAt)
+	}
+	if m.FieldCleared(generationrule.FieldDwellDays) {
+		fields = append(fields, generationrule.FieldDwellDays)
+	}
+	if m.FieldCleared(generationrule.FieldAttributes) {
+		fields = append(fields, generationrule.FieldAttributes)
+	}
+	if m.FieldCleared(generationrule.FieldExpiresAfterDays) {
+		fields = append(fields, generationrule.FieldExpiresAfterDays)
+	}
+	if m.FieldCleared(generationrule.FieldAssignment) {
+		fields = append(fields, generationrule.FieldAssignment)
+	}
+	if m.FieldCleared(generationrule.FieldOperatorType) {
+		fields = append(fields, generationrule.FieldOperatorType)
+	}
+	if m.FieldCleared(generationrule.FieldTargetRole) {
+		fields = append(fields, generationrule.FieldTargetRole)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *GenerationRuleMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *GenerationRuleMutation) ClearField(name string) error {
+	switch name {
+	case generationrule.FieldArchivedAt:
+		m.ClearArchivedAt()
+		return nil
+	case generationrule.FieldDwellDays:
+		m.ClearDwellDays()
+		return nil
+	case generationrule.FieldAttributes:
+		m.ClearAttributes()
+		return nil
+	case generationrule.FieldExpiresAfterDays:
+		m.ClearExpiresAfterDays()
+		return nil
+	case generationrule.FieldAssignment:
+		m.ClearAssignment()
+		return nil
+	case generationrule.FieldOperatorType:
+		m.ClearOperatorType()
+		return nil
+	case generationrule.FieldTargetRole:
+		m.ClearTargetRole()
+		return nil
+	}
+	return fmt.Errorf("unknown GenerationRule nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *GenerationRuleMutation) ResetField(name string) error {
+	switch name {
+	case generationrule.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case generationrule.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case generationrule.FieldTenantID:
+		m.ResetTenantID()
+		return nil
+	case generationrule.FieldProjectID:
+		m.ResetProjectID()
+		return nil
+	case generationrule.FieldArchivedAt:
+		m.ResetArchivedAt()
+		return nil
+	case generationrule.FieldActivityGenerationConfigID:
+		m.ResetActivityGenerationConfigID()
+		return nil
+	case generationrule.FieldName:
+		m.ResetName()
+		return nil
+	case generationrule.FieldTrigger:
+		m.ResetTrigger()
+		return nil
+	case generationrule.FieldStage:
+		m.ResetStage()
+		return nil
+	case generationrule.FieldStatusCode:
+		m.ResetStatusCode()
+		return nil
+	case generationrule.FieldDwellDays:
+		m.ResetDwellDays()
+		return nil
+	case generationrule.FieldType:
+		m.ResetType()
+		return nil
+	case generationrule.FieldChannel:
+		m.ResetChannel()
+		return nil
+	case generationrule.FieldReasonCode:
+		m.ResetReasonCode()
+		return nil
+	case generationrule.FieldTitleTemplate:
+		m.ResetTitleTemplate()
+		return nil
+	case generationrule.FieldInstructionsTemplate:
+		m.ResetInstructionsTemplate()
+		return nil
+	case generationrule.FieldAttributes:
+		m.ResetAttributes()
+		return nil
+	case generationrule.FieldOffsetDays:
+		m.ResetOffsetDays()
+		return nil
+	case generationrule.FieldTimeOfDay:
+		m.ResetTimeOfDay()
+		return nil
+	case generationrule.FieldSkipWeekends:
+		m.ResetSkipWeekends()
+		return nil
+	case generationrule.FieldExpiresAfterDays:
+		m.ResetExpiresAfterDays()
+		return nil
+	case generationrule.FieldAssignment:
+		m.ResetAssignment()
+		return nil
+	case generationrule.FieldOperatorType:
+		m.ResetOperatorType()
+		return nil
+	case generationrule.FieldTargetRole:
+		m.ResetTargetRole()
+		return nil
+	case generationrule.FieldIsActive:
+		m.ResetIsActive()
+		return nil
+	case generationrule.FieldPriority:
+		m.ResetPriority()
+		return nil
+	}
+	return fmt.Errorf("unknown GenerationRule field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *GenerationRuleMutation) AddedEdges() []string {
+	edges := make([]string, 0, 3)
+	if m.tenant != nil {
+		edges = append(edges, generationrule.EdgeTenant)
+	}
+	if m.project != nil {
+		edges = append(edges, generationrule.EdgeProject)
+	}
+	if m.activity_generation_config != nil {
+		edges = append(edges, generationrule.EdgeActivityGenerationConfig)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *GenerationRuleMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case generationrule.EdgeTenant:
+		if id := m.tenant; id != nil {
+			return []ent.Value{*id}
+		}
+	case generationrule.EdgeProject:
+		if id := m.project; id != nil {
+			return []ent.Value{*id}
+		}
+	case generationrule.EdgeActivityGenerationConfig:
+		if id := m.activity_generation_config; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *GenerationRuleMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 3)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *GenerationRuleMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *GenerationRuleMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 3)
+	if m.clearedtenant {
+		edges = append(edges, generationrule.EdgeTenant)
+	}
+	if m.clearedproject {
+		edges = append(edges, generationrule.EdgeProject)
+	}
+	if m.clearedactivity_generation_config {
+		edges = append(edges, generationrule.EdgeActivityGenerationConfig)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *GenerationRuleMutation) EdgeCleared(name string) bool {
+	switch name {
+	case generationrule.EdgeTenant:
+		return m.clearedtenant
+	case generationrule.EdgeProject:
+		return m.clearedproject
+	case generationrule.EdgeActivityGenerationConfig:
+		return m.clearedactivity_generation_config
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *GenerationRuleMutation) ClearEdge(name string) error {
+	switch name {
+	case generationrule.EdgeTenant:
+		m.ClearTenant()
+		return nil
+	case generationrule.EdgeProject:
+		m.ClearProject()
+		return nil
+	case generationrule.EdgeActivityGenerationConfig:
+		m.ClearActivityGenerationConfig()
+		return nil
+	}
+	return fmt.Errorf("unknown GenerationRule unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *GenerationRuleMutation) ResetEdge(name string) error {
+	switch name {
+	case generationrule.EdgeTenant:
+		m.ResetTenant()
+		return nil
+	case generationrule.EdgeProject:
+		m.ResetProject()
+		return nil
+	case generationrule.EdgeActivityGenerationConfig:
+		m.ResetActivityGenerationConfig()
+		return nil
+	}
+	return fmt.Errorf("unknown GenerationRule edge %s", name)
 }
 
 // IdempotencyRecordMutation represents an operation that mutates the IdempotencyRecord nodes in the graph.

@@ -70,6 +70,8 @@ type Tx struct {
 	EngagementLevel *EngagementLevelClient
 	// EventFilter is the client for interacting with the EventFilter builders.
 	EventFilter *EventFilterClient
+	// GenerationRule is the client for interacting with the GenerationRule builders.
+	GenerationRule *GenerationRuleClient
 	// IdempotencyRecord is the client for interacting with the IdempotencyRecord builders.
 	IdempotencyRecord *IdempotencyRecordClient
 	// LifecycleRun is the client for interacting with the LifecycleRun builders.
@@ -271,6 +273,7 @@ func (tx *Tx) init() {
 	tx.EngagementConfig = NewEngagementConfigClient(tx.config)
 	tx.EngagementLevel = NewEngagementLevelClient(tx.config)
 	tx.EventFilter = NewEventFilterClient(tx.config)
+	tx.GenerationRule = NewGenerationRuleClient(tx.config)
 	tx.IdempotencyRecord = NewIdempotencyRecordClient(tx.config)
 	tx.LifecycleRun = NewLifecycleRunClient(tx.config)
 	tx.Membership = NewMembershipClient(tx.config)

@@ -11,6 +11,7 @@ import (
 	"github.com/reten-io/reten/ent"
 	"github.com/reten-io/reten/graph/model"
 	"github.com/reten-io/reten/internal/catalog"
+	"github.com/reten-io/reten/internal/fields"
 )
 
 // CreateActivityReasonConfig is the resolver for the createActivityReasonConfig field.
@@ -45,7 +46,7 @@ func (r *mutationResolver) CreateRetentionStatusConfig(ctx context.Context, inpu
 
 // UpdateRetentionStatusConfig is the resolver for the updateRetentionStatusConfig field.
 func (r *mutationResolver) UpdateRetentionStatusConfig(ctx context.Context, id uuid.UUID, input model.UpdateRetentionStatusConfigInput) (*ent.RetentionStatusConfig, error) {
-	return r.Resolver.Catalog.UpdateStatus(ctx, id, catalog.StatusPatch{Label: input.Label, Stage: enumPtr(input.Stage),
+	return r.Resolver.Catalog.UpdateStatus(ctx, id, catalog.StatusPatch{Label: input.Label, Stage: fields.EnumText(input.Stage),
 		Description: input.Description, IsActive: input.IsActive})
 }
 

@@ -2,6 +2,7 @@ package graph
 
 import (
 	"github.com/reten-io/reten/graph/model"
+	"github.com/reten-io/reten/internal/fields"
 	qb "github.com/reten-io/reten/internal/querybuilder"
 )
 
@@ -11,7 +12,7 @@ func catalogInput(in model.TenantDatasetCatalogInput) qb.Catalog {
 	cat := qb.Catalog{Tables: make([]qb.Table, len(in.Tables))}
 	for i, t := range in.Tables {
 		out := qb.Table{Name: t.Name, Description: deref(t.Description), DefaultTimeReferenceColumn: deref(t.DefaultTimeReferenceColumn),
-			Purpose: deref(enumPtr(t.Purpose)), Columns: columnsInput(t.Columns)}
+			Purpose: deref(fields.EnumText(t.Purpose)), Columns: columnsInput(t.Columns)}
 		for _, sj := range t.SemiJoins {
 			j := qb.SemiJoin{Name: sj.Name, ToTable: sj.ToTable}
 			for _, k := range sj.On {

@@ -173,6 +173,11 @@ func (r *Resolver) DispatchProvider() generated.DispatchProviderResolver {
 // EventFilter returns generated.EventFilterResolver implementation.
 func (r *Resolver) EventFilter() generated.EventFilterResolver { return &eventFilterResolver{r} }
 
+// GenerationRule returns generated.GenerationRuleResolver implementation.
+func (r *Resolver) GenerationRule() generated.GenerationRuleResolver {
+	return &generationRuleResolver{r}
+}
+
 // Query returns generated.QueryResolver implementation.
 func (r *Resolver) Query() generated.QueryResolver { return &queryResolver{r} }
 
@@ -199,6 +204,7 @@ type commerceResolver struct{ *Resolver }
 type commerceLifecycleTransitionResolver struct{ *Resolver }
 type dispatchProviderResolver struct{ *Resolver }
 type eventFilterResolver struct{ *Resolver }
+type generationRuleResolver struct{ *Resolver }
 type queryResolver struct{ *Resolver }
 type queryBlockResolver struct{ *Resolver }
 type supervisorResolver struct{ *Resolver }

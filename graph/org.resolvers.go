@@ -16,6 +16,7 @@ import (
 	"github.com/reten-io/reten/internal/commerce"
 	"github.com/reten-io/reten/internal/dispatch"
 	"github.com/reten-io/reten/internal/fieldorg"
+	"github.com/reten-io/reten/internal/fields"
 	"github.com/reten-io/reten/internal/paging"
 	"github.com/reten-io/reten/internal/trash"
 )
@@ -85,7 +86,7 @@ func (r *mutationResolver) SetPrimaryCommerceAddress(ctx context.Context, commer
 // CreateCommerceUser is the resolver for the createCommerceUser field.
 func (r *mutationResolver) CreateCommerceUser(ctx context.Context, commerceID uuid.UUID, input model.CreateCommerceUserInput) (*ent.CommerceUser, error) {
 	return r.Resolver.Commerces.CreateUser(ctx, commerceID, commerce.UserInput{Name: input.Name, ExternalID: input.ExternalID,
-		Source: enumPtr(input.Source), Roles: enumStrings(input.Roles)})
+		Source: fields.EnumText(input.Source), Roles: enumStrings(input.Roles)})
 }
 
 // UpdateCommerceUser is the resolver for the updateCommerceUser field.
@@ -113,7 +114,7 @@ func (r *mutationResolver) AddCommerceContact(ctx context.Context, commerceID uu
 // UpdateCommerceContact is the resolver for the updateCommerceContact field.
 func (r *mutationResolver) UpdateCommerceContact(ctx context.Context, commerceID uuid.UUID, userID uuid.UUID, id uuid.UUID, input model.UpdateCommerceContactInput) (*ent.CommerceContact, error) {
 	return r.Resolver.Commerces.UpdateContact(ctx, commerceID, userID, id, commerce.ContactUpdate{Value: input.Value,
-		Source: enumPtr(input.Source), IsActive: input.IsActive})
+		Source: fields.EnumText(input.Source), IsActive: input.IsActive})
 }
 
 // SetPrimaryCommerceContact is the resolver for the setPrimaryCommerceContact field.
@@ -209,7 +210,7 @@ func (r *mutationResolver) BatchUpsertRoutes(ctx context.Context, items []*model
 		if it.Operators != nil {
 			routes[i].Operators = make([]fieldorg.RouteItemOperator, len(it.Operators))
 			for n, op := range it.Operators {
-				routes[i].Operators[n] = fieldorg.RouteItemOperator{ExternalID: op.ExternalID, Type: string(op.Type), Role: deref(enumPtr(op.Role))}
+				routes[i].Operators[n] = fieldorg.RouteItemOperator{ExternalID: op.ExternalID, Type: string(op.Type), Role: deref(fields.EnumText(op.Role))}
 			}
 		}
 	}

@@ -5,6 +5,7 @@ package graph
 
 import (
 	"github.com/google/uuid"
+	"github.com/reten-io/reten/internal/fields"
 
 	"github.com/reten-io/reten/ent"
 	"github.com/reten-io/reten/graph/model"
@@ -20,6 +21,7 @@ import (
 	"github.com/reten-io/reten/internal/engine"
 	"github.com/reten-io/reten/internal/eventfilter"
 	"github.com/reten-io/reten/internal/fieldorg"
+	"github.com/reten-io/reten/internal/generation"
 	"github.com/reten-io/reten/internal/idempotency"
 	"github.com/reten-io/reten/internal/node"
 	"github.com/reten-io/reten/internal/project"
@@ -37,6 +39,7 @@ type Resolver struct {
 	AGCs      *agc.Service
 	Engine    *engine.Service
 	Runs      *engine.Runs
+	Rules     *generation.Service
 	APIKeys   *apikey.Service
 	Audiences *audience.Service
 	Catalog   *catalog.Service
@@ -78,15 +81,6 @@ func deref(s *string) string {
 
 // done turns the error of a delete-like service call into a Boolean! answer.
 func done(err error) (bool, error) { return err == nil, err }
-
-// enumPtr converts an optional ent enum to the optional string services take.
-func enumPtr[E ~string](e *E) *string {
-	if e == nil {
-		return nil
-	}
-	s := string(*e)
-	return &s
-}
 
 // enumStrings converts ent enum values to strings; nil stays nil.
 func enumStrings[E ~string](es []E) []string {
@@ -156,7 +150,7 @@ func commerceBatchItems(items []*model.CommerceBatchItemInput) []commerce.BatchI
 
 // definitionInput maps a channel definition input to the service's.
 func definitionInput(in model.ChannelDefinitionInput) dispatch.DefinitionInput {
-	out := dispatch.DefinitionInput{Name: in.Name, Channel: enumPtr(in.Channel), Template: in.Template, Sender: in.Sender,
+	out := dispatch.DefinitionInput{Name: in.Name, Channel: fields.EnumText(in.Channel), Template: in.Template, Sender: in.Sender,
 		RatePerMinute: in.RatePerMinute, ClearRatePerMinute: in.ClearRatePerMinute != nil && *in.ClearRatePerMinute,
 		IsActive: in.IsActive}
 	if in.Settings != nil {
@@ -194,7 +188,7 @@ func activationInput(in *model.ActivationConfigInput) *agc.ActivationInput {
 		return nil
 	}
 	return &agc.ActivationInput{PillarFields: pillarFields(in.Name, in.Description, in.SourceTable, in.SourceColumns, in.DateColumn),
-		AggregationMethod: enumPtr(in.AggregationMethod),
+		AggregationMethod: fields.EnumText(in.AggregationMethod),
 		Moments: mapList(in.ActivationMoments, func(m *model.ActivationMomentInput) agc.MomentInput {
 			return agc.MomentInput{ID: m.ID, StatusCode: m.StatusCode, UserRetentionStatusConfigID: m.UserRetentionStatusConfigID,
 				MinActions: m.MinActions, WindowDays: m.WindowDays, TimeWindow: m.TimeWindow, Priority: m.Priority}

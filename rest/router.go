@@ -22,6 +22,7 @@ import (
 	"github.com/reten-io/reten/internal/engine"
 	"github.com/reten-io/reten/internal/eventfilter"
 	"github.com/reten-io/reten/internal/fieldorg"
+	"github.com/reten-io/reten/internal/generation"
 	"github.com/reten-io/reten/internal/idempotency"
 	"github.com/reten-io/reten/internal/project"
 	"github.com/reten-io/reten/internal/ratelimit"
@@ -52,6 +53,7 @@ type Deps struct {
 	AGCs          *agc.Service
 	Engine        *engine.Service
 	Runs          *engine.Runs
+	Rules         *generation.Service
 	Snapshots     *snapshot.Service
 	Dataset       *dataset.Service
 	EventFilters  *eventfilter.Service

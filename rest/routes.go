@@ -1,7 +1,13 @@
 package rest
 
 import (
+	"context"
 	"net/http"
+
+	"github.com/google/uuid"
+	"github.com/reten-io/reten/ent"
+	"github.com/reten-io/reten/internal/generation"
+	"github.com/reten-io/reten/internal/paging"
 )
 
 // handlers maps each REST line of tenancy.Matrix ("METHOD /path"), the only
@@ -125,13 +131,25 @@ func (a *api) handlers() map[string]handler {
 		"POST /activity-generation-configs/{id}/lifecycle-runs": a.startLifecycleRun(),
 		"GET /activity-generation-configs/{id}/lifecycle-runs":  a.lifecycleRuns(),
 		"GET /lifecycle-runs/{runId}":                           a.lifecycleRun(),
-		"GET /activation-configs":                               all(a.AGCs.ListActivations, presentActivation),
-		"GET /activation-configs/{id}":                          byID(a.AGCs.GetActivation, presentActivation),
-		"GET /engagement-configs":                               all(a.AGCs.ListEngagements, presentEngagement),
-		"GET /engagement-configs/{id}":                          byID(a.AGCs.GetEngagement, presentEngagement),
-		"GET /resurrection-configs":                             all(a.AGCs.ListResurrections, presentResurrection),
-		"GET /resurrection-configs/{id}":                        byID(a.AGCs.GetResurrection, presentResurrection),
-		"GET /lifecycle-defaults":                               one(a.AGCs.LifecycleDefaults, same),
+		// Activity generation rules (docs/generation.md).
+		"POST /activity-generation-configs/{id}/generation-rules": withID(http.StatusCreated, ruleBody, a.Rules.CreateRule, presentRule),
+		"GET /activity-generation-configs/{id}/generation-rules": pagesUnder(idParam, func(ctx context.Context, ids []uuid.UUID, p paging.Page) (*paging.List[*ent.GenerationRule], error) {
+			return a.Rules.ListRules(ctx, ids[0], p)
+		}, presentRule),
+		"GET /generation-rules/{ruleId}": route(http.StatusOK, ruleParam, noBody, func(ctx context.Context, ids []uuid.UUID, _ struct{}) (*ent.GenerationRule, error) {
+			return a.Rules.GetRule(ctx, ids[0])
+		}, presentRule),
+		"PATCH /generation-rules/{ruleId}": route(http.StatusOK, ruleParam, ruleBody, func(ctx context.Context, ids []uuid.UUID, in generation.RuleFields) (*ent.GenerationRule, error) {
+			return a.Rules.UpdateRule(ctx, ids[0], in)
+		}, presentRule),
+		"DELETE /generation-rules/{ruleId}": removed(ruleParam, func(ctx context.Context, ids []uuid.UUID) error { return a.Rules.DeleteRule(ctx, ids[0]) }),
+		"GET /activation-configs":           all(a.AGCs.ListActivations, presentActivation),
+		"GET /activation-configs/{id}":      byID(a.AGCs.GetActivation, presentActivation),
+		"GET /engagement-configs":           all(a.AGCs.ListEngagements, presentEngagement),
+		"GET /engagement-configs/{id}":      byID(a.AGCs.GetEngagement, presentEngagement),
+		"GET /resurrection-configs":         all(a.AGCs.ListResurrections, presentResurrection),
+		"GET /resurrection-configs/{id}":    byID(a.AGCs.GetResurrection, presentResurrection),
+		"GET /lifecycle-defaults":           one(a.AGCs.LifecycleDefaults, same),
 
 		// One commerce's lifecycle state, explained.
 		"GET /activity-generation-configs/{id}/lifecycle-explain": a.lifecycleExplain(),

@@ -252,7 +252,7 @@ func TestTrashListAndGet(t *testing.T) {
 		sameJSON(t, res.Body, trashJSON(r1))
 
 		apptest.ExpectError(t, env.Do("GET", "/api/trash?kind=ROUTES", nil, h), 400, []string{
-			"kind must be one of the following values: AUDIENCE_CRITERIA, COMMERCE, OPERATOR, ROUTE, SUPERVISOR, ACTIVITY_GENERATION_CONFIG, EVENT_CRITERIA"})
+			"kind must be one of the following values: AUDIENCE_CRITERIA, COMMERCE, OPERATOR, ROUTE, SUPERVISOR, ACTIVITY_GENERATION_CONFIG, EVENT_CRITERIA, GENERATION_RULE"})
 		apptest.ExpectError(t, env.Do("GET", "/api/trash?per_page=0", nil, h), 400, []string{"per_page must not be less than 1"})
 		apptest.ExpectError(t, env.Do("GET", "/api/trash/nope", nil, h), 400, "Validation failed (uuid is expected)")
 		apptest.ExpectError(t, env.Do("GET", "/api/trash/"+uuid.NewString(), nil, h), 404, "Trash record not found")

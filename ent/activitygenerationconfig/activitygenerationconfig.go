@@ -57,6 +57,8 @@ const (
 	EdgeLifecycleSnapshots = "lifecycle_snapshots"
 	// EdgeLifecycleRuns holds the string denoting the lifecycle_runs edge name in mutations.
 	EdgeLifecycleRuns = "lifecycle_runs"
+	// EdgeGenerationRules holds the string denoting the generation_rules edge name in mutations.
+	EdgeGenerationRules = "generation_rules"
 	// Table holds the table name of the activitygenerationconfig in the database.
 	Table = "activity_generation_configs"
 	// TenantTable is the table that holds the tenant relation/edge.
@@ -115,6 +117,13 @@ const (
 	LifecycleRunsInverseTable = "lifecycle_runs"
 	// LifecycleRunsColumn is the table column denoting the lifecycle_runs relation/edge.
 	LifecycleRunsColumn = "activity_generation_config_id"
+	// GenerationRulesTable is the table that holds the generation_rules relation/edge.
+	GenerationRulesTable = "generation_rules"
+	// GenerationRulesInverseTable is the table name for the GenerationRule entity.
+	// It exists in this package in order to avoid circular dependency with the "generationrule" package.
+	GenerationRulesInverseTable = "generation_rules"
+	// GenerationRulesColumn is the table column denoting the generation_rules relation/edge.
+	GenerationRulesColumn = "activity_generation_config_id"
 )
 
 // Columns holds all SQL columns for activitygenerationconfig fields.
@@ -320,6 +329,20 @@ func ByLifecycleRuns(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
 		sqlgraph.OrderByNeighborTerms(s, newLifecycleRunsStep(), append([]sql.OrderTerm{term}, terms...)...)
 	}
 }
+
+// ByGenerationRulesCount orders the results by generation_rules count.
+func ByGenerationRulesCount(opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborsCount(s, newGenerationRulesStep(), opts...)
+	}
+}
+
+// ByGenerationRules orders the results by generation_rules terms.
+func ByGenerationRules(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newGenerationRulesStep(), append([]sql.OrderTerm{term}, terms...)...)
+	}
+}
 func newTenantStep() *sqlgraph.Step {
 	return sqlgraph.NewStep(
 		sqlgraph.From(Table, FieldID),
@@ -374,6 +397,13 @@ func newLifecycleRunsStep() *sqlgraph.Step {
 		sqlgraph.From(Table, FieldID),
 		sqlgraph.To(LifecycleRunsInverseTable, FieldID),
 		sqlgraph.Edge(sqlgraph.O2M, true, LifecycleRunsTable, LifecycleRunsColumn),
+	)
+}
+func newGenerationRulesStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(GenerationRulesInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.O2M, true, GenerationRulesTable, GenerationRulesColumn),
 	)
 }
 

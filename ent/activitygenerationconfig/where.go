@@ -695,6 +695,29 @@ func HasLifecycleRunsWith(preds ...predicate.LifecycleRun) predicate.ActivityGen
 	})
 }
 
+// HasGenerationRules applies the HasEdge predicate on the "generation_rules" edge.
+func HasGenerationRules() predicate.ActivityGenerationConfig {
+	return predicate.ActivityGenerationConfig(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, true, GenerationRulesTable, GenerationRulesColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasGenerationRulesWith applies the HasEdge predicate on the "generation_rules" edge with a given conditions (other predicates).
+func HasGenerationRulesWith(preds ...predicate.GenerationRule) predicate.ActivityGenerationConfig {
+	return predicate.ActivityGenerationConfig(func(s *sql.Selector) {
+		step := newGenerationRulesStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
+}
+
 // And groups predicates with the AND operator between them.
 func And(predicates ...predicate.ActivityGenerationConfig) predicate.ActivityGenerationConfig {
 	return predicate.ActivityGenerationConfig(sql.AndPredicates(predicates...))

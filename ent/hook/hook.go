@@ -345,6 +345,18 @@ func (f EventFilterFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value,
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.EventFilterMutation", m)
 }
 
+// The GenerationRuleFunc type is an adapter to allow the use of ordinary
+// function as GenerationRule mutator.
+type GenerationRuleFunc func(context.Context, *ent.GenerationRuleMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f GenerationRuleFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.GenerationRuleMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.GenerationRuleMutation", m)
+}
+
 // The IdempotencyRecordFunc type is an adapter to allow the use of ordinary
 // function as IdempotencyRecord mutator.
 type IdempotencyRecordFunc func(context.Context, *ent.IdempotencyRecordMutation) (ent.Value, error)

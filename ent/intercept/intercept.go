@@ -36,6 +36,7 @@ import (
 	"github.com/reten-io/reten/ent/engagementconfig"
 	"github.com/reten-io/reten/ent/engagementlevel"
 	"github.com/reten-io/reten/ent/eventfilter"
+	"github.com/reten-io/reten/ent/generationrule"
 	"github.com/reten-io/reten/ent/idempotencyrecord"
 	"github.com/reten-io/reten/ent/lifecyclerun"
 	"github.com/reten-io/reten/ent/membership"
@@ -872,6 +873,33 @@ func (f TraverseEventFilter) Traverse(ctx context.Context, q ent.Query) error {
 	return fmt.Errorf("unexpected query type %T. expect *ent.EventFilterQuery", q)
 }
 
+// The GenerationRuleFunc type is an adapter to allow the use of ordinary function as a Querier.
+type GenerationRuleFunc func(context.Context, *ent.GenerationRuleQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f GenerationRuleFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.GenerationRuleQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.GenerationRuleQuery", q)
+}
+
+// The TraverseGenerationRule type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseGenerationRule func(context.Context, *ent.GenerationRuleQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseGenerationRule) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseGenerationRule) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.GenerationRuleQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.GenerationRuleQuery", q)
+}
+
 // The IdempotencyRecordFunc type is an adapter to allow the use of ordinary function as a Querier.
 type IdempotencyRecordFunc func(context.Context, *ent.IdempotencyRecordQuery) (ent.Value, error)
 
@@ -1498,6 +1526,8 @@ func NewQuery(q ent.Query) (Query, error) {
 		return &query[*ent.EngagementLevelQuery, predicate.EngagementLevel, engagementlevel.OrderOption]{typ: ent.TypeEngagementLevel, tq: q}, nil
 	case *ent.EventFilterQuery:
 		return &query[*ent.EventFilterQuery, predicate.EventFilter, eventfilter.OrderOption]{typ: ent.TypeEventFilter, tq: q}, nil
+	case *ent.GenerationRuleQuery:
+		return &query[*ent.GenerationRuleQuery, predicate.GenerationRule, generationrule.OrderOption]{typ: ent.TypeGenerationRule, tq: q}, nil
 	case *ent.IdempotencyRecordQuery:
 		return &query[*ent.IdempotencyRecordQuery, predicate.IdempotencyRecord, idempotencyrecord.OrderOption]{typ: ent.TypeIdempotencyRecord, tq: q}, nil
 	case *ent.LifecycleRunQuery:

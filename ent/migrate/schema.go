@@ -1732,6 +1732,90 @@ var (
 			},
 		},
 	}
+	// GenerationRulesColumns holds the columns for the "generation_rules" table.
+	GenerationRulesColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeUUID},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "archived_at", Type: field.TypeTime, Nullable: true},
+		{Name: "name", Type: field.TypeString},
+		{Name: "trigger", Type: field.TypeEnum, Enums: []string{"ENTER", "DWELL"}},
+		{Name: "stage", Type: field.TypeEnum, Enums: []string{"ACTIVATION", "ENGAGEMENT", "RESURRECTION"}},
+		{Name: "status_code", Type: field.TypeString},
+		{Name: "dwell_days", Type: field.TypeInt, Nullable: true},
+		{Name: "type", Type: field.TypeEnum, Enums: []string{"TASK", "MESSAGE"}},
+		{Name: "channel", Type: field.TypeEnum, Enums: []string{"SALESMAN", "CALLCENTER", "WHATSAPP", "EMAIL", "SMS", "PUSH"}},
+		{Name: "reason_code", Type: field.TypeString},
+		{Name: "title_template", Type: field.TypeString, Size: 2147483647},
+		{Name: "instructions_template", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "attributes", Type: field.TypeJSON, Nullable: true},
+		{Name: "offset_days", Type: field.TypeInt, Default: 0},
+		{Name: "time_of_day", Type: field.TypeString, Default: "09:00"},
+		{Name: "skip_weekends", Type: field.TypeBool, Default: false},
+		{Name: "expires_after_days", Type: field.TypeInt, Nullable: true},
+		{Name: "assignment", Type: field.TypeEnum, Nullable: true, Enums: []string{"ROUTE_LEAD", "ROUTE_MEMBERS_ROUND_ROBIN"}},
+		{Name: "operator_type", Type: field.TypeEnum, Nullable: true, Enums: []string{"SALESMAN", "ACTIVATOR", "CALLCENTER"}},
+		{Name: "target_role", Type: field.TypeEnum, Nullable: true, Enums: []string{"OWNER", "ORDERS", "FINANCE", "ATTENTION", "ADMIN", "COMMERCE_REP", "OTHER"}},
+		{Name: "is_active", Type: field.TypeBool, Default: true},
+		{Name: "priority", Type: field.TypeInt, Default: 100},
+		{Name: "tenant_id", Type: field.TypeUUID},
+		{Name: "project_id", Type: field.TypeUUID},
+		{Name: "activity_generation_config_id", Type: field.TypeUUID},
+	}
+	// GenerationRulesTable holds the schema information for the "generation_rules" table.
+	GenerationRulesTable = &schema.Table{
+		Name:       "generation_rules",
+		Columns:    GenerationRulesColumns,
+		PrimaryKey: []*schema.Column{GenerationRulesColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "generation_rules_tenants_tenant",
+				Columns:    []*schema.Column{GenerationRulesColumns[24]},
+				RefColumns: []*schema.Column{TenantsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+			{
+				Symbol:     "generation_rules_projects_project",
+				Columns:    []*schema.Column{GenerationRulesColumns[25]},
+				RefColumns: []*schema.Column{ProjectsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+			{
+				Symbol:     "generation_rules_activity_generation_configs_activity_generation_config",
+				Columns:    []*schema.Column{GenerationRulesColumns[26]},
+				RefColumns: []*schema.Column{ActivityGenerationConfigsColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "generationrule_tenant_id",
+				Unique:  false,
+				Columns: []*schema.Column{GenerationRulesColumns[24]},
+			},
+			{
+				Name:    "generationrule_project_id",
+				Unique:  false,
+				Columns: []*schema.Column{GenerationRulesColumns[25]},
+			},
+			{
+				Name:    "generationrule_activity_generation_config_id_name",
+				Unique:  true,
+				Columns: []*schema.Column{GenerationRulesColumns[26], GenerationRulesColumns[4]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "archived_at IS NULL",
+				},
+			},
+			{
+				Name:    "generationrule_tenant_id_activity_generation_config_id_priority_name_id",
+				Unique:  false,
+				Columns: []*schema.Column{GenerationRulesColumns[24], GenerationRulesColumns[26], GenerationRulesColumns[23], GenerationRulesColumns[4], GenerationRulesColumns[0]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "archived_at IS NULL",
+				},
+			},
+		},
+	}
 	// IdempotencyRecordsColumns holds the columns for the "idempotency_records" table.
 	IdempotencyRecordsColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeUUID},
@@ -2694,7 +2778,7 @@ var (
 		{Name: "id", Type: field.TypeUUID},
 		{Name: "created_at", Type: field.TypeTime},
 		{Name: "updated_at", Type: field.TypeTime},
-		{Name: "kind", Type: field.TypeEnum, Enums: []string{"AUDIENCE_CRITERIA", "COMMERCE", "OPERATOR", "ROUTE", "SUPERVISOR", "ACTIVITY_GENERATION_CONFIG", "EVENT_CRITERIA"}},
+		{Name: "kind", Type: field.TypeEnum, Enums: []string{"AUDIENCE_CRITERIA", "COMMERCE", "OPERATOR", "ROUTE", "SUPERVISOR", "ACTIVITY_GENERATION_CONFIG", "EVENT_CRITERIA", "GENERATION_RULE"}},
 		{Name: "record_id", Type: field.TypeUUID},
 		{Name: "project_id", Type: field.TypeUUID, Nullable: true},
 		{Name: "label", Type: field.TypeString},
@@ -2842,6 +2926,7 @@ var (
 		EngagementConfigsTable,
 		EngagementLevelsTable,
 		EventFiltersTable,
+		GenerationRulesTable,
 		IdempotencyRecordsTable,
 		LifecycleRunsTable,
 		MembershipsTable,
@@ -2940,6 +3025,9 @@ func init() {
 	EngagementLevelsTable.ForeignKeys[3].RefTable = RetentionStatusConfigsTable
 	EventFiltersTable.ForeignKeys[0].RefTable = TenantsTable
 	EventFiltersTable.ForeignKeys[1].RefTable = ProjectsTable
+	GenerationRulesTable.ForeignKeys[0].RefTable = TenantsTable
+	GenerationRulesTable.ForeignKeys[1].RefTable = ProjectsTable
+	GenerationRulesTable.ForeignKeys[2].RefTable = ActivityGenerationConfigsTable
 	IdempotencyRecordsTable.ForeignKeys[0].RefTable = TenantsTable
 	LifecycleRunsTable.ForeignKeys[0].RefTable = TenantsTable
 	LifecycleRunsTable.ForeignKeys[1].RefTable = ProjectsTable

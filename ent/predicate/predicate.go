@@ -90,6 +90,9 @@ type EngagementLevel func(*sql.Selector)
 // EventFilter is the predicate function for eventfilter builders.
 type EventFilter func(*sql.Selector)
 
+// GenerationRule is the predicate function for generationrule builders.
+type GenerationRule func(*sql.Selector)
+
 // IdempotencyRecord is the predicate function for idempotencyrecord builders.
 type IdempotencyRecord func(*sql.Selector)
 

@@ -783,6 +783,30 @@ func (f EventFilterMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mut
 	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.EventFilterMutation", m)
 }
 
+// The GenerationRuleQueryRuleFunc type is an adapter to allow the use of ordinary
+// functions as a query rule.
+type GenerationRuleQueryRuleFunc func(context.Context, *ent.GenerationRuleQuery) error
+
+// EvalQuery return f(ctx, q).
+func (f GenerationRuleQueryRuleFunc) EvalQuery(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.GenerationRuleQuery); ok {
+		return f(ctx, q)
+	}
+	return Denyf("ent/privacy: unexpected query type %T, expect *ent.GenerationRuleQuery", q)
+}
+
+// The GenerationRuleMutationRuleFunc type is an adapter to allow the use of ordinary
+// functions as a mutation rule.
+type GenerationRuleMutationRuleFunc func(context.Context, *ent.GenerationRuleMutation) error
+
+// EvalMutation calls f(ctx, m).
+func (f GenerationRuleMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) error {
+	if m, ok := m.(*ent.GenerationRuleMutation); ok {
+		return f(ctx, m)
+	}
+	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.GenerationRuleMutation", m)
+}
+
 // The IdempotencyRecordQueryRuleFunc type is an adapter to allow the use of ordinary
 // functions as a query rule.
 type IdempotencyRecordQueryRuleFunc func(context.Context, *ent.IdempotencyRecordQuery) error
@@ -1378,6 +1402,8 @@ func queryFilter(q ent.Query) (Filter, error) {
 		return q.Filter(), nil
 	case *ent.EventFilterQuery:
 		return q.Filter(), nil
+	case *ent.GenerationRuleQuery:
+		return q.Filter(), nil
 	case *ent.IdempotencyRecordQuery:
 		return q.Filter(), nil
 	case *ent.LifecycleRunQuery:
@@ -1482,6 +1508,8 @@ func mutationFilter(m ent.Mutation) (Filter, error) {
 	case *ent.EngagementLevelMutation:
 		return m.Filter(), nil
 	case *ent.EventFilterMutation:
+		return m.Filter(), nil
+	case *ent.GenerationRuleMutation:
 		return m.Filter(), nil
 	case *ent.IdempotencyRecordMutation:
 		return m.Filter(), nil

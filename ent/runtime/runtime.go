@@ -35,6 +35,7 @@ import (
 	"github.com/reten-io/reten/ent/engagementconfig"
 	"github.com/reten-io/reten/ent/engagementlevel"
 	"github.com/reten-io/reten/ent/eventfilter"
+	"github.com/reten-io/reten/ent/generationrule"
 	"github.com/reten-io/reten/ent/idempotencyrecord"
 	"github.com/reten-io/reten/ent/lifecyclerun"
 	"github.com/reten-io/reten/ent/membership"
@@ -1330,6 +1331,72 @@ func init() {
 	eventfilterDescID := eventfilterMixinFields0[0].Descriptor()
 	// eventfilter.DefaultID holds the default value on creation for the id field.
 	eventfilter.DefaultID = eventfilterDescID.Default.(func() uuid.UUID)
+	generationruleMixin := schema.GenerationRule{}.Mixin()
+	generationrule.Policy = privacy.NewPolicies(generationruleMixin[2], generationruleMixin[3], schema.GenerationRule{})
+	generationrule.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := generationrule.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	generationruleMixinHooks2 := generationruleMixin[2].Hooks()
+	generationruleMixinHooks3 := generationruleMixin[3].Hooks()
+
+	generationrule.Hooks[1] = generationruleMixinHooks2[0]
+
+	generationrule.Hooks[2] = generationruleMixinHooks3[0]
+	generationruleMixinInters4 := generationruleMixin[4].Interceptors()
+	generationrule.Interceptors[0] = generationruleMixinInters4[0]
+	generationruleMixinFields0 := generationruleMixin[0].Fields()
+	_ = generationruleMixinFields0
+	generationruleMixinFields1 := generationruleMixin[1].Fields()
+	_ = generationruleMixinFields1
+	generationruleFields := schema.GenerationRule{}.Fields()
+	_ = generationruleFields
+	// generationruleDescCreatedAt is the schema descriptor for created_at field.
+	generationruleDescCreatedAt := generationruleMixinFields1[0].Descriptor()
+	// generationrule.DefaultCreatedAt holds the default value on creation for the created_at field.
+	generationrule.DefaultCreatedAt = generationruleDescCreatedAt.Default.(func() time.Time)
+	// generationruleDescUpdatedAt is the schema descriptor for updated_at field.
+	generationruleDescUpdatedAt := generationruleMixinFields1[1].Descriptor()
+	// generationrule.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	generationrule.DefaultUpdatedAt = generationruleDescUpdatedAt.Default.(func() time.Time)
+	// generationrule.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	generationrule.UpdateDefaultUpdatedAt = generationruleDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// generationruleDescName is the schema descriptor for name field.
+	generationruleDescName := generationruleFields[1].Descriptor()
+	// generationrule.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	generationrule.NameValidator = generationruleDescName.Validators[0].(func(string) error)
+	// generationruleDescInstructionsTemplate is the schema descriptor for instructions_template field.
+	generationruleDescInstructionsTemplate := generationruleFields[10].Descriptor()
+	// generationrule.DefaultInstructionsTemplate holds the default value on creation for the instructions_template field.
+	generationrule.DefaultInstructionsTemplate = generationruleDescInstructionsTemplate.Default.(string)
+	// generationruleDescOffsetDays is the schema descriptor for offset_days field.
+	generationruleDescOffsetDays := generationruleFields[12].Descriptor()
+	// generationrule.DefaultOffsetDays holds the default value on creation for the offset_days field.
+	generationrule.DefaultOffsetDays = generationruleDescOffsetDays.Default.(int)
+	// generationruleDescTimeOfDay is the schema descriptor for time_of_day field.
+	generationruleDescTimeOfDay := generationruleFields[13].Descriptor()
+	// generationrule.DefaultTimeOfDay holds the default value on creation for the time_of_day field.
+	generationrule.DefaultTimeOfDay = generationruleDescTimeOfDay.Default.(string)
+	// generationruleDescSkipWeekends is the schema descriptor for skip_weekends field.
+	generationruleDescSkipWeekends := generationruleFields[14].Descriptor()
+	// generationrule.DefaultSkipWeekends holds the default value on creation for the skip_weekends field.
+	generationrule.DefaultSkipWeekends = generationruleDescSkipWeekends.Default.(bool)
+	// generationruleDescIsActive is the schema descriptor for is_active field.
+	generationruleDescIsActive := generationruleFields[19].Descriptor()
+	// generationrule.DefaultIsActive holds the default value on creation for the is_active field.
+	generationrule.DefaultIsActive = generationruleDescIsActive.Default.(bool)
+	// generationruleDescPriority is the schema descriptor for priority field.
+	generationruleDescPriority := generationruleFields[20].Descriptor()
+	// generationrule.DefaultPriority holds the default value on creation for the priority field.
+	generationrule.DefaultPriority = generationruleDescPriority.Default.(int)
+	// generationruleDescID is the schema descriptor for id field.
+	generationruleDescID := generationruleMixinFields0[0].Descriptor()
+	// generationrule.DefaultID holds the default value on creation for the id field.
+	generationrule.DefaultID = generationruleDescID.Default.(func() uuid.UUID)
 	idempotencyrecordMixin := schema.IdempotencyRecord{}.Mixin()
 	idempotencyrecord.Policy = privacy.NewPolicies(idempotencyrecordMixin[2], schema.IdempotencyRecord{})
 	idempotencyrecord.Hooks[0] = func(next ent.Mutator) ent.Mutator {

@@ -165,6 +165,7 @@ var trashKindDoc = gqldoc.Enum("The kind of an archived record.", map[string]str
 	"SUPERVISOR":                 "A supervisor.",
 	"ACTIVITY_GENERATION_CONFIG": "An activity generation config (with its pillars).",
 	"EVENT_CRITERIA":             "An event filter.",
+	"GENERATION_RULE":            "An activity generation rule.",
 })
 
 var runStatusDoc = gqldoc.Enum("Where a lifecycle engine run is.", map[string]string{

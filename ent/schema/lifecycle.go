@@ -117,6 +117,8 @@ func (ActivityGenerationConfig) Edges() []ent.Edge {
 			Annotations(entgql.Skip(entgql.SkipAll)),
 		edge.From("lifecycle_runs", LifecycleRun.Type).Ref("activity_generation_config").
 			Annotations(entgql.Skip(entgql.SkipAll)),
+		edge.From("generation_rules", GenerationRule.Type).Ref("activity_generation_config").
+			Annotations(entgql.Skip(entgql.SkipAll)),
 	}
 }
 

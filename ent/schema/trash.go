@@ -32,6 +32,7 @@ func (TrashRecord) Fields() []ent.Field {
 				"SUPERVISOR",
 				"ACTIVITY_GENERATION_CONFIG",
 				"EVENT_CRITERIA",
+				"GENERATION_RULE",
 			).
 			Immutable(),
 		// record_id is the id of the archived row in its own table (same id on restore).

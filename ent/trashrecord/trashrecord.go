@@ -112,6 +112,7 @@ const (
 	KindSUPERVISOR                 Kind = "SUPERVISOR"
 	KindACTIVITY_GENERATION_CONFIG Kind = "ACTIVITY_GENERATION_CONFIG"
 	KindEVENT_CRITERIA             Kind = "EVENT_CRITERIA"
+	KindGENERATION_RULE            Kind = "GENERATION_RULE"
 )
 
 func (k Kind) String() string {
@@ -121,7 +122,7 @@ func (k Kind) String() string {
 // KindValidator is a validator for the "kind" field enum values. It is called by the builders before save.
 func KindValidator(k Kind) error {
 	switch k {
-	case KindAUDIENCE_CRITERIA, KindCOMMERCE, KindOPERATOR, KindROUTE, KindSUPERVISOR, KindACTIVITY_GENERATION_CONFIG, KindEVENT_CRITERIA:
+	case KindAUDIENCE_CRITERIA, KindCOMMERCE, KindOPERATOR, KindROUTE, KindSUPERVISOR, KindACTIVITY_GENERATION_CONFIG, KindEVENT_CRITERIA, KindGENERATION_RULE:
 		return nil
 	default:
 		return fmt.Errorf("trashrecord: invalid enum value for kind field: %q", k)

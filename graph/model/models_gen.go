@@ -28,6 +28,7 @@ import (
 	"github.com/reten-io/reten/ent/commerceuser"
 	"github.com/reten-io/reten/ent/commerceuserrole"
 	"github.com/reten-io/reten/ent/dispatchprovider"
+	"github.com/reten-io/reten/ent/generationrule"
 	"github.com/reten-io/reten/ent/operator"
 	"github.com/reten-io/reten/ent/queryblock"
 	"github.com/reten-io/reten/ent/retentionstatusconfig"
@@ -782,6 +783,50 @@ type CreateEventFilterInput struct {
 	QueryBlocks []*QueryBlockInput `json:"queryBlocks"`
 }
 
+// A new generation rule; as the body of POST /api/activity-generation-configs/{id}/generation-rules, with the same rules and messages (named by these fields).
+type CreateGenerationRuleInput struct {
+	// The rule's name, unique among the AGC's rules.
+	Name string `json:"name"`
+	// ENTER or DWELL.
+	Trigger generationrule.Trigger `json:"trigger"`
+	// The stage of the state.
+	Stage generationrule.Stage `json:"stage"`
+	// The code of the state: a retention status config of the tenant with that stage.
+	StatusCode string `json:"statusCode"`
+	// DWELL: the days in the state before the rule fires (1 to 3650); must be omitted for ENTER.
+	DwellDays *int `json:"dwellDays,omitempty"`
+	// TASK or MESSAGE.
+	Type generationrule.Type `json:"type"`
+	// SALESMAN or CALLCENTER for a TASK; WHATSAPP, EMAIL, SMS or PUSH for a MESSAGE.
+	Channel generationrule.Channel `json:"channel"`
+	// An active activity reason config of the tenant.
+	ReasonCode string `json:"reasonCode"`
+	// The title template (placeholders such as {{.commerce.name}}; docs/generation.md).
+	TitleTemplate string `json:"titleTemplate"`
+	// The instructions template; empty by default.
+	InstructionsTemplate *string `json:"instructionsTemplate,omitempty"`
+	// Static attributes (at most 50).
+	Attributes []*GenerationRuleAttributeInput `json:"attributes,omitempty"`
+	// Days after the trigger the activity is scheduled (0 to 365; 0 by default).
+	OffsetDays *int `json:"offsetDays,omitempty"`
+	// HH:MM in the tenant's time zone (09:00 by default).
+	TimeOfDay *string `json:"timeOfDay,omitempty"`
+	// Move a schedule on a weekend to the next Monday (false by default).
+	SkipWeekends *bool `json:"skipWeekends,omitempty"`
+	// Days after which a still open activity is canceled (1 to 365); omitted: never.
+	ExpiresAfterDays *int `json:"expiresAfterDays,omitempty"`
+	// TASK: ROUTE_LEAD (the default) or ROUTE_MEMBERS_ROUND_ROBIN; omitted for a MESSAGE.
+	Assignment *generationrule.Assignment `json:"assignment,omitempty"`
+	// TASK with ROUTE_MEMBERS_ROUND_ROBIN: the operator type whose members take turns.
+	OperatorType *generationrule.OperatorType `json:"operatorType,omitempty"`
+	// MESSAGE: the role of the recipient at the commerce (OWNER by default); omitted for a TASK.
+	TargetRole *generationrule.TargetRole `json:"targetRole,omitempty"`
+	// Whether the rule fires (true by default).
+	IsActive *bool `json:"isActive,omitempty"`
+	// Rules firing together for a commerce on one day are tried by priority (0 to 1000; 100 by default), then id.
+	Priority *int `json:"priority,omitempty"`
+}
+
 // Input of createOperator; the same rules as POST /api/operators.
 type CreateOperatorInput struct {
 	// The operator's job.
@@ -1128,6 +1173,22 @@ type FilterSemiJoinPredicateInput struct {
 	SemiJoin string `json:"semiJoin"`
 	// A group whose predicates use field (a column of the related table).
 	SubWhere *FilterNodeInput `json:"subWhere"`
+}
+
+// A static attribute every activity of a generation rule carries.
+type GenerationRuleAttribute struct {
+	// The attribute's key.
+	Key string `json:"key"`
+	// The attribute's value.
+	Value string `json:"value"`
+}
+
+// A static attribute of a generation rule.
+type GenerationRuleAttributeInput struct {
+	// The attribute's key (not blank).
+	Key string `json:"key"`
+	// The attribute's value (at most 500 characters).
+	Value string `json:"value"`
 }
 
 // An activation moment's metric for one commerce.
@@ -1811,6 +1872,56 @@ type UpdateEventFilterInput struct {
 	ClearDescription *bool `json:"clearDescription,omitempty"`
 	// If sent (at least one block), replaces every block (new ids) once it validates; a failing replacement keeps the stored blocks.
 	QueryBlocks []*QueryBlockInput `json:"queryBlocks,omitempty"`
+}
+
+// Changes to a generation rule: omitted fields keep their value; a clear flag sets a nullable field to null (sending it with a value is a BAD_REQUEST).
+type UpdateGenerationRuleInput struct {
+	// The rule's name.
+	Name *string `json:"name,omitempty"`
+	// ENTER or DWELL.
+	Trigger *generationrule.Trigger `json:"trigger,omitempty"`
+	// The stage of the state.
+	Stage *generationrule.Stage `json:"stage,omitempty"`
+	// The code of the state.
+	StatusCode *string `json:"statusCode,omitempty"`
+	// DWELL: the days in the state before the rule fires.
+	DwellDays *int `json:"dwellDays,omitempty"`
+	// Sets dwellDays to null.
+	ClearDwellDays *bool `json:"clearDwellDays,omitempty"`
+	// TASK or MESSAGE; a change resets the other type's fields unless they are sent.
+	Type *generationrule.Type `json:"type,omitempty"`
+	// The channel.
+	Channel *generationrule.Channel `json:"channel,omitempty"`
+	// An active activity reason config of the tenant.
+	ReasonCode *string `json:"reasonCode,omitempty"`
+	// The title template.
+	TitleTemplate *string `json:"titleTemplate,omitempty"`
+	// The instructions template.
+	InstructionsTemplate *string `json:"instructionsTemplate,omitempty"`
+	// Static attributes: replace the rule's.
+	Attributes []*GenerationRuleAttributeInput `json:"attributes,omitempty"`
+	// Days after the trigger the activity is scheduled.
+	OffsetDays *int `json:"offsetDays,omitempty"`
+	// HH:MM in the tenant's time zone.
+	TimeOfDay *string `json:"timeOfDay,omitempty"`
+	// Move a schedule on a weekend to the next Monday.
+	SkipWeekends *bool `json:"skipWeekends,omitempty"`
+	// Days after which a still open activity is canceled.
+	ExpiresAfterDays *int `json:"expiresAfterDays,omitempty"`
+	// Sets expiresAfterDays to null (never).
+	ClearExpiresAfterDays *bool `json:"clearExpiresAfterDays,omitempty"`
+	// TASK: who is assigned.
+	Assignment *generationrule.Assignment `json:"assignment,omitempty"`
+	// The operator type of ROUTE_MEMBERS_ROUND_ROBIN.
+	OperatorType *generationrule.OperatorType `json:"operatorType,omitempty"`
+	// Sets operatorType to null (any type).
+	ClearOperatorType *bool `json:"clearOperatorType,omitempty"`
+	// MESSAGE: the role of the recipient.
+	TargetRole *generationrule.TargetRole `json:"targetRole,omitempty"`
+	// Whether the rule fires.
+	IsActive *bool `json:"isActive,omitempty"`
+	// The rule's priority.
+	Priority *int `json:"priority,omitempty"`
 }
 
 // Input of updateOperator; omitted fields are unchanged, a blank email, phone or externalID clears it.

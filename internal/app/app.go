@@ -20,6 +20,7 @@ import (
 	"github.com/reten-io/reten/internal/engine"
 	"github.com/reten-io/reten/internal/eventfilter"
 	"github.com/reten-io/reten/internal/fieldorg"
+	"github.com/reten-io/reten/internal/generation"
 	"github.com/reten-io/reten/internal/idempotency"
 	"github.com/reten-io/reten/internal/node"
 	"github.com/reten-io/reten/internal/project"
@@ -55,6 +56,7 @@ type App struct {
 	AGCs      *agc.Service
 	Engine    *engine.Service
 	Runs      *engine.Runs
+	Rules     *generation.Service
 	Snapshots *snapshot.Service
 	Dataset   *dataset.Service
 	Handler   http.Handler
@@ -129,6 +131,7 @@ func Wire(cfg Config, db *DB) (*App, error) {
 	a.Audiences = audience.NewService(db.Client, a.Dataset)
 	a.Engine = engine.NewService(a.AGCs, a.Audiences, a.Dataset, a.Commerces)
 	a.Runs = engine.NewRuns(db.Client, a.Engine, a.Snapshots)
+	a.Rules = generation.NewService(db.Client)
 	a.ResultTypes = resulttype.NewService(db.Client)
 	a.TenantSettings = cutoff.NewService(db.Client)
 	a.Activities = activity.NewService(db.Client, a.Dispatch)
@@ -146,7 +149,7 @@ func (a *App) restHandler() http.Handler {
 	return rest.NewRouter(rest.Deps{
 		Auth: a.Auth, Tenancy: a.Tenancy, Projects: a.Projects, Tenants: a.Tenants,
 		Audiences: a.Audiences, APIKeys: a.APIKeys, Users: a.Users, Limiter: a.Limiter,
-		Commerces: a.Commerces, FieldOrg: a.FieldOrg, Trash: a.Trash, Dispatch: a.Dispatch, Catalog: a.Catalog, AGCs: a.AGCs, Engine: a.Engine, Runs: a.Runs, Snapshots: a.Snapshots, Dataset: a.Dataset, SecureCookies: a.Config.SecureCookies,
+		Commerces: a.Commerces, FieldOrg: a.FieldOrg, Trash: a.Trash, Dispatch: a.Dispatch, Catalog: a.Catalog, AGCs: a.AGCs, Engine: a.Engine, Runs: a.Runs, Rules: a.Rules, Snapshots: a.Snapshots, Dataset: a.Dataset, SecureCookies: a.Config.SecureCookies,
 		EventFilters: a.EventFilters,
 		ResultTypes:  a.ResultTypes, TenantSettings: a.TenantSettings,
 		Activities: a.Activities,
@@ -157,7 +160,7 @@ func (a *App) restHandler() http.Handler {
 func (a *App) graphqlHandler() http.Handler {
 	return graphqlHandler(a.DB.Client, a.Tenancy, a.Limiter, &graph.Resolver{
 		APIKeys: a.APIKeys, Nodes: a.Nodes, Projects: a.Projects, Tenants: a.Tenants, Users: a.Users,
-		Commerces: a.Commerces, FieldOrg: a.FieldOrg, Trash: a.Trash, Dispatch: a.Dispatch, Catalog: a.Catalog, AGCs: a.AGCs, Engine: a.Engine, Runs: a.Runs,
+		Commerces: a.Commerces, FieldOrg: a.FieldOrg, Trash: a.Trash, Dispatch: a.Dispatch, Catalog: a.Catalog, AGCs: a.AGCs, Engine: a.Engine, Runs: a.Runs, Rules: a.Rules,
 		Snapshots: a.Snapshots, Dataset: a.Dataset, Audiences: a.Audiences,
 		EventFilters: a.EventFilters,
 		ResultTypes:  a.ResultTypes, TenantSettings: a.TenantSettings,

@@ -19,7 +19,7 @@ var viewPermission = map[string]string{
 	"DispatchProvider": PermDispatchView, "ChannelDefinition": PermDispatchView, "DispatchConfig": PermDispatchView,
 	"TrashRecord": PermTrashView, "TrashSetting": PermTrashManageSettings,
 	"RetentionStatusConfig": PermAGCView, "ActivityReasonConfig": PermActivityView,
-	"ActivityGenerationConfig": PermAGCView,
+	"ActivityGenerationConfig": PermAGCView, "GenerationRule": PermGenerationRuleView,
 	"ActivationConfig":         PermLifecycleConfigView, "ActivationMoment": PermLifecycleConfigView,
 	"EngagementConfig": PermLifecycleConfigView, "EngagementLevel": PermLifecycleConfigView,
 	"ResurrectionConfig": PermLifecycleConfigView, "ResurrectionThreshold": PermLifecycleConfigView,

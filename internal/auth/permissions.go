@@ -33,6 +33,10 @@ const (
 	PermLifecycleRunView = "lifecycle-run:view"
 	// PermLifecycleRunCreate starts lifecycle engine runs; designed.
 	PermLifecycleRunCreate = "lifecycle-run:create"
+	// PermGenerationRuleView reads the activity generation rules of AGCs;
+	// PermGenerationRuleManage creates, updates and deletes them; designed.
+	PermGenerationRuleView   = "generation-rule:view"
+	PermGenerationRuleManage = "generation-rule:manage"
 
 	PermAudienceView    = "audience-criteria:view"
 	PermAudienceCreate  = "audience-criteria:create" // designed
@@ -103,6 +107,7 @@ var Catalog = sortedUnique(
 	PermActivityCancel, PermActivityResultSubmit, PermActivityResultView, PermActivityConfigManage,
 	PermAGCView, PermAGCCreate, PermAGCUpdate, PermAGCDelete,
 	PermLifecycleConfigView, PermLifecycleConfigDelete, PermLifecycleRunView, PermLifecycleRunCreate,
+	PermGenerationRuleView, PermGenerationRuleManage,
 	PermAudienceView, PermAudienceCreate, PermAudienceUpdate, PermAudienceDelete, PermAudienceViewSQL,
 	PermEventCriteriaView, PermEventCriteriaCreate, PermEventCriteriaUpdate, PermEventCriteriaDelete,
 	PermEventCriteriaViewSQL,
@@ -162,7 +167,7 @@ func HighestRank(roles []string) int {
 
 // viewPermissions are the read-only permissions: the viewer role holds exactly these.
 var viewPermissions = []string{
-	PermActivityView, PermActivityResultView, PermAGCView, PermLifecycleConfigView, PermLifecycleRunView, PermAudienceView,
+	PermActivityView, PermActivityResultView, PermAGCView, PermLifecycleConfigView, PermLifecycleRunView, PermGenerationRuleView, PermAudienceView,
 	PermEventCriteriaView, PermDatasetView, PermSnapshotView, PermCommerceView, PermOperatorView,
 	PermRouteView, PermSupervisorView, PermDispatchView, PermResultTypeView, PermUserView,
 	PermProjectView,
@@ -181,7 +186,7 @@ var rolePermissions = map[string][]string{
 		PermAPIKeyManage,
 		PermActivityCreate, PermActivityDispatch, PermActivityCancel, PermActivityResultSubmit,
 		PermActivityConfigManage,
-		PermAGCCreate, PermAGCUpdate, PermLifecycleRunCreate,
+		PermAGCCreate, PermAGCUpdate, PermLifecycleRunCreate, PermGenerationRuleManage,
 		PermAudienceCreate, PermAudienceUpdate, PermAudienceDelete, PermAudienceViewSQL,
 		PermEventCriteriaCreate, PermEventCriteriaUpdate, PermEventCriteriaDelete, PermEventCriteriaViewSQL,
 		PermDatasetManage,
@@ -197,7 +202,7 @@ var rolePermissions = map[string][]string{
 		PermActivityView, PermActivityCreate, PermActivityDispatch, PermActivityCancel,
 		PermActivityForceRetryDispatch, PermActivityResultSubmit, PermActivityResultView,
 		PermCommerceView, PermOperatorView, PermOperatorManage, PermRouteView, PermRouteManage,
-		PermSupervisorView, PermSnapshotView, PermAGCView, PermLifecycleConfigView,
+		PermSupervisorView, PermSnapshotView, PermAGCView, PermLifecycleConfigView, PermGenerationRuleView,
 		PermProjectView, PermUserView,
 		PermResultTypeView, // submits results: reads the active result types
 	),

@@ -82,3 +82,13 @@ func Set[V any](v *V, set func(V)) {
 		set(*v)
 	}
 }
+
+// EnumText is the text of an optional string-kinded value (an ent enum);
+// nil stays nil.
+func EnumText[T ~string](p *T) *string {
+	if p == nil {
+		return nil
+	}
+	v := string(*p)
+	return &v
+}

@@ -61,6 +61,8 @@ var kinds = map[trashrecord.Kind]kindOps{
 			_, err := tx.QueryBlock.Delete().Where(queryblock.EventFilterID(id)).Exec(ctx)
 			return err
 		})},
+	KindGenerationRule: {"DELETE /generation-rules/{ruleId}", table[predicate.GenerationRule](
+		func(c *ent.Client) *ent.GenerationRuleClient { return c.GenerationRule })},
 	// The three pillars are archived and restored with their AGC; when it is
 	// purged they (and their moments, levels, thresholds) cascade.
 	KindAGC: {"DELETE /activity-generation-configs/{id}", table[predicate.ActivityGenerationConfig](

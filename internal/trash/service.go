@@ -39,7 +39,7 @@ const (
 // KindValues lists the kinds in the order of the schema.
 var KindValues = []string{
 	string(KindAudience), string(KindCommerce), string(KindOperator), string(KindRoute),
-	string(KindSupervisor), string(KindAGC), string(KindEventFilter),
+	string(KindSupervisor), string(KindAGC), string(KindEventFilter), string(KindGenerationRule),
 }
 
 // MsgKind is the message of an unknown kind filter.

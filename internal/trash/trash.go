@@ -22,13 +22,14 @@ const DefaultRetentionDays = 30
 
 // Kinds of trashed records.
 const (
-	KindAudience    = trashrecord.KindAUDIENCE_CRITERIA
-	KindCommerce    = trashrecord.KindCOMMERCE
-	KindOperator    = trashrecord.KindOPERATOR
-	KindRoute       = trashrecord.KindROUTE
-	KindSupervisor  = trashrecord.KindSUPERVISOR
-	KindAGC         = trashrecord.KindACTIVITY_GENERATION_CONFIG
-	KindEventFilter = trashrecord.KindEVENT_CRITERIA
+	KindAudience       = trashrecord.KindAUDIENCE_CRITERIA
+	KindCommerce       = trashrecord.KindCOMMERCE
+	KindOperator       = trashrecord.KindOPERATOR
+	KindRoute          = trashrecord.KindROUTE
+	KindSupervisor     = trashrecord.KindSUPERVISOR
+	KindAGC            = trashrecord.KindACTIVITY_GENERATION_CONFIG
+	KindEventFilter    = trashrecord.KindEVENT_CRITERIA
+	KindGenerationRule = trashrecord.KindGENERATION_RULE
 )
 
 // Record describes a record being archived.

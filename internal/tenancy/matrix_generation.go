@@ -1,0 +1,18 @@
+package tenancy
+
+import "github.com/reten-io/reten/internal/auth"
+
+// generationMatrix: activity generation rules (project-scoped, like their AGC).
+var generationMatrix = []Entry{
+	{"POST", "/activity-generation-configs/{id}/generation-rules", ProjectScoped, auth.PermGenerationRuleManage},
+	{"GET", "/activity-generation-configs/{id}/generation-rules", ProjectScoped, auth.PermGenerationRuleView},
+	{"GET", "/generation-rules/{ruleId}", ProjectScoped, auth.PermGenerationRuleView},
+	{"PATCH", "/generation-rules/{ruleId}", ProjectScoped, auth.PermGenerationRuleManage},
+	{"DELETE", "/generation-rules/{ruleId}", ProjectScoped, auth.PermGenerationRuleManage},
+
+	// GraphQL: the same scope and permissions as the REST routes.
+	{"Query", "generationRules", ProjectScoped, auth.PermGenerationRuleView},
+	{"Mutation", "createGenerationRule", ProjectScoped, auth.PermGenerationRuleManage},
+	{"Mutation", "updateGenerationRule", ProjectScoped, auth.PermGenerationRuleManage},
+	{"Mutation", "deleteGenerationRule", ProjectScoped, auth.PermGenerationRuleManage},
+}
