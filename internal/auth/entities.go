@@ -20,7 +20,7 @@ var viewPermission = map[string]string{
 	"TrashRecord": PermTrashView, "TrashSetting": PermTrashManageSettings,
 	"RetentionStatusConfig": PermAGCView, "ActivityReasonConfig": PermActivityView,
 	"ActivityGenerationConfig": PermAGCView, "GenerationRule": PermGenerationRuleView,
-	"ActivationConfig":         PermLifecycleConfigView, "ActivationMoment": PermLifecycleConfigView,
+	"ActivationConfig": PermLifecycleConfigView, "ActivationMoment": PermLifecycleConfigView,
 	"EngagementConfig": PermLifecycleConfigView, "EngagementLevel": PermLifecycleConfigView,
 	"ResurrectionConfig": PermLifecycleConfigView, "ResurrectionThreshold": PermLifecycleConfigView,
 	"CommerceLifecycleSnapshot": PermSnapshotView, "CommerceLifecycleTransition": PermSnapshotView,

@@ -24,9 +24,9 @@ const MaxRoutes = 100
 var MsgRouteCodesTooMany = fmt.Sprintf("route_codes must contain no more than %d elements", MaxRoutes)
 
 const (
-	MsgRouteCodeEmpty     = "each value in route_codes should not be empty"
-	MsgRouteCodesUnique   = "All route_codes's elements must be unique"
-	MsgRouteCodesUnknown  = "route_codes names routes that do not exist: %s"
+	MsgRouteCodeEmpty    = "each value in route_codes should not be empty"
+	MsgRouteCodesUnique  = "All route_codes's elements must be unique"
+	MsgRouteCodesUnknown = "route_codes names routes that do not exist: %s"
 )
 
 // RouteSet is the routes a commerce is assigned to, by code.
