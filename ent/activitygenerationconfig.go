@@ -74,15 +74,18 @@ type ActivityGenerationConfigEdges struct {
 	LifecycleRuns []*LifecycleRun `json:"lifecycle_runs,omitempty"`
 	// GenerationRules holds the value of the generation_rules edge.
 	GenerationRules []*GenerationRule `json:"generation_rules,omitempty"`
+	// GenerationSettings holds the value of the generation_settings edge.
+	GenerationSettings []*GenerationSettings `json:"generation_settings,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.
-	loadedTypes [9]bool
+	loadedTypes [10]bool
 	// totalCount holds the count of the edges above.
 	totalCount [4]map[string]int
 
 	namedLifecycleSnapshots map[string][]*CommerceLifecycleSnapshot
 	namedLifecycleRuns      map[string][]*LifecycleRun
 	namedGenerationRules    map[string][]*GenerationRule
+	namedGenerationSettings map[string][]*GenerationSettings
 }
 
 // TenantOrErr returns the Tenant value or an error if the edge
@@ -176,6 +179,15 @@ func (e ActivityGenerationConfigEdges) GenerationRulesOrErr() ([]*GenerationRule
 		return e.GenerationRules, nil
 	}
 	return nil, &NotLoadedError{edge: "generation_rules"}
+}
+
+// GenerationSettingsOrErr returns the GenerationSettings value or an error if the edge
+// was not loaded in eager-loading.
+func (e ActivityGenerationConfigEdges) GenerationSettingsOrErr() ([]*GenerationSettings, error) {
+	if e.loadedTypes[9] {
+		return e.GenerationSettings, nil
+	}
+	return nil, &NotLoadedError{edge: "generation_settings"}
 }
 
 // scanValues returns the types for scanning values from sql.Rows.
@@ -343,6 +355,11 @@ func (_m *ActivityGenerationConfig) QueryGenerationRules() *GenerationRuleQuery 
 	return NewActivityGenerationConfigClient(_m.config).QueryGenerationRules(_m)
 }
 
+// QueryGenerationSettings queries the "generation_settings" edge of the ActivityGenerationConfig entity.
+func (_m *ActivityGenerationConfig) QueryGenerationSettings() *GenerationSettingsQuery {
+	return NewActivityGenerationConfigClient(_m.config).QueryGenerationSettings(_m)
+}
+
 // Update returns a builder for updating this ActivityGenerationConfig.
 // Note that you need to call ActivityGenerationConfig.Unwrap() before calling this method if this ActivityGenerationConfig
 // was returned from a transaction, and the transaction was committed or rolled back.
@@ -477,6 +494,30 @@ func (_m *ActivityGenerationConfig) appendNamedGenerationRules(name string, edge
 		_m.Edges.namedGenerationRules[name] = []*GenerationRule{}
 	} else {
 		_m.Edges.namedGenerationRules[name] = append(_m.Edges.namedGenerationRules[name], edges...)
+	}
+}
+
+// NamedGenerationSettings returns the GenerationSettings named value or an error if the edge was not
+// loaded in eager-loading with this name.
+func (_m *ActivityGenerationConfig) NamedGenerationSettings(name string) ([]*GenerationSettings, error) {
+	if _m.Edges.namedGenerationSettings == nil {
+		return nil, &NotLoadedError{edge: name}
+	}
+	nodes, ok := _m.Edges.namedGenerationSettings[name]
+	if !ok {
+		return nil, &NotLoadedError{edge: name}
+	}
+	return nodes, nil
+}
+
+func (_m *ActivityGenerationConfig) appendNamedGenerationSettings(name string, edges ...*GenerationSettings) {
+	if _m.Edges.namedGenerationSettings == nil {
+		_m.Edges.namedGenerationSettings = make(map[string][]*GenerationSettings)
+	}
+	if len(edges) == 0 {
+		_m.Edges.namedGenerationSettings[name] = []*GenerationSettings{}
+	} else {
+		_m.Edges.namedGenerationSettings[name] = append(_m.Edges.namedGenerationSettings[name], edges...)
 	}
 }
 

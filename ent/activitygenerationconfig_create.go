@@ -19,6 +19,7 @@ import (
 	"github.com/reten-io/reten/ent/commercelifecyclesnapshot"
 	"github.com/reten-io/reten/ent/engagementconfig"
 	"github.com/reten-io/reten/ent/generationrule"
+	"github.com/reten-io/reten/ent/generationsettings"
 	"github.com/reten-io/reten/ent/lifecyclerun"
 	"github.com/reten-io/reten/ent/project"
 	"github.com/reten-io/reten/ent/resurrectionconfig"
@@ -284,6 +285,21 @@ func (_c *ActivityGenerationConfigCreate) AddGenerationRules(v ...*GenerationRul
 		ids[i] = v[i].ID
 	}
 	return _c.AddGenerationRuleIDs(ids...)
+}
+
+// AddGenerationSettingIDs adds the "generation_settings" edge to the GenerationSettings entity by IDs.
+func (_c *ActivityGenerationConfigCreate) AddGenerationSettingIDs(ids ...uuid.UUID) *ActivityGenerationConfigCreate {
+	_c.mutation.AddGenerationSettingIDs(ids...)
+	return _c
+}
+
+// AddGenerationSettings adds the "generation_settings" edges to the GenerationSettings entity.
+func (_c *ActivityGenerationConfigCreate) AddGenerationSettings(v ...*GenerationSettings) *ActivityGenerationConfigCreate {
+	ids := make([]uuid.UUID, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _c.AddGenerationSettingIDs(ids...)
 }
 
 // Mutation returns the ActivityGenerationConfigMutation object of the builder.
@@ -602,6 +618,22 @@ func (_c *ActivityGenerationConfigCreate) createSpec() (*ActivityGenerationConfi
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(generationrule.FieldID, field.TypeUUID),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges = append(_spec.Edges, edge)
+	}
+	if nodes := _c.mutation.GenerationSettingsIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: true,
+			Table:   activitygenerationconfig.GenerationSettingsTable,
+			Columns: []string{activitygenerationconfig.GenerationSettingsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(generationsettings.FieldID, field.TypeUUID),
 			},
 		}
 		for _, k := range nodes {

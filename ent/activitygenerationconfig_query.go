@@ -21,6 +21,7 @@ import (
 	"github.com/reten-io/reten/ent/commercelifecyclesnapshot"
 	"github.com/reten-io/reten/ent/engagementconfig"
 	"github.com/reten-io/reten/ent/generationrule"
+	"github.com/reten-io/reten/ent/generationsettings"
 	"github.com/reten-io/reten/ent/lifecyclerun"
 	"github.com/reten-io/reten/ent/predicate"
 	"github.com/reten-io/reten/ent/project"
@@ -44,11 +45,13 @@ type ActivityGenerationConfigQuery struct {
 	withLifecycleSnapshots      *CommerceLifecycleSnapshotQuery
 	withLifecycleRuns           *LifecycleRunQuery
 	withGenerationRules         *GenerationRuleQuery
+	withGenerationSettings      *GenerationSettingsQuery
 	loadTotal                   []func(context.Context, []*ActivityGenerationConfig) error
 	modifiers                   []func(*sql.Selector)
 	withNamedLifecycleSnapshots map[string]*CommerceLifecycleSnapshotQuery
 	withNamedLifecycleRuns      map[string]*LifecycleRunQuery
 	withNamedGenerationRules    map[string]*GenerationRuleQuery
+	withNamedGenerationSettings map[string]*GenerationSettingsQuery
 	// intermediate query (i.e. traversal path).
 	sql  *sql.Selector
 	path func(context.Context) (*sql.Selector, error)
@@ -283,6 +286,28 @@ func (_q *ActivityGenerationConfigQuery) QueryGenerationRules() *GenerationRuleQ
 	return query
 }
 
+// QueryGenerationSettings chains the current query on the "generation_settings" edge.
+func (_q *ActivityGenerationConfigQuery) QueryGenerationSettings() *GenerationSettingsQuery {
+	query := (&GenerationSettingsClient{config: _q.config}).Query()
+	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
+		if err := _q.prepareQuery(ctx); err != nil {
+			return nil, err
+		}
+		selector := _q.sqlQuery(ctx)
+		if err := selector.Err(); err != nil {
+			return nil, err
+		}
+		step := sqlgraph.NewStep(
+			sqlgraph.From(activitygenerationconfig.Table, activitygenerationconfig.FieldID, selector),
+			sqlgraph.To(generationsettings.Table, generationsettings.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, true, activitygenerationconfig.GenerationSettingsTable, activitygenerationconfig.GenerationSettingsColumn),
+		)
+		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
+		return fromU, nil
+	}
+	return query
+}
+
 // First returns the first ActivityGenerationConfig entity from the query.
 // Returns a *NotFoundError when no ActivityGenerationConfig was found.
 func (_q *ActivityGenerationConfigQuery) First(ctx context.Context) (*ActivityGenerationConfig, error) {
@@ -484,6 +509,7 @@ func (_q *ActivityGenerationConfigQuery) Clone() *ActivityGenerationConfigQuery 
 		withLifecycleSnapshots: _q.withLifecycleSnapshots.Clone(),
 		withLifecycleRuns:      _q.withLifecycleRuns.Clone(),
 		withGenerationRules:    _q.withGenerationRules.Clone(),
+		withGenerationSettings: _q.withGenerationSettings.Clone(),
 		// clone intermediate query.
 		sql:       _q.sql.Clone(),
 		path:      _q.path,
@@ -590,6 +616,17 @@ func (_q *ActivityGenerationConfigQuery) WithGenerationRules(opts ...func(*Gener
 	return _q
 }
 
+// WithGenerationSettings tells the query-builder to eager-load the nodes that are connected to
+// the "generation_settings" edge. The optional arguments are used to configure the query builder of the edge.
+func (_q *ActivityGenerationConfigQuery) WithGenerationSettings(opts ...func(*GenerationSettingsQuery)) *ActivityGenerationConfigQuery {
+	query := (&GenerationSettingsClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	_q.withGenerationSettings = query
+	return _q
+}
+
 // GroupBy is used to group vertices by one or more fields/columns.
 // It is often used with aggregate functions, like: count, max, mean, min, sum.
 //
@@ -674,7 +711,7 @@ func (_q *ActivityGenerationConfigQuery) sqlAll(ctx context.Context, hooks ...qu
 	var (
 		nodes       = []*ActivityGenerationConfig{}
 		_spec       = _q.querySpec()
-		loadedTypes = [9]bool{
+		loadedTypes = [10]bool{
 			_q.withTenant != nil,
 			_q.withProject != nil,
 			_q.withAudience != nil,
@@ -684,6 +721,7 @@ func (_q *ActivityGenerationConfigQuery) sqlAll(ctx context.Context, hooks ...qu
 			_q.withLifecycleSnapshots != nil,
 			_q.withLifecycleRuns != nil,
 			_q.withGenerationRules != nil,
+			_q.withGenerationSettings != nil,
 		}
 	)
 	_spec.ScanValues = func(columns []string) ([]any, error) {
@@ -770,6 +808,15 @@ func (_q *ActivityGenerationConfigQuery) sqlAll(ctx context.Context, hooks ...qu
 			return nil, err
 		}
 	}
+	if query := _q.withGenerationSettings; query != nil {
+		if err := _q.loadGenerationSettings(ctx, query, nodes,
+			func(n *ActivityGenerationConfig) { n.Edges.GenerationSettings = []*GenerationSettings{} },
+			func(n *ActivityGenerationConfig, e *GenerationSettings) {
+				n.Edges.GenerationSettings = append(n.Edges.GenerationSettings, e)
+			}); err != nil {
+			return nil, err
+		}
+	}
 	for name, query := range _q.withNamedLifecycleSnapshots {
 		if err := _q.loadLifecycleSnapshots(ctx, query, nodes,
 			func(n *ActivityGenerationConfig) { n.appendNamedLifecycleSnapshots(name) },
@@ -790,6 +837,13 @@ func (_q *ActivityGenerationConfigQuery) sqlAll(ctx context.Context, hooks ...qu
 		if err := _q.loadGenerationRules(ctx, query, nodes,
 			func(n *ActivityGenerationConfig) { n.appendNamedGenerationRules(name) },
 			func(n *ActivityGenerationConfig, e *GenerationRule) { n.appendNamedGenerationRules(name, e) }); err != nil {
+			return nil, err
+		}
+	}
+	for name, query := range _q.withNamedGenerationSettings {
+		if err := _q.loadGenerationSettings(ctx, query, nodes,
+			func(n *ActivityGenerationConfig) { n.appendNamedGenerationSettings(name) },
+			func(n *ActivityGenerationConfig, e *GenerationSettings) { n.appendNamedGenerationSettings(name, e) }); err != nil {
 			return nil, err
 		}
 	}
@@ -1062,6 +1116,36 @@ func (_q *ActivityGenerationConfigQuery) loadGenerationRules(ctx context.Context
 	}
 	return nil
 }
+func (_q *ActivityGenerationConfigQuery) loadGenerationSettings(ctx context.Context, query *GenerationSettingsQuery, nodes []*ActivityGenerationConfig, init func(*ActivityGenerationConfig), assign func(*ActivityGenerationConfig, *GenerationSettings)) error {
+	fks := make([]driver.Value, 0, len(nodes))
+	nodeids := make(map[uuid.UUID]*ActivityGenerationConfig)
+	for i := range nodes {
+		fks = append(fks, nodes[i].ID)
+		nodeids[nodes[i].ID] = nodes[i]
+		if init != nil {
+			init(nodes[i])
+		}
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(generationsettings.FieldActivityGenerationConfigID)
+	}
+	query.Where(predicate.GenerationSettings(func(s *sql.Selector) {
+		s.Where(sql.InValues(s.C(activitygenerationconfig.GenerationSettingsColumn), fks...))
+	}))
+	neighbors, err := query.All(ctx)
+	if err != nil {
+		return err
+	}
+	for _, n := range neighbors {
+		fk := n.ActivityGenerationConfigID
+		node, ok := nodeids[fk]
+		if !ok {
+			return fmt.Errorf(`unexpected referenced foreign-key "activity_generation_config_id" returned %v for node %v`, fk, n.ID)
+		}
+		assign(node, n)
+	}
+	return nil
+}
 
 func (_q *ActivityGenerationConfigQuery) sqlCount(ctx context.Context) (int, error) {
 	_spec := _q.querySpec()
@@ -1230,6 +1314,20 @@ func (_q *ActivityGenerationConfigQuery) WithNamedGenerationRules(name string, o
 		_q.withNamedGenerationRules = make(map[string]*GenerationRuleQuery)
 	}
 	_q.withNamedGenerationRules[name] = query
+	return _q
+}
+
+// WithNamedGenerationSettings tells the query-builder to eager-load the nodes that are connected to the "generation_settings"
+// edge with the given name. The optional arguments are used to configure the query builder of the edge.
+func (_q *ActivityGenerationConfigQuery) WithNamedGenerationSettings(name string, opts ...func(*GenerationSettingsQuery)) *ActivityGenerationConfigQuery {
+	query := (&GenerationSettingsClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	if _q.withNamedGenerationSettings == nil {
+		_q.withNamedGenerationSettings = make(map[string]*GenerationSettingsQuery)
+	}
+	_q.withNamedGenerationSettings[name] = query
 	return _q
 }
 

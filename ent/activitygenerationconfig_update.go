@@ -18,6 +18,7 @@ import (
 	"github.com/reten-io/reten/ent/commercelifecyclesnapshot"
 	"github.com/reten-io/reten/ent/engagementconfig"
 	"github.com/reten-io/reten/ent/generationrule"
+	"github.com/reten-io/reten/ent/generationsettings"
 	"github.com/reten-io/reten/ent/lifecyclerun"
 	"github.com/reten-io/reten/ent/predicate"
 	"github.com/reten-io/reten/ent/resurrectionconfig"
@@ -264,6 +265,21 @@ func (_u *ActivityGenerationConfigUpdate) AddGenerationRules(v ...*GenerationRul
 	return _u.AddGenerationRuleIDs(ids...)
 }
 
+// AddGenerationSettingIDs adds the "generation_settings" edge to the GenerationSettings entity by IDs.
+func (_u *ActivityGenerationConfigUpdate) AddGenerationSettingIDs(ids ...uuid.UUID) *ActivityGenerationConfigUpdate {
+	_u.mutation.AddGenerationSettingIDs(ids...)
+	return _u
+}
+
+// AddGenerationSettings adds the "generation_settings" edges to the GenerationSettings entity.
+func (_u *ActivityGenerationConfigUpdate) AddGenerationSettings(v ...*GenerationSettings) *ActivityGenerationConfigUpdate {
+	ids := make([]uuid.UUID, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddGenerationSettingIDs(ids...)
+}
+
 // Mutation returns the ActivityGenerationConfigMutation object of the builder.
 func (_u *ActivityGenerationConfigUpdate) Mutation() *ActivityGenerationConfigMutation {
 	return _u.mutation
@@ -354,6 +370,27 @@ func (_u *ActivityGenerationConfigUpdate) RemoveGenerationRules(v ...*Generation
 		ids[i] = v[i].ID
 	}
 	return _u.RemoveGenerationRuleIDs(ids...)
+}
+
+// ClearGenerationSettings clears all "generation_settings" edges to the GenerationSettings entity.
+func (_u *ActivityGenerationConfigUpdate) ClearGenerationSettings() *ActivityGenerationConfigUpdate {
+	_u.mutation.ClearGenerationSettings()
+	return _u
+}
+
+// RemoveGenerationSettingIDs removes the "generation_settings" edge to GenerationSettings entities by IDs.
+func (_u *ActivityGenerationConfigUpdate) RemoveGenerationSettingIDs(ids ...uuid.UUID) *ActivityGenerationConfigUpdate {
+	_u.mutation.RemoveGenerationSettingIDs(ids...)
+	return _u
+}
+
+// RemoveGenerationSettings removes "generation_settings" edges to GenerationSettings entities.
+func (_u *ActivityGenerationConfigUpdate) RemoveGenerationSettings(v ...*GenerationSettings) *ActivityGenerationConfigUpdate {
+	ids := make([]uuid.UUID, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveGenerationSettingIDs(ids...)
 }
 
 // Save executes the query and returns the number of nodes affected by the update operation.
@@ -718,6 +755,51 @@ func (_u *ActivityGenerationConfigUpdate) sqlSave(ctx context.Context) (_node in
 		}
 		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
+	if _u.mutation.GenerationSettingsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: true,
+			Table:   activitygenerationconfig.GenerationSettingsTable,
+			Columns: []string{activitygenerationconfig.GenerationSettingsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(generationsettings.FieldID, field.TypeUUID),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedGenerationSettingsIDs(); len(nodes) > 0 && !_u.mutation.GenerationSettingsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: true,
+			Table:   activitygenerationconfig.GenerationSettingsTable,
+			Columns: []string{activitygenerationconfig.GenerationSettingsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(generationsettings.FieldID, field.TypeUUID),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.GenerationSettingsIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: true,
+			Table:   activitygenerationconfig.GenerationSettingsTable,
+			Columns: []string{activitygenerationconfig.GenerationSettingsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(generationsettings.FieldID, field.TypeUUID),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
 	_spec.AddModifiers(_u.modifiers...)
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
@@ -967,6 +1049,21 @@ func (_u *ActivityGenerationConfigUpdateOne) AddGenerationRules(v ...*Generation
 	return _u.AddGenerationRuleIDs(ids...)
 }
 
+// AddGenerationSettingIDs adds the "generation_settings" edge to the GenerationSettings entity by IDs.
+func (_u *ActivityGenerationConfigUpdateOne) AddGenerationSettingIDs(ids ...uuid.UUID) *ActivityGenerationConfigUpdateOne {
+	_u.mutation.AddGenerationSettingIDs(ids...)
+	return _u
+}
+
+// AddGenerationSettings adds the "generation_settings" edges to the GenerationSettings entity.
+func (_u *ActivityGenerationConfigUpdateOne) AddGenerationSettings(v ...*GenerationSettings) *ActivityGenerationConfigUpdateOne {
+	ids := make([]uuid.UUID, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddGenerationSettingIDs(ids...)
+}
+
 // Mutation returns the ActivityGenerationConfigMutation object of the builder.
 func (_u *ActivityGenerationConfigUpdateOne) Mutation() *ActivityGenerationConfigMutation {
 	return _u.mutation
@@ -1057,6 +1154,27 @@ func (_u *ActivityGenerationConfigUpdateOne) RemoveGenerationRules(v ...*Generat
 		ids[i] = v[i].ID
 	}
 	return _u.RemoveGenerationRuleIDs(ids...)
+}
+
+// ClearGenerationSettings clears all "generation_settings" edges to the GenerationSettings entity.
+func (_u *ActivityGenerationConfigUpdateOne) ClearGenerationSettings() *ActivityGenerationConfigUpdateOne {
+	_u.mutation.ClearGenerationSettings()
+	return _u
+}
+
+// RemoveGenerationSettingIDs removes the "generation_settings" edge to GenerationSettings entities by IDs.
+func (_u *ActivityGenerationConfigUpdateOne) RemoveGenerationSettingIDs(ids ...uuid.UUID) *ActivityGenerationConfigUpdateOne {
+	_u.mutation.RemoveGenerationSettingIDs(ids...)
+	return _u
+}
+
+// RemoveGenerationSettings removes "generation_settings" edges to GenerationSettings entities.
+func (_u *ActivityGenerationConfigUpdateOne) RemoveGenerationSettings(v ...*GenerationSettings) *ActivityGenerationConfigUpdateOne {
+	ids := make([]uuid.UUID, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveGenerationSettingIDs(ids...)
 }
 
 // Where appends a list predicates to the ActivityGenerationConfigUpdate builder.
@@ -1444,6 +1562,51 @@ func (_u *ActivityGenerationConfigUpdateOne) sqlSave(ctx context.Context) (_node
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(generationrule.FieldID, field.TypeUUID),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.GenerationSettingsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: true,
+			Table:   activitygenerationconfig.GenerationSettingsTable,
+			Columns: []string{activitygenerationconfig.GenerationSettingsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(generationsettings.FieldID, field.TypeUUID),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedGenerationSettingsIDs(); len(nodes) > 0 && !_u.mutation.GenerationSettingsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: true,
+			Table:   activitygenerationconfig.GenerationSettingsTable,
+			Columns: []string{activitygenerationconfig.GenerationSettingsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(generationsettings.FieldID, field.TypeUUID),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.GenerationSettingsIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: true,
+			Table:   activitygenerationconfig.GenerationSettingsTable,
+			Columns: []string{activitygenerationconfig.GenerationSettingsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(generationsettings.FieldID, field.TypeUUID),
 			},
 		}
 		for _, k := range nodes {

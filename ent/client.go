@@ -44,7 +44,9 @@ import (
 	"github.com/reten-io/reten/ent/engagementconfig"
 	"github.com/reten-io/reten/ent/engagementlevel"
 	"github.com/reten-io/reten/ent/eventfilter"
+	"github.com/reten-io/reten/ent/generationpolicy"
 	"github.com/reten-io/reten/ent/generationrule"
+	"github.com/reten-io/reten/ent/generationsettings"
 	"github.com/reten-io/reten/ent/idempotencyrecord"
 	"github.com/reten-io/reten/ent/lifecyclerun"
 	"github.com/reten-io/reten/ent/membership"
@@ -131,8 +133,12 @@ type Client struct {
 	EngagementLevel *EngagementLevelClient
 	// EventFilter is the client for interacting with the EventFilter builders.
 	EventFilter *EventFilterClient
+	// GenerationPolicy is the client for interacting with the GenerationPolicy builders.
+	GenerationPolicy *GenerationPolicyClient
 	// GenerationRule is the client for interacting with the GenerationRule builders.
 	GenerationRule *GenerationRuleClient
+	// GenerationSettings is the client for interacting with the GenerationSettings builders.
+	GenerationSettings *GenerationSettingsClient
 	// IdempotencyRecord is the client for interacting with the IdempotencyRecord builders.
 	IdempotencyRecord *IdempotencyRecordClient
 	// LifecycleRun is the client for interacting with the LifecycleRun builders.
@@ -214,7 +220,9 @@ func (c *Client) init() {
 	c.EngagementConfig = NewEngagementConfigClient(c.config)
 	c.EngagementLevel = NewEngagementLevelClient(c.config)
 	c.EventFilter = NewEventFilterClient(c.config)
+	c.GenerationPolicy = NewGenerationPolicyClient(c.config)
 	c.GenerationRule = NewGenerationRuleClient(c.config)
+	c.GenerationSettings = NewGenerationSettingsClient(c.config)
 	c.IdempotencyRecord = NewIdempotencyRecordClient(c.config)
 	c.LifecycleRun = NewLifecycleRunClient(c.config)
 	c.Membership = NewMembershipClient(c.config)
@@ -356,7 +364,9 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		EngagementConfig:            NewEngagementConfigClient(cfg),
 		EngagementLevel:             NewEngagementLevelClient(cfg),
 		EventFilter:                 NewEventFilterClient(cfg),
+		GenerationPolicy:            NewGenerationPolicyClient(cfg),
 		GenerationRule:              NewGenerationRuleClient(cfg),
+		GenerationSettings:          NewGenerationSettingsClient(cfg),
 		IdempotencyRecord:           NewIdempotencyRecordClient(cfg),
 		LifecycleRun:                NewLifecycleRunClient(cfg),
 		Membership:                  NewMembershipClient(cfg),
@@ -425,7 +435,9 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		EngagementConfig:            NewEngagementConfigClient(cfg),
 		EngagementLevel:             NewEngagementLevelClient(cfg),
 		EventFilter:                 NewEventFilterClient(cfg),
+		GenerationPolicy:            NewGenerationPolicyClient(cfg),
 		GenerationRule:              NewGenerationRuleClient(cfg),
+		GenerationSettings:          NewGenerationSettingsClient(cfg),
 		IdempotencyRecord:           NewIdempotencyRecordClient(cfg),
 		LifecycleRun:                NewLifecycleRunClient(cfg),
 		Membership:                  NewMembershipClient(cfg),
@@ -483,12 +495,13 @@ func (c *Client) Use(hooks ...Hook) {
 		c.Commerce, c.CommerceAddress, c.CommerceContact, c.CommerceLifecycleSnapshot,
 		c.CommerceLifecycleTransition, c.CommerceRoute, c.CommerceUser,
 		c.CommerceUserRole, c.DispatchConfig, c.DispatchProvider, c.EngagementConfig,
-		c.EngagementLevel, c.EventFilter, c.GenerationRule, c.IdempotencyRecord,
-		c.LifecycleRun, c.Membership, c.Operator, c.Project, c.QueryBlock,
-		c.RefreshToken, c.ResultType, c.ResurrectionConfig, c.ResurrectionThreshold,
-		c.RetentionStatusConfig, c.Route, c.RouteOperator, c.Supervisor,
-		c.SupervisorAssignment, c.Tenant, c.TenantDataset, c.TenantResultTypeConfig,
-		c.TrashRecord, c.TrashSetting, c.User,
+		c.EngagementLevel, c.EventFilter, c.GenerationPolicy, c.GenerationRule,
+		c.GenerationSettings, c.IdempotencyRecord, c.LifecycleRun, c.Membership,
+		c.Operator, c.Project, c.QueryBlock, c.RefreshToken, c.ResultType,
+		c.ResurrectionConfig, c.ResurrectionThreshold, c.RetentionStatusConfig,
+		c.Route, c.RouteOperator, c.Supervisor, c.SupervisorAssignment, c.Tenant,
+		c.TenantDataset, c.TenantResultTypeConfig, c.TrashRecord, c.TrashSetting,
+		c.User,
 	} {
 		n.Use(hooks...)
 	}
@@ -505,12 +518,13 @@ func (c *Client) Intercept(interceptors ...Interceptor) {
 		c.Commerce, c.CommerceAddress, c.CommerceContact, c.CommerceLifecycleSnapshot,
 		c.CommerceLifecycleTransition, c.CommerceRoute, c.CommerceUser,
 		c.CommerceUserRole, c.DispatchConfig, c.DispatchProvider, c.EngagementConfig,
-		c.EngagementLevel, c.EventFilter, c.GenerationRule, c.IdempotencyRecord,
-		c.LifecycleRun, c.Membership, c.Operator, c.Project, c.QueryBlock,
-		c.RefreshToken, c.ResultType, c.ResurrectionConfig, c.ResurrectionThreshold,
-		c.RetentionStatusConfig, c.Route, c.RouteOperator, c.Supervisor,
-		c.SupervisorAssignment, c.Tenant, c.TenantDataset, c.TenantResultTypeConfig,
-		c.TrashRecord, c.TrashSetting, c.User,
+		c.EngagementLevel, c.EventFilter, c.GenerationPolicy, c.GenerationRule,
+		c.GenerationSettings, c.IdempotencyRecord, c.LifecycleRun, c.Membership,
+		c.Operator, c.Project, c.QueryBlock, c.RefreshToken, c.ResultType,
+		c.ResurrectionConfig, c.ResurrectionThreshold, c.RetentionStatusConfig,
+		c.Route, c.RouteOperator, c.Supervisor, c.SupervisorAssignment, c.Tenant,
+		c.TenantDataset, c.TenantResultTypeConfig, c.TrashRecord, c.TrashSetting,
+		c.User,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -575,8 +589,12 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.EngagementLevel.mutate(ctx, m)
 	case *EventFilterMutation:
 		return c.EventFilter.mutate(ctx, m)
+	case *GenerationPolicyMutation:
+		return c.GenerationPolicy.mutate(ctx, m)
 	case *GenerationRuleMutation:
 		return c.GenerationRule.mutate(ctx, m)
+	case *GenerationSettingsMutation:
+		return c.GenerationSettings.mutate(ctx, m)
 	case *IdempotencyRecordMutation:
 		return c.IdempotencyRecord.mutate(ctx, m)
 	case *LifecycleRunMutation:
@@ -1892,6 +1910,22 @@ func (c *ActivityGenerationConfigClient) QueryGenerationRules(_m *ActivityGenera
 			sqlgraph.From(activitygenerationconfig.Table, activitygenerationconfig.FieldID, id),
 			sqlgraph.To(generationrule.Table, generationrule.FieldID),
 			sqlgraph.Edge(sqlgraph.O2M, true, activitygenerationconfig.GenerationRulesTable, activitygenerationconfig.GenerationRulesColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryGenerationSettings queries the generation_settings edge of a ActivityGenerationConfig.
+func (c *ActivityGenerationConfigClient) QueryGenerationSettings(_m *ActivityGenerationConfig) *GenerationSettingsQuery {
+	query := (&GenerationSettingsClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(activitygenerationconfig.Table, activitygenerationconfig.FieldID, id),
+			sqlgraph.To(generationsettings.Table, generationsettings.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, true, activitygenerationconfig.GenerationSettingsTable, activitygenerationconfig.GenerationSettingsColumn),
 		)
 		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
 		return fromV, nil
@@ -5966,6 +6000,172 @@ func (c *EventFilterClient) mutate(ctx context.Context, m *EventFilterMutation) 
 	}
 }
 
+// GenerationPolicyClient is a client for the GenerationPolicy schema.
+type GenerationPolicyClient struct {
+	config
+}
+
+// NewGenerationPolicyClient returns a client for the GenerationPolicy from the given config.
+func NewGenerationPolicyClient(c config) *GenerationPolicyClient {
+	return &GenerationPolicyClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `generationpolicy.Hooks(f(g(h())))`.
+func (c *GenerationPolicyClient) Use(hooks ...Hook) {
+	c.hooks.GenerationPolicy = append(c.hooks.GenerationPolicy, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `generationpolicy.Intercept(f(g(h())))`.
+func (c *GenerationPolicyClient) Intercept(interceptors ...Interceptor) {
+	c.inters.GenerationPolicy = append(c.inters.GenerationPolicy, interceptors...)
+}
+
+// Create returns a builder for creating a GenerationPolicy entity.
+func (c *GenerationPolicyClient) Create() *GenerationPolicyCreate {
+	mutation := newGenerationPolicyMutation(c.config, OpCreate)
+	return &GenerationPolicyCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of GenerationPolicy entities.
+func (c *GenerationPolicyClient) CreateBulk(builders ...*GenerationPolicyCreate) *GenerationPolicyCreateBulk {
+	return &GenerationPolicyCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *GenerationPolicyClient) MapCreateBulk(slice any, setFunc func(*GenerationPolicyCreate, int)) *GenerationPolicyCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &GenerationPolicyCreateBulk{err: fmt.Errorf("calling to GenerationPolicyClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*GenerationPolicyCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &GenerationPolicyCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for GenerationPolicy.
+func (c *GenerationPolicyClient) Update() *GenerationPolicyUpdate {
+	mutation := newGenerationPolicyMutation(c.config, OpUpdate)
+	return &GenerationPolicyUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *GenerationPolicyClient) UpdateOne(_m *GenerationPolicy) *GenerationPolicyUpdateOne {
+	mutation := newGenerationPolicyMutation(c.config, OpUpdateOne, withGenerationPolicy(_m))
+	return &GenerationPolicyUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *GenerationPolicyClient) UpdateOneID(id uuid.UUID) *GenerationPolicyUpdateOne {
+	mutation := newGenerationPolicyMutation(c.config, OpUpdateOne, withGenerationPolicyID(id))
+	return &GenerationPolicyUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for GenerationPolicy.
+func (c *GenerationPolicyClient) Delete() *GenerationPolicyDelete {
+	mutation := newGenerationPolicyMutation(c.config, OpDelete)
+	return &GenerationPolicyDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *GenerationPolicyClient) DeleteOne(_m *GenerationPolicy) *GenerationPolicyDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *GenerationPolicyClient) DeleteOneID(id uuid.UUID) *GenerationPolicyDeleteOne {
+	builder := c.Delete().Where(generationpolicy.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &GenerationPolicyDeleteOne{builder}
+}
+
+// Query returns a query builder for GenerationPolicy.
+func (c *GenerationPolicyClient) Query() *GenerationPolicyQuery {
+	return &GenerationPolicyQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeGenerationPolicy},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a GenerationPolicy entity by its id.
+func (c *GenerationPolicyClient) Get(ctx context.Context, id uuid.UUID) (*GenerationPolicy, error) {
+	return c.Query().Where(generationpolicy.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *GenerationPolicyClient) GetX(ctx context.Context, id uuid.UUID) *GenerationPolicy {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryTenant queries the tenant edge of a GenerationPolicy.
+func (c *GenerationPolicyClient) QueryTenant(_m *GenerationPolicy) *TenantQuery {
+	query := (&TenantClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(generationpolicy.Table, generationpolicy.FieldID, id),
+			sqlgraph.To(tenant.Table, tenant.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, generationpolicy.TenantTable, generationpolicy.TenantColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryProject queries the project edge of a GenerationPolicy.
+func (c *GenerationPolicyClient) QueryProject(_m *GenerationPolicy) *ProjectQuery {
+	query := (&ProjectClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(generationpolicy.Table, generationpolicy.FieldID, id),
+			sqlgraph.To(project.Table, project.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, generationpolicy.ProjectTable, generationpolicy.ProjectColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *GenerationPolicyClient) Hooks() []Hook {
+	hooks := c.hooks.GenerationPolicy
+	return append(hooks[:len(hooks):len(hooks)], generationpolicy.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *GenerationPolicyClient) Interceptors() []Interceptor {
+	return c.inters.GenerationPolicy
+}
+
+func (c *GenerationPolicyClient) mutate(ctx context.Context, m *GenerationPolicyMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&GenerationPolicyCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&GenerationPolicyUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&GenerationPolicyUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&GenerationPolicyDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown GenerationPolicy mutation op: %q", m.Op())
+	}
+}
+
 // GenerationRuleClient is a client for the GenerationRule schema.
 type GenerationRuleClient struct {
 	config
@@ -6146,6 +6346,188 @@ func (c *GenerationRuleClient) mutate(ctx context.Context, m *GenerationRuleMuta
 		return (&GenerationRuleDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown GenerationRule mutation op: %q", m.Op())
+	}
+}
+
+// GenerationSettingsClient is a client for the GenerationSettings schema.
+type GenerationSettingsClient struct {
+	config
+}
+
+// NewGenerationSettingsClient returns a client for the GenerationSettings from the given config.
+func NewGenerationSettingsClient(c config) *GenerationSettingsClient {
+	return &GenerationSettingsClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `generationsettings.Hooks(f(g(h())))`.
+func (c *GenerationSettingsClient) Use(hooks ...Hook) {
+	c.hooks.GenerationSettings = append(c.hooks.GenerationSettings, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `generationsettings.Intercept(f(g(h())))`.
+func (c *GenerationSettingsClient) Intercept(interceptors ...Interceptor) {
+	c.inters.GenerationSettings = append(c.inters.GenerationSettings, interceptors...)
+}
+
+// Create returns a builder for creating a GenerationSettings entity.
+func (c *GenerationSettingsClient) Create() *GenerationSettingsCreate {
+	mutation := newGenerationSettingsMutation(c.config, OpCreate)
+	return &GenerationSettingsCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of GenerationSettings entities.
+func (c *GenerationSettingsClient) CreateBulk(builders ...*GenerationSettingsCreate) *GenerationSettingsCreateBulk {
+	return &GenerationSettingsCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *GenerationSettingsClient) MapCreateBulk(slice any, setFunc func(*GenerationSettingsCreate, int)) *GenerationSettingsCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &GenerationSettingsCreateBulk{err: fmt.Errorf("calling to GenerationSettingsClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*GenerationSettingsCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &GenerationSettingsCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for GenerationSettings.
+func (c *GenerationSettingsClient) Update() *GenerationSettingsUpdate {
+	mutation := newGenerationSettingsMutation(c.config, OpUpdate)
+	return &GenerationSettingsUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *GenerationSettingsClient) UpdateOne(_m *GenerationSettings) *GenerationSettingsUpdateOne {
+	mutation := newGenerationSettingsMutation(c.config, OpUpdateOne, withGenerationSettings(_m))
+	return &GenerationSettingsUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *GenerationSettingsClient) UpdateOneID(id uuid.UUID) *GenerationSettingsUpdateOne {
+	mutation := newGenerationSettingsMutation(c.config, OpUpdateOne, withGenerationSettingsID(id))
+	return &GenerationSettingsUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for GenerationSettings.
+func (c *GenerationSettingsClient) Delete() *GenerationSettingsDelete {
+	mutation := newGenerationSettingsMutation(c.config, OpDelete)
+	return &GenerationSettingsDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *GenerationSettingsClient) DeleteOne(_m *GenerationSettings) *GenerationSettingsDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *GenerationSettingsClient) DeleteOneID(id uuid.UUID) *GenerationSettingsDeleteOne {
+	builder := c.Delete().Where(generationsettings.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &GenerationSettingsDeleteOne{builder}
+}
+
+// Query returns a query builder for GenerationSettings.
+func (c *GenerationSettingsClient) Query() *GenerationSettingsQuery {
+	return &GenerationSettingsQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeGenerationSettings},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a GenerationSettings entity by its id.
+func (c *GenerationSettingsClient) Get(ctx context.Context, id uuid.UUID) (*GenerationSettings, error) {
+	return c.Query().Where(generationsettings.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *GenerationSettingsClient) GetX(ctx context.Context, id uuid.UUID) *GenerationSettings {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryTenant queries the tenant edge of a GenerationSettings.
+func (c *GenerationSettingsClient) QueryTenant(_m *GenerationSettings) *TenantQuery {
+	query := (&TenantClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(generationsettings.Table, generationsettings.FieldID, id),
+			sqlgraph.To(tenant.Table, tenant.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, generationsettings.TenantTable, generationsettings.TenantColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryProject queries the project edge of a GenerationSettings.
+func (c *GenerationSettingsClient) QueryProject(_m *GenerationSettings) *ProjectQuery {
+	query := (&ProjectClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(generationsettings.Table, generationsettings.FieldID, id),
+			sqlgraph.To(project.Table, project.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, generationsettings.ProjectTable, generationsettings.ProjectColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryActivityGenerationConfig queries the activity_generation_config edge of a GenerationSettings.
+func (c *GenerationSettingsClient) QueryActivityGenerationConfig(_m *GenerationSettings) *ActivityGenerationConfigQuery {
+	query := (&ActivityGenerationConfigClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(generationsettings.Table, generationsettings.FieldID, id),
+			sqlgraph.To(activitygenerationconfig.Table, activitygenerationconfig.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, generationsettings.ActivityGenerationConfigTable, generationsettings.ActivityGenerationConfigColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *GenerationSettingsClient) Hooks() []Hook {
+	hooks := c.hooks.GenerationSettings
+	return append(hooks[:len(hooks):len(hooks)], generationsettings.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *GenerationSettingsClient) Interceptors() []Interceptor {
+	return c.inters.GenerationSettings
+}
+
+func (c *GenerationSettingsClient) mutate(ctx context.Context, m *GenerationSettingsMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&GenerationSettingsCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&GenerationSettingsUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&GenerationSettingsUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&GenerationSettingsDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown GenerationSettings mutation op: %q", m.Op())
 	}
 }
 
@@ -9664,11 +10046,11 @@ type (
 		CommerceContact, CommerceLifecycleSnapshot, CommerceLifecycleTransition,
 		CommerceRoute, CommerceUser, CommerceUserRole, DispatchConfig,
 		DispatchProvider, EngagementConfig, EngagementLevel, EventFilter,
-		GenerationRule, IdempotencyRecord, LifecycleRun, Membership, Operator, Project,
-		QueryBlock, RefreshToken, ResultType, ResurrectionConfig,
-		ResurrectionThreshold, RetentionStatusConfig, Route, RouteOperator, Supervisor,
-		SupervisorAssignment, Tenant, TenantDataset, TenantResultTypeConfig,
-		TrashRecord, TrashSetting, User []ent.Hook
+		GenerationPolicy, GenerationRule, GenerationSettings, IdempotencyRecord,
+		LifecycleRun, Membership, Operator, Project, QueryBlock, RefreshToken,
+		ResultType, ResurrectionConfig, ResurrectionThreshold, RetentionStatusConfig,
+		Route, RouteOperator, Supervisor, SupervisorAssignment, Tenant, TenantDataset,
+		TenantResultTypeConfig, TrashRecord, TrashSetting, User []ent.Hook
 	}
 	inters struct {
 		APIKey, ActivationConfig, ActivationMoment, Activity, ActivityAttribute,
@@ -9678,11 +10060,11 @@ type (
 		CommerceContact, CommerceLifecycleSnapshot, CommerceLifecycleTransition,
 		CommerceRoute, CommerceUser, CommerceUserRole, DispatchConfig,
 		DispatchProvider, EngagementConfig, EngagementLevel, EventFilter,
-		GenerationRule, IdempotencyRecord, LifecycleRun, Membership, Operator, Project,
-		QueryBlock, RefreshToken, ResultType, ResurrectionConfig,
-		ResurrectionThreshold, RetentionStatusConfig, Route, RouteOperator, Supervisor,
-		SupervisorAssignment, Tenant, TenantDataset, TenantResultTypeConfig,
-		TrashRecord, TrashSetting, User []ent.Interceptor
+		GenerationPolicy, GenerationRule, GenerationSettings, IdempotencyRecord,
+		LifecycleRun, Membership, Operator, Project, QueryBlock, RefreshToken,
+		ResultType, ResurrectionConfig, ResurrectionThreshold, RetentionStatusConfig,
+		Route, RouteOperator, Supervisor, SupervisorAssignment, Tenant, TenantDataset,
+		TenantResultTypeConfig, TrashRecord, TrashSetting, User []ent.Interceptor
 	}
 )
 

@@ -40,7 +40,9 @@ import (
 	"github.com/reten-io/reten/ent/engagementconfig"
 	"github.com/reten-io/reten/ent/engagementlevel"
 	"github.com/reten-io/reten/ent/eventfilter"
+	"github.com/reten-io/reten/ent/generationpolicy"
 	"github.com/reten-io/reten/ent/generationrule"
+	"github.com/reten-io/reten/ent/generationsettings"
 	"github.com/reten-io/reten/ent/idempotencyrecord"
 	"github.com/reten-io/reten/ent/lifecyclerun"
 	"github.com/reten-io/reten/ent/membership"
@@ -150,7 +152,9 @@ func checkColumn(t, c string) error {
 			engagementconfig.Table:            engagementconfig.ValidColumn,
 			engagementlevel.Table:             engagementlevel.ValidColumn,
 			eventfilter.Table:                 eventfilter.ValidColumn,
+			generationpolicy.Table:            generationpolicy.ValidColumn,
 			generationrule.Table:              generationrule.ValidColumn,
+			generationsettings.Table:          generationsettings.ValidColumn,
 			idempotencyrecord.Table:           idempotencyrecord.ValidColumn,
 			lifecyclerun.Table:                lifecyclerun.ValidColumn,
 			membership.Table:                  membership.ValidColumn,

@@ -31,7 +31,9 @@ import (
 	"github.com/reten-io/reten/ent/engagementconfig"
 	"github.com/reten-io/reten/ent/engagementlevel"
 	"github.com/reten-io/reten/ent/eventfilter"
+	"github.com/reten-io/reten/ent/generationpolicy"
 	"github.com/reten-io/reten/ent/generationrule"
+	"github.com/reten-io/reten/ent/generationsettings"
 	"github.com/reten-io/reten/ent/idempotencyrecord"
 	"github.com/reten-io/reten/ent/lifecyclerun"
 	"github.com/reten-io/reten/ent/membership"
@@ -63,7 +65,7 @@ import (
 
 // schemaGraph holds a representation of ent/schema at runtime.
 var schemaGraph = func() *sqlgraph.Schema {
-	graph := &sqlgraph.Schema{Nodes: make([]*sqlgraph.Node, 50)}
+	graph := &sqlgraph.Schema{Nodes: make([]*sqlgraph.Node, 52)}
 	graph.Nodes[0] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   apikey.Table,
@@ -742,6 +744,30 @@ var schemaGraph = func() *sqlgraph.Schema {
 	}
 	graph.Nodes[28] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
+			Table:   generationpolicy.Table,
+			Columns: generationpolicy.Columns,
+			ID: &sqlgraph.FieldSpec{
+				Type:   field.TypeUUID,
+				Column: generationpolicy.FieldID,
+			},
+		},
+		Type: "GenerationPolicy",
+		Fields: map[string]*sqlgraph.FieldSpec{
+			generationpolicy.FieldCreatedAt:      {Type: field.TypeTime, Column: generationpolicy.FieldCreatedAt},
+			generationpolicy.FieldUpdatedAt:      {Type: field.TypeTime, Column: generationpolicy.FieldUpdatedAt},
+			generationpolicy.FieldTenantID:       {Type: field.TypeUUID, Column: generationpolicy.FieldTenantID},
+			generationpolicy.FieldProjectID:      {Type: field.TypeUUID, Column: generationpolicy.FieldProjectID},
+			generationpolicy.FieldMaxPerCommerce: {Type: field.TypeInt, Column: generationpolicy.FieldMaxPerCommerce},
+			generationpolicy.FieldWindowDays:     {Type: field.TypeInt, Column: generationpolicy.FieldWindowDays},
+			generationpolicy.FieldMinGapDays:     {Type: field.TypeInt, Column: generationpolicy.FieldMinGapDays},
+			generationpolicy.FieldControlPercent: {Type: field.TypeInt, Column: generationpolicy.FieldControlPercent},
+			generationpolicy.FieldControlSalt:    {Type: field.TypeString, Column: generationpolicy.FieldControlSalt},
+			generationpolicy.FieldSaltChangedAt:  {Type: field.TypeTime, Column: generationpolicy.FieldSaltChangedAt},
+			generationpolicy.FieldUpdatedBy:      {Type: field.TypeUUID, Column: generationpolicy.FieldUpdatedBy},
+		},
+	}
+	graph.Nodes[29] = &sqlgraph.Node{
+		NodeSpec: sqlgraph.NodeSpec{
 			Table:   generationrule.Table,
 			Columns: generationrule.Columns,
 			ID: &sqlgraph.FieldSpec{
@@ -779,7 +805,29 @@ var schemaGraph = func() *sqlgraph.Schema {
 			generationrule.FieldPriority:                   {Type: field.TypeInt, Column: generationrule.FieldPriority},
 		},
 	}
-	graph.Nodes[29] = &sqlgraph.Node{
+	graph.Nodes[30] = &sqlgraph.Node{
+		NodeSpec: sqlgraph.NodeSpec{
+			Table:   generationsettings.Table,
+			Columns: generationsettings.Columns,
+			ID: &sqlgraph.FieldSpec{
+				Type:   field.TypeUUID,
+				Column: generationsettings.FieldID,
+			},
+		},
+		Type: "GenerationSettings",
+		Fields: map[string]*sqlgraph.FieldSpec{
+			generationsettings.FieldCreatedAt:                  {Type: field.TypeTime, Column: generationsettings.FieldCreatedAt},
+			generationsettings.FieldUpdatedAt:                  {Type: field.TypeTime, Column: generationsettings.FieldUpdatedAt},
+			generationsettings.FieldTenantID:                   {Type: field.TypeUUID, Column: generationsettings.FieldTenantID},
+			generationsettings.FieldProjectID:                  {Type: field.TypeUUID, Column: generationsettings.FieldProjectID},
+			generationsettings.FieldActivityGenerationConfigID: {Type: field.TypeUUID, Column: generationsettings.FieldActivityGenerationConfigID},
+			generationsettings.FieldHoldoutPercent:             {Type: field.TypeInt, Column: generationsettings.FieldHoldoutPercent},
+			generationsettings.FieldHoldoutSalt:                {Type: field.TypeString, Column: generationsettings.FieldHoldoutSalt},
+			generationsettings.FieldSaltChangedAt:              {Type: field.TypeTime, Column: generationsettings.FieldSaltChangedAt},
+			generationsettings.FieldUpdatedBy:                  {Type: field.TypeUUID, Column: generationsettings.FieldUpdatedBy},
+		},
+	}
+	graph.Nodes[31] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   idempotencyrecord.Table,
 			Columns: idempotencyrecord.Columns,
@@ -802,7 +850,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			idempotencyrecord.FieldExpiresAt:    {Type: field.TypeTime, Column: idempotencyrecord.FieldExpiresAt},
 		},
 	}
-	graph.Nodes[30] = &sqlgraph.Node{
+	graph.Nodes[32] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   lifecyclerun.Table,
 			Columns: lifecyclerun.Columns,
@@ -834,7 +882,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			lifecyclerun.FieldAttempts:                   {Type: field.TypeInt, Column: lifecyclerun.FieldAttempts},
 		},
 	}
-	graph.Nodes[31] = &sqlgraph.Node{
+	graph.Nodes[33] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   membership.Table,
 			Columns: membership.Columns,
@@ -852,7 +900,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			membership.FieldRoles:     {Type: field.TypeJSON, Column: membership.FieldRoles},
 		},
 	}
-	graph.Nodes[32] = &sqlgraph.Node{
+	graph.Nodes[34] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   operator.Table,
 			Columns: operator.Columns,
@@ -878,7 +926,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			operator.FieldMetadata:      {Type: field.TypeJSON, Column: operator.FieldMetadata},
 		},
 	}
-	graph.Nodes[33] = &sqlgraph.Node{
+	graph.Nodes[35] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   project.Table,
 			Columns: project.Columns,
@@ -898,7 +946,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			project.FieldRootAudienceID: {Type: field.TypeUUID, Column: project.FieldRootAudienceID},
 		},
 	}
-	graph.Nodes[34] = &sqlgraph.Node{
+	graph.Nodes[36] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   queryblock.Table,
 			Columns: queryblock.Columns,
@@ -925,7 +973,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			queryblock.FieldHaving:        {Type: field.TypeJSON, Column: queryblock.FieldHaving},
 		},
 	}
-	graph.Nodes[35] = &sqlgraph.Node{
+	graph.Nodes[37] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   refreshtoken.Table,
 			Columns: refreshtoken.Columns,
@@ -948,7 +996,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			refreshtoken.FieldIP:         {Type: field.TypeString, Column: refreshtoken.FieldIP},
 		},
 	}
-	graph.Nodes[36] = &sqlgraph.Node{
+	graph.Nodes[38] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   resulttype.Table,
 			Columns: resulttype.Columns,
@@ -967,7 +1015,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			resulttype.FieldSortOrder:                 {Type: field.TypeInt, Column: resulttype.FieldSortOrder},
 		},
 	}
-	graph.Nodes[37] = &sqlgraph.Node{
+	graph.Nodes[39] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   resurrectionconfig.Table,
 			Columns: resurrectionconfig.Columns,
@@ -993,7 +1041,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			resurrectionconfig.FieldUpdatedBy:                  {Type: field.TypeUUID, Column: resurrectionconfig.FieldUpdatedBy},
 		},
 	}
-	graph.Nodes[38] = &sqlgraph.Node{
+	graph.Nodes[40] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   resurrectionthreshold.Table,
 			Columns: resurrectionthreshold.Columns,
@@ -1017,7 +1065,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			resurrectionthreshold.FieldIsActive:                    {Type: field.TypeBool, Column: resurrectionthreshold.FieldIsActive},
 		},
 	}
-	graph.Nodes[39] = &sqlgraph.Node{
+	graph.Nodes[41] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   retentionstatusconfig.Table,
 			Columns: retentionstatusconfig.Columns,
@@ -1038,7 +1086,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			retentionstatusconfig.FieldDescription: {Type: field.TypeString, Column: retentionstatusconfig.FieldDescription},
 		},
 	}
-	graph.Nodes[40] = &sqlgraph.Node{
+	graph.Nodes[42] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   route.Table,
 			Columns: route.Columns,
@@ -1058,7 +1106,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			route.FieldIsActive:   {Type: field.TypeBool, Column: route.FieldIsActive},
 		},
 	}
-	graph.Nodes[41] = &sqlgraph.Node{
+	graph.Nodes[43] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   routeoperator.Table,
 			Columns: routeoperator.Columns,
@@ -1078,7 +1126,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			routeoperator.FieldIsActive:   {Type: field.TypeBool, Column: routeoperator.FieldIsActive},
 		},
 	}
-	graph.Nodes[42] = &sqlgraph.Node{
+	graph.Nodes[44] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   supervisor.Table,
 			Columns: supervisor.Columns,
@@ -1102,7 +1150,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			supervisor.FieldMetadata:   {Type: field.TypeJSON, Column: supervisor.FieldMetadata},
 		},
 	}
-	graph.Nodes[43] = &sqlgraph.Node{
+	graph.Nodes[45] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   supervisorassignment.Table,
 			Columns: supervisorassignment.Columns,
@@ -1121,7 +1169,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			supervisorassignment.FieldOperatorID:   {Type: field.TypeUUID, Column: supervisorassignment.FieldOperatorID},
 		},
 	}
-	graph.Nodes[44] = &sqlgraph.Node{
+	graph.Nodes[46] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   tenant.Table,
 			Columns: tenant.Columns,
@@ -1142,7 +1190,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			tenant.FieldIsActive:         {Type: field.TypeBool, Column: tenant.FieldIsActive},
 		},
 	}
-	graph.Nodes[45] = &sqlgraph.Node{
+	graph.Nodes[47] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   tenantdataset.Table,
 			Columns: tenantdataset.Columns,
@@ -1164,7 +1212,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			tenantdataset.FieldManaged:         {Type: field.TypeBool, Column: tenantdataset.FieldManaged},
 		},
 	}
-	graph.Nodes[46] = &sqlgraph.Node{
+	graph.Nodes[48] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   tenantresulttypeconfig.Table,
 			Columns: tenantresulttypeconfig.Columns,
@@ -1184,7 +1232,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			tenantresulttypeconfig.FieldRequiresFutureScheduledAt: {Type: field.TypeBool, Column: tenantresulttypeconfig.FieldRequiresFutureScheduledAt},
 		},
 	}
-	graph.Nodes[47] = &sqlgraph.Node{
+	graph.Nodes[49] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   trashrecord.Table,
 			Columns: trashrecord.Columns,
@@ -1208,7 +1256,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			trashrecord.FieldPurgeAfter: {Type: field.TypeTime, Column: trashrecord.FieldPurgeAfter},
 		},
 	}
-	graph.Nodes[48] = &sqlgraph.Node{
+	graph.Nodes[50] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   trashsetting.Table,
 			Columns: trashsetting.Columns,
@@ -1225,7 +1273,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			trashsetting.FieldRetentionDays: {Type: field.TypeInt, Column: trashsetting.FieldRetentionDays},
 		},
 	}
-	graph.Nodes[49] = &sqlgraph.Node{
+	graph.Nodes[51] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   user.Table,
 			Columns: user.Columns,
@@ -1620,6 +1668,18 @@ var schemaGraph = func() *sqlgraph.Schema {
 		},
 		"ActivityGenerationConfig",
 		"GenerationRule",
+	)
+	graph.MustAddE(
+		"generation_settings",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: true,
+			Table:   activitygenerationconfig.GenerationSettingsTable,
+			Columns: []string{activitygenerationconfig.GenerationSettingsColumn},
+			Bidi:    false,
+		},
+		"ActivityGenerationConfig",
+		"GenerationSettings",
 	)
 	graph.MustAddE(
 		"tenant",
@@ -2442,6 +2502,30 @@ var schemaGraph = func() *sqlgraph.Schema {
 		&sqlgraph.EdgeSpec{
 			Rel:     sqlgraph.M2O,
 			Inverse: false,
+			Table:   generationpolicy.TenantTable,
+			Columns: []string{generationpolicy.TenantColumn},
+			Bidi:    false,
+		},
+		"GenerationPolicy",
+		"Tenant",
+	)
+	graph.MustAddE(
+		"project",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   generationpolicy.ProjectTable,
+			Columns: []string{generationpolicy.ProjectColumn},
+			Bidi:    false,
+		},
+		"GenerationPolicy",
+		"Project",
+	)
+	graph.MustAddE(
+		"tenant",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
 			Table:   generationrule.TenantTable,
 			Columns: []string{generationrule.TenantColumn},
 			Bidi:    false,
@@ -2471,6 +2555,42 @@ var schemaGraph = func() *sqlgraph.Schema {
 			Bidi:    false,
 		},
 		"GenerationRule",
+		"ActivityGenerationConfig",
+	)
+	graph.MustAddE(
+		"tenant",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   generationsettings.TenantTable,
+			Columns: []string{generationsettings.TenantColumn},
+			Bidi:    false,
+		},
+		"GenerationSettings",
+		"Tenant",
+	)
+	graph.MustAddE(
+		"project",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   generationsettings.ProjectTable,
+			Columns: []string{generationsettings.ProjectColumn},
+			Bidi:    false,
+		},
+		"GenerationSettings",
+		"Project",
+	)
+	graph.MustAddE(
+		"activity_generation_config",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   generationsettings.ActivityGenerationConfigTable,
+			Columns: []string{generationsettings.ActivityGenerationConfigColumn},
+			Bidi:    false,
+		},
+		"GenerationSettings",
 		"ActivityGenerationConfig",
 	)
 	graph.MustAddE(
@@ -4056,6 +4176,20 @@ func (f *ActivityGenerationConfigFilter) WhereHasGenerationRules() {
 // WhereHasGenerationRulesWith applies a predicate to check if query has an edge generation_rules with a given conditions (other predicates).
 func (f *ActivityGenerationConfigFilter) WhereHasGenerationRulesWith(preds ...predicate.GenerationRule) {
 	f.Where(entql.HasEdgeWith("generation_rules", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasGenerationSettings applies a predicate to check if query has an edge generation_settings.
+func (f *ActivityGenerationConfigFilter) WhereHasGenerationSettings() {
+	f.Where(entql.HasEdge("generation_settings"))
+}
+
+// WhereHasGenerationSettingsWith applies a predicate to check if query has an edge generation_settings with a given conditions (other predicates).
+func (f *ActivityGenerationConfigFilter) WhereHasGenerationSettingsWith(preds ...predicate.GenerationSettings) {
+	f.Where(entql.HasEdgeWith("generation_settings", sqlgraph.WrapFunc(func(s *sql.Selector) {
 		for _, p := range preds {
 			p(s)
 		}
@@ -7065,6 +7199,129 @@ func (f *EventFilterFilter) WhereHasQueryBlocksWith(preds ...predicate.QueryBloc
 }
 
 // addPredicate implements the predicateAdder interface.
+func (_q *GenerationPolicyQuery) addPredicate(pred func(s *sql.Selector)) {
+	_q.predicates = append(_q.predicates, pred)
+}
+
+// Filter returns a Filter implementation to apply filters on the GenerationPolicyQuery builder.
+func (_q *GenerationPolicyQuery) Filter() *GenerationPolicyFilter {
+	return &GenerationPolicyFilter{config: _q.config, predicateAdder: _q}
+}
+
+// addPredicate implements the predicateAdder interface.
+func (m *GenerationPolicyMutation) addPredicate(pred func(s *sql.Selector)) {
+	m.predicates = append(m.predicates, pred)
+}
+
+// Filter returns an entql.Where implementation to apply filters on the GenerationPolicyMutation builder.
+func (m *GenerationPolicyMutation) Filter() *GenerationPolicyFilter {
+	return &GenerationPolicyFilter{config: m.config, predicateAdder: m}
+}
+
+// GenerationPolicyFilter provides a generic filtering capability at runtime for GenerationPolicyQuery.
+type GenerationPolicyFilter struct {
+	predicateAdder
+	config
+}
+
+// Where applies the entql predicate on the query filter.
+func (f *GenerationPolicyFilter) Where(p entql.P) {
+	f.addPredicate(func(s *sql.Selector) {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[28].Type, p, s); err != nil {
+			s.AddError(err)
+		}
+	})
+}
+
+// WhereID applies the entql [16]byte predicate on the id field.
+func (f *GenerationPolicyFilter) WhereID(p entql.ValueP) {
+	f.Where(p.Field(generationpolicy.FieldID))
+}
+
+// WhereCreatedAt applies the entql time.Time predicate on the created_at field.
+func (f *GenerationPolicyFilter) WhereCreatedAt(p entql.TimeP) {
+	f.Where(p.Field(generationpolicy.FieldCreatedAt))
+}
+
+// WhereUpdatedAt applies the entql time.Time predicate on the updated_at field.
+func (f *GenerationPolicyFilter) WhereUpdatedAt(p entql.TimeP) {
+	f.Where(p.Field(generationpolicy.FieldUpdatedAt))
+}
+
+// WhereTenantID applies the entql [16]byte predicate on the tenant_id field.
+func (f *GenerationPolicyFilter) WhereTenantID(p entql.ValueP) {
+	f.Where(p.Field(generationpolicy.FieldTenantID))
+}
+
+// WhereProjectID applies the entql [16]byte predicate on the project_id field.
+func (f *GenerationPolicyFilter) WhereProjectID(p entql.ValueP) {
+	f.Where(p.Field(generationpolicy.FieldProjectID))
+}
+
+// WhereMaxPerCommerce applies the entql int predicate on the max_per_commerce field.
+func (f *GenerationPolicyFilter) WhereMaxPerCommerce(p entql.IntP) {
+	f.Where(p.Field(generationpolicy.FieldMaxPerCommerce))
+}
+
+// WhereWindowDays applies the entql int predicate on the window_days field.
+func (f *GenerationPolicyFilter) WhereWindowDays(p entql.IntP) {
+	f.Where(p.Field(generationpolicy.FieldWindowDays))
+}
+
+// WhereMinGapDays applies the entql int predicate on the min_gap_days field.
+func (f *GenerationPolicyFilter) WhereMinGapDays(p entql.IntP) {
+	f.Where(p.Field(generationpolicy.FieldMinGapDays))
+}
+
+// WhereControlPercent applies the entql int predicate on the control_percent field.
+func (f *GenerationPolicyFilter) WhereControlPercent(p entql.IntP) {
+	f.Where(p.Field(generationpolicy.FieldControlPercent))
+}
+
+// WhereControlSalt applies the entql string predicate on the control_salt field.
+func (f *GenerationPolicyFilter) WhereControlSalt(p entql.StringP) {
+	f.Where(p.Field(generationpolicy.FieldControlSalt))
+}
+
+// WhereSaltChangedAt applies the entql time.Time predicate on the salt_changed_at field.
+func (f *GenerationPolicyFilter) WhereSaltChangedAt(p entql.TimeP) {
+	f.Where(p.Field(generationpolicy.FieldSaltChangedAt))
+}
+
+// WhereUpdatedBy applies the entql [16]byte predicate on the updated_by field.
+func (f *GenerationPolicyFilter) WhereUpdatedBy(p entql.ValueP) {
+	f.Where(p.Field(generationpolicy.FieldUpdatedBy))
+}
+
+// WhereHasTenant applies a predicate to check if query has an edge tenant.
+func (f *GenerationPolicyFilter) WhereHasTenant() {
+	f.Where(entql.HasEdge("tenant"))
+}
+
+// WhereHasTenantWith applies a predicate to check if query has an edge tenant with a given conditions (other predicates).
+func (f *GenerationPolicyFilter) WhereHasTenantWith(preds ...predicate.Tenant) {
+	f.Where(entql.HasEdgeWith("tenant", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasProject applies a predicate to check if query has an edge project.
+func (f *GenerationPolicyFilter) WhereHasProject() {
+	f.Where(entql.HasEdge("project"))
+}
+
+// WhereHasProjectWith applies a predicate to check if query has an edge project with a given conditions (other predicates).
+func (f *GenerationPolicyFilter) WhereHasProjectWith(preds ...predicate.Project) {
+	f.Where(entql.HasEdgeWith("project", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// addPredicate implements the predicateAdder interface.
 func (_q *GenerationRuleQuery) addPredicate(pred func(s *sql.Selector)) {
 	_q.predicates = append(_q.predicates, pred)
 }
@@ -7093,7 +7350,7 @@ type GenerationRuleFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *GenerationRuleFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[28].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[29].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -7277,6 +7534,133 @@ func (f *GenerationRuleFilter) WhereHasActivityGenerationConfigWith(preds ...pre
 }
 
 // addPredicate implements the predicateAdder interface.
+func (_q *GenerationSettingsQuery) addPredicate(pred func(s *sql.Selector)) {
+	_q.predicates = append(_q.predicates, pred)
+}
+
+// Filter returns a Filter implementation to apply filters on the GenerationSettingsQuery builder.
+func (_q *GenerationSettingsQuery) Filter() *GenerationSettingsFilter {
+	return &GenerationSettingsFilter{config: _q.config, predicateAdder: _q}
+}
+
+// addPredicate implements the predicateAdder interface.
+func (m *GenerationSettingsMutation) addPredicate(pred func(s *sql.Selector)) {
+	m.predicates = append(m.predicates, pred)
+}
+
+// Filter returns an entql.Where implementation to apply filters on the GenerationSettingsMutation builder.
+func (m *GenerationSettingsMutation) Filter() *GenerationSettingsFilter {
+	return &GenerationSettingsFilter{config: m.config, predicateAdder: m}
+}
+
+// GenerationSettingsFilter provides a generic filtering capability at runtime for GenerationSettingsQuery.
+type GenerationSettingsFilter struct {
+	predicateAdder
+	config
+}
+
+// Where applies the entql predicate on the query filter.
+func (f *GenerationSettingsFilter) Where(p entql.P) {
+	f.addPredicate(func(s *sql.Selector) {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[30].Type, p, s); err != nil {
+			s.AddError(err)
+		}
+	})
+}
+
+// WhereID applies the entql [16]byte predicate on the id field.
+func (f *GenerationSettingsFilter) WhereID(p entql.ValueP) {
+	f.Where(p.Field(generationsettings.FieldID))
+}
+
+// WhereCreatedAt applies the entql time.Time predicate on the created_at field.
+func (f *GenerationSettingsFilter) WhereCreatedAt(p entql.TimeP) {
+	f.Where(p.Field(generationsettings.FieldCreatedAt))
+}
+
+// WhereUpdatedAt applies the entql time.Time predicate on the updated_at field.
+func (f *GenerationSettingsFilter) WhereUpdatedAt(p entql.TimeP) {
+	f.Where(p.Field(generationsettings.FieldUpdatedAt))
+}
+
+// WhereTenantID applies the entql [16]byte predicate on the tenant_id field.
+func (f *GenerationSettingsFilter) WhereTenantID(p entql.ValueP) {
+	f.Where(p.Field(generationsettings.FieldTenantID))
+}
+
+// WhereProjectID applies the entql [16]byte predicate on the project_id field.
+func (f *GenerationSettingsFilter) WhereProjectID(p entql.ValueP) {
+	f.Where(p.Field(generationsettings.FieldProjectID))
+}
+
+// WhereActivityGenerationConfigID applies the entql [16]byte predicate on the activity_generation_config_id field.
+func (f *GenerationSettingsFilter) WhereActivityGenerationConfigID(p entql.ValueP) {
+	f.Where(p.Field(generationsettings.FieldActivityGenerationConfigID))
+}
+
+// WhereHoldoutPercent applies the entql int predicate on the holdout_percent field.
+func (f *GenerationSettingsFilter) WhereHoldoutPercent(p entql.IntP) {
+	f.Where(p.Field(generationsettings.FieldHoldoutPercent))
+}
+
+// WhereHoldoutSalt applies the entql string predicate on the holdout_salt field.
+func (f *GenerationSettingsFilter) WhereHoldoutSalt(p entql.StringP) {
+	f.Where(p.Field(generationsettings.FieldHoldoutSalt))
+}
+
+// WhereSaltChangedAt applies the entql time.Time predicate on the salt_changed_at field.
+func (f *GenerationSettingsFilter) WhereSaltChangedAt(p entql.TimeP) {
+	f.Where(p.Field(generationsettings.FieldSaltChangedAt))
+}
+
+// WhereUpdatedBy applies the entql [16]byte predicate on the updated_by field.
+func (f *GenerationSettingsFilter) WhereUpdatedBy(p entql.ValueP) {
+	f.Where(p.Field(generationsettings.FieldUpdatedBy))
+}
+
+// WhereHasTenant applies a predicate to check if query has an edge tenant.
+func (f *GenerationSettingsFilter) WhereHasTenant() {
+	f.Where(entql.HasEdge("tenant"))
+}
+
+// WhereHasTenantWith applies a predicate to check if query has an edge tenant with a given conditions (other predicates).
+func (f *GenerationSettingsFilter) WhereHasTenantWith(preds ...predicate.Tenant) {
+	f.Where(entql.HasEdgeWith("tenant", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasProject applies a predicate to check if query has an edge project.
+func (f *GenerationSettingsFilter) WhereHasProject() {
+	f.Where(entql.HasEdge("project"))
+}
+
+// WhereHasProjectWith applies a predicate to check if query has an edge project with a given conditions (other predicates).
+func (f *GenerationSettingsFilter) WhereHasProjectWith(preds ...predicate.Project) {
+	f.Where(entql.HasEdgeWith("project", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasActivityGenerationConfig applies a predicate to check if query has an edge activity_generation_config.
+func (f *GenerationSettingsFilter) WhereHasActivityGenerationConfig() {
+	f.Where(entql.HasEdge("activity_generation_config"))
+}
+
+// WhereHasActivityGenerationConfigWith applies a predicate to check if query has an edge activity_generation_config with a given conditions (other predicates).
+func (f *GenerationSettingsFilter) WhereHasActivityGenerationConfigWith(preds ...predicate.ActivityGenerationConfig) {
+	f.Where(entql.HasEdgeWith("activity_generation_config", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// addPredicate implements the predicateAdder interface.
 func (_q *IdempotencyRecordQuery) addPredicate(pred func(s *sql.Selector)) {
 	_q.predicates = append(_q.predicates, pred)
 }
@@ -7305,7 +7689,7 @@ type IdempotencyRecordFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *IdempotencyRecordFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[29].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[31].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -7409,7 +7793,7 @@ type LifecycleRunFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *LifecycleRunFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[30].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[32].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -7586,7 +7970,7 @@ type MembershipFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *MembershipFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[31].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[33].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -7679,7 +8063,7 @@ type OperatorFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *OperatorFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[32].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[34].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -7812,7 +8196,7 @@ type ProjectFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *ProjectFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[33].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[35].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -7915,7 +8299,7 @@ type QueryBlockFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *QueryBlockFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[34].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[36].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -8081,7 +8465,7 @@ type RefreshTokenFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *RefreshTokenFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[35].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[37].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -8185,7 +8569,7 @@ type ResultTypeFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *ResultTypeFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[36].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[38].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -8255,7 +8639,7 @@ type ResurrectionConfigFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *ResurrectionConfigFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[37].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[39].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -8416,7 +8800,7 @@ type ResurrectionThresholdFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *ResurrectionThresholdFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[38].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[40].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -8567,7 +8951,7 @@ type RetentionStatusConfigFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *RetentionStatusConfigFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[39].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[41].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -8661,7 +9045,7 @@ type RouteFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *RouteFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[40].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[42].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -8778,7 +9162,7 @@ type RouteOperatorFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *RouteOperatorFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[41].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[43].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -8895,7 +9279,7 @@ type SupervisorFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *SupervisorFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[42].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[44].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -9018,7 +9402,7 @@ type SupervisorAssignmentFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *SupervisorAssignmentFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[43].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[45].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -9144,7 +9528,7 @@ type TenantFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *TenantFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[44].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[46].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -9238,7 +9622,7 @@ type TenantDatasetFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *TenantDatasetFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[45].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[47].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -9351,7 +9735,7 @@ type TenantResultTypeConfigFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *TenantResultTypeConfigFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[46].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[48].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -9440,7 +9824,7 @@ type TrashRecordFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *TrashRecordFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[47].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[49].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -9549,7 +9933,7 @@ type TrashSettingFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *TrashSettingFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[48].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[50].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -9623,7 +10007,7 @@ type UserFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *UserFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[49].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[51].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})

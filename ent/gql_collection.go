@@ -34,7 +34,9 @@ import (
 	"github.com/reten-io/reten/ent/engagementconfig"
 	"github.com/reten-io/reten/ent/engagementlevel"
 	"github.com/reten-io/reten/ent/eventfilter"
+	"github.com/reten-io/reten/ent/generationpolicy"
 	"github.com/reten-io/reten/ent/generationrule"
+	"github.com/reten-io/reten/ent/generationsettings"
 	"github.com/reten-io/reten/ent/idempotencyrecord"
 	"github.com/reten-io/reten/ent/lifecyclerun"
 	"github.com/reten-io/reten/ent/membership"
@@ -4569,6 +4571,137 @@ func newEventFilterPaginateArgs(rv map[string]any) *eventfilterPaginateArgs {
 }
 
 // CollectFields tells the query-builder to eagerly load connected nodes by resolver context.
+func (_q *GenerationPolicyQuery) CollectFields(ctx context.Context, satisfies ...string) (*GenerationPolicyQuery, error) {
+	fc := graphql.GetFieldContext(ctx)
+	if fc == nil {
+		return _q, nil
+	}
+	if err := _q.collectField(ctx, false, graphql.GetOperationContext(ctx), fc.Field, nil, satisfies...); err != nil {
+		return nil, err
+	}
+	return _q, nil
+}
+
+func (_q *GenerationPolicyQuery) collectField(ctx context.Context, oneNode bool, opCtx *graphql.OperationContext, collected graphql.CollectedField, path []string, satisfies ...string) error {
+	path = append([]string(nil), path...)
+	var (
+		unknownSeen    bool
+		fieldSeen      = make(map[string]struct{}, len(generationpolicy.Columns))
+		selectedFields = []string{generationpolicy.FieldID}
+	)
+	for _, field := range graphql.CollectFields(opCtx, collected.Selections, satisfies) {
+		switch field.Name {
+		case "createdAt":
+			if _, ok := fieldSeen[generationpolicy.FieldCreatedAt]; !ok {
+				selectedFields = append(selectedFields, generationpolicy.FieldCreatedAt)
+				fieldSeen[generationpolicy.FieldCreatedAt] = struct{}{}
+			}
+		case "updatedAt":
+			if _, ok := fieldSeen[generationpolicy.FieldUpdatedAt]; !ok {
+				selectedFields = append(selectedFields, generationpolicy.FieldUpdatedAt)
+				fieldSeen[generationpolicy.FieldUpdatedAt] = struct{}{}
+			}
+		case "tenantID":
+			if _, ok := fieldSeen[generationpolicy.FieldTenantID]; !ok {
+				selectedFields = append(selectedFields, generationpolicy.FieldTenantID)
+				fieldSeen[generationpolicy.FieldTenantID] = struct{}{}
+			}
+		case "projectID":
+			if _, ok := fieldSeen[generationpolicy.FieldProjectID]; !ok {
+				selectedFields = append(selectedFields, generationpolicy.FieldProjectID)
+				fieldSeen[generationpolicy.FieldProjectID] = struct{}{}
+			}
+		case "maxPerCommerce":
+			if _, ok := fieldSeen[generationpolicy.FieldMaxPerCommerce]; !ok {
+				selectedFields = append(selectedFields, generationpolicy.FieldMaxPerCommerce)
+				fieldSeen[generationpolicy.FieldMaxPerCommerce] = struct{}{}
+			}
+		case "windowDays":
+			if _, ok := fieldSeen[generationpolicy.FieldWindowDays]; !ok {
+				selectedFields = append(selectedFields, generationpolicy.FieldWindowDays)
+				fieldSeen[generationpolicy.FieldWindowDays] = struct{}{}
+			}
+		case "minGapDays":
+			if _, ok := fieldSeen[generationpolicy.FieldMinGapDays]; !ok {
+				selectedFields = append(selectedFields, generationpolicy.FieldMinGapDays)
+				fieldSeen[generationpolicy.FieldMinGapDays] = struct{}{}
+			}
+		case "controlPercent":
+			if _, ok := fieldSeen[generationpolicy.FieldControlPercent]; !ok {
+				selectedFields = append(selectedFields, generationpolicy.FieldControlPercent)
+				fieldSeen[generationpolicy.FieldControlPercent] = struct{}{}
+			}
+		case "saltChangedAt":
+			if _, ok := fieldSeen[generationpolicy.FieldSaltChangedAt]; !ok {
+				selectedFields = append(selectedFields, generationpolicy.FieldSaltChangedAt)
+				fieldSeen[generationpolicy.FieldSaltChangedAt] = struct{}{}
+			}
+		case "updatedBy":
+			if _, ok := fieldSeen[generationpolicy.FieldUpdatedBy]; !ok {
+				selectedFields = append(selectedFields, generationpolicy.FieldUpdatedBy)
+				fieldSeen[generationpolicy.FieldUpdatedBy] = struct{}{}
+			}
+		case "id":
+		case "__typename":
+		default:
+			unknownSeen = true
+		}
+	}
+	if !unknownSeen {
+		_q.Select(selectedFields...)
+	}
+	return nil
+}
+
+type generationpolicyPaginateArgs struct {
+	first, last   *int
+	after, before *Cursor
+	opts          []GenerationPolicyPaginateOption
+}
+
+func newGenerationPolicyPaginateArgs(rv map[string]any) *generationpolicyPaginateArgs {
+	args := &generationpolicyPaginateArgs{}
+	if rv == nil {
+		return args
+	}
+	if v := rv[firstField]; v != nil {
+		args.first = v.(*int)
+	}
+	if v := rv[lastField]; v != nil {
+		args.last = v.(*int)
+	}
+	if v := rv[afterField]; v != nil {
+		args.after = v.(*Cursor)
+	}
+	if v := rv[beforeField]; v != nil {
+		args.before = v.(*Cursor)
+	}
+	if v, ok := rv[orderByField]; ok {
+		switch v := v.(type) {
+		case map[string]any:
+			var (
+				err1, err2 error
+				order      = &GenerationPolicyOrder{Field: &GenerationPolicyOrderField{}, Direction: entgql.OrderDirectionAsc}
+			)
+			if d, ok := v[directionField]; ok {
+				err1 = order.Direction.UnmarshalGQL(d)
+			}
+			if f, ok := v[fieldField]; ok {
+				err2 = order.Field.UnmarshalGQL(f)
+			}
+			if err1 == nil && err2 == nil {
+				args.opts = append(args.opts, WithGenerationPolicyOrder(order))
+			}
+		case *GenerationPolicyOrder:
+			if v != nil {
+				args.opts = append(args.opts, WithGenerationPolicyOrder(v))
+			}
+		}
+	}
+	return args
+}
+
+// CollectFields tells the query-builder to eagerly load connected nodes by resolver context.
 func (_q *GenerationRuleQuery) CollectFields(ctx context.Context, satisfies ...string) (*GenerationRuleQuery, error) {
 	fc := graphql.GetFieldContext(ctx)
 	if fc == nil {
@@ -4788,6 +4921,127 @@ func newGenerationRulePaginateArgs(rv map[string]any) *generationrulePaginateArg
 	}
 	if v, ok := rv[whereField].(*GenerationRuleWhereInput); ok {
 		args.opts = append(args.opts, WithGenerationRuleFilter(v.Filter))
+	}
+	return args
+}
+
+// CollectFields tells the query-builder to eagerly load connected nodes by resolver context.
+func (_q *GenerationSettingsQuery) CollectFields(ctx context.Context, satisfies ...string) (*GenerationSettingsQuery, error) {
+	fc := graphql.GetFieldContext(ctx)
+	if fc == nil {
+		return _q, nil
+	}
+	if err := _q.collectField(ctx, false, graphql.GetOperationContext(ctx), fc.Field, nil, satisfies...); err != nil {
+		return nil, err
+	}
+	return _q, nil
+}
+
+func (_q *GenerationSettingsQuery) collectField(ctx context.Context, oneNode bool, opCtx *graphql.OperationContext, collected graphql.CollectedField, path []string, satisfies ...string) error {
+	path = append([]string(nil), path...)
+	var (
+		unknownSeen    bool
+		fieldSeen      = make(map[string]struct{}, len(generationsettings.Columns))
+		selectedFields = []string{generationsettings.FieldID}
+	)
+	for _, field := range graphql.CollectFields(opCtx, collected.Selections, satisfies) {
+		switch field.Name {
+		case "createdAt":
+			if _, ok := fieldSeen[generationsettings.FieldCreatedAt]; !ok {
+				selectedFields = append(selectedFields, generationsettings.FieldCreatedAt)
+				fieldSeen[generationsettings.FieldCreatedAt] = struct{}{}
+			}
+		case "updatedAt":
+			if _, ok := fieldSeen[generationsettings.FieldUpdatedAt]; !ok {
+				selectedFields = append(selectedFields, generationsettings.FieldUpdatedAt)
+				fieldSeen[generationsettings.FieldUpdatedAt] = struct{}{}
+			}
+		case "tenantID":
+			if _, ok := fieldSeen[generationsettings.FieldTenantID]; !ok {
+				selectedFields = append(selectedFields, generationsettings.FieldTenantID)
+				fieldSeen[generationsettings.FieldTenantID] = struct{}{}
+			}
+		case "projectID":
+			if _, ok := fieldSeen[generationsettings.FieldProjectID]; !ok {
+				selectedFields = append(selectedFields, generationsettings.FieldProjectID)
+				fieldSeen[generationsettings.FieldProjectID] = struct{}{}
+			}
+		case "activityGenerationConfigID":
+			if _, ok := fieldSeen[generationsettings.FieldActivityGenerationConfigID]; !ok {
+				selectedFields = append(selectedFields, generationsettings.FieldActivityGenerationConfigID)
+				fieldSeen[generationsettings.FieldActivityGenerationConfigID] = struct{}{}
+			}
+		case "holdoutPercent":
+			if _, ok := fieldSeen[generationsettings.FieldHoldoutPercent]; !ok {
+				selectedFields = append(selectedFields, generationsettings.FieldHoldoutPercent)
+				fieldSeen[generationsettings.FieldHoldoutPercent] = struct{}{}
+			}
+		case "saltChangedAt":
+			if _, ok := fieldSeen[generationsettings.FieldSaltChangedAt]; !ok {
+				selectedFields = append(selectedFields, generationsettings.FieldSaltChangedAt)
+				fieldSeen[generationsettings.FieldSaltChangedAt] = struct{}{}
+			}
+		case "updatedBy":
+			if _, ok := fieldSeen[generationsettings.FieldUpdatedBy]; !ok {
+				selectedFields = append(selectedFields, generationsettings.FieldUpdatedBy)
+				fieldSeen[generationsettings.FieldUpdatedBy] = struct{}{}
+			}
+		case "id":
+		case "__typename":
+		default:
+			unknownSeen = true
+		}
+	}
+	if !unknownSeen {
+		_q.Select(selectedFields...)
+	}
+	return nil
+}
+
+type generationsettingsPaginateArgs struct {
+	first, last   *int
+	after, before *Cursor
+	opts          []GenerationSettingsPaginateOption
+}
+
+func newGenerationSettingsPaginateArgs(rv map[string]any) *generationsettingsPaginateArgs {
+	args := &generationsettingsPaginateArgs{}
+	if rv == nil {
+		return args
+	}
+	if v := rv[firstField]; v != nil {
+		args.first = v.(*int)
+	}
+	if v := rv[lastField]; v != nil {
+		args.last = v.(*int)
+	}
+	if v := rv[afterField]; v != nil {
+		args.after = v.(*Cursor)
+	}
+	if v := rv[beforeField]; v != nil {
+		args.before = v.(*Cursor)
+	}
+	if v, ok := rv[orderByField]; ok {
+		switch v := v.(type) {
+		case map[string]any:
+			var (
+				err1, err2 error
+				order      = &GenerationSettingsOrder{Field: &GenerationSettingsOrderField{}, Direction: entgql.OrderDirectionAsc}
+			)
+			if d, ok := v[directionField]; ok {
+				err1 = order.Direction.UnmarshalGQL(d)
+			}
+			if f, ok := v[fieldField]; ok {
+				err2 = order.Field.UnmarshalGQL(f)
+			}
+			if err1 == nil && err2 == nil {
+				args.opts = append(args.opts, WithGenerationSettingsOrder(order))
+			}
+		case *GenerationSettingsOrder:
+			if v != nil {
+				args.opts = append(args.opts, WithGenerationSettingsOrder(v))
+			}
+		}
 	}
 	return args
 }

@@ -37,7 +37,9 @@ import (
 	"github.com/reten-io/reten/ent/engagementconfig"
 	"github.com/reten-io/reten/ent/engagementlevel"
 	"github.com/reten-io/reten/ent/eventfilter"
+	"github.com/reten-io/reten/ent/generationpolicy"
 	"github.com/reten-io/reten/ent/generationrule"
+	"github.com/reten-io/reten/ent/generationsettings"
 	"github.com/reten-io/reten/ent/idempotencyrecord"
 	"github.com/reten-io/reten/ent/lifecyclerun"
 	"github.com/reten-io/reten/ent/membership"
@@ -200,10 +202,20 @@ var eventfilterImplementors = []string{"EventFilter", "Node"}
 // IsNode implements the Node interface check for GQLGen.
 func (*EventFilter) IsNode() {}
 
+var generationpolicyImplementors = []string{"GenerationPolicy", "Node"}
+
+// IsNode implements the Node interface check for GQLGen.
+func (*GenerationPolicy) IsNode() {}
+
 var generationruleImplementors = []string{"GenerationRule", "Node"}
 
 // IsNode implements the Node interface check for GQLGen.
 func (*GenerationRule) IsNode() {}
+
+var generationsettingsImplementors = []string{"GenerationSettings", "Node"}
+
+// IsNode implements the Node interface check for GQLGen.
+func (*GenerationSettings) IsNode() {}
 
 var idempotencyrecordImplementors = []string{"IdempotencyRecord", "Node"}
 
@@ -606,11 +618,29 @@ func (c *Client) noder(ctx context.Context, table string, id uuid.UUID) (Noder, 
 			}
 		}
 		return query.Only(ctx)
+	case generationpolicy.Table:
+		query := c.GenerationPolicy.Query().
+			Where(generationpolicy.ID(id))
+		if fc := graphql.GetFieldContext(ctx); fc != nil {
+			if err := query.collectField(ctx, true, graphql.GetOperationContext(ctx), fc.Field, nil, generationpolicyImplementors...); err != nil {
+				return nil, err
+			}
+		}
+		return query.Only(ctx)
 	case generationrule.Table:
 		query := c.GenerationRule.Query().
 			Where(generationrule.ID(id))
 		if fc := graphql.GetFieldContext(ctx); fc != nil {
 			if err := query.collectField(ctx, true, graphql.GetOperationContext(ctx), fc.Field, nil, generationruleImplementors...); err != nil {
+				return nil, err
+			}
+		}
+		return query.Only(ctx)
+	case generationsettings.Table:
+		query := c.GenerationSettings.Query().
+			Where(generationsettings.ID(id))
+		if fc := graphql.GetFieldContext(ctx); fc != nil {
+			if err := query.collectField(ctx, true, graphql.GetOperationContext(ctx), fc.Field, nil, generationsettingsImplementors...); err != nil {
 				return nil, err
 			}
 		}
@@ -1300,10 +1330,42 @@ func (c *Client) noders(ctx context.Context, table string, ids []uuid.UUID) ([]N
 				*noder = node
 			}
 		}
+	case generationpolicy.Table:
+		query := c.GenerationPolicy.Query().
+			Where(generationpolicy.IDIn(ids...))
+		query, err := query.CollectFields(ctx, generationpolicyImplementors...)
+		if err != nil {
+			return nil, err
+		}
+		nodes, err := query.All(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for _, node := range nodes {
+			for _, noder := range idmap[node.ID] {
+				*noder = node
+			}
+		}
 	case generationrule.Table:
 		query := c.GenerationRule.Query().
 			Where(generationrule.IDIn(ids...))
 		query, err := query.CollectFields(ctx, generationruleImplementors...)
+		if err != nil {
+			return nil, err
+		}
+		nodes, err := query.All(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for _, node := range nodes {
+			for _, noder := range idmap[node.ID] {
+				*noder = node
+			}
+		}
+	case generationsettings.Table:
+		query := c.GenerationSettings.Query().
+			Where(generationsettings.IDIn(ids...))
+		query, err := query.CollectFields(ctx, generationsettingsImplementors...)
 		if err != nil {
 			return nil, err
 		}

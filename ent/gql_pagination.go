@@ -42,7 +42,9 @@ import (
 	"github.com/reten-io/reten/ent/engagementconfig"
 	"github.com/reten-io/reten/ent/engagementlevel"
 	"github.com/reten-io/reten/ent/eventfilter"
+	"github.com/reten-io/reten/ent/generationpolicy"
 	"github.com/reten-io/reten/ent/generationrule"
+	"github.com/reten-io/reten/ent/generationsettings"
 	"github.com/reten-io/reten/ent/idempotencyrecord"
 	"github.com/reten-io/reten/ent/lifecyclerun"
 	"github.com/reten-io/reten/ent/membership"
@@ -9092,6 +9094,320 @@ func (_m *EventFilter) ToEdge(order *EventFilterOrder) *EventFilterEdge {
 	}
 }
 
+// GenerationPolicyEdge is the edge representation of GenerationPolicy.
+type GenerationPolicyEdge struct {
+	Node   *GenerationPolicy `json:"node"`
+	Cursor Cursor            `json:"cursor"`
+}
+
+// GenerationPolicyConnection is the connection containing edges to GenerationPolicy.
+type GenerationPolicyConnection struct {
+	Edges      []*GenerationPolicyEdge `json:"edges"`
+	PageInfo   PageInfo                `json:"pageInfo"`
+	TotalCount int                     `json:"totalCount"`
+}
+
+func (c *GenerationPolicyConnection) build(nodes []*GenerationPolicy, pager *generationpolicyPager, after *Cursor, first *int, before *Cursor, last *int) {
+	c.PageInfo.HasNextPage = before != nil
+	c.PageInfo.HasPreviousPage = after != nil
+	if first != nil && *first+1 == len(nodes) {
+		c.PageInfo.HasNextPage = true
+		nodes = nodes[:len(nodes)-1]
+	} else if last != nil && *last+1 == len(nodes) {
+		c.PageInfo.HasPreviousPage = true
+		nodes = nodes[:len(nodes)-1]
+	}
+	var nodeAt func(int) *GenerationPolicy
+	if last != nil {
+		n := len(nodes) - 1
+		nodeAt = func(i int) *GenerationPolicy {
+			return nodes[n-i]
+		}
+	} else {
+		nodeAt = func(i int) *GenerationPolicy {
+			return nodes[i]
+		}
+	}
+	c.Edges = make([]*GenerationPolicyEdge, len(nodes))
+	for i := range nodes {
+		node := nodeAt(i)
+		c.Edges[i] = &GenerationPolicyEdge{
+			Node:   node,
+			Cursor: pager.toCursor(node),
+		}
+	}
+	if l := len(c.Edges); l > 0 {
+		c.PageInfo.StartCursor = &c.Edges[0].Cursor
+		c.PageInfo.EndCursor = &c.Edges[l-1].Cursor
+	}
+	if c.TotalCount == 0 {
+		c.TotalCount = len(nodes)
+	}
+}
+
+// GenerationPolicyPaginateOption enables pagination customization.
+type GenerationPolicyPaginateOption func(*generationpolicyPager) error
+
+// WithGenerationPolicyOrder configures pagination ordering.
+func WithGenerationPolicyOrder(order *GenerationPolicyOrder) GenerationPolicyPaginateOption {
+	if order == nil {
+		order = DefaultGenerationPolicyOrder
+	}
+	o := *order
+	return func(pager *generationpolicyPager) error {
+		if err := o.Direction.Validate(); err != nil {
+			return err
+		}
+		if o.Field == nil {
+			o.Field = DefaultGenerationPolicyOrder.Field
+		}
+		pager.order = &o
+		return nil
+	}
+}
+
+// WithGenerationPolicyFilter configures pagination filter.
+func WithGenerationPolicyFilter(filter func(*GenerationPolicyQuery) (*GenerationPolicyQuery, error)) GenerationPolicyPaginateOption {
+	return func(pager *generationpolicyPager) error {
+		if filter == nil {
+			return errors.New("GenerationPolicyQuery filter cannot be nil")
+		}
+		pager.filter = filter
+		return nil
+	}
+}
+
+type generationpolicyPager struct {
+	reverse bool
+	order   *GenerationPolicyOrder
+	filter  func(*GenerationPolicyQuery) (*GenerationPolicyQuery, error)
+}
+
+func newGenerationPolicyPager(opts []GenerationPolicyPaginateOption, reverse bool) (*generationpolicyPager, error) {
+	pager := &generationpolicyPager{reverse: reverse}
+	for _, opt := range opts {
+		if err := opt(pager); err != nil {
+			return nil, err
+		}
+	}
+	if pager.order == nil {
+		pager.order = DefaultGenerationPolicyOrder
+	}
+	return pager, nil
+}
+
+func (p *generationpolicyPager) applyFilter(query *GenerationPolicyQuery) (*GenerationPolicyQuery, error) {
+	if p.filter != nil {
+		return p.filter(query)
+	}
+	return query, nil
+}
+
+func (p *generationpolicyPager) toCursor(_m *GenerationPolicy) Cursor {
+	return p.order.Field.toCursor(_m)
+}
+
+func (p *generationpolicyPager) applyCursors(query *GenerationPolicyQuery, after, before *Cursor) (*GenerationPolicyQuery, error) {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	for _, predicate := range entgql.CursorsPredicate(after, before, DefaultGenerationPolicyOrder.Field.column, p.order.Field.column, direction) {
+		query = query.Where(predicate)
+	}
+	return query, nil
+}
+
+func (p *generationpolicyPager) applyOrder(query *GenerationPolicyQuery) *GenerationPolicyQuery {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	query = query.Order(p.order.Field.toTerm(direction.OrderTermOption()))
+	if p.order.Field != DefaultGenerationPolicyOrder.Field {
+		query = query.Order(DefaultGenerationPolicyOrder.Field.toTerm(direction.OrderTermOption()))
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(p.order.Field.column)
+	}
+	return query
+}
+
+func (p *generationpolicyPager) orderExpr(query *GenerationPolicyQuery) sql.Querier {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(p.order.Field.column)
+	}
+	return sql.ExprFunc(func(b *sql.Builder) {
+		b.Ident(p.order.Field.column).Pad().WriteString(string(direction))
+		if p.order.Field != DefaultGenerationPolicyOrder.Field {
+			b.Comma().Ident(DefaultGenerationPolicyOrder.Field.column).Pad().WriteString(string(direction))
+		}
+	})
+}
+
+// Paginate executes the query and returns a relay based cursor connection to GenerationPolicy.
+func (_m *GenerationPolicyQuery) Paginate(
+	ctx context.Context, after *Cursor, first *int,
+	before *Cursor, last *int, opts ...GenerationPolicyPaginateOption,
+) (*GenerationPolicyConnection, error) {
+	if err := validateFirstLast(first, last); err != nil {
+		return nil, err
+	}
+	pager, err := newGenerationPolicyPager(opts, last != nil)
+	if err != nil {
+		return nil, err
+	}
+	if _m, err = pager.applyFilter(_m); err != nil {
+		return nil, err
+	}
+	conn := &GenerationPolicyConnection{Edges: []*GenerationPolicyEdge{}}
+	ignoredEdges := !hasCollectedField(ctx, edgesField)
+	if hasCollectedField(ctx, totalCountField) || hasCollectedField(ctx, pageInfoField) {
+		hasPagination := after != nil || first != nil || before != nil || last != nil
+		if hasPagination || ignoredEdges {
+			c := _m.Clone()
+			c.ctx.Fields = nil
+			if conn.TotalCount, err = c.Count(ctx); err != nil {
+				return nil, err
+			}
+			conn.PageInfo.HasNextPage = first != nil && conn.TotalCount > 0
+			conn.PageInfo.HasPreviousPage = last != nil && conn.TotalCount > 0
+		}
+	}
+	if ignoredEdges || (first != nil && *first == 0) || (last != nil && *last == 0) {
+		return conn, nil
+	}
+	if _m, err = pager.applyCursors(_m, after, before); err != nil {
+		return nil, err
+	}
+	limit := paginateLimit(first, last)
+	if limit != 0 {
+		_m.Limit(limit)
+	}
+	if field := collectedField(ctx, edgesField, nodeField); field != nil {
+		if err := _m.collectField(ctx, limit == 1, graphql.GetOperationContext(ctx), *field, []string{edgesField, nodeField}); err != nil {
+			return nil, err
+		}
+	}
+	_m = pager.applyOrder(_m)
+	nodes, err := _m.All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	conn.build(nodes, pager, after, first, before, last)
+	return conn, nil
+}
+
+var (
+	// GenerationPolicyOrderFieldCreatedAt orders GenerationPolicy by created_at.
+	GenerationPolicyOrderFieldCreatedAt = &GenerationPolicyOrderField{
+		Value: func(_m *GenerationPolicy) (ent.Value, error) {
+			return _m.CreatedAt, nil
+		},
+		column: generationpolicy.FieldCreatedAt,
+		toTerm: generationpolicy.ByCreatedAt,
+		toCursor: func(_m *GenerationPolicy) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.CreatedAt,
+			}
+		},
+	}
+	// GenerationPolicyOrderFieldUpdatedAt orders GenerationPolicy by updated_at.
+	GenerationPolicyOrderFieldUpdatedAt = &GenerationPolicyOrderField{
+		Value: func(_m *GenerationPolicy) (ent.Value, error) {
+			return _m.UpdatedAt, nil
+		},
+		column: generationpolicy.FieldUpdatedAt,
+		toTerm: generationpolicy.ByUpdatedAt,
+		toCursor: func(_m *GenerationPolicy) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.UpdatedAt,
+			}
+		},
+	}
+)
+
+// String implement fmt.Stringer interface.
+func (f GenerationPolicyOrderField) String() string {
+	var str string
+	switch f.column {
+	case GenerationPolicyOrderFieldCreatedAt.column:
+		str = "CREATED_AT"
+	case GenerationPolicyOrderFieldUpdatedAt.column:
+		str = "UPDATED_AT"
+	}
+	return str
+}
+
+// MarshalGQL implements graphql.Marshaler interface.
+func (f GenerationPolicyOrderField) MarshalGQL(w io.Writer) {
+	io.WriteString(w, strconv.Quote(f.String()))
+}
+
+// UnmarshalGQL implements graphql.Unmarshaler interface.
+func (f *GenerationPolicyOrderField) UnmarshalGQL(v interface{}) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("GenerationPolicyOrderField %T must be a string", v)
+	}
+	switch str {
+	case "CREATED_AT":
+		*f = *GenerationPolicyOrderFieldCreatedAt
+	case "UPDATED_AT":
+		*f = *GenerationPolicyOrderFieldUpdatedAt
+	default:
+		return fmt.Errorf("%s is not a valid GenerationPolicyOrderField", str)
+	}
+	return nil
+}
+
+// GenerationPolicyOrderField defines the ordering field of GenerationPolicy.
+type GenerationPolicyOrderField struct {
+	// Value extracts the ordering value from the given GenerationPolicy.
+	Value    func(*GenerationPolicy) (ent.Value, error)
+	column   string // field or computed.
+	toTerm   func(...sql.OrderTermOption) generationpolicy.OrderOption
+	toCursor func(*GenerationPolicy) Cursor
+}
+
+// GenerationPolicyOrder defines the ordering of GenerationPolicy.
+type GenerationPolicyOrder struct {
+	Direction OrderDirection              `json:"direction"`
+	Field     *GenerationPolicyOrderField `json:"field"`
+}
+
+// DefaultGenerationPolicyOrder is the default ordering of GenerationPolicy.
+var DefaultGenerationPolicyOrder = &GenerationPolicyOrder{
+	Direction: entgql.OrderDirectionAsc,
+	Field: &GenerationPolicyOrderField{
+		Value: func(_m *GenerationPolicy) (ent.Value, error) {
+			return _m.ID, nil
+		},
+		column: generationpolicy.FieldID,
+		toTerm: generationpolicy.ByID,
+		toCursor: func(_m *GenerationPolicy) Cursor {
+			return Cursor{ID: _m.ID}
+		},
+	},
+}
+
+// ToEdge converts GenerationPolicy into GenerationPolicyEdge.
+func (_m *GenerationPolicy) ToEdge(order *GenerationPolicyOrder) *GenerationPolicyEdge {
+	if order == nil {
+		order = DefaultGenerationPolicyOrder
+	}
+	return &GenerationPolicyEdge{
+		Node:   _m,
+		Cursor: order.Field.toCursor(_m),
+	}
+}
+
 // GenerationRuleEdge is the edge representation of GenerationRule.
 type GenerationRuleEdge struct {
 	Node   *GenerationRule `json:"node"`
@@ -9437,6 +9753,320 @@ func (_m *GenerationRule) ToEdge(order *GenerationRuleOrder) *GenerationRuleEdge
 		order = DefaultGenerationRuleOrder
 	}
 	return &GenerationRuleEdge{
+		Node:   _m,
+		Cursor: order.Field.toCursor(_m),
+	}
+}
+
+// GenerationSettingsEdge is the edge representation of GenerationSettings.
+type GenerationSettingsEdge struct {
+	Node   *GenerationSettings `json:"node"`
+	Cursor Cursor              `json:"cursor"`
+}
+
+// GenerationSettingsConnection is the connection containing edges to GenerationSettings.
+type GenerationSettingsConnection struct {
+	Edges      []*GenerationSettingsEdge `json:"edges"`
+	PageInfo   PageInfo                  `json:"pageInfo"`
+	TotalCount int                       `json:"totalCount"`
+}
+
+func (c *GenerationSettingsConnection) build(nodes []*GenerationSettings, pager *generationsettingsPager, after *Cursor, first *int, before *Cursor, last *int) {
+	c.PageInfo.HasNextPage = before != nil
+	c.PageInfo.HasPreviousPage = after != nil
+	if first != nil && *first+1 == len(nodes) {
+		c.PageInfo.HasNextPage = true
+		nodes = nodes[:len(nodes)-1]
+	} else if last != nil && *last+1 == len(nodes) {
+		c.PageInfo.HasPreviousPage = true
+		nodes = nodes[:len(nodes)-1]
+	}
+	var nodeAt func(int) *GenerationSettings
+	if last != nil {
+		n := len(nodes) - 1
+		nodeAt = func(i int) *GenerationSettings {
+			return nodes[n-i]
+		}
+	} else {
+		nodeAt = func(i int) *GenerationSettings {
+			return nodes[i]
+		}
+	}
+	c.Edges = make([]*GenerationSettingsEdge, len(nodes))
+	for i := range nodes {
+		node := nodeAt(i)
+		c.Edges[i] = &GenerationSettingsEdge{
+			Node:   node,
+			Cursor: pager.toCursor(node),
+		}
+	}
+	if l := len(c.Edges); l > 0 {
+		c.PageInfo.StartCursor = &c.Edges[0].Cursor
+		c.PageInfo.EndCursor = &c.Edges[l-1].Cursor
+	}
+	if c.TotalCount == 0 {
+		c.TotalCount = len(nodes)
+	}
+}
+
+// GenerationSettingsPaginateOption enables pagination customization.
+type GenerationSettingsPaginateOption func(*generationsettingsPager) error
+
+// WithGenerationSettingsOrder configures pagination ordering.
+func WithGenerationSettingsOrder(order *GenerationSettingsOrder) GenerationSettingsPaginateOption {
+	if order == nil {
+		order = DefaultGenerationSettingsOrder
+	}
+	o := *order
+	return func(pager *generationsettingsPager) error {
+		if err := o.Direction.Validate(); err != nil {
+			return err
+		}
+		if o.Field == nil {
+			o.Field = DefaultGenerationSettingsOrder.Field
+		}
+		pager.order = &o
+		return nil
+	}
+}
+
+// WithGenerationSettingsFilter configures pagination filter.
+func WithGenerationSettingsFilter(filter func(*GenerationSettingsQuery) (*GenerationSettingsQuery, error)) GenerationSettingsPaginateOption {
+	return func(pager *generationsettingsPager) error {
+		if filter == nil {
+			return errors.New("GenerationSettingsQuery filter cannot be nil")
+		}
+		pager.filter = filter
+		return nil
+	}
+}
+
+type generationsettingsPager struct {
+	reverse bool
+	order   *GenerationSettingsOrder
+	filter  func(*GenerationSettingsQuery) (*GenerationSettingsQuery, error)
+}
+
+func newGenerationSettingsPager(opts []GenerationSettingsPaginateOption, reverse bool) (*generationsettingsPager, error) {
+	pager := &generationsettingsPager{reverse: reverse}
+	for _, opt := range opts {
+		if err := opt(pager); err != nil {
+			return nil, err
+		}
+	}
+	if pager.order == nil {
+		pager.order = DefaultGenerationSettingsOrder
+	}
+	return pager, nil
+}
+
+func (p *generationsettingsPager) applyFilter(query *GenerationSettingsQuery) (*GenerationSettingsQuery, error) {
+	if p.filter != nil {
+		return p.filter(query)
+	}
+	return query, nil
+}
+
+func (p *generationsettingsPager) toCursor(_m *GenerationSettings) Cursor {
+	return p.order.Field.toCursor(_m)
+}
+
+func (p *generationsettingsPager) applyCursors(query *GenerationSettingsQuery, after, before *Cursor) (*GenerationSettingsQuery, error) {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	for _, predicate := range entgql.CursorsPredicate(after, before, DefaultGenerationSettingsOrder.Field.column, p.order.Field.column, direction) {
+		query = query.Where(predicate)
+	}
+	return query, nil
+}
+
+func (p *generationsettingsPager) applyOrder(query *GenerationSettingsQuery) *GenerationSettingsQuery {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	query = query.Order(p.order.Field.toTerm(direction.OrderTermOption()))
+	if p.order.Field != DefaultGenerationSettingsOrder.Field {
+		query = query.Order(DefaultGenerationSettingsOrder.Field.toTerm(direction.OrderTermOption()))
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(p.order.Field.column)
+	}
+	return query
+}
+
+func (p *generationsettingsPager) orderExpr(query *GenerationSettingsQuery) sql.Querier {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(p.order.Field.column)
+	}
+	return sql.ExprFunc(func(b *sql.Builder) {
+		b.Ident(p.order.Field.column).Pad().WriteString(string(direction))
+		if p.order.Field != DefaultGenerationSettingsOrder.Field {
+			b.Comma().Ident(DefaultGenerationSettingsOrder.Field.column).Pad().WriteString(string(direction))
+		}
+	})
+}
+
+// Paginate executes the query and returns a relay based cursor connection to GenerationSettings.
+func (_m *GenerationSettingsQuery) Paginate(
+	ctx context.Context, after *Cursor, first *int,
+	before *Cursor, last *int, opts ...GenerationSettingsPaginateOption,
+) (*GenerationSettingsConnection, error) {
+	if err := validateFirstLast(first, last); err != nil {
+		return nil, err
+	}
+	pager, err := newGenerationSettingsPager(opts, last != nil)
+	if err != nil {
+		return nil, err
+	}
+	if _m, err = pager.applyFilter(_m); err != nil {
+		return nil, err
+	}
+	conn := &GenerationSettingsConnection{Edges: []*GenerationSettingsEdge{}}
+	ignoredEdges := !hasCollectedField(ctx, edgesField)
+	if hasCollectedField(ctx, totalCountField) || hasCollectedField(ctx, pageInfoField) {
+		hasPagination := after != nil || first != nil || before != nil || last != nil
+		if hasPagination || ignoredEdges {
+			c := _m.Clone()
+			c.ctx.Fields = nil
+			if conn.TotalCount, err = c.Count(ctx); err != nil {
+				return nil, err
+			}
+			conn.PageInfo.HasNextPage = first != nil && conn.TotalCount > 0
+			conn.PageInfo.HasPreviousPage = last != nil && conn.TotalCount > 0
+		}
+	}
+	if ignoredEdges || (first != nil && *first == 0) || (last != nil && *last == 0) {
+		return conn, nil
+	}
+	if _m, err = pager.applyCursors(_m, after, before); err != nil {
+		return nil, err
+	}
+	limit := paginateLimit(first, last)
+	if limit != 0 {
+		_m.Limit(limit)
+	}
+	if field := collectedField(ctx, edgesField, nodeField); field != nil {
+		if err := _m.collectField(ctx, limit == 1, graphql.GetOperationContext(ctx), *field, []string{edgesField, nodeField}); err != nil {
+			return nil, err
+		}
+	}
+	_m = pager.applyOrder(_m)
+	nodes, err := _m.All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	conn.build(nodes, pager, after, first, before, last)
+	return conn, nil
+}
+
+var (
+	// GenerationSettingsOrderFieldCreatedAt orders GenerationSettings by created_at.
+	GenerationSettingsOrderFieldCreatedAt = &GenerationSettingsOrderField{
+		Value: func(_m *GenerationSettings) (ent.Value, error) {
+			return _m.CreatedAt, nil
+		},
+		column: generationsettings.FieldCreatedAt,
+		toTerm: generationsettings.ByCreatedAt,
+		toCursor: func(_m *GenerationSettings) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.CreatedAt,
+			}
+		},
+	}
+	// GenerationSettingsOrderFieldUpdatedAt orders GenerationSettings by updated_at.
+	GenerationSettingsOrderFieldUpdatedAt = &GenerationSettingsOrderField{
+		Value: func(_m *GenerationSettings) (ent.Value, error) {
+			return _m.UpdatedAt, nil
+		},
+		column: generationsettings.FieldUpdatedAt,
+		toTerm: generationsettings.ByUpdatedAt,
+		toCursor: func(_m *GenerationSettings) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.UpdatedAt,
+			}
+		},
+	}
+)
+
+// String implement fmt.Stringer interface.
+func (f GenerationSettingsOrderField) String() string {
+	var str string
+	switch f.column {
+	case GenerationSettingsOrderFieldCreatedAt.column:
+		str = "CREATED_AT"
+	case GenerationSettingsOrderFieldUpdatedAt.column:
+		str = "UPDATED_AT"
+	}
+	return str
+}
+
+// MarshalGQL implements graphql.Marshaler interface.
+func (f GenerationSettingsOrderField) MarshalGQL(w io.Writer) {
+	io.WriteString(w, strconv.Quote(f.String()))
+}
+
+// UnmarshalGQL implements graphql.Unmarshaler interface.
+func (f *GenerationSettingsOrderField) UnmarshalGQL(v interface{}) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("GenerationSettingsOrderField %T must be a string", v)
+	}
+	switch str {
+	case "CREATED_AT":
+		*f = *GenerationSettingsOrderFieldCreatedAt
+	case "UPDATED_AT":
+		*f = *GenerationSettingsOrderFieldUpdatedAt
+	default:
+		return fmt.Errorf("%s is not a valid GenerationSettingsOrderField", str)
+	}
+	return nil
+}
+
+// GenerationSettingsOrderField defines the ordering field of GenerationSettings.
+type GenerationSettingsOrderField struct {
+	// Value extracts the ordering value from the given GenerationSettings.
+	Value    func(*GenerationSettings) (ent.Value, error)
+	column   string // field or computed.
+	toTerm   func(...sql.OrderTermOption) generationsettings.OrderOption
+	toCursor func(*GenerationSettings) Cursor
+}
+
+// GenerationSettingsOrder defines the ordering of GenerationSettings.
+type GenerationSettingsOrder struct {
+	Direction OrderDirection                `json:"direction"`
+	Field     *GenerationSettingsOrderField `json:"field"`
+}
+
+// DefaultGenerationSettingsOrder is the default ordering of GenerationSettings.
+var DefaultGenerationSettingsOrder = &GenerationSettingsOrder{
+	Direction: entgql.OrderDirectionAsc,
+	Field: &GenerationSettingsOrderField{
+		Value: func(_m *GenerationSettings) (ent.Value, error) {
+			return _m.ID, nil
+		},
+		column: generationsettings.FieldID,
+		toTerm: generationsettings.ByID,
+		toCursor: func(_m *GenerationSettings) Cursor {
+			return Cursor{ID: _m.ID}
+		},
+	},
+}
+
+// ToEdge converts GenerationSettings into GenerationSettingsEdge.
+func (_m *GenerationSettings) ToEdge(order *GenerationSettingsOrder) *GenerationSettingsEdge {
+	if order == nil {
+		order = DefaultGenerationSettingsOrder
+	}
+	return &GenerationSettingsEdge{
 		Node:   _m,
 		Cursor: order.Field.toCursor(_m),
 	}

@@ -41,7 +41,9 @@ import (
 	"github.com/reten-io/reten/ent/engagementconfig"
 	"github.com/reten-io/reten/ent/engagementlevel"
 	"github.com/reten-io/reten/ent/eventfilter"
+	"github.com/reten-io/reten/ent/generationpolicy"
 	"github.com/reten-io/reten/ent/generationrule"
+	"github.com/reten-io/reten/ent/generationsettings"
 	"github.com/reten-io/reten/ent/idempotencyrecord"
 	"github.com/reten-io/reten/ent/lifecyclerun"
 	"github.com/reten-io/reten/ent/membership"
@@ -104,7 +106,9 @@ const (
 	TypeEngagementConfig            = "EngagementConfig"
 	TypeEngagementLevel             = "EngagementLevel"
 	TypeEventFilter                 = "EventFilter"
+	TypeGenerationPolicy            = "GenerationPolicy"
 	TypeGenerationRule              = "GenerationRule"
+	TypeGenerationSettings          = "GenerationSettings"
 	TypeIdempotencyRecord           = "IdempotencyRecord"
 	TypeLifecycleRun                = "LifecycleRun"
 	TypeMembership                  = "Membership"
@@ -6983,6 +6987,9 @@ type ActivityGenerationConfigMutation struct {
 	generation_rules           map[uuid.UUID]struct{}
 	removedgeneration_rules    map[uuid.UUID]struct{}
 	clearedgeneration_rules    bool
+	generation_settings        map[uuid.UUID]struct{}
+	removedgeneration_settings map[uuid.UUID]struct{}
+	clearedgeneration_settings bool
 	done                       bool
 	oldValue                   func(context.Context) (*ActivityGenerationConfig, error)
 	predicates                 []predicate.ActivityGenerationConfig
@@ -7900,6 +7907,60 @@ func (m *ActivityGenerationConfigMutation) ResetGenerationRules() {
 	m.removedgeneration_rules = nil
 }
 
+// AddGenerationSettingIDs adds the "generation_settings" edge to the GenerationSettings entity by ids.
+func (m *ActivityGenerationConfigMutation) AddGenerationSettingIDs(ids ...uuid.UUID) {
+	if m.generation_settings == nil {
+		m.generation_settings = make(map[uuid.UUID]struct{})
+	}
+	for i := range ids {
+		m.generation_settings[ids[i]] = struct{}{}
+	}
+}
+
+// ClearGenerationSettings clears the "generation_settings" edge to the GenerationSettings entity.
+func (m *ActivityGenerationConfigMutation) ClearGenerationSettings() {
+	m.clearedgeneration_settings = true
+}
+
+// GenerationSettingsCleared reports if the "generation_settings" edge to the GenerationSettings entity was cleared.
+func (m *ActivityGenerationConfigMutation) GenerationSettingsCleared() bool {
+	return m.clearedgeneration_settings
+}
+
+// RemoveGenerationSettingIDs removes the "generation_settings" edge to the GenerationSettings entity by IDs.
+func (m *ActivityGenerationConfigMutation) RemoveGenerationSettingIDs(ids ...uuid.UUID) {
+	if m.removedgeneration_settings == nil {
+		m.removedgeneration_settings = make(map[uuid.UUID]struct{})
+	}
+	for i := range ids {
+		delete(m.generation_settings, ids[i])
+		m.removedgeneration_settings[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedGenerationSettings returns the removed IDs of the "generation_settings" edge to the GenerationSettings entity.
+func (m *ActivityGenerationConfigMutation) RemovedGenerationSettingsIDs() (ids []uuid.UUID) {
+	for id := range m.removedgeneration_settings {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// GenerationSettingsIDs returns the "generation_settings" edge IDs in the mutation.
+func (m *ActivityGenerationConfigMutation) GenerationSettingsIDs() (ids []uuid.UUID) {
+	for id := range m.generation_settings {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetGenerationSettings resets all changes to the "generation_settings" edge.
+func (m *ActivityGenerationConfigMutation) ResetGenerationSettings() {
+	m.generation_settings = nil
+	m.clearedgeneration_settings = false
+	m.removedgeneration_settings = nil
+}
+
 // Where appends a list predicates to the ActivityGenerationConfigMutation builder.
 func (m *ActivityGenerationConfigMutation) Where(ps ...predicate.ActivityGenerationConfig) {
 	m.predicates = append(m.predicates, ps...)
@@ -8230,7 +8291,7 @@ func (m *ActivityGenerationConfigMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *ActivityGenerationConfigMutation) AddedEdges() []string {
-	edges := make([]string, 0, 9)
+	edges := make([]string, 0, 10)
 	if m.tenant != nil {
 		edges = append(edges, activitygenerationconfig.EdgeTenant)
 	}
@@ -8257,6 +8318,9 @@ func (m *ActivityGenerationConfigMutation) AddedEdges() []string {
 	}
 	if m.generation_rules != nil {
 		edges = append(edges, activitygenerationconfig.EdgeGenerationRules)
+	}
+	if m.generation_settings != nil {
+		edges = append(edges, activitygenerationconfig.EdgeGenerationSettings)
 	}
 	return edges
 }
@@ -8307,13 +8371,19 @@ func (m *ActivityGenerationConfigMutation) AddedIDs(name string) []ent.Value {
 			ids = append(ids, id)
 		}
 		return ids
+	case activitygenerationconfig.EdgeGenerationSettings:
+		ids := make([]ent.Value, 0, len(m.generation_settings))
+		for id := range m.generation_settings {
+			ids = append(ids, id)
+		}
+		return ids
 	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *ActivityGenerationConfigMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 9)
+	edges := make([]string, 0, 10)
 	if m.removedlifecycle_snapshots != nil {
 		edges = append(edges, activitygenerationconfig.EdgeLifecycleSnapshots)
 	}
@@ -8322,6 +8392,9 @@ func (m *ActivityGenerationConfigMutation) RemovedEdges() []string {
 	}
 	if m.removedgeneration_rules != nil {
 		edges = append(edges, activitygenerationconfig.EdgeGenerationRules)
+	}
+	if m.removedgeneration_settings != nil {
+		edges = append(edges, activitygenerationconfig.EdgeGenerationSettings)
 	}
 	return edges
 }
@@ -8348,13 +8421,19 @@ func (m *ActivityGenerationConfigMutation) RemovedIDs(name string) []ent.Value {
 			ids = append(ids, id)
 		}
 		return ids
+	case activitygenerationconfig.EdgeGenerationSettings:
+		ids := make([]ent.Value, 0, len(m.removedgeneration_settings))
+		for id := range m.removedgeneration_settings {
+			ids = append(ids, id)
+		}
+		return ids
 	}
 	return nil
 }
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *ActivityGenerationConfigMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 9)
+	edges := make([]string, 0, 10)
 	if m.clearedtenant {
 		edges = append(edges, activitygenerationconfig.EdgeTenant)
 	}
@@ -8382,6 +8461,9 @@ func (m *ActivityGenerationConfigMutation) ClearedEdges() []string {
 	if m.clearedgeneration_rules {
 		edges = append(edges, activitygenerationconfig.EdgeGenerationRules)
 	}
+	if m.clearedgeneration_settings {
+		edges = append(edges, activitygenerationconfig.EdgeGenerationSettings)
+	}
 	return edges
 }
 
@@ -8407,6 +8489,8 @@ func (m *ActivityGenerationConfigMutation) EdgeCleared(name string) bool {
 		return m.clearedlifecycle_runs
 	case activitygenerationconfig.EdgeGenerationRules:
 		return m.clearedgeneration_rules
+	case activitygenerationconfig.EdgeGenerationSettings:
+		return m.clearedgeneration_settings
 	}
 	return false
 }
@@ -8467,6 +8551,9 @@ func (m *ActivityGenerationConfigMutation) ResetEdge(name string) error {
 		return nil
 	case activitygenerationconfig.EdgeGenerationRules:
 		m.ResetGenerationRules()
+		return nil
+	case activitygenerationconfig.EdgeGenerationSettings:
+		m.ResetGenerationSettings()
 		return nil
 	}
 	return fmt.Errorf("unknown ActivityGenerationConfig edge %s", name)
@@ -32895,6 +32982,1154 @@ func (m *EventFilterMutation) ResetEdge(name string) error {
 	return fmt.Errorf("unknown EventFilter edge %s", name)
 }
 
+// GenerationPolicyMutation represents an operation that mutates the GenerationPolicy nodes in the graph.
+type GenerationPolicyMutation struct {
+	config
+	op                  Op
+	typ                 string
+	id                  *uuid.UUID
+	created_at          *time.Time
+	updated_at          *time.Time
+	max_per_commerce    *int
+	addmax_per_commerce *int
+	window_days         *int
+	addwindow_days      *int
+	min_gap_days        *int
+	addmin_gap_days     *int
+	control_percent     *int
+	addcontrol_percent  *int
+	control_salt        *string
+	salt_changed_at     *time.Time
+	updated_by          *uuid.UUID
+	clearedFields       map[string]struct{}
+	tenant              *uuid.UUID
+	clearedtenant       bool
+	project             *uuid.UUID
+	clearedproject      bool
+	done                bool
+	oldValue            func(context.Context) (*GenerationPolicy, error)
+	predicates          []predicate.GenerationPolicy
+}
+
+var _ ent.Mutation = (*GenerationPolicyMutation)(nil)
+
+// generationpolicyOption allows management of the mutation configuration using functional options.
+type generationpolicyOption func(*GenerationPolicyMutation)
+
+// newGenerationPolicyMutation creates new mutation for the GenerationPolicy entity.
+func newGenerationPolicyMutation(c config, op Op, opts ...generationpolicyOption) *GenerationPolicyMutation {
+	m := &GenerationPolicyMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeGenerationPolicy,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withGenerationPolicyID sets the ID field of the mutation.
+func withGenerationPolicyID(id uuid.UUID) generationpolicyOption {
+	return func(m *GenerationPolicyMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *GenerationPolicy
+		)
+		m.oldValue = func(ctx context.Context) (*GenerationPolicy, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().GenerationPolicy.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withGenerationPolicy sets the old GenerationPolicy of the mutation.
+func withGenerationPolicy(node *GenerationPolicy) generationpolicyOption {
+	return func(m *GenerationPolicyMutation) {
+		m.oldValue = func(context.Context) (*GenerationPolicy, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m GenerationPolicyMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m GenerationPolicyMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of GenerationPolicy entities.
+func (m *GenerationPolicyMutation) SetID(id uuid.UUID) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *GenerationPolicyMutation) ID() (id uuid.UUID, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *GenerationPolicyMutation) IDs(ctx context.Context) ([]uuid.UUID, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []uuid.UUID{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().GenerationPolicy.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *GenerationPolicyMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *GenerationPolicyMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the GenerationPolicy entity.
+// If the GenerationPolicy object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GenerationPolicyMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *GenerationPolicyMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *GenerationPolicyMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *GenerationPolicyMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the GenerationPolicy entity.
+// If the GenerationPolicy object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GenerationPolicyMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *GenerationPolicyMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetTenantID sets the "tenant_id" field.
+func (m *GenerationPolicyMutation) SetTenantID(u uuid.UUID) {
+	m.tenant = &u
+}
+
+// TenantID returns the value of the "tenant_id" field in the mutation.
+func (m *GenerationPolicyMutation) TenantID() (r uuid.UUID, exists bool) {
+	v := m.tenant
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTenantID returns the old "tenant_id" field's value of the GenerationPolicy entity.
+// If the GenerationPolicy object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GenerationPolicyMutation) OldTenantID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTenantID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTenantID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTenantID: %w", err)
+	}
+	return oldValue.TenantID, nil
+}
+
+// ResetTenantID resets all changes to the "tenant_id" field.
+func (m *GenerationPolicyMutation) ResetTenantID() {
+	m.tenant = nil
+}
+
+// SetProjectID sets the "project_id" field.
+func (m *GenerationPolicyMutation) SetProjectID(u uuid.UUID) {
+	m.project = &u
+}
+
+// ProjectID returns the value of the "project_id" field in the mutation.
+func (m *GenerationPolicyMutation) ProjectID() (r uuid.UUID, exists bool) {
+	v := m.project
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldProjectID returns the old "project_id" field's value of the GenerationPolicy entity.
+// If the GenerationPolicy object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GenerationPolicyMutation) OldProjectID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldProjectID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldProjectID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldProjectID: %w", err)
+	}
+	return oldValue.ProjectID, nil
+}
+
+// ResetProjectID resets all changes to the "project_id" field.
+func (m *GenerationPolicyMutation) ResetProjectID() {
+	m.project = nil
+}
+
+// SetMaxPerCommerce sets the "max_per_commerce" field.
+func (m *GenerationPolicyMutation) SetMaxPerCommerce(i int) {
+	m.max_per_commerce = &i
+	m.addmax_per_commerce = nil
+}
+
+// MaxPerCommerce returns the value of the "max_per_commerce" field in the mutation.
+func (m *GenerationPolicyMutation) MaxPerCommerce() (r int, exists bool) {
+	v := m.max_per_commerce
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMaxPerCommerce returns the old "max_per_commerce" field's value of the GenerationPolicy entity.
+// If the GenerationPolicy object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GenerationPolicyMutation) OldMaxPerCommerce(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMaxPerCommerce is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMaxPerCommerce requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMaxPerCommerce: %w", err)
+	}
+	return oldValue.MaxPerCommerce, nil
+}
+
+// AddMaxPerCommerce adds i to the "max_per_commerce" field.
+func (m *GenerationPolicyMutation) AddMaxPerCommerce(i int) {
+	if m.addmax_per_commerce != nil {
+		*m.addmax_per_commerce += i
+	} else {
+		m.addmax_per_commerce = &i
+	}
+}
+
+// AddedMaxPerCommerce returns the value that was added to the "max_per_commerce" field in this mutation.
+func (m *GenerationPolicyMutation) AddedMaxPerCommerce() (r int, exists bool) {
+	v := m.addmax_per_commerce
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetMaxPerCommerce resets all changes to the "max_per_commerce" field.
+func (m *GenerationPolicyMutation) ResetMaxPerCommerce() {
+	m.max_per_commerce = nil
+	m.addmax_per_commerce = nil
+}
+
+// SetWindowDays sets the "window_days" field.
+func (m *GenerationPolicyMutation) SetWindowDays(i int) {
+	m.window_days = &i
+	m.addwindow_days = nil
+}
+
+// WindowDays returns the value of the "window_days" field in the mutation.
+func (m *GenerationPolicyMutation) WindowDays() (r int, exists bool) {
+	v := m.window_days
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldWindowDays returns the old "window_days" field's value of the GenerationPolicy entity.
+// If the GenerationPolicy object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GenerationPolicyMutation) OldWindowDays(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldWindowDays is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldWindowDays requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldWindowDays: %w", err)
+	}
+	return oldValue.WindowDays, nil
+}
+
+// AddWindowDays adds i to the "window_days" field.
+func (m *GenerationPolicyMutation) AddWindowDays(i int) {
+	if m.addwindow_days != nil {
+		*m.addwindow_days += i
+	} else {
+		m.addwindow_days = &i
+	}
+}
+
+// AddedWindowDays returns the value that was added to the "window_days" field in this mutation.
+func (m *GenerationPolicyMutation) AddedWindowDays() (r int, exists bool) {
+	v := m.addwindow_days
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetWindowDays resets all changes to the "window_days" field.
+func (m *GenerationPolicyMutation) ResetWindowDays() {
+	m.window_days = nil
+	m.addwindow_days = nil
+}
+
+// SetMinGapDays sets the "min_gap_days" field.
+func (m *GenerationPolicyMutation) SetMinGapDays(i int) {
+	m.min_gap_days = &i
+	m.addmin_gap_days = nil
+}
+
+// MinGapDays returns the value of the "min_gap_days" field in the mutation.
+func (m *GenerationPolicyMutation) MinGapDays() (r int, exists bool) {
+	v := m.min_gap_days
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMinGapDays returns the old "min_gap_days" field's value of the GenerationPolicy entity.
+// If the GenerationPolicy object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GenerationPolicyMutation) OldMinGapDays(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMinGapDays is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMinGapDays requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMinGapDays: %w", err)
+	}
+	return oldValue.MinGapDays, nil
+}
+
+// AddMinGapDays adds i to the "min_gap_days" field.
+func (m *GenerationPolicyMutation) AddMinGapDays(i int) {
+	if m.addmin_gap_days != nil {
+		*m.addmin_gap_days += i
+	} else {
+		m.addmin_gap_days = &i
+	}
+}
+
+// AddedMinGapDays returns the value that was added to the "min_gap_days" field in this mutation.
+func (m *GenerationPolicyMutation) AddedMinGapDays() (r int, exists bool) {
+	v := m.addmin_gap_days
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetMinGapDays resets all changes to the "min_gap_days" field.
+func (m *GenerationPolicyMutation) ResetMinGapDays() {
+	m.min_gap_days = nil
+	m.addmin_gap_days = nil
+}
+
+// SetControlPercent sets the "control_percent" field.
+func (m *GenerationPolicyMutation) SetControlPercent(i int) {
+	m.control_percent = &i
+	m.addcontrol_percent = nil
+}
+
+// ControlPercent returns the value of the "control_percent" field in the mutation.
+func (m *GenerationPolicyMutation) ControlPercent() (r int, exists bool) {
+	v := m.control_percent
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldControlPercent returns the old "control_percent" field's value of the GenerationPolicy entity.
+// If the GenerationPolicy object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GenerationPolicyMutation) OldControlPercent(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldControlPercent is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldControlPercent requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldControlPercent: %w", err)
+	}
+	return oldValue.ControlPercent, nil
+}
+
+// AddControlPercent adds i to the "control_percent" field.
+func (m *GenerationPolicyMutation) AddControlPercent(i int) {
+	if m.addcontrol_percent != nil {
+		*m.addcontrol_percent += i
+	} else {
+		m.addcontrol_percent = &i
+	}
+}
+
+// AddedControlPercent returns the value that was added to the "control_percent" field in this mutation.
+func (m *GenerationPolicyMutation) AddedControlPercent() (r int, exists bool) {
+	v := m.addcontrol_percent
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetControlPercent resets all changes to the "control_percent" field.
+func (m *GenerationPolicyMutation) ResetControlPercent() {
+	m.control_percent = nil
+	m.addcontrol_percent = nil
+}
+
+// SetControlSalt sets the "control_salt" field.
+func (m *GenerationPolicyMutation) SetControlSalt(s string) {
+	m.control_salt = &s
+}
+
+// ControlSalt returns the value of the "control_salt" field in the mutation.
+func (m *GenerationPolicyMutation) ControlSalt() (r string, exists bool) {
+	v := m.control_salt
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldControlSalt returns the old "control_salt" field's value of the GenerationPolicy entity.
+// If the GenerationPolicy object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GenerationPolicyMutation) OldControlSalt(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldControlSalt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldControlSalt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldControlSalt: %w", err)
+	}
+	return oldValue.ControlSalt, nil
+}
+
+// ResetControlSalt resets all changes to the "control_salt" field.
+func (m *GenerationPolicyMutation) ResetControlSalt() {
+	m.control_salt = nil
+}
+
+// SetSaltChangedAt sets the "salt_changed_at" field.
+func (m *GenerationPolicyMutation) SetSaltChangedAt(t time.Time) {
+	m.salt_changed_at = &t
+}
+
+// SaltChangedAt returns the value of the "salt_changed_at" field in the mutation.
+func (m *GenerationPolicyMutation) SaltChangedAt() (r time.Time, exists bool) {
+	v := m.salt_changed_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSaltChangedAt returns the old "salt_changed_at" field's value of the GenerationPolicy entity.
+// If the GenerationPolicy object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GenerationPolicyMutation) OldSaltChangedAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSaltChangedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSaltChangedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSaltChangedAt: %w", err)
+	}
+	return oldValue.SaltChangedAt, nil
+}
+
+// ClearSaltChangedAt clears the value of the "salt_changed_at" field.
+func (m *GenerationPolicyMutation) ClearSaltChangedAt() {
+	m.salt_changed_at = nil
+	m.clearedFields[generationpolicy.FieldSaltChangedAt] = struct{}{}
+}
+
+// SaltChangedAtCleared returns if the "salt_changed_at" field was cleared in this mutation.
+func (m *GenerationPolicyMutation) SaltChangedAtCleared() bool {
+	_, ok := m.clearedFields[generationpolicy.FieldSaltChangedAt]
+	return ok
+}
+
+// ResetSaltChangedAt resets all changes to the "salt_changed_at" field.
+func (m *GenerationPolicyMutation) ResetSaltChangedAt() {
+	m.salt_changed_at = nil
+	delete(m.clearedFields, generationpolicy.FieldSaltChangedAt)
+}
+
+// SetUpdatedBy sets the "updated_by" field.
+func (m *GenerationPolicyMutation) SetUpdatedBy(u uuid.UUID) {
+	m.updated_by = &u
+}
+
+// UpdatedBy returns the value of the "updated_by" field in the mutation.
+func (m *GenerationPolicyMutation) UpdatedBy() (r uuid.UUID, exists bool) {
+	v := m.updated_by
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedBy returns the old "updated_by" field's value of the GenerationPolicy entity.
+// If the GenerationPolicy object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GenerationPolicyMutation) OldUpdatedBy(ctx context.Context) (v *uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedBy is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedBy requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedBy: %w", err)
+	}
+	return oldValue.UpdatedBy, nil
+}
+
+// ClearUpdatedBy clears the value of the "updated_by" field.
+func (m *GenerationPolicyMutation) ClearUpdatedBy() {
+	m.updated_by = nil
+	m.clearedFields[generationpolicy.FieldUpdatedBy] = struct{}{}
+}
+
+// UpdatedByCleared returns if the "updated_by" field was cleared in this mutation.
+func (m *GenerationPolicyMutation) UpdatedByCleared() bool {
+	_, ok := m.clearedFields[generationpolicy.FieldUpdatedBy]
+	return ok
+}
+
+// ResetUpdatedBy resets all changes to the "updated_by" field.
+func (m *GenerationPolicyMutation) ResetUpdatedBy() {
+	m.updated_by = nil
+	delete(m.clearedFields, generationpolicy.FieldUpdatedBy)
+}
+
+// ClearTenant clears the "tenant" edge to the Tenant entity.
+func (m *GenerationPolicyMutation) ClearTenant() {
+	m.clearedtenant = true
+	m.clearedFields[generationpolicy.FieldTenantID] = struct{}{}
+}
+
+// TenantCleared reports if the "tenant" edge to the Tenant entity was cleared.
+func (m *GenerationPolicyMutation) TenantCleared() bool {
+	return m.clearedtenant
+}
+
+// TenantIDs returns the "tenant" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// TenantID instead. It exists only for internal usage by the builders.
+func (m *GenerationPolicyMutation) TenantIDs() (ids []uuid.UUID) {
+	if id := m.tenant; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetTenant resets all changes to the "tenant" edge.
+func (m *GenerationPolicyMutation) ResetTenant() {
+	m.tenant = nil
+	m.clearedtenant = false
+}
+
+// ClearProject clears the "project" edge to the Project entity.
+func (m *GenerationPolicyMutation) ClearProject() {
+	m.clearedproject = true
+	m.clearedFields[generationpolicy.FieldProjectID] = struct{}{}
+}
+
+// ProjectCleared reports if the "project" edge to the Project entity was cleared.
+func (m *GenerationPolicyMutation) ProjectCleared() bool {
+	return m.clearedproject
+}
+
+// ProjectIDs returns the "project" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// ProjectID instead. It exists only for internal usage by the builders.
+func (m *GenerationPolicyMutation) ProjectIDs() (ids []uuid.UUID) {
+	if id := m.project; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetProject resets all changes to the "project" edge.
+func (m *GenerationPolicyMutation) ResetProject() {
+	m.project = nil
+	m.clearedproject = false
+}
+
+// Where appends a list predicates to the GenerationPolicyMutation builder.
+func (m *GenerationPolicyMutation) Where(ps ...predicate.GenerationPolicy) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the GenerationPolicyMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *GenerationPolicyMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.GenerationPolicy, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *GenerationPolicyMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *GenerationPolicyMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (GenerationPolicy).
+func (m *GenerationPolicyMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *GenerationPolicyMutation) Fields() []string {
+	fields := make([]string, 0, 11)
+	if m.created_at != nil {
+		fields = append(fields, generationpolicy.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, generationpolicy.FieldUpdatedAt)
+	}
+	if m.tenant != nil {
+		fields = append(fields, generationpolicy.FieldTenantID)
+	}
+	if m.project != nil {
+		fields = append(fields, generationpolicy.FieldProjectID)
+	}
+	if m.max_per_commerce != nil {
+		fields = append(fields, generationpolicy.FieldMaxPerCommerce)
+	}
+	if m.window_days != nil {
+		fields = append(fields, generationpolicy.FieldWindowDays)
+	}
+	if m.min_gap_days != nil {
+		fields = append(fields, generationpolicy.FieldMinGapDays)
+	}
+	if m.control_percent != nil {
+		fields = append(fields, generationpolicy.FieldControlPercent)
+	}
+	if m.control_salt != nil {
+		fields = append(fields, generationpolicy.FieldControlSalt)
+	}
+	if m.salt_changed_at != nil {
+		fields = append(fields, generationpolicy.FieldSaltChangedAt)
+	}
+	if m.updated_by != nil {
+		fields = append(fields, generationpolicy.FieldUpdatedBy)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *GenerationPolicyMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case generationpolicy.FieldCreatedAt:
+		return m.CreatedAt()
+	case generationpolicy.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case generationpolicy.FieldTenantID:
+		return m.TenantID()
+	case generationpolicy.FieldProjectID:
+		return m.ProjectID()
+	case generationpolicy.FieldMaxPerCommerce:
+		return m.MaxPerCommerce()
+	case generationpolicy.FieldWindowDays:
+		return m.WindowDays()
+	case generationpolicy.FieldMinGapDays:
+		return m.MinGapDays()
+	case generationpolicy.FieldControlPercent:
+		return m.ControlPercent()
+	case generationpolicy.FieldControlSalt:
+		return m.ControlSalt()
+	case generationpolicy.FieldSaltChangedAt:
+		return m.SaltChangedAt()
+	case generationpolicy.FieldUpdatedBy:
+		return m.UpdatedBy()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *GenerationPolicyMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case generationpolicy.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case generationpolicy.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case generationpolicy.FieldTenantID:
+		return m.OldTenantID(ctx)
+	case generationpolicy.FieldProjectID:
+		return m.OldProjectID(ctx)
+	case generationpolicy.FieldMaxPerCommerce:
+		return m.OldMaxPerCommerce(ctx)
+	case generationpolicy.FieldWindowDays:
+		return m.OldWindowDays(ctx)
+	case generationpolicy.FieldMinGapDays:
+		return m.OldMinGapDays(ctx)
+	case generationpolicy.FieldControlPercent:
+		return m.OldControlPercent(ctx)
+	case generationpolicy.FieldControlSalt:
+		return m.OldControlSalt(ctx)
+	case generationpolicy.FieldSaltChangedAt:
+		return m.OldSaltChangedAt(ctx)
+	case generationpolicy.FieldUpdatedBy:
+		return m.OldUpdatedBy(ctx)
+	}
+	return nil, fmt.Errorf("unknown GenerationPolicy field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *GenerationPolicyMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case generationpolicy.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case generationpolicy.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case generationpolicy.FieldTenantID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTenantID(v)
+		return nil
+	case generationpolicy.FieldProjectID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetProjectID(v)
+		return nil
+	case generationpolicy.FieldMaxPerCommerce:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMaxPerCommerce(v)
+		return nil
+	case generationpolicy.FieldWindowDays:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetWindowDays(v)
+		return nil
+	case generationpolicy.FieldMinGapDays:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMinGapDays(v)
+		return nil
+	case generationpolicy.FieldControlPercent:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetControlPercent(v)
+		return nil
+	case generationpolicy.FieldControlSalt:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetControlSalt(v)
+		return nil
+	case generationpolicy.FieldSaltChangedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSaltChangedAt(v)
+		return nil
+	case generationpolicy.FieldUpdatedBy:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedBy(v)
+		return nil
+	}
+	return fmt.Errorf("unknown GenerationPolicy field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *GenerationPolicyMutation) AddedFields() []string {
+	var fields []string
+	if m.addmax_per_commerce != nil {
+		fields = append(fields, generationpolicy.FieldMaxPerCommerce)
+	}
+	if m.addwindow_days != nil {
+		fields = append(fields, generationpolicy.FieldWindowDays)
+	}
+	if m.addmin_gap_days != nil {
+		fields = append(fields, generationpolicy.FieldMinGapDays)
+	}
+	if m.addcontrol_percent != nil {
+		fields = append(fields, generationpolicy.FieldControlPercent)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *GenerationPolicyMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case generationpolicy.FieldMaxPerCommerce:
+		return m.AddedMaxPerCommerce()
+	case generationpolicy.FieldWindowDays:
+		return m.AddedWindowDays()
+	case generationpolicy.FieldMinGapDays:
+		return m.AddedMinGapDays()
+	case generationpolicy.FieldControlPercent:
+		return m.AddedControlPercent()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *GenerationPolicyMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case generationpolicy.FieldMaxPerCommerce:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddMaxPerCommerce(v)
+		return nil
+	case generationpolicy.FieldWindowDays:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddWindowDays(v)
+		return nil
+	case generationpolicy.FieldMinGapDays:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddMinGapDays(v)
+		return nil
+	case generationpolicy.FieldControlPercent:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddControlPercent(v)
+		return nil
+	}
+	return fmt.Errorf("unknown GenerationPolicy numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *GenerationPolicyMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(generationpolicy.FieldSaltChangedAt) {
+		fields = append(fields, generationpolicy.FieldSaltChangedAt)
+	}
+	if m.FieldCleared(generationpolicy.FieldUpdatedBy) {
+		fields = append(fields, generationpolicy.FieldUpdatedBy)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *GenerationPolicyMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *GenerationPolicyMutation) ClearField(name string) error {
+	switch name {
+	case generationpolicy.FieldSaltChangedAt:
+		m.ClearSaltChangedAt()
+		return nil
+	case generationpolicy.FieldUpdatedBy:
+		m.ClearUpdatedBy()
+		return nil
+	}
+	return fmt.Errorf("unknown GenerationPolicy nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *GenerationPolicyMutation) ResetField(name string) error {
+	switch name {
+	case generationpolicy.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case generationpolicy.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case generationpolicy.FieldTenantID:
+		m.ResetTenantID()
+		return nil
+	case generationpolicy.FieldProjectID:
+		m.ResetProjectID()
+		return nil
+	case generationpolicy.FieldMaxPerCommerce:
+		m.ResetMaxPerCommerce()
+		return nil
+	case generationpolicy.FieldWindowDays:
+		m.ResetWindowDays()
+		return nil
+	case generationpolicy.FieldMinGapDays:
+		m.ResetMinGapDays()
+		return nil
+	case generationpolicy.FieldControlPercent:
+		m.ResetControlPercent()
+		return nil
+	case generationpolicy.FieldControlSalt:
+		m.ResetControlSalt()
+		return nil
+	case generationpolicy.FieldSaltChangedAt:
+		m.ResetSaltChangedAt()
+		return nil
+	case generationpolicy.FieldUpdatedBy:
+		m.ResetUpdatedBy()
+		return nil
+	}
+	return fmt.Errorf("unknown GenerationPolicy field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *GenerationPolicyMutation) AddedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.tenant != nil {
+		edges = append(edges, generationpolicy.EdgeTenant)
+	}
+	if m.project != nil {
+		edges = append(edges, generationpolicy.EdgeProject)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *GenerationPolicyMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case generationpolicy.EdgeTenant:
+		if id := m.tenant; id != nil {
+			return []ent.Value{*id}
+		}
+	case generationpolicy.EdgeProject:
+		if id := m.project; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *GenerationPolicyMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 2)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *GenerationPolicyMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *GenerationPolicyMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.clearedtenant {
+		edges = append(edges, generationpolicy.EdgeTenant)
+	}
+	if m.clearedproject {
+		edges = append(edges, generationpolicy.EdgeProject)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *GenerationPolicyMutation) EdgeCleared(name string) bool {
+	switch name {
+	case generationpolicy.EdgeTenant:
+		return m.clearedtenant
+	case generationpolicy.EdgeProject:
+		return m.clearedproject
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *GenerationPolicyMutation) ClearEdge(name string) error {
+	switch name {
+	case generationpolicy.EdgeTenant:
+		m.ClearTenant()
+		return nil
+	case generationpolicy.EdgeProject:
+		m.ClearProject()
+		return nil
+	}
+	return fmt.Errorf("unknown GenerationPolicy unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *GenerationPolicyMutation) ResetEdge(name string) error {
+	switch name {
+	case generationpolicy.EdgeTenant:
+		m.ResetTenant()
+		return nil
+	case generationpolicy.EdgeProject:
+		m.ResetProject()
+		return nil
+	}
+	return fmt.Errorf("unknown GenerationPolicy edge %s", name)
+}
+
 // GenerationRuleMutation represents an operation that mutates the GenerationRule nodes in the graph.
 type GenerationRuleMutation struct {
 	config
@@ -34994,6 +36229,993 @@ func (m *GenerationRuleMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown GenerationRule edge %s", name)
+}
+
+// GenerationSettingsMutation represents an operation that mutates the GenerationSettings nodes in the graph.
+type GenerationSettingsMutation struct {
+	config
+	op                                Op
+	typ                               string
+	id                                *uuid.UUID
+	created_at                        *time.Time
+	updated_at                        *time.Time
+	holdout_percent                   *int
+	addholdout_percent                *int
+	holdout_salt                      *string
+	salt_changed_at                   *time.Time
+	updated_by                        *uuid.UUID
+	clearedFields                     map[string]struct{}
+	tenant                            *uuid.UUID
+	clearedtenant                     bool
+	project                           *uuid.UUID
+	clearedproject                    bool
+	activity_generation_config        *uuid.UUID
+	clearedactivity_generation_config bool
+	done                              bool
+	oldValue                          func(context.Context) (*GenerationSettings, error)
+	predicates                        []predicate.GenerationSettings
+}
+
+var _ ent.Mutation = (*GenerationSettingsMutation)(nil)
+
+// generationsettingsOption allows management of the mutation configuration using functional options.
+type generationsettingsOption func(*GenerationSettingsMutation)
+
+// newGenerationSettingsMutation creates new mutation for the GenerationSettings entity.
+func newGenerationSettingsMutation(c config, op Op, opts ...generationsettingsOption) *GenerationSettingsMutation {
+	m := &GenerationSettingsMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeGenerationSettings,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withGenerationSettingsID sets the ID field of the mutation.
+func withGenerationSettingsID(id uuid.UUID) generationsettingsOption {
+	return func(m *GenerationSettingsMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *GenerationSettings
+		)
+		m.oldValue = func(ctx context.Context) (*GenerationSettings, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().GenerationSettings.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withGenerationSettings sets the old GenerationSettings of the mutation.
+func withGenerationSettings(node *GenerationSettings) generationsettingsOption {
+	return func(m *GenerationSettingsMutation) {
+		m.oldValue = func(context.Context) (*GenerationSettings, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m GenerationSettingsMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m GenerationSettingsMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of GenerationSettings entities.
+func (m *GenerationSettingsMutation) SetID(id uuid.UUID) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *GenerationSettingsMutation) ID() (id uuid.UUID, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *GenerationSettingsMutation) IDs(ctx context.Context) ([]uuid.UUID, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []uuid.UUID{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().GenerationSettings.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *GenerationSettingsMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *GenerationSettingsMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the GenerationSettings entity.
+// If the GenerationSettings object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GenerationSettingsMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *GenerationSettingsMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *GenerationSettingsMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *GenerationSettingsMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the GenerationSettings entity.
+// If the GenerationSettings object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GenerationSettingsMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *GenerationSettingsMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetTenantID sets the "tenant_id" field.
+func (m *GenerationSettingsMutation) SetTenantID(u uuid.UUID) {
+	m.tenant = &u
+}
+
+// TenantID returns the value of the "tenant_id" field in the mutation.
+func (m *GenerationSettingsMutation) TenantID() (r uuid.UUID, exists bool) {
+	v := m.tenant
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTenantID returns the old "tenant_id" field's value of the GenerationSettings entity.
+// If the GenerationSettings object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GenerationSettingsMutation) OldTenantID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTenantID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTenantID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTenantID: %w", err)
+	}
+	return oldValue.TenantID, nil
+}
+
+// ResetTenantID resets all changes to the "tenant_id" field.
+func (m *GenerationSettingsMutation) ResetTenantID() {
+	m.tenant = nil
+}
+
+// SetProjectID sets the "project_id" field.
+func (m *GenerationSettingsMutation) SetProjectID(u uuid.UUID) {
+	m.project = &u
+}
+
+// ProjectID returns the value of the "project_id" field in the mutation.
+func (m *GenerationSettingsMutation) ProjectID() (r uuid.UUID, exists bool) {
+	v := m.project
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldProjectID returns the old "project_id" field's value of the GenerationSettings entity.
+// If the GenerationSettings object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GenerationSettingsMutation) OldProjectID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldProjectID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldProjectID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldProjectID: %w", err)
+	}
+	return oldValue.ProjectID, nil
+}
+
+// ResetProjectID resets all changes to the "project_id" field.
+func (m *GenerationSettingsMutation) ResetProjectID() {
+	m.project = nil
+}
+
+// SetActivityGenerationConfigID sets the "activity_generation_config_id" field.
+func (m *GenerationSettingsMutation) SetActivityGenerationConfigID(u uuid.UUID) {
+	m.activity_generation_config = &u
+}
+
+// ActivityGenerationConfigID returns the value of the "activity_generation_config_id" field in the mutation.
+func (m *GenerationSettingsMutation) ActivityGenerationConfigID() (r uuid.UUID, exists bool) {
+	v := m.activity_generation_config
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldActivityGenerationConfigID returns the old "activity_generation_config_id" field's value of the GenerationSettings entity.
+// If the GenerationSettings object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GenerationSettingsMutation) OldActivityGenerationConfigID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldActivityGenerationConfigID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldActivityGenerationConfigID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldActivityGenerationConfigID: %w", err)
+	}
+	return oldValue.ActivityGenerationConfigID, nil
+}
+
+// ResetActivityGenerationConfigID resets all changes to the "activity_generation_config_id" field.
+func (m *GenerationSettingsMutation) ResetActivityGenerationConfigID() {
+	m.activity_generation_config = nil
+}
+
+// SetHoldoutPercent sets the "holdout_percent" field.
+func (m *GenerationSettingsMutation) SetHoldoutPercent(i int) {
+	m.holdout_percent = &i
+	m.addholdout_percent = nil
+}
+
+// HoldoutPercent returns the value of the "holdout_percent" field in the mutation.
+func (m *GenerationSettingsMutation) HoldoutPercent() (r int, exists bool) {
+	v := m.holdout_percent
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldHoldoutPercent returns the old "holdout_percent" field's value of the GenerationSettings entity.
+// If the GenerationSettings object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GenerationSettingsMutation) OldHoldoutPercent(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldHoldoutPercent is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldHoldoutPercent requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldHoldoutPercent: %w", err)
+	}
+	return oldValue.HoldoutPercent, nil
+}
+
+// AddHoldoutPercent adds i to the "holdout_percent" field.
+func (m *GenerationSettingsMutation) AddHoldoutPercent(i int) {
+	if m.addholdout_percent != nil {
+		*m.addholdout_percent += i
+	} else {
+		m.addholdout_percent = &i
+	}
+}
+
+// AddedHoldoutPercent returns the value that was added to the "holdout_percent" field in this mutation.
+func (m *GenerationSettingsMutation) AddedHoldoutPercent() (r int, exists bool) {
+	v := m.addholdout_percent
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetHoldoutPercent resets all changes to the "holdout_percent" field.
+func (m *GenerationSettingsMutation) ResetHoldoutPercent() {
+	m.holdout_percent = nil
+	m.addholdout_percent = nil
+}
+
+// SetHoldoutSalt sets the "holdout_salt" field.
+func (m *GenerationSettingsMutation) SetHoldoutSalt(s string) {
+	m.holdout_salt = &s
+}
+
+// HoldoutSalt returns the value of the "holdout_salt" field in the mutation.
+func (m *GenerationSettingsMutation) HoldoutSalt() (r string, exists bool) {
+	v := m.holdout_salt
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldHoldoutSalt returns the old "holdout_salt" field's value of the GenerationSettings entity.
+// If the GenerationSettings object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GenerationSettingsMutation) OldHoldoutSalt(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldHoldoutSalt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldHoldoutSalt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldHoldoutSalt: %w", err)
+	}
+	return oldValue.HoldoutSalt, nil
+}
+
+// ResetHoldoutSalt resets all changes to the "holdout_salt" field.
+func (m *GenerationSettingsMutation) ResetHoldoutSalt() {
+	m.holdout_salt = nil
+}
+
+// SetSaltChangedAt sets the "salt_changed_at" field.
+func (m *GenerationSettingsMutation) SetSaltChangedAt(t time.Time) {
+	m.salt_changed_at = &t
+}
+
+// SaltChangedAt returns the value of the "salt_changed_at" field in the mutation.
+func (m *GenerationSettingsMutation) SaltChangedAt() (r time.Time, exists bool) {
+	v := m.salt_changed_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSaltChangedAt returns the old "salt_changed_at" field's value of the GenerationSettings entity.
+// If the GenerationSettings object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GenerationSettingsMutation) OldSaltChangedAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSaltChangedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSaltChangedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSaltChangedAt: %w", err)
+	}
+	return oldValue.SaltChangedAt, nil
+}
+
+// ClearSaltChangedAt clears the value of the "salt_changed_at" field.
+func (m *GenerationSettingsMutation) ClearSaltChangedAt() {
+	m.salt_changed_at = nil
+	m.clearedFields[generationsettings.FieldSaltChangedAt] = struct{}{}
+}
+
+// SaltChangedAtCleared returns if the "salt_changed_at" field was cleared in this mutation.
+func (m *GenerationSettingsMutation) SaltChangedAtCleared() bool {
+	_, ok := m.clearedFields[generationsettings.FieldSaltChangedAt]
+	return ok
+}
+
+// ResetSaltChangedAt resets all changes to the "salt_changed_at" field.
+func (m *GenerationSettingsMutation) ResetSaltChangedAt() {
+	m.salt_changed_at = nil
+	delete(m.clearedFields, generationsettings.FieldSaltChangedAt)
+}
+
+// SetUpdatedBy sets the "updated_by" field.
+func (m *GenerationSettingsMutation) SetUpdatedBy(u uuid.UUID) {
+	m.updated_by = &u
+}
+
+// UpdatedBy returns the value of the "updated_by" field in the mutation.
+func (m *GenerationSettingsMutation) UpdatedBy() (r uuid.UUID, exists bool) {
+	v := m.updated_by
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedBy returns the old "updated_by" field's value of the GenerationSettings entity.
+// If the GenerationSettings object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GenerationSettingsMutation) OldUpdatedBy(ctx context.Context) (v *uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedBy is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedBy requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedBy: %w", err)
+	}
+	return oldValue.UpdatedBy, nil
+}
+
+// ClearUpdatedBy clears the value of the "updated_by" field.
+func (m *GenerationSettingsMutation) ClearUpdatedBy() {
+	m.updated_by = nil
+	m.clearedFields[generationsettings.FieldUpdatedBy] = struct{}{}
+}
+
+// UpdatedByCleared returns if the "updated_by" field was cleared in this mutation.
+func (m *GenerationSettingsMutation) UpdatedByCleared() bool {
+	_, ok := m.clearedFields[generationsettings.FieldUpdatedBy]
+	return ok
+}
+
+// ResetUpdatedBy resets all changes to the "updated_by" field.
+func (m *GenerationSettingsMutation) ResetUpdatedBy() {
+	m.updated_by = nil
+	delete(m.clearedFields, generationsettings.FieldUpdatedBy)
+}
+
+// ClearTenant clears the "tenant" edge to the Tenant entity.
+func (m *GenerationSettingsMutation) ClearTenant() {
+	m.clearedtenant = true
+	m.clearedFields[generationsettings.FieldTenantID] = struct{}{}
+}
+
+// TenantCleared reports if the "tenant" edge to the Tenant entity was cleared.
+func (m *GenerationSettingsMutation) TenantCleared() bool {
+	return m.clearedtenant
+}
+
+// TenantIDs returns the "tenant" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// TenantID instead. It exists only for internal usage by the builders.
+func (m *GenerationSettingsMutation) TenantIDs() (ids []uuid.UUID) {
+	if id := m.tenant; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetTenant resets all changes to the "tenant" edge.
+func (m *GenerationSettingsMutation) ResetTenant() {
+	m.tenant = nil
+	m.clearedtenant = false
+}
+
+// ClearProject clears the "project" edge to the Project entity.
+func (m *GenerationSettingsMutation) ClearProject() {
+	m.clearedproject = true
+	m.clearedFields[generationsettings.FieldProjectID] = struct{}{}
+}
+
+// ProjectCleared reports if the "project" edge to the Project entity was cleared.
+func (m *GenerationSettingsMutation) ProjectCleared() bool {
+	return m.clearedproject
+}
+
+// ProjectIDs returns the "project" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// ProjectID instead. It exists only for internal usage by the builders.
+func (m *GenerationSettingsMutation) ProjectIDs() (ids []uuid.UUID) {
+	if id := m.project; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetProject resets all changes to the "project" edge.
+func (m *GenerationSettingsMutation) ResetProject() {
+	m.project = nil
+	m.clearedproject = false
+}
+
+// ClearActivityGenerationConfig clears the "activity_generation_config" edge to the ActivityGenerationConfig entity.
+func (m *GenerationSettingsMutation) ClearActivityGenerationConfig() {
+	m.clearedactivity_generation_config = true
+	m.clearedFields[generationsettings.FieldActivityGenerationConfigID] = struct{}{}
+}
+
+// ActivityGenerationConfigCleared reports if the "activity_generation_config" edge to the ActivityGenerationConfig entity was cleared.
+func (m *GenerationSettingsMutation) ActivityGenerationConfigCleared() bool {
+	return m.clearedactivity_generation_config
+}
+
+// ActivityGenerationConfigIDs returns the "activity_generation_config" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// ActivityGenerationConfigID instead. It exists only for internal usage by the builders.
+func (m *GenerationSettingsMutation) ActivityGenerationConfigIDs() (ids []uuid.UUID) {
+	if id := m.activity_generation_config; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetActivityGenerationConfig resets all changes to the "activity_generation_config" edge.
+func (m *GenerationSettingsMutation) ResetActivityGenerationConfig() {
+	m.activity_generation_config = nil
+	m.clearedactivity_generation_config = false
+}
+
+// Where appends a list predicates to the GenerationSettingsMutation builder.
+func (m *GenerationSettingsMutation) Where(ps ...predicate.GenerationSettings) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the GenerationSettingsMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *GenerationSettingsMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.GenerationSettings, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *GenerationSettingsMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *GenerationSettingsMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (GenerationSettings).
+func (m *GenerationSettingsMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *GenerationSettingsMutation) Fields() []string {
+	fields := make([]string, 0, 9)
+	if m.created_at != nil {
+		fields = append(fields, generationsettings.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, generationsettings.FieldUpdatedAt)
+	}
+	if m.tenant != nil {
+		fields = append(fields, generationsettings.FieldTenantID)
+	}
+	if m.project != nil {
+		fields = append(fields, generationsettings.FieldProjectID)
+	}
+	if m.activity_generation_config != nil {
+		fields = append(fields, generationsettings.FieldActivityGenerationConfigID)
+	}
+	if m.holdout_percent != nil {
+		fields = append(fields, generationsettings.FieldHoldoutPercent)
+	}
+	if m.holdout_salt != nil {
+		fields = append(fields, generationsettings.FieldHoldoutSalt)
+	}
+	if m.salt_changed_at != nil {
+		fields = append(fields, generationsettings.FieldSaltChangedAt)
+	}
+	if m.updated_by != nil {
+		fields = append(fields, generationsettings.FieldUpdatedBy)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *GenerationSettingsMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case generationsettings.FieldCreatedAt:
+		return m.CreatedAt()
+	case generationsettings.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case generationsettings.FieldTenantID:
+		return m.TenantID()
+	case generationsettings.FieldProjectID:
+		return m.ProjectID()
+	case generationsettings.FieldActivityGenerationConfigID:
+		return m.ActivityGenerationConfigID()
+	case generationsettings.FieldHoldoutPercent:
+		return m.HoldoutPercent()
+	case generationsettings.FieldHoldoutSalt:
+		return m.HoldoutSalt()
+	case generationsettings.FieldSaltChangedAt:
+		return m.SaltChangedAt()
+	case generationsettings.FieldUpdatedBy:
+		return m.UpdatedBy()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *GenerationSettingsMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case generationsettings.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case generationsettings.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case generationsettings.FieldTenantID:
+		return m.OldTenantID(ctx)
+	case generationsettings.FieldProjectID:
+		return m.OldProjectID(ctx)
+	case generationsettings.FieldActivityGenerationConfigID:
+		return m.OldActivityGenerationConfigID(ctx)
+	case generationsettings.FieldHoldoutPercent:
+		return m.OldHoldoutPercent(ctx)
+	case generationsettings.FieldHoldoutSalt:
+		return m.OldHoldoutSalt(ctx)
+	case generationsettings.FieldSaltChangedAt:
+		return m.OldSaltChangedAt(ctx)
+	case generationsettings.FieldUpdatedBy:
+		return m.OldUpdatedBy(ctx)
+	}
+	return nil, fmt.Errorf("unknown GenerationSettings field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *GenerationSettingsMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case generationsettings.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case generationsettings.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case generationsettings.FieldTenantID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTenantID(v)
+		return nil
+	case generationsettings.FieldProjectID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetProjectID(v)
+		return nil
+	case generationsettings.FieldActivityGenerationConfigID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetActivityGenerationConfigID(v)
+		return nil
+	case generationsettings.FieldHoldoutPercent:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetHoldoutPercent(v)
+		return nil
+	case generationsettings.FieldHoldoutSalt:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetHoldoutSalt(v)
+		return nil
+	case generationsettings.FieldSaltChangedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSaltChangedAt(v)
+		return nil
+	case generationsettings.FieldUpdatedBy:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedBy(v)
+		return nil
+	}
+	return fmt.Errorf("unknown GenerationSettings field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *GenerationSettingsMutation) AddedFields() []string {
+	var fields []string
+	if m.addholdout_percent != nil {
+		fields = append(fields, generationsettings.FieldHoldoutPercent)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *GenerationSettingsMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case generationsettings.FieldHoldoutPercent:
+		return m.AddedHoldoutPercent()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *GenerationSettingsMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case generationsettings.FieldHoldoutPercent:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddHoldoutPercent(v)
+		return nil
+	}
+	return fmt.Errorf("unknown GenerationSettings numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *GenerationSettingsMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(generationsettings.FieldSaltChangedAt) {
+		fields = append(fields, generationsettings.FieldSaltChangedAt)
+	}
+	if m.FieldCleared(generationsettings.FieldUpdatedBy) {
+		fields = append(fields, generationsettings.FieldUpdatedBy)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *GenerationSettingsMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *GenerationSettingsMutation) ClearField(name string) error {
+	switch name {
+	case generationsettings.FieldSaltChangedAt:
+		m.ClearSaltChangedAt()
+		return nil
+	case generationsettings.FieldUpdatedBy:
+		m.ClearUpdatedBy()
+		return nil
+	}
+	return fmt.Errorf("unknown GenerationSettings nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *GenerationSettingsMutation) ResetField(name string) error {
+	switch name {
+	case generationsettings.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case generationsettings.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case generationsettings.FieldTenantID:
+		m.ResetTenantID()
+		return nil
+	case generationsettings.FieldProjectID:
+		m.ResetProjectID()
+		return nil
+	case generationsettings.FieldActivityGenerationConfigID:
+		m.ResetActivityGenerationConfigID()
+		return nil
+	case generationsettings.FieldHoldoutPercent:
+		m.ResetHoldoutPercent()
+		return nil
+	case generationsettings.FieldHoldoutSalt:
+		m.ResetHoldoutSalt()
+		return nil
+	case generationsettings.FieldSaltChangedAt:
+		m.ResetSaltChangedAt()
+		return nil
+	case generationsettings.FieldUpdatedBy:
+		m.ResetUpdatedBy()
+		return nil
+	}
+	return fmt.Errorf("unknown GenerationSettings field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *GenerationSettingsMutation) AddedEdges() []string {
+	edges := make([]string, 0, 3)
+	if m.tenant != nil {
+		edges = append(edges, generationsettings.EdgeTenant)
+	}
+	if m.project != nil {
+		edges = append(edges, generationsettings.EdgeProject)
+	}
+	if m.activity_generation_config != nil {
+		edges = append(edges, generationsettings.EdgeActivityGenerationConfig)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *GenerationSettingsMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case generationsettings.EdgeTenant:
+		if id := m.tenant; id != nil {
+			return []ent.Value{*id}
+		}
+	case generationsettings.EdgeProject:
+		if id := m.project; id != nil {
+			return []ent.Value{*id}
+		}
+	case generationsettings.EdgeActivityGenerationConfig:
+		if id := m.activity_generation_config; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *GenerationSettingsMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 3)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *GenerationSettingsMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *GenerationSettingsMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 3)
+	if m.clearedtenant {
+		edges = append(edges, generationsettings.EdgeTenant)
+	}
+	if m.clearedproject {
+		edges = append(edges, generationsettings.EdgeProject)
+	}
+	if m.clearedactivity_generation_config {
+		edges = append(edges, generationsettings.EdgeActivityGenerationConfig)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *GenerationSettingsMutation) EdgeCleared(name string) bool {
+	switch name {
+	case generationsettings.EdgeTenant:
+		return m.clearedtenant
+	case generationsettings.EdgeProject:
+		return m.clearedproject
+	case generationsettings.EdgeActivityGenerationConfig:
+		return m.clearedactivity_generation_config
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *GenerationSettingsMutation) ClearEdge(name string) error {
+	switch name {
+	case generationsettings.EdgeTenant:
+		m.ClearTenant()
+		return nil
+	case generationsettings.EdgeProject:
+		m.ClearProject()
+		return nil
+	case generationsettings.EdgeActivityGenerationConfig:
+		m.ClearActivityGenerationConfig()
+		return nil
+	}
+	return fmt.Errorf("unknown GenerationSettings unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *GenerationSettingsMutation) ResetEdge(name string) error {
+	switch name {
+	case generationsettings.EdgeTenant:
+		m.ResetTenant()
+		return nil
+	case generationsettings.EdgeProject:
+		m.ResetProject()
+		return nil
+	case generationsettings.EdgeActivityGenerationConfig:
+		m.ResetActivityGenerationConfig()
+		return nil
+	}
+	return fmt.Errorf("unknown GenerationSettings edge %s", name)
 }
 
 // IdempotencyRecordMutation represents an operation that mutates the IdempotencyRecord nodes in the graph.

@@ -70,8 +70,12 @@ type Tx struct {
 	EngagementLevel *EngagementLevelClient
 	// EventFilter is the client for interacting with the EventFilter builders.
 	EventFilter *EventFilterClient
+	// GenerationPolicy is the client for interacting with the GenerationPolicy builders.
+	GenerationPolicy *GenerationPolicyClient
 	// GenerationRule is the client for interacting with the GenerationRule builders.
 	GenerationRule *GenerationRuleClient
+	// GenerationSettings is the client for interacting with the GenerationSettings builders.
+	GenerationSettings *GenerationSettingsClient
 	// IdempotencyRecord is the client for interacting with the IdempotencyRecord builders.
 	IdempotencyRecord *IdempotencyRecordClient
 	// LifecycleRun is the client for interacting with the LifecycleRun builders.
@@ -273,7 +277,9 @@ func (tx *Tx) init() {
 	tx.EngagementConfig = NewEngagementConfigClient(tx.config)
 	tx.EngagementLevel = NewEngagementLevelClient(tx.config)
 	tx.EventFilter = NewEventFilterClient(tx.config)
+	tx.GenerationPolicy = NewGenerationPolicyClient(tx.config)
 	tx.GenerationRule = NewGenerationRuleClient(tx.config)
+	tx.GenerationSettings = NewGenerationSettingsClient(tx.config)
 	tx.IdempotencyRecord = NewIdempotencyRecordClient(tx.config)
 	tx.LifecycleRun = NewLifecycleRunClient(tx.config)
 	tx.Membership = NewMembershipClient(tx.config)

@@ -81,3 +81,12 @@ func attributePairs(m map[string]string) []*model.GenerationRuleAttribute {
 	slices.SortFunc(out, func(a, b *model.GenerationRuleAttribute) int { return strings.Compare(a.Key, b.Key) })
 	return out
 }
+
+func policyInput(in model.GenerationPolicyInput) generation.PolicyInput {
+	return generation.PolicyInput{MaxPerCommerce: in.MaxPerCommerce, WindowDays: in.WindowDays, MinGapDays: in.MinGapDays,
+		ControlPercent: in.ControlPercent, Reshuffle: in.Reshuffle != nil && *in.Reshuffle}
+}
+
+func settingsInput(in model.GenerationSettingsInput) generation.SettingsInput {
+	return generation.SettingsInput{HoldoutPercent: in.HoldoutPercent, Reshuffle: in.Reshuffle != nil && *in.Reshuffle}
+}

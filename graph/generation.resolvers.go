@@ -37,7 +37,27 @@ func (r *mutationResolver) DeleteGenerationRule(ctx context.Context, id uuid.UUI
 	return done(r.Resolver.Rules.DeleteRule(ctx, id))
 }
 
+// UpdateGenerationPolicy is the resolver for the updateGenerationPolicy field.
+func (r *mutationResolver) UpdateGenerationPolicy(ctx context.Context, input model.GenerationPolicyInput) (*ent.GenerationPolicy, error) {
+	return r.Resolver.Rules.SetPolicy(ctx, policyInput(input))
+}
+
+// UpdateGenerationSettings is the resolver for the updateGenerationSettings field.
+func (r *mutationResolver) UpdateGenerationSettings(ctx context.Context, activityGenerationConfigID uuid.UUID, input model.GenerationSettingsInput) (*ent.GenerationSettings, error) {
+	return r.Resolver.Rules.SetSettings(ctx, activityGenerationConfigID, settingsInput(input))
+}
+
 // GenerationRules is the resolver for the generationRules field.
 func (r *queryResolver) GenerationRules(ctx context.Context, activityGenerationConfigID *uuid.UUID, after *entgql.Cursor[uuid.UUID], first *int, before *entgql.Cursor[uuid.UUID], last *int) (*ent.GenerationRuleConnection, error) {
 	return r.Resolver.Rules.RuleConnection(ctx, activityGenerationConfigID, after, first, before, last)
+}
+
+// GenerationPolicy is the resolver for the generationPolicy field.
+func (r *queryResolver) GenerationPolicy(ctx context.Context) (*ent.GenerationPolicy, error) {
+	return r.Resolver.Rules.Policy(ctx)
+}
+
+// GenerationSettings is the resolver for the generationSettings field.
+func (r *queryResolver) GenerationSettings(ctx context.Context, activityGenerationConfigID uuid.UUID) (*ent.GenerationSettings, error) {
+	return r.Resolver.Rules.Settings(ctx, activityGenerationConfigID)
 }

@@ -56,3 +56,24 @@ func TestGenerationRulesOverGraphQL(t *testing.T) {
 		expectData(t, env.GraphQL(list, M{"a": agcID}, s.ph), M{"generationRules": M{"totalCount": 0, "edges": L{}}})
 	})
 }
+
+// TestGenerationPolicyOverGraphQL: the policy and an AGC's settings read
+// and written through GraphQL, with messages naming the GraphQL fields.
+func TestGenerationPolicyOverGraphQL(t *testing.T) {
+	each(t, newAGCSetup, func(t *testing.T, env *apptest.Env, s agcSetup) {
+		agcID := s.createAGC(t, env, "Retail")
+		expectData(t, env.GraphQL(`{ generationPolicy { maxPerCommerce windowDays minGapDays controlPercent saltChangedAt } }`, nil, s.ph),
+			M{"generationPolicy": M{"maxPerCommerce": 3, "windowDays": 7, "minGapDays": 1, "controlPercent": 0, "saltChangedAt": nil}})
+		const setPolicy = `mutation($in: GenerationPolicyInput!) { updateGenerationPolicy(input: $in) { maxPerCommerce controlPercent } }`
+		expectData(t, env.GraphQL(setPolicy, M{"in": M{"maxPerCommerce": 1, "windowDays": 30, "minGapDays": 2, "controlPercent": 5}}, s.ph),
+			M{"updateGenerationPolicy": M{"maxPerCommerce": 1, "controlPercent": 5}})
+		expectInvalid(t, env.GraphQL(setPolicy, M{"in": M{"maxPerCommerce": 1, "windowDays": 30, "minGapDays": 2, "controlPercent": 70}}, s.ph),
+			"updateGenerationPolicy", "controlPercent must be an integer from 0 to 50")
+		const setSettings = `mutation($a: ID!, $in: GenerationSettingsInput!) { updateGenerationSettings(activityGenerationConfigID: $a, input: $in) { holdoutPercent } }`
+		expectData(t, env.GraphQL(setSettings, M{"a": agcID, "in": M{"holdoutPercent": 15}}, s.ph), M{"updateGenerationSettings": M{"holdoutPercent": 15}})
+		expectData(t, env.GraphQL(`query($a: ID!) { generationSettings(activityGenerationConfigID: $a) { holdoutPercent activityGenerationConfigID } }`, M{"a": agcID}, s.ph),
+			M{"generationSettings": M{"holdoutPercent": 15, "activityGenerationConfigID": agcID}})
+		expectFieldError(t, env.GraphQL(setSettings, M{"a": agcID, "in": M{"holdoutPercent": 1}}, s.bph), "updateGenerationSettings",
+			"Activity generation config "+agcID+" not found", "NOT_FOUND", 404)
+	})
+}

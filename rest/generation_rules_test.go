@@ -158,3 +158,53 @@ func TestGenerationRules(t *testing.T) {
 		}
 	})
 }
+
+// TestGenerationPolicyAndSettings: the project's policy and an AGC's
+// settings start with the defaults, are replaced whole by PUT with exact
+// messages, and a reshuffle (only) moves saltChangedAt; another project's
+// AGC is not found.
+func TestGenerationPolicyAndSettings(t *testing.T) {
+	apptest.Each(t, func(t *testing.T, env *apptest.Env) {
+		f := newAGCFix(t, env, "Acme")
+		agcID := f.create(t, "Retail")["id"].(string)
+		pol := env.Do("GET", "/api/generation-policy", nil, f.h).Map(t)
+		foExpect(t, env.Do("GET", "/api/generation-policy", nil, f.h), 200, map[string]any{"projectId": f.tenant.ProjectID.String(),
+			"maxPerCommerce": 3, "windowDays": 7, "minGapDays": 1, "controlPercent": 0, "saltChangedAt": nil, "updatedBy": nil,
+			"updatedAt": pol["updatedAt"]})
+		res := env.Do("PUT", "/api/generation-policy", map[string]any{"max_per_commerce": 2, "window_days": 14, "min_gap_days": 0, "control_percent": 10}, f.h)
+		got := res.Map(t)
+		if res.Status != 200 || got["maxPerCommerce"] != float64(2) || got["windowDays"] != float64(14) || got["minGapDays"] != float64(0) ||
+			got["controlPercent"] != float64(10) || got["saltChangedAt"] != nil || got["updatedBy"] != f.tenant.UserID.String() {
+			t.Fatalf("PUT policy: %d %v", res.Status, got)
+		}
+		got = env.Do("PUT", "/api/generation-policy", map[string]any{"max_per_commerce": 2, "window_days": 14, "min_gap_days": 0, "control_percent": 10, "reshuffle": true}, f.h).Map(t)
+		if got["saltChangedAt"] == nil {
+			t.Fatalf("reshuffle did not record saltChangedAt: %v", got)
+		}
+		apptest.ExpectError(t, env.Do("PUT", "/api/generation-policy", map[string]any{"max_per_commerce": 0, "window_days": 400, "min_gap_days": -1, "control_percent": 51}, f.h), 400,
+			[]string{"max_per_commerce must be an integer from 1 to 100", "window_days must be an integer from 1 to 365",
+				"min_gap_days must be an integer from 0 to 365", "control_percent must be an integer from 0 to 50"})
+		apptest.ExpectError(t, env.Do("PUT", "/api/generation-policy", map[string]any{"max_per_commerce": 1}, f.h), 400,
+			[]string{"window_days must be an integer number", "min_gap_days must be an integer number", "control_percent must be an integer number"})
+
+		path := "/api/activity-generation-configs/" + agcID + "/generation-settings"
+		set := env.Do("GET", path, nil, f.h).Map(t)
+		if set["holdoutPercent"] != float64(0) || set["activityGenerationConfigId"] != agcID || set["saltChangedAt"] != nil {
+			t.Fatalf("default settings = %v", set)
+		}
+		if got := env.Do("PUT", path, map[string]any{"holdout_percent": 20}, f.h).Map(t); got["holdoutPercent"] != float64(20) || got["saltChangedAt"] != nil {
+			t.Fatalf("PUT settings = %v", got)
+		}
+		apptest.ExpectError(t, env.Do("PUT", path, map[string]any{"holdout_percent": 60}, f.h), 400, []string{"holdout_percent must be an integer from 0 to 50"})
+		apptest.ExpectError(t, env.Do("PUT", path, map[string]any{"holdout_percent": 5, "reshuffle": nil}, f.h), 400, []string{"reshuffle must be a boolean value"})
+		other := newAGCFix(t, env, "Beta")
+		apptest.ExpectError(t, env.Do("GET", path, nil, other.h), 404, "Activity generation config "+agcID+" not found")
+		// Beta's policy is its own.
+		if got := env.Do("GET", "/api/generation-policy", nil, other.h).Map(t); got["maxPerCommerce"] != float64(3) {
+			t.Fatalf("Beta's policy = %v", got)
+		}
+		env.CreateUser(f.tenant.TenantID, "olga", auth.RoleOperator)
+		op := apptest.JWT(env.Login("olga"), f.tenant.TenantID, f.tenant.ProjectID)
+		apptest.ExpectError(t, env.Do("GET", "/api/generation-policy", nil, op), 403, "Required permissions: generation-rule:view")
+	})
+}

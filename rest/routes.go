@@ -142,14 +142,18 @@ func (a *api) handlers() map[string]handler {
 		"PATCH /generation-rules/{ruleId}": route(http.StatusOK, ruleParam, ruleBody, func(ctx context.Context, ids []uuid.UUID, in generation.RuleFields) (*ent.GenerationRule, error) {
 			return a.Rules.UpdateRule(ctx, ids[0], in)
 		}, presentRule),
-		"DELETE /generation-rules/{ruleId}": removed(ruleParam, func(ctx context.Context, ids []uuid.UUID) error { return a.Rules.DeleteRule(ctx, ids[0]) }),
-		"GET /activation-configs":           all(a.AGCs.ListActivations, presentActivation),
-		"GET /activation-configs/{id}":      byID(a.AGCs.GetActivation, presentActivation),
-		"GET /engagement-configs":           all(a.AGCs.ListEngagements, presentEngagement),
-		"GET /engagement-configs/{id}":      byID(a.AGCs.GetEngagement, presentEngagement),
-		"GET /resurrection-configs":         all(a.AGCs.ListResurrections, presentResurrection),
-		"GET /resurrection-configs/{id}":    byID(a.AGCs.GetResurrection, presentResurrection),
-		"GET /lifecycle-defaults":           one(a.AGCs.LifecycleDefaults, same),
+		"GET /generation-policy":                                    a.generationPolicy(),
+		"PUT /generation-policy":                                    a.setGenerationPolicy(),
+		"GET /activity-generation-configs/{id}/generation-settings": byID(a.Rules.Settings, presentGenerationSettings),
+		"PUT /activity-generation-configs/{id}/generation-settings": update(generationSettingsBody, a.Rules.SetSettings, presentGenerationSettings),
+		"DELETE /generation-rules/{ruleId}":                         removed(ruleParam, func(ctx context.Context, ids []uuid.UUID) error { return a.Rules.DeleteRule(ctx, ids[0]) }),
+		"GET /activation-configs":                                   all(a.AGCs.ListActivations, presentActivation),
+		"GET /activation-configs/{id}":                              byID(a.AGCs.GetActivation, presentActivation),
+		"GET /engagement-configs":                                   all(a.AGCs.ListEngagements, presentEngagement),
+		"GET /engagement-configs/{id}":                              byID(a.AGCs.GetEngagement, presentEngagement),
+		"GET /resurrection-configs":                                 all(a.AGCs.ListResurrections, presentResurrection),
+		"GET /resurrection-configs/{id}":                            byID(a.AGCs.GetResurrection, presentResurrection),
+		"GET /lifecycle-defaults":                                   one(a.AGCs.LifecycleDefaults, same),
 
 		// One commerce's lifecycle state, explained.
 		"GET /activity-generation-configs/{id}/lifecycle-explain": a.lifecycleExplain(),

@@ -59,6 +59,8 @@ const (
 	EdgeLifecycleRuns = "lifecycle_runs"
 	// EdgeGenerationRules holds the string denoting the generation_rules edge name in mutations.
 	EdgeGenerationRules = "generation_rules"
+	// EdgeGenerationSettings holds the string denoting the generation_settings edge name in mutations.
+	EdgeGenerationSettings = "generation_settings"
 	// Table holds the table name of the activitygenerationconfig in the database.
 	Table = "activity_generation_configs"
 	// TenantTable is the table that holds the tenant relation/edge.
@@ -124,6 +126,13 @@ const (
 	GenerationRulesInverseTable = "generation_rules"
 	// GenerationRulesColumn is the table column denoting the generation_rules relation/edge.
 	GenerationRulesColumn = "activity_generation_config_id"
+	// GenerationSettingsTable is the table that holds the generation_settings relation/edge.
+	GenerationSettingsTable = "generation_settings"
+	// GenerationSettingsInverseTable is the table name for the GenerationSettings entity.
+	// It exists in this package in order to avoid circular dependency with the "generationsettings" package.
+	GenerationSettingsInverseTable = "generation_settings"
+	// GenerationSettingsColumn is the table column denoting the generation_settings relation/edge.
+	GenerationSettingsColumn = "activity_generation_config_id"
 )
 
 // Columns holds all SQL columns for activitygenerationconfig fields.
@@ -343,6 +352,20 @@ func ByGenerationRules(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
 		sqlgraph.OrderByNeighborTerms(s, newGenerationRulesStep(), append([]sql.OrderTerm{term}, terms...)...)
 	}
 }
+
+// ByGenerationSettingsCount orders the results by generation_settings count.
+func ByGenerationSettingsCount(opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborsCount(s, newGenerationSettingsStep(), opts...)
+	}
+}
+
+// ByGenerationSettings orders the results by generation_settings terms.
+func ByGenerationSettings(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newGenerationSettingsStep(), append([]sql.OrderTerm{term}, terms...)...)
+	}
+}
 func newTenantStep() *sqlgraph.Step {
 	return sqlgraph.NewStep(
 		sqlgraph.From(Table, FieldID),
@@ -404,6 +427,13 @@ func newGenerationRulesStep() *sqlgraph.Step {
 		sqlgraph.From(Table, FieldID),
 		sqlgraph.To(GenerationRulesInverseTable, FieldID),
 		sqlgraph.Edge(sqlgraph.O2M, true, GenerationRulesTable, GenerationRulesColumn),
+	)
+}
+func newGenerationSettingsStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(GenerationSettingsInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.O2M, true, GenerationSettingsTable, GenerationSettingsColumn),
 	)
 }
 

@@ -718,6 +718,29 @@ func HasGenerationRulesWith(preds ...predicate.GenerationRule) predicate.Activit
 	})
 }
 
+// HasGenerationSettings applies the HasEdge predicate on the "generation_settings" edge.
+func HasGenerationSettings() predicate.ActivityGenerationConfig {
+	return predicate.ActivityGenerationConfig(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, true, GenerationSettingsTable, GenerationSettingsColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasGenerationSettingsWith applies the HasEdge predicate on the "generation_settings" edge with a given conditions (other predicates).
+func HasGenerationSettingsWith(preds ...predicate.GenerationSettings) predicate.ActivityGenerationConfig {
+	return predicate.ActivityGenerationConfig(func(s *sql.Selector) {
+		step := newGenerationSettingsStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
+}
+
 // And groups predicates with the AND operator between them.
 func And(predicates ...predicate.ActivityGenerationConfig) predicate.ActivityGenerationConfig {
 	return predicate.ActivityGenerationConfig(sql.AndPredicates(predicates...))

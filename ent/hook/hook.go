@@ -345,6 +345,18 @@ func (f EventFilterFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value,
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.EventFilterMutation", m)
 }
 
+// The GenerationPolicyFunc type is an adapter to allow the use of ordinary
+// function as GenerationPolicy mutator.
+type GenerationPolicyFunc func(context.Context, *ent.GenerationPolicyMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f GenerationPolicyFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.GenerationPolicyMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.GenerationPolicyMutation", m)
+}
+
 // The GenerationRuleFunc type is an adapter to allow the use of ordinary
 // function as GenerationRule mutator.
 type GenerationRuleFunc func(context.Context, *ent.GenerationRuleMutation) (ent.Value, error)
@@ -355,6 +367,18 @@ func (f GenerationRuleFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Val
 		return f(ctx, mv)
 	}
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.GenerationRuleMutation", m)
+}
+
+// The GenerationSettingsFunc type is an adapter to allow the use of ordinary
+// function as GenerationSettings mutator.
+type GenerationSettingsFunc func(context.Context, *ent.GenerationSettingsMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f GenerationSettingsFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.GenerationSettingsMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.GenerationSettingsMutation", m)
 }
 
 // The IdempotencyRecordFunc type is an adapter to allow the use of ordinary

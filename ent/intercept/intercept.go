@@ -36,7 +36,9 @@ import (
 	"github.com/reten-io/reten/ent/engagementconfig"
 	"github.com/reten-io/reten/ent/engagementlevel"
 	"github.com/reten-io/reten/ent/eventfilter"
+	"github.com/reten-io/reten/ent/generationpolicy"
 	"github.com/reten-io/reten/ent/generationrule"
+	"github.com/reten-io/reten/ent/generationsettings"
 	"github.com/reten-io/reten/ent/idempotencyrecord"
 	"github.com/reten-io/reten/ent/lifecyclerun"
 	"github.com/reten-io/reten/ent/membership"
@@ -873,6 +875,33 @@ func (f TraverseEventFilter) Traverse(ctx context.Context, q ent.Query) error {
 	return fmt.Errorf("unexpected query type %T. expect *ent.EventFilterQuery", q)
 }
 
+// The GenerationPolicyFunc type is an adapter to allow the use of ordinary function as a Querier.
+type GenerationPolicyFunc func(context.Context, *ent.GenerationPolicyQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f GenerationPolicyFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.GenerationPolicyQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.GenerationPolicyQuery", q)
+}
+
+// The TraverseGenerationPolicy type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseGenerationPolicy func(context.Context, *ent.GenerationPolicyQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseGenerationPolicy) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseGenerationPolicy) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.GenerationPolicyQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.GenerationPolicyQuery", q)
+}
+
 // The GenerationRuleFunc type is an adapter to allow the use of ordinary function as a Querier.
 type GenerationRuleFunc func(context.Context, *ent.GenerationRuleQuery) (ent.Value, error)
 
@@ -898,6 +927,33 @@ func (f TraverseGenerationRule) Traverse(ctx context.Context, q ent.Query) error
 		return f(ctx, q)
 	}
 	return fmt.Errorf("unexpected query type %T. expect *ent.GenerationRuleQuery", q)
+}
+
+// The GenerationSettingsFunc type is an adapter to allow the use of ordinary function as a Querier.
+type GenerationSettingsFunc func(context.Context, *ent.GenerationSettingsQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f GenerationSettingsFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.GenerationSettingsQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.GenerationSettingsQuery", q)
+}
+
+// The TraverseGenerationSettings type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseGenerationSettings func(context.Context, *ent.GenerationSettingsQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseGenerationSettings) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseGenerationSettings) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.GenerationSettingsQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.GenerationSettingsQuery", q)
 }
 
 // The IdempotencyRecordFunc type is an adapter to allow the use of ordinary function as a Querier.
@@ -1526,8 +1582,12 @@ func NewQuery(q ent.Query) (Query, error) {
 		return &query[*ent.EngagementLevelQuery, predicate.EngagementLevel, engagementlevel.OrderOption]{typ: ent.TypeEngagementLevel, tq: q}, nil
 	case *ent.EventFilterQuery:
 		return &query[*ent.EventFilterQuery, predicate.EventFilter, eventfilter.OrderOption]{typ: ent.TypeEventFilter, tq: q}, nil
+	case *ent.GenerationPolicyQuery:
+		return &query[*ent.GenerationPolicyQuery, predicate.GenerationPolicy, generationpolicy.OrderOption]{typ: ent.TypeGenerationPolicy, tq: q}, nil
 	case *ent.GenerationRuleQuery:
 		return &query[*ent.GenerationRuleQuery, predicate.GenerationRule, generationrule.OrderOption]{typ: ent.TypeGenerationRule, tq: q}, nil
+	case *ent.GenerationSettingsQuery:
+		return &query[*ent.GenerationSettingsQuery, predicate.GenerationSettings, generationsettings.OrderOption]{typ: ent.TypeGenerationSettings, tq: q}, nil
 	case *ent.IdempotencyRecordQuery:
 		return &query[*ent.IdempotencyRecordQuery, predicate.IdempotencyRecord, idempotencyrecord.OrderOption]{typ: ent.TypeIdempotencyRecord, tq: q}, nil
 	case *ent.LifecycleRunQuery:

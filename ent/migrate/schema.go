@@ -1732,6 +1732,58 @@ var (
 			},
 		},
 	}
+	// GenerationPoliciesColumns holds the columns for the "generation_policies" table.
+	GenerationPoliciesColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeUUID},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "max_per_commerce", Type: field.TypeInt, Default: 3},
+		{Name: "window_days", Type: field.TypeInt, Default: 7},
+		{Name: "min_gap_days", Type: field.TypeInt, Default: 1},
+		{Name: "control_percent", Type: field.TypeInt, Default: 0},
+		{Name: "control_salt", Type: field.TypeString},
+		{Name: "salt_changed_at", Type: field.TypeTime, Nullable: true},
+		{Name: "updated_by", Type: field.TypeUUID, Nullable: true},
+		{Name: "tenant_id", Type: field.TypeUUID},
+		{Name: "project_id", Type: field.TypeUUID},
+	}
+	// GenerationPoliciesTable holds the schema information for the "generation_policies" table.
+	GenerationPoliciesTable = &schema.Table{
+		Name:       "generation_policies",
+		Columns:    GenerationPoliciesColumns,
+		PrimaryKey: []*schema.Column{GenerationPoliciesColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "generation_policies_tenants_tenant",
+				Columns:    []*schema.Column{GenerationPoliciesColumns[10]},
+				RefColumns: []*schema.Column{TenantsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+			{
+				Symbol:     "generation_policies_projects_project",
+				Columns:    []*schema.Column{GenerationPoliciesColumns[11]},
+				RefColumns: []*schema.Column{ProjectsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "generationpolicy_tenant_id",
+				Unique:  false,
+				Columns: []*schema.Column{GenerationPoliciesColumns[10]},
+			},
+			{
+				Name:    "generationpolicy_project_id",
+				Unique:  false,
+				Columns: []*schema.Column{GenerationPoliciesColumns[11]},
+			},
+			{
+				Name:    "generationpolicy_one_per_project",
+				Unique:  true,
+				Columns: []*schema.Column{GenerationPoliciesColumns[11]},
+			},
+		},
+	}
 	// GenerationRulesColumns holds the columns for the "generation_rules" table.
 	GenerationRulesColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeUUID},
@@ -1813,6 +1865,62 @@ var (
 				Annotation: &entsql.IndexAnnotation{
 					Where: "archived_at IS NULL",
 				},
+			},
+		},
+	}
+	// GenerationSettingsColumns holds the columns for the "generation_settings" table.
+	GenerationSettingsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeUUID},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "holdout_percent", Type: field.TypeInt, Default: 0},
+		{Name: "holdout_salt", Type: field.TypeString},
+		{Name: "salt_changed_at", Type: field.TypeTime, Nullable: true},
+		{Name: "updated_by", Type: field.TypeUUID, Nullable: true},
+		{Name: "tenant_id", Type: field.TypeUUID},
+		{Name: "project_id", Type: field.TypeUUID},
+		{Name: "activity_generation_config_id", Type: field.TypeUUID},
+	}
+	// GenerationSettingsTable holds the schema information for the "generation_settings" table.
+	GenerationSettingsTable = &schema.Table{
+		Name:       "generation_settings",
+		Columns:    GenerationSettingsColumns,
+		PrimaryKey: []*schema.Column{GenerationSettingsColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "generation_settings_tenants_tenant",
+				Columns:    []*schema.Column{GenerationSettingsColumns[7]},
+				RefColumns: []*schema.Column{TenantsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+			{
+				Symbol:     "generation_settings_projects_project",
+				Columns:    []*schema.Column{GenerationSettingsColumns[8]},
+				RefColumns: []*schema.Column{ProjectsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+			{
+				Symbol:     "generation_settings_activity_generation_configs_activity_generation_config",
+				Columns:    []*schema.Column{GenerationSettingsColumns[9]},
+				RefColumns: []*schema.Column{ActivityGenerationConfigsColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "generationsettings_tenant_id",
+				Unique:  false,
+				Columns: []*schema.Column{GenerationSettingsColumns[7]},
+			},
+			{
+				Name:    "generationsettings_project_id",
+				Unique:  false,
+				Columns: []*schema.Column{GenerationSettingsColumns[8]},
+			},
+			{
+				Name:    "generationsettings_activity_generation_config_id",
+				Unique:  true,
+				Columns: []*schema.Column{GenerationSettingsColumns[9]},
 			},
 		},
 	}
@@ -2926,7 +3034,9 @@ var (
 		EngagementConfigsTable,
 		EngagementLevelsTable,
 		EventFiltersTable,
+		GenerationPoliciesTable,
 		GenerationRulesTable,
+		GenerationSettingsTable,
 		IdempotencyRecordsTable,
 		LifecycleRunsTable,
 		MembershipsTable,
@@ -3025,9 +3135,17 @@ func init() {
 	EngagementLevelsTable.ForeignKeys[3].RefTable = RetentionStatusConfigsTable
 	EventFiltersTable.ForeignKeys[0].RefTable = TenantsTable
 	EventFiltersTable.ForeignKeys[1].RefTable = ProjectsTable
+	GenerationPoliciesTable.ForeignKeys[0].RefTable = TenantsTable
+	GenerationPoliciesTable.ForeignKeys[1].RefTable = ProjectsTable
 	GenerationRulesTable.ForeignKeys[0].RefTable = TenantsTable
 	GenerationRulesTable.ForeignKeys[1].RefTable = ProjectsTable
 	GenerationRulesTable.ForeignKeys[2].RefTable = ActivityGenerationConfigsTable
+	GenerationSettingsTable.ForeignKeys[0].RefTable = TenantsTable
+	GenerationSettingsTable.ForeignKeys[1].RefTable = ProjectsTable
+	GenerationSettingsTable.ForeignKeys[2].RefTable = ActivityGenerationConfigsTable
+	GenerationSettingsTable.Annotation = &entsql.Annotation{
+		Table: "generation_settings",
+	}
 	IdempotencyRecordsTable.ForeignKeys[0].RefTable = TenantsTable
 	LifecycleRunsTable.ForeignKeys[0].RefTable = TenantsTable
 	LifecycleRunsTable.ForeignKeys[1].RefTable = ProjectsTable

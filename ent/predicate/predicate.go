@@ -90,8 +90,14 @@ type EngagementLevel func(*sql.Selector)
 // EventFilter is the predicate function for eventfilter builders.
 type EventFilter func(*sql.Selector)
 
+// GenerationPolicy is the predicate function for generationpolicy builders.
+type GenerationPolicy func(*sql.Selector)
+
 // GenerationRule is the predicate function for generationrule builders.
 type GenerationRule func(*sql.Selector)
+
+// GenerationSettings is the predicate function for generationsettings builders.
+type GenerationSettings func(*sql.Selector)
 
 // IdempotencyRecord is the predicate function for idempotencyrecord builders.
 type IdempotencyRecord func(*sql.Selector)

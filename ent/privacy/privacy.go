@@ -783,6 +783,30 @@ func (f EventFilterMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mut
 	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.EventFilterMutation", m)
 }
 
+// The GenerationPolicyQueryRuleFunc type is an adapter to allow the use of ordinary
+// functions as a query rule.
+type GenerationPolicyQueryRuleFunc func(context.Context, *ent.GenerationPolicyQuery) error
+
+// EvalQuery return f(ctx, q).
+func (f GenerationPolicyQueryRuleFunc) EvalQuery(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.GenerationPolicyQuery); ok {
+		return f(ctx, q)
+	}
+	return Denyf("ent/privacy: unexpected query type %T, expect *ent.GenerationPolicyQuery", q)
+}
+
+// The GenerationPolicyMutationRuleFunc type is an adapter to allow the use of ordinary
+// functions as a mutation rule.
+type GenerationPolicyMutationRuleFunc func(context.Context, *ent.GenerationPolicyMutation) error
+
+// EvalMutation calls f(ctx, m).
+func (f GenerationPolicyMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) error {
+	if m, ok := m.(*ent.GenerationPolicyMutation); ok {
+		return f(ctx, m)
+	}
+	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.GenerationPolicyMutation", m)
+}
+
 // The GenerationRuleQueryRuleFunc type is an adapter to allow the use of ordinary
 // functions as a query rule.
 type GenerationRuleQueryRuleFunc func(context.Context, *ent.GenerationRuleQuery) error
@@ -805,6 +829,30 @@ func (f GenerationRuleMutationRuleFunc) EvalMutation(ctx context.Context, m ent.
 		return f(ctx, m)
 	}
 	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.GenerationRuleMutation", m)
+}
+
+// The GenerationSettingsQueryRuleFunc type is an adapter to allow the use of ordinary
+// functions as a query rule.
+type GenerationSettingsQueryRuleFunc func(context.Context, *ent.GenerationSettingsQuery) error
+
+// EvalQuery return f(ctx, q).
+func (f GenerationSettingsQueryRuleFunc) EvalQuery(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.GenerationSettingsQuery); ok {
+		return f(ctx, q)
+	}
+	return Denyf("ent/privacy: unexpected query type %T, expect *ent.GenerationSettingsQuery", q)
+}
+
+// The GenerationSettingsMutationRuleFunc type is an adapter to allow the use of ordinary
+// functions as a mutation rule.
+type GenerationSettingsMutationRuleFunc func(context.Context, *ent.GenerationSettingsMutation) error
+
+// EvalMutation calls f(ctx, m).
+func (f GenerationSettingsMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) error {
+	if m, ok := m.(*ent.GenerationSettingsMutation); ok {
+		return f(ctx, m)
+	}
+	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.GenerationSettingsMutation", m)
 }
 
 // The IdempotencyRecordQueryRuleFunc type is an adapter to allow the use of ordinary
@@ -1402,7 +1450,11 @@ func queryFilter(q ent.Query) (Filter, error) {
 		return q.Filter(), nil
 	case *ent.EventFilterQuery:
 		return q.Filter(), nil
+	case *ent.GenerationPolicyQuery:
+		return q.Filter(), nil
 	case *ent.GenerationRuleQuery:
+		return q.Filter(), nil
+	case *ent.GenerationSettingsQuery:
 		return q.Filter(), nil
 	case *ent.IdempotencyRecordQuery:
 		return q.Filter(), nil
@@ -1509,7 +1561,11 @@ func mutationFilter(m ent.Mutation) (Filter, error) {
 		return m.Filter(), nil
 	case *ent.EventFilterMutation:
 		return m.Filter(), nil
+	case *ent.GenerationPolicyMutation:
+		return m.Filter(), nil
 	case *ent.GenerationRuleMutation:
+		return m.Filter(), nil
+	case *ent.GenerationSettingsMutation:
 		return m.Filter(), nil
 	case *ent.IdempotencyRecordMutation:
 		return m.Filter(), nil

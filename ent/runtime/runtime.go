@@ -35,7 +35,9 @@ import (
 	"github.com/reten-io/reten/ent/engagementconfig"
 	"github.com/reten-io/reten/ent/engagementlevel"
 	"github.com/reten-io/reten/ent/eventfilter"
+	"github.com/reten-io/reten/ent/generationpolicy"
 	"github.com/reten-io/reten/ent/generationrule"
+	"github.com/reten-io/reten/ent/generationsettings"
 	"github.com/reten-io/reten/ent/idempotencyrecord"
 	"github.com/reten-io/reten/ent/lifecyclerun"
 	"github.com/reten-io/reten/ent/membership"
@@ -1331,6 +1333,58 @@ func init() {
 	eventfilterDescID := eventfilterMixinFields0[0].Descriptor()
 	// eventfilter.DefaultID holds the default value on creation for the id field.
 	eventfilter.DefaultID = eventfilterDescID.Default.(func() uuid.UUID)
+	generationpolicyMixin := schema.GenerationPolicy{}.Mixin()
+	generationpolicy.Policy = privacy.NewPolicies(generationpolicyMixin[2], generationpolicyMixin[3], schema.GenerationPolicy{})
+	generationpolicy.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := generationpolicy.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	generationpolicyMixinHooks2 := generationpolicyMixin[2].Hooks()
+	generationpolicyMixinHooks3 := generationpolicyMixin[3].Hooks()
+
+	generationpolicy.Hooks[1] = generationpolicyMixinHooks2[0]
+
+	generationpolicy.Hooks[2] = generationpolicyMixinHooks3[0]
+	generationpolicyMixinFields0 := generationpolicyMixin[0].Fields()
+	_ = generationpolicyMixinFields0
+	generationpolicyMixinFields1 := generationpolicyMixin[1].Fields()
+	_ = generationpolicyMixinFields1
+	generationpolicyFields := schema.GenerationPolicy{}.Fields()
+	_ = generationpolicyFields
+	// generationpolicyDescCreatedAt is the schema descriptor for created_at field.
+	generationpolicyDescCreatedAt := generationpolicyMixinFields1[0].Descriptor()
+	// generationpolicy.DefaultCreatedAt holds the default value on creation for the created_at field.
+	generationpolicy.DefaultCreatedAt = generationpolicyDescCreatedAt.Default.(func() time.Time)
+	// generationpolicyDescUpdatedAt is the schema descriptor for updated_at field.
+	generationpolicyDescUpdatedAt := generationpolicyMixinFields1[1].Descriptor()
+	// generationpolicy.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	generationpolicy.DefaultUpdatedAt = generationpolicyDescUpdatedAt.Default.(func() time.Time)
+	// generationpolicy.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	generationpolicy.UpdateDefaultUpdatedAt = generationpolicyDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// generationpolicyDescMaxPerCommerce is the schema descriptor for max_per_commerce field.
+	generationpolicyDescMaxPerCommerce := generationpolicyFields[0].Descriptor()
+	// generationpolicy.DefaultMaxPerCommerce holds the default value on creation for the max_per_commerce field.
+	generationpolicy.DefaultMaxPerCommerce = generationpolicyDescMaxPerCommerce.Default.(int)
+	// generationpolicyDescWindowDays is the schema descriptor for window_days field.
+	generationpolicyDescWindowDays := generationpolicyFields[1].Descriptor()
+	// generationpolicy.DefaultWindowDays holds the default value on creation for the window_days field.
+	generationpolicy.DefaultWindowDays = generationpolicyDescWindowDays.Default.(int)
+	// generationpolicyDescMinGapDays is the schema descriptor for min_gap_days field.
+	generationpolicyDescMinGapDays := generationpolicyFields[2].Descriptor()
+	// generationpolicy.DefaultMinGapDays holds the default value on creation for the min_gap_days field.
+	generationpolicy.DefaultMinGapDays = generationpolicyDescMinGapDays.Default.(int)
+	// generationpolicyDescControlPercent is the schema descriptor for control_percent field.
+	generationpolicyDescControlPercent := generationpolicyFields[3].Descriptor()
+	// generationpolicy.DefaultControlPercent holds the default value on creation for the control_percent field.
+	generationpolicy.DefaultControlPercent = generationpolicyDescControlPercent.Default.(int)
+	// generationpolicyDescID is the schema descriptor for id field.
+	generationpolicyDescID := generationpolicyMixinFields0[0].Descriptor()
+	// generationpolicy.DefaultID holds the default value on creation for the id field.
+	generationpolicy.DefaultID = generationpolicyDescID.Default.(func() uuid.UUID)
 	generationruleMixin := schema.GenerationRule{}.Mixin()
 	generationrule.Policy = privacy.NewPolicies(generationruleMixin[2], generationruleMixin[3], schema.GenerationRule{})
 	generationrule.Hooks[0] = func(next ent.Mutator) ent.Mutator {
@@ -1397,6 +1451,46 @@ func init() {
 	generationruleDescID := generationruleMixinFields0[0].Descriptor()
 	// generationrule.DefaultID holds the default value on creation for the id field.
 	generationrule.DefaultID = generationruleDescID.Default.(func() uuid.UUID)
+	generationsettingsMixin := schema.GenerationSettings{}.Mixin()
+	generationsettings.Policy = privacy.NewPolicies(generationsettingsMixin[2], generationsettingsMixin[3], schema.GenerationSettings{})
+	generationsettings.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := generationsettings.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	generationsettingsMixinHooks2 := generationsettingsMixin[2].Hooks()
+	generationsettingsMixinHooks3 := generationsettingsMixin[3].Hooks()
+
+	generationsettings.Hooks[1] = generationsettingsMixinHooks2[0]
+
+	generationsettings.Hooks[2] = generationsettingsMixinHooks3[0]
+	generationsettingsMixinFields0 := generationsettingsMixin[0].Fields()
+	_ = generationsettingsMixinFields0
+	generationsettingsMixinFields1 := generationsettingsMixin[1].Fields()
+	_ = generationsettingsMixinFields1
+	generationsettingsFields := schema.GenerationSettings{}.Fields()
+	_ = generationsettingsFields
+	// generationsettingsDescCreatedAt is the schema descriptor for created_at field.
+	generationsettingsDescCreatedAt := generationsettingsMixinFields1[0].Descriptor()
+	// generationsettings.DefaultCreatedAt holds the default value on creation for the created_at field.
+	generationsettings.DefaultCreatedAt = generationsettingsDescCreatedAt.Default.(func() time.Time)
+	// generationsettingsDescUpdatedAt is the schema descriptor for updated_at field.
+	generationsettingsDescUpdatedAt := generationsettingsMixinFields1[1].Descriptor()
+	// generationsettings.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	generationsettings.DefaultUpdatedAt = generationsettingsDescUpdatedAt.Default.(func() time.Time)
+	// generationsettings.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	generationsettings.UpdateDefaultUpdatedAt = generationsettingsDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// generationsettingsDescHoldoutPercent is the schema descriptor for holdout_percent field.
+	generationsettingsDescHoldoutPercent := generationsettingsFields[1].Descriptor()
+	// generationsettings.DefaultHoldoutPercent holds the default value on creation for the holdout_percent field.
+	generationsettings.DefaultHoldoutPercent = generationsettingsDescHoldoutPercent.Default.(int)
+	// generationsettingsDescID is the schema descriptor for id field.
+	generationsettingsDescID := generationsettingsMixinFields0[0].Descriptor()
+	// generationsettings.DefaultID holds the default value on creation for the id field.
+	generationsettings.DefaultID = generationsettingsDescID.Default.(func() uuid.UUID)
 	idempotencyrecordMixin := schema.IdempotencyRecord{}.Mixin()
 	idempotencyrecord.Policy = privacy.NewPolicies(idempotencyrecordMixin[2], schema.IdempotencyRecord{})
 	idempotencyrecord.Hooks[0] = func(next ent.Mutator) ent.Mutator {

@@ -92,3 +92,81 @@ var ruleAssignmentDoc = gqldoc.Enum("Who a generated task is assigned to, from t
 	"ROUTE_LEAD":                "The LEAD of the commerce's route.",
 	"ROUTE_MEMBERS_ROUND_ROBIN": "The route's active members (of the rule's operator type) in turn.",
 })
+
+// GenerationPolicy is a project's frequency caps and global control group
+// (REST `GET/PUT /api/generation-policy`); one row per project, created
+// with the defaults on first read.
+type GenerationPolicy struct{ ent.Schema }
+
+// Mixin of the GenerationPolicy.
+func (GenerationPolicy) Mixin() []ent.Mixin {
+	return []ent.Mixin{IDMixin{}, TimeMixin{}, TenantMixin{}, ProjectMixin{}}
+}
+
+// Fields of the GenerationPolicy.
+func (GenerationPolicy) Fields() []ent.Field {
+	return []ent.Field{
+		field.Int("max_per_commerce").Comment("At most this many generated activities per commerce per windowDays days.").Default(3),
+		field.Int("window_days").Comment("The window of maxPerCommerce, in days.").Default(7),
+		field.Int("min_gap_days").Comment("At least this many days between two generated activities of a commerce (0: no gap).").Default(1),
+		field.Int("control_percent").Comment("The project-wide global control group: this percentage of commerces (0 to 50) never receives a generated activity.").Default(0),
+		field.String("control_salt").Comment("The salt of the control group's hash; changing it reshuffles the group (saltChangedAt records when).").
+			Annotations(entgql.Skip()),
+		field.Time("salt_changed_at").Comment("When the control group's salt last changed.").Optional().Nillable(),
+		field.UUID("updated_by", uuid.UUID{}).Comment("The user who last changed the policy; null for the defaults.").Optional().Nillable(),
+	}
+}
+
+// Indexes of the GenerationPolicy.
+func (GenerationPolicy) Indexes() []ent.Index {
+	return []ent.Index{index.Fields("project_id").Unique().StorageKey("generationpolicy_one_per_project")}
+}
+
+// Annotations of the GenerationPolicy.
+func (GenerationPolicy) Annotations() []schema.Annotation {
+	return []schema.Annotation{schema.Comment("A project's activity generation policy: frequency caps and the global control group (REST `/api/generation-policy`; docs/generation.md)."),
+		entgql.Skip(entgql.SkipMutationCreateInput, entgql.SkipMutationUpdateInput, entgql.SkipWhereInput, entgql.SkipOrderField)}
+}
+
+// GenerationSettings are an AGC's activity generation settings: its holdout
+// group (REST `GET/PUT /api/activity-generation-configs/:id/generation-settings`);
+// one row per AGC, created with the defaults on first read.
+type GenerationSettings struct{ ent.Schema }
+
+// Mixin of the GenerationSettings.
+func (GenerationSettings) Mixin() []ent.Mixin {
+	return []ent.Mixin{IDMixin{}, TimeMixin{}, TenantMixin{}, ProjectMixin{}}
+}
+
+// Fields of the GenerationSettings.
+func (GenerationSettings) Fields() []ent.Field {
+	return []ent.Field{
+		field.UUID("activity_generation_config_id", uuid.UUID{}).Comment("The AGC.").Immutable(),
+		field.Int("holdout_percent").Comment("The AGC's holdout group: this percentage of commerces (0 to 50) is held out of its rules, to measure them against.").Default(0),
+		field.String("holdout_salt").Comment("The salt of the holdout group's hash; changing it reshuffles the group.").
+			Annotations(entgql.Skip()),
+		field.Time("salt_changed_at").Comment("When the holdout group's salt last changed.").Optional().Nillable(),
+		field.UUID("updated_by", uuid.UUID{}).Comment("The user who last changed the settings; null for the defaults.").Optional().Nillable(),
+	}
+}
+
+// Edges of the GenerationSettings.
+func (GenerationSettings) Edges() []ent.Edge {
+	return []ent.Edge{
+		edge.To("activity_generation_config", ActivityGenerationConfig.Type).Comment("The AGC.").
+			Field("activity_generation_config_id").Unique().Required().Immutable().
+			Annotations(entsql.OnDelete(entsql.Cascade), entgql.Skip()),
+	}
+}
+
+// Indexes of the GenerationSettings.
+func (GenerationSettings) Indexes() []ent.Index {
+	return []ent.Index{index.Fields("activity_generation_config_id").Unique()}
+}
+
+// Annotations of the GenerationSettings.
+func (GenerationSettings) Annotations() []schema.Annotation {
+	return []schema.Annotation{schema.Comment("An AGC's activity generation settings: its holdout group (REST `/api/activity-generation-configs/:id/generation-settings`; docs/generation.md)."),
+		entsql.Annotation{Table: "generation_settings"},
+		entgql.Skip(entgql.SkipMutationCreateInput, entgql.SkipMutationUpdateInput, entgql.SkipWhereInput, entgql.SkipOrderField)}
+}

@@ -119,6 +119,8 @@ func (ActivityGenerationConfig) Edges() []ent.Edge {
 			Annotations(entgql.Skip(entgql.SkipAll)),
 		edge.From("generation_rules", GenerationRule.Type).Ref("activity_generation_config").
 			Annotations(entgql.Skip(entgql.SkipAll)),
+		edge.From("generation_settings", GenerationSettings.Type).Ref("activity_generation_config").
+			Annotations(entgql.Skip(entgql.SkipAll)),
 	}
 }
 

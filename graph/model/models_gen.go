@@ -1175,6 +1175,20 @@ type FilterSemiJoinPredicateInput struct {
 	SubWhere *FilterNodeInput `json:"subWhere"`
 }
 
+// The project's generation policy; as the body of PUT /api/generation-policy.
+type GenerationPolicyInput struct {
+	// At most this many generated activities per commerce per windowDays days (1 to 100).
+	MaxPerCommerce int `json:"maxPerCommerce"`
+	// The window of maxPerCommerce, in days (1 to 365).
+	WindowDays int `json:"windowDays"`
+	// At least this many days between two generated activities of a commerce (0 to 365).
+	MinGapDays int `json:"minGapDays"`
+	// The global control group's percentage (0 to 50).
+	ControlPercent int `json:"controlPercent"`
+	// true: draw a new salt, reshuffling the control group (recorded in saltChangedAt).
+	Reshuffle *bool `json:"reshuffle,omitempty"`
+}
+
 // A static attribute every activity of a generation rule carries.
 type GenerationRuleAttribute struct {
 	// The attribute's key.
@@ -1189,6 +1203,14 @@ type GenerationRuleAttributeInput struct {
 	Key string `json:"key"`
 	// The attribute's value (at most 500 characters).
 	Value string `json:"value"`
+}
+
+// An AGC's generation settings; as the body of PUT /api/activity-generation-configs/{id}/generation-settings.
+type GenerationSettingsInput struct {
+	// The holdout group's percentage (0 to 50).
+	HoldoutPercent int `json:"holdoutPercent"`
+	// true: draw a new salt, reshuffling the holdout group (recorded in saltChangedAt).
+	Reshuffle *bool `json:"reshuffle,omitempty"`
 }
 
 // An activation moment's metric for one commerce.

@@ -34,6 +34,22 @@ var generationProbes = map[string]probe{
 		vars: func(f *fixture) map[string]any { return map[string]any{"id": f.ruleA()} }, crossCode: 404, crossMsg: "Generation rule not found"},
 	"Mutation.deleteGenerationRule": {query: `mutation($id: ID!) { deleteGenerationRule(id: $id) }`,
 		vars: func(f *fixture) map[string]any { return map[string]any{"id": f.ruleA()} }, crossCode: 404, crossMsg: "Generation rule not found"},
+	"GET /generation-policy": {},
+	"PUT /generation-policy": {body: func() any {
+		return map[string]any{"max_per_commerce": 3, "window_days": 7, "min_gap_days": 1, "control_percent": 0}
+	}},
+	"GET /activity-generation-configs/{id}/generation-settings": {path: func(f *fixture) string {
+		return "/activity-generation-configs/" + f.agcFor("rules", "draft").String() + "/generation-settings"
+	}, crossCode: 404, crossMsg: agcMissing("rules")},
+	"PUT /activity-generation-configs/{id}/generation-settings": {path: func(f *fixture) string {
+		return "/activity-generation-configs/" + f.agcFor("rules", "draft").String() + "/generation-settings"
+	}, body: func() any { return map[string]any{"holdout_percent": 0} }, crossCode: 404, crossMsg: agcMissing("rules")},
+	"Query.generationPolicy":          {query: `{ generationPolicy { maxPerCommerce } }`},
+	"Mutation.updateGenerationPolicy": {query: `mutation { updateGenerationPolicy(input: {maxPerCommerce: 3, windowDays: 7, minGapDays: 1, controlPercent: 0}) { maxPerCommerce } }`},
+	"Query.generationSettings": {query: `query($id: ID!) { generationSettings(activityGenerationConfigID: $id) { holdoutPercent } }`,
+		vars: func(f *fixture) map[string]any { return map[string]any{"id": f.agcFor("rules", "draft")} }, crossCode: 404, crossMsg: agcMissing("rules")},
+	"Mutation.updateGenerationSettings": {query: `mutation($id: ID!) { updateGenerationSettings(activityGenerationConfigID: $id, input: {holdoutPercent: 0}) { holdoutPercent } }`,
+		vars: func(f *fixture) map[string]any { return map[string]any{"id": f.agcFor("rules", "draft")} }, crossCode: 404, crossMsg: agcMissing("rules")},
 }
 
 func init() { maps.Copy(probes, generationProbes) }

@@ -9,10 +9,19 @@ var generationMatrix = []Entry{
 	{"GET", "/generation-rules/{ruleId}", ProjectScoped, auth.PermGenerationRuleView},
 	{"PATCH", "/generation-rules/{ruleId}", ProjectScoped, auth.PermGenerationRuleManage},
 	{"DELETE", "/generation-rules/{ruleId}", ProjectScoped, auth.PermGenerationRuleManage},
+	// The project's policy and an AGC's settings (caps, control and holdout groups).
+	{"GET", "/generation-policy", ProjectScoped, auth.PermGenerationRuleView},
+	{"PUT", "/generation-policy", ProjectScoped, auth.PermGenerationRuleManage},
+	{"GET", "/activity-generation-configs/{id}/generation-settings", ProjectScoped, auth.PermGenerationRuleView},
+	{"PUT", "/activity-generation-configs/{id}/generation-settings", ProjectScoped, auth.PermGenerationRuleManage},
 
 	// GraphQL: the same scope and permissions as the REST routes.
 	{"Query", "generationRules", ProjectScoped, auth.PermGenerationRuleView},
 	{"Mutation", "createGenerationRule", ProjectScoped, auth.PermGenerationRuleManage},
 	{"Mutation", "updateGenerationRule", ProjectScoped, auth.PermGenerationRuleManage},
 	{"Mutation", "deleteGenerationRule", ProjectScoped, auth.PermGenerationRuleManage},
+	{"Query", "generationPolicy", ProjectScoped, auth.PermGenerationRuleView},
+	{"Mutation", "updateGenerationPolicy", ProjectScoped, auth.PermGenerationRuleManage},
+	{"Query", "generationSettings", ProjectScoped, auth.PermGenerationRuleView},
+	{"Mutation", "updateGenerationSettings", ProjectScoped, auth.PermGenerationRuleManage},
 }
