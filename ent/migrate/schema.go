@@ -1859,9 +1859,9 @@ var (
 				},
 			},
 			{
-				Name:    "generationrule_tenant_id_activity_generation_config_id_priority_name_id",
+				Name:    "generationrule_tenant_id_activity_generation_config_id_priority_id",
 				Unique:  false,
-				Columns: []*schema.Column{GenerationRulesColumns[24], GenerationRulesColumns[26], GenerationRulesColumns[23], GenerationRulesColumns[4], GenerationRulesColumns[0]},
+				Columns: []*schema.Column{GenerationRulesColumns[24], GenerationRulesColumns[26], GenerationRulesColumns[23], GenerationRulesColumns[0]},
 				Annotation: &entsql.IndexAnnotation{
 					Where: "archived_at IS NULL",
 				},

@@ -72,8 +72,8 @@ func (GenerationRule) Edges() []ent.Edge {
 func (GenerationRule) Indexes() []ent.Index {
 	return []ent.Index{
 		index.Fields("activity_generation_config_id", "name").Unique().Annotations(entsql.IndexWhere("archived_at IS NULL")),
-		// The AGC's rules by priority, then name.
-		liveListIndex("tenant_id", "activity_generation_config_id", "priority", "name", "id"),
+		// The AGC's rules by priority, then id (the list's order).
+		liveListIndex("tenant_id", "activity_generation_config_id", "priority", "id"),
 	}
 }
 

@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/reten-io/reten/internal/fields"
-
 	"github.com/google/uuid"
 
 	"github.com/reten-io/reten/ent"
@@ -14,6 +12,7 @@ import (
 	"github.com/reten-io/reten/ent/predicate"
 	"github.com/reten-io/reten/internal/agc"
 	"github.com/reten-io/reten/internal/apperr"
+	"github.com/reten-io/reten/internal/fields"
 	"github.com/reten-io/reten/internal/paging"
 	"github.com/reten-io/reten/internal/patch"
 	"github.com/reten-io/reten/internal/tenancy"

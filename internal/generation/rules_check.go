@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/google/uuid"
 
@@ -15,6 +14,7 @@ import (
 	"github.com/reten-io/reten/ent/retentionstatusconfig"
 	"github.com/reten-io/reten/internal/apperr"
 	"github.com/reten-io/reten/internal/cutoff"
+	"github.com/reten-io/reten/internal/fields"
 	"github.com/reten-io/reten/internal/patch"
 )
 
@@ -129,13 +129,7 @@ func (r *rule) apply(in RuleFields, create bool) error {
 
 // rules returns the broken rules of r (its values alone).
 func (r *rule) rules() []string {
-	var msgs []string
-	switch n := utf8.RuneCountInString(r.name); {
-	case n == 0:
-		msgs = append(msgs, MsgNameEmpty)
-	case n > maxName:
-		msgs = append(msgs, MsgNameTooLong)
-	}
+	msgs := fields.Text(r.name, maxName, MsgNameEmpty, MsgNameTooLong)
 	if !slices.Contains(triggers, r.trigger) {
 		msgs = append(msgs, MsgTrigger)
 	}
@@ -190,9 +184,11 @@ func (r *rule) rules() []string {
 		msgs = append(msgs, checkTemplate("title_template", r.titleTemplate)...)
 	}
 	msgs = append(msgs, checkTemplate("instructions_template", r.instructionsTemplate)...)
-	if len(r.attributes) > maxAttributes || slices.ContainsFunc(keys(r.attributes), func(k string) bool {
-		return strings.TrimSpace(k) == "" || utf8.RuneCountInString(r.attributes[k]) > 500
-	}) {
+	badAttribute := len(r.attributes) > maxAttributes
+	for k, v := range r.attributes {
+		badAttribute = badAttribute || strings.TrimSpace(k) == "" || fields.TooLong(v, 500)
+	}
+	if badAttribute {
 		msgs = append(msgs, MsgAttributes)
 	}
 	if r.offsetDays < 0 || r.offsetDays > 365 {
@@ -281,14 +277,6 @@ func (r *rule) set(m *ent.GenerationRuleMutation) {
 	}
 	m.SetIsActive(r.isActive)
 	m.SetPriority(r.priority)
-}
-
-func keys(m map[string]string) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	return out
 }
 
 func ptr[T any](v T) *T { return &v }
