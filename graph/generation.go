@@ -6,6 +6,7 @@ import (
 
 	"github.com/reten-io/reten/graph/model"
 	"github.com/reten-io/reten/internal/apperr"
+	"github.com/reten-io/reten/internal/fields"
 	"github.com/reten-io/reten/internal/generation"
 	"github.com/reten-io/reten/internal/patch"
 )
@@ -23,13 +24,8 @@ func ruleAttributes(in []*model.GenerationRuleAttributeInput) patch.Patch[map[st
 	return patch.Of(m)
 }
 
-// text is the patch of an optional enum argument.
-func text[E ~string](e *E) patch.Patch[string] {
-	if e == nil {
-		return patch.Patch[string]{}
-	}
-	return patch.Of(string(*e))
-}
+// text is the patch of an optional enum argument (absent when nil).
+func text[E ~string](e *E) patch.Patch[string] { return patch.FromPtr(fields.EnumText(e)) }
 
 func createRuleFields(in model.CreateGenerationRuleInput) generation.RuleFields {
 	return generation.RuleFields{Name: patch.Of(in.Name), Trigger: patch.Of(string(in.Trigger)), Stage: patch.Of(string(in.Stage)),
@@ -58,12 +54,7 @@ func updateRuleFields(in model.UpdateGenerationRuleInput) (generation.RuleFields
 	if f.ExpiresAfterDays, ok = patch.FromArgs(in.ExpiresAfterDays, in.ClearExpiresAfterDays); !ok {
 		both = append(both, "expiresAfterDays and clearExpiresAfterDays cannot be sent together")
 	}
-	var operatorType *string
-	if in.OperatorType != nil {
-		v := string(*in.OperatorType)
-		operatorType = &v
-	}
-	if f.OperatorType, ok = patch.FromArgs(operatorType, in.ClearOperatorType); !ok {
+	if f.OperatorType, ok = patch.FromArgs(fields.EnumText(in.OperatorType), in.ClearOperatorType); !ok {
 		both = append(both, "operatorType and clearOperatorType cannot be sent together")
 	}
 	if len(both) > 0 {

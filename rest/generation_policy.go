@@ -1,8 +1,6 @@
 package rest
 
 import (
-	"context"
-	"net/http"
 	"time"
 
 	"github.com/google/uuid"
@@ -63,15 +61,3 @@ var generationSettingsBody = bodyOf(func(b *body) generation.SettingsInput {
 	b.forbidNull("reshuffle", kindBool)
 	return in
 }, "holdout_percent", "reshuffle")
-
-func (a *api) generationPolicy() handler {
-	return route(http.StatusOK, nil, noBody, func(ctx context.Context, _ []uuid.UUID, _ struct{}) (*ent.GenerationPolicy, error) {
-		return a.Rules.Policy(ctx)
-	}, presentGenerationPolicy)
-}
-
-func (a *api) setGenerationPolicy() handler {
-	return route(http.StatusOK, nil, generationPolicyBody, func(ctx context.Context, _ []uuid.UUID, in generation.PolicyInput) (*ent.GenerationPolicy, error) {
-		return a.Rules.SetPolicy(ctx, in)
-	}, presentGenerationPolicy)
-}

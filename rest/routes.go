@@ -142,8 +142,8 @@ func (a *api) handlers() map[string]handler {
 		"PATCH /generation-rules/{ruleId}": route(http.StatusOK, ruleParam, ruleBody, func(ctx context.Context, ids []uuid.UUID, in generation.RuleFields) (*ent.GenerationRule, error) {
 			return a.Rules.UpdateRule(ctx, ids[0], in)
 		}, presentRule),
-		"GET /generation-policy":                                    a.generationPolicy(),
-		"PUT /generation-policy":                                    a.setGenerationPolicy(),
+		"GET /generation-policy":                                    one(a.Rules.Policy, presentGenerationPolicy),
+		"PUT /generation-policy":                                    decoded(http.StatusOK, generationPolicyBody, a.Rules.SetPolicy, presentGenerationPolicy),
 		"GET /activity-generation-configs/{id}/generation-settings": byID(a.Rules.Settings, presentGenerationSettings),
 		"PUT /activity-generation-configs/{id}/generation-settings": update(generationSettingsBody, a.Rules.SetSettings, presentGenerationSettings),
 		"DELETE /generation-rules/{ruleId}":                         removed(ruleParam, func(ctx context.Context, ids []uuid.UUID) error { return a.Rules.DeleteRule(ctx, ids[0]) }),

@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/reten-io/reten/ent/tenantdataset"
 	"github.com/reten-io/reten/internal/apperr"
 	"github.com/reten-io/reten/internal/dataset"
 	"github.com/reten-io/reten/internal/lifecycle"
@@ -75,7 +76,7 @@ func (s *Service) Explain(ctx context.Context, agcID uuid.UUID, commerce string,
 	if err != nil {
 		return nil, err
 	}
-	if string(src.dataset.Engine) == dataset.EngineBigQuery {
+	if src.dataset.Engine == tenantdataset.EngineBigquery {
 		return nil, apperr.Unprocessable(MsgExplainBigQuery)
 	}
 	var rows lifecycle.Rows

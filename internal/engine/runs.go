@@ -28,7 +28,7 @@ const (
 	MsgRunNotFound = "Lifecycle run not found"
 	// MsgRunBigQuery refuses a run on a BigQuery dataset: Reten does not
 	// execute BigQuery; the tenant schedules the statement there.
-	MsgRunBigQuery = "A BigQuery dataset is not run by Reten: schedule the statement of GET /api/activity-generation-configs/{id}/lifecycle-sql in BigQuery and post its rows through POST /api/commerce-lifecycle-snapshots/batch-upsert"
+	MsgRunBigQuery = "A BigQuery dataset is not run by Reten: schedule the statement of GET /api/activity-generation-configs/:id/lifecycle-sql in BigQuery and post its rows through POST /api/commerce-lifecycle-snapshots/batch-upsert"
 	MsgDryRunBool  = "dry_run must be a boolean value"
 )
 
@@ -40,7 +40,7 @@ type Runs struct {
 	// wake tells this replica's worker that a run was queued.
 	wake chan struct{}
 	// Lease is how long a claim holds without renewal; the worker renews it
-	// after every chunk.
+	// every third of it while the run works.
 	Lease time.Duration
 }
 
@@ -126,13 +126,13 @@ func (r *Runs) prepare(ctx context.Context, id uuid.UUID, asOf time.Time) (*ent.
 func (r *Runs) statusIssues(ctx context.Context, tenantID uuid.UUID, rules lifecycle.Rules) ([]string, error) {
 	want := map[string]string{}
 	for _, m := range rules.ActiveMoments() {
-		want[m.StatusCode] = "ACTIVATION"
+		want[m.StatusCode] = string(retentionstatusconfig.StageACTIVATION)
 	}
 	for _, l := range rules.ActiveLevels() {
-		want[l.StatusCode] = "ENGAGEMENT"
+		want[l.StatusCode] = string(retentionstatusconfig.StageENGAGEMENT)
 	}
 	for _, t := range rules.ActiveThresholds() {
-		want[t.StatusCode] = "RESURRECTION"
+		want[t.StatusCode] = string(retentionstatusconfig.StageRESURRECTION)
 	}
 	codes := make([]string, 0, len(want))
 	for code := range want {

@@ -89,7 +89,10 @@ func claimable(at time.Time) predicate.LifecycleRun {
 const MaxAttempts = 3
 
 // MsgRunAbandoned is the error of a run abandoned MaxAttempts times.
-const MsgRunAbandoned = "The run was abandoned 3 times (the replica running it stopped); start a new run"
+var MsgRunAbandoned = fmt.Sprintf("The run was abandoned %d times (the replica running it stopped); start a new run", MaxAttempts)
+
+// recordTimeout bounds recording the end of a run that hit its deadline.
+const recordTimeout = 30 * time.Second
 
 // RunNow starts a run of AGC id and executes it in this process (the CLI's
 // `reten engine run`), returning the finished run.
@@ -130,9 +133,16 @@ func (r *Runs) await(ctx context.Context, id uuid.UUID) (*ent.LifecycleRun, erro
 // only when the run could not be recorded (or its claim was lost).
 func (r *Runs) Execute(ctx context.Context, run *ent.LifecycleRun) (*ent.LifecycleRun, error) {
 	res, err := r.execute(ctx, run)
-	sys := viewer.SystemContext(ctx)
 	if errors.Is(err, ErrLostClaim) {
 		return nil, err
+	}
+	sys := viewer.SystemContext(ctx)
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		// The run hit RunDeadline: record it FAILED on a context of its own
+		// (the run's is spent), rather than leave it to be claimed again.
+		var cancel context.CancelFunc
+		sys, cancel = context.WithTimeout(context.WithoutCancel(sys), recordTimeout)
+		defer cancel()
 	}
 	upd := r.client.LifecycleRun.Update().Where(lifecyclerun.ID(run.ID), lifecyclerun.ClaimEQ(*run.Claim)).
 		SetFinishedAt(now()).ClearLeaseUntil().ClearClaim()

@@ -3,6 +3,7 @@ package generation
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/google/uuid"
 
@@ -12,6 +13,8 @@ import (
 	"github.com/reten-io/reten/ent/predicate"
 	"github.com/reten-io/reten/internal/agc"
 	"github.com/reten-io/reten/internal/apperr"
+	"github.com/reten-io/reten/internal/commerce"
+	"github.com/reten-io/reten/internal/fieldorg"
 	"github.com/reten-io/reten/internal/fields"
 	"github.com/reten-io/reten/internal/paging"
 	"github.com/reten-io/reten/internal/patch"
@@ -27,12 +30,10 @@ const (
 	MsgNameEmpty           = "name should not be empty"
 	MsgNameTooLong         = "name must be shorter than or equal to 255 characters"
 	MsgTrigger             = "trigger must be one of the following values: ENTER, DWELL"
-	MsgStage               = "stage must be one of the following values: ACTIVATION, ENGAGEMENT, RESURRECTION"
 	MsgStatusCodeEmpty     = "status_code should not be empty"
 	MsgStatusCodeFmt       = `status_code "%s" is not an active retention status config of stage %s`
 	MsgDwellDays           = "dwell_days must be an integer from 1 to 3650 when trigger is DWELL"
 	MsgDwellDaysEnter      = "dwell_days must be null when trigger is ENTER"
-	MsgType                = "type must be one of the following values: TASK, MESSAGE"
 	MsgChannelTask         = "channel must be one of the following values for a TASK: SALESMAN, CALLCENTER"
 	MsgChannelMessage      = "channel must be one of the following values for a MESSAGE: WHATSAPP, EMAIL, SMS, PUSH"
 	MsgReasonCodeEmpty     = "reason_code should not be empty"
@@ -44,13 +45,17 @@ const (
 	MsgExpiresAfterDays    = "expires_after_days must be null or an integer from 1 to 365"
 	MsgAssignment          = "assignment must be one of the following values: ROUTE_LEAD, ROUTE_MEMBERS_ROUND_ROBIN"
 	MsgAssignmentMessage   = "assignment must be null for a MESSAGE"
-	MsgOperatorType        = "operator_type must be one of the following values: SALESMAN, ACTIVATOR, CALLCENTER"
 	MsgOperatorTypeNeed    = "operator_type must be null unless assignment is ROUTE_MEMBERS_ROUND_ROBIN"
-	MsgTargetRole          = "target_role must be one of the following values: OWNER, ORDERS, FINANCE, ATTENTION, ADMIN, COMMERCE_REP, OTHER"
 	MsgTargetRoleTask      = "target_role must be null for a TASK"
 	MsgPriority            = "priority must be an integer from 0 to 1000"
 	MsgNotNull             = "%s must not be null"
 	maxName, maxAttributes = 255, 50
+)
+
+// Messages built from the field organisation's and the commerces' lists.
+var (
+	MsgOperatorType = "operator_type must be one of the following values: " + strings.Join(fieldorg.OperatorTypes, ", ")
+	MsgTargetRole   = "target_role must be one of the following values: " + strings.Join(commerce.Roles, ", ")
 )
 
 // RuleFields are the members of a rule's create or update body: absent

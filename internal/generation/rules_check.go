@@ -12,97 +12,80 @@ import (
 	"github.com/reten-io/reten/ent/activityreasonconfig"
 	"github.com/reten-io/reten/ent/generationrule"
 	"github.com/reten-io/reten/ent/retentionstatusconfig"
+	"github.com/reten-io/reten/internal/activity"
 	"github.com/reten-io/reten/internal/apperr"
+	"github.com/reten-io/reten/internal/catalog"
+	"github.com/reten-io/reten/internal/commerce"
 	"github.com/reten-io/reten/internal/cutoff"
+	"github.com/reten-io/reten/internal/fieldorg"
 	"github.com/reten-io/reten/internal/fields"
 	"github.com/reten-io/reten/internal/patch"
 )
 
-// The values of the rule's enumerations, as the messages list them.
+// The values of the rule's own enumerations, as the messages list them;
+// stages, types, operator types and commerce user roles are the catalog's,
+// the activities', the field organisation's and the commerces' lists.
 var (
-	triggers      = []string{"ENTER", "DWELL"}
-	stages        = []string{"ACTIVATION", "ENGAGEMENT", "RESURRECTION"}
-	types         = []string{"TASK", "MESSAGE"}
-	taskChannels  = []string{"SALESMAN", "CALLCENTER"}
-	msgChannels   = []string{"WHATSAPP", "EMAIL", "SMS", "PUSH"}
-	assignments   = []string{"ROUTE_LEAD", "ROUTE_MEMBERS_ROUND_ROBIN"}
-	operatorTypes = []string{"SALESMAN", "ACTIVATOR", "CALLCENTER"}
-	targetRoles   = []string{"OWNER", "ORDERS", "FINANCE", "ATTENTION", "ADMIN", "COMMERCE_REP", "OTHER"}
+	triggers     = []string{"ENTER", "DWELL"}
+	taskChannels = []string{"SALESMAN", "CALLCENTER"}
+	msgChannels  = []string{"WHATSAPP", "EMAIL", "SMS", "PUSH"}
+	assignments  = []string{"ROUTE_LEAD", "ROUTE_MEMBERS_ROUND_ROBIN"}
 )
+
+// setValue copies a member that cannot be null onto dst when it is sent
+// with a value; sent as null, it records the member's message.
+func setValue[T any](p patch.Patch[T], name string, dst *T, msgs *[]string) {
+	switch v, ok := p.Get(); {
+	case ok:
+		*dst = v
+	case p.IsNull():
+		*msgs = append(*msgs, fmt.Sprintf(MsgNotNull, name))
+	}
+}
+
+// setNullable copies a nullable member onto dst when it is sent (null
+// clears it).
+func setNullable[T any](p patch.Patch[T], dst **T) {
+	if p.Sent() {
+		*dst = p.Ptr()
+	}
+}
 
 // apply sets the members sent onto r and checks the whole rule, answering
 // one 400 with every broken rule. create: a required member must be sent.
 func (r *rule) apply(in RuleFields, create bool) error {
 	var msgs []string
-	text := func(p patch.Patch[string], name string, dst *string) {
-		switch v, ok := p.Get(); {
-		case ok:
-			*dst = strings.TrimSpace(v)
-		case p.IsNull():
-			msgs = append(msgs, fmt.Sprintf(MsgNotNull, name))
-		}
-	}
-	number := func(p patch.Patch[int], name string, dst *int) {
-		switch v, ok := p.Get(); {
-		case ok:
-			*dst = v
-		case p.IsNull():
-			msgs = append(msgs, fmt.Sprintf(MsgNotNull, name))
-		}
-	}
-	flag := func(p patch.Patch[bool], name string, dst *bool) {
-		switch v, ok := p.Get(); {
-		case ok:
-			*dst = v
-		case p.IsNull():
-			msgs = append(msgs, fmt.Sprintf(MsgNotNull, name))
-		}
-	}
-	nullable := func(p patch.Patch[int], dst **int) {
-		if p.Sent() {
-			*dst = p.Ptr()
-		}
-	}
-	nullableText := func(p patch.Patch[string], dst **string) {
-		if p.Sent() {
-			*dst = p.Ptr()
-		}
-	}
-	text(in.Name, "name", &r.name)
-	text(in.Trigger, "trigger", &r.trigger)
-	text(in.Stage, "stage", &r.stage)
-	text(in.StatusCode, "status_code", &r.statusCode)
-	nullable(in.DwellDays, &r.dwellDays)
-	typeSent := in.Type.Sent()
-	text(in.Type, "type", &r.typ)
-	text(in.Channel, "channel", &r.channel)
-	text(in.ReasonCode, "reason_code", &r.reasonCode)
-	if v, ok := in.TitleTemplate.Get(); ok {
-		r.titleTemplate = v
-	} else if in.TitleTemplate.IsNull() {
-		msgs = append(msgs, fmt.Sprintf(MsgNotNull, "title_template"))
-	}
-	if v, ok := in.InstructionsTemplate.Get(); ok {
-		r.instructionsTemplate = v
-	} else if in.InstructionsTemplate.IsNull() {
-		r.instructionsTemplate = ""
+	setValue(in.Name, "name", &r.name, &msgs)
+	setValue(in.Trigger, "trigger", &r.trigger, &msgs)
+	setValue(in.Stage, "stage", &r.stage, &msgs)
+	setValue(in.StatusCode, "status_code", &r.statusCode, &msgs)
+	setNullable(in.DwellDays, &r.dwellDays)
+	setValue(in.Type, "type", &r.typ, &msgs)
+	setValue(in.Channel, "channel", &r.channel, &msgs)
+	setValue(in.ReasonCode, "reason_code", &r.reasonCode, &msgs)
+	setValue(in.TitleTemplate, "title_template", &r.titleTemplate, &msgs)
+	if v, ok := in.InstructionsTemplate.Get(); ok || in.InstructionsTemplate.IsNull() {
+		r.instructionsTemplate = v // null: none
 	}
 	if in.Attributes.Sent() {
 		r.attributes, _ = in.Attributes.Get() // null: none
 	}
-	number(in.OffsetDays, "offset_days", &r.offsetDays)
-	text(in.TimeOfDay, "time_of_day", &r.timeOfDay)
-	flag(in.SkipWeekends, "skip_weekends", &r.skipWeekends)
-	nullable(in.ExpiresAfterDays, &r.expiresAfterDays)
-	nullableText(in.Assignment, &r.assignment)
-	nullableText(in.OperatorType, &r.operatorType)
-	nullableText(in.TargetRole, &r.targetRole)
-	flag(in.IsActive, "is_active", &r.isActive)
-	number(in.Priority, "priority", &r.priority)
+	setValue(in.OffsetDays, "offset_days", &r.offsetDays, &msgs)
+	setValue(in.TimeOfDay, "time_of_day", &r.timeOfDay, &msgs)
+	setValue(in.SkipWeekends, "skip_weekends", &r.skipWeekends, &msgs)
+	setNullable(in.ExpiresAfterDays, &r.expiresAfterDays)
+	setNullable(in.Assignment, &r.assignment)
+	setNullable(in.OperatorType, &r.operatorType)
+	setNullable(in.TargetRole, &r.targetRole)
+	setValue(in.IsActive, "is_active", &r.isActive, &msgs)
+	setValue(in.Priority, "priority", &r.priority, &msgs)
+	for _, t := range []*string{&r.name, &r.trigger, &r.stage, &r.statusCode, &r.typ, &r.channel, &r.reasonCode, &r.timeOfDay} {
+		*t = strings.TrimSpace(*t)
+	}
 
 	// A change of type resets the members that only the other type has,
 	// unless they are sent.
-	if typeSent && !create {
+	if in.Type.Sent() && !create {
 		if r.typ == "MESSAGE" && !in.Assignment.Sent() {
 			r.assignment = nil
 		}
@@ -133,8 +116,8 @@ func (r *rule) rules() []string {
 	if !slices.Contains(triggers, r.trigger) {
 		msgs = append(msgs, MsgTrigger)
 	}
-	if !slices.Contains(stages, r.stage) {
-		msgs = append(msgs, MsgStage)
+	if !slices.Contains(catalog.Stages, r.stage) {
+		msgs = append(msgs, catalog.MsgStageValues)
 	}
 	if r.statusCode == "" {
 		msgs = append(msgs, MsgStatusCodeEmpty)
@@ -156,7 +139,7 @@ func (r *rule) rules() []string {
 		case r.operatorType != nil && *r.assignment != "ROUTE_MEMBERS_ROUND_ROBIN":
 			msgs = append(msgs, MsgOperatorTypeNeed)
 		}
-		if r.operatorType != nil && !slices.Contains(operatorTypes, *r.operatorType) {
+		if r.operatorType != nil && !slices.Contains(fieldorg.OperatorTypes, *r.operatorType) {
 			msgs = append(msgs, MsgOperatorType)
 		}
 		if r.targetRole != nil {
@@ -169,11 +152,11 @@ func (r *rule) rules() []string {
 		if r.assignment != nil || r.operatorType != nil {
 			msgs = append(msgs, MsgAssignmentMessage)
 		}
-		if r.targetRole == nil || !slices.Contains(targetRoles, *r.targetRole) {
+		if r.targetRole == nil || !slices.Contains(commerce.Roles, *r.targetRole) {
 			msgs = append(msgs, MsgTargetRole)
 		}
 	default:
-		msgs = append(msgs, MsgType)
+		msgs = append(msgs, activity.MsgType)
 	}
 	if r.reasonCode == "" {
 		msgs = append(msgs, MsgReasonCodeEmpty)

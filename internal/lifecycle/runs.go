@@ -46,17 +46,3 @@ type ConfigHashes struct {
 	Engagement   string `json:"engagement"`
 	Resurrection string `json:"resurrection"`
 }
-
-// For returns the hash of the pillar of stage (ACTIVATION, ENGAGEMENT or
-// RESURRECTION); "" for another.
-func (h ConfigHashes) For(stage string) string {
-	switch stage {
-	case "ACTIVATION":
-		return h.Activation
-	case "ENGAGEMENT":
-		return h.Engagement
-	case "RESURRECTION":
-		return h.Resurrection
-	}
-	return ""
-}

@@ -152,7 +152,8 @@ func dryRun(ctx context.Context, tx *ent.Client, tenantID uuid.UUID, w EngineWri
 		return nil
 	}
 	stored, err := tx.CommerceLifecycleSnapshot.Query().Where(snap.TenantID(tenantID), snap.ActivityGenerationConfigID(w.AGCID),
-		snap.CommerceIDIn(ids...)).All(ctx)
+		snap.CommerceIDIn(ids...)).Select(snap.FieldCommerceID, snap.FieldStage, snap.FieldCode, snap.FieldLabel,
+		snap.FieldExternalID, snap.FieldLastComputedAt).All(ctx)
 	if err != nil {
 		return err
 	}

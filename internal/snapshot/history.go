@@ -22,10 +22,9 @@ import (
 
 // Messages of the transition reads (MsgAGCUUID for activity_generation_config_id).
 const (
-	MsgTransitionCommerceUUID = "commerce_id must be a UUID"
 	MsgTransitionRunUUID      = "run_id must be a UUID"
 	MsgTransitionSinceISO     = "since must be a valid ISO 8601 date string"
-	MsgTransitionSourceValues = "source must be one of the following values: ENGINE, API"
+	MsgTransitionSourceValues = "source must be one of the following values: " + SourceEngine + ", " + SourceAPI
 )
 
 // TransitionFilter narrows the transition reads; zero values mean no
@@ -140,7 +139,7 @@ func transitionPredicates(f TransitionFilter) ([]predicate.CommerceLifecycleTran
 			msgs = append(msgs, msg)
 		}
 	}
-	id(f.CommerceID, MsgTransitionCommerceUUID, tr.CommerceID)
+	id(f.CommerceID, MsgCommerceIDUUID, tr.CommerceID)
 	id(f.AGCID, MsgAGCUUID, tr.ActivityGenerationConfigID)
 	if f.Since != "" {
 		if t, err := time.Parse(time.RFC3339Nano, f.Since); err == nil {

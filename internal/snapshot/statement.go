@@ -18,8 +18,8 @@ import (
 
 // Sources of a write, as the transition history records them.
 const (
-	SourceAPI    = "API"
-	SourceEngine = "ENGINE"
+	SourceAPI    = string(tr.SourceAPI)
+	SourceEngine = string(tr.SourceENGINE)
 )
 
 // origin says who writes: a client through the API (an external engine) or
