@@ -63,6 +63,8 @@ type Activity struct {
 	NextDispatchAt *time.Time `json:"next_dispatch_at,omitempty"`
 	// When the day cutoff closed the activity; null while not closed by it.
 	ClosedAt *time.Time `json:"closed_at,omitempty"`
+	// When a still open activity is canceled (a generation rule's expiresAfterDays); null: never.
+	ExpiresAt *time.Time `json:"expires_at,omitempty"`
 	// The user (or API key owner) who created the activity; null for the system.
 	CreatedBy *uuid.UUID `json:"created_by,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
@@ -194,7 +196,7 @@ func (*Activity) scanValues(columns []string) ([]any, error) {
 			values[i] = new(sql.NullInt64)
 		case activity.FieldType, activity.FieldChannel, activity.FieldStatus, activity.FieldProviderActivityID, activity.FieldTitle, activity.FieldDescription, activity.FieldReasonCode:
 			values[i] = new(sql.NullString)
-		case activity.FieldCreatedAt, activity.FieldUpdatedAt, activity.FieldScheduledAt, activity.FieldNextDispatchAt, activity.FieldClosedAt:
+		case activity.FieldCreatedAt, activity.FieldUpdatedAt, activity.FieldScheduledAt, activity.FieldNextDispatchAt, activity.FieldClosedAt, activity.FieldExpiresAt:
 			values[i] = new(sql.NullTime)
 		case activity.FieldID, activity.FieldTenantID, activity.FieldProjectID, activity.FieldCommerceID:
 			values[i] = new(uuid.UUID)
@@ -338,6 +340,13 @@ func (_m *Activity) assignValues(columns []string, values []any) error {
 			} else if value.Valid {
 				_m.ClosedAt = new(time.Time)
 				*_m.ClosedAt = value.Time
+			}
+		case activity.FieldExpiresAt:
+			if value, ok := values[i].(*sql.NullTime); !ok {
+				return fmt.Errorf("unexpected type %T for field expires_at", values[i])
+			} else if value.Valid {
+				_m.ExpiresAt = new(time.Time)
+				*_m.ExpiresAt = value.Time
 			}
 		case activity.FieldCreatedBy:
 			if value, ok := values[i].(*sql.NullScanner); !ok {
@@ -488,6 +497,11 @@ func (_m *Activity) String() string {
 	builder.WriteString(", ")
 	if v := _m.ClosedAt; v != nil {
 		builder.WriteString("closed_at=")
+		builder.WriteString(v.Format(time.ANSIC))
+	}
+	builder.WriteString(", ")
+	if v := _m.ExpiresAt; v != nil {
+		builder.WriteString("expires_at=")
 		builder.WriteString(v.Format(time.ANSIC))
 	}
 	builder.WriteString(", ")

@@ -250,6 +250,20 @@ func (_c *ActivityCreate) SetNillableClosedAt(v *time.Time) *ActivityCreate {
 	return _c
 }
 
+// SetExpiresAt sets the "expires_at" field.
+func (_c *ActivityCreate) SetExpiresAt(v time.Time) *ActivityCreate {
+	_c.mutation.SetExpiresAt(v)
+	return _c
+}
+
+// SetNillableExpiresAt sets the "expires_at" field if the given value is not nil.
+func (_c *ActivityCreate) SetNillableExpiresAt(v *time.Time) *ActivityCreate {
+	if v != nil {
+		_c.SetExpiresAt(*v)
+	}
+	return _c
+}
+
 // SetCreatedBy sets the "created_by" field.
 func (_c *ActivityCreate) SetCreatedBy(v uuid.UUID) *ActivityCreate {
 	_c.mutation.SetCreatedBy(v)
@@ -573,6 +587,10 @@ func (_c *ActivityCreate) createSpec() (*Activity, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.ClosedAt(); ok {
 		_spec.SetField(activity.FieldClosedAt, field.TypeTime, value)
 		_node.ClosedAt = &value
+	}
+	if value, ok := _c.mutation.ExpiresAt(); ok {
+		_spec.SetField(activity.FieldExpiresAt, field.TypeTime, value)
+		_node.ExpiresAt = &value
 	}
 	if value, ok := _c.mutation.CreatedBy(); ok {
 		_spec.SetField(activity.FieldCreatedBy, field.TypeUUID, value)
@@ -1040,6 +1058,9 @@ func (u *ActivityUpsertOne) UpdateNewValues() *ActivityUpsertOne {
 		}
 		if _, exists := u.create.mutation.ProjectID(); exists {
 			s.SetIgnore(activity.FieldProjectID)
+		}
+		if _, exists := u.create.mutation.ExpiresAt(); exists {
+			s.SetIgnore(activity.FieldExpiresAt)
 		}
 		if _, exists := u.create.mutation.CreatedBy(); exists {
 			s.SetIgnore(activity.FieldCreatedBy)
@@ -1560,6 +1581,9 @@ func (u *ActivityUpsertBulk) UpdateNewValues() *ActivityUpsertBulk {
 			}
 			if _, exists := b.mutation.ProjectID(); exists {
 				s.SetIgnore(activity.FieldProjectID)
+			}
+			if _, exists := b.mutation.ExpiresAt(); exists {
+				s.SetIgnore(activity.FieldExpiresAt)
 			}
 			if _, exists := b.mutation.CreatedBy(); exists {
 				s.SetIgnore(activity.FieldCreatedBy)

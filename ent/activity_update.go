@@ -605,6 +605,9 @@ func (_u *ActivityUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	if _u.mutation.ClosedAtCleared() {
 		_spec.ClearField(activity.FieldClosedAt, field.TypeTime)
 	}
+	if _u.mutation.ExpiresAtCleared() {
+		_spec.ClearField(activity.FieldExpiresAt, field.TypeTime)
+	}
 	if _u.mutation.CreatedByCleared() {
 		_spec.ClearField(activity.FieldCreatedBy, field.TypeUUID)
 	}
@@ -1434,6 +1437,9 @@ func (_u *ActivityUpdateOne) sqlSave(ctx context.Context) (_node *Activity, err 
 	}
 	if _u.mutation.ClosedAtCleared() {
 		_spec.ClearField(activity.FieldClosedAt, field.TypeTime)
+	}
+	if _u.mutation.ExpiresAtCleared() {
+		_spec.ClearField(activity.FieldExpiresAt, field.TypeTime)
 	}
 	if _u.mutation.CreatedByCleared() {
 		_spec.ClearField(activity.FieldCreatedBy, field.TypeUUID)

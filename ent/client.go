@@ -44,6 +44,8 @@ import (
 	"github.com/reten-io/reten/ent/engagementconfig"
 	"github.com/reten-io/reten/ent/engagementlevel"
 	"github.com/reten-io/reten/ent/eventfilter"
+	"github.com/reten-io/reten/ent/generationdecision"
+	"github.com/reten-io/reten/ent/generationoutbox"
 	"github.com/reten-io/reten/ent/generationpolicy"
 	"github.com/reten-io/reten/ent/generationrule"
 	"github.com/reten-io/reten/ent/generationsettings"
@@ -133,6 +135,10 @@ type Client struct {
 	EngagementLevel *EngagementLevelClient
 	// EventFilter is the client for interacting with the EventFilter builders.
 	EventFilter *EventFilterClient
+	// GenerationDecision is the client for interacting with the GenerationDecision builders.
+	GenerationDecision *GenerationDecisionClient
+	// GenerationOutbox is the client for interacting with the GenerationOutbox builders.
+	GenerationOutbox *GenerationOutboxClient
 	// GenerationPolicy is the client for interacting with the GenerationPolicy builders.
 	GenerationPolicy *GenerationPolicyClient
 	// GenerationRule is the client for interacting with the GenerationRule builders.
@@ -220,6 +226,8 @@ func (c *Client) init() {
 	c.EngagementConfig = NewEngagementConfigClient(c.config)
 	c.EngagementLevel = NewEngagementLevelClient(c.config)
 	c.EventFilter = NewEventFilterClient(c.config)
+	c.GenerationDecision = NewGenerationDecisionClient(c.config)
+	c.GenerationOutbox = NewGenerationOutboxClient(c.config)
 	c.GenerationPolicy = NewGenerationPolicyClient(c.config)
 	c.GenerationRule = NewGenerationRuleClient(c.config)
 	c.GenerationSettings = NewGenerationSettingsClient(c.config)
@@ -364,6 +372,8 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		EngagementConfig:            NewEngagementConfigClient(cfg),
 		EngagementLevel:             NewEngagementLevelClient(cfg),
 		EventFilter:                 NewEventFilterClient(cfg),
+		GenerationDecision:          NewGenerationDecisionClient(cfg),
+		GenerationOutbox:            NewGenerationOutboxClient(cfg),
 		GenerationPolicy:            NewGenerationPolicyClient(cfg),
 		GenerationRule:              NewGenerationRuleClient(cfg),
 		GenerationSettings:          NewGenerationSettingsClient(cfg),
@@ -435,6 +445,8 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		EngagementConfig:            NewEngagementConfigClient(cfg),
 		EngagementLevel:             NewEngagementLevelClient(cfg),
 		EventFilter:                 NewEventFilterClient(cfg),
+		GenerationDecision:          NewGenerationDecisionClient(cfg),
+		GenerationOutbox:            NewGenerationOutboxClient(cfg),
 		GenerationPolicy:            NewGenerationPolicyClient(cfg),
 		GenerationRule:              NewGenerationRuleClient(cfg),
 		GenerationSettings:          NewGenerationSettingsClient(cfg),
@@ -495,13 +507,13 @@ func (c *Client) Use(hooks ...Hook) {
 		c.Commerce, c.CommerceAddress, c.CommerceContact, c.CommerceLifecycleSnapshot,
 		c.CommerceLifecycleTransition, c.CommerceRoute, c.CommerceUser,
 		c.CommerceUserRole, c.DispatchConfig, c.DispatchProvider, c.EngagementConfig,
-		c.EngagementLevel, c.EventFilter, c.GenerationPolicy, c.GenerationRule,
-		c.GenerationSettings, c.IdempotencyRecord, c.LifecycleRun, c.Membership,
-		c.Operator, c.Project, c.QueryBlock, c.RefreshToken, c.ResultType,
-		c.ResurrectionConfig, c.ResurrectionThreshold, c.RetentionStatusConfig,
-		c.Route, c.RouteOperator, c.Supervisor, c.SupervisorAssignment, c.Tenant,
-		c.TenantDataset, c.TenantResultTypeConfig, c.TrashRecord, c.TrashSetting,
-		c.User,
+		c.EngagementLevel, c.EventFilter, c.GenerationDecision, c.GenerationOutbox,
+		c.GenerationPolicy, c.GenerationRule, c.GenerationSettings,
+		c.IdempotencyRecord, c.LifecycleRun, c.Membership, c.Operator, c.Project,
+		c.QueryBlock, c.RefreshToken, c.ResultType, c.ResurrectionConfig,
+		c.ResurrectionThreshold, c.RetentionStatusConfig, c.Route, c.RouteOperator,
+		c.Supervisor, c.SupervisorAssignment, c.Tenant, c.TenantDataset,
+		c.TenantResultTypeConfig, c.TrashRecord, c.TrashSetting, c.User,
 	} {
 		n.Use(hooks...)
 	}
@@ -518,13 +530,13 @@ func (c *Client) Intercept(interceptors ...Interceptor) {
 		c.Commerce, c.CommerceAddress, c.CommerceContact, c.CommerceLifecycleSnapshot,
 		c.CommerceLifecycleTransition, c.CommerceRoute, c.CommerceUser,
 		c.CommerceUserRole, c.DispatchConfig, c.DispatchProvider, c.EngagementConfig,
-		c.EngagementLevel, c.EventFilter, c.GenerationPolicy, c.GenerationRule,
-		c.GenerationSettings, c.IdempotencyRecord, c.LifecycleRun, c.Membership,
-		c.Operator, c.Project, c.QueryBlock, c.RefreshToken, c.ResultType,
-		c.ResurrectionConfig, c.ResurrectionThreshold, c.RetentionStatusConfig,
-		c.Route, c.RouteOperator, c.Supervisor, c.SupervisorAssignment, c.Tenant,
-		c.TenantDataset, c.TenantResultTypeConfig, c.TrashRecord, c.TrashSetting,
-		c.User,
+		c.EngagementLevel, c.EventFilter, c.GenerationDecision, c.GenerationOutbox,
+		c.GenerationPolicy, c.GenerationRule, c.GenerationSettings,
+		c.IdempotencyRecord, c.LifecycleRun, c.Membership, c.Operator, c.Project,
+		c.QueryBlock, c.RefreshToken, c.ResultType, c.ResurrectionConfig,
+		c.ResurrectionThreshold, c.RetentionStatusConfig, c.Route, c.RouteOperator,
+		c.Supervisor, c.SupervisorAssignment, c.Tenant, c.TenantDataset,
+		c.TenantResultTypeConfig, c.TrashRecord, c.TrashSetting, c.User,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -589,6 +601,10 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.EngagementLevel.mutate(ctx, m)
 	case *EventFilterMutation:
 		return c.EventFilter.mutate(ctx, m)
+	case *GenerationDecisionMutation:
+		return c.GenerationDecision.mutate(ctx, m)
+	case *GenerationOutboxMutation:
+		return c.GenerationOutbox.mutate(ctx, m)
 	case *GenerationPolicyMutation:
 		return c.GenerationPolicy.mutate(ctx, m)
 	case *GenerationRuleMutation:
@@ -6000,6 +6016,273 @@ func (c *EventFilterClient) mutate(ctx context.Context, m *EventFilterMutation) 
 	}
 }
 
+// GenerationDecisionClient is a client for the GenerationDecision schema.
+type GenerationDecisionClient struct {
+	config
+}
+
+// NewGenerationDecisionClient returns a client for the GenerationDecision from the given config.
+func NewGenerationDecisionClient(c config) *GenerationDecisionClient {
+	return &GenerationDecisionClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `generationdecision.Hooks(f(g(h())))`.
+func (c *GenerationDecisionClient) Use(hooks ...Hook) {
+	c.hooks.GenerationDecision = append(c.hooks.GenerationDecision, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `generationdecision.Intercept(f(g(h())))`.
+func (c *GenerationDecisionClient) Intercept(interceptors ...Interceptor) {
+	c.inters.GenerationDecision = append(c.inters.GenerationDecision, interceptors...)
+}
+
+// Create returns a builder for creating a GenerationDecision entity.
+func (c *GenerationDecisionClient) Create() *GenerationDecisionCreate {
+	mutation := newGenerationDecisionMutation(c.config, OpCreate)
+	return &GenerationDecisionCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of GenerationDecision entities.
+func (c *GenerationDecisionClient) CreateBulk(builders ...*GenerationDecisionCreate) *GenerationDecisionCreateBulk {
+	return &GenerationDecisionCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *GenerationDecisionClient) MapCreateBulk(slice any, setFunc func(*GenerationDecisionCreate, int)) *GenerationDecisionCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &GenerationDecisionCreateBulk{err: fmt.Errorf("calling to GenerationDecisionClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*GenerationDecisionCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &GenerationDecisionCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for GenerationDecision.
+func (c *GenerationDecisionClient) Update() *GenerationDecisionUpdate {
+	mutation := newGenerationDecisionMutation(c.config, OpUpdate)
+	return &GenerationDecisionUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *GenerationDecisionClient) UpdateOne(_m *GenerationDecision) *GenerationDecisionUpdateOne {
+	mutation := newGenerationDecisionMutation(c.config, OpUpdateOne, withGenerationDecision(_m))
+	return &GenerationDecisionUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *GenerationDecisionClient) UpdateOneID(id uuid.UUID) *GenerationDecisionUpdateOne {
+	mutation := newGenerationDecisionMutation(c.config, OpUpdateOne, withGenerationDecisionID(id))
+	return &GenerationDecisionUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for GenerationDecision.
+func (c *GenerationDecisionClient) Delete() *GenerationDecisionDelete {
+	mutation := newGenerationDecisionMutation(c.config, OpDelete)
+	return &GenerationDecisionDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *GenerationDecisionClient) DeleteOne(_m *GenerationDecision) *GenerationDecisionDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *GenerationDecisionClient) DeleteOneID(id uuid.UUID) *GenerationDecisionDeleteOne {
+	builder := c.Delete().Where(generationdecision.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &GenerationDecisionDeleteOne{builder}
+}
+
+// Query returns a query builder for GenerationDecision.
+func (c *GenerationDecisionClient) Query() *GenerationDecisionQuery {
+	return &GenerationDecisionQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeGenerationDecision},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a GenerationDecision entity by its id.
+func (c *GenerationDecisionClient) Get(ctx context.Context, id uuid.UUID) (*GenerationDecision, error) {
+	return c.Query().Where(generationdecision.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *GenerationDecisionClient) GetX(ctx context.Context, id uuid.UUID) *GenerationDecision {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *GenerationDecisionClient) Hooks() []Hook {
+	hooks := c.hooks.GenerationDecision
+	return append(hooks[:len(hooks):len(hooks)], generationdecision.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *GenerationDecisionClient) Interceptors() []Interceptor {
+	return c.inters.GenerationDecision
+}
+
+func (c *GenerationDecisionClient) mutate(ctx context.Context, m *GenerationDecisionMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&GenerationDecisionCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&GenerationDecisionUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&GenerationDecisionUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&GenerationDecisionDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown GenerationDecision mutation op: %q", m.Op())
+	}
+}
+
+// GenerationOutboxClient is a client for the GenerationOutbox schema.
+type GenerationOutboxClient struct {
+	config
+}
+
+// NewGenerationOutboxClient returns a client for the GenerationOutbox from the given config.
+func NewGenerationOutboxClient(c config) *GenerationOutboxClient {
+	return &GenerationOutboxClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `generationoutbox.Hooks(f(g(h())))`.
+func (c *GenerationOutboxClient) Use(hooks ...Hook) {
+	c.hooks.GenerationOutbox = append(c.hooks.GenerationOutbox, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `generationoutbox.Intercept(f(g(h())))`.
+func (c *GenerationOutboxClient) Intercept(interceptors ...Interceptor) {
+	c.inters.GenerationOutbox = append(c.inters.GenerationOutbox, interceptors...)
+}
+
+// Create returns a builder for creating a GenerationOutbox entity.
+func (c *GenerationOutboxClient) Create() *GenerationOutboxCreate {
+	mutation := newGenerationOutboxMutation(c.config, OpCreate)
+	return &GenerationOutboxCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of GenerationOutbox entities.
+func (c *GenerationOutboxClient) CreateBulk(builders ...*GenerationOutboxCreate) *GenerationOutboxCreateBulk {
+	return &GenerationOutboxCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *GenerationOutboxClient) MapCreateBulk(slice any, setFunc func(*GenerationOutboxCreate, int)) *GenerationOutboxCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &GenerationOutboxCreateBulk{err: fmt.Errorf("calling to GenerationOutboxClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*GenerationOutboxCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &GenerationOutboxCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for GenerationOutbox.
+func (c *GenerationOutboxClient) Update() *GenerationOutboxUpdate {
+	mutation := newGenerationOutboxMutation(c.config, OpUpdate)
+	return &GenerationOutboxUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *GenerationOutboxClient) UpdateOne(_m *GenerationOutbox) *GenerationOutboxUpdateOne {
+	mutation := newGenerationOutboxMutation(c.config, OpUpdateOne, withGenerationOutbox(_m))
+	return &GenerationOutboxUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *GenerationOutboxClient) UpdateOneID(id uuid.UUID) *GenerationOutboxUpdateOne {
+	mutation := newGenerationOutboxMutation(c.config, OpUpdateOne, withGenerationOutboxID(id))
+	return &GenerationOutboxUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for GenerationOutbox.
+func (c *GenerationOutboxClient) Delete() *GenerationOutboxDelete {
+	mutation := newGenerationOutboxMutation(c.config, OpDelete)
+	return &GenerationOutboxDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *GenerationOutboxClient) DeleteOne(_m *GenerationOutbox) *GenerationOutboxDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *GenerationOutboxClient) DeleteOneID(id uuid.UUID) *GenerationOutboxDeleteOne {
+	builder := c.Delete().Where(generationoutbox.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &GenerationOutboxDeleteOne{builder}
+}
+
+// Query returns a query builder for GenerationOutbox.
+func (c *GenerationOutboxClient) Query() *GenerationOutboxQuery {
+	return &GenerationOutboxQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeGenerationOutbox},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a GenerationOutbox entity by its id.
+func (c *GenerationOutboxClient) Get(ctx context.Context, id uuid.UUID) (*GenerationOutbox, error) {
+	return c.Query().Where(generationoutbox.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *GenerationOutboxClient) GetX(ctx context.Context, id uuid.UUID) *GenerationOutbox {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *GenerationOutboxClient) Hooks() []Hook {
+	return c.hooks.GenerationOutbox
+}
+
+// Interceptors returns the client interceptors.
+func (c *GenerationOutboxClient) Interceptors() []Interceptor {
+	return c.inters.GenerationOutbox
+}
+
+func (c *GenerationOutboxClient) mutate(ctx context.Context, m *GenerationOutboxMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&GenerationOutboxCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&GenerationOutboxUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&GenerationOutboxUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&GenerationOutboxDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown GenerationOutbox mutation op: %q", m.Op())
+	}
+}
+
 // GenerationPolicyClient is a client for the GenerationPolicy schema.
 type GenerationPolicyClient struct {
 	config
@@ -10046,11 +10329,12 @@ type (
 		CommerceContact, CommerceLifecycleSnapshot, CommerceLifecycleTransition,
 		CommerceRoute, CommerceUser, CommerceUserRole, DispatchConfig,
 		DispatchProvider, EngagementConfig, EngagementLevel, EventFilter,
-		GenerationPolicy, GenerationRule, GenerationSettings, IdempotencyRecord,
-		LifecycleRun, Membership, Operator, Project, QueryBlock, RefreshToken,
-		ResultType, ResurrectionConfig, ResurrectionThreshold, RetentionStatusConfig,
-		Route, RouteOperator, Supervisor, SupervisorAssignment, Tenant, TenantDataset,
-		TenantResultTypeConfig, TrashRecord, TrashSetting, User []ent.Hook
+		GenerationDecision, GenerationOutbox, GenerationPolicy, GenerationRule,
+		GenerationSettings, IdempotencyRecord, LifecycleRun, Membership, Operator,
+		Project, QueryBlock, RefreshToken, ResultType, ResurrectionConfig,
+		ResurrectionThreshold, RetentionStatusConfig, Route, RouteOperator, Supervisor,
+		SupervisorAssignment, Tenant, TenantDataset, TenantResultTypeConfig,
+		TrashRecord, TrashSetting, User []ent.Hook
 	}
 	inters struct {
 		APIKey, ActivationConfig, ActivationMoment, Activity, ActivityAttribute,
@@ -10060,11 +10344,12 @@ type (
 		CommerceContact, CommerceLifecycleSnapshot, CommerceLifecycleTransition,
 		CommerceRoute, CommerceUser, CommerceUserRole, DispatchConfig,
 		DispatchProvider, EngagementConfig, EngagementLevel, EventFilter,
-		GenerationPolicy, GenerationRule, GenerationSettings, IdempotencyRecord,
-		LifecycleRun, Membership, Operator, Project, QueryBlock, RefreshToken,
-		ResultType, ResurrectionConfig, ResurrectionThreshold, RetentionStatusConfig,
-		Route, RouteOperator, Supervisor, SupervisorAssignment, Tenant, TenantDataset,
-		TenantResultTypeConfig, TrashRecord, TrashSetting, User []ent.Interceptor
+		GenerationDecision, GenerationOutbox, GenerationPolicy, GenerationRule,
+		GenerationSettings, IdempotencyRecord, LifecycleRun, Membership, Operator,
+		Project, QueryBlock, RefreshToken, ResultType, ResurrectionConfig,
+		ResurrectionThreshold, RetentionStatusConfig, Route, RouteOperator, Supervisor,
+		SupervisorAssignment, Tenant, TenantDataset, TenantResultTypeConfig,
+		TrashRecord, TrashSetting, User []ent.Interceptor
 	}
 )
 

@@ -298,6 +298,26 @@ func (c *Client) DataScope(ctx context.Context, typ string) ([]func(*sql.Selecto
 			ps[i] = p
 		}
 		return ps, nil
+	case "GenerationDecision":
+		q := c.GenerationDecision.Query()
+		if err := q.prepareQuery(ctx); err != nil {
+			return nil, err
+		}
+		ps := make([]func(*sql.Selector), len(q.predicates))
+		for i, p := range q.predicates {
+			ps[i] = p
+		}
+		return ps, nil
+	case "GenerationOutbox":
+		q := c.GenerationOutbox.Query()
+		if err := q.prepareQuery(ctx); err != nil {
+			return nil, err
+		}
+		ps := make([]func(*sql.Selector), len(q.predicates))
+		for i, p := range q.predicates {
+			ps[i] = p
+		}
+		return ps, nil
 	case "GenerationPolicy":
 		q := c.GenerationPolicy.Query()
 		if err := q.prepareQuery(ctx); err != nil {

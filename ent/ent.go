@@ -40,6 +40,8 @@ import (
 	"github.com/reten-io/reten/ent/engagementconfig"
 	"github.com/reten-io/reten/ent/engagementlevel"
 	"github.com/reten-io/reten/ent/eventfilter"
+	"github.com/reten-io/reten/ent/generationdecision"
+	"github.com/reten-io/reten/ent/generationoutbox"
 	"github.com/reten-io/reten/ent/generationpolicy"
 	"github.com/reten-io/reten/ent/generationrule"
 	"github.com/reten-io/reten/ent/generationsettings"
@@ -152,6 +154,8 @@ func checkColumn(t, c string) error {
 			engagementconfig.Table:            engagementconfig.ValidColumn,
 			engagementlevel.Table:             engagementlevel.ValidColumn,
 			eventfilter.Table:                 eventfilter.ValidColumn,
+			generationdecision.Table:          generationdecision.ValidColumn,
+			generationoutbox.Table:            generationoutbox.ValidColumn,
 			generationpolicy.Table:            generationpolicy.ValidColumn,
 			generationrule.Table:              generationrule.ValidColumn,
 			generationsettings.Table:          generationsettings.ValidColumn,

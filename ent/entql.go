@@ -31,6 +31,8 @@ import (
 	"github.com/reten-io/reten/ent/engagementconfig"
 	"github.com/reten-io/reten/ent/engagementlevel"
 	"github.com/reten-io/reten/ent/eventfilter"
+	"github.com/reten-io/reten/ent/generationdecision"
+	"github.com/reten-io/reten/ent/generationoutbox"
 	"github.com/reten-io/reten/ent/generationpolicy"
 	"github.com/reten-io/reten/ent/generationrule"
 	"github.com/reten-io/reten/ent/generationsettings"
@@ -65,7 +67,7 @@ import (
 
 // schemaGraph holds a representation of ent/schema at runtime.
 var schemaGraph = func() *sqlgraph.Schema {
-	graph := &sqlgraph.Schema{Nodes: make([]*sqlgraph.Node, 52)}
+	graph := &sqlgraph.Schema{Nodes: make([]*sqlgraph.Node, 54)}
 	graph.Nodes[0] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   apikey.Table,
@@ -175,6 +177,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			activity.FieldDispatchAttempts:           {Type: field.TypeInt, Column: activity.FieldDispatchAttempts},
 			activity.FieldNextDispatchAt:             {Type: field.TypeTime, Column: activity.FieldNextDispatchAt},
 			activity.FieldClosedAt:                   {Type: field.TypeTime, Column: activity.FieldClosedAt},
+			activity.FieldExpiresAt:                  {Type: field.TypeTime, Column: activity.FieldExpiresAt},
 			activity.FieldCreatedBy:                  {Type: field.TypeUUID, Column: activity.FieldCreatedBy},
 		},
 	}
@@ -744,6 +747,49 @@ var schemaGraph = func() *sqlgraph.Schema {
 	}
 	graph.Nodes[28] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
+			Table:   generationdecision.Table,
+			Columns: generationdecision.Columns,
+			ID: &sqlgraph.FieldSpec{
+				Type:   field.TypeUUID,
+				Column: generationdecision.FieldID,
+			},
+		},
+		Type: "GenerationDecision",
+		Fields: map[string]*sqlgraph.FieldSpec{
+			generationdecision.FieldTenantID:                   {Type: field.TypeUUID, Column: generationdecision.FieldTenantID},
+			generationdecision.FieldProjectID:                  {Type: field.TypeUUID, Column: generationdecision.FieldProjectID},
+			generationdecision.FieldActivityGenerationConfigID: {Type: field.TypeUUID, Column: generationdecision.FieldActivityGenerationConfigID},
+			generationdecision.FieldRuleID:                     {Type: field.TypeUUID, Column: generationdecision.FieldRuleID},
+			generationdecision.FieldCommerceID:                 {Type: field.TypeUUID, Column: generationdecision.FieldCommerceID},
+			generationdecision.FieldTrigger:                    {Type: field.TypeEnum, Column: generationdecision.FieldTrigger},
+			generationdecision.FieldStage:                      {Type: field.TypeEnum, Column: generationdecision.FieldStage},
+			generationdecision.FieldStatusCode:                 {Type: field.TypeString, Column: generationdecision.FieldStatusCode},
+			generationdecision.FieldEnteredAt:                  {Type: field.TypeTime, Column: generationdecision.FieldEnteredAt},
+			generationdecision.FieldKind:                       {Type: field.TypeEnum, Column: generationdecision.FieldKind},
+			generationdecision.FieldReason:                     {Type: field.TypeEnum, Column: generationdecision.FieldReason},
+			generationdecision.FieldDetail:                     {Type: field.TypeString, Column: generationdecision.FieldDetail},
+			generationdecision.FieldActivityID:                 {Type: field.TypeUUID, Column: generationdecision.FieldActivityID},
+			generationdecision.FieldTransitionID:               {Type: field.TypeUUID, Column: generationdecision.FieldTransitionID},
+			generationdecision.FieldDecidedAt:                  {Type: field.TypeTime, Column: generationdecision.FieldDecidedAt},
+		},
+	}
+	graph.Nodes[29] = &sqlgraph.Node{
+		NodeSpec: sqlgraph.NodeSpec{
+			Table:   generationoutbox.Table,
+			Columns: generationoutbox.Columns,
+			ID: &sqlgraph.FieldSpec{
+				Type:   field.TypeUUID,
+				Column: generationoutbox.FieldID,
+			},
+		},
+		Type: "GenerationOutbox",
+		Fields: map[string]*sqlgraph.FieldSpec{
+			generationoutbox.FieldTenantID:  {Type: field.TypeUUID, Column: generationoutbox.FieldTenantID},
+			generationoutbox.FieldCreatedAt: {Type: field.TypeTime, Column: generationoutbox.FieldCreatedAt},
+		},
+	}
+	graph.Nodes[30] = &sqlgraph.Node{
+		NodeSpec: sqlgraph.NodeSpec{
 			Table:   generationpolicy.Table,
 			Columns: generationpolicy.Columns,
 			ID: &sqlgraph.FieldSpec{
@@ -766,7 +812,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			generationpolicy.FieldUpdatedBy:      {Type: field.TypeUUID, Column: generationpolicy.FieldUpdatedBy},
 		},
 	}
-	graph.Nodes[29] = &sqlgraph.Node{
+	graph.Nodes[31] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   generationrule.Table,
 			Columns: generationrule.Columns,
@@ -805,7 +851,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			generationrule.FieldPriority:                   {Type: field.TypeInt, Column: generationrule.FieldPriority},
 		},
 	}
-	graph.Nodes[30] = &sqlgraph.Node{
+	graph.Nodes[32] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   generationsettings.Table,
 			Columns: generationsettings.Columns,
@@ -827,7 +873,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			generationsettings.FieldUpdatedBy:                  {Type: field.TypeUUID, Column: generationsettings.FieldUpdatedBy},
 		},
 	}
-	graph.Nodes[31] = &sqlgraph.Node{
+	graph.Nodes[33] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   idempotencyrecord.Table,
 			Columns: idempotencyrecord.Columns,
@@ -850,7 +896,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			idempotencyrecord.FieldExpiresAt:    {Type: field.TypeTime, Column: idempotencyrecord.FieldExpiresAt},
 		},
 	}
-	graph.Nodes[32] = &sqlgraph.Node{
+	graph.Nodes[34] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   lifecyclerun.Table,
 			Columns: lifecyclerun.Columns,
@@ -882,7 +928,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			lifecyclerun.FieldAttempts:                   {Type: field.TypeInt, Column: lifecyclerun.FieldAttempts},
 		},
 	}
-	graph.Nodes[33] = &sqlgraph.Node{
+	graph.Nodes[35] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   membership.Table,
 			Columns: membership.Columns,
@@ -900,7 +946,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			membership.FieldRoles:     {Type: field.TypeJSON, Column: membership.FieldRoles},
 		},
 	}
-	graph.Nodes[34] = &sqlgraph.Node{
+	graph.Nodes[36] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   operator.Table,
 			Columns: operator.Columns,
@@ -926,7 +972,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			operator.FieldMetadata:      {Type: field.TypeJSON, Column: operator.FieldMetadata},
 		},
 	}
-	graph.Nodes[35] = &sqlgraph.Node{
+	graph.Nodes[37] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   project.Table,
 			Columns: project.Columns,
@@ -946,7 +992,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			project.FieldRootAudienceID: {Type: field.TypeUUID, Column: project.FieldRootAudienceID},
 		},
 	}
-	graph.Nodes[36] = &sqlgraph.Node{
+	graph.Nodes[38] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   queryblock.Table,
 			Columns: queryblock.Columns,
@@ -973,7 +1019,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			queryblock.FieldHaving:        {Type: field.TypeJSON, Column: queryblock.FieldHaving},
 		},
 	}
-	graph.Nodes[37] = &sqlgraph.Node{
+	graph.Nodes[39] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   refreshtoken.Table,
 			Columns: refreshtoken.Columns,
@@ -996,7 +1042,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			refreshtoken.FieldIP:         {Type: field.TypeString, Column: refreshtoken.FieldIP},
 		},
 	}
-	graph.Nodes[38] = &sqlgraph.Node{
+	graph.Nodes[40] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   resulttype.Table,
 			Columns: resulttype.Columns,
@@ -1015,7 +1061,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			resulttype.FieldSortOrder:                 {Type: field.TypeInt, Column: resulttype.FieldSortOrder},
 		},
 	}
-	graph.Nodes[39] = &sqlgraph.Node{
+	graph.Nodes[41] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   resurrectionconfig.Table,
 			Columns: resurrectionconfig.Columns,
@@ -1041,7 +1087,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			resurrectionconfig.FieldUpdatedBy:                  {Type: field.TypeUUID, Column: resurrectionconfig.FieldUpdatedBy},
 		},
 	}
-	graph.Nodes[40] = &sqlgraph.Node{
+	graph.Nodes[42] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   resurrectionthreshold.Table,
 			Columns: resurrectionthreshold.Columns,
@@ -1065,7 +1111,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			resurrectionthreshold.FieldIsActive:                    {Type: field.TypeBool, Column: resurrectionthreshold.FieldIsActive},
 		},
 	}
-	graph.Nodes[41] = &sqlgraph.Node{
+	graph.Nodes[43] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   retentionstatusconfig.Table,
 			Columns: retentionstatusconfig.Columns,
@@ -1086,7 +1132,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			retentionstatusconfig.FieldDescription: {Type: field.TypeString, Column: retentionstatusconfig.FieldDescription},
 		},
 	}
-	graph.Nodes[42] = &sqlgraph.Node{
+	graph.Nodes[44] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   route.Table,
 			Columns: route.Columns,
@@ -1106,7 +1152,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			route.FieldIsActive:   {Type: field.TypeBool, Column: route.FieldIsActive},
 		},
 	}
-	graph.Nodes[43] = &sqlgraph.Node{
+	graph.Nodes[45] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   routeoperator.Table,
 			Columns: routeoperator.Columns,
@@ -1126,7 +1172,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			routeoperator.FieldIsActive:   {Type: field.TypeBool, Column: routeoperator.FieldIsActive},
 		},
 	}
-	graph.Nodes[44] = &sqlgraph.Node{
+	graph.Nodes[46] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   supervisor.Table,
 			Columns: supervisor.Columns,
@@ -1150,7 +1196,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			supervisor.FieldMetadata:   {Type: field.TypeJSON, Column: supervisor.FieldMetadata},
 		},
 	}
-	graph.Nodes[45] = &sqlgraph.Node{
+	graph.Nodes[47] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   supervisorassignment.Table,
 			Columns: supervisorassignment.Columns,
@@ -1169,7 +1215,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			supervisorassignment.FieldOperatorID:   {Type: field.TypeUUID, Column: supervisorassignment.FieldOperatorID},
 		},
 	}
-	graph.Nodes[46] = &sqlgraph.Node{
+	graph.Nodes[48] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   tenant.Table,
 			Columns: tenant.Columns,
@@ -1190,7 +1236,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			tenant.FieldIsActive:         {Type: field.TypeBool, Column: tenant.FieldIsActive},
 		},
 	}
-	graph.Nodes[47] = &sqlgraph.Node{
+	graph.Nodes[49] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   tenantdataset.Table,
 			Columns: tenantdataset.Columns,
@@ -1212,7 +1258,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			tenantdataset.FieldManaged:         {Type: field.TypeBool, Column: tenantdataset.FieldManaged},
 		},
 	}
-	graph.Nodes[48] = &sqlgraph.Node{
+	graph.Nodes[50] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   tenantresulttypeconfig.Table,
 			Columns: tenantresulttypeconfig.Columns,
@@ -1232,7 +1278,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			tenantresulttypeconfig.FieldRequiresFutureScheduledAt: {Type: field.TypeBool, Column: tenantresulttypeconfig.FieldRequiresFutureScheduledAt},
 		},
 	}
-	graph.Nodes[49] = &sqlgraph.Node{
+	graph.Nodes[51] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   trashrecord.Table,
 			Columns: trashrecord.Columns,
@@ -1256,7 +1302,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			trashrecord.FieldPurgeAfter: {Type: field.TypeTime, Column: trashrecord.FieldPurgeAfter},
 		},
 	}
-	graph.Nodes[50] = &sqlgraph.Node{
+	graph.Nodes[52] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   trashsetting.Table,
 			Columns: trashsetting.Columns,
@@ -1273,7 +1319,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			trashsetting.FieldRetentionDays: {Type: field.TypeInt, Column: trashsetting.FieldRetentionDays},
 		},
 	}
-	graph.Nodes[51] = &sqlgraph.Node{
+	graph.Nodes[53] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   user.Table,
 			Columns: user.Columns,
@@ -3725,6 +3771,11 @@ func (f *ActivityFilter) WhereNextDispatchAt(p entql.TimeP) {
 // WhereClosedAt applies the entql time.Time predicate on the closed_at field.
 func (f *ActivityFilter) WhereClosedAt(p entql.TimeP) {
 	f.Where(p.Field(activity.FieldClosedAt))
+}
+
+// WhereExpiresAt applies the entql time.Time predicate on the expires_at field.
+func (f *ActivityFilter) WhereExpiresAt(p entql.TimeP) {
+	f.Where(p.Field(activity.FieldExpiresAt))
 }
 
 // WhereCreatedBy applies the entql [16]byte predicate on the created_by field.
@@ -7199,6 +7250,171 @@ func (f *EventFilterFilter) WhereHasQueryBlocksWith(preds ...predicate.QueryBloc
 }
 
 // addPredicate implements the predicateAdder interface.
+func (_q *GenerationDecisionQuery) addPredicate(pred func(s *sql.Selector)) {
+	_q.predicates = append(_q.predicates, pred)
+}
+
+// Filter returns a Filter implementation to apply filters on the GenerationDecisionQuery builder.
+func (_q *GenerationDecisionQuery) Filter() *GenerationDecisionFilter {
+	return &GenerationDecisionFilter{config: _q.config, predicateAdder: _q}
+}
+
+// addPredicate implements the predicateAdder interface.
+func (m *GenerationDecisionMutation) addPredicate(pred func(s *sql.Selector)) {
+	m.predicates = append(m.predicates, pred)
+}
+
+// Filter returns an entql.Where implementation to apply filters on the GenerationDecisionMutation builder.
+func (m *GenerationDecisionMutation) Filter() *GenerationDecisionFilter {
+	return &GenerationDecisionFilter{config: m.config, predicateAdder: m}
+}
+
+// GenerationDecisionFilter provides a generic filtering capability at runtime for GenerationDecisionQuery.
+type GenerationDecisionFilter struct {
+	predicateAdder
+	config
+}
+
+// Where applies the entql predicate on the query filter.
+func (f *GenerationDecisionFilter) Where(p entql.P) {
+	f.addPredicate(func(s *sql.Selector) {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[28].Type, p, s); err != nil {
+			s.AddError(err)
+		}
+	})
+}
+
+// WhereID applies the entql [16]byte predicate on the id field.
+func (f *GenerationDecisionFilter) WhereID(p entql.ValueP) {
+	f.Where(p.Field(generationdecision.FieldID))
+}
+
+// WhereTenantID applies the entql [16]byte predicate on the tenant_id field.
+func (f *GenerationDecisionFilter) WhereTenantID(p entql.ValueP) {
+	f.Where(p.Field(generationdecision.FieldTenantID))
+}
+
+// WhereProjectID applies the entql [16]byte predicate on the project_id field.
+func (f *GenerationDecisionFilter) WhereProjectID(p entql.ValueP) {
+	f.Where(p.Field(generationdecision.FieldProjectID))
+}
+
+// WhereActivityGenerationConfigID applies the entql [16]byte predicate on the activity_generation_config_id field.
+func (f *GenerationDecisionFilter) WhereActivityGenerationConfigID(p entql.ValueP) {
+	f.Where(p.Field(generationdecision.FieldActivityGenerationConfigID))
+}
+
+// WhereRuleID applies the entql [16]byte predicate on the rule_id field.
+func (f *GenerationDecisionFilter) WhereRuleID(p entql.ValueP) {
+	f.Where(p.Field(generationdecision.FieldRuleID))
+}
+
+// WhereCommerceID applies the entql [16]byte predicate on the commerce_id field.
+func (f *GenerationDecisionFilter) WhereCommerceID(p entql.ValueP) {
+	f.Where(p.Field(generationdecision.FieldCommerceID))
+}
+
+// WhereTrigger applies the entql string predicate on the trigger field.
+func (f *GenerationDecisionFilter) WhereTrigger(p entql.StringP) {
+	f.Where(p.Field(generationdecision.FieldTrigger))
+}
+
+// WhereStage applies the entql string predicate on the stage field.
+func (f *GenerationDecisionFilter) WhereStage(p entql.StringP) {
+	f.Where(p.Field(generationdecision.FieldStage))
+}
+
+// WhereStatusCode applies the entql string predicate on the status_code field.
+func (f *GenerationDecisionFilter) WhereStatusCode(p entql.StringP) {
+	f.Where(p.Field(generationdecision.FieldStatusCode))
+}
+
+// WhereEnteredAt applies the entql time.Time predicate on the entered_at field.
+func (f *GenerationDecisionFilter) WhereEnteredAt(p entql.TimeP) {
+	f.Where(p.Field(generationdecision.FieldEnteredAt))
+}
+
+// WhereKind applies the entql string predicate on the kind field.
+func (f *GenerationDecisionFilter) WhereKind(p entql.StringP) {
+	f.Where(p.Field(generationdecision.FieldKind))
+}
+
+// WhereReason applies the entql string predicate on the reason field.
+func (f *GenerationDecisionFilter) WhereReason(p entql.StringP) {
+	f.Where(p.Field(generationdecision.FieldReason))
+}
+
+// WhereDetail applies the entql string predicate on the detail field.
+func (f *GenerationDecisionFilter) WhereDetail(p entql.StringP) {
+	f.Where(p.Field(generationdecision.FieldDetail))
+}
+
+// WhereActivityID applies the entql [16]byte predicate on the activity_id field.
+func (f *GenerationDecisionFilter) WhereActivityID(p entql.ValueP) {
+	f.Where(p.Field(generationdecision.FieldActivityID))
+}
+
+// WhereTransitionID applies the entql [16]byte predicate on the transition_id field.
+func (f *GenerationDecisionFilter) WhereTransitionID(p entql.ValueP) {
+	f.Where(p.Field(generationdecision.FieldTransitionID))
+}
+
+// WhereDecidedAt applies the entql time.Time predicate on the decided_at field.
+func (f *GenerationDecisionFilter) WhereDecidedAt(p entql.TimeP) {
+	f.Where(p.Field(generationdecision.FieldDecidedAt))
+}
+
+// addPredicate implements the predicateAdder interface.
+func (_q *GenerationOutboxQuery) addPredicate(pred func(s *sql.Selector)) {
+	_q.predicates = append(_q.predicates, pred)
+}
+
+// Filter returns a Filter implementation to apply filters on the GenerationOutboxQuery builder.
+func (_q *GenerationOutboxQuery) Filter() *GenerationOutboxFilter {
+	return &GenerationOutboxFilter{config: _q.config, predicateAdder: _q}
+}
+
+// addPredicate implements the predicateAdder interface.
+func (m *GenerationOutboxMutation) addPredicate(pred func(s *sql.Selector)) {
+	m.predicates = append(m.predicates, pred)
+}
+
+// Filter returns an entql.Where implementation to apply filters on the GenerationOutboxMutation builder.
+func (m *GenerationOutboxMutation) Filter() *GenerationOutboxFilter {
+	return &GenerationOutboxFilter{config: m.config, predicateAdder: m}
+}
+
+// GenerationOutboxFilter provides a generic filtering capability at runtime for GenerationOutboxQuery.
+type GenerationOutboxFilter struct {
+	predicateAdder
+	config
+}
+
+// Where applies the entql predicate on the query filter.
+func (f *GenerationOutboxFilter) Where(p entql.P) {
+	f.addPredicate(func(s *sql.Selector) {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[29].Type, p, s); err != nil {
+			s.AddError(err)
+		}
+	})
+}
+
+// WhereID applies the entql [16]byte predicate on the id field.
+func (f *GenerationOutboxFilter) WhereID(p entql.ValueP) {
+	f.Where(p.Field(generationoutbox.FieldID))
+}
+
+// WhereTenantID applies the entql [16]byte predicate on the tenant_id field.
+func (f *GenerationOutboxFilter) WhereTenantID(p entql.ValueP) {
+	f.Where(p.Field(generationoutbox.FieldTenantID))
+}
+
+// WhereCreatedAt applies the entql time.Time predicate on the created_at field.
+func (f *GenerationOutboxFilter) WhereCreatedAt(p entql.TimeP) {
+	f.Where(p.Field(generationoutbox.FieldCreatedAt))
+}
+
+// addPredicate implements the predicateAdder interface.
 func (_q *GenerationPolicyQuery) addPredicate(pred func(s *sql.Selector)) {
 	_q.predicates = append(_q.predicates, pred)
 }
@@ -7227,7 +7443,7 @@ type GenerationPolicyFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *GenerationPolicyFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[28].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[30].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -7350,7 +7566,7 @@ type GenerationRuleFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *GenerationRuleFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[29].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[31].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -7562,7 +7778,7 @@ type GenerationSettingsFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *GenerationSettingsFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[30].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[32].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -7689,7 +7905,7 @@ type IdempotencyRecordFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *IdempotencyRecordFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[31].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[33].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -7793,7 +8009,7 @@ type LifecycleRunFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *LifecycleRunFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[32].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[34].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -7970,7 +8186,7 @@ type MembershipFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *MembershipFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[33].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[35].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -8063,7 +8279,7 @@ type OperatorFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *OperatorFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[34].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[36].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -8196,7 +8412,7 @@ type ProjectFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *ProjectFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[35].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[37].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -8299,7 +8515,7 @@ type QueryBlockFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *QueryBlockFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[36].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[38].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -8465,7 +8681,7 @@ type RefreshTokenFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *RefreshTokenFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[37].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[39].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -8569,7 +8785,7 @@ type ResultTypeFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *ResultTypeFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[38].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[40].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -8639,7 +8855,7 @@ type ResurrectionConfigFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *ResurrectionConfigFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[39].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[41].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -8800,7 +9016,7 @@ type ResurrectionThresholdFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *ResurrectionThresholdFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[40].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[42].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -8951,7 +9167,7 @@ type RetentionStatusConfigFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *RetentionStatusConfigFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[41].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[43].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -9045,7 +9261,7 @@ type RouteFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *RouteFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[42].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[44].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -9162,7 +9378,7 @@ type RouteOperatorFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *RouteOperatorFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[43].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[45].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -9279,7 +9495,7 @@ type SupervisorFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *SupervisorFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[44].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[46].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -9402,7 +9618,7 @@ type SupervisorAssignmentFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *SupervisorAssignmentFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[45].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[47].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -9528,7 +9744,7 @@ type TenantFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *TenantFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[46].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[48].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -9622,7 +9838,7 @@ type TenantDatasetFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *TenantDatasetFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[47].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[49].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -9735,7 +9951,7 @@ type TenantResultTypeConfigFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *TenantResultTypeConfigFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[48].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[50].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -9824,7 +10040,7 @@ type TrashRecordFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *TrashRecordFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[49].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[51].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -9933,7 +10149,7 @@ type TrashSettingFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *TrashSettingFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[50].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[52].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -10007,7 +10223,7 @@ type UserFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *UserFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[51].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[53].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})

@@ -34,6 +34,7 @@ import (
 	"github.com/reten-io/reten/ent/engagementconfig"
 	"github.com/reten-io/reten/ent/engagementlevel"
 	"github.com/reten-io/reten/ent/eventfilter"
+	"github.com/reten-io/reten/ent/generationdecision"
 	"github.com/reten-io/reten/ent/generationpolicy"
 	"github.com/reten-io/reten/ent/generationrule"
 	"github.com/reten-io/reten/ent/generationsettings"
@@ -791,6 +792,11 @@ func (_q *ActivityQuery) collectField(ctx context.Context, oneNode bool, opCtx *
 			if _, ok := fieldSeen[activity.FieldClosedAt]; !ok {
 				selectedFields = append(selectedFields, activity.FieldClosedAt)
 				fieldSeen[activity.FieldClosedAt] = struct{}{}
+			}
+		case "expiresAt":
+			if _, ok := fieldSeen[activity.FieldExpiresAt]; !ok {
+				selectedFields = append(selectedFields, activity.FieldExpiresAt)
+				fieldSeen[activity.FieldExpiresAt] = struct{}{}
 			}
 		case "createdBy":
 			if _, ok := fieldSeen[activity.FieldCreatedBy]; !ok {
@@ -4566,6 +4572,165 @@ func newEventFilterPaginateArgs(rv map[string]any) *eventfilterPaginateArgs {
 	}
 	if v, ok := rv[whereField].(*EventFilterWhereInput); ok {
 		args.opts = append(args.opts, WithEventFilterFilter(v.Filter))
+	}
+	return args
+}
+
+// CollectFields tells the query-builder to eagerly load connected nodes by resolver context.
+func (_q *GenerationDecisionQuery) CollectFields(ctx context.Context, satisfies ...string) (*GenerationDecisionQuery, error) {
+	fc := graphql.GetFieldContext(ctx)
+	if fc == nil {
+		return _q, nil
+	}
+	if err := _q.collectField(ctx, false, graphql.GetOperationContext(ctx), fc.Field, nil, satisfies...); err != nil {
+		return nil, err
+	}
+	return _q, nil
+}
+
+func (_q *GenerationDecisionQuery) collectField(ctx context.Context, oneNode bool, opCtx *graphql.OperationContext, collected graphql.CollectedField, path []string, satisfies ...string) error {
+	path = append([]string(nil), path...)
+	var (
+		unknownSeen    bool
+		fieldSeen      = make(map[string]struct{}, len(generationdecision.Columns))
+		selectedFields = []string{generationdecision.FieldID}
+	)
+	for _, field := range graphql.CollectFields(opCtx, collected.Selections, satisfies) {
+		switch field.Name {
+		case "tenantID":
+			if _, ok := fieldSeen[generationdecision.FieldTenantID]; !ok {
+				selectedFields = append(selectedFields, generationdecision.FieldTenantID)
+				fieldSeen[generationdecision.FieldTenantID] = struct{}{}
+			}
+		case "projectID":
+			if _, ok := fieldSeen[generationdecision.FieldProjectID]; !ok {
+				selectedFields = append(selectedFields, generationdecision.FieldProjectID)
+				fieldSeen[generationdecision.FieldProjectID] = struct{}{}
+			}
+		case "activityGenerationConfigID":
+			if _, ok := fieldSeen[generationdecision.FieldActivityGenerationConfigID]; !ok {
+				selectedFields = append(selectedFields, generationdecision.FieldActivityGenerationConfigID)
+				fieldSeen[generationdecision.FieldActivityGenerationConfigID] = struct{}{}
+			}
+		case "ruleID":
+			if _, ok := fieldSeen[generationdecision.FieldRuleID]; !ok {
+				selectedFields = append(selectedFields, generationdecision.FieldRuleID)
+				fieldSeen[generationdecision.FieldRuleID] = struct{}{}
+			}
+		case "commerceID":
+			if _, ok := fieldSeen[generationdecision.FieldCommerceID]; !ok {
+				selectedFields = append(selectedFields, generationdecision.FieldCommerceID)
+				fieldSeen[generationdecision.FieldCommerceID] = struct{}{}
+			}
+		case "trigger":
+			if _, ok := fieldSeen[generationdecision.FieldTrigger]; !ok {
+				selectedFields = append(selectedFields, generationdecision.FieldTrigger)
+				fieldSeen[generationdecision.FieldTrigger] = struct{}{}
+			}
+		case "stage":
+			if _, ok := fieldSeen[generationdecision.FieldStage]; !ok {
+				selectedFields = append(selectedFields, generationdecision.FieldStage)
+				fieldSeen[generationdecision.FieldStage] = struct{}{}
+			}
+		case "statusCode":
+			if _, ok := fieldSeen[generationdecision.FieldStatusCode]; !ok {
+				selectedFields = append(selectedFields, generationdecision.FieldStatusCode)
+				fieldSeen[generationdecision.FieldStatusCode] = struct{}{}
+			}
+		case "enteredAt":
+			if _, ok := fieldSeen[generationdecision.FieldEnteredAt]; !ok {
+				selectedFields = append(selectedFields, generationdecision.FieldEnteredAt)
+				fieldSeen[generationdecision.FieldEnteredAt] = struct{}{}
+			}
+		case "kind":
+			if _, ok := fieldSeen[generationdecision.FieldKind]; !ok {
+				selectedFields = append(selectedFields, generationdecision.FieldKind)
+				fieldSeen[generationdecision.FieldKind] = struct{}{}
+			}
+		case "reason":
+			if _, ok := fieldSeen[generationdecision.FieldReason]; !ok {
+				selectedFields = append(selectedFields, generationdecision.FieldReason)
+				fieldSeen[generationdecision.FieldReason] = struct{}{}
+			}
+		case "detail":
+			if _, ok := fieldSeen[generationdecision.FieldDetail]; !ok {
+				selectedFields = append(selectedFields, generationdecision.FieldDetail)
+				fieldSeen[generationdecision.FieldDetail] = struct{}{}
+			}
+		case "activityID":
+			if _, ok := fieldSeen[generationdecision.FieldActivityID]; !ok {
+				selectedFields = append(selectedFields, generationdecision.FieldActivityID)
+				fieldSeen[generationdecision.FieldActivityID] = struct{}{}
+			}
+		case "transitionID":
+			if _, ok := fieldSeen[generationdecision.FieldTransitionID]; !ok {
+				selectedFields = append(selectedFields, generationdecision.FieldTransitionID)
+				fieldSeen[generationdecision.FieldTransitionID] = struct{}{}
+			}
+		case "decidedAt":
+			if _, ok := fieldSeen[generationdecision.FieldDecidedAt]; !ok {
+				selectedFields = append(selectedFields, generationdecision.FieldDecidedAt)
+				fieldSeen[generationdecision.FieldDecidedAt] = struct{}{}
+			}
+		case "id":
+		case "__typename":
+		default:
+			unknownSeen = true
+		}
+	}
+	if !unknownSeen {
+		_q.Select(selectedFields...)
+	}
+	return nil
+}
+
+type generationdecisionPaginateArgs struct {
+	first, last   *int
+	after, before *Cursor
+	opts          []GenerationDecisionPaginateOption
+}
+
+func newGenerationDecisionPaginateArgs(rv map[string]any) *generationdecisionPaginateArgs {
+	args := &generationdecisionPaginateArgs{}
+	if rv == nil {
+		return args
+	}
+	if v := rv[firstField]; v != nil {
+		args.first = v.(*int)
+	}
+	if v := rv[lastField]; v != nil {
+		args.last = v.(*int)
+	}
+	if v := rv[afterField]; v != nil {
+		args.after = v.(*Cursor)
+	}
+	if v := rv[beforeField]; v != nil {
+		args.before = v.(*Cursor)
+	}
+	if v, ok := rv[orderByField]; ok {
+		switch v := v.(type) {
+		case map[string]any:
+			var (
+				err1, err2 error
+				order      = &GenerationDecisionOrder{Field: &GenerationDecisionOrderField{}, Direction: entgql.OrderDirectionAsc}
+			)
+			if d, ok := v[directionField]; ok {
+				err1 = order.Direction.UnmarshalGQL(d)
+			}
+			if f, ok := v[fieldField]; ok {
+				err2 = order.Field.UnmarshalGQL(f)
+			}
+			if err1 == nil && err2 == nil {
+				args.opts = append(args.opts, WithGenerationDecisionOrder(order))
+			}
+		case *GenerationDecisionOrder:
+			if v != nil {
+				args.opts = append(args.opts, WithGenerationDecisionOrder(v))
+			}
+		}
+	}
+	if v, ok := rv[whereField].(*GenerationDecisionWhereInput); ok {
+		args.opts = append(args.opts, WithGenerationDecisionFilter(v.Filter))
 	}
 	return args
 }

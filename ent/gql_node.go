@@ -37,6 +37,7 @@ import (
 	"github.com/reten-io/reten/ent/engagementconfig"
 	"github.com/reten-io/reten/ent/engagementlevel"
 	"github.com/reten-io/reten/ent/eventfilter"
+	"github.com/reten-io/reten/ent/generationdecision"
 	"github.com/reten-io/reten/ent/generationpolicy"
 	"github.com/reten-io/reten/ent/generationrule"
 	"github.com/reten-io/reten/ent/generationsettings"
@@ -201,6 +202,11 @@ var eventfilterImplementors = []string{"EventFilter", "Node"}
 
 // IsNode implements the Node interface check for GQLGen.
 func (*EventFilter) IsNode() {}
+
+var generationdecisionImplementors = []string{"GenerationDecision", "Node"}
+
+// IsNode implements the Node interface check for GQLGen.
+func (*GenerationDecision) IsNode() {}
 
 var generationpolicyImplementors = []string{"GenerationPolicy", "Node"}
 
@@ -614,6 +620,15 @@ func (c *Client) noder(ctx context.Context, table string, id uuid.UUID) (Noder, 
 			Where(eventfilter.ID(id))
 		if fc := graphql.GetFieldContext(ctx); fc != nil {
 			if err := query.collectField(ctx, true, graphql.GetOperationContext(ctx), fc.Field, nil, eventfilterImplementors...); err != nil {
+				return nil, err
+			}
+		}
+		return query.Only(ctx)
+	case generationdecision.Table:
+		query := c.GenerationDecision.Query().
+			Where(generationdecision.ID(id))
+		if fc := graphql.GetFieldContext(ctx); fc != nil {
+			if err := query.collectField(ctx, true, graphql.GetOperationContext(ctx), fc.Field, nil, generationdecisionImplementors...); err != nil {
 				return nil, err
 			}
 		}
@@ -1318,6 +1333,22 @@ func (c *Client) noders(ctx context.Context, table string, ids []uuid.UUID) ([]N
 		query := c.EventFilter.Query().
 			Where(eventfilter.IDIn(ids...))
 		query, err := query.CollectFields(ctx, eventfilterImplementors...)
+		if err != nil {
+			return nil, err
+		}
+		nodes, err := query.All(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for _, node := range nodes {
+			for _, noder := range idmap[node.ID] {
+				*noder = node
+			}
+		}
+	case generationdecision.Table:
+		query := c.GenerationDecision.Query().
+			Where(generationdecision.IDIn(ids...))
+		query, err := query.CollectFields(ctx, generationdecisionImplementors...)
 		if err != nil {
 			return nil, err
 		}

@@ -42,6 +42,7 @@ import (
 	"github.com/reten-io/reten/ent/engagementconfig"
 	"github.com/reten-io/reten/ent/engagementlevel"
 	"github.com/reten-io/reten/ent/eventfilter"
+	"github.com/reten-io/reten/ent/generationdecision"
 	"github.com/reten-io/reten/ent/generationpolicy"
 	"github.com/reten-io/reten/ent/generationrule"
 	"github.com/reten-io/reten/ent/generationsettings"
@@ -9089,6 +9090,302 @@ func (_m *EventFilter) ToEdge(order *EventFilterOrder) *EventFilterEdge {
 		order = DefaultEventFilterOrder
 	}
 	return &EventFilterEdge{
+		Node:   _m,
+		Cursor: order.Field.toCursor(_m),
+	}
+}
+
+// GenerationDecisionEdge is the edge representation of GenerationDecision.
+type GenerationDecisionEdge struct {
+	Node   *GenerationDecision `json:"node"`
+	Cursor Cursor              `json:"cursor"`
+}
+
+// GenerationDecisionConnection is the connection containing edges to GenerationDecision.
+type GenerationDecisionConnection struct {
+	Edges      []*GenerationDecisionEdge `json:"edges"`
+	PageInfo   PageInfo                  `json:"pageInfo"`
+	TotalCount int                       `json:"totalCount"`
+}
+
+func (c *GenerationDecisionConnection) build(nodes []*GenerationDecision, pager *generationdecisionPager, after *Cursor, first *int, before *Cursor, last *int) {
+	c.PageInfo.HasNextPage = before != nil
+	c.PageInfo.HasPreviousPage = after != nil
+	if first != nil && *first+1 == len(nodes) {
+		c.PageInfo.HasNextPage = true
+		nodes = nodes[:len(nodes)-1]
+	} else if last != nil && *last+1 == len(nodes) {
+		c.PageInfo.HasPreviousPage = true
+		nodes = nodes[:len(nodes)-1]
+	}
+	var nodeAt func(int) *GenerationDecision
+	if last != nil {
+		n := len(nodes) - 1
+		nodeAt = func(i int) *GenerationDecision {
+			return nodes[n-i]
+		}
+	} else {
+		nodeAt = func(i int) *GenerationDecision {
+			return nodes[i]
+		}
+	}
+	c.Edges = make([]*GenerationDecisionEdge, len(nodes))
+	for i := range nodes {
+		node := nodeAt(i)
+		c.Edges[i] = &GenerationDecisionEdge{
+			Node:   node,
+			Cursor: pager.toCursor(node),
+		}
+	}
+	if l := len(c.Edges); l > 0 {
+		c.PageInfo.StartCursor = &c.Edges[0].Cursor
+		c.PageInfo.EndCursor = &c.Edges[l-1].Cursor
+	}
+	if c.TotalCount == 0 {
+		c.TotalCount = len(nodes)
+	}
+}
+
+// GenerationDecisionPaginateOption enables pagination customization.
+type GenerationDecisionPaginateOption func(*generationdecisionPager) error
+
+// WithGenerationDecisionOrder configures pagination ordering.
+func WithGenerationDecisionOrder(order *GenerationDecisionOrder) GenerationDecisionPaginateOption {
+	if order == nil {
+		order = DefaultGenerationDecisionOrder
+	}
+	o := *order
+	return func(pager *generationdecisionPager) error {
+		if err := o.Direction.Validate(); err != nil {
+			return err
+		}
+		if o.Field == nil {
+			o.Field = DefaultGenerationDecisionOrder.Field
+		}
+		pager.order = &o
+		return nil
+	}
+}
+
+// WithGenerationDecisionFilter configures pagination filter.
+func WithGenerationDecisionFilter(filter func(*GenerationDecisionQuery) (*GenerationDecisionQuery, error)) GenerationDecisionPaginateOption {
+	return func(pager *generationdecisionPager) error {
+		if filter == nil {
+			return errors.New("GenerationDecisionQuery filter cannot be nil")
+		}
+		pager.filter = filter
+		return nil
+	}
+}
+
+type generationdecisionPager struct {
+	reverse bool
+	order   *GenerationDecisionOrder
+	filter  func(*GenerationDecisionQuery) (*GenerationDecisionQuery, error)
+}
+
+func newGenerationDecisionPager(opts []GenerationDecisionPaginateOption, reverse bool) (*generationdecisionPager, error) {
+	pager := &generationdecisionPager{reverse: reverse}
+	for _, opt := range opts {
+		if err := opt(pager); err != nil {
+			return nil, err
+		}
+	}
+	if pager.order == nil {
+		pager.order = DefaultGenerationDecisionOrder
+	}
+	return pager, nil
+}
+
+func (p *generationdecisionPager) applyFilter(query *GenerationDecisionQuery) (*GenerationDecisionQuery, error) {
+	if p.filter != nil {
+		return p.filter(query)
+	}
+	return query, nil
+}
+
+func (p *generationdecisionPager) toCursor(_m *GenerationDecision) Cursor {
+	return p.order.Field.toCursor(_m)
+}
+
+func (p *generationdecisionPager) applyCursors(query *GenerationDecisionQuery, after, before *Cursor) (*GenerationDecisionQuery, error) {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	for _, predicate := range entgql.CursorsPredicate(after, before, DefaultGenerationDecisionOrder.Field.column, p.order.Field.column, direction) {
+		query = query.Where(predicate)
+	}
+	return query, nil
+}
+
+func (p *generationdecisionPager) applyOrder(query *GenerationDecisionQuery) *GenerationDecisionQuery {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	query = query.Order(p.order.Field.toTerm(direction.OrderTermOption()))
+	if p.order.Field != DefaultGenerationDecisionOrder.Field {
+		query = query.Order(DefaultGenerationDecisionOrder.Field.toTerm(direction.OrderTermOption()))
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(p.order.Field.column)
+	}
+	return query
+}
+
+func (p *generationdecisionPager) orderExpr(query *GenerationDecisionQuery) sql.Querier {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(p.order.Field.column)
+	}
+	return sql.ExprFunc(func(b *sql.Builder) {
+		b.Ident(p.order.Field.column).Pad().WriteString(string(direction))
+		if p.order.Field != DefaultGenerationDecisionOrder.Field {
+			b.Comma().Ident(DefaultGenerationDecisionOrder.Field.column).Pad().WriteString(string(direction))
+		}
+	})
+}
+
+// Paginate executes the query and returns a relay based cursor connection to GenerationDecision.
+func (_m *GenerationDecisionQuery) Paginate(
+	ctx context.Context, after *Cursor, first *int,
+	before *Cursor, last *int, opts ...GenerationDecisionPaginateOption,
+) (*GenerationDecisionConnection, error) {
+	if err := validateFirstLast(first, last); err != nil {
+		return nil, err
+	}
+	pager, err := newGenerationDecisionPager(opts, last != nil)
+	if err != nil {
+		return nil, err
+	}
+	if _m, err = pager.applyFilter(_m); err != nil {
+		return nil, err
+	}
+	conn := &GenerationDecisionConnection{Edges: []*GenerationDecisionEdge{}}
+	ignoredEdges := !hasCollectedField(ctx, edgesField)
+	if hasCollectedField(ctx, totalCountField) || hasCollectedField(ctx, pageInfoField) {
+		hasPagination := after != nil || first != nil || before != nil || last != nil
+		if hasPagination || ignoredEdges {
+			c := _m.Clone()
+			c.ctx.Fields = nil
+			if conn.TotalCount, err = c.Count(ctx); err != nil {
+				return nil, err
+			}
+			conn.PageInfo.HasNextPage = first != nil && conn.TotalCount > 0
+			conn.PageInfo.HasPreviousPage = last != nil && conn.TotalCount > 0
+		}
+	}
+	if ignoredEdges || (first != nil && *first == 0) || (last != nil && *last == 0) {
+		return conn, nil
+	}
+	if _m, err = pager.applyCursors(_m, after, before); err != nil {
+		return nil, err
+	}
+	limit := paginateLimit(first, last)
+	if limit != 0 {
+		_m.Limit(limit)
+	}
+	if field := collectedField(ctx, edgesField, nodeField); field != nil {
+		if err := _m.collectField(ctx, limit == 1, graphql.GetOperationContext(ctx), *field, []string{edgesField, nodeField}); err != nil {
+			return nil, err
+		}
+	}
+	_m = pager.applyOrder(_m)
+	nodes, err := _m.All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	conn.build(nodes, pager, after, first, before, last)
+	return conn, nil
+}
+
+var (
+	// GenerationDecisionOrderFieldDecidedAt orders GenerationDecision by decided_at.
+	GenerationDecisionOrderFieldDecidedAt = &GenerationDecisionOrderField{
+		Value: func(_m *GenerationDecision) (ent.Value, error) {
+			return _m.DecidedAt, nil
+		},
+		column: generationdecision.FieldDecidedAt,
+		toTerm: generationdecision.ByDecidedAt,
+		toCursor: func(_m *GenerationDecision) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.DecidedAt,
+			}
+		},
+	}
+)
+
+// String implement fmt.Stringer interface.
+func (f GenerationDecisionOrderField) String() string {
+	var str string
+	switch f.column {
+	case GenerationDecisionOrderFieldDecidedAt.column:
+		str = "DECIDED_AT"
+	}
+	return str
+}
+
+// MarshalGQL implements graphql.Marshaler interface.
+func (f GenerationDecisionOrderField) MarshalGQL(w io.Writer) {
+	io.WriteString(w, strconv.Quote(f.String()))
+}
+
+// UnmarshalGQL implements graphql.Unmarshaler interface.
+func (f *GenerationDecisionOrderField) UnmarshalGQL(v interface{}) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("GenerationDecisionOrderField %T must be a string", v)
+	}
+	switch str {
+	case "DECIDED_AT":
+		*f = *GenerationDecisionOrderFieldDecidedAt
+	default:
+		return fmt.Errorf("%s is not a valid GenerationDecisionOrderField", str)
+	}
+	return nil
+}
+
+// GenerationDecisionOrderField defines the ordering field of GenerationDecision.
+type GenerationDecisionOrderField struct {
+	// Value extracts the ordering value from the given GenerationDecision.
+	Value    func(*GenerationDecision) (ent.Value, error)
+	column   string // field or computed.
+	toTerm   func(...sql.OrderTermOption) generationdecision.OrderOption
+	toCursor func(*GenerationDecision) Cursor
+}
+
+// GenerationDecisionOrder defines the ordering of GenerationDecision.
+type GenerationDecisionOrder struct {
+	Direction OrderDirection                `json:"direction"`
+	Field     *GenerationDecisionOrderField `json:"field"`
+}
+
+// DefaultGenerationDecisionOrder is the default ordering of GenerationDecision.
+var DefaultGenerationDecisionOrder = &GenerationDecisionOrder{
+	Direction: entgql.OrderDirectionAsc,
+	Field: &GenerationDecisionOrderField{
+		Value: func(_m *GenerationDecision) (ent.Value, error) {
+			return _m.ID, nil
+		},
+		column: generationdecision.FieldID,
+		toTerm: generationdecision.ByID,
+		toCursor: func(_m *GenerationDecision) Cursor {
+			return Cursor{ID: _m.ID}
+		},
+	},
+}
+
+// ToEdge converts GenerationDecision into GenerationDecisionEdge.
+func (_m *GenerationDecision) ToEdge(order *GenerationDecisionOrder) *GenerationDecisionEdge {
+	if order == nil {
+		order = DefaultGenerationDecisionOrder
+	}
+	return &GenerationDecisionEdge{
 		Node:   _m,
 		Cursor: order.Field.toCursor(_m),
 	}

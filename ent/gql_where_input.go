@@ -35,6 +35,7 @@ import (
 	"github.com/reten-io/reten/ent/engagementconfig"
 	"github.com/reten-io/reten/ent/engagementlevel"
 	"github.com/reten-io/reten/ent/eventfilter"
+	"github.com/reten-io/reten/ent/generationdecision"
 	"github.com/reten-io/reten/ent/generationrule"
 	"github.com/reten-io/reten/ent/idempotencyrecord"
 	"github.com/reten-io/reten/ent/lifecyclerun"
@@ -2044,6 +2045,18 @@ type ActivityWhereInput struct {
 	ClosedAtIsNil  bool        `json:"closedAtIsNil,omitempty"`
 	ClosedAtNotNil bool        `json:"closedAtNotNil,omitempty"`
 
+	// "expires_at" field predicates.
+	ExpiresAt       *time.Time  `json:"expiresAt,omitempty"`
+	ExpiresAtNEQ    *time.Time  `json:"expiresAtNEQ,omitempty"`
+	ExpiresAtIn     []time.Time `json:"expiresAtIn,omitempty"`
+	ExpiresAtNotIn  []time.Time `json:"expiresAtNotIn,omitempty"`
+	ExpiresAtGT     *time.Time  `json:"expiresAtGT,omitempty"`
+	ExpiresAtGTE    *time.Time  `json:"expiresAtGTE,omitempty"`
+	ExpiresAtLT     *time.Time  `json:"expiresAtLT,omitempty"`
+	ExpiresAtLTE    *time.Time  `json:"expiresAtLTE,omitempty"`
+	ExpiresAtIsNil  bool        `json:"expiresAtIsNil,omitempty"`
+	ExpiresAtNotNil bool        `json:"expiresAtNotNil,omitempty"`
+
 	// "created_by" field predicates.
 	CreatedBy       *uuid.UUID  `json:"createdBy,omitempty"`
 	CreatedByNEQ    *uuid.UUID  `json:"createdByNEQ,omitempty"`
@@ -2649,6 +2662,36 @@ func (i *ActivityWhereInput) P() (predicate.Activity, error) {
 	}
 	if i.ClosedAtNotNil {
 		predicates = append(predicates, activity.ClosedAtNotNil())
+	}
+	if i.ExpiresAt != nil {
+		predicates = append(predicates, activity.ExpiresAtEQ(*i.ExpiresAt))
+	}
+	if i.ExpiresAtNEQ != nil {
+		predicates = append(predicates, activity.ExpiresAtNEQ(*i.ExpiresAtNEQ))
+	}
+	if len(i.ExpiresAtIn) > 0 {
+		predicates = append(predicates, activity.ExpiresAtIn(i.ExpiresAtIn...))
+	}
+	if len(i.ExpiresAtNotIn) > 0 {
+		predicates = append(predicates, activity.ExpiresAtNotIn(i.ExpiresAtNotIn...))
+	}
+	if i.ExpiresAtGT != nil {
+		predicates = append(predicates, activity.ExpiresAtGT(*i.ExpiresAtGT))
+	}
+	if i.ExpiresAtGTE != nil {
+		predicates = append(predicates, activity.ExpiresAtGTE(*i.ExpiresAtGTE))
+	}
+	if i.ExpiresAtLT != nil {
+		predicates = append(predicates, activity.ExpiresAtLT(*i.ExpiresAtLT))
+	}
+	if i.ExpiresAtLTE != nil {
+		predicates = append(predicates, activity.ExpiresAtLTE(*i.ExpiresAtLTE))
+	}
+	if i.ExpiresAtIsNil {
+		predicates = append(predicates, activity.ExpiresAtIsNil())
+	}
+	if i.ExpiresAtNotNil {
+		predicates = append(predicates, activity.ExpiresAtNotNil())
 	}
 	if i.CreatedBy != nil {
 		predicates = append(predicates, activity.CreatedByEQ(*i.CreatedBy))
@@ -14458,6 +14501,640 @@ func (i *EventFilterWhereInput) P() (predicate.EventFilter, error) {
 		return predicates[0], nil
 	default:
 		return eventfilter.And(predicates...), nil
+	}
+}
+
+// GenerationDecisionWhereInput represents a where input for filtering GenerationDecision queries.
+type GenerationDecisionWhereInput struct {
+	Predicates []predicate.GenerationDecision  `json:"-"`
+	Not        *GenerationDecisionWhereInput   `json:"not,omitempty"`
+	Or         []*GenerationDecisionWhereInput `json:"or,omitempty"`
+	And        []*GenerationDecisionWhereInput `json:"and,omitempty"`
+
+	// "id" field predicates.
+	ID      *uuid.UUID  `json:"id,omitempty"`
+	IDNEQ   *uuid.UUID  `json:"idNEQ,omitempty"`
+	IDIn    []uuid.UUID `json:"idIn,omitempty"`
+	IDNotIn []uuid.UUID `json:"idNotIn,omitempty"`
+	IDGT    *uuid.UUID  `json:"idGT,omitempty"`
+	IDGTE   *uuid.UUID  `json:"idGTE,omitempty"`
+	IDLT    *uuid.UUID  `json:"idLT,omitempty"`
+	IDLTE   *uuid.UUID  `json:"idLTE,omitempty"`
+
+	// "tenant_id" field predicates.
+	TenantID      *uuid.UUID  `json:"tenantID,omitempty"`
+	TenantIDNEQ   *uuid.UUID  `json:"tenantIDNEQ,omitempty"`
+	TenantIDIn    []uuid.UUID `json:"tenantIDIn,omitempty"`
+	TenantIDNotIn []uuid.UUID `json:"tenantIDNotIn,omitempty"`
+	TenantIDGT    *uuid.UUID  `json:"tenantIDGT,omitempty"`
+	TenantIDGTE   *uuid.UUID  `json:"tenantIDGTE,omitempty"`
+	TenantIDLT    *uuid.UUID  `json:"tenantIDLT,omitempty"`
+	TenantIDLTE   *uuid.UUID  `json:"tenantIDLTE,omitempty"`
+
+	// "project_id" field predicates.
+	ProjectID      *uuid.UUID  `json:"projectID,omitempty"`
+	ProjectIDNEQ   *uuid.UUID  `json:"projectIDNEQ,omitempty"`
+	ProjectIDIn    []uuid.UUID `json:"projectIDIn,omitempty"`
+	ProjectIDNotIn []uuid.UUID `json:"projectIDNotIn,omitempty"`
+	ProjectIDGT    *uuid.UUID  `json:"projectIDGT,omitempty"`
+	ProjectIDGTE   *uuid.UUID  `json:"projectIDGTE,omitempty"`
+	ProjectIDLT    *uuid.UUID  `json:"projectIDLT,omitempty"`
+	ProjectIDLTE   *uuid.UUID  `json:"projectIDLTE,omitempty"`
+
+	// "activity_generation_config_id" field predicates.
+	ActivityGenerationConfigID      *uuid.UUID  `json:"activityGenerationConfigID,omitempty"`
+	ActivityGenerationConfigIDNEQ   *uuid.UUID  `json:"activityGenerationConfigIDNEQ,omitempty"`
+	ActivityGenerationConfigIDIn    []uuid.UUID `json:"activityGenerationConfigIDIn,omitempty"`
+	ActivityGenerationConfigIDNotIn []uuid.UUID `json:"activityGenerationConfigIDNotIn,omitempty"`
+	ActivityGenerationConfigIDGT    *uuid.UUID  `json:"activityGenerationConfigIDGT,omitempty"`
+	ActivityGenerationConfigIDGTE   *uuid.UUID  `json:"activityGenerationConfigIDGTE,omitempty"`
+	ActivityGenerationConfigIDLT    *uuid.UUID  `json:"activityGenerationConfigIDLT,omitempty"`
+	ActivityGenerationConfigIDLTE   *uuid.UUID  `json:"activityGenerationConfigIDLTE,omitempty"`
+
+	// "rule_id" field predicates.
+	RuleID      *uuid.UUID  `json:"ruleID,omitempty"`
+	RuleIDNEQ   *uuid.UUID  `json:"ruleIDNEQ,omitempty"`
+	RuleIDIn    []uuid.UUID `json:"ruleIDIn,omitempty"`
+	RuleIDNotIn []uuid.UUID `json:"ruleIDNotIn,omitempty"`
+	RuleIDGT    *uuid.UUID  `json:"ruleIDGT,omitempty"`
+	RuleIDGTE   *uuid.UUID  `json:"ruleIDGTE,omitempty"`
+	RuleIDLT    *uuid.UUID  `json:"ruleIDLT,omitempty"`
+	RuleIDLTE   *uuid.UUID  `json:"ruleIDLTE,omitempty"`
+
+	// "commerce_id" field predicates.
+	CommerceID      *uuid.UUID  `json:"commerceID,omitempty"`
+	CommerceIDNEQ   *uuid.UUID  `json:"commerceIDNEQ,omitempty"`
+	CommerceIDIn    []uuid.UUID `json:"commerceIDIn,omitempty"`
+	CommerceIDNotIn []uuid.UUID `json:"commerceIDNotIn,omitempty"`
+	CommerceIDGT    *uuid.UUID  `json:"commerceIDGT,omitempty"`
+	CommerceIDGTE   *uuid.UUID  `json:"commerceIDGTE,omitempty"`
+	CommerceIDLT    *uuid.UUID  `json:"commerceIDLT,omitempty"`
+	CommerceIDLTE   *uuid.UUID  `json:"commerceIDLTE,omitempty"`
+
+	// "trigger" field predicates.
+	Trigger      *generationdecision.Trigger  `json:"trigger,omitempty"`
+	TriggerNEQ   *generationdecision.Trigger  `json:"triggerNEQ,omitempty"`
+	TriggerIn    []generationdecision.Trigger `json:"triggerIn,omitempty"`
+	TriggerNotIn []generationdecision.Trigger `json:"triggerNotIn,omitempty"`
+
+	// "stage" field predicates.
+	Stage      *generationdecision.Stage  `json:"stage,omitempty"`
+	StageNEQ   *generationdecision.Stage  `json:"stageNEQ,omitempty"`
+	StageIn    []generationdecision.Stage `json:"stageIn,omitempty"`
+	StageNotIn []generationdecision.Stage `json:"stageNotIn,omitempty"`
+
+	// "status_code" field predicates.
+	StatusCode             *string  `json:"statusCode,omitempty"`
+	StatusCodeNEQ          *string  `json:"statusCodeNEQ,omitempty"`
+	StatusCodeIn           []string `json:"statusCodeIn,omitempty"`
+	StatusCodeNotIn        []string `json:"statusCodeNotIn,omitempty"`
+	StatusCodeGT           *string  `json:"statusCodeGT,omitempty"`
+	StatusCodeGTE          *string  `json:"statusCodeGTE,omitempty"`
+	StatusCodeLT           *string  `json:"statusCodeLT,omitempty"`
+	StatusCodeLTE          *string  `json:"statusCodeLTE,omitempty"`
+	StatusCodeContains     *string  `json:"statusCodeContains,omitempty"`
+	StatusCodeHasPrefix    *string  `json:"statusCodeHasPrefix,omitempty"`
+	StatusCodeHasSuffix    *string  `json:"statusCodeHasSuffix,omitempty"`
+	StatusCodeEqualFold    *string  `json:"statusCodeEqualFold,omitempty"`
+	StatusCodeContainsFold *string  `json:"statusCodeContainsFold,omitempty"`
+
+	// "entered_at" field predicates.
+	EnteredAt      *time.Time  `json:"enteredAt,omitempty"`
+	EnteredAtNEQ   *time.Time  `json:"enteredAtNEQ,omitempty"`
+	EnteredAtIn    []time.Time `json:"enteredAtIn,omitempty"`
+	EnteredAtNotIn []time.Time `json:"enteredAtNotIn,omitempty"`
+	EnteredAtGT    *time.Time  `json:"enteredAtGT,omitempty"`
+	EnteredAtGTE   *time.Time  `json:"enteredAtGTE,omitempty"`
+	EnteredAtLT    *time.Time  `json:"enteredAtLT,omitempty"`
+	EnteredAtLTE   *time.Time  `json:"enteredAtLTE,omitempty"`
+
+	// "kind" field predicates.
+	Kind      *generationdecision.Kind  `json:"kind,omitempty"`
+	KindNEQ   *generationdecision.Kind  `json:"kindNEQ,omitempty"`
+	KindIn    []generationdecision.Kind `json:"kindIn,omitempty"`
+	KindNotIn []generationdecision.Kind `json:"kindNotIn,omitempty"`
+
+	// "reason" field predicates.
+	Reason       *generationdecision.Reason  `json:"reason,omitempty"`
+	ReasonNEQ    *generationdecision.Reason  `json:"reasonNEQ,omitempty"`
+	ReasonIn     []generationdecision.Reason `json:"reasonIn,omitempty"`
+	ReasonNotIn  []generationdecision.Reason `json:"reasonNotIn,omitempty"`
+	ReasonIsNil  bool                        `json:"reasonIsNil,omitempty"`
+	ReasonNotNil bool                        `json:"reasonNotNil,omitempty"`
+
+	// "detail" field predicates.
+	Detail             *string  `json:"detail,omitempty"`
+	DetailNEQ          *string  `json:"detailNEQ,omitempty"`
+	DetailIn           []string `json:"detailIn,omitempty"`
+	DetailNotIn        []string `json:"detailNotIn,omitempty"`
+	DetailGT           *string  `json:"detailGT,omitempty"`
+	DetailGTE          *string  `json:"detailGTE,omitempty"`
+	DetailLT           *string  `json:"detailLT,omitempty"`
+	DetailLTE          *string  `json:"detailLTE,omitempty"`
+	DetailContains     *string  `json:"detailContains,omitempty"`
+	DetailHasPrefix    *string  `json:"detailHasPrefix,omitempty"`
+	DetailHasSuffix    *string  `json:"detailHasSuffix,omitempty"`
+	DetailEqualFold    *string  `json:"detailEqualFold,omitempty"`
+	DetailContainsFold *string  `json:"detailContainsFold,omitempty"`
+
+	// "activity_id" field predicates.
+	ActivityID       *uuid.UUID  `json:"activityID,omitempty"`
+	ActivityIDNEQ    *uuid.UUID  `json:"activityIDNEQ,omitempty"`
+	ActivityIDIn     []uuid.UUID `json:"activityIDIn,omitempty"`
+	ActivityIDNotIn  []uuid.UUID `json:"activityIDNotIn,omitempty"`
+	ActivityIDGT     *uuid.UUID  `json:"activityIDGT,omitempty"`
+	ActivityIDGTE    *uuid.UUID  `json:"activityIDGTE,omitempty"`
+	ActivityIDLT     *uuid.UUID  `json:"activityIDLT,omitempty"`
+	ActivityIDLTE    *uuid.UUID  `json:"activityIDLTE,omitempty"`
+	ActivityIDIsNil  bool        `json:"activityIDIsNil,omitempty"`
+	ActivityIDNotNil bool        `json:"activityIDNotNil,omitempty"`
+
+	// "transition_id" field predicates.
+	TransitionID       *uuid.UUID  `json:"transitionID,omitempty"`
+	TransitionIDNEQ    *uuid.UUID  `json:"transitionIDNEQ,omitempty"`
+	TransitionIDIn     []uuid.UUID `json:"transitionIDIn,omitempty"`
+	TransitionIDNotIn  []uuid.UUID `json:"transitionIDNotIn,omitempty"`
+	TransitionIDGT     *uuid.UUID  `json:"transitionIDGT,omitempty"`
+	TransitionIDGTE    *uuid.UUID  `json:"transitionIDGTE,omitempty"`
+	TransitionIDLT     *uuid.UUID  `json:"transitionIDLT,omitempty"`
+	TransitionIDLTE    *uuid.UUID  `json:"transitionIDLTE,omitempty"`
+	TransitionIDIsNil  bool        `json:"transitionIDIsNil,omitempty"`
+	TransitionIDNotNil bool        `json:"transitionIDNotNil,omitempty"`
+
+	// "decided_at" field predicates.
+	DecidedAt      *time.Time  `json:"decidedAt,omitempty"`
+	DecidedAtNEQ   *time.Time  `json:"decidedAtNEQ,omitempty"`
+	DecidedAtIn    []time.Time `json:"decidedAtIn,omitempty"`
+	DecidedAtNotIn []time.Time `json:"decidedAtNotIn,omitempty"`
+	DecidedAtGT    *time.Time  `json:"decidedAtGT,omitempty"`
+	DecidedAtGTE   *time.Time  `json:"decidedAtGTE,omitempty"`
+	DecidedAtLT    *time.Time  `json:"decidedAtLT,omitempty"`
+	DecidedAtLTE   *time.Time  `json:"decidedAtLTE,omitempty"`
+}
+
+// AddPredicates adds custom predicates to the where input to be used during the filtering phase.
+func (i *GenerationDecisionWhereInput) AddPredicates(predicates ...predicate.GenerationDecision) {
+	i.Predicates = append(i.Predicates, predicates...)
+}
+
+// Filter applies the GenerationDecisionWhereInput filter on the GenerationDecisionQuery builder.
+func (i *GenerationDecisionWhereInput) Filter(q *GenerationDecisionQuery) (*GenerationDecisionQuery, error) {
+	if i == nil {
+		return q, nil
+	}
+	p, err := i.P()
+	if err != nil {
+		if err == ErrEmptyGenerationDecisionWhereInput {
+			return q, nil
+		}
+		return nil, err
+	}
+	return q.Where(p), nil
+}
+
+// ErrEmptyGenerationDecisionWhereInput is returned in case the GenerationDecisionWhereInput is empty.
+var ErrEmptyGenerationDecisionWhereInput = errors.New("ent: empty predicate GenerationDecisionWhereInput")
+
+// P returns a predicate for filtering generationdecisions.
+// An error is returned if the input is empty or invalid.
+func (i *GenerationDecisionWhereInput) P() (predicate.GenerationDecision, error) {
+	var predicates []predicate.GenerationDecision
+	if i.Not != nil {
+		p, err := i.Not.P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'not'", err)
+		}
+		predicates = append(predicates, generationdecision.Not(p))
+	}
+	switch n := len(i.Or); {
+	case n == 1:
+		p, err := i.Or[0].P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'or'", err)
+		}
+		predicates = append(predicates, p)
+	case n > 1:
+		or := make([]predicate.GenerationDecision, 0, n)
+		for _, w := range i.Or {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'or'", err)
+			}
+			or = append(or, p)
+		}
+		predicates = append(predicates, generationdecision.Or(or...))
+	}
+	switch n := len(i.And); {
+	case n == 1:
+		p, err := i.And[0].P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'and'", err)
+		}
+		predicates = append(predicates, p)
+	case n > 1:
+		and := make([]predicate.GenerationDecision, 0, n)
+		for _, w := range i.And {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'and'", err)
+			}
+			and = append(and, p)
+		}
+		predicates = append(predicates, generationdecision.And(and...))
+	}
+	predicates = append(predicates, i.Predicates...)
+	if i.ID != nil {
+		predicates = append(predicates, generationdecision.IDEQ(*i.ID))
+	}
+	if i.IDNEQ != nil {
+		predicates = append(predicates, generationdecision.IDNEQ(*i.IDNEQ))
+	}
+	if len(i.IDIn) > 0 {
+		predicates = append(predicates, generationdecision.IDIn(i.IDIn...))
+	}
+	if len(i.IDNotIn) > 0 {
+		predicates = append(predicates, generationdecision.IDNotIn(i.IDNotIn...))
+	}
+	if i.IDGT != nil {
+		predicates = append(predicates, generationdecision.IDGT(*i.IDGT))
+	}
+	if i.IDGTE != nil {
+		predicates = append(predicates, generationdecision.IDGTE(*i.IDGTE))
+	}
+	if i.IDLT != nil {
+		predicates = append(predicates, generationdecision.IDLT(*i.IDLT))
+	}
+	if i.IDLTE != nil {
+		predicates = append(predicates, generationdecision.IDLTE(*i.IDLTE))
+	}
+	if i.TenantID != nil {
+		predicates = append(predicates, generationdecision.TenantIDEQ(*i.TenantID))
+	}
+	if i.TenantIDNEQ != nil {
+		predicates = append(predicates, generationdecision.TenantIDNEQ(*i.TenantIDNEQ))
+	}
+	if len(i.TenantIDIn) > 0 {
+		predicates = append(predicates, generationdecision.TenantIDIn(i.TenantIDIn...))
+	}
+	if len(i.TenantIDNotIn) > 0 {
+		predicates = append(predicates, generationdecision.TenantIDNotIn(i.TenantIDNotIn...))
+	}
+	if i.TenantIDGT != nil {
+		predicates = append(predicates, generationdecision.TenantIDGT(*i.TenantIDGT))
+	}
+	if i.TenantIDGTE != nil {
+		predicates = append(predicates, generationdecision.TenantIDGTE(*i.TenantIDGTE))
+	}
+	if i.TenantIDLT != nil {
+		predicates = append(predicates, generationdecision.TenantIDLT(*i.TenantIDLT))
+	}
+	if i.TenantIDLTE != nil {
+		predicates = append(predicates, generationdecision.TenantIDLTE(*i.TenantIDLTE))
+	}
+	if i.ProjectID != nil {
+		predicates = append(predicates, generationdecision.ProjectIDEQ(*i.ProjectID))
+	}
+	if i.ProjectIDNEQ != nil {
+		predicates = append(predicates, generationdecision.ProjectIDNEQ(*i.ProjectIDNEQ))
+	}
+	if len(i.ProjectIDIn) > 0 {
+		predicates = append(predicates, generationdecision.ProjectIDIn(i.ProjectIDIn...))
+	}
+	if len(i.ProjectIDNotIn) > 0 {
+		predicates = append(predicates, generationdecision.ProjectIDNotIn(i.ProjectIDNotIn...))
+	}
+	if i.ProjectIDGT != nil {
+		predicates = append(predicates, generationdecision.ProjectIDGT(*i.ProjectIDGT))
+	}
+	if i.ProjectIDGTE != nil {
+		predicates = append(predicates, generationdecision.ProjectIDGTE(*i.ProjectIDGTE))
+	}
+	if i.ProjectIDLT != nil {
+		predicates = append(predicates, generationdecision.ProjectIDLT(*i.ProjectIDLT))
+	}
+	if i.ProjectIDLTE != nil {
+		predicates = append(predicates, generationdecision.ProjectIDLTE(*i.ProjectIDLTE))
+	}
+	if i.ActivityGenerationConfigID != nil {
+		predicates = append(predicates, generationdecision.ActivityGenerationConfigIDEQ(*i.ActivityGenerationConfigID))
+	}
+	if i.ActivityGenerationConfigIDNEQ != nil {
+		predicates = append(predicates, generationdecision.ActivityGenerationConfigIDNEQ(*i.ActivityGenerationConfigIDNEQ))
+	}
+	if len(i.ActivityGenerationConfigIDIn) > 0 {
+		predicates = append(predicates, generationdecision.ActivityGenerationConfigIDIn(i.ActivityGenerationConfigIDIn...))
+	}
+	if len(i.ActivityGenerationConfigIDNotIn) > 0 {
+		predicates = append(predicates, generationdecision.ActivityGenerationConfigIDNotIn(i.ActivityGenerationConfigIDNotIn...))
+	}
+	if i.ActivityGenerationConfigIDGT != nil {
+		predicates = append(predicates, generationdecision.ActivityGenerationConfigIDGT(*i.ActivityGenerationConfigIDGT))
+	}
+	if i.ActivityGenerationConfigIDGTE != nil {
+		predicates = append(predicates, generationdecision.ActivityGenerationConfigIDGTE(*i.ActivityGenerationConfigIDGTE))
+	}
+	if i.ActivityGenerationConfigIDLT != nil {
+		predicates = append(predicates, generationdecision.ActivityGenerationConfigIDLT(*i.ActivityGenerationConfigIDLT))
+	}
+	if i.ActivityGenerationConfigIDLTE != nil {
+		predicates = append(predicates, generationdecision.ActivityGenerationConfigIDLTE(*i.ActivityGenerationConfigIDLTE))
+	}
+	if i.RuleID != nil {
+		predicates = append(predicates, generationdecision.RuleIDEQ(*i.RuleID))
+	}
+	if i.RuleIDNEQ != nil {
+		predicates = append(predicates, generationdecision.RuleIDNEQ(*i.RuleIDNEQ))
+	}
+	if len(i.RuleIDIn) > 0 {
+		predicates = append(predicates, generationdecision.RuleIDIn(i.RuleIDIn...))
+	}
+	if len(i.RuleIDNotIn) > 0 {
+		predicates = append(predicates, generationdecision.RuleIDNotIn(i.RuleIDNotIn...))
+	}
+	if i.RuleIDGT != nil {
+		predicates = append(predicates, generationdecision.RuleIDGT(*i.RuleIDGT))
+	}
+	if i.RuleIDGTE != nil {
+		predicates = append(predicates, generationdecision.RuleIDGTE(*i.RuleIDGTE))
+	}
+	if i.RuleIDLT != nil {
+		predicates = append(predicates, generationdecision.RuleIDLT(*i.RuleIDLT))
+	}
+	if i.RuleIDLTE != nil {
+		predicates = append(predicates, generationdecision.RuleIDLTE(*i.RuleIDLTE))
+	}
+	if i.CommerceID != nil {
+		predicates = append(predicates, generationdecision.CommerceIDEQ(*i.CommerceID))
+	}
+	if i.CommerceIDNEQ != nil {
+		predicates = append(predicates, generationdecision.CommerceIDNEQ(*i.CommerceIDNEQ))
+	}
+	if len(i.CommerceIDIn) > 0 {
+		predicates = append(predicates, generationdecision.CommerceIDIn(i.CommerceIDIn...))
+	}
+	if len(i.CommerceIDNotIn) > 0 {
+		predicates = append(predicates, generationdecision.CommerceIDNotIn(i.CommerceIDNotIn...))
+	}
+	if i.CommerceIDGT != nil {
+		predicates = append(predicates, generationdecision.CommerceIDGT(*i.CommerceIDGT))
+	}
+	if i.CommerceIDGTE != nil {
+		predicates = append(predicates, generationdecision.CommerceIDGTE(*i.CommerceIDGTE))
+	}
+	if i.CommerceIDLT != nil {
+		predicates = append(predicates, generationdecision.CommerceIDLT(*i.CommerceIDLT))
+	}
+	if i.CommerceIDLTE != nil {
+		predicates = append(predicates, generationdecision.CommerceIDLTE(*i.CommerceIDLTE))
+	}
+	if i.Trigger != nil {
+		predicates = append(predicates, generationdecision.TriggerEQ(*i.Trigger))
+	}
+	if i.TriggerNEQ != nil {
+		predicates = append(predicates, generationdecision.TriggerNEQ(*i.TriggerNEQ))
+	}
+	if len(i.TriggerIn) > 0 {
+		predicates = append(predicates, generationdecision.TriggerIn(i.TriggerIn...))
+	}
+	if len(i.TriggerNotIn) > 0 {
+		predicates = append(predicates, generationdecision.TriggerNotIn(i.TriggerNotIn...))
+	}
+	if i.Stage != nil {
+		predicates = append(predicates, generationdecision.StageEQ(*i.Stage))
+	}
+	if i.StageNEQ != nil {
+		predicates = append(predicates, generationdecision.StageNEQ(*i.StageNEQ))
+	}
+	if len(i.StageIn) > 0 {
+		predicates = append(predicates, generationdecision.StageIn(i.StageIn...))
+	}
+	if len(i.StageNotIn) > 0 {
+		predicates = append(predicates, generationdecision.StageNotIn(i.StageNotIn...))
+	}
+	if i.StatusCode != nil {
+		predicates = append(predicates, generationdecision.StatusCodeEQ(*i.StatusCode))
+	}
+	if i.StatusCodeNEQ != nil {
+		predicates = append(predicates, generationdecision.StatusCodeNEQ(*i.StatusCodeNEQ))
+	}
+	if len(i.StatusCodeIn) > 0 {
+		predicates = append(predicates, generationdecision.StatusCodeIn(i.StatusCodeIn...))
+	}
+	if len(i.StatusCodeNotIn) > 0 {
+		predicates = append(predicates, generationdecision.StatusCodeNotIn(i.StatusCodeNotIn...))
+	}
+	if i.StatusCodeGT != nil {
+		predicates = append(predicates, generationdecision.StatusCodeGT(*i.StatusCodeGT))
+	}
+	if i.StatusCodeGTE != nil {
+		predicates = append(predicates, generationdecision.StatusCodeGTE(*i.StatusCodeGTE))
+	}
+	if i.StatusCodeLT != nil {
+		predicates = append(predicates, generationdecision.StatusCodeLT(*i.StatusCodeLT))
+	}
+	if i.StatusCodeLTE != nil {
+		predicates = append(predicates, generationdecision.StatusCodeLTE(*i.StatusCodeLTE))
+	}
+	if i.StatusCodeContains != nil {
+		predicates = append(predicates, generationdecision.StatusCodeContains(*i.StatusCodeContains))
+	}
+	if i.StatusCodeHasPrefix != nil {
+		predicates = append(predicates, generationdecision.StatusCodeHasPrefix(*i.StatusCodeHasPrefix))
+	}
+	if i.StatusCodeHasSuffix != nil {
+		predicates = append(predicates, generationdecision.StatusCodeHasSuffix(*i.StatusCodeHasSuffix))
+	}
+	if i.StatusCodeEqualFold != nil {
+		predicates = append(predicates, generationdecision.StatusCodeEqualFold(*i.StatusCodeEqualFold))
+	}
+	if i.StatusCodeContainsFold != nil {
+		predicates = append(predicates, generationdecision.StatusCodeContainsFold(*i.StatusCodeContainsFold))
+	}
+	if i.EnteredAt != nil {
+		predicates = append(predicates, generationdecision.EnteredAtEQ(*i.EnteredAt))
+	}
+	if i.EnteredAtNEQ != nil {
+		predicates = append(predicates, generationdecision.EnteredAtNEQ(*i.EnteredAtNEQ))
+	}
+	if len(i.EnteredAtIn) > 0 {
+		predicates = append(predicates, generationdecision.EnteredAtIn(i.EnteredAtIn...))
+	}
+	if len(i.EnteredAtNotIn) > 0 {
+		predicates = append(predicates, generationdecision.EnteredAtNotIn(i.EnteredAtNotIn...))
+	}
+	if i.EnteredAtGT != nil {
+		predicates = append(predicates, generationdecision.EnteredAtGT(*i.EnteredAtGT))
+	}
+	if i.EnteredAtGTE != nil {
+		predicates = append(predicates, generationdecision.EnteredAtGTE(*i.EnteredAtGTE))
+	}
+	if i.EnteredAtLT != nil {
+		predicates = append(predicates, generationdecision.EnteredAtLT(*i.EnteredAtLT))
+	}
+	if i.EnteredAtLTE != nil {
+		predicates = append(predicates, generationdecision.EnteredAtLTE(*i.EnteredAtLTE))
+	}
+	if i.Kind != nil {
+		predicates = append(predicates, generationdecision.KindEQ(*i.Kind))
+	}
+	if i.KindNEQ != nil {
+		predicates = append(predicates, generationdecision.KindNEQ(*i.KindNEQ))
+	}
+	if len(i.KindIn) > 0 {
+		predicates = append(predicates, generationdecision.KindIn(i.KindIn...))
+	}
+	if len(i.KindNotIn) > 0 {
+		predicates = append(predicates, generationdecision.KindNotIn(i.KindNotIn...))
+	}
+	if i.Reason != nil {
+		predicates = append(predicates, generationdecision.ReasonEQ(*i.Reason))
+	}
+	if i.ReasonNEQ != nil {
+		predicates = append(predicates, generationdecision.ReasonNEQ(*i.ReasonNEQ))
+	}
+	if len(i.ReasonIn) > 0 {
+		predicates = append(predicates, generationdecision.ReasonIn(i.ReasonIn...))
+	}
+	if len(i.ReasonNotIn) > 0 {
+		predicates = append(predicates, generationdecision.ReasonNotIn(i.ReasonNotIn...))
+	}
+	if i.ReasonIsNil {
+		predicates = append(predicates, generationdecision.ReasonIsNil())
+	}
+	if i.ReasonNotNil {
+		predicates = append(predicates, generationdecision.ReasonNotNil())
+	}
+	if i.Detail != nil {
+		predicates = append(predicates, generationdecision.DetailEQ(*i.Detail))
+	}
+	if i.DetailNEQ != nil {
+		predicates = append(predicates, generationdecision.DetailNEQ(*i.DetailNEQ))
+	}
+	if len(i.DetailIn) > 0 {
+		predicates = append(predicates, generationdecision.DetailIn(i.DetailIn...))
+	}
+	if len(i.DetailNotIn) > 0 {
+		predicates = append(predicates, generationdecision.DetailNotIn(i.DetailNotIn...))
+	}
+	if i.DetailGT != nil {
+		predicates = append(predicates, generationdecision.DetailGT(*i.DetailGT))
+	}
+	if i.DetailGTE != nil {
+		predicates = append(predicates, generationdecision.DetailGTE(*i.DetailGTE))
+	}
+	if i.DetailLT != nil {
+		predicates = append(predicates, generationdecision.DetailLT(*i.DetailLT))
+	}
+	if i.DetailLTE != nil {
+		predicates = append(predicates, generationdecision.DetailLTE(*i.DetailLTE))
+	}
+	if i.DetailContains != nil {
+		predicates = append(predicates, generationdecision.DetailContains(*i.DetailContains))
+	}
+	if i.DetailHasPrefix != nil {
+		predicates = append(predicates, generationdecision.DetailHasPrefix(*i.DetailHasPrefix))
+	}
+	if i.DetailHasSuffix != nil {
+		predicates = append(predicates, generationdecision.DetailHasSuffix(*i.DetailHasSuffix))
+	}
+	if i.DetailEqualFold != nil {
+		predicates = append(predicates, generationdecision.DetailEqualFold(*i.DetailEqualFold))
+	}
+	if i.DetailContainsFold != nil {
+		predicates = append(predicates, generationdecision.DetailContainsFold(*i.DetailContainsFold))
+	}
+	if i.ActivityID != nil {
+		predicates = append(predicates, generationdecision.ActivityIDEQ(*i.ActivityID))
+	}
+	if i.ActivityIDNEQ != nil {
+		predicates = append(predicates, generationdecision.ActivityIDNEQ(*i.ActivityIDNEQ))
+	}
+	if len(i.ActivityIDIn) > 0 {
+		predicates = append(predicates, generationdecision.ActivityIDIn(i.ActivityIDIn...))
+	}
+	if len(i.ActivityIDNotIn) > 0 {
+		predicates = append(predicates, generationdecision.ActivityIDNotIn(i.ActivityIDNotIn...))
+	}
+	if i.ActivityIDGT != nil {
+		predicates = append(predicates, generationdecision.ActivityIDGT(*i.ActivityIDGT))
+	}
+	if i.ActivityIDGTE != nil {
+		predicates = append(predicates, generationdecision.ActivityIDGTE(*i.ActivityIDGTE))
+	}
+	if i.ActivityIDLT != nil {
+		predicates = append(predicates, generationdecision.ActivityIDLT(*i.ActivityIDLT))
+	}
+	if i.ActivityIDLTE != nil {
+		predicates = append(predicates, generationdecision.ActivityIDLTE(*i.ActivityIDLTE))
+	}
+	if i.ActivityIDIsNil {
+		predicates = append(predicates, generationdecision.ActivityIDIsNil())
+	}
+	if i.ActivityIDNotNil {
+		predicates = append(predicates, generationdecision.ActivityIDNotNil())
+	}
+	if i.TransitionID != nil {
+		predicates = append(predicates, generationdecision.TransitionIDEQ(*i.TransitionID))
+	}
+	if i.TransitionIDNEQ != nil {
+		predicates = append(predicates, generationdecision.TransitionIDNEQ(*i.TransitionIDNEQ))
+	}
+	if len(i.TransitionIDIn) > 0 {
+		predicates = append(predicates, generationdecision.TransitionIDIn(i.TransitionIDIn...))
+	}
+	if len(i.TransitionIDNotIn) > 0 {
+		predicates = append(predicates, generationdecision.TransitionIDNotIn(i.TransitionIDNotIn...))
+	}
+	if i.TransitionIDGT != nil {
+		predicates = append(predicates, generationdecision.TransitionIDGT(*i.TransitionIDGT))
+	}
+	if i.TransitionIDGTE != nil {
+		predicates = append(predicates, generationdecision.TransitionIDGTE(*i.TransitionIDGTE))
+	}
+	if i.TransitionIDLT != nil {
+		predicates = append(predicates, generationdecision.TransitionIDLT(*i.TransitionIDLT))
+	}
+	if i.TransitionIDLTE != nil {
+		predicates = append(predicates, generationdecision.TransitionIDLTE(*i.TransitionIDLTE))
+	}
+	if i.TransitionIDIsNil {
+		predicates = append(predicates, generationdecision.TransitionIDIsNil())
+	}
+	if i.TransitionIDNotNil {
+		predicates = append(predicates, generationdecision.TransitionIDNotNil())
+	}
+	if i.DecidedAt != nil {
+		predicates = append(predicates, generationdecision.DecidedAtEQ(*i.DecidedAt))
+	}
+	if i.DecidedAtNEQ != nil {
+		predicates = append(predicates, generationdecision.DecidedAtNEQ(*i.DecidedAtNEQ))
+	}
+	if len(i.DecidedAtIn) > 0 {
+		predicates = append(predicates, generationdecision.DecidedAtIn(i.DecidedAtIn...))
+	}
+	if len(i.DecidedAtNotIn) > 0 {
+		predicates = append(predicates, generationdecision.DecidedAtNotIn(i.DecidedAtNotIn...))
+	}
+	if i.DecidedAtGT != nil {
+		predicates = append(predicates, generationdecision.DecidedAtGT(*i.DecidedAtGT))
+	}
+	if i.DecidedAtGTE != nil {
+		predicates = append(predicates, generationdecision.DecidedAtGTE(*i.DecidedAtGTE))
+	}
+	if i.DecidedAtLT != nil {
+		predicates = append(predicates, generationdecision.DecidedAtLT(*i.DecidedAtLT))
+	}
+	if i.DecidedAtLTE != nil {
+		predicates = append(predicates, generationdecision.DecidedAtLTE(*i.DecidedAtLTE))
+	}
+
+	switch len(predicates) {
+	case 0:
+		return nil, ErrEmptyGenerationDecisionWhereInput
+	case 1:
+		return predicates[0], nil
+	default:
+		return generationdecision.And(predicates...), nil
 	}
 }
 

@@ -41,6 +41,8 @@ import (
 	"github.com/reten-io/reten/ent/engagementconfig"
 	"github.com/reten-io/reten/ent/engagementlevel"
 	"github.com/reten-io/reten/ent/eventfilter"
+	"github.com/reten-io/reten/ent/generationdecision"
+	"github.com/reten-io/reten/ent/generationoutbox"
 	"github.com/reten-io/reten/ent/generationpolicy"
 	"github.com/reten-io/reten/ent/generationrule"
 	"github.com/reten-io/reten/ent/generationsettings"
@@ -106,6 +108,8 @@ const (
 	TypeEngagementConfig            = "EngagementConfig"
 	TypeEngagementLevel             = "EngagementLevel"
 	TypeEventFilter                 = "EventFilter"
+	TypeGenerationDecision          = "GenerationDecision"
+	TypeGenerationOutbox            = "GenerationOutbox"
 	TypeGenerationPolicy            = "GenerationPolicy"
 	TypeGenerationRule              = "GenerationRule"
 	TypeGenerationSettings          = "GenerationSettings"
@@ -4118,6 +4122,7 @@ type ActivityMutation struct {
 	adddispatch_attempts          *int
 	next_dispatch_at              *time.Time
 	closed_at                     *time.Time
+	expires_at                    *time.Time
 	created_by                    *uuid.UUID
 	clearedFields                 map[string]struct{}
 	tenant                        *uuid.UUID
@@ -5068,6 +5073,55 @@ func (m *ActivityMutation) ResetClosedAt() {
 	delete(m.clearedFields, activity.FieldClosedAt)
 }
 
+// SetExpiresAt sets the "expires_at" field.
+func (m *ActivityMutation) SetExpiresAt(t time.Time) {
+	m.expires_at = &t
+}
+
+// ExpiresAt returns the value of the "expires_at" field in the mutation.
+func (m *ActivityMutation) ExpiresAt() (r time.Time, exists bool) {
+	v := m.expires_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldExpiresAt returns the old "expires_at" field's value of the Activity entity.
+// If the Activity object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ActivityMutation) OldExpiresAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldExpiresAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldExpiresAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldExpiresAt: %w", err)
+	}
+	return oldValue.ExpiresAt, nil
+}
+
+// ClearExpiresAt clears the value of the "expires_at" field.
+func (m *ActivityMutation) ClearExpiresAt() {
+	m.expires_at = nil
+	m.clearedFields[activity.FieldExpiresAt] = struct{}{}
+}
+
+// ExpiresAtCleared returns if the "expires_at" field was cleared in this mutation.
+func (m *ActivityMutation) ExpiresAtCleared() bool {
+	_, ok := m.clearedFields[activity.FieldExpiresAt]
+	return ok
+}
+
+// ResetExpiresAt resets all changes to the "expires_at" field.
+func (m *ActivityMutation) ResetExpiresAt() {
+	m.expires_at = nil
+	delete(m.clearedFields, activity.FieldExpiresAt)
+}
+
 // SetCreatedBy sets the "created_by" field.
 func (m *ActivityMutation) SetCreatedBy(u uuid.UUID) {
 	m.created_by = &u
@@ -5433,7 +5487,7 @@ func (m *ActivityMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *ActivityMutation) Fields() []string {
-	fields := make([]string, 0, 20)
+	fields := make([]string, 0, 21)
 	if m.created_at != nil {
 		fields = append(fields, activity.FieldCreatedAt)
 	}
@@ -5491,6 +5545,9 @@ func (m *ActivityMutation) Fields() []string {
 	if m.closed_at != nil {
 		fields = append(fields, activity.FieldClosedAt)
 	}
+	if m.expires_at != nil {
+		fields = append(fields, activity.FieldExpiresAt)
+	}
 	if m.created_by != nil {
 		fields = append(fields, activity.FieldCreatedBy)
 	}
@@ -5540,6 +5597,8 @@ func (m *ActivityMutation) Field(name string) (ent.Value, bool) {
 		return m.NextDispatchAt()
 	case activity.FieldClosedAt:
 		return m.ClosedAt()
+	case activity.FieldExpiresAt:
+		return m.ExpiresAt()
 	case activity.FieldCreatedBy:
 		return m.CreatedBy()
 	}
@@ -5589,6 +5648,8 @@ func (m *ActivityMutation) OldField(ctx context.Context, name string) (ent.Value
 		return m.OldNextDispatchAt(ctx)
 	case activity.FieldClosedAt:
 		return m.OldClosedAt(ctx)
+	case activity.FieldExpiresAt:
+		return m.OldExpiresAt(ctx)
 	case activity.FieldCreatedBy:
 		return m.OldCreatedBy(ctx)
 	}
@@ -5733,6 +5794,13 @@ func (m *ActivityMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetClosedAt(v)
 		return nil
+	case activity.FieldExpiresAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetExpiresAt(v)
+		return nil
 	case activity.FieldCreatedBy:
 		v, ok := value.(uuid.UUID)
 		if !ok {
@@ -5812,6 +5880,9 @@ func (m *ActivityMutation) ClearedFields() []string {
 	if m.FieldCleared(activity.FieldClosedAt) {
 		fields = append(fields, activity.FieldClosedAt)
 	}
+	if m.FieldCleared(activity.FieldExpiresAt) {
+		fields = append(fields, activity.FieldExpiresAt)
+	}
 	if m.FieldCleared(activity.FieldCreatedBy) {
 		fields = append(fields, activity.FieldCreatedBy)
 	}
@@ -5855,6 +5926,9 @@ func (m *ActivityMutation) ClearField(name string) error {
 		return nil
 	case activity.FieldClosedAt:
 		m.ClearClosedAt()
+		return nil
+	case activity.FieldExpiresAt:
+		m.ClearExpiresAt()
 		return nil
 	case activity.FieldCreatedBy:
 		m.ClearCreatedBy()
@@ -5923,6 +5997,9 @@ func (m *ActivityMutation) ResetField(name string) error {
 		return nil
 	case activity.FieldClosedAt:
 		m.ResetClosedAt()
+		return nil
+	case activity.FieldExpiresAt:
+		m.ResetExpiresAt()
 		return nil
 	case activity.FieldCreatedBy:
 		m.ResetCreatedBy()
@@ -32980,6 +33057,1540 @@ func (m *EventFilterMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown EventFilter edge %s", name)
+}
+
+// GenerationDecisionMutation represents an operation that mutates the GenerationDecision nodes in the graph.
+type GenerationDecisionMutation struct {
+	config
+	op                            Op
+	typ                           string
+	id                            *uuid.UUID
+	tenant_id                     *uuid.UUID
+	project_id                    *uuid.UUID
+	activity_generation_config_id *uuid.UUID
+	rule_id                       *uuid.UUID
+	commerce_id                   *uuid.UUID
+	trigger                       *generationdecision.Trigger
+	stage                         *generationdecision.Stage
+	status_code                   *string
+	entered_at                    *time.Time
+	kind                          *generationdecision.Kind
+	reason                        *generationdecision.Reason
+	detail                        *string
+	activity_id                   *uuid.UUID
+	transition_id                 *uuid.UUID
+	decided_at                    *time.Time
+	clearedFields                 map[string]struct{}
+	done                          bool
+	oldValue                      func(context.Context) (*GenerationDecision, error)
+	predicates                    []predicate.GenerationDecision
+}
+
+var _ ent.Mutation = (*GenerationDecisionMutation)(nil)
+
+// generationdecisionOption allows management of the mutation configuration using functional options.
+type generationdecisionOption func(*GenerationDecisionMutation)
+
+// newGenerationDecisionMutation creates new mutation for the GenerationDecision entity.
+func newGenerationDecisionMutation(c config, op Op, opts ...generationdecisionOption) *GenerationDecisionMutation {
+	m := &GenerationDecisionMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeGenerationDecision,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withGenerationDecisionID sets the ID field of the mutation.
+func withGenerationDecisionID(id uuid.UUID) generationdecisionOption {
+	return func(m *GenerationDecisionMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *GenerationDecision
+		)
+		m.oldValue = func(ctx context.Context) (*GenerationDecision, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().GenerationDecision.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withGenerationDecision sets the old GenerationDecision of the mutation.
+func withGenerationDecision(node *GenerationDecision) generationdecisionOption {
+	return func(m *GenerationDecisionMutation) {
+		m.oldValue = func(context.Context) (*GenerationDecision, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m GenerationDecisionMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m GenerationDecisionMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of GenerationDecision entities.
+func (m *GenerationDecisionMutation) SetID(id uuid.UUID) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *GenerationDecisionMutation) ID() (id uuid.UUID, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *GenerationDecisionMutation) IDs(ctx context.Context) ([]uuid.UUID, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []uuid.UUID{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().GenerationDecision.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetTenantID sets the "tenant_id" field.
+func (m *GenerationDecisionMutation) SetTenantID(u uuid.UUID) {
+	m.tenant_id = &u
+}
+
+// TenantID returns the value of the "tenant_id" field in the mutation.
+func (m *GenerationDecisionMutation) TenantID() (r uuid.UUID, exists bool) {
+	v := m.tenant_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTenantID returns the old "tenant_id" field's value of the GenerationDecision entity.
+// If the GenerationDecision object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GenerationDecisionMutation) OldTenantID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTenantID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTenantID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTenantID: %w", err)
+	}
+	return oldValue.TenantID, nil
+}
+
+// ResetTenantID resets all changes to the "tenant_id" field.
+func (m *GenerationDecisionMutation) ResetTenantID() {
+	m.tenant_id = nil
+}
+
+// SetProjectID sets the "project_id" field.
+func (m *GenerationDecisionMutation) SetProjectID(u uuid.UUID) {
+	m.project_id = &u
+}
+
+// ProjectID returns the value of the "project_id" field in the mutation.
+func (m *GenerationDecisionMutation) ProjectID() (r uuid.UUID, exists bool) {
+	v := m.project_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldProjectID returns the old "project_id" field's value of the GenerationDecision entity.
+// If the GenerationDecision object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GenerationDecisionMutation) OldProjectID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldProjectID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldProjectID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldProjectID: %w", err)
+	}
+	return oldValue.ProjectID, nil
+}
+
+// ResetProjectID resets all changes to the "project_id" field.
+func (m *GenerationDecisionMutation) ResetProjectID() {
+	m.project_id = nil
+}
+
+// SetActivityGenerationConfigID sets the "activity_generation_config_id" field.
+func (m *GenerationDecisionMutation) SetActivityGenerationConfigID(u uuid.UUID) {
+	m.activity_generation_config_id = &u
+}
+
+// ActivityGenerationConfigID returns the value of the "activity_generation_config_id" field in the mutation.
+func (m *GenerationDecisionMutation) ActivityGenerationConfigID() (r uuid.UUID, exists bool) {
+	v := m.activity_generation_config_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldActivityGenerationConfigID returns the old "activity_generation_config_id" field's value of the GenerationDecision entity.
+// If the GenerationDecision object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GenerationDecisionMutation) OldActivityGenerationConfigID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldActivityGenerationConfigID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldActivityGenerationConfigID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldActivityGenerationConfigID: %w", err)
+	}
+	return oldValue.ActivityGenerationConfigID, nil
+}
+
+// ResetActivityGenerationConfigID resets all changes to the "activity_generation_config_id" field.
+func (m *GenerationDecisionMutation) ResetActivityGenerationConfigID() {
+	m.activity_generation_config_id = nil
+}
+
+// SetRuleID sets the "rule_id" field.
+func (m *GenerationDecisionMutation) SetRuleID(u uuid.UUID) {
+	m.rule_id = &u
+}
+
+// RuleID returns the value of the "rule_id" field in the mutation.
+func (m *GenerationDecisionMutation) RuleID() (r uuid.UUID, exists bool) {
+	v := m.rule_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRuleID returns the old "rule_id" field's value of the GenerationDecision entity.
+// If the GenerationDecision object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GenerationDecisionMutation) OldRuleID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRuleID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRuleID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRuleID: %w", err)
+	}
+	return oldValue.RuleID, nil
+}
+
+// ResetRuleID resets all changes to the "rule_id" field.
+func (m *GenerationDecisionMutation) ResetRuleID() {
+	m.rule_id = nil
+}
+
+// SetCommerceID sets the "commerce_id" field.
+func (m *GenerationDecisionMutation) SetCommerceID(u uuid.UUID) {
+	m.commerce_id = &u
+}
+
+// CommerceID returns the value of the "commerce_id" field in the mutation.
+func (m *GenerationDecisionMutation) CommerceID() (r uuid.UUID, exists bool) {
+	v := m.commerce_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCommerceID returns the old "commerce_id" field's value of the GenerationDecision entity.
+// If the GenerationDecision object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GenerationDecisionMutation) OldCommerceID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCommerceID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCommerceID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCommerceID: %w", err)
+	}
+	return oldValue.CommerceID, nil
+}
+
+// ResetCommerceID resets all changes to the "commerce_id" field.
+func (m *GenerationDecisionMutation) ResetCommerceID() {
+	m.commerce_id = nil
+}
+
+// SetTrigger sets the "trigger" field.
+func (m *GenerationDecisionMutation) SetTrigger(ge generationdecision.Trigger) {
+	m.trigger = &ge
+}
+
+// Trigger returns the value of the "trigger" field in the mutation.
+func (m *GenerationDecisionMutation) Trigger() (r generationdecision.Trigger, exists bool) {
+	v := m.trigger
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTrigger returns the old "trigger" field's value of the GenerationDecision entity.
+// If the GenerationDecision object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GenerationDecisionMutation) OldTrigger(ctx context.Context) (v generationdecision.Trigger, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTrigger is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTrigger requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTrigger: %w", err)
+	}
+	return oldValue.Trigger, nil
+}
+
+// ResetTrigger resets all changes to the "trigger" field.
+func (m *GenerationDecisionMutation) ResetTrigger() {
+	m.trigger = nil
+}
+
+// SetStage sets the "stage" field.
+func (m *GenerationDecisionMutation) SetStage(ge generationdecision.Stage) {
+	m.stage = &ge
+}
+
+// Stage returns the value of the "stage" field in the mutation.
+func (m *GenerationDecisionMutation) Stage() (r generationdecision.Stage, exists bool) {
+	v := m.stage
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldStage returns the old "stage" field's value of the GenerationDecision entity.
+// If the GenerationDecision object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GenerationDecisionMutation) OldStage(ctx context.Context) (v generationdecision.Stage, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldStage is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldStage requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldStage: %w", err)
+	}
+	return oldValue.Stage, nil
+}
+
+// ResetStage resets all changes to the "stage" field.
+func (m *GenerationDecisionMutation) ResetStage() {
+	m.stage = nil
+}
+
+// SetStatusCode sets the "status_code" field.
+func (m *GenerationDecisionMutation) SetStatusCode(s string) {
+	m.status_code = &s
+}
+
+// StatusCode returns the value of the "status_code" field in the mutation.
+func (m *GenerationDecisionMutation) StatusCode() (r string, exists bool) {
+	v := m.status_code
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldStatusCode returns the old "status_code" field's value of the GenerationDecision entity.
+// If the GenerationDecision object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GenerationDecisionMutation) OldStatusCode(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldStatusCode is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldStatusCode requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldStatusCode: %w", err)
+	}
+	return oldValue.StatusCode, nil
+}
+
+// ResetStatusCode resets all changes to the "status_code" field.
+func (m *GenerationDecisionMutation) ResetStatusCode() {
+	m.status_code = nil
+}
+
+// SetEnteredAt sets the "entered_at" field.
+func (m *GenerationDecisionMutation) SetEnteredAt(t time.Time) {
+	m.entered_at = &t
+}
+
+// EnteredAt returns the value of the "entered_at" field in the mutation.
+func (m *GenerationDecisionMutation) EnteredAt() (r time.Time, exists bool) {
+	v := m.entered_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldEnteredAt returns the old "entered_at" field's value of the GenerationDecision entity.
+// If the GenerationDecision object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GenerationDecisionMutation) OldEnteredAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldEnteredAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldEnteredAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldEnteredAt: %w", err)
+	}
+	return oldValue.EnteredAt, nil
+}
+
+// ResetEnteredAt resets all changes to the "entered_at" field.
+func (m *GenerationDecisionMutation) ResetEnteredAt() {
+	m.entered_at = nil
+}
+
+// SetKind sets the "kind" field.
+func (m *GenerationDecisionMutation) SetKind(ge generationdecision.Kind) {
+	m.kind = &ge
+}
+
+// Kind returns the value of the "kind" field in the mutation.
+func (m *GenerationDecisionMutation) Kind() (r generationdecision.Kind, exists bool) {
+	v := m.kind
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldKind returns the old "kind" field's value of the GenerationDecision entity.
+// If the GenerationDecision object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GenerationDecisionMutation) OldKind(ctx context.Context) (v generationdecision.Kind, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldKind is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldKind requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldKind: %w", err)
+	}
+	return oldValue.Kind, nil
+}
+
+// ResetKind resets all changes to the "kind" field.
+func (m *GenerationDecisionMutation) ResetKind() {
+	m.kind = nil
+}
+
+// SetReason sets the "reason" field.
+func (m *GenerationDecisionMutation) SetReason(ge generationdecision.Reason) {
+	m.reason = &ge
+}
+
+// Reason returns the value of the "reason" field in the mutation.
+func (m *GenerationDecisionMutation) Reason() (r generationdecision.Reason, exists bool) {
+	v := m.reason
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldReason returns the old "reason" field's value of the GenerationDecision entity.
+// If the GenerationDecision object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GenerationDecisionMutation) OldReason(ctx context.Context) (v *generationdecision.Reason, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldReason is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldReason requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldReason: %w", err)
+	}
+	return oldValue.Reason, nil
+}
+
+// ClearReason clears the value of the "reason" field.
+func (m *GenerationDecisionMutation) ClearReason() {
+	m.reason = nil
+	m.clearedFields[generationdecision.FieldReason] = struct{}{}
+}
+
+// ReasonCleared returns if the "reason" field was cleared in this mutation.
+func (m *GenerationDecisionMutation) ReasonCleared() bool {
+	_, ok := m.clearedFields[generationdecision.FieldReason]
+	return ok
+}
+
+// ResetReason resets all changes to the "reason" field.
+func (m *GenerationDecisionMutation) ResetReason() {
+	m.reason = nil
+	delete(m.clearedFields, generationdecision.FieldReason)
+}
+
+// SetDetail sets the "detail" field.
+func (m *GenerationDecisionMutation) SetDetail(s string) {
+	m.detail = &s
+}
+
+// Detail returns the value of the "detail" field in the mutation.
+func (m *GenerationDecisionMutation) Detail() (r string, exists bool) {
+	v := m.detail
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDetail returns the old "detail" field's value of the GenerationDecision entity.
+// If the GenerationDecision object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GenerationDecisionMutation) OldDetail(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDetail is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDetail requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDetail: %w", err)
+	}
+	return oldValue.Detail, nil
+}
+
+// ResetDetail resets all changes to the "detail" field.
+func (m *GenerationDecisionMutation) ResetDetail() {
+	m.detail = nil
+}
+
+// SetActivityID sets the "activity_id" field.
+func (m *GenerationDecisionMutation) SetActivityID(u uuid.UUID) {
+	m.activity_id = &u
+}
+
+// ActivityID returns the value of the "activity_id" field in the mutation.
+func (m *GenerationDecisionMutation) ActivityID() (r uuid.UUID, exists bool) {
+	v := m.activity_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldActivityID returns the old "activity_id" field's value of the GenerationDecision entity.
+// If the GenerationDecision object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GenerationDecisionMutation) OldActivityID(ctx context.Context) (v *uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldActivityID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldActivityID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldActivityID: %w", err)
+	}
+	return oldValue.ActivityID, nil
+}
+
+// ClearActivityID clears the value of the "activity_id" field.
+func (m *GenerationDecisionMutation) ClearActivityID() {
+	m.activity_id = nil
+	m.clearedFields[generationdecision.FieldActivityID] = struct{}{}
+}
+
+// ActivityIDCleared returns if the "activity_id" field was cleared in this mutation.
+func (m *GenerationDecisionMutation) ActivityIDCleared() bool {
+	_, ok := m.clearedFields[generationdecision.FieldActivityID]
+	return ok
+}
+
+// ResetActivityID resets all changes to the "activity_id" field.
+func (m *GenerationDecisionMutation) ResetActivityID() {
+	m.activity_id = nil
+	delete(m.clearedFields, generationdecision.FieldActivityID)
+}
+
+// SetTransitionID sets the "transition_id" field.
+func (m *GenerationDecisionMutation) SetTransitionID(u uuid.UUID) {
+	m.transition_id = &u
+}
+
+// TransitionID returns the value of the "transition_id" field in the mutation.
+func (m *GenerationDecisionMutation) TransitionID() (r uuid.UUID, exists bool) {
+	v := m.transition_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTransitionID returns the old "transition_id" field's value of the GenerationDecision entity.
+// If the GenerationDecision object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GenerationDecisionMutation) OldTransitionID(ctx context.Context) (v *uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTransitionID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTransitionID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTransitionID: %w", err)
+	}
+	return oldValue.TransitionID, nil
+}
+
+// ClearTransitionID clears the value of the "transition_id" field.
+func (m *GenerationDecisionMutation) ClearTransitionID() {
+	m.transition_id = nil
+	m.clearedFields[generationdecision.FieldTransitionID] = struct{}{}
+}
+
+// TransitionIDCleared returns if the "transition_id" field was cleared in this mutation.
+func (m *GenerationDecisionMutation) TransitionIDCleared() bool {
+	_, ok := m.clearedFields[generationdecision.FieldTransitionID]
+	return ok
+}
+
+// ResetTransitionID resets all changes to the "transition_id" field.
+func (m *GenerationDecisionMutation) ResetTransitionID() {
+	m.transition_id = nil
+	delete(m.clearedFields, generationdecision.FieldTransitionID)
+}
+
+// SetDecidedAt sets the "decided_at" field.
+func (m *GenerationDecisionMutation) SetDecidedAt(t time.Time) {
+	m.decided_at = &t
+}
+
+// DecidedAt returns the value of the "decided_at" field in the mutation.
+func (m *GenerationDecisionMutation) DecidedAt() (r time.Time, exists bool) {
+	v := m.decided_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDecidedAt returns the old "decided_at" field's value of the GenerationDecision entity.
+// If the GenerationDecision object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GenerationDecisionMutation) OldDecidedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDecidedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDecidedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDecidedAt: %w", err)
+	}
+	return oldValue.DecidedAt, nil
+}
+
+// ResetDecidedAt resets all changes to the "decided_at" field.
+func (m *GenerationDecisionMutation) ResetDecidedAt() {
+	m.decided_at = nil
+}
+
+// Where appends a list predicates to the GenerationDecisionMutation builder.
+func (m *GenerationDecisionMutation) Where(ps ...predicate.GenerationDecision) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the GenerationDecisionMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *GenerationDecisionMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.GenerationDecision, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *GenerationDecisionMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *GenerationDecisionMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (GenerationDecision).
+func (m *GenerationDecisionMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *GenerationDecisionMutation) Fields() []string {
+	fields := make([]string, 0, 15)
+	if m.tenant_id != nil {
+		fields = append(fields, generationdecision.FieldTenantID)
+	}
+	if m.project_id != nil {
+		fields = append(fields, generationdecision.FieldProjectID)
+	}
+	if m.activity_generation_config_id != nil {
+		fields = append(fields, generationdecision.FieldActivityGenerationConfigID)
+	}
+	if m.rule_id != nil {
+		fields = append(fields, generationdecision.FieldRuleID)
+	}
+	if m.commerce_id != nil {
+		fields = append(fields, generationdecision.FieldCommerceID)
+	}
+	if m.trigger != nil {
+		fields = append(fields, generationdecision.FieldTrigger)
+	}
+	if m.stage != nil {
+		fields = append(fields, generationdecision.FieldStage)
+	}
+	if m.status_code != nil {
+		fields = append(fields, generationdecision.FieldStatusCode)
+	}
+	if m.entered_at != nil {
+		fields = append(fields, generationdecision.FieldEnteredAt)
+	}
+	if m.kind != nil {
+		fields = append(fields, generationdecision.FieldKind)
+	}
+	if m.reason != nil {
+		fields = append(fields, generationdecision.FieldReason)
+	}
+	if m.detail != nil {
+		fields = append(fields, generationdecision.FieldDetail)
+	}
+	if m.activity_id != nil {
+		fields = append(fields, generationdecision.FieldActivityID)
+	}
+	if m.transition_id != nil {
+		fields = append(fields, generationdecision.FieldTransitionID)
+	}
+	if m.decided_at != nil {
+		fields = append(fields, generationdecision.FieldDecidedAt)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *GenerationDecisionMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case generationdecision.FieldTenantID:
+		return m.TenantID()
+	case generationdecision.FieldProjectID:
+		return m.ProjectID()
+	case generationdecision.FieldActivityGenerationConfigID:
+		return m.ActivityGenerationConfigID()
+	case generationdecision.FieldRuleID:
+		return m.RuleID()
+	case generationdecision.FieldCommerceID:
+		return m.CommerceID()
+	case generationdecision.FieldTrigger:
+		return m.Trigger()
+	case generationdecision.FieldStage:
+		return m.Stage()
+	case generationdecision.FieldStatusCode:
+		return m.StatusCode()
+	case generationdecision.FieldEnteredAt:
+		return m.EnteredAt()
+	case generationdecision.FieldKind:
+		return m.Kind()
+	case generationdecision.FieldReason:
+		return m.Reason()
+	case generationdecision.FieldDetail:
+		return m.Detail()
+	case generationdecision.FieldActivityID:
+		return m.ActivityID()
+	case generationdecision.FieldTransitionID:
+		return m.TransitionID()
+	case generationdecision.FieldDecidedAt:
+		return m.DecidedAt()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *GenerationDecisionMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case generationdecision.FieldTenantID:
+		return m.OldTenantID(ctx)
+	case generationdecision.FieldProjectID:
+		return m.OldProjectID(ctx)
+	case generationdecision.FieldActivityGenerationConfigID:
+		return m.OldActivityGenerationConfigID(ctx)
+	case generationdecision.FieldRuleID:
+		return m.OldRuleID(ctx)
+	case generationdecision.FieldCommerceID:
+		return m.OldCommerceID(ctx)
+	case generationdecision.FieldTrigger:
+		return m.OldTrigger(ctx)
+	case generationdecision.FieldStage:
+		return m.OldStage(ctx)
+	case generationdecision.FieldStatusCode:
+		return m.OldStatusCode(ctx)
+	case generationdecision.FieldEnteredAt:
+		return m.OldEnteredAt(ctx)
+	case generationdecision.FieldKind:
+		return m.OldKind(ctx)
+	case generationdecision.FieldReason:
+		return m.OldReason(ctx)
+	case generationdecision.FieldDetail:
+		return m.OldDetail(ctx)
+	case generationdecision.FieldActivityID:
+		return m.OldActivityID(ctx)
+	case generationdecision.FieldTransitionID:
+		return m.OldTransitionID(ctx)
+	case generationdecision.FieldDecidedAt:
+		return m.OldDecidedAt(ctx)
+	}
+	return nil, fmt.Errorf("unknown GenerationDecision field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *GenerationDecisionMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case generationdecision.FieldTenantID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTenantID(v)
+		return nil
+	case generationdecision.FieldProjectID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetProjectID(v)
+		return nil
+	case generationdecision.FieldActivityGenerationConfigID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetActivityGenerationConfigID(v)
+		return nil
+	case generationdecision.FieldRuleID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRuleID(v)
+		return nil
+	case generationdecision.FieldCommerceID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCommerceID(v)
+		return nil
+	case generationdecision.FieldTrigger:
+		v, ok := value.(generationdecision.Trigger)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTrigger(v)
+		return nil
+	case generationdecision.FieldStage:
+		v, ok := value.(generationdecision.Stage)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStage(v)
+		return nil
+	case generationdecision.FieldStatusCode:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStatusCode(v)
+		return nil
+	case generationdecision.FieldEnteredAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetEnteredAt(v)
+		return nil
+	case generationdecision.FieldKind:
+		v, ok := value.(generationdecision.Kind)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetKind(v)
+		return nil
+	case generationdecision.FieldReason:
+		v, ok := value.(generationdecision.Reason)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetReason(v)
+		return nil
+	case generationdecision.FieldDetail:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDetail(v)
+		return nil
+	case generationdecision.FieldActivityID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetActivityID(v)
+		return nil
+	case generationdecision.FieldTransitionID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTransitionID(v)
+		return nil
+	case generationdecision.FieldDecidedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDecidedAt(v)
+		return nil
+	}
+	return fmt.Errorf("unknown GenerationDecision field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *GenerationDecisionMutation) AddedFields() []string {
+	return nil
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *GenerationDecisionMutation) AddedField(name string) (ent.Value, bool) {
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *GenerationDecisionMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown GenerationDecision numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *GenerationDecisionMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(generationdecision.FieldReason) {
+		fields = append(fields, generationdecision.FieldReason)
+	}
+	if m.FieldCleared(generationdecision.FieldActivityID) {
+		fields = append(fields, generationdecision.FieldActivityID)
+	}
+	if m.FieldCleared(generationdecision.FieldTransitionID) {
+		fields = append(fields, generationdecision.FieldTransitionID)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *GenerationDecisionMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *GenerationDecisionMutation) ClearField(name string) error {
+	switch name {
+	case generationdecision.FieldReason:
+		m.ClearReason()
+		return nil
+	case generationdecision.FieldActivityID:
+		m.ClearActivityID()
+		return nil
+	case generationdecision.FieldTransitionID:
+		m.ClearTransitionID()
+		return nil
+	}
+	return fmt.Errorf("unknown GenerationDecision nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *GenerationDecisionMutation) ResetField(name string) error {
+	switch name {
+	case generationdecision.FieldTenantID:
+		m.ResetTenantID()
+		return nil
+	case generationdecision.FieldProjectID:
+		m.ResetProjectID()
+		return nil
+	case generationdecision.FieldActivityGenerationConfigID:
+		m.ResetActivityGenerationConfigID()
+		return nil
+	case generationdecision.FieldRuleID:
+		m.ResetRuleID()
+		return nil
+	case generationdecision.FieldCommerceID:
+		m.ResetCommerceID()
+		return nil
+	case generationdecision.FieldTrigger:
+		m.ResetTrigger()
+		return nil
+	case generationdecision.FieldStage:
+		m.ResetStage()
+		return nil
+	case generationdecision.FieldStatusCode:
+		m.ResetStatusCode()
+		return nil
+	case generationdecision.FieldEnteredAt:
+		m.ResetEnteredAt()
+		return nil
+	case generationdecision.FieldKind:
+		m.ResetKind()
+		return nil
+	case generationdecision.FieldReason:
+		m.ResetReason()
+		return nil
+	case generationdecision.FieldDetail:
+		m.ResetDetail()
+		return nil
+	case generationdecision.FieldActivityID:
+		m.ResetActivityID()
+		return nil
+	case generationdecision.FieldTransitionID:
+		m.ResetTransitionID()
+		return nil
+	case generationdecision.FieldDecidedAt:
+		m.ResetDecidedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown GenerationDecision field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *GenerationDecisionMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *GenerationDecisionMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *GenerationDecisionMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *GenerationDecisionMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *GenerationDecisionMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *GenerationDecisionMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *GenerationDecisionMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown GenerationDecision unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *GenerationDecisionMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown GenerationDecision edge %s", name)
+}
+
+// GenerationOutboxMutation represents an operation that mutates the GenerationOutbox nodes in the graph.
+type GenerationOutboxMutation struct {
+	config
+	op            Op
+	typ           string
+	id            *uuid.UUID
+	tenant_id     *uuid.UUID
+	created_at    *time.Time
+	clearedFields map[string]struct{}
+	done          bool
+	oldValue      func(context.Context) (*GenerationOutbox, error)
+	predicates    []predicate.GenerationOutbox
+}
+
+var _ ent.Mutation = (*GenerationOutboxMutation)(nil)
+
+// generationoutboxOption allows management of the mutation configuration using functional options.
+type generationoutboxOption func(*GenerationOutboxMutation)
+
+// newGenerationOutboxMutation creates new mutation for the GenerationOutbox entity.
+func newGenerationOutboxMutation(c config, op Op, opts ...generationoutboxOption) *GenerationOutboxMutation {
+	m := &GenerationOutboxMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeGenerationOutbox,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withGenerationOutboxID sets the ID field of the mutation.
+func withGenerationOutboxID(id uuid.UUID) generationoutboxOption {
+	return func(m *GenerationOutboxMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *GenerationOutbox
+		)
+		m.oldValue = func(ctx context.Context) (*GenerationOutbox, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().GenerationOutbox.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withGenerationOutbox sets the old GenerationOutbox of the mutation.
+func withGenerationOutbox(node *GenerationOutbox) generationoutboxOption {
+	return func(m *GenerationOutboxMutation) {
+		m.oldValue = func(context.Context) (*GenerationOutbox, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m GenerationOutboxMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m GenerationOutboxMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of GenerationOutbox entities.
+func (m *GenerationOutboxMutation) SetID(id uuid.UUID) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *GenerationOutboxMutation) ID() (id uuid.UUID, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *GenerationOutboxMutation) IDs(ctx context.Context) ([]uuid.UUID, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []uuid.UUID{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().GenerationOutbox.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetTenantID sets the "tenant_id" field.
+func (m *GenerationOutboxMutation) SetTenantID(u uuid.UUID) {
+	m.tenant_id = &u
+}
+
+// TenantID returns the value of the "tenant_id" field in the mutation.
+func (m *GenerationOutboxMutation) TenantID() (r uuid.UUID, exists bool) {
+	v := m.tenant_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTenantID returns the old "tenant_id" field's value of the GenerationOutbox entity.
+// If the GenerationOutbox object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GenerationOutboxMutation) OldTenantID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTenantID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTenantID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTenantID: %w", err)
+	}
+	return oldValue.TenantID, nil
+}
+
+// ResetTenantID resets all changes to the "tenant_id" field.
+func (m *GenerationOutboxMutation) ResetTenantID() {
+	m.tenant_id = nil
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *GenerationOutboxMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *GenerationOutboxMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the GenerationOutbox entity.
+// If the GenerationOutbox object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GenerationOutboxMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *GenerationOutboxMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// Where appends a list predicates to the GenerationOutboxMutation builder.
+func (m *GenerationOutboxMutation) Where(ps ...predicate.GenerationOutbox) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the GenerationOutboxMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *GenerationOutboxMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.GenerationOutbox, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *GenerationOutboxMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *GenerationOutboxMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (GenerationOutbox).
+func (m *GenerationOutboxMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *GenerationOutboxMutation) Fields() []string {
+	fields := make([]string, 0, 2)
+	if m.tenant_id != nil {
+		fields = append(fields, generationoutbox.FieldTenantID)
+	}
+	if m.created_at != nil {
+		fields = append(fields, generationoutbox.FieldCreatedAt)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *GenerationOutboxMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case generationoutbox.FieldTenantID:
+		return m.TenantID()
+	case generationoutbox.FieldCreatedAt:
+		return m.CreatedAt()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *GenerationOutboxMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case generationoutbox.FieldTenantID:
+		return m.OldTenantID(ctx)
+	case generationoutbox.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	}
+	return nil, fmt.Errorf("unknown GenerationOutbox field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *GenerationOutboxMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case generationoutbox.FieldTenantID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTenantID(v)
+		return nil
+	case generationoutbox.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	}
+	return fmt.Errorf("unknown GenerationOutbox field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *GenerationOutboxMutation) AddedFields() []string {
+	return nil
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *GenerationOutboxMutation) AddedField(name string) (ent.Value, bool) {
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *GenerationOutboxMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown GenerationOutbox numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *GenerationOutboxMutation) ClearedFields() []string {
+	return nil
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *GenerationOutboxMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *GenerationOutboxMutation) ClearField(name string) error {
+	return fmt.Errorf("unknown GenerationOutbox nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *GenerationOutboxMutation) ResetField(name string) error {
+	switch name {
+	case generationoutbox.FieldTenantID:
+		m.ResetTenantID()
+		return nil
+	case generationoutbox.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown GenerationOutbox field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *GenerationOutboxMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *GenerationOutboxMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *GenerationOutboxMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *GenerationOutboxMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *GenerationOutboxMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *GenerationOutboxMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *GenerationOutboxMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown GenerationOutbox unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *GenerationOutboxMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown GenerationOutbox edge %s", name)
 }
 
 // GenerationPolicyMutation represents an operation that mutates the GenerationPolicy nodes in the graph.

@@ -70,6 +70,10 @@ type Tx struct {
 	EngagementLevel *EngagementLevelClient
 	// EventFilter is the client for interacting with the EventFilter builders.
 	EventFilter *EventFilterClient
+	// GenerationDecision is the client for interacting with the GenerationDecision builders.
+	GenerationDecision *GenerationDecisionClient
+	// GenerationOutbox is the client for interacting with the GenerationOutbox builders.
+	GenerationOutbox *GenerationOutboxClient
 	// GenerationPolicy is the client for interacting with the GenerationPolicy builders.
 	GenerationPolicy *GenerationPolicyClient
 	// GenerationRule is the client for interacting with the GenerationRule builders.
@@ -277,6 +281,8 @@ func (tx *Tx) init() {
 	tx.EngagementConfig = NewEngagementConfigClient(tx.config)
 	tx.EngagementLevel = NewEngagementLevelClient(tx.config)
 	tx.EventFilter = NewEventFilterClient(tx.config)
+	tx.GenerationDecision = NewGenerationDecisionClient(tx.config)
+	tx.GenerationOutbox = NewGenerationOutboxClient(tx.config)
 	tx.GenerationPolicy = NewGenerationPolicyClient(tx.config)
 	tx.GenerationRule = NewGenerationRuleClient(tx.config)
 	tx.GenerationSettings = NewGenerationSettingsClient(tx.config)

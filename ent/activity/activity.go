@@ -57,6 +57,8 @@ const (
 	FieldNextDispatchAt = "next_dispatch_at"
 	// FieldClosedAt holds the string denoting the closed_at field in the database.
 	FieldClosedAt = "closed_at"
+	// FieldExpiresAt holds the string denoting the expires_at field in the database.
+	FieldExpiresAt = "expires_at"
 	// FieldCreatedBy holds the string denoting the created_by field in the database.
 	FieldCreatedBy = "created_by"
 	// EdgeTenant holds the string denoting the tenant edge name in mutations.
@@ -157,6 +159,7 @@ var Columns = []string{
 	FieldDispatchAttempts,
 	FieldNextDispatchAt,
 	FieldClosedAt,
+	FieldExpiresAt,
 	FieldCreatedBy,
 }
 
@@ -374,6 +377,11 @@ func ByNextDispatchAt(opts ...sql.OrderTermOption) OrderOption {
 // ByClosedAt orders the results by the closed_at field.
 func ByClosedAt(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldClosedAt, opts...).ToFunc()
+}
+
+// ByExpiresAt orders the results by the expires_at field.
+func ByExpiresAt(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldExpiresAt, opts...).ToFunc()
 }
 
 // ByCreatedBy orders the results by the created_by field.

@@ -345,6 +345,30 @@ func (f EventFilterFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value,
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.EventFilterMutation", m)
 }
 
+// The GenerationDecisionFunc type is an adapter to allow the use of ordinary
+// function as GenerationDecision mutator.
+type GenerationDecisionFunc func(context.Context, *ent.GenerationDecisionMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f GenerationDecisionFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.GenerationDecisionMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.GenerationDecisionMutation", m)
+}
+
+// The GenerationOutboxFunc type is an adapter to allow the use of ordinary
+// function as GenerationOutbox mutator.
+type GenerationOutboxFunc func(context.Context, *ent.GenerationOutboxMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f GenerationOutboxFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.GenerationOutboxMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.GenerationOutboxMutation", m)
+}
+
 // The GenerationPolicyFunc type is an adapter to allow the use of ordinary
 // function as GenerationPolicy mutator.
 type GenerationPolicyFunc func(context.Context, *ent.GenerationPolicyMutation) (ent.Value, error)

@@ -36,6 +36,8 @@ import (
 	"github.com/reten-io/reten/ent/engagementconfig"
 	"github.com/reten-io/reten/ent/engagementlevel"
 	"github.com/reten-io/reten/ent/eventfilter"
+	"github.com/reten-io/reten/ent/generationdecision"
+	"github.com/reten-io/reten/ent/generationoutbox"
 	"github.com/reten-io/reten/ent/generationpolicy"
 	"github.com/reten-io/reten/ent/generationrule"
 	"github.com/reten-io/reten/ent/generationsettings"
@@ -875,6 +877,60 @@ func (f TraverseEventFilter) Traverse(ctx context.Context, q ent.Query) error {
 	return fmt.Errorf("unexpected query type %T. expect *ent.EventFilterQuery", q)
 }
 
+// The GenerationDecisionFunc type is an adapter to allow the use of ordinary function as a Querier.
+type GenerationDecisionFunc func(context.Context, *ent.GenerationDecisionQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f GenerationDecisionFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.GenerationDecisionQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.GenerationDecisionQuery", q)
+}
+
+// The TraverseGenerationDecision type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseGenerationDecision func(context.Context, *ent.GenerationDecisionQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseGenerationDecision) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseGenerationDecision) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.GenerationDecisionQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.GenerationDecisionQuery", q)
+}
+
+// The GenerationOutboxFunc type is an adapter to allow the use of ordinary function as a Querier.
+type GenerationOutboxFunc func(context.Context, *ent.GenerationOutboxQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f GenerationOutboxFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.GenerationOutboxQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.GenerationOutboxQuery", q)
+}
+
+// The TraverseGenerationOutbox type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseGenerationOutbox func(context.Context, *ent.GenerationOutboxQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseGenerationOutbox) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseGenerationOutbox) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.GenerationOutboxQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.GenerationOutboxQuery", q)
+}
+
 // The GenerationPolicyFunc type is an adapter to allow the use of ordinary function as a Querier.
 type GenerationPolicyFunc func(context.Context, *ent.GenerationPolicyQuery) (ent.Value, error)
 
@@ -1582,6 +1638,10 @@ func NewQuery(q ent.Query) (Query, error) {
 		return &query[*ent.EngagementLevelQuery, predicate.EngagementLevel, engagementlevel.OrderOption]{typ: ent.TypeEngagementLevel, tq: q}, nil
 	case *ent.EventFilterQuery:
 		return &query[*ent.EventFilterQuery, predicate.EventFilter, eventfilter.OrderOption]{typ: ent.TypeEventFilter, tq: q}, nil
+	case *ent.GenerationDecisionQuery:
+		return &query[*ent.GenerationDecisionQuery, predicate.GenerationDecision, generationdecision.OrderOption]{typ: ent.TypeGenerationDecision, tq: q}, nil
+	case *ent.GenerationOutboxQuery:
+		return &query[*ent.GenerationOutboxQuery, predicate.GenerationOutbox, generationoutbox.OrderOption]{typ: ent.TypeGenerationOutbox, tq: q}, nil
 	case *ent.GenerationPolicyQuery:
 		return &query[*ent.GenerationPolicyQuery, predicate.GenerationPolicy, generationpolicy.OrderOption]{typ: ent.TypeGenerationPolicy, tq: q}, nil
 	case *ent.GenerationRuleQuery:

@@ -213,6 +213,7 @@ var (
 		{Name: "dispatch_attempts", Type: field.TypeInt, Default: 0},
 		{Name: "next_dispatch_at", Type: field.TypeTime, Nullable: true},
 		{Name: "closed_at", Type: field.TypeTime, Nullable: true},
+		{Name: "expires_at", Type: field.TypeTime, Nullable: true},
 		{Name: "created_by", Type: field.TypeUUID, Nullable: true},
 		{Name: "tenant_id", Type: field.TypeUUID},
 		{Name: "project_id", Type: field.TypeUUID},
@@ -228,31 +229,31 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "activities_tenants_tenant",
-				Columns:    []*schema.Column{ActivitiesColumns[16]},
+				Columns:    []*schema.Column{ActivitiesColumns[17]},
 				RefColumns: []*schema.Column{TenantsColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
 			{
 				Symbol:     "activities_projects_project",
-				Columns:    []*schema.Column{ActivitiesColumns[17]},
+				Columns:    []*schema.Column{ActivitiesColumns[18]},
 				RefColumns: []*schema.Column{ProjectsColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
 			{
 				Symbol:     "activities_commerces_commerce",
-				Columns:    []*schema.Column{ActivitiesColumns[18]},
+				Columns:    []*schema.Column{ActivitiesColumns[19]},
 				RefColumns: []*schema.Column{CommercesColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
 			{
 				Symbol:     "activities_operators_operator",
-				Columns:    []*schema.Column{ActivitiesColumns[19]},
+				Columns:    []*schema.Column{ActivitiesColumns[20]},
 				RefColumns: []*schema.Column{OperatorsColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
 			{
 				Symbol:     "activities_routes_route",
-				Columns:    []*schema.Column{ActivitiesColumns[20]},
+				Columns:    []*schema.Column{ActivitiesColumns[21]},
 				RefColumns: []*schema.Column{RoutesColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
@@ -261,47 +262,47 @@ var (
 			{
 				Name:    "activity_tenant_id",
 				Unique:  false,
-				Columns: []*schema.Column{ActivitiesColumns[16]},
+				Columns: []*schema.Column{ActivitiesColumns[17]},
 			},
 			{
 				Name:    "activity_project_id",
 				Unique:  false,
-				Columns: []*schema.Column{ActivitiesColumns[17]},
+				Columns: []*schema.Column{ActivitiesColumns[18]},
 			},
 			{
 				Name:    "activity_tenant_id_project_id_scheduled_at_id_title_commerce_id",
 				Unique:  false,
-				Columns: []*schema.Column{ActivitiesColumns[16], ActivitiesColumns[17], ActivitiesColumns[7], ActivitiesColumns[0], ActivitiesColumns[9], ActivitiesColumns[18]},
+				Columns: []*schema.Column{ActivitiesColumns[17], ActivitiesColumns[18], ActivitiesColumns[7], ActivitiesColumns[0], ActivitiesColumns[9], ActivitiesColumns[19]},
 			},
 			{
 				Name:    "activity_tenant_id_project_id_status_scheduled_at_id",
 				Unique:  false,
-				Columns: []*schema.Column{ActivitiesColumns[16], ActivitiesColumns[17], ActivitiesColumns[6], ActivitiesColumns[7], ActivitiesColumns[0]},
+				Columns: []*schema.Column{ActivitiesColumns[17], ActivitiesColumns[18], ActivitiesColumns[6], ActivitiesColumns[7], ActivitiesColumns[0]},
 			},
 			{
 				Name:    "activity_tenant_id_project_id_type_scheduled_at_id",
 				Unique:  false,
-				Columns: []*schema.Column{ActivitiesColumns[16], ActivitiesColumns[17], ActivitiesColumns[4], ActivitiesColumns[7], ActivitiesColumns[0]},
+				Columns: []*schema.Column{ActivitiesColumns[17], ActivitiesColumns[18], ActivitiesColumns[4], ActivitiesColumns[7], ActivitiesColumns[0]},
 			},
 			{
 				Name:    "activity_tenant_id_project_id_channel_scheduled_at_id",
 				Unique:  false,
-				Columns: []*schema.Column{ActivitiesColumns[16], ActivitiesColumns[17], ActivitiesColumns[5], ActivitiesColumns[7], ActivitiesColumns[0]},
+				Columns: []*schema.Column{ActivitiesColumns[17], ActivitiesColumns[18], ActivitiesColumns[5], ActivitiesColumns[7], ActivitiesColumns[0]},
 			},
 			{
 				Name:    "activity_tenant_id_project_id_commerce_id_scheduled_at_id",
 				Unique:  false,
-				Columns: []*schema.Column{ActivitiesColumns[16], ActivitiesColumns[17], ActivitiesColumns[18], ActivitiesColumns[7], ActivitiesColumns[0]},
+				Columns: []*schema.Column{ActivitiesColumns[17], ActivitiesColumns[18], ActivitiesColumns[19], ActivitiesColumns[7], ActivitiesColumns[0]},
 			},
 			{
 				Name:    "activity_tenant_id_type_scheduled_at_id",
 				Unique:  false,
-				Columns: []*schema.Column{ActivitiesColumns[16], ActivitiesColumns[4], ActivitiesColumns[7], ActivitiesColumns[0]},
+				Columns: []*schema.Column{ActivitiesColumns[17], ActivitiesColumns[4], ActivitiesColumns[7], ActivitiesColumns[0]},
 			},
 			{
 				Name:    "activity_tenant_id_provider_activity_id",
 				Unique:  true,
-				Columns: []*schema.Column{ActivitiesColumns[16], ActivitiesColumns[8]},
+				Columns: []*schema.Column{ActivitiesColumns[17], ActivitiesColumns[8]},
 				Annotation: &entsql.IndexAnnotation{
 					Where: "provider_activity_id IS NOT NULL",
 				},
@@ -317,19 +318,24 @@ var (
 				Columns: []*schema.Column{ActivitiesColumns[6], ActivitiesColumns[7]},
 			},
 			{
-				Name:    "activity_commerce_id",
+				Name:    "activity_status_expires_at",
 				Unique:  false,
-				Columns: []*schema.Column{ActivitiesColumns[18]},
+				Columns: []*schema.Column{ActivitiesColumns[6], ActivitiesColumns[15]},
 			},
 			{
-				Name:    "activity_operator_id",
+				Name:    "activity_commerce_id",
 				Unique:  false,
 				Columns: []*schema.Column{ActivitiesColumns[19]},
 			},
 			{
-				Name:    "activity_route_id",
+				Name:    "activity_operator_id",
 				Unique:  false,
 				Columns: []*schema.Column{ActivitiesColumns[20]},
+			},
+			{
+				Name:    "activity_route_id",
+				Unique:  false,
+				Columns: []*schema.Column{ActivitiesColumns[21]},
 			},
 		},
 	}
@@ -1732,6 +1738,67 @@ var (
 			},
 		},
 	}
+	// GenerationDecisionsColumns holds the columns for the "generation_decisions" table.
+	GenerationDecisionsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeUUID},
+		{Name: "tenant_id", Type: field.TypeUUID},
+		{Name: "project_id", Type: field.TypeUUID},
+		{Name: "activity_generation_config_id", Type: field.TypeUUID},
+		{Name: "rule_id", Type: field.TypeUUID},
+		{Name: "commerce_id", Type: field.TypeUUID},
+		{Name: "trigger", Type: field.TypeEnum, Enums: []string{"ENTER", "DWELL"}},
+		{Name: "stage", Type: field.TypeEnum, Enums: []string{"ACTIVATION", "ENGAGEMENT", "RESURRECTION"}},
+		{Name: "status_code", Type: field.TypeString},
+		{Name: "entered_at", Type: field.TypeTime},
+		{Name: "kind", Type: field.TypeEnum, Enums: []string{"GENERATED", "HELD_OUT", "CAPPED", "SUPPRESSED", "EXPIRED_RULE"}},
+		{Name: "reason", Type: field.TypeEnum, Nullable: true, Enums: []string{"CONTROL_GROUP", "AGC_HOLDOUT", "MAX_PER_WINDOW", "MIN_GAP", "OPEN_ACTIVITY", "PRIORITY", "COMMERCE_INACTIVE", "STATE_LEFT", "EXPIRED"}},
+		{Name: "detail", Type: field.TypeString},
+		{Name: "activity_id", Type: field.TypeUUID, Nullable: true},
+		{Name: "transition_id", Type: field.TypeUUID, Nullable: true},
+		{Name: "decided_at", Type: field.TypeTime},
+	}
+	// GenerationDecisionsTable holds the schema information for the "generation_decisions" table.
+	GenerationDecisionsTable = &schema.Table{
+		Name:       "generation_decisions",
+		Columns:    GenerationDecisionsColumns,
+		PrimaryKey: []*schema.Column{GenerationDecisionsColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "generationdecision_rule_id_commerce_id_entered_at",
+				Unique:  true,
+				Columns: []*schema.Column{GenerationDecisionsColumns[4], GenerationDecisionsColumns[5], GenerationDecisionsColumns[9]},
+			},
+			{
+				Name:    "generationdecision_tenant_id_activity_generation_config_id_decided_at_id",
+				Unique:  false,
+				Columns: []*schema.Column{GenerationDecisionsColumns[1], GenerationDecisionsColumns[3], GenerationDecisionsColumns[15], GenerationDecisionsColumns[0]},
+			},
+			{
+				Name:    "generationdecision_tenant_id_commerce_id_decided_at_id",
+				Unique:  false,
+				Columns: []*schema.Column{GenerationDecisionsColumns[1], GenerationDecisionsColumns[5], GenerationDecisionsColumns[15], GenerationDecisionsColumns[0]},
+			},
+		},
+	}
+	// GenerationOutboxColumns holds the columns for the "generation_outbox" table.
+	GenerationOutboxColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeUUID},
+		{Name: "tenant_id", Type: field.TypeUUID},
+		{Name: "created_at", Type: field.TypeTime},
+	}
+	// GenerationOutboxTable holds the schema information for the "generation_outbox" table.
+	GenerationOutboxTable = &schema.Table{
+		Name:       "generation_outbox",
+		Columns:    GenerationOutboxColumns,
+		PrimaryKey: []*schema.Column{GenerationOutboxColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "generationoutbox_created_at_id",
+				Unique:  false,
+				Columns: []*schema.Column{GenerationOutboxColumns[2], GenerationOutboxColumns[0]},
+			},
+		},
+	}
 	// GenerationPoliciesColumns holds the columns for the "generation_policies" table.
 	GenerationPoliciesColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeUUID},
@@ -3034,6 +3101,8 @@ var (
 		EngagementConfigsTable,
 		EngagementLevelsTable,
 		EventFiltersTable,
+		GenerationDecisionsTable,
+		GenerationOutboxTable,
 		GenerationPoliciesTable,
 		GenerationRulesTable,
 		GenerationSettingsTable,
@@ -3135,6 +3204,9 @@ func init() {
 	EngagementLevelsTable.ForeignKeys[3].RefTable = RetentionStatusConfigsTable
 	EventFiltersTable.ForeignKeys[0].RefTable = TenantsTable
 	EventFiltersTable.ForeignKeys[1].RefTable = ProjectsTable
+	GenerationOutboxTable.Annotation = &entsql.Annotation{
+		Table: "generation_outbox",
+	}
 	GenerationPoliciesTable.ForeignKeys[0].RefTable = TenantsTable
 	GenerationPoliciesTable.ForeignKeys[1].RefTable = ProjectsTable
 	GenerationRulesTable.ForeignKeys[0].RefTable = TenantsTable

@@ -90,6 +90,12 @@ type EngagementLevel func(*sql.Selector)
 // EventFilter is the predicate function for eventfilter builders.
 type EventFilter func(*sql.Selector)
 
+// GenerationDecision is the predicate function for generationdecision builders.
+type GenerationDecision func(*sql.Selector)
+
+// GenerationOutbox is the predicate function for generationoutbox builders.
+type GenerationOutbox func(*sql.Selector)
+
 // GenerationPolicy is the predicate function for generationpolicy builders.
 type GenerationPolicy func(*sql.Selector)
 

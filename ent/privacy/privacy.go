@@ -783,6 +783,54 @@ func (f EventFilterMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mut
 	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.EventFilterMutation", m)
 }
 
+// The GenerationDecisionQueryRuleFunc type is an adapter to allow the use of ordinary
+// functions as a query rule.
+type GenerationDecisionQueryRuleFunc func(context.Context, *ent.GenerationDecisionQuery) error
+
+// EvalQuery return f(ctx, q).
+func (f GenerationDecisionQueryRuleFunc) EvalQuery(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.GenerationDecisionQuery); ok {
+		return f(ctx, q)
+	}
+	return Denyf("ent/privacy: unexpected query type %T, expect *ent.GenerationDecisionQuery", q)
+}
+
+// The GenerationDecisionMutationRuleFunc type is an adapter to allow the use of ordinary
+// functions as a mutation rule.
+type GenerationDecisionMutationRuleFunc func(context.Context, *ent.GenerationDecisionMutation) error
+
+// EvalMutation calls f(ctx, m).
+func (f GenerationDecisionMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) error {
+	if m, ok := m.(*ent.GenerationDecisionMutation); ok {
+		return f(ctx, m)
+	}
+	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.GenerationDecisionMutation", m)
+}
+
+// The GenerationOutboxQueryRuleFunc type is an adapter to allow the use of ordinary
+// functions as a query rule.
+type GenerationOutboxQueryRuleFunc func(context.Context, *ent.GenerationOutboxQuery) error
+
+// EvalQuery return f(ctx, q).
+func (f GenerationOutboxQueryRuleFunc) EvalQuery(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.GenerationOutboxQuery); ok {
+		return f(ctx, q)
+	}
+	return Denyf("ent/privacy: unexpected query type %T, expect *ent.GenerationOutboxQuery", q)
+}
+
+// The GenerationOutboxMutationRuleFunc type is an adapter to allow the use of ordinary
+// functions as a mutation rule.
+type GenerationOutboxMutationRuleFunc func(context.Context, *ent.GenerationOutboxMutation) error
+
+// EvalMutation calls f(ctx, m).
+func (f GenerationOutboxMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) error {
+	if m, ok := m.(*ent.GenerationOutboxMutation); ok {
+		return f(ctx, m)
+	}
+	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.GenerationOutboxMutation", m)
+}
+
 // The GenerationPolicyQueryRuleFunc type is an adapter to allow the use of ordinary
 // functions as a query rule.
 type GenerationPolicyQueryRuleFunc func(context.Context, *ent.GenerationPolicyQuery) error
@@ -1450,6 +1498,10 @@ func queryFilter(q ent.Query) (Filter, error) {
 		return q.Filter(), nil
 	case *ent.EventFilterQuery:
 		return q.Filter(), nil
+	case *ent.GenerationDecisionQuery:
+		return q.Filter(), nil
+	case *ent.GenerationOutboxQuery:
+		return q.Filter(), nil
 	case *ent.GenerationPolicyQuery:
 		return q.Filter(), nil
 	case *ent.GenerationRuleQuery:
@@ -1560,6 +1612,10 @@ func mutationFilter(m ent.Mutation) (Filter, error) {
 	case *ent.EngagementLevelMutation:
 		return m.Filter(), nil
 	case *ent.EventFilterMutation:
+		return m.Filter(), nil
+	case *ent.GenerationDecisionMutation:
+		return m.Filter(), nil
+	case *ent.GenerationOutboxMutation:
 		return m.Filter(), nil
 	case *ent.GenerationPolicyMutation:
 		return m.Filter(), nil

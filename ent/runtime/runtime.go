@@ -35,6 +35,7 @@ import (
 	"github.com/reten-io/reten/ent/engagementconfig"
 	"github.com/reten-io/reten/ent/engagementlevel"
 	"github.com/reten-io/reten/ent/eventfilter"
+	"github.com/reten-io/reten/ent/generationdecision"
 	"github.com/reten-io/reten/ent/generationpolicy"
 	"github.com/reten-io/reten/ent/generationrule"
 	"github.com/reten-io/reten/ent/generationsettings"
@@ -1333,6 +1334,30 @@ func init() {
 	eventfilterDescID := eventfilterMixinFields0[0].Descriptor()
 	// eventfilter.DefaultID holds the default value on creation for the id field.
 	eventfilter.DefaultID = eventfilterDescID.Default.(func() uuid.UUID)
+	generationdecisionMixin := schema.GenerationDecision{}.Mixin()
+	generationdecision.Policy = privacy.NewPolicies(generationdecisionMixin[1], generationdecisionMixin[2], schema.GenerationDecision{})
+	generationdecision.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := generationdecision.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	generationdecisionMixinHooks1 := generationdecisionMixin[1].Hooks()
+	generationdecisionMixinHooks2 := generationdecisionMixin[2].Hooks()
+
+	generationdecision.Hooks[1] = generationdecisionMixinHooks1[0]
+
+	generationdecision.Hooks[2] = generationdecisionMixinHooks2[0]
+	generationdecisionMixinFields0 := generationdecisionMixin[0].Fields()
+	_ = generationdecisionMixinFields0
+	generationdecisionFields := schema.GenerationDecision{}.Fields()
+	_ = generationdecisionFields
+	// generationdecisionDescID is the schema descriptor for id field.
+	generationdecisionDescID := generationdecisionMixinFields0[0].Descriptor()
+	// generationdecision.DefaultID holds the default value on creation for the id field.
+	generationdecision.DefaultID = generationdecisionDescID.Default.(func() uuid.UUID)
 	generationpolicyMixin := schema.GenerationPolicy{}.Mixin()
 	generationpolicy.Policy = privacy.NewPolicies(generationpolicyMixin[2], generationpolicyMixin[3], schema.GenerationPolicy{})
 	generationpolicy.Hooks[0] = func(next ent.Mutator) ent.Mutator {

@@ -45,6 +45,7 @@ func (Activity) Fields() []ent.Field {
 		field.Int("dispatch_attempts").Comment("Dispatch attempts made within the current retry budget.").Default(0).NonNegative(),
 		field.Time("next_dispatch_at").Comment("When a RETRYING task may be dispatched again; null otherwise.").Optional().Nillable(),
 		field.Time("closed_at").Comment("When the day cutoff closed the activity; null while not closed by it.").Optional().Nillable(),
+		field.Time("expires_at").Comment("When a still open activity is canceled (a generation rule's expiresAfterDays); null: never.").Optional().Nillable().Immutable(),
 		field.UUID("created_by", uuid.UUID{}).Comment("The user (or API key owner) who created the activity; null for the system.").Optional().Nillable().Immutable(),
 	}
 }
@@ -81,6 +82,7 @@ func (Activity) Indexes() []ent.Index {
 		// Cross-tenant sweeps: dispatch retries and the end-of-day auto-close.
 		index.Fields("status", "next_dispatch_at"),
 		index.Fields("status", "scheduled_at"),
+		index.Fields("status", "expires_at"),
 		index.Fields("commerce_id"),
 		index.Fields("operator_id"),
 		index.Fields("route_id"),

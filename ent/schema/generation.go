@@ -170,3 +170,104 @@ func (GenerationSettings) Annotations() []schema.Annotation {
 		entsql.Annotation{Table: "generation_settings"},
 		entgql.Skip(entgql.SkipMutationCreateInput, entgql.SkipMutationUpdateInput, entgql.SkipWhereInput, entgql.SkipOrderField)}
 }
+
+// GenerationOutbox is the queue of lifecycle transitions that activity
+// generation has not read yet: one row per transition, written in the same
+// statement (or transaction) as the transition, deleted by the generation
+// job in the transaction that records its decisions (docs/generation.md).
+// Internal: not in the graph.
+type GenerationOutbox struct{ ent.Schema }
+
+// Fields of the GenerationOutbox.
+func (GenerationOutbox) Fields() []ent.Field {
+	return []ent.Field{
+		field.UUID("id", uuid.UUID{}).Comment("The transition's id.").Immutable(),
+		field.UUID("tenant_id", uuid.UUID{}).Comment("The transition's tenant.").Immutable(),
+		field.Time("created_at").Comment("When the transition was written.").Immutable(),
+	}
+}
+
+// Indexes of the GenerationOutbox.
+func (GenerationOutbox) Indexes() []ent.Index {
+	return []ent.Index{index.Fields("created_at", "id")}
+}
+
+// Annotations of the GenerationOutbox.
+func (GenerationOutbox) Annotations() []schema.Annotation {
+	return []schema.Annotation{schema.Comment("Lifecycle transitions waiting for activity generation (internal)."),
+		entsql.Annotation{Table: "generation_outbox"}, entgql.Skip(entgql.SkipAll)}
+}
+
+// GenerationDecision records what one generation rule decided for one
+// commerce on one entry into a state: exactly one row per (rule, commerce,
+// state entry), whatever the retries and replicas (a unique key). A log:
+// no foreign keys; the trash deletes a purged commerce's, rule's or AGC's
+// decisions.
+type GenerationDecision struct{ ent.Schema }
+
+// Mixin of the GenerationDecision.
+func (GenerationDecision) Mixin() []ent.Mixin {
+	return []ent.Mixin{IDMixin{}, TenantLogMixin{}, ProjectLogMixin{}}
+}
+
+// Fields of the GenerationDecision.
+func (GenerationDecision) Fields() []ent.Field {
+	return []ent.Field{
+		field.UUID("activity_generation_config_id", uuid.UUID{}).Comment("The AGC of the rule.").Immutable(),
+		field.UUID("rule_id", uuid.UUID{}).Comment("The rule that fired.").Immutable(),
+		field.UUID("commerce_id", uuid.UUID{}).Comment("The commerce it fired for.").Immutable(),
+		field.Enum("trigger").Comment("How the rule fired.").Annotations(ruleTriggerDoc).Values("ENTER", "DWELL").Immutable(),
+		field.Enum("stage").Comment("The stage of the state the commerce entered.").Annotations(stageDoc).
+			Values("ACTIVATION", "ENGAGEMENT", "RESURRECTION").Immutable(),
+		field.String("status_code").Comment("The code of the state the commerce entered.").Immutable(),
+		field.Time("entered_at").Comment("When the commerce entered the state (the state entry the decision is about).").Immutable(),
+		field.Enum("kind").Comment("What was decided.").Annotations(decisionKindDoc).
+			Values("GENERATED", "HELD_OUT", "CAPPED", "SUPPRESSED", "EXPIRED_RULE").Immutable(),
+		field.Enum("reason").Comment("Why, for every kind but GENERATED (null there).").Annotations(decisionReasonDoc).
+			Values("CONTROL_GROUP", "AGC_HOLDOUT", "MAX_PER_WINDOW", "MIN_GAP", "OPEN_ACTIVITY", "PRIORITY", "COMMERCE_INACTIVE", "STATE_LEFT", "EXPIRED").
+			Optional().Nillable().Immutable(),
+		field.String("detail").Comment("The decision in words, for the people reading it.").Immutable(),
+		field.UUID("activity_id", uuid.UUID{}).Comment("GENERATED: the activity created; null otherwise.").Optional().Nillable().Immutable(),
+		field.UUID("transition_id", uuid.UUID{}).Comment("ENTER: the transition that fired the rule; null for DWELL.").Optional().Nillable().Immutable(),
+		field.Time("decided_at").Comment("When the decision was made.").Immutable().
+			Annotations(entgql.OrderField("DECIDED_AT")),
+	}
+}
+
+// Indexes of the GenerationDecision.
+func (GenerationDecision) Indexes() []ent.Index {
+	return []ent.Index{
+		// The idempotency key: one decision per rule, commerce and state entry.
+		index.Fields("rule_id", "commerce_id", "entered_at").Unique(),
+		// The lists (per AGC, per commerce; newest first) and the caps (a
+		// commerce's generated activities of the project over a window).
+		index.Fields("tenant_id", "activity_generation_config_id", "decided_at", "id"),
+		index.Fields("tenant_id", "commerce_id", "decided_at", "id"),
+	}
+}
+
+// Annotations of the GenerationDecision.
+func (GenerationDecision) Annotations() []schema.Annotation {
+	return []schema.Annotation{schema.Comment("What a generation rule decided for a commerce on one entry into a state (REST `/api/activity-generation-configs/:id/generation-decisions`; docs/generation.md)."),
+		entgql.RelayConnection(), entgql.Skip(entgql.SkipMutationCreateInput, entgql.SkipMutationUpdateInput)}
+}
+
+var decisionKindDoc = gqldoc.Enum("What a generation rule decided for a commerce.", map[string]string{
+	"GENERATED":    "An activity was created (activityId).",
+	"HELD_OUT":     "The commerce is in the project's control group or the AGC's holdout group: nothing was created.",
+	"CAPPED":       "A frequency cap of the project's generation policy stopped it (reason says which).",
+	"SUPPRESSED":   "Another rule created an activity for the commerce the same day (PRIORITY), or the commerce is inactive (COMMERCE_INACTIVE).",
+	"EXPIRED_RULE": "The rule no longer applied when it was evaluated: the commerce had left the state, or the activity would have expired already.",
+})
+
+var decisionReasonDoc = gqldoc.Enum("Why a generation rule created nothing.", map[string]string{
+	"CONTROL_GROUP":     "The commerce is in the project's global control group.",
+	"AGC_HOLDOUT":       "The commerce is in the AGC's holdout group.",
+	"MAX_PER_WINDOW":    "The commerce already has the policy's maximum of generated activities in its window.",
+	"MIN_GAP":           "The commerce's last generated activity is closer than the policy's minimum gap.",
+	"OPEN_ACTIVITY":     "The commerce still has an open activity of the same rule.",
+	"PRIORITY":          "A rule earlier by priority created an activity for the commerce that day.",
+	"COMMERCE_INACTIVE": "The commerce is inactive.",
+	"STATE_LEFT":        "The commerce had left the state when the rule was evaluated.",
+	"EXPIRED":           "The activity's expiry would have passed before it was created.",
+})

@@ -126,6 +126,17 @@ func (ProjectMixin) Hooks() []ent.Hook {
 // Policy of the ProjectMixin.
 func (ProjectMixin) Policy() ent.Policy { return projectPolicy() }
 
+// ProjectLogMixin is the ProjectMixin of an append-only log (the generation
+// decisions): the project_id column, stamping hook and privacy filter,
+// without a foreign key to the project or an index of its own.
+type ProjectLogMixin struct{ ProjectMixin }
+
+// Edges of the ProjectLogMixin: none.
+func (ProjectLogMixin) Edges() []ent.Edge { return nil }
+
+// Indexes of the ProjectLogMixin: none (the log's indexes lead with tenant_id).
+func (ProjectLogMixin) Indexes() []ent.Index { return nil }
+
 // ArchiveMixin adds archived_at for records that DELETE moves to the trash.
 // Archived rows stay in the table (restorable with the same id and children);
 // partial unique indexes exclude them (WHERE archived_at IS NULL).

@@ -21,6 +21,7 @@ import (
 	"github.com/reten-io/reten/internal/eventfilter"
 	"github.com/reten-io/reten/internal/fieldorg"
 	"github.com/reten-io/reten/internal/generation"
+	"github.com/reten-io/reten/internal/generator"
 	"github.com/reten-io/reten/internal/idempotency"
 	"github.com/reten-io/reten/internal/node"
 	"github.com/reten-io/reten/internal/project"
@@ -57,6 +58,9 @@ type App struct {
 	Engine    *engine.Service
 	Runs      *engine.Runs
 	Rules     *generation.Service
+	// Generator runs activity generation (the outbox, DWELL rules,
+	// resolution retries, expiry) and its preview.
+	Generator *generator.Service
 	Snapshots *snapshot.Service
 	Dataset   *dataset.Service
 	Handler   http.Handler
@@ -132,6 +136,8 @@ func Wire(cfg Config, db *DB) (*App, error) {
 	a.Engine = engine.NewService(a.AGCs, a.Audiences, a.Dataset, a.Commerces)
 	a.Runs = engine.NewRuns(db.Client, a.Engine, a.Snapshots)
 	a.Rules = generation.NewService(db.Client)
+	a.Generator = generator.New(db.Client, db.Dialect)
+	a.Runs.Finished = a.Generator.Wake
 	a.ResultTypes = resulttype.NewService(db.Client)
 	a.TenantSettings = cutoff.NewService(db.Client)
 	a.Activities = activity.NewService(db.Client, a.Dispatch)

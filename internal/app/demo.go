@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/google/uuid"
 	"github.com/lib/pq"
@@ -15,6 +16,7 @@ import (
 	"github.com/reten-io/reten/internal/agc"
 	"github.com/reten-io/reten/internal/apperr"
 	"github.com/reten-io/reten/internal/catalog"
+	"github.com/reten-io/reten/internal/clock"
 	"github.com/reten-io/reten/internal/commerce"
 	"github.com/reten-io/reten/internal/dataset"
 	"github.com/reten-io/reten/internal/demo"
@@ -286,5 +288,13 @@ func (a *App) RunEngine(ctx context.Context, tenantID, agcID uuid.UUID, in engin
 	if ctx, err = tenancy.EnterAsSuperAdmin(ctx, uuid.Nil, tenantID, g.ProjectID, "POST /activity-generation-configs/{id}/lifecycle-runs"); err != nil {
 		return nil, err
 	}
-	return a.Runs.RunNow(ctx, agcID, in)
+	run, err := a.Runs.RunNow(ctx, agcID, in)
+	if err != nil {
+		return nil, err
+	}
+	// The run's transitions become activities before the command returns.
+	if _, err := a.Generator.Drain(ctx, func() time.Time { return clock.Now().UTC() }); err != nil {
+		return run, fmt.Errorf("activity generation: %w", err)
+	}
+	return run, nil
 }

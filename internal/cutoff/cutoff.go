@@ -125,6 +125,16 @@ func StartOf(d Date, s Settings) time.Time { return wallInstant(d, Clock{}, s.Lo
 // The day is closed once now is after this instant.
 func CloseAt(d Date, s Settings) time.Time { return wallInstant(d, s.Cutoff, s.Location) }
 
+// At is the instant at which the local wall clock of day d reads c in the
+// tenant's zone (the first of two on a day the clock falls back; the end of
+// the gap on a day it springs over c).
+func At(d Date, c Clock, s Settings) time.Time { return wallInstant(d, c, s.Location) }
+
+// Weekday is the day of the week of d.
+func (d Date) Weekday() time.Weekday {
+	return time.Date(d.Year, d.Month, d.Day, 12, 0, 0, 0, time.UTC).Weekday()
+}
+
 // Closed reports whether the day of scheduledAt (in the tenant's zone) is
 // closed at now: now has passed that day's cutoff.
 func Closed(scheduledAt, now time.Time, s Settings) bool {

@@ -42,6 +42,9 @@ type Runs struct {
 	// Lease is how long a claim holds without renewal; the worker renews it
 	// every third of it while the run works.
 	Lease time.Duration
+	// Finished, when set, is called after a run that wrote states
+	// succeeded (activity generation reads what it queued).
+	Finished func()
 }
 
 // NewRuns returns the runs service.

@@ -146,6 +146,7 @@ func (r *Runs) Execute(ctx context.Context, run *ent.LifecycleRun) (*ent.Lifecyc
 	}
 	upd := r.client.LifecycleRun.Update().Where(lifecyclerun.ID(run.ID), lifecyclerun.ClaimEQ(*run.Claim)).
 		SetFinishedAt(now()).ClearLeaseUntil().ClearClaim()
+	wrote := err == nil && !run.DryRun
 	if err != nil {
 		msg := MsgRunFailed
 		if e, ok := apperr.As(err); ok && e.Kind != apperr.KindInternal {
@@ -163,6 +164,9 @@ func (r *Runs) Execute(ctx context.Context, run *ent.LifecycleRun) (*ent.Lifecyc
 	}
 	if n == 0 {
 		return nil, ErrLostClaim
+	}
+	if wrote && r.Finished != nil {
+		r.Finished()
 	}
 	return r.client.LifecycleRun.Get(sys, run.ID)
 }

@@ -94,3 +94,36 @@ func compact(msgs []string) []string {
 	}
 	return out
 }
+
+// Template is a checked rule template, parsed once and rendered per
+// activity.
+type Template struct{ t *template.Template }
+
+// ParseTemplate parses a template a rule was saved with (checkTemplate
+// accepted it, so it only fails on a row written around the service).
+func ParseTemplate(text string) (*Template, error) {
+	t, err := template.New("").Option("missingkey=error").Parse(text)
+	if err != nil {
+		return nil, err
+	}
+	return &Template{t}, nil
+}
+
+// Render fills the template's placeholders from values, keyed as in
+// Placeholders ("commerce.name"); a placeholder without a value renders
+// empty.
+func (t *Template) Render(values map[string]string) (string, error) {
+	data := map[string]map[string]string{}
+	for _, p := range Placeholders {
+		g, n, _ := strings.Cut(p, ".")
+		if data[g] == nil {
+			data[g] = map[string]string{}
+		}
+		data[g][n] = values[p]
+	}
+	var b strings.Builder
+	if err := t.t.Execute(&b, data); err != nil {
+		return "", err
+	}
+	return b.String(), nil
+}

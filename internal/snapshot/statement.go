@@ -14,6 +14,7 @@ import (
 	"github.com/reten-io/reten/ent"
 	snap "github.com/reten-io/reten/ent/commercelifecyclesnapshot"
 	tr "github.com/reten-io/reten/ent/commercelifecycletransition"
+	outbox "github.com/reten-io/reten/ent/generationoutbox"
 )
 
 // Sources of a write, as the transition history records them.
@@ -63,7 +64,8 @@ const transitionColumns = "id, created_at, updated_at, tenant_id, commerce_id, a
 // PostgreSQL gets the rows as arrays through unnest (a short constant
 // statement that parses and plans in no time whatever the chunk size) and
 // appends the transitions of the rows whose state changed in the same
-// statement; it returns the written rows' (id, commerce_id, AGC).
+// statement, with one generation outbox row per transition (the queue that
+// activity generation reads); it returns the written rows' (id, commerce_id, AGC).
 //
 // SQLite gets a multi-row VALUES list (12 parameters per row, under its
 // 32,766-parameter limit at 1,000 rows) and returns what the transitions
@@ -91,7 +93,9 @@ t AS (INSERT INTO ` + tr.Table + ` (` + transitionColumns + `)
 SELECT u.transition_id, $1, $1, $2, w.commerce_id, w.activity_generation_config_id, w.prior_stage, w.prior_code, w.stage, w.code,
  w.state_changed_at, w.last_computed_at, u.hash, $12::uuid, $13
 FROM w JOIN u ON u.commerce_id = w.commerce_id AND u.agc = w.activity_generation_config_id
-WHERE w.prior_stage IS NULL OR w.prior_stage <> w.stage OR w.prior_code <> w.code)
+WHERE w.prior_stage IS NULL OR w.prior_stage <> w.stage OR w.prior_code <> w.code
+RETURNING id),
+o AS (INSERT INTO ` + outbox.Table + ` (id, tenant_id, created_at) SELECT id, $2, $1 FROM t)
 SELECT id, commerce_id, activity_generation_config_id FROM w`,
 			[]any{now, tenantID, pq.Array(ids), pq.Array(commerces), pq.GenericArray{A: externals}, pq.Array(agcs),
 				pq.Array(codes), pq.Array(labels), pq.Array(stages), pq.Array(ats), pq.GenericArray{A: hashes}, o.run, o.source, pq.Array(transitionIDs)}
@@ -150,13 +154,14 @@ func (s *Service) scanWritten(rs *stdsql.Rows) (map[key]written, error) {
 }
 
 // appendTransitions writes, on SQLite, the transitions of the rows whose
-// state the upsert changed (PostgreSQL wrote them in the upsert statement).
+// state the upsert changed and their generation outbox rows (PostgreSQL
+// wrote both in the upsert statement).
 func (s *Service) appendTransitions(ctx context.Context, tx *ent.Client, tenantID uuid.UUID, now time.Time, rows []*row, done map[key]written, o origin) error {
 	if s.dialect == dialect.Postgres {
 		return nil
 	}
-	var b strings.Builder
-	var args []any
+	var b, ob strings.Builder
+	var args, oargs []any
 	for _, r := range rows {
 		w, ok := done[r.k]
 		if !ok || !w.changed {
@@ -164,16 +169,23 @@ func (s *Service) appendTransitions(ctx context.Context, tx *ent.Client, tenantI
 		}
 		if len(args) > 0 {
 			b.WriteByte(',')
+			ob.WriteByte(',')
 		}
+		id := newID()
 		b.WriteString("(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")
-		args = append(args, newID(), now, now, tenantID, r.k.commerce, r.k.agc, w.priorStage, w.priorCod,
+		args = append(args, id, now, now, tenantID, r.k.commerce, r.k.agc, w.priorStage, w.priorCod,
 			r.stage, r.code, w.stateChangedAt, r.at, nullString(r.hash), o.run, o.source)
+		ob.WriteString("(?,?,?)")
+		oargs = append(oargs, id, tenantID, now)
 	}
 	if len(args) == 0 {
 		return nil
 	}
 	if _, err := tx.ExecContext(ctx, `INSERT INTO `+tr.Table+` (`+transitionColumns+`) VALUES `+b.String(), args...); err != nil {
 		return fmt.Errorf("append transitions: %w", err)
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO `+outbox.Table+` (id, tenant_id, created_at) VALUES `+ob.String(), oargs...); err != nil {
+		return fmt.Errorf("append generation outbox: %w", err)
 	}
 	return nil
 }

@@ -1,0 +1,398 @@
+package generator
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"time"
+
+	"entgo.io/ent/dialect/sql"
+	"github.com/google/uuid"
+
+	"github.com/reten-io/reten/ent"
+	"github.com/reten-io/reten/ent/activity"
+	"github.com/reten-io/reten/ent/activitygenerationconfig"
+	"github.com/reten-io/reten/ent/commerce"
+	"github.com/reten-io/reten/ent/commercecontact"
+	snap "github.com/reten-io/reten/ent/commercelifecyclesnapshot"
+	"github.com/reten-io/reten/ent/commerceroute"
+	"github.com/reten-io/reten/ent/commerceuser"
+	"github.com/reten-io/reten/ent/commerceuserrole"
+	gd "github.com/reten-io/reten/ent/generationdecision"
+	"github.com/reten-io/reten/ent/generationpolicy"
+	"github.com/reten-io/reten/ent/generationrule"
+	"github.com/reten-io/reten/ent/generationsettings"
+	"github.com/reten-io/reten/ent/operator"
+	"github.com/reten-io/reten/ent/route"
+	"github.com/reten-io/reten/ent/routeoperator"
+	"github.com/reten-io/reten/ent/tenant"
+	"github.com/reten-io/reten/internal/cutoff"
+	"github.com/reten-io/reten/internal/viewer"
+)
+
+// group is a holdout or control group: who is in it is InGroup(salt, id, percent).
+type group struct {
+	percent int
+	salt    string
+}
+
+// caps are a project's frequency caps and control group (the policy's
+// defaults when the project never read or set it: no control group).
+type caps struct {
+	maxPerCommerce, windowDays, minGapDays int
+	control                                group
+}
+
+type ruleCommerce struct{ rule, commerce uuid.UUID }
+type stateKey struct{ agc, commerce uuid.UUID }
+type projectCommerce struct{ project, commerce uuid.UUID }
+type decisionKey struct {
+	rule, commerce uuid.UUID
+	enteredAt      time.Time
+}
+
+// member is an operator linked to a route.
+type member struct {
+	operator *ent.Operator
+	lead     bool
+}
+
+// recipient is a commerce user a message may go to.
+type recipient struct {
+	user     *ent.CommerceUser
+	roles    []string
+	contacts map[string]string // active primary contacts by type
+}
+
+// world is everything the decisions of one tenant's batch of entries read,
+// loaded in a bounded number of statements whatever the batch's size.
+type world struct {
+	tenant    uuid.UUID
+	tz        cutoff.Settings
+	now       time.Time
+	agcs      map[uuid.UUID]*ent.ActivityGenerationConfig // live, active
+	rules     map[uuid.UUID][]*ent.GenerationRule         // ENTER rules by AGC, by (priority, id)
+	caps      map[uuid.UUID]caps                          // by project
+	holdout   map[uuid.UUID]group                         // by AGC
+	states    map[stateKey]*ent.CommerceLifecycleSnapshot
+	commerces map[uuid.UUID]*ent.Commerce // live (locked while deciding)
+	decided   map[decisionKey]bool
+	generated map[projectCommerce][]generated // GENERATED decisions of the lookback, oldest first
+	open      map[ruleCommerce]bool           // a rule's activity for the commerce is still open
+	routes    map[uuid.UUID][]*ent.Route      // live active routes by commerce, by code
+	members   map[uuid.UUID][]member          // active links of live active operators by route
+	assigned  map[uuid.UUID]time.Time         // an operator's last generated task
+	users     map[uuid.UUID][]recipient       // active users by commerce, oldest first
+	created   int                             // activities built so far (each created a microsecond after the last)
+}
+
+// generated is a GENERATED decision the caps count.
+type generated struct {
+	at   time.Time
+	rule string
+}
+
+// openStatuses are the statuses of an activity not finished yet.
+var openStatuses = []activity.Status{activity.StatusREADY, activity.StatusUNRESOLVED, activity.StatusDISPATCHED, activity.StatusRETRYING}
+
+// load reads the world of entries, all of one tenant. lock locks the
+// entries' commerce rows (in id order, so two replicas never deadlock):
+// whoever decides for a commerce holds it, so the caps read here stay true
+// until the decisions are written.
+func (g *Service) load(ctx context.Context, tx *ent.Client, tenantID uuid.UUID, entries []entry, now time.Time, lock bool) (*world, error) {
+	w := &world{tenant: tenantID, now: now, agcs: map[uuid.UUID]*ent.ActivityGenerationConfig{}, rules: map[uuid.UUID][]*ent.GenerationRule{},
+		caps: map[uuid.UUID]caps{}, holdout: map[uuid.UUID]group{}, states: map[stateKey]*ent.CommerceLifecycleSnapshot{},
+		commerces: map[uuid.UUID]*ent.Commerce{}, decided: map[decisionKey]bool{}, generated: map[projectCommerce][]generated{},
+		open: map[ruleCommerce]bool{}, routes: map[uuid.UUID][]*ent.Route{}, members: map[uuid.UUID][]member{},
+		assigned: map[uuid.UUID]time.Time{}, users: map[uuid.UUID][]recipient{}}
+	t, err := tx.Tenant.Query().Where(tenant.ID(tenantID)).Select(tenant.FieldTimeZone, tenant.FieldDayCutoff).Only(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("generation: tenant: %w", err)
+	}
+	if w.tz, err = cutoff.Parse(t.TimeZone, t.DayCutoff); err != nil {
+		return nil, err
+	}
+	var agcIDs, commerceIDs []uuid.UUID
+	for _, e := range entries {
+		agcIDs, commerceIDs = append(agcIDs, e.agc), append(commerceIDs, e.commerce)
+	}
+	agcIDs, commerceIDs = unique(agcIDs), unique(commerceIDs)
+
+	agcs, err := tx.ActivityGenerationConfig.Query().Where(activitygenerationconfig.TenantID(tenantID),
+		activitygenerationconfig.IDIn(agcIDs...), activitygenerationconfig.StatusEQ(activitygenerationconfig.StatusActive)).All(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("generation: AGCs: %w", err)
+	}
+	var projects []uuid.UUID
+	for _, a := range agcs {
+		w.agcs[a.ID] = a
+		projects = append(projects, a.ProjectID)
+	}
+	rules, err := tx.GenerationRule.Query().Where(generationrule.TenantID(tenantID), generationrule.ActivityGenerationConfigIDIn(agcIDs...),
+		generationrule.IsActive(true), generationrule.TriggerEQ(generationrule.TriggerENTER)).
+		Order(generationrule.ByPriority(), generationrule.ByID()).All(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("generation: rules: %w", err)
+	}
+	for _, r := range rules {
+		w.rules[r.ActivityGenerationConfigID] = append(w.rules[r.ActivityGenerationConfigID], r)
+	}
+	policies, err := tx.GenerationPolicy.Query().Where(generationpolicy.TenantID(tenantID), generationpolicy.ProjectIDIn(unique(projects)...)).All(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("generation: policies: %w", err)
+	}
+	for _, p := range unique(projects) {
+		w.caps[p] = caps{maxPerCommerce: 3, windowDays: 7, minGapDays: 1} // the policy's defaults
+	}
+	for _, p := range policies {
+		w.caps[p.ProjectID] = caps{maxPerCommerce: p.MaxPerCommerce, windowDays: p.WindowDays, minGapDays: p.MinGapDays,
+			control: group{p.ControlPercent, p.ControlSalt}}
+	}
+	settings, err := tx.GenerationSettings.Query().Where(generationsettings.TenantID(tenantID),
+		generationsettings.ActivityGenerationConfigIDIn(agcIDs...)).All(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("generation: settings: %w", err)
+	}
+	for _, s := range settings {
+		w.holdout[s.ActivityGenerationConfigID] = group{s.HoldoutPercent, s.HoldoutSalt}
+	}
+
+	cq := tx.Commerce.Query().Where(commerce.TenantID(tenantID), commerce.IDIn(commerceIDs...)).Order(commerce.ByID())
+	if lock && g.postgres() {
+		cq.ForUpdate()
+	}
+	cs, err := cq.All(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("generation: commerces: %w", err)
+	}
+	for _, c := range cs {
+		w.commerces[c.ID] = c
+	}
+	states, err := tx.CommerceLifecycleSnapshot.Query().Where(snap.TenantID(tenantID), snap.CommerceIDIn(commerceIDs...),
+		snap.ActivityGenerationConfigIDIn(agcIDs...)).All(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("generation: states: %w", err)
+	}
+	for _, s := range states {
+		w.states[stateKey{s.ActivityGenerationConfigID, s.CommerceID}] = s
+	}
+	if err := w.loadDecisions(ctx, tx, commerceIDs, projects); err != nil {
+		return nil, err
+	}
+	if err := w.loadRoutes(ctx, tx, commerceIDs); err != nil {
+		return nil, err
+	}
+	if err := w.loadRecipients(ctx, tx, commerceIDs); err != nil {
+		return nil, err
+	}
+	return w, nil
+}
+
+// loadDecisions reads the commerces' decisions the caps and the
+// idempotency key need: their GENERATED decisions over the longest
+// lookback of the projects' caps (and today), the rules with an open
+// activity, and the decisions already made on these entries.
+func (w *world) loadDecisions(ctx context.Context, tx *ent.Client, commerceIDs, projects []uuid.UUID) error {
+	lookback := 1
+	for _, c := range w.caps {
+		lookback = max(lookback, c.windowDays, c.minGapDays)
+	}
+	since := w.now.Add(-time.Duration(lookback) * 24 * time.Hour)
+	if today := cutoff.StartOf(cutoff.DayOf(w.now, w.tz), w.tz); today.Before(since) {
+		since = today
+	}
+	ds, err := tx.GenerationDecision.Query().Where(gd.TenantID(w.tenant), gd.CommerceIDIn(commerceIDs...),
+		gd.KindEQ(gd.KindGENERATED), gd.DecidedAtGTE(since)).Order(gd.ByDecidedAt(), gd.ByID()).All(ctx)
+	if err != nil {
+		return fmt.Errorf("generation: recent decisions: %w", err)
+	}
+	var ruleIDs []uuid.UUID
+	for _, d := range ds {
+		ruleIDs = append(ruleIDs, d.RuleID)
+	}
+	names := map[uuid.UUID]string{}
+	if len(ruleIDs) > 0 {
+		// Rules in the trash too: the detail names whichever rule created.
+		rs, err := tx.GenerationRule.Query().Where(generationrule.IDIn(unique(ruleIDs)...)).
+			Select(generationrule.FieldName).All(viewer.WithArchived(ctx))
+		if err != nil {
+			return fmt.Errorf("generation: rule names: %w", err)
+		}
+		for _, r := range rs {
+			names[r.ID] = r.Name
+		}
+	}
+	for _, d := range ds {
+		k := projectCommerce{d.ProjectID, d.CommerceID}
+		w.generated[k] = append(w.generated[k], generated{at: d.DecidedAt, rule: names[d.RuleID]})
+	}
+	// The rules with a still open activity for the commerce.
+	var open []struct {
+		Rule     uuid.UUID `json:"rule_id"`
+		Commerce uuid.UUID `json:"commerce_id"`
+	}
+	err = tx.GenerationDecision.Query().Where(gd.TenantID(w.tenant), gd.CommerceIDIn(commerceIDs...), gd.KindEQ(gd.KindGENERATED),
+		func(s *sql.Selector) {
+			a := sql.Table(activity.Table)
+			s.Join(a).On(s.C(gd.FieldActivityID), a.C(activity.FieldID)).
+				Where(sql.In(a.C(activity.FieldStatus), anys(openStatuses)...))
+		}).Select(gd.FieldRuleID, gd.FieldCommerceID).Scan(ctx, &open)
+	if err != nil {
+		return fmt.Errorf("generation: open activities: %w", err)
+	}
+	for _, o := range open {
+		w.open[ruleCommerce{o.Rule, o.Commerce}] = true
+	}
+	return nil
+}
+
+// markDecided reads which (rule, commerce, entry) of entries already have
+// their decision.
+func (w *world) markDecided(ctx context.Context, tx *ent.Client, entries []entry) error {
+	var commerceIDs []uuid.UUID
+	var oldest time.Time
+	for _, e := range entries {
+		commerceIDs = append(commerceIDs, e.commerce)
+		if oldest.IsZero() || e.enteredAt.Before(oldest) {
+			oldest = e.enteredAt
+		}
+	}
+	ds, err := tx.GenerationDecision.Query().Where(gd.TenantID(w.tenant), gd.CommerceIDIn(unique(commerceIDs)...),
+		gd.EnteredAtGTE(oldest)).Select(gd.FieldRuleID, gd.FieldCommerceID, gd.FieldEnteredAt).All(ctx)
+	if err != nil {
+		return fmt.Errorf("generation: decided entries: %w", err)
+	}
+	for _, d := range ds {
+		w.decided[decisionKey{d.RuleID, d.CommerceID, d.EnteredAt.UTC()}] = true
+	}
+	return nil
+}
+
+// loadRoutes reads the commerces' live active routes, their active links to
+// live active operators and when each of those operators last got a
+// generated task.
+func (w *world) loadRoutes(ctx context.Context, tx *ent.Client, commerceIDs []uuid.UUID) error {
+	links, err := tx.CommerceRoute.Query().Where(commerceroute.TenantID(w.tenant), commerceroute.CommerceIDIn(commerceIDs...)).All(ctx)
+	if err != nil || len(links) == 0 {
+		return err
+	}
+	var routeIDs []uuid.UUID
+	for _, l := range links {
+		routeIDs = append(routeIDs, l.RouteID)
+	}
+	routes, err := tx.Route.Query().Where(route.TenantID(w.tenant), route.IDIn(unique(routeIDs)...), route.IsActive(true)).All(ctx)
+	if err != nil {
+		return err
+	}
+	byID := map[uuid.UUID]*ent.Route{}
+	for _, r := range routes {
+		byID[r.ID] = r
+	}
+	for _, l := range links {
+		if r, ok := byID[l.RouteID]; ok {
+			w.routes[l.CommerceID] = append(w.routes[l.CommerceID], r)
+		}
+	}
+	for c := range w.routes {
+		slices.SortFunc(w.routes[c], func(a, b *ent.Route) int { return cmpString(a.Code, b.Code) })
+	}
+	ros, err := tx.RouteOperator.Query().Where(routeoperator.TenantID(w.tenant), routeoperator.RouteIDIn(unique(routeIDs)...),
+		routeoperator.IsActive(true)).WithOperator(func(q *ent.OperatorQuery) { q.Where(operator.IsActive(true)) }).
+		Order(routeoperator.ByOperatorID()).All(ctx)
+	if err != nil {
+		return err
+	}
+	var operators []uuid.UUID
+	for _, ro := range ros {
+		if ro.Edges.Operator == nil { // inactive or in the trash
+			continue
+		}
+		w.members[ro.RouteID] = append(w.members[ro.RouteID], member{operator: ro.Edges.Operator, lead: ro.Role == routeoperator.RoleLEAD})
+		operators = append(operators, ro.OperatorID)
+	}
+	if len(operators) == 0 {
+		return nil
+	}
+	var last []struct {
+		Operator uuid.UUID `json:"operator_id"`
+		At       any       `json:"max"` // a time (PostgreSQL) or its text (SQLite)
+	}
+	err = tx.Activity.Query().Where(activity.TenantID(w.tenant), activity.OperatorIDIn(unique(operators)...),
+		activity.ActivityGenerationConfigIDNotNil()).GroupBy(activity.FieldOperatorID).
+		Aggregate(ent.Max(activity.FieldCreatedAt)).Scan(ctx, &last)
+	if err != nil {
+		return fmt.Errorf("generation: last assignments: %w", err)
+	}
+	for _, l := range last {
+		if w.assigned[l.Operator], err = timeOf(l.At); err != nil {
+			return fmt.Errorf("generation: last assignments: %w", err)
+		}
+	}
+	return nil
+}
+
+// loadRecipients reads the commerces' active users with their roles and
+// active primary contacts.
+func (w *world) loadRecipients(ctx context.Context, tx *ent.Client, commerceIDs []uuid.UUID) error {
+	users, err := tx.CommerceUser.Query().Where(commerceuser.TenantID(w.tenant), commerceuser.CommerceIDIn(commerceIDs...),
+		commerceuser.IsActive(true)).Order(commerceuser.ByCreatedAt(), commerceuser.ByID()).
+		WithRoles(func(q *ent.CommerceUserRoleQuery) { q.Order(commerceuserrole.ByRole()) }).
+		WithContacts(func(q *ent.CommerceContactQuery) {
+			q.Where(commercecontact.IsActive(true), commercecontact.IsPrimary(true)).Order(commercecontact.ByCreatedAt())
+		}).All(ctx)
+	if err != nil {
+		return fmt.Errorf("generation: commerce users: %w", err)
+	}
+	for _, u := range users {
+		r := recipient{user: u, contacts: map[string]string{}}
+		for _, role := range u.Edges.Roles {
+			r.roles = append(r.roles, string(role.Role))
+		}
+		for _, c := range u.Edges.Contacts {
+			if _, ok := r.contacts[string(c.ContactType)]; !ok {
+				r.contacts[string(c.ContactType)] = c.Value
+			}
+		}
+		w.users[u.CommerceID] = append(w.users[u.CommerceID], r)
+	}
+	return nil
+}
+
+func unique(ids []uuid.UUID) []uuid.UUID {
+	slices.SortFunc(ids, func(a, b uuid.UUID) int { return cmpString(a.String(), b.String()) })
+	return slices.Compact(ids)
+}
+
+func cmpString(a, b string) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+func anys[T any](vs []T) []any {
+	out := make([]any, len(vs))
+	for i, v := range vs {
+		out[i] = v
+	}
+	return out
+}
+
+// timeOf reads an aggregated timestamp: SQLite answers MAX(created_at) as
+// the stored text.
+func timeOf(v any) (time.Time, error) {
+	switch v := v.(type) {
+	case time.Time:
+		return v, nil
+	case string:
+		for _, layout := range []string{"2006-01-02 15:04:05.999999999 -0700 MST", "2006-01-02 15:04:05.999999999-07:00", time.RFC3339Nano} {
+			if t, err := time.Parse(layout, v); err == nil {
+				return t, nil
+			}
+		}
+	}
+	return time.Time{}, fmt.Errorf("unexpected timestamp %v (%T)", v, v)
+}
