@@ -3,7 +3,11 @@ package graph
 import (
 	"slices"
 	"strings"
+	"time"
 
+	"github.com/google/uuid"
+
+	"github.com/reten-io/reten/ent/generationdecision"
 	"github.com/reten-io/reten/graph/model"
 	"github.com/reten-io/reten/internal/apperr"
 	"github.com/reten-io/reten/internal/fields"
@@ -80,4 +84,10 @@ func policyInput(in model.GenerationPolicyInput) generation.PolicyInput {
 
 func settingsInput(in model.GenerationSettingsInput) generation.SettingsInput {
 	return generation.SettingsInput{HoldoutPercent: in.HoldoutPercent, Reshuffle: in.Reshuffle != nil && *in.Reshuffle}
+}
+
+// decisionFilter maps the filter arguments of the decision reads (their
+// types are checked by GraphQL already).
+func decisionFilter(commerceID, ruleID *uuid.UUID, kind *generationdecision.Kind, since *time.Time) generation.DecisionFilter {
+	return generation.DecisionFilter{CommerceID: commerceID, RuleID: ruleID, Kind: fields.EnumText(kind), Since: since}
 }

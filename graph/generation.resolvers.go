@@ -6,10 +6,12 @@ package graph
 
 import (
 	"context"
+	"time"
 
 	"entgo.io/contrib/entgql"
 	"github.com/google/uuid"
 	"github.com/reten-io/reten/ent"
+	"github.com/reten-io/reten/ent/generationdecision"
 	"github.com/reten-io/reten/graph/model"
 )
 
@@ -60,4 +62,10 @@ func (r *queryResolver) GenerationPolicy(ctx context.Context) (*ent.GenerationPo
 // GenerationSettings is the resolver for the generationSettings field.
 func (r *queryResolver) GenerationSettings(ctx context.Context, activityGenerationConfigID uuid.UUID) (*ent.GenerationSettings, error) {
 	return r.Resolver.Rules.Settings(ctx, activityGenerationConfigID)
+}
+
+// GenerationDecisions is the resolver for the generationDecisions field.
+func (r *queryResolver) GenerationDecisions(ctx context.Context, activityGenerationConfigID *uuid.UUID, commerceID *uuid.UUID, ruleID *uuid.UUID, kind *generationdecision.Kind, since *time.Time, after *entgql.Cursor[uuid.UUID], first *int, before *entgql.Cursor[uuid.UUID], last *int) (*ent.GenerationDecisionConnection, error) {
+	return r.Resolver.Rules.DecisionConnection(ctx, activityGenerationConfigID, decisionFilter(commerceID, ruleID, kind, since),
+		after, first, before, last)
 }

@@ -120,7 +120,7 @@ func BenchmarkLifecycleRun(b *testing.B) {
 	}
 	sqldb := db
 	truncate := func() {
-		if _, err := sqldb.Exec(`TRUNCATE commerce_lifecycle_snapshots, commerce_lifecycle_transitions`); err != nil {
+		if _, err := sqldb.Exec(`TRUNCATE commerce_lifecycle_snapshots, commerce_lifecycle_transitions, generation_outbox`); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -155,6 +155,10 @@ func (a *api) handlers() map[string]handler {
 		"GET /resurrection-configs/{id}":                            byID(a.AGCs.GetResurrection, presentResurrection),
 		"GET /lifecycle-defaults":                                   one(a.AGCs.LifecycleDefaults, same),
 
+		// Activity generation decisions (docs/generation.md), per AGC and per commerce.
+		"GET /activity-generation-configs/{id}/generation-decisions": decisionPage(true, a.Rules.ListDecisions),
+		"GET /commerces/{id}/generation-decisions":                   decisionPage(false, a.Rules.CommerceDecisions),
+
 		// One commerce's lifecycle state, explained.
 		"GET /activity-generation-configs/{id}/lifecycle-explain": a.lifecycleExplain(),
 

@@ -141,7 +141,8 @@ func (s *snapBench) postAll(b *testing.B, srv *httptest.Server, bodies [][]byte,
 // like the route's chunks), with the ids the service gives snapshots
 // (UUIDv7), and returns the elapsed time. With history, the statement also
 // appends the transition rows the route writes (a creation, or the replaced
-// state kept in prior_stage/prior_code), so both sides do the same writes.
+// state kept in prior_stage/prior_code) and their generation outbox rows,
+// so both sides do the same writes.
 func (s *snapBench) baseline(b *testing.B, code, label, stage string, at time.Time, history bool) time.Duration {
 	b.Helper()
 	const cols = 12
@@ -172,12 +173,13 @@ func (s *snapBench) baseline(b *testing.B, code, label, stage string, at time.Ti
 			n := len(args)
 			args = append(args, pq.Array(commerces), pq.Array(transitions))
 			fmt.Fprintf(&sb, `, prior_stage = s.stage, prior_code = s.code
-			RETURNING commerce_id, activity_generation_config_id, prior_stage, prior_code, stage, code, state_changed_at, last_computed_at)
-			INSERT INTO commerce_lifecycle_transitions (id, created_at, updated_at, tenant_id, commerce_id, activity_generation_config_id,
+			RETURNING commerce_id, activity_generation_config_id, prior_stage, prior_code, stage, code, state_changed_at, last_computed_at),
+			h AS (INSERT INTO commerce_lifecycle_transitions (id, created_at, updated_at, tenant_id, commerce_id, activity_generation_config_id,
 			 from_stage, from_code, to_stage, to_code, state_changed_at, last_computed_at, source)
 			SELECT t.id, $2, $2, $4, w.commerce_id, w.activity_generation_config_id, w.prior_stage, w.prior_code, w.stage, w.code,
 			 w.state_changed_at, w.last_computed_at, 'API'
-			FROM w JOIN unnest($%d::uuid[], $%d::uuid[]) AS t(commerce_id, id) ON t.commerce_id = w.commerce_id`, n+1, n+2)
+			FROM w JOIN unnest($%d::uuid[], $%d::uuid[]) AS t(commerce_id, id) ON t.commerce_id = w.commerce_id RETURNING id)
+			INSERT INTO generation_outbox (id, tenant_id, created_at) SELECT id, $4, $2 FROM h`, n+1, n+2)
 		}
 		s.exec(b, sb.String(), args...)
 	}
@@ -201,7 +203,9 @@ func BenchmarkSnapshotBatchUpsert(b *testing.B) {
 	srv := httptest.NewServer(s.env.App.Handler)
 	defer srv.Close()
 	rate := func(d time.Duration) float64 { return float64(n) / d.Seconds() }
-	reset := func() { s.exec(b, "TRUNCATE commerce_lifecycle_snapshots, commerce_lifecycle_transitions") }
+	reset := func() {
+		s.exec(b, "TRUNCATE commerce_lifecycle_snapshots, commerce_lifecycle_transitions, generation_outbox")
+	}
 	b.ResetTimer()
 	for range b.N {
 		reset()

@@ -16,13 +16,23 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/reten-io/reten/ent"
+	"github.com/reten-io/reten/ent/activity"
 	"github.com/reten-io/reten/ent/activitygenerationconfig"
 	"github.com/reten-io/reten/ent/commerce"
+	"github.com/reten-io/reten/ent/commercecontact"
+	"github.com/reten-io/reten/ent/commercelifecyclesnapshot"
+	"github.com/reten-io/reten/ent/commerceuser"
+	"github.com/reten-io/reten/ent/generationdecision"
+	"github.com/reten-io/reten/ent/generationrule"
+	"github.com/reten-io/reten/ent/generationsettings"
 	"github.com/reten-io/reten/ent/retentionstatusconfig"
+	"github.com/reten-io/reten/ent/routeoperator"
 	"github.com/reten-io/reten/internal/app"
 	"github.com/reten-io/reten/internal/apptest"
 	"github.com/reten-io/reten/internal/dataset"
 	"github.com/reten-io/reten/internal/demo"
+	"github.com/reten-io/reten/internal/generation"
 	"github.com/reten-io/reten/internal/viewer"
 )
 
@@ -186,6 +196,69 @@ func checkDemo(t *testing.T, line demoLine, engine, password string) {
 		t.Fatalf("GET /api/lifecycle-defaults: %d %v", status, defaults)
 	}
 	checkEngineRun(t, line, asOf, defaultCodes(t, defaults))
+	checkGeneration(t, a, line)
+}
+
+// checkGeneration: the engine run made the demo's rules fire for every
+// commerce that entered at_risk or new: one decision each, HELD_OUT exactly
+// for the AGC's holdout group, otherwise a visit assigned to the route's
+// lead or a WhatsApp message to the owner (UNRESOLVED for the owners
+// without a number).
+func checkGeneration(t *testing.T, a *app.App, line demoLine) {
+	t.Helper()
+	ctx, c := viewer.SystemContext(t.Context()), a.DB.Client
+	tid, agcID := uuid.MustParse(line.TenantID), uuid.MustParse(line.AGCID)
+	settings := c.GenerationSettings.Query().Where(generationsettings.ActivityGenerationConfigID(agcID)).OnlyX(ctx)
+	rules := map[string]*ent.GenerationRule{}
+	for _, r := range c.GenerationRule.Query().Where(generationrule.ActivityGenerationConfigID(agcID)).AllX(ctx) {
+		rules[r.StatusCode] = r
+	}
+	if len(rules) != 2 || rules["at_risk"] == nil || rules["new"] == nil || settings.HoldoutPercent != 10 {
+		t.Fatalf("demo rules %v, holdout %d", rules, settings.HoldoutPercent)
+	}
+	generated := 0
+	for code, r := range rules {
+		states := c.CommerceLifecycleSnapshot.Query().Where(commercelifecyclesnapshot.ActivityGenerationConfigID(agcID),
+			commercelifecyclesnapshot.Code(code)).AllX(ctx)
+		decisions := map[uuid.UUID]*ent.GenerationDecision{}
+		for _, d := range c.GenerationDecision.Query().Where(generationdecision.RuleID(r.ID)).AllX(ctx) {
+			decisions[d.CommerceID] = d
+		}
+		if len(states) == 0 || len(decisions) != len(states) {
+			t.Fatalf("rule %q: %d decisions for %d commerces in %s", r.Name, len(decisions), len(states), code)
+		}
+		for _, s := range states {
+			d := decisions[s.CommerceID]
+			held := generation.InGroup(settings.HoldoutSalt, s.CommerceID, settings.HoldoutPercent)
+			if d == nil || (d.Kind == generationdecision.KindHELD_OUT) != held || (!held && d.Kind != generationdecision.KindGENERATED) {
+				t.Fatalf("rule %q, commerce %s (held out %v): decision %+v", r.Name, s.CommerceID, held, d)
+			}
+			if d.ActivityID == nil {
+				continue
+			}
+			generated++
+			act := c.Activity.Query().Where(activity.ID(*d.ActivityID), activity.TenantID(tid)).WithAttributes().OnlyX(ctx)
+			attrs := map[string]string{}
+			for _, at := range act.Edges.Attributes {
+				attrs[at.Key] = at.Value
+			}
+			switch act.Type {
+			case activity.TypeTASK:
+				lead := c.RouteOperator.Query().Where(routeoperator.RouteID(*act.RouteID), routeoperator.RoleEQ(routeoperator.RoleLEAD)).OnlyX(ctx)
+				if act.Status != activity.StatusREADY || act.OperatorID == nil || *act.OperatorID != lead.OperatorID || act.Channel != activity.ChannelSALESMAN {
+					t.Fatalf("visit %+v", act)
+				}
+			case activity.TypeMESSAGE:
+				phones := c.CommerceContact.Query().Where(commercecontact.HasCommerceUserWith(commerceuser.CommerceID(s.CommerceID))).CountX(ctx)
+				if (phones == 0) != (act.Status == activity.StatusUNRESOLVED) || (phones > 0 && attrs["recipient"] == "") {
+					t.Fatalf("message %+v (%d numbers, attributes %v)", act, phones, attrs)
+				}
+			}
+		}
+	}
+	if n := c.Activity.Query().Where(activity.TenantID(tid)).CountX(ctx); n != generated || n == 0 {
+		t.Fatalf("%d activities, %d generated", n, generated)
+	}
 }
 
 // countDemo counts the tenant's commerces, retention status configs and AGCs.

@@ -1778,6 +1778,11 @@ var (
 				Unique:  false,
 				Columns: []*schema.Column{GenerationDecisionsColumns[1], GenerationDecisionsColumns[5], GenerationDecisionsColumns[15], GenerationDecisionsColumns[0]},
 			},
+			{
+				Name:    "generationdecision_tenant_id_project_id_decided_at_id",
+				Unique:  false,
+				Columns: []*schema.Column{GenerationDecisionsColumns[1], GenerationDecisionsColumns[2], GenerationDecisionsColumns[15], GenerationDecisionsColumns[0]},
+			},
 		},
 	}
 	// GenerationOutboxColumns holds the columns for the "generation_outbox" table.

@@ -239,10 +239,11 @@ func (GenerationDecision) Indexes() []ent.Index {
 	return []ent.Index{
 		// The idempotency key: one decision per rule, commerce and state entry.
 		index.Fields("rule_id", "commerce_id", "entered_at").Unique(),
-		// The lists (per AGC, per commerce; newest first) and the caps (a
-		// commerce's generated activities of the project over a window).
+		// The lists (per AGC, per commerce, per project; newest first) and
+		// the caps (a commerce's generated activities over a window).
 		index.Fields("tenant_id", "activity_generation_config_id", "decided_at", "id"),
 		index.Fields("tenant_id", "commerce_id", "decided_at", "id"),
+		index.Fields("tenant_id", "project_id", "decided_at", "id"),
 	}
 }
 

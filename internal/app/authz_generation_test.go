@@ -50,6 +50,14 @@ var generationProbes = map[string]probe{
 		vars: func(f *fixture) map[string]any { return map[string]any{"id": f.agcFor("rules", "draft")} }, crossCode: 404, crossMsg: agcMissing("rules")},
 	"Mutation.updateGenerationSettings": {query: `mutation($id: ID!) { updateGenerationSettings(activityGenerationConfigID: $id, input: {holdoutPercent: 0}) { holdoutPercent } }`,
 		vars: func(f *fixture) map[string]any { return map[string]any{"id": f.agcFor("rules", "draft")} }, crossCode: 404, crossMsg: agcMissing("rules")},
+	// The decision trail: another tenant's AGC or commerce is not found.
+	"GET /activity-generation-configs/{id}/generation-decisions": {path: func(f *fixture) string {
+		return "/activity-generation-configs/" + f.agcFor("rules", "draft").String() + "/generation-decisions"
+	}, crossCode: 404, crossMsg: agcMissing("rules")},
+	"GET /commerces/{id}/generation-decisions": {path: func(f *fixture) string { return "/commerces/" + f.commerceA() + "/generation-decisions" },
+		crossCode: 404, crossMsg: "Commerce not found"},
+	"Query.generationDecisions": {query: `query($id: ID!) { generationDecisions(activityGenerationConfigID: $id) { totalCount } }`,
+		vars: func(f *fixture) map[string]any { return map[string]any{"id": f.agcFor("rules", "draft")} }, crossCode: 404, crossMsg: agcMissing("rules")},
 }
 
 func init() { maps.Copy(probes, generationProbes) }

@@ -52,11 +52,14 @@ type DemoResult struct {
 
 // Demo creates, idempotently, the demo tenant and its dataset
 // (dataset.Service.Demo), then, as its super_admin would through the API:
-// one platform commerce per row of the dataset's commerces table (external
-// id its commerce_id, through the commerce batch upsert), the retention
-// status configs of the lifecycle defaults that the tenant lacks, and the
-// active AGC DemoAGCName in the main project with the defaults' pillars on
-// the transactions table. Running it again creates nothing twice.
+// four salesmen on two routes, one platform commerce per row of the
+// dataset's commerces table (external id its commerce_id, through the
+// commerce batch upsert, with its route and its owner's WhatsApp), the
+// retention status configs of the lifecycle defaults that the tenant
+// lacks, the active AGC DemoAGCName in the main project with the defaults'
+// pillars on the transactions table, and its generation rules (a visit
+// when a commerce becomes at_risk, a WhatsApp message when it becomes new)
+// with a 10% holdout group. Running it again creates nothing twice.
 func (a *App) Demo(ctx context.Context, in dataset.DemoInput) (*DemoResult, error) {
 	ds, err := a.Dataset.Demo(ctx, in)
 	if err != nil {
@@ -70,6 +73,9 @@ func (a *App) Demo(ctx context.Context, in dataset.DemoInput) (*DemoResult, erro
 	as := func(projectID uuid.UUID, line string) (context.Context, error) {
 		return tenancy.EnterAsSuperAdmin(ctx, u.ID, tid, projectID, line)
 	}
+	if err := a.demoFieldOrg(as); err != nil {
+		return nil, fmt.Errorf("demo: field organisation: %w", err)
+	}
 	if err := a.demoCommerces(as); err != nil {
 		return nil, fmt.Errorf("demo: commerces: %w", err)
 	}
@@ -80,6 +86,9 @@ func (a *App) Demo(ctx context.Context, in dataset.DemoInput) (*DemoResult, erro
 	id, err := a.demoAGC(as, pid, statuses)
 	if err != nil {
 		return nil, fmt.Errorf("demo: activity generation config: %w", err)
+	}
+	if err := a.demoGeneration(as, pid, id); err != nil {
+		return nil, fmt.Errorf("demo: activity generation: %w", err)
 	}
 	return &DemoResult{DemoResult: ds, ActivityGenerationConfigID: id.String()}, nil
 }
@@ -110,6 +119,7 @@ func (a *App) demoCommerces(as enterFn) error {
 	}
 	defer rows.Close()
 	batch := make([]commerce.BatchItem, 0, commerce.MaxBatchItems)
+	n := 0
 	flush := func() error {
 		if len(batch) == 0 {
 			return nil
@@ -133,7 +143,10 @@ func (a *App) demoCommerces(as enterFn) error {
 		if strings.TrimSpace(name.String) == "" {
 			name.String = id.String
 		}
-		batch = append(batch, commerce.BatchItem{ExternalID: id.String, Name: name.String})
+		item := commerce.BatchItem{ExternalID: id.String, Name: name.String}
+		demoCommerceExtras(&item, n)
+		n++
+		batch = append(batch, item)
 		if len(batch) == commerce.MaxBatchItems {
 			if err := flush(); err != nil {
 				return err

@@ -20,7 +20,7 @@ var viewPermission = map[string]string{
 	"TrashRecord": PermTrashView, "TrashSetting": PermTrashManageSettings,
 	"RetentionStatusConfig": PermAGCView, "ActivityReasonConfig": PermActivityView,
 	"ActivityGenerationConfig": PermAGCView, "GenerationRule": PermGenerationRuleView,
-	"GenerationPolicy": PermGenerationRuleView, "GenerationSettings": PermGenerationRuleView,
+	"GenerationPolicy": PermGenerationRuleView, "GenerationSettings": PermGenerationRuleView, "GenerationDecision": PermGenerationRuleView,
 	"ActivationConfig": PermLifecycleConfigView, "ActivationMoment": PermLifecycleConfigView,
 	"EngagementConfig": PermLifecycleConfigView, "EngagementLevel": PermLifecycleConfigView,
 	"ResurrectionConfig": PermLifecycleConfigView, "ResurrectionThreshold": PermLifecycleConfigView,

@@ -8,10 +8,13 @@ package generator
 
 import (
 	"context"
+	"fmt"
+	"strings"
 	"time"
 
 	"entgo.io/ent/dialect"
 	"github.com/google/uuid"
+	"github.com/lib/pq"
 
 	"github.com/reten-io/reten/ent"
 	tr "github.com/reten-io/reten/ent/commercelifecycletransition"
@@ -40,7 +43,7 @@ type Service struct {
 
 // New returns a Service over client, whose driver speaks dialect.
 func New(client *ent.Client, dialect string) *Service {
-	return &Service{client: client, dialect: dialect, Batch: 500, RetryEvery: 6 * time.Hour, wake: make(chan struct{}, 1)}
+	return &Service{client: client, dialect: dialect, Batch: 1000, RetryEvery: 6 * time.Hour, wake: make(chan struct{}, 1)}
 }
 
 // entry is one entry of a commerce into a state of an AGC that rules may
@@ -62,31 +65,65 @@ func (g *Service) ProcessOutbox(ctx context.Context, now time.Time) (int, error)
 	ctx, now = viewer.SystemContext(ctx), clock.Stored(now)
 	var n int
 	err := txn.Run(ctx, g.client, func(ctx context.Context, tx *ent.Client) error {
-		queued, err := tx.GenerationOutbox.Query().Where(jobs.SkipLocked).
-			Order(generationoutbox.ByCreatedAt(), generationoutbox.ByID()).Limit(g.Batch).IDs(ctx)
+		queued, entries, err := g.claim(ctx, tx)
 		if err != nil || len(queued) == 0 {
 			return err
 		}
 		n = len(queued)
-		// A transition purged meanwhile (its commerce or AGC left the
-		// trash for good) has nothing left to generate.
-		trs, err := tx.CommerceLifecycleTransition.Query().Where(tr.IDIn(queued...)).All(ctx)
-		if err != nil {
-			return err
-		}
-		entries := make([]entry, 0, len(trs))
-		for _, t := range trs {
-			id := t.ID
-			entries = append(entries, entry{tenant: t.TenantID, commerce: t.CommerceID, agc: t.ActivityGenerationConfigID,
-				stage: string(t.ToStage), code: t.ToCode, enteredAt: t.StateChangedAt, trigger: generationrule.TriggerENTER, transition: &id})
-		}
 		if _, err := g.apply(ctx, tx, entries, now, true); err != nil {
 			return err
 		}
-		_, err = tx.GenerationOutbox.Delete().Where(generationoutbox.IDIn(queued...)).Exec(ctx)
+		if g.postgres() {
+			ids := make([]string, len(queued))
+			for i, id := range queued {
+				ids[i] = id.String()
+			}
+			_, err = tx.ExecContext(ctx, `DELETE FROM `+generationoutbox.Table+` WHERE id = ANY($1::uuid[])`, pq.Array(ids))
+		} else {
+			_, err = tx.GenerationOutbox.Delete().Where(generationoutbox.IDIn(queued...)).Exec(ctx)
+		}
 		return err
 	})
 	return n, err
+}
+
+// claim locks (SKIP LOCKED) and reads up to Batch queued transitions, the
+// oldest first, in one statement: the claimed ids, and the entries of the
+// transitions still there (one purged meanwhile, with its commerce or AGC,
+// has nothing left to generate).
+func (g *Service) claim(ctx context.Context, tx *ent.Client) ([]uuid.UUID, []entry, error) {
+	q := `SELECT o.id, t.tenant_id, t.commerce_id, t.activity_generation_config_id, t.to_stage, t.to_code, t.state_changed_at
+FROM ` + generationoutbox.Table + ` o LEFT JOIN ` + tr.Table + ` t ON t.id = o.id ORDER BY o.created_at, o.id LIMIT ?`
+	if g.postgres() {
+		q = strings.Replace(q, "?", "$1", 1) + " FOR UPDATE OF o SKIP LOCKED"
+	}
+	rs, err := tx.QueryContext(ctx, q, g.Batch)
+	if err != nil {
+		return nil, nil, fmt.Errorf("generation: claim the outbox: %w", err)
+	}
+	defer rs.Close()
+	var ids []uuid.UUID
+	var entries []entry
+	for rs.Next() {
+		var id uuid.UUID
+		var tenant, commerce, agc *uuid.UUID
+		var stage, code *string
+		var at any // a time (PostgreSQL) or its text (SQLite)
+		if err := rs.Scan(&id, &tenant, &commerce, &agc, &stage, &code, &at); err != nil {
+			return nil, nil, err
+		}
+		ids = append(ids, id)
+		if tenant == nil {
+			continue
+		}
+		enteredAt, err := timeOf(at)
+		if err != nil {
+			return nil, nil, err
+		}
+		entries = append(entries, entry{tenant: *tenant, commerce: *commerce, agc: *agc, stage: *stage, code: *code,
+			enteredAt: enteredAt.UTC(), trigger: generationrule.TriggerENTER, transition: &id})
+	}
+	return ids, entries, rs.Err()
 }
 
 // Drain processes the outbox until it is empty (or ctx ends): what

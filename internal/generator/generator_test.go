@@ -14,8 +14,8 @@ import (
 	"github.com/reten-io/reten/ent"
 	"github.com/reten-io/reten/ent/activity"
 	"github.com/reten-io/reten/ent/activityattribute"
-	"github.com/reten-io/reten/ent/activitystatusevent"
 	"github.com/reten-io/reten/ent/activitygenerationconfig"
+	"github.com/reten-io/reten/ent/activitystatusevent"
 	"github.com/reten-io/reten/ent/commerceuser"
 	gd "github.com/reten-io/reten/ent/generationdecision"
 	"github.com/reten-io/reten/ent/generationrule"
@@ -404,7 +404,9 @@ func TestResolutionRetryAndExpiry(t *testing.T) {
 		at := time.Now().UTC().Add(-time.Hour).Truncate(time.Second)
 		f.enter(t, at, "ACTIVATION", "new", fixed, stuck)
 		f.drain(t, time.Now().UTC())
-		get := func(c uuid.UUID) *ent.Activity { return db.Client.Activity.Query().Where(activity.CommerceID(c)).OnlyX(f.sys) }
+		get := func(c uuid.UUID) *ent.Activity {
+			return db.Client.Activity.Query().Where(activity.CommerceID(c)).OnlyX(f.sys)
+		}
 		if get(fixed).Status != activity.StatusUNRESOLVED || get(stuck).Status != activity.StatusUNRESOLVED {
 			t.Fatal("both messages should start UNRESOLVED")
 		}

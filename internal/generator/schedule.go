@@ -17,7 +17,8 @@ type when struct {
 	// scheduled is due, or today at timeOfDay when due falls on a day
 	// already past (a late evaluation never schedules into a closed day).
 	scheduled time.Time
-	// expires is due plus expiresAfterDays; nil when the rule never expires.
+	// expires is expiresAfterDays calendar days after due, at the same
+	// time of day; nil when the rule never expires.
 	expires *time.Time
 }
 
@@ -47,7 +48,8 @@ func schedule(r *ent.GenerationRule, enteredAt, now time.Time, tz cutoff.Setting
 		w.scheduled = at(today)
 	}
 	if r.ExpiresAfterDays != nil {
-		e := w.due.Add(time.Duration(*r.ExpiresAfterDays) * 24 * time.Hour)
+		// Calendar days: the same wall time, whatever DST did in between.
+		e := cutoff.At(cutoff.DayOf(w.due, tz).AddDays(*r.ExpiresAfterDays), tod, tz).UTC()
 		w.expires = &e
 	}
 	return w

@@ -176,23 +176,42 @@ func (g *Service) load(ctx context.Context, tx *ent.Client, tenantID uuid.UUID, 
 	for _, s := range states {
 		w.states[stateKey{s.ActivityGenerationConfigID, s.CommerceID}] = s
 	}
-	if err := w.loadDecisions(ctx, tx, commerceIDs, projects); err != nil {
+	if err := w.loadDecisions(ctx, tx, commerceIDs, entries); err != nil {
 		return nil, err
 	}
-	if err := w.loadRoutes(ctx, tx, commerceIDs); err != nil {
-		return nil, err
+	// What the batch's rules create decides what to resolve.
+	var tasks, messages, roundRobin bool
+	for _, e := range entries {
+		for _, r := range append(slices.Clone(w.rules[e.agc]), e.rule) {
+			switch {
+			case r == nil:
+			case r.Type == generationrule.TypeMESSAGE:
+				messages = true
+			default:
+				tasks = true
+				roundRobin = roundRobin || (r.Assignment != nil && *r.Assignment == generationrule.AssignmentROUTE_MEMBERS_ROUND_ROBIN)
+			}
+		}
 	}
-	if err := w.loadRecipients(ctx, tx, commerceIDs); err != nil {
-		return nil, err
+	if tasks {
+		if err := w.loadRoutes(ctx, tx, commerceIDs, roundRobin); err != nil {
+			return nil, err
+		}
+	}
+	if messages {
+		if err := w.loadRecipients(ctx, tx, commerceIDs); err != nil {
+			return nil, err
+		}
 	}
 	return w, nil
 }
 
-// loadDecisions reads the commerces' decisions the caps and the
-// idempotency key need: their GENERATED decisions over the longest
-// lookback of the projects' caps (and today), the rules with an open
-// activity, and the decisions already made on these entries.
-func (w *world) loadDecisions(ctx context.Context, tx *ent.Client, commerceIDs, projects []uuid.UUID) error {
+// loadDecisions reads, in one statement, the commerces' decisions the
+// idempotency key, the caps and the priority need: those on the entries
+// (entered since the oldest of them), their GENERATED decisions over the
+// longest lookback of the projects' caps (and today), and the GENERATED
+// ones whose activity is still open.
+func (w *world) loadDecisions(ctx context.Context, tx *ent.Client, commerceIDs []uuid.UUID, entries []entry) error {
 	lookback := 1
 	for _, c := range w.caps {
 		lookback = max(lookback, c.windowDays, c.minGapDays)
@@ -201,14 +220,39 @@ func (w *world) loadDecisions(ctx context.Context, tx *ent.Client, commerceIDs, 
 	if today := cutoff.StartOf(cutoff.DayOf(w.now, w.tz), w.tz); today.Before(since) {
 		since = today
 	}
-	ds, err := tx.GenerationDecision.Query().Where(gd.TenantID(w.tenant), gd.CommerceIDIn(commerceIDs...),
-		gd.KindEQ(gd.KindGENERATED), gd.DecidedAtGTE(since)).Order(gd.ByDecidedAt(), gd.ByID()).All(ctx)
+	oldest := entries[0].enteredAt
+	for _, e := range entries {
+		if e.enteredAt.Before(oldest) {
+			oldest = e.enteredAt
+		}
+	}
+	var ds []struct {
+		Rule      uuid.UUID `json:"rule_id"`
+		Commerce  uuid.UUID `json:"commerce_id"`
+		Project   uuid.UUID `json:"project_id"`
+		Kind      string    `json:"kind"`
+		EnteredAt any       `json:"entered_at"` // a time (PostgreSQL) or its text (SQLite)
+		DecidedAt any       `json:"decided_at"`
+		Status    *string   `json:"status"`
+	}
+	err := tx.GenerationDecision.Query().Where(gd.TenantID(w.tenant), gd.CommerceIDIn(commerceIDs...)).Modify(func(s *sql.Selector) {
+		a := sql.Table(activity.Table)
+		generated := sql.EQ(s.C(gd.FieldKind), gd.KindGENERATED)
+		s.LeftJoin(a).On(s.C(gd.FieldActivityID), a.C(activity.FieldID)).
+			Where(sql.Or(sql.GTE(s.C(gd.FieldEnteredAt), oldest),
+				sql.And(generated, sql.Or(sql.GTE(s.C(gd.FieldDecidedAt), since), sql.In(a.C(activity.FieldStatus), anys(openStatuses)...))))).
+			Select(s.C(gd.FieldRuleID), s.C(gd.FieldCommerceID), s.C(gd.FieldProjectID), s.C(gd.FieldKind), s.C(gd.FieldEnteredAt),
+				s.C(gd.FieldDecidedAt), sql.As(a.C(activity.FieldStatus), "status")).
+			OrderBy(s.C(gd.FieldDecidedAt), s.C(gd.FieldID))
+	}).Scan(ctx, &ds)
 	if err != nil {
-		return fmt.Errorf("generation: recent decisions: %w", err)
+		return fmt.Errorf("generation: decisions of the commerces: %w", err)
 	}
 	var ruleIDs []uuid.UUID
 	for _, d := range ds {
-		ruleIDs = append(ruleIDs, d.RuleID)
+		if d.Kind == string(gd.KindGENERATED) {
+			ruleIDs = append(ruleIDs, d.Rule)
+		}
 	}
 	names := map[uuid.UUID]string{}
 	if len(ruleIDs) > 0 {
@@ -223,55 +267,33 @@ func (w *world) loadDecisions(ctx context.Context, tx *ent.Client, commerceIDs, 
 		}
 	}
 	for _, d := range ds {
-		k := projectCommerce{d.ProjectID, d.CommerceID}
-		w.generated[k] = append(w.generated[k], generated{at: d.DecidedAt, rule: names[d.RuleID]})
-	}
-	// The rules with a still open activity for the commerce.
-	var open []struct {
-		Rule     uuid.UUID `json:"rule_id"`
-		Commerce uuid.UUID `json:"commerce_id"`
-	}
-	err = tx.GenerationDecision.Query().Where(gd.TenantID(w.tenant), gd.CommerceIDIn(commerceIDs...), gd.KindEQ(gd.KindGENERATED),
-		func(s *sql.Selector) {
-			a := sql.Table(activity.Table)
-			s.Join(a).On(s.C(gd.FieldActivityID), a.C(activity.FieldID)).
-				Where(sql.In(a.C(activity.FieldStatus), anys(openStatuses)...))
-		}).Select(gd.FieldRuleID, gd.FieldCommerceID).Scan(ctx, &open)
-	if err != nil {
-		return fmt.Errorf("generation: open activities: %w", err)
-	}
-	for _, o := range open {
-		w.open[ruleCommerce{o.Rule, o.Commerce}] = true
-	}
-	return nil
-}
-
-// markDecided reads which (rule, commerce, entry) of entries already have
-// their decision.
-func (w *world) markDecided(ctx context.Context, tx *ent.Client, entries []entry) error {
-	var commerceIDs []uuid.UUID
-	var oldest time.Time
-	for _, e := range entries {
-		commerceIDs = append(commerceIDs, e.commerce)
-		if oldest.IsZero() || e.enteredAt.Before(oldest) {
-			oldest = e.enteredAt
+		entered, err := timeOf(d.EnteredAt)
+		if err != nil {
+			return err
 		}
-	}
-	ds, err := tx.GenerationDecision.Query().Where(gd.TenantID(w.tenant), gd.CommerceIDIn(unique(commerceIDs)...),
-		gd.EnteredAtGTE(oldest)).Select(gd.FieldRuleID, gd.FieldCommerceID, gd.FieldEnteredAt).All(ctx)
-	if err != nil {
-		return fmt.Errorf("generation: decided entries: %w", err)
-	}
-	for _, d := range ds {
-		w.decided[decisionKey{d.RuleID, d.CommerceID, d.EnteredAt.UTC()}] = true
+		decided, err := timeOf(d.DecidedAt)
+		if err != nil {
+			return err
+		}
+		w.decided[decisionKey{d.Rule, d.Commerce, entered.UTC()}] = true
+		if d.Kind != string(gd.KindGENERATED) {
+			continue
+		}
+		if !decided.Before(since) {
+			k := projectCommerce{d.Project, d.Commerce}
+			w.generated[k] = append(w.generated[k], generated{at: decided, rule: names[d.Rule]})
+		}
+		if d.Status != nil && slices.Contains(openStatuses, activity.Status(*d.Status)) {
+			w.open[ruleCommerce{d.Rule, d.Commerce}] = true
+		}
 	}
 	return nil
 }
 
 // loadRoutes reads the commerces' live active routes, their active links to
-// live active operators and when each of those operators last got a
-// generated task.
-func (w *world) loadRoutes(ctx context.Context, tx *ent.Client, commerceIDs []uuid.UUID) error {
+// live active operators and, for a round robin, when each of those
+// operators last got a generated task.
+func (w *world) loadRoutes(ctx context.Context, tx *ent.Client, commerceIDs []uuid.UUID, roundRobin bool) error {
 	links, err := tx.CommerceRoute.Query().Where(commerceroute.TenantID(w.tenant), commerceroute.CommerceIDIn(commerceIDs...)).All(ctx)
 	if err != nil || len(links) == 0 {
 		return err
@@ -310,7 +332,7 @@ func (w *world) loadRoutes(ctx context.Context, tx *ent.Client, commerceIDs []uu
 		w.members[ro.RouteID] = append(w.members[ro.RouteID], member{operator: ro.Edges.Operator, lead: ro.Role == routeoperator.RoleLEAD})
 		operators = append(operators, ro.OperatorID)
 	}
-	if len(operators) == 0 {
+	if len(operators) == 0 || !roundRobin {
 		return nil
 	}
 	var last []struct {

@@ -7,10 +7,13 @@ import (
 	"slices"
 	"time"
 
-	"entgo.io/ent/dialect/sql"
+	stdsql "database/sql"
+
 	"github.com/google/uuid"
 
 	"github.com/reten-io/reten/ent"
+	"github.com/reten-io/reten/ent/activity"
+	"github.com/reten-io/reten/ent/activityattribute"
 	"github.com/reten-io/reten/ent/activitystatusevent"
 	gd "github.com/reten-io/reten/ent/generationdecision"
 	act "github.com/reten-io/reten/internal/activity"
@@ -32,9 +35,6 @@ func (g *Service) apply(ctx context.Context, tx *ent.Client, entries []entry, no
 		if err != nil {
 			return nil, err
 		}
-		if err := w.markDecided(ctx, tx, es); err != nil {
-			return nil, err
-		}
 		ds, err := g.decide(w, es)
 		if err != nil {
 			return nil, err
@@ -49,56 +49,61 @@ func (g *Service) apply(ctx context.Context, tx *ent.Client, entries []entry, no
 	return all, nil
 }
 
-// decisionColumns are the columns of a decision row, in order.
-var decisionColumns = []string{gd.FieldID, gd.FieldTenantID, gd.FieldProjectID, gd.FieldActivityGenerationConfigID, gd.FieldRuleID,
-	gd.FieldCommerceID, gd.FieldTrigger, gd.FieldStage, gd.FieldStatusCode, gd.FieldEnteredAt, gd.FieldKind, gd.FieldReason,
-	gd.FieldDetail, gd.FieldActivityID, gd.FieldTransitionID, gd.FieldDecidedAt}
-
-// chunk bounds the rows of one multi-row insert (16 columns x 1,000 rows
-// stays under SQLite's 32,766 parameters).
-const chunk = 1000
+// Columns of the rows generation writes.
+var (
+	decisionColumns = []column{{gd.FieldID, "uuid"}, {gd.FieldTenantID, "uuid"}, {gd.FieldProjectID, "uuid"},
+		{gd.FieldActivityGenerationConfigID, "uuid"}, {gd.FieldRuleID, "uuid"}, {gd.FieldCommerceID, "uuid"}, {gd.FieldTrigger, "text"},
+		{gd.FieldStage, "text"}, {gd.FieldStatusCode, "text"}, {gd.FieldEnteredAt, "timestamptz"}, {gd.FieldKind, "text"},
+		{gd.FieldReason, "text"}, {gd.FieldDetail, "text"}, {gd.FieldActivityID, "uuid"}, {gd.FieldTransitionID, "uuid"},
+		{gd.FieldDecidedAt, "timestamptz"}}
+	activityColumns = []column{{activity.FieldID, "uuid"}, {activity.FieldCreatedAt, "timestamptz"}, {activity.FieldUpdatedAt, "timestamptz"},
+		{activity.FieldTenantID, "uuid"}, {activity.FieldProjectID, "uuid"}, {activity.FieldCommerceID, "uuid"}, {activity.FieldOperatorID, "uuid"},
+		{activity.FieldRouteID, "uuid"}, {activity.FieldActivityGenerationConfigID, "uuid"}, {activity.FieldType, "text"},
+		{activity.FieldChannel, "text"}, {activity.FieldStatus, "text"}, {activity.FieldScheduledAt, "timestamptz"},
+		{activity.FieldExpiresAt, "timestamptz"}, {activity.FieldTitle, "text"}, {activity.FieldDescription, "text"},
+		{activity.FieldReasonCode, "text"}, {activity.FieldDispatchAttempts, "bigint"}}
+	attributeColumns = []column{{activityattribute.FieldID, "uuid"}, {activityattribute.FieldCreatedAt, "timestamptz"},
+		{activityattribute.FieldUpdatedAt, "timestamptz"}, {activityattribute.FieldTenantID, "uuid"}, {activityattribute.FieldProjectID, "uuid"},
+		{activityattribute.FieldActivityID, "uuid"}, {activityattribute.FieldKey, "text"}, {activityattribute.FieldValue, "text"}}
+	eventColumns = []column{{activitystatusevent.FieldID, "uuid"}, {activitystatusevent.FieldCreatedAt, "timestamptz"},
+		{activitystatusevent.FieldUpdatedAt, "timestamptz"}, {activitystatusevent.FieldTenantID, "uuid"},
+		{activitystatusevent.FieldProjectID, "uuid"}, {activitystatusevent.FieldActivityID, "uuid"}, {activitystatusevent.FieldEventType, "text"},
+		{activitystatusevent.FieldFromStatus, "text"}, {activitystatusevent.FieldToStatus, "text"}, {activitystatusevent.FieldOccurredAt, "timestamptz"},
+		{activitystatusevent.FieldDetail, "jsonb"}}
+)
 
 // write inserts the decisions (ON CONFLICT DO NOTHING on the unique
 // (rule, commerce, entry) key: a decision some other writer already made
 // is kept, and its activity is not created twice), then the activities of
 // the GENERATED ones that were inserted, with their attributes and status
-// events.
+// events. The rows are written by hand (rows.go): the generator's hot
+// path, at the cost of its SQL alone.
 func (g *Service) write(ctx context.Context, tx *ent.Client, tenantID uuid.UUID, now time.Time, ds []*decision) error {
+	rows := make([][]any, len(ds))
+	for i, d := range ds {
+		var activityID *uuid.UUID
+		if d.activity != nil {
+			activityID = &d.activity.id
+		}
+		var reason *string
+		if d.reason != nil {
+			r := string(*d.reason)
+			reason = &r
+		}
+		rows[i] = []any{d.id, tenantID, d.project, d.agc, d.rule, d.commerce, string(d.trigger), d.stage, d.code, d.enteredAt,
+			string(d.kind), reason, d.detail, activityID, d.transition, now}
+	}
 	inserted := map[uuid.UUID]bool{}
-	for part := range slices.Chunk(ds, chunk) {
-		b := sql.Dialect(g.dialect).Insert(gd.Table).Columns(decisionColumns...)
-		for _, d := range part {
-			var activityID *uuid.UUID
-			if d.activity != nil {
-				activityID = &d.activity.id
-			}
-			var reason any
-			if d.reason != nil {
-				reason = string(*d.reason)
-			}
-			b.Values(d.id, tenantID, d.project, d.agc, d.rule, d.commerce, string(d.trigger), d.stage, d.code, d.enteredAt.UTC(),
-				string(d.kind), reason, d.detail, activityID, d.transition, now)
-		}
-		b.OnConflict(sql.ConflictColumns(gd.FieldRuleID, gd.FieldCommerceID, gd.FieldEnteredAt), sql.DoNothing()).Returning(gd.FieldID)
-		q, args := b.Query()
-		rows, err := tx.QueryContext(ctx, q, args...)
-		if err != nil {
-			return fmt.Errorf("generation: insert decisions: %w", err)
-		}
-		for rows.Next() {
+	err := g.insert(ctx, tx, gd.Table, decisionColumns, rows,
+		"ON CONFLICT ("+gd.FieldRuleID+", "+gd.FieldCommerceID+", "+gd.FieldEnteredAt+") DO NOTHING RETURNING "+gd.FieldID,
+		func(rs *stdsql.Rows) error {
 			var id uuid.UUID
-			if err := rows.Scan(&id); err != nil {
-				rows.Close()
-				return err
-			}
+			err := rs.Scan(&id)
 			inserted[id] = true
-		}
-		if err := rows.Close(); err != nil {
 			return err
-		}
-		if err := rows.Err(); err != nil {
-			return err
-		}
+		})
+	if err != nil {
+		return fmt.Errorf("generation: %w", err)
 	}
 	var as []*newActivity
 	for _, d := range ds {
@@ -106,57 +111,41 @@ func (g *Service) write(ctx context.Context, tx *ent.Client, tenantID uuid.UUID,
 			as = append(as, d.activity)
 		}
 	}
-	for part := range slices.Chunk(as, chunk/2) {
-		if err := g.createActivities(ctx, tx, tenantID, now, part); err != nil {
-			return err
-		}
-	}
-	return nil
+	return g.createActivities(ctx, tx, tenantID, as)
 }
 
 // createActivities inserts activities with their attributes and their
 // CREATED event; an unresolved message then gets its RESOLUTION_FAILED
 // event and is UNRESOLVED (SPEC.md: RESOLUTION_FAILED from any status).
-func (g *Service) createActivities(ctx context.Context, tx *ent.Client, tenantID uuid.UUID, now time.Time, as []*newActivity) error {
+func (g *Service) createActivities(ctx context.Context, tx *ent.Client, tenantID uuid.UUID, as []*newActivity) error {
 	created, _ := act.Lookup("", act.TriggerCreated)
 	failed, _ := act.Lookup(created.To, act.TriggerResolutionFailed)
-	bulk := make([]*ent.ActivityCreate, 0, len(as))
-	var attrs []*ent.ActivityAttributeCreate
-	var events []*ent.ActivityStatusEventCreate
+	var acts, attrs, events [][]any
 	for _, a := range as {
 		status := created.To
 		if a.unresolved != "" {
 			status = failed.To
 		}
-		bulk = append(bulk, tx.Activity.Create().SetID(a.id).SetTenantID(tenantID).SetProjectID(a.project).SetCommerceID(a.commerce).
-			SetActivityGenerationConfigID(a.agc).SetType(a.typ).SetChannel(a.channel).SetStatus(status).SetScheduledAt(a.scheduled).
-			SetNillableExpiresAt(a.expires).SetTitle(a.title).SetDescription(a.description).SetReasonCode(a.reason).
-			SetNillableOperatorID(a.operator).SetNillableRouteID(a.route).SetCreatedAt(a.created).SetUpdatedAt(a.created))
+		acts = append(acts, []any{a.id, a.created, a.created, tenantID, a.project, a.commerce, a.operator, a.route, a.agc,
+			string(a.typ), string(a.channel), string(status), a.scheduled, a.expires, a.title, a.description, a.reason, 0})
 		for _, k := range slices.Sorted(maps.Keys(a.attributes)) {
-			attrs = append(attrs, tx.ActivityAttribute.Create().SetTenantID(tenantID).SetProjectID(a.project).SetActivityID(a.id).
-				SetKey(k).SetValue(a.attributes[k]).SetCreatedAt(a.created).SetUpdatedAt(a.created))
+			attrs = append(attrs, []any{newID(), a.created, a.created, tenantID, a.project, a.id, k, a.attributes[k]})
 		}
-		events = append(events, tx.ActivityStatusEvent.Create().SetTenantID(tenantID).SetProjectID(a.project).SetActivityID(a.id).
-			SetEventType(created.Event).SetToStatus(activitystatusevent.ToStatus(created.To)).SetOccurredAt(a.created).
-			SetCreatedAt(a.created).SetUpdatedAt(a.created))
+		events = append(events, []any{newID(), a.created, a.created, tenantID, a.project, a.id, string(created.Event), nil,
+			string(created.To), a.created, map[string]any(nil)})
 		if a.unresolved != "" {
-			events = append(events, tx.ActivityStatusEvent.Create().SetTenantID(tenantID).SetProjectID(a.project).SetActivityID(a.id).
-				SetEventType(failed.Event).SetFromStatus(activitystatusevent.FromStatus(created.To)).
-				SetToStatus(activitystatusevent.ToStatus(failed.To)).SetOccurredAt(a.created.Add(time.Microsecond)).
-				SetDetail(map[string]any{"reason": a.unresolved}).SetCreatedAt(a.created).SetUpdatedAt(a.created))
+			at := a.created.Add(time.Microsecond)
+			events = append(events, []any{newID(), at, at, tenantID, a.project, a.id, string(failed.Event), string(created.To),
+				string(failed.To), at, map[string]any{"reason": a.unresolved}})
 		}
 	}
-	if err := tx.Activity.CreateBulk(bulk...).Exec(ctx); err != nil {
-		return fmt.Errorf("generation: create activities: %w", err)
-	}
-	for part := range slices.Chunk(attrs, chunk) {
-		if err := tx.ActivityAttribute.CreateBulk(part...).Exec(ctx); err != nil {
-			return fmt.Errorf("generation: create activity attributes: %w", err)
-		}
-	}
-	for part := range slices.Chunk(events, chunk) {
-		if err := tx.ActivityStatusEvent.CreateBulk(part...).Exec(ctx); err != nil {
-			return fmt.Errorf("generation: create status events: %w", err)
+	for _, w := range []struct {
+		table string
+		cols  []column
+		rows  [][]any
+	}{{activity.Table, activityColumns, acts}, {activityattribute.Table, attributeColumns, attrs}, {activitystatusevent.Table, eventColumns, events}} {
+		if err := g.insert(ctx, tx, w.table, w.cols, w.rows, "", nil); err != nil {
+			return fmt.Errorf("generation: %w", err)
 		}
 	}
 	return nil

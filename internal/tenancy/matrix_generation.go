@@ -14,6 +14,10 @@ var generationMatrix = []Entry{
 	{"PUT", "/generation-policy", ProjectScoped, auth.PermGenerationRuleManage},
 	{"GET", "/activity-generation-configs/{id}/generation-settings", ProjectScoped, auth.PermGenerationRuleView},
 	{"PUT", "/activity-generation-configs/{id}/generation-settings", ProjectScoped, auth.PermGenerationRuleManage},
+	// The decision trail: what each rule decided for each commerce, per AGC
+	// and per commerce (the active project's decisions only).
+	{"GET", "/activity-generation-configs/{id}/generation-decisions", ProjectScoped, auth.PermGenerationRuleView},
+	{"GET", "/commerces/{id}/generation-decisions", ProjectScoped, auth.PermGenerationRuleView},
 
 	// GraphQL: the same scope and permissions as the REST routes.
 	{"Query", "generationRules", ProjectScoped, auth.PermGenerationRuleView},
@@ -24,4 +28,5 @@ var generationMatrix = []Entry{
 	{"Mutation", "updateGenerationPolicy", ProjectScoped, auth.PermGenerationRuleManage},
 	{"Query", "generationSettings", ProjectScoped, auth.PermGenerationRuleView},
 	{"Mutation", "updateGenerationSettings", ProjectScoped, auth.PermGenerationRuleManage},
+	{"Query", "generationDecisions", ProjectScoped, auth.PermGenerationRuleView},
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/reten-io/reten/ent/audiencecomposition"
 	"github.com/reten-io/reten/ent/commercelifecycletransition"
 	"github.com/reten-io/reten/ent/engagementconfig"
+	"github.com/reten-io/reten/ent/generationdecision"
 	"github.com/reten-io/reten/ent/predicate"
 	"github.com/reten-io/reten/ent/queryblock"
 	"github.com/reten-io/reten/ent/resurrectionconfig"
@@ -34,12 +35,16 @@ type kindOps struct {
 }
 
 var kinds = map[trashrecord.Kind]kindOps{
-	// The transition history has no foreign keys (ent/schema
-	// TenantLogMixin): a purged commerce's or AGC's transitions are deleted
+	// The transition history and the generation decisions have no foreign
+	// keys (ent/schema TenantLogMixin): a purged commerce's or AGC's
+	// transitions and decisions, and a purged rule's decisions, are deleted
 	// with it.
 	KindCommerce: {"DELETE /commerces/{id}", table[predicate.Commerce](func(c *ent.Client) *ent.CommerceClient { return c.Commerce }).
 		purgeThen(func(ctx context.Context, tx *ent.Client, id uuid.UUID) error {
-			_, err := tx.CommerceLifecycleTransition.Delete().Where(commercelifecycletransition.CommerceID(id)).Exec(ctx)
+			if _, err := tx.CommerceLifecycleTransition.Delete().Where(commercelifecycletransition.CommerceID(id)).Exec(ctx); err != nil {
+				return err
+			}
+			_, err := tx.GenerationDecision.Delete().Where(generationdecision.CommerceID(id)).Exec(ctx)
 			return err
 		})},
 	KindOperator:   {"DELETE /operators/{id}", table[predicate.Operator](func(c *ent.Client) *ent.OperatorClient { return c.Operator })},
@@ -62,13 +67,20 @@ var kinds = map[trashrecord.Kind]kindOps{
 			return err
 		})},
 	KindGenerationRule: {"DELETE /generation-rules/{ruleId}", table[predicate.GenerationRule](
-		func(c *ent.Client) *ent.GenerationRuleClient { return c.GenerationRule })},
+		func(c *ent.Client) *ent.GenerationRuleClient { return c.GenerationRule }).
+		purgeThen(func(ctx context.Context, tx *ent.Client, id uuid.UUID) error {
+			_, err := tx.GenerationDecision.Delete().Where(generationdecision.RuleID(id)).Exec(ctx)
+			return err
+		})},
 	// The three pillars are archived and restored with their AGC; when it is
 	// purged they (and their moments, levels, thresholds) cascade.
 	KindAGC: {"DELETE /activity-generation-configs/{id}", table[predicate.ActivityGenerationConfig](
 		func(c *ent.Client) *ent.ActivityGenerationConfigClient { return c.ActivityGenerationConfig }).withRows(agcRows).
 		purgeThen(func(ctx context.Context, tx *ent.Client, id uuid.UUID) error {
-			_, err := tx.CommerceLifecycleTransition.Delete().Where(commercelifecycletransition.ActivityGenerationConfigID(id)).Exec(ctx)
+			if _, err := tx.CommerceLifecycleTransition.Delete().Where(commercelifecycletransition.ActivityGenerationConfigID(id)).Exec(ctx); err != nil {
+				return err
+			}
+			_, err := tx.GenerationDecision.Delete().Where(generationdecision.ActivityGenerationConfigID(id)).Exec(ctx)
 			return err
 		})},
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/uuid"
 	"github.com/reten-io/reten/ent"
 	"github.com/reten-io/reten/ent/activationconfig"
 	"github.com/reten-io/reten/ent/commercelifecycletransition"
@@ -74,10 +75,10 @@ func TestMoveRestorePurge(t *testing.T) {
 	})
 }
 
-// TestPurgeDeletesTransitionHistory: the transition history names commerces
-// and AGCs without foreign keys, so purging a commerce or an AGC deletes its
-// transitions, and only its own.
-func TestPurgeDeletesTransitionHistory(t *testing.T) {
+// TestPurgeDeletesLogs: the transition history and the generation
+// decisions name commerces, AGCs and rules without foreign keys, so purging
+// one deletes its transitions and decisions, and only its own.
+func TestPurgeDeletesLogs(t *testing.T) {
 	dbtest.Each(t, func(t *testing.T, db *dbtest.DB) {
 		acme := db.Tenant(t, "Acme")
 		admin, c, svc := acme.Admin(), db.Client, trash.NewService(db.Client)
@@ -87,11 +88,20 @@ func TestPurgeDeletesTransitionHistory(t *testing.T) {
 			c.ActivityGenerationConfig.Create().SetProjectID(acme.ProjectID).SetName("Mayoristas").SaveX(admin),
 		}
 		at := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+		rules := map[uuid.UUID]*ent.GenerationRule{}
+		for _, agc := range agcs {
+			rules[agc.ID] = c.GenerationRule.Create().SetProjectID(acme.ProjectID).SetActivityGenerationConfigID(agc.ID).SetName("R").
+				SetTrigger("ENTER").SetStage("ACTIVATION").SetStatusCode("new").SetType("TASK").SetChannel("SALESMAN").
+				SetReasonCode("r").SetTitleTemplate("t").SaveX(admin)
+		}
 		for _, shop := range shops {
 			for _, agc := range agcs {
 				c.CommerceLifecycleTransition.Create().SetCommerceID(shop.ID).SetActivityGenerationConfigID(agc.ID).
 					SetToStage(commercelifecycletransition.ToStageACTIVATION).SetToCode("new").SetStateChangedAt(at).SetLastComputedAt(at).
 					SetSource(commercelifecycletransition.SourceAPI).SaveX(admin)
+				c.GenerationDecision.Create().SetProjectID(acme.ProjectID).SetActivityGenerationConfigID(agc.ID).SetRuleID(rules[agc.ID].ID).
+					SetCommerceID(shop.ID).SetTrigger("ENTER").SetStage("ACTIVATION").SetStatusCode("new").SetEnteredAt(at).
+					SetKind("HELD_OUT").SetReason("AGC_HOLDOUT").SetDetail("d").SetDecidedAt(at).SaveX(admin)
 			}
 		}
 		purge := func(rec trash.Record) {
@@ -117,17 +127,36 @@ func TestPurgeDeletesTransitionHistory(t *testing.T) {
 				}
 				out = append(out, shop+"/"+agc)
 			}
+			for _, d := range c.GenerationDecision.Query().AllX(admin) {
+				var shop, agc string
+				for _, s := range shops {
+					if s.ID == d.CommerceID {
+						shop = s.Name
+					}
+				}
+				for _, a := range agcs {
+					if a.ID == d.ActivityGenerationConfigID && rules[a.ID].ID == d.RuleID {
+						agc = a.Name
+					}
+				}
+				out = append(out, "decision "+shop+"/"+agc)
+			}
 			slices.Sort(out)
 			return out
 		}
 
 		purge(trash.Record{Kind: trash.KindCommerce, RecordID: shops[0].ID, Label: shops[0].Name})
-		if got := left(); !slices.Equal(got, []string{"Dos/Mayoristas", "Dos/Retail"}) {
+		if got := left(); !slices.Equal(got, []string{"Dos/Mayoristas", "Dos/Retail", "decision Dos/Mayoristas", "decision Dos/Retail"}) {
 			t.Fatalf("after purging commerce Uno: transitions %v", got)
 		}
 		purge(trash.Record{Kind: trash.KindAGC, RecordID: agcs[0].ID, Label: agcs[0].Name, ProjectID: &acme.ProjectID})
-		if got := left(); !slices.Equal(got, []string{"Dos/Mayoristas"}) {
+		if got := left(); !slices.Equal(got, []string{"Dos/Mayoristas", "decision Dos/Mayoristas"}) {
 			t.Fatalf("after purging AGC Retail: transitions %v", got)
+		}
+		r := rules[agcs[1].ID]
+		purge(trash.Record{Kind: trash.KindGenerationRule, RecordID: r.ID, Label: r.Name, ProjectID: &acme.ProjectID})
+		if got := left(); !slices.Equal(got, []string{"Dos/Mayoristas"}) {
+			t.Fatalf("after purging rule R: %v", got)
 		}
 	})
 }
