@@ -12,8 +12,19 @@ import (
 	"github.com/google/uuid"
 	"github.com/reten-io/reten/ent"
 	"github.com/reten-io/reten/ent/generationdecision"
+	"github.com/reten-io/reten/graph/generated"
 	"github.com/reten-io/reten/graph/model"
+	"github.com/reten-io/reten/internal/generator"
 )
+
+// Counts is the resolver for the counts field.
+func (r *generationPreviewRuleResolver) Counts(ctx context.Context, obj *generator.PreviewRule) ([]*model.GenerationDecisionCount, error) {
+	out := make([]*model.GenerationDecisionCount, len(generator.Kinds))
+	for i, k := range generator.Kinds {
+		out[i] = &model.GenerationDecisionCount{Kind: k, Count: obj.Counts[k]}
+	}
+	return out, nil
+}
 
 // Attributes is the resolver for the attributes field.
 func (r *generationRuleResolver) Attributes(ctx context.Context, obj *ent.GenerationRule) ([]*model.GenerationRuleAttribute, error) {
@@ -69,3 +80,15 @@ func (r *queryResolver) GenerationDecisions(ctx context.Context, activityGenerat
 	return r.Resolver.Rules.DecisionConnection(ctx, activityGenerationConfigID, decisionFilter(commerceID, ruleID, kind, since),
 		after, first, before, last)
 }
+
+// GenerationPreview is the resolver for the generationPreview field.
+func (r *queryResolver) GenerationPreview(ctx context.Context, activityGenerationConfigID uuid.UUID) (*generator.Preview, error) {
+	return r.Resolver.Generator.Preview(ctx, activityGenerationConfigID)
+}
+
+// GenerationPreviewRule returns generated.GenerationPreviewRuleResolver implementation.
+func (r *Resolver) GenerationPreviewRule() generated.GenerationPreviewRuleResolver {
+	return &generationPreviewRuleResolver{r}
+}
+
+type generationPreviewRuleResolver struct{ *Resolver }

@@ -22,6 +22,7 @@ import (
 	"github.com/reten-io/reten/internal/eventfilter"
 	"github.com/reten-io/reten/internal/fieldorg"
 	"github.com/reten-io/reten/internal/generation"
+	"github.com/reten-io/reten/internal/generator"
 	"github.com/reten-io/reten/internal/idempotency"
 	"github.com/reten-io/reten/internal/node"
 	"github.com/reten-io/reten/internal/project"
@@ -40,6 +41,7 @@ type Resolver struct {
 	Engine    *engine.Service
 	Runs      *engine.Runs
 	Rules     *generation.Service
+	Generator *generator.Service
 	APIKeys   *apikey.Service
 	Audiences *audience.Service
 	Catalog   *catalog.Service

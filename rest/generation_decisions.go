@@ -10,6 +10,7 @@ import (
 	"github.com/reten-io/reten/ent"
 	"github.com/reten-io/reten/internal/fields"
 	"github.com/reten-io/reten/internal/generation"
+	"github.com/reten-io/reten/internal/generator"
 	"github.com/reten-io/reten/internal/paging"
 )
 
@@ -97,4 +98,53 @@ func queryInstant(q *query, name string) *time.Time {
 		return nil
 	}
 	return &t
+}
+
+// The preview of an AGC's rules (POST .../generation-preview): what they
+// would decide now, written nowhere.
+
+type previewDTO struct {
+	ActivityGenerationConfigID uuid.UUID        `json:"activityGenerationConfigId"`
+	At                         time.Time        `json:"at"`
+	Evaluated                  int              `json:"evaluated"`
+	Truncated                  bool             `json:"truncated"`
+	Rules                      []previewRuleDTO `json:"rules"`
+}
+
+type previewRuleDTO struct {
+	RuleID     uuid.UUID            `json:"ruleId"`
+	Name       string               `json:"name"`
+	Trigger    string               `json:"trigger"`
+	Stage      string               `json:"stage"`
+	StatusCode string               `json:"statusCode"`
+	Priority   int                  `json:"priority"`
+	Counts     map[string]int       `json:"counts"`
+	Sample     []previewDecisionDTO `json:"sample"`
+}
+
+type previewDecisionDTO struct {
+	CommerceID   uuid.UUID `json:"commerceId"`
+	CommerceName string    `json:"commerceName"`
+	Kind         string    `json:"kind"`
+	Reason       *string   `json:"reason"`
+	Detail       string    `json:"detail"`
+}
+
+func presentPreview(p *generator.Preview) previewDTO {
+	out := previewDTO{ActivityGenerationConfigID: p.ActivityGenerationConfigID, At: p.At.UTC(), Evaluated: p.Evaluated, Truncated: p.Truncated,
+		Rules: make([]previewRuleDTO, len(p.Rules))}
+	for i, r := range p.Rules {
+		counts := map[string]int{}
+		for _, k := range generator.Kinds {
+			counts[k.String()] = r.Counts[k]
+		}
+		sample := make([]previewDecisionDTO, len(r.Sample))
+		for j, d := range r.Sample {
+			sample[j] = previewDecisionDTO{CommerceID: d.CommerceID, CommerceName: d.CommerceName, Kind: d.Kind.String(),
+				Reason: fields.EnumText(d.Reason), Detail: d.Detail}
+		}
+		out.Rules[i] = previewRuleDTO{RuleID: r.Rule.ID, Name: r.Rule.Name, Trigger: r.Rule.Trigger.String(), Stage: r.Rule.Stage.String(),
+			StatusCode: r.Rule.StatusCode, Priority: r.Rule.Priority, Counts: counts, Sample: sample}
+	}
+	return out
 }

@@ -23,6 +23,7 @@ import (
 	"github.com/reten-io/reten/internal/eventfilter"
 	"github.com/reten-io/reten/internal/fieldorg"
 	"github.com/reten-io/reten/internal/generation"
+	"github.com/reten-io/reten/internal/generator"
 	"github.com/reten-io/reten/internal/idempotency"
 	"github.com/reten-io/reten/internal/project"
 	"github.com/reten-io/reten/internal/ratelimit"
@@ -54,6 +55,7 @@ type Deps struct {
 	Engine        *engine.Service
 	Runs          *engine.Runs
 	Rules         *generation.Service
+	Generator     *generator.Service
 	Snapshots     *snapshot.Service
 	Dataset       *dataset.Service
 	EventFilters  *eventfilter.Service

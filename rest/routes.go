@@ -158,6 +158,7 @@ func (a *api) handlers() map[string]handler {
 		// Activity generation decisions (docs/generation.md), per AGC and per commerce.
 		"GET /activity-generation-configs/{id}/generation-decisions": decisionPage(true, a.Rules.ListDecisions),
 		"GET /commerces/{id}/generation-decisions":                   decisionPage(false, a.Rules.CommerceDecisions),
+		"POST /activity-generation-configs/{id}/generation-preview":  byID(a.Generator.Preview, presentPreview),
 
 		// One commerce's lifecycle state, explained.
 		"GET /activity-generation-configs/{id}/lifecycle-explain": a.lifecycleExplain(),

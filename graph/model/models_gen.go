@@ -28,6 +28,7 @@ import (
 	"github.com/reten-io/reten/ent/commerceuser"
 	"github.com/reten-io/reten/ent/commerceuserrole"
 	"github.com/reten-io/reten/ent/dispatchprovider"
+	"github.com/reten-io/reten/ent/generationdecision"
 	"github.com/reten-io/reten/ent/generationrule"
 	"github.com/reten-io/reten/ent/operator"
 	"github.com/reten-io/reten/ent/queryblock"
@@ -1173,6 +1174,14 @@ type FilterSemiJoinPredicateInput struct {
 	SemiJoin string `json:"semiJoin"`
 	// A group whose predicates use field (a column of the related table).
 	SubWhere *FilterNodeInput `json:"subWhere"`
+}
+
+// How many decisions of one kind.
+type GenerationDecisionCount struct {
+	// The kind.
+	Kind generationdecision.Kind `json:"kind"`
+	// How many.
+	Count int `json:"count"`
 }
 
 // The project's generation policy; as the body of PUT /api/generation-policy.

@@ -155,7 +155,7 @@ func (a *App) restHandler() http.Handler {
 	return rest.NewRouter(rest.Deps{
 		Auth: a.Auth, Tenancy: a.Tenancy, Projects: a.Projects, Tenants: a.Tenants,
 		Audiences: a.Audiences, APIKeys: a.APIKeys, Users: a.Users, Limiter: a.Limiter,
-		Commerces: a.Commerces, FieldOrg: a.FieldOrg, Trash: a.Trash, Dispatch: a.Dispatch, Catalog: a.Catalog, AGCs: a.AGCs, Engine: a.Engine, Runs: a.Runs, Rules: a.Rules, Snapshots: a.Snapshots, Dataset: a.Dataset, SecureCookies: a.Config.SecureCookies,
+		Commerces: a.Commerces, FieldOrg: a.FieldOrg, Trash: a.Trash, Dispatch: a.Dispatch, Catalog: a.Catalog, AGCs: a.AGCs, Engine: a.Engine, Runs: a.Runs, Rules: a.Rules, Generator: a.Generator, Snapshots: a.Snapshots, Dataset: a.Dataset, SecureCookies: a.Config.SecureCookies,
 		EventFilters: a.EventFilters,
 		ResultTypes:  a.ResultTypes, TenantSettings: a.TenantSettings,
 		Activities: a.Activities,
@@ -166,7 +166,7 @@ func (a *App) restHandler() http.Handler {
 func (a *App) graphqlHandler() http.Handler {
 	return graphqlHandler(a.DB.Client, a.Tenancy, a.Limiter, &graph.Resolver{
 		APIKeys: a.APIKeys, Nodes: a.Nodes, Projects: a.Projects, Tenants: a.Tenants, Users: a.Users,
-		Commerces: a.Commerces, FieldOrg: a.FieldOrg, Trash: a.Trash, Dispatch: a.Dispatch, Catalog: a.Catalog, AGCs: a.AGCs, Engine: a.Engine, Runs: a.Runs, Rules: a.Rules,
+		Commerces: a.Commerces, FieldOrg: a.FieldOrg, Trash: a.Trash, Dispatch: a.Dispatch, Catalog: a.Catalog, AGCs: a.AGCs, Engine: a.Engine, Runs: a.Runs, Rules: a.Rules, Generator: a.Generator,
 		Snapshots: a.Snapshots, Dataset: a.Dataset, Audiences: a.Audiences,
 		EventFilters: a.EventFilters,
 		ResultTypes:  a.ResultTypes, TenantSettings: a.TenantSettings,

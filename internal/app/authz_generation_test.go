@@ -56,6 +56,11 @@ var generationProbes = map[string]probe{
 	}, crossCode: 404, crossMsg: agcMissing("rules")},
 	"GET /commerces/{id}/generation-decisions": {path: func(f *fixture) string { return "/commerces/" + f.commerceA() + "/generation-decisions" },
 		crossCode: 404, crossMsg: "Commerce not found"},
+	"POST /activity-generation-configs/{id}/generation-preview": {path: func(f *fixture) string {
+		return "/activity-generation-configs/" + f.agcFor("rules", "draft").String() + "/generation-preview"
+	}, crossCode: 404, crossMsg: agcMissing("rules")},
+	"Query.generationPreview": {query: `query($id: ID!) { generationPreview(activityGenerationConfigID: $id) { evaluated } }`,
+		vars: func(f *fixture) map[string]any { return map[string]any{"id": f.agcFor("rules", "draft")} }, crossCode: 404, crossMsg: agcMissing("rules")},
 	"Query.generationDecisions": {query: `query($id: ID!) { generationDecisions(activityGenerationConfigID: $id) { totalCount } }`,
 		vars: func(f *fixture) map[string]any { return map[string]any{"id": f.agcFor("rules", "draft")} }, crossCode: 404, crossMsg: agcMissing("rules")},
 }

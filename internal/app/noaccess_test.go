@@ -17,7 +17,7 @@ import (
 // guards call.
 var services = []string{"Projects", "Tenants", "Users", "Nodes", "Audiences", "APIKeys", "Commerces", "FieldOrg",
 	"Trash", "Dispatch", "Catalog", "AGCs", "Snapshots", "Dataset", "EventFilters", "Activities", "ResultTypes",
-	"TenantSettings", "Results", "Runs"}
+	"TenantSettings", "Results", "Runs", "Generator"}
 
 // unguarded are the exported service methods that do not read an access,
 // with the reason: each is either no operation of a route or trusted by
@@ -48,6 +48,14 @@ var unguarded = map[string]string{
 	"Results.Now":               "the service's clock",
 	"ResultTypes.Active":        "the result service's check of a code, for a tenant its caller names",
 	"Trash.PurgeExpired":        "the purge job over every tenant (system context)",
+	"Generator.ProcessOutbox":   "the generation job over every tenant (system context)",
+	"Generator.Drain":           "the generation job, run to the end by `reten engine run`",
+	"Generator.Pass":            "the generation worker's pass",
+	"Generator.Run":             "the generation worker's loop",
+	"Generator.Wake":            "nudges this replica's generation worker",
+	"Generator.RetryResolution": "the resolution retry job over every tenant (system context)",
+	"Generator.ExpireDue":       "the expiry job over every tenant (system context)",
+	"Generator.EvaluateDwell":   "the DWELL job over every tenant (system context)",
 	"Trash.RunPurger":           "the purge job's loop",
 	// GraphQL fields of an entity that its root field loaded under its own
 	// access (the field guard checked the entity's read permission).

@@ -35,11 +35,11 @@ var Kinds = []gd.Kind{gd.KindGENERATED, gd.KindHELD_OUT, gd.KindCAPPED, gd.KindS
 
 // Preview is what an AGC's active rules would decide now.
 type Preview struct {
-	AGCID     uuid.UUID
-	At        time.Time
-	Evaluated int // state entries evaluated
-	Truncated bool
-	Rules     []PreviewRule
+	ActivityGenerationConfigID uuid.UUID
+	At                         time.Time
+	Evaluated                  int // state entries evaluated
+	Truncated                  bool
+	Rules                      []PreviewRule
 }
 
 // PreviewRule is one rule's share of a preview: its decisions by kind and
@@ -85,7 +85,7 @@ func (g *Service) Preview(ctx context.Context, agcID uuid.UUID) (*Preview, error
 	if err != nil {
 		return nil, err
 	}
-	p := &Preview{AGCID: agcID, At: now}
+	p := &Preview{ActivityGenerationConfigID: agcID, At: now}
 	byRule := map[uuid.UUID]*PreviewRule{}
 	for _, r := range rules {
 		p.Rules = append(p.Rules, PreviewRule{Rule: r, Counts: map[gd.Kind]int{}})

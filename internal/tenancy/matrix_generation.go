@@ -18,6 +18,7 @@ var generationMatrix = []Entry{
 	// and per commerce (the active project's decisions only).
 	{"GET", "/activity-generation-configs/{id}/generation-decisions", ProjectScoped, auth.PermGenerationRuleView},
 	{"GET", "/commerces/{id}/generation-decisions", ProjectScoped, auth.PermGenerationRuleView},
+	{"POST", "/activity-generation-configs/{id}/generation-preview", ProjectScoped, auth.PermGenerationRuleView},
 
 	// GraphQL: the same scope and permissions as the REST routes.
 	{"Query", "generationRules", ProjectScoped, auth.PermGenerationRuleView},
@@ -29,4 +30,5 @@ var generationMatrix = []Entry{
 	{"Query", "generationSettings", ProjectScoped, auth.PermGenerationRuleView},
 	{"Mutation", "updateGenerationSettings", ProjectScoped, auth.PermGenerationRuleManage},
 	{"Query", "generationDecisions", ProjectScoped, auth.PermGenerationRuleView},
+	{"Query", "generationPreview", ProjectScoped, auth.PermGenerationRuleView},
 }
