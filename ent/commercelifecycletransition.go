@@ -3,6 +3,7 @@
 package ent
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
@@ -46,7 +47,9 @@ type CommerceLifecycleTransition struct {
 	// The engine run that wrote the change; null for a write through the API.
 	RunID *uuid.UUID `json:"run_id,omitempty"`
 	// Who wrote the change.
-	Source       commercelifecycletransition.Source `json:"source,omitempty"`
+	Source commercelifecycletransition.Source `json:"source,omitempty"`
+	// The engine's metrics behind the new state (lifetime_actions, activation, engagement, days_since_last_row); null for a write through the API.
+	Metrics      map[string]string `json:"metrics,omitempty"`
 	selectValues sql.SelectValues
 }
 
@@ -57,6 +60,8 @@ func (*CommerceLifecycleTransition) scanValues(columns []string) ([]any, error) 
 		switch columns[i] {
 		case commercelifecycletransition.FieldRunID:
 			values[i] = &sql.NullScanner{S: new(uuid.UUID)}
+		case commercelifecycletransition.FieldMetrics:
+			values[i] = new([]byte)
 		case commercelifecycletransition.FieldFromStage, commercelifecycletransition.FieldFromCode, commercelifecycletransition.FieldToStage, commercelifecycletransition.FieldToCode, commercelifecycletransition.FieldConfigHash, commercelifecycletransition.FieldSource:
 			values[i] = new(sql.NullString)
 		case commercelifecycletransition.FieldCreatedAt, commercelifecycletransition.FieldUpdatedAt, commercelifecycletransition.FieldStateChangedAt, commercelifecycletransition.FieldLastComputedAt:
@@ -172,6 +177,14 @@ func (_m *CommerceLifecycleTransition) assignValues(columns []string, values []a
 			} else if value.Valid {
 				_m.Source = commercelifecycletransition.Source(value.String)
 			}
+		case commercelifecycletransition.FieldMetrics:
+			if value, ok := values[i].(*[]byte); !ok {
+				return fmt.Errorf("unexpected type %T for field metrics", values[i])
+			} else if value != nil && len(*value) > 0 {
+				if err := json.Unmarshal(*value, &_m.Metrics); err != nil {
+					return fmt.Errorf("unmarshal field metrics: %w", err)
+				}
+			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
 		}
@@ -257,6 +270,9 @@ func (_m *CommerceLifecycleTransition) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("source=")
 	builder.WriteString(fmt.Sprintf("%v", _m.Source))
+	builder.WriteString(", ")
+	builder.WriteString("metrics=")
+	builder.WriteString(fmt.Sprintf("%v", _m.Metrics))
 	builder.WriteByte(')')
 	return builder.String()
 }

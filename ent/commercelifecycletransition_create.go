@@ -156,6 +156,12 @@ func (_c *CommerceLifecycleTransitionCreate) SetSource(v commercelifecycletransi
 	return _c
 }
 
+// SetMetrics sets the "metrics" field.
+func (_c *CommerceLifecycleTransitionCreate) SetMetrics(v map[string]string) *CommerceLifecycleTransitionCreate {
+	_c.mutation.SetMetrics(v)
+	return _c
+}
+
 // SetID sets the "id" field.
 func (_c *CommerceLifecycleTransitionCreate) SetID(v uuid.UUID) *CommerceLifecycleTransitionCreate {
 	_c.mutation.SetID(v)
@@ -370,6 +376,10 @@ func (_c *CommerceLifecycleTransitionCreate) createSpec() (*CommerceLifecycleTra
 		_spec.SetField(commercelifecycletransition.FieldSource, field.TypeEnum, value)
 		_node.Source = value
 	}
+	if value, ok := _c.mutation.Metrics(); ok {
+		_spec.SetField(commercelifecycletransition.FieldMetrics, field.TypeJSON, value)
+		_node.Metrics = value
+	}
 	return _node, _spec
 }
 
@@ -489,6 +499,9 @@ func (u *CommerceLifecycleTransitionUpsertOne) UpdateNewValues() *CommerceLifecy
 		}
 		if _, exists := u.create.mutation.Source(); exists {
 			s.SetIgnore(commercelifecycletransition.FieldSource)
+		}
+		if _, exists := u.create.mutation.Metrics(); exists {
+			s.SetIgnore(commercelifecycletransition.FieldMetrics)
 		}
 	}))
 	return u
@@ -756,6 +769,9 @@ func (u *CommerceLifecycleTransitionUpsertBulk) UpdateNewValues() *CommerceLifec
 			}
 			if _, exists := b.mutation.Source(); exists {
 				s.SetIgnore(commercelifecycletransition.FieldSource)
+			}
+			if _, exists := b.mutation.Metrics(); exists {
+				s.SetIgnore(commercelifecycletransition.FieldMetrics)
 			}
 		}
 	}))

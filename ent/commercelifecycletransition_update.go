@@ -112,6 +112,9 @@ func (_u *CommerceLifecycleTransitionUpdate) sqlSave(ctx context.Context) (_node
 	if _u.mutation.RunIDCleared() {
 		_spec.ClearField(commercelifecycletransition.FieldRunID, field.TypeUUID)
 	}
+	if _u.mutation.MetricsCleared() {
+		_spec.ClearField(commercelifecycletransition.FieldMetrics, field.TypeJSON)
+	}
 	_spec.AddModifiers(_u.modifiers...)
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
@@ -246,6 +249,9 @@ func (_u *CommerceLifecycleTransitionUpdateOne) sqlSave(ctx context.Context) (_n
 	}
 	if _u.mutation.RunIDCleared() {
 		_spec.ClearField(commercelifecycletransition.FieldRunID, field.TypeUUID)
+	}
+	if _u.mutation.MetricsCleared() {
+		_spec.ClearField(commercelifecycletransition.FieldMetrics, field.TypeJSON)
 	}
 	_spec.AddModifiers(_u.modifiers...)
 	_node = &CommerceLifecycleTransition{config: _u.config}

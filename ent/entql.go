@@ -564,6 +564,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			commercelifecycletransition.FieldConfigHash:                 {Type: field.TypeString, Column: commercelifecycletransition.FieldConfigHash},
 			commercelifecycletransition.FieldRunID:                      {Type: field.TypeUUID, Column: commercelifecycletransition.FieldRunID},
 			commercelifecycletransition.FieldSource:                     {Type: field.TypeEnum, Column: commercelifecycletransition.FieldSource},
+			commercelifecycletransition.FieldMetrics:                    {Type: field.TypeJSON, Column: commercelifecycletransition.FieldMetrics},
 		},
 	}
 	graph.Nodes[20] = &sqlgraph.Node{
@@ -6174,6 +6175,11 @@ func (f *CommerceLifecycleTransitionFilter) WhereRunID(p entql.ValueP) {
 // WhereSource applies the entql string predicate on the source field.
 func (f *CommerceLifecycleTransitionFilter) WhereSource(p entql.StringP) {
 	f.Where(p.Field(commercelifecycletransition.FieldSource))
+}
+
+// WhereMetrics applies the entql json.RawMessage predicate on the metrics field.
+func (f *CommerceLifecycleTransitionFilter) WhereMetrics(p entql.BytesP) {
+	f.Where(p.Field(commercelifecycletransition.FieldMetrics))
 }
 
 // addPredicate implements the predicateAdder interface.

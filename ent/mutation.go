@@ -23614,6 +23614,7 @@ type CommerceLifecycleTransitionMutation struct {
 	config_hash                   *string
 	run_id                        *uuid.UUID
 	source                        *commercelifecycletransition.Source
+	metrics                       *map[string]string
 	clearedFields                 map[string]struct{}
 	done                          bool
 	oldValue                      func(context.Context) (*CommerceLifecycleTransition, error)
@@ -24280,6 +24281,55 @@ func (m *CommerceLifecycleTransitionMutation) ResetSource() {
 	m.source = nil
 }
 
+// SetMetrics sets the "metrics" field.
+func (m *CommerceLifecycleTransitionMutation) SetMetrics(value map[string]string) {
+	m.metrics = &value
+}
+
+// Metrics returns the value of the "metrics" field in the mutation.
+func (m *CommerceLifecycleTransitionMutation) Metrics() (r map[string]string, exists bool) {
+	v := m.metrics
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMetrics returns the old "metrics" field's value of the CommerceLifecycleTransition entity.
+// If the CommerceLifecycleTransition object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CommerceLifecycleTransitionMutation) OldMetrics(ctx context.Context) (v map[string]string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMetrics is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMetrics requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMetrics: %w", err)
+	}
+	return oldValue.Metrics, nil
+}
+
+// ClearMetrics clears the value of the "metrics" field.
+func (m *CommerceLifecycleTransitionMutation) ClearMetrics() {
+	m.metrics = nil
+	m.clearedFields[commercelifecycletransition.FieldMetrics] = struct{}{}
+}
+
+// MetricsCleared returns if the "metrics" field was cleared in this mutation.
+func (m *CommerceLifecycleTransitionMutation) MetricsCleared() bool {
+	_, ok := m.clearedFields[commercelifecycletransition.FieldMetrics]
+	return ok
+}
+
+// ResetMetrics resets all changes to the "metrics" field.
+func (m *CommerceLifecycleTransitionMutation) ResetMetrics() {
+	m.metrics = nil
+	delete(m.clearedFields, commercelifecycletransition.FieldMetrics)
+}
+
 // Where appends a list predicates to the CommerceLifecycleTransitionMutation builder.
 func (m *CommerceLifecycleTransitionMutation) Where(ps ...predicate.CommerceLifecycleTransition) {
 	m.predicates = append(m.predicates, ps...)
@@ -24314,7 +24364,7 @@ func (m *CommerceLifecycleTransitionMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *CommerceLifecycleTransitionMutation) Fields() []string {
-	fields := make([]string, 0, 14)
+	fields := make([]string, 0, 15)
 	if m.created_at != nil {
 		fields = append(fields, commercelifecycletransition.FieldCreatedAt)
 	}
@@ -24357,6 +24407,9 @@ func (m *CommerceLifecycleTransitionMutation) Fields() []string {
 	if m.source != nil {
 		fields = append(fields, commercelifecycletransition.FieldSource)
 	}
+	if m.metrics != nil {
+		fields = append(fields, commercelifecycletransition.FieldMetrics)
+	}
 	return fields
 }
 
@@ -24393,6 +24446,8 @@ func (m *CommerceLifecycleTransitionMutation) Field(name string) (ent.Value, boo
 		return m.RunID()
 	case commercelifecycletransition.FieldSource:
 		return m.Source()
+	case commercelifecycletransition.FieldMetrics:
+		return m.Metrics()
 	}
 	return nil, false
 }
@@ -24430,6 +24485,8 @@ func (m *CommerceLifecycleTransitionMutation) OldField(ctx context.Context, name
 		return m.OldRunID(ctx)
 	case commercelifecycletransition.FieldSource:
 		return m.OldSource(ctx)
+	case commercelifecycletransition.FieldMetrics:
+		return m.OldMetrics(ctx)
 	}
 	return nil, fmt.Errorf("unknown CommerceLifecycleTransition field %s", name)
 }
@@ -24537,6 +24594,13 @@ func (m *CommerceLifecycleTransitionMutation) SetField(name string, value ent.Va
 		}
 		m.SetSource(v)
 		return nil
+	case commercelifecycletransition.FieldMetrics:
+		v, ok := value.(map[string]string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMetrics(v)
+		return nil
 	}
 	return fmt.Errorf("unknown CommerceLifecycleTransition field %s", name)
 }
@@ -24579,6 +24643,9 @@ func (m *CommerceLifecycleTransitionMutation) ClearedFields() []string {
 	if m.FieldCleared(commercelifecycletransition.FieldRunID) {
 		fields = append(fields, commercelifecycletransition.FieldRunID)
 	}
+	if m.FieldCleared(commercelifecycletransition.FieldMetrics) {
+		fields = append(fields, commercelifecycletransition.FieldMetrics)
+	}
 	return fields
 }
 
@@ -24604,6 +24671,9 @@ func (m *CommerceLifecycleTransitionMutation) ClearField(name string) error {
 		return nil
 	case commercelifecycletransition.FieldRunID:
 		m.ClearRunID()
+		return nil
+	case commercelifecycletransition.FieldMetrics:
+		m.ClearMetrics()
 		return nil
 	}
 	return fmt.Errorf("unknown CommerceLifecycleTransition nullable field %s", name)
@@ -24654,6 +24724,9 @@ func (m *CommerceLifecycleTransitionMutation) ResetField(name string) error {
 		return nil
 	case commercelifecycletransition.FieldSource:
 		m.ResetSource()
+		return nil
+	case commercelifecycletransition.FieldMetrics:
+		m.ResetMetrics()
 		return nil
 	}
 	return fmt.Errorf("unknown CommerceLifecycleTransition field %s", name)

@@ -22,6 +22,7 @@ import (
 	"github.com/reten-io/reten/ent/commerce"
 	"github.com/reten-io/reten/ent/commercecontact"
 	"github.com/reten-io/reten/ent/commercelifecyclesnapshot"
+	"github.com/reten-io/reten/ent/commercelifecycletransition"
 	"github.com/reten-io/reten/ent/commerceuser"
 	"github.com/reten-io/reten/ent/generationdecision"
 	"github.com/reten-io/reten/ent/generationrule"
@@ -247,6 +248,13 @@ func checkGeneration(t *testing.T, a *app.App, line demoLine) {
 				lead := c.RouteOperator.Query().Where(routeoperator.RouteID(*act.RouteID), routeoperator.RoleEQ(routeoperator.RoleLEAD)).OnlyX(ctx)
 				if act.Status != activity.StatusREADY || act.OperatorID == nil || *act.OperatorID != lead.OperatorID || act.Channel != activity.ChannelSALESMAN {
 					t.Fatalf("visit %+v", act)
+				}
+				// The instructions carry the engine's metrics of the entry.
+				tr := c.CommerceLifecycleTransition.Query().Where(commercelifecycletransition.CommerceID(s.CommerceID),
+					commercelifecycletransition.StateChangedAt(s.StateChangedAt)).OnlyX(ctx)
+				days := tr.Metrics["days_since_last_row"]
+				if days == "" || !strings.Contains(act.Description, " lleva "+days+" días sin comprar (") {
+					t.Fatalf("visit instructions %q, metrics %v", act.Description, tr.Metrics)
 				}
 			case activity.TypeMESSAGE:
 				phones := c.CommerceContact.Query().Where(commercecontact.HasCommerceUserWith(commerceuser.CommerceID(s.CommerceID))).CountX(ctx)

@@ -46,6 +46,8 @@ const (
 	FieldRunID = "run_id"
 	// FieldSource holds the string denoting the source field in the database.
 	FieldSource = "source"
+	// FieldMetrics holds the string denoting the metrics field in the database.
+	FieldMetrics = "metrics"
 	// Table holds the table name of the commercelifecycletransition in the database.
 	Table = "commerce_lifecycle_transitions"
 )
@@ -67,6 +69,7 @@ var Columns = []string{
 	FieldConfigHash,
 	FieldRunID,
 	FieldSource,
+	FieldMetrics,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).

@@ -725,6 +725,16 @@ func SourceNotIn(vs ...Source) predicate.CommerceLifecycleTransition {
 	return predicate.CommerceLifecycleTransition(sql.FieldNotIn(FieldSource, vs...))
 }
 
+// MetricsIsNil applies the IsNil predicate on the "metrics" field.
+func MetricsIsNil() predicate.CommerceLifecycleTransition {
+	return predicate.CommerceLifecycleTransition(sql.FieldIsNull(FieldMetrics))
+}
+
+// MetricsNotNil applies the NotNil predicate on the "metrics" field.
+func MetricsNotNil() predicate.CommerceLifecycleTransition {
+	return predicate.CommerceLifecycleTransition(sql.FieldNotNull(FieldMetrics))
+}
+
 // And groups predicates with the AND operator between them.
 func And(predicates ...predicate.CommerceLifecycleTransition) predicate.CommerceLifecycleTransition {
 	return predicate.CommerceLifecycleTransition(sql.AndPredicates(predicates...))

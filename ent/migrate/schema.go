@@ -1248,6 +1248,7 @@ var (
 		{Name: "config_hash", Type: field.TypeString, Nullable: true},
 		{Name: "run_id", Type: field.TypeUUID, Nullable: true},
 		{Name: "source", Type: field.TypeEnum, Enums: []string{"ENGINE", "API"}},
+		{Name: "metrics", Type: field.TypeJSON, Nullable: true},
 	}
 	// CommerceLifecycleTransitionsTable holds the schema information for the "commerce_lifecycle_transitions" table.
 	CommerceLifecycleTransitionsTable = &schema.Table{

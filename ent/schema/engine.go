@@ -106,6 +106,9 @@ func (CommerceLifecycleTransition) Fields() []ent.Field {
 		field.String("config_hash").Comment("The configuration hash of the pillar whose child gave the new code, when the write happened.").Optional().Nillable().Immutable(),
 		field.UUID("run_id", uuid.UUID{}).Comment("The engine run that wrote the change; null for a write through the API.").Optional().Nillable().Immutable(),
 		field.Enum("source").Comment("Who wrote the change.").Annotations(transitionSourceDoc).Values("ENGINE", "API").Immutable(),
+		// Read by activity generation's templates (metrics.*); not served.
+		field.JSON("metrics", map[string]string{}).Comment("The engine's metrics behind the new state (lifetime_actions, activation, engagement, days_since_last_row); null for a write through the API.").
+			Optional().Immutable().Annotations(entgql.Skip()),
 	}
 }
 

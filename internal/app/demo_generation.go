@@ -40,7 +40,7 @@ func demoRules() map[string]generation.RuleFields {
 		"Visita a comercio en riesgo": {Trigger: patch.Of("ENTER"), Stage: patch.Of("RESURRECTION"), StatusCode: patch.Of("at_risk"),
 			Type: patch.Of("TASK"), Channel: patch.Of("SALESMAN"), ReasonCode: patch.Of("visita_riesgo"),
 			TitleTemplate:        patch.Of("Visitar {{.commerce.name}} ({{.state.label}})"),
-			InstructionsTemplate: patch.Of("{{.commerce.name}} ({{.commerce.external_id}}) está en riesgo desde el {{.state.entered_at}}: visitarlo y registrar el resultado."),
+			InstructionsTemplate: patch.Of("{{.commerce.name}} ({{.commerce.external_id}}) lleva {{.metrics.days_since_last_row}} días sin comprar ({{.metrics.lifetime_actions}} compras en total): visitarlo y registrar el resultado."),
 			OffsetDays:           patch.Of(1), TimeOfDay: patch.Of("10:00"), SkipWeekends: patch.Of(true), ExpiresAfterDays: patch.Of(7),
 			Assignment: patch.Of("ROUTE_LEAD"), Priority: patch.Of(10)},
 		"WhatsApp de bienvenida": {Trigger: patch.Of("ENTER"), Stage: patch.Of("ACTIVATION"), StatusCode: patch.Of("new"),

@@ -4,10 +4,12 @@ import (
 	"cmp"
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
 	"slices"
+	"strconv"
 	"sync"
 	"time"
 
@@ -211,7 +213,11 @@ func (r *Runs) execute(ctx context.Context, run *ent.LifecycleRun) (*result, err
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(r.snapshots.Writers())
 	var mu sync.Mutex
-	err = stream(gctx, db, c, snapshot.ChunkSize, func(rows []snapshot.EngineRow) error {
+	var moments []string
+	for _, m := range RulesOf(a).ActiveMoments() {
+		moments = append(moments, m.StatusCode)
+	}
+	err = stream(gctx, db, c, moments, snapshot.ChunkSize, func(rows []snapshot.EngineRow) error {
 		chunk := slices.Clone(rows)
 		g.Go(func() error {
 			rep, err := r.snapshots.EngineChunk(gctx, w, chunk)
@@ -279,8 +285,10 @@ func (r *Runs) keepLease(ctx context.Context, run *ent.LifecycleRun, cancel cont
 }
 
 // stream runs the classification statement on the dataset and hands its
-// rows to fn in chunks of size: the population is never held whole.
-func stream(ctx context.Context, db *sql.DB, c *qb.Compiled, size int, fn func([]snapshot.EngineRow) error) error {
+// rows to fn in chunks of size: the population is never held whole. A
+// classified row carries its metrics (metricsOf); moments are the status
+// codes of the activation metrics that follow the fixed columns.
+func stream(ctx context.Context, db *sql.DB, c *qb.Compiled, moments []string, size int, fn func([]snapshot.EngineRow) error) error {
 	rs, err := db.QueryContext(ctx, c.Query, c.Args...)
 	if err != nil {
 		return fmt.Errorf("%w: %w", qb.ErrDataset, err)
@@ -290,18 +298,23 @@ func stream(ctx context.Context, db *sql.DB, c *qb.Compiled, size int, fn func([
 	if err != nil {
 		return err
 	}
-	// identity, stage, code, then the metrics (read past).
+	// identity, stage, code, then the metrics.
 	var identity, stage, code sql.NullString
 	dest := []any{&identity, &stage, &code}
-	for range cols[3:] {
-		dest = append(dest, new(sql.RawBytes))
+	values := make([]sql.RawBytes, len(cols)-3)
+	for i := range values {
+		dest = append(dest, &values[i])
 	}
 	chunk := make([]snapshot.EngineRow, 0, size)
 	for rs.Next() {
 		if err := rs.Scan(dest...); err != nil {
 			return fmt.Errorf("%w: %w", qb.ErrDataset, err)
 		}
-		chunk = append(chunk, snapshot.EngineRow{Identity: identity.String, Stage: stage.String, Code: code.String})
+		row := snapshot.EngineRow{Identity: identity.String, Stage: stage.String, Code: code.String}
+		if code.Valid {
+			row.Metrics = metricsOf(values, moments, code.String)
+		}
+		chunk = append(chunk, row)
 		if len(chunk) == size {
 			if err := fn(chunk); err != nil {
 				return err
@@ -316,6 +329,37 @@ func stream(ctx context.Context, db *sql.DB, c *qb.Compiled, size int, fn func([
 		return fn(chunk)
 	}
 	return nil
+}
+
+// metricsOf is the JSON object of a row's metrics, as generation's
+// templates name them (metrics.*): lifetime_actions, days_since_last_row,
+// engagement and activation (the metric of the moment whose code the row
+// got, else of the first moment), each a number's text ("" when null).
+// values are the columns after (identity, stage, code):
+// qb.LifecycleColumns' metrics, then one per moment.
+func metricsOf(values []sql.RawBytes, moments []string, code string) string {
+	num := func(i int) string {
+		if i >= len(values) || values[i] == nil {
+			return ""
+		}
+		s := string(values[i])
+		if f, err := strconv.ParseFloat(s, 64); err == nil {
+			return strconv.FormatFloat(f, 'f', -1, 64)
+		}
+		return s
+	}
+	activation := ""
+	if len(moments) > 0 {
+		activation = num(3)
+	}
+	for i, m := range moments {
+		if m == code {
+			activation = num(3 + i)
+		}
+	}
+	b, _ := json.Marshal(map[string]string{"lifetime_actions": num(0), "days_since_last_row": num(1), "engagement": num(2),
+		"activation": activation}) // strings only: never fails
+	return string(b)
 }
 
 // RunDeadline bounds one run: its statement (dataset.EngineTimeout) and

@@ -148,6 +148,9 @@ func (w *world) build(d *decision, r *ent.GenerationRule, c *ent.Commerce, state
 	if c.ExternalID != nil {
 		values["commerce.external_id"] = *c.ExternalID
 	}
+	for k, v := range w.metrics[entryKey{d.agc, c.ID, d.enteredAt.UnixMicro()}] {
+		values["metrics."+k] = v
+	}
 	title, err := render(r.TitleTemplate, values)
 	if err != nil {
 		return nil, fmt.Errorf("generation: rule %s title: %w", r.ID, err)

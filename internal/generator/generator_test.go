@@ -541,3 +541,33 @@ func TestDwell(t *testing.T) {
 		}
 	})
 }
+
+// TestTemplatesRenderMetrics: a rule's templates render the commerce, the
+// state and the engine's metrics kept on the entry's transition; a state
+// written through the API has no metrics, which render empty.
+func TestTemplatesRenderMetrics(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *dbtest.DB) {
+		f := newFix(t, db)
+		r := f.rule(t, "Visita", "RESURRECTION", "at_risk", generationrule.TypeTASK, generationrule.ChannelSALESMAN, func(c *ent.GenerationRuleCreate) {
+			c.SetTitleTemplate("{{.commerce.name}}: {{.metrics.days_since_last_row}} días sin comprar").
+				SetInstructionsTemplate("{{.metrics.lifetime_actions}} compras, {{.metrics.engagement}} recientes, {{.metrics.activation}}; {{.state.code}} desde {{.state.entered_at}} ({{.state.days_in_state}} días)")
+		})
+		engineShop, apiShop := f.commerce(t, "Kiosko", true, ""), f.commerce(t, "Bazar", true, "")
+		at := time.Date(2026, 5, 4, 15, 0, 0, 0, time.UTC)
+		_, err := f.snaps.EngineChunk(f.admin, snapshot.EngineWrite{AGCID: f.agc, RunID: uuid.New(), At: at}, []snapshot.EngineRow{{
+			Identity: "X-Kiosko", Stage: "RESURRECTION", Code: "at_risk",
+			Metrics: `{"lifetime_actions":"12","days_since_last_row":"41","engagement":"0","activation":"2"}`}})
+		dbtest.NoError(t, err)
+		f.enter(t, at, "RESURRECTION", "at_risk", apiShop)
+		f.drain(t, at.Add(48*time.Hour))
+		for c, want := range map[uuid.UUID][2]string{
+			engineShop: {"Kiosko: 41 días sin comprar", "12 compras, 0 recientes, 2; at_risk desde 2026-05-04 (2 días)"},
+			apiShop:    {"Bazar:  días sin comprar", " compras,  recientes, ; at_risk desde 2026-05-04 (2 días)"},
+		} {
+			a := db.Client.Activity.Query().Where(activity.CommerceID(c)).OnlyX(f.sys)
+			if a.Title != want[0] || a.Description != want[1] || attrs(t, db.Client, a.ID)["generation_rule_id"] != r.ID.String() {
+				t.Errorf("activity of %s: %q / %q, want %q / %q", c, a.Title, a.Description, want[0], want[1])
+			}
+		}
+	})
+}

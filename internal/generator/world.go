@@ -15,6 +15,7 @@ import (
 	"github.com/reten-io/reten/ent/commerce"
 	"github.com/reten-io/reten/ent/commercecontact"
 	snap "github.com/reten-io/reten/ent/commercelifecyclesnapshot"
+	tr "github.com/reten-io/reten/ent/commercelifecycletransition"
 	"github.com/reten-io/reten/ent/commerceroute"
 	"github.com/reten-io/reten/ent/commerceuser"
 	"github.com/reten-io/reten/ent/commerceuserrole"
@@ -45,6 +46,10 @@ type caps struct {
 
 type ruleCommerce struct{ rule, commerce uuid.UUID }
 type stateKey struct{ agc, commerce uuid.UUID }
+type entryKey struct {
+	agc, commerce uuid.UUID
+	at            int64 // the entry's instant, in microseconds
+}
 type projectCommerce struct{ project, commerce uuid.UUID }
 type decisionKey struct {
 	rule, commerce uuid.UUID
@@ -75,6 +80,7 @@ type world struct {
 	caps      map[uuid.UUID]caps                          // by project
 	holdout   map[uuid.UUID]group                         // by AGC
 	states    map[stateKey]*ent.CommerceLifecycleSnapshot
+	metrics   map[entryKey]map[string]string // the engine's metrics of each entry (its transition's)
 	commerces map[uuid.UUID]*ent.Commerce // live (locked while deciding)
 	decided   map[decisionKey]bool
 	generated map[projectCommerce][]generated // GENERATED decisions of the lookback, oldest first
@@ -101,7 +107,7 @@ var openStatuses = []activity.Status{activity.StatusREADY, activity.StatusUNRESO
 // until the decisions are written.
 func (g *Service) load(ctx context.Context, tx *ent.Client, tenantID uuid.UUID, entries []entry, now time.Time, lock bool) (*world, error) {
 	w := &world{tenant: tenantID, now: now, agcs: map[uuid.UUID]*ent.ActivityGenerationConfig{}, rules: map[uuid.UUID][]*ent.GenerationRule{},
-		caps: map[uuid.UUID]caps{}, holdout: map[uuid.UUID]group{}, states: map[stateKey]*ent.CommerceLifecycleSnapshot{},
+		caps: map[uuid.UUID]caps{}, holdout: map[uuid.UUID]group{}, states: map[stateKey]*ent.CommerceLifecycleSnapshot{}, metrics: map[entryKey]map[string]string{},
 		commerces: map[uuid.UUID]*ent.Commerce{}, decided: map[decisionKey]bool{}, generated: map[projectCommerce][]generated{},
 		open: map[ruleCommerce]bool{}, routes: map[uuid.UUID][]*ent.Route{}, members: map[uuid.UUID][]member{},
 		assigned: map[uuid.UUID]time.Time{}, users: map[uuid.UUID][]recipient{}}
@@ -175,6 +181,9 @@ func (g *Service) load(ctx context.Context, tx *ent.Client, tenantID uuid.UUID, 
 	}
 	for _, s := range states {
 		w.states[stateKey{s.ActivityGenerationConfigID, s.CommerceID}] = s
+	}
+	if err := w.loadMetrics(ctx, tx, commerceIDs, agcIDs, entries); err != nil {
+		return nil, err
 	}
 	if err := w.loadDecisions(ctx, tx, commerceIDs, entries); err != nil {
 		return nil, err
@@ -286,6 +295,27 @@ func (w *world) loadDecisions(ctx context.Context, tx *ent.Client, commerceIDs [
 		if d.Status != nil && slices.Contains(openStatuses, activity.Status(*d.Status)) {
 			w.open[ruleCommerce{d.Rule, d.Commerce}] = true
 		}
+	}
+	return nil
+}
+
+// loadMetrics reads the engine's metrics of the entries, kept on their
+// transitions (none for a state written through the API).
+func (w *world) loadMetrics(ctx context.Context, tx *ent.Client, commerceIDs, agcIDs []uuid.UUID, entries []entry) error {
+	oldest := entries[0].enteredAt
+	for _, e := range entries {
+		if e.enteredAt.Before(oldest) {
+			oldest = e.enteredAt
+		}
+	}
+	trs, err := tx.CommerceLifecycleTransition.Query().Where(tr.TenantID(w.tenant), tr.CommerceIDIn(commerceIDs...),
+		tr.ActivityGenerationConfigIDIn(agcIDs...), tr.StateChangedAtGTE(oldest), tr.MetricsNotNil()).
+		Select(tr.FieldCommerceID, tr.FieldActivityGenerationConfigID, tr.FieldStateChangedAt, tr.FieldMetrics).All(ctx)
+	if err != nil {
+		return fmt.Errorf("generation: metrics: %w", err)
+	}
+	for _, t := range trs {
+		w.metrics[entryKey{t.ActivityGenerationConfigID, t.CommerceID, t.StateChangedAt.UnixMicro()}] = t.Metrics
 	}
 	return nil
 }

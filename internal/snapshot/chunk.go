@@ -57,6 +57,7 @@ type row struct {
 	stage      string
 	at         time.Time
 	hash       *string // the configuration hash of the stage's pillar
+	metrics    *string // the engine's metrics (JSON), kept on a transition
 }
 
 // refs are the tenant's rows an item refers to, read once per chunk.
@@ -187,6 +188,9 @@ func (r *refs) resolve(it Item, byExternal bool) (*row, *itemFail) {
 		stage: it.Stage, at: it.LastComputedAt.UTC().Truncate(time.Microsecond)}
 	if h, ok := hashes[strings.ToLower(it.Stage)]; ok {
 		w.hash = &h
+	}
+	if it.metrics != "" {
+		w.metrics = &it.metrics
 	}
 	return w, nil
 }

@@ -21,6 +21,9 @@ import (
 type EngineRow struct {
 	Identity    string
 	Stage, Code string
+	// Metrics are the metrics behind the state, as a JSON object of texts
+	// (kept on the transition when the state changes; "" for none).
+	Metrics string
 }
 
 // EngineWrite is the frame of an engine run's writes (in the tenant of the
@@ -58,7 +61,7 @@ func (s *Service) EngineChunk(ctx context.Context, w EngineWrite, rows []EngineR
 	}
 	items := make([]Item, len(rows))
 	for i, r := range rows {
-		items[i] = Item{ExternalID: r.Identity, AGCID: w.AGCID.String(), Code: r.Code, Stage: r.Stage, LastComputedAt: &w.At}
+		items[i] = Item{ExternalID: r.Identity, AGCID: w.AGCID.String(), Code: r.Code, Stage: r.Stage, LastComputedAt: &w.At, metrics: r.Metrics}
 	}
 	rep := &ChunkReport{ByState: map[[2]string]int{}}
 	err = txn.Run(ctx, s.client, func(ctx context.Context, tx *ent.Client) error {

@@ -57,7 +57,7 @@ const changed = `(prior_stage IS NULL OR prior_stage <> stage OR prior_code <> c
 
 // transitionColumns are the columns of a transition row, in order.
 const transitionColumns = "id, created_at, updated_at, tenant_id, commerce_id, activity_generation_config_id, " +
-	"from_stage, from_code, to_stage, to_code, state_changed_at, last_computed_at, config_hash, run_id, source"
+	"from_stage, from_code, to_stage, to_code, state_changed_at, last_computed_at, config_hash, run_id, source, metrics"
 
 // upsertStatement is the guarded upsert of rows.
 //
@@ -75,6 +75,7 @@ func (s *Service) upsertStatement(tenantID uuid.UUID, now time.Time, rows []*row
 		var ids, transitionIDs, commerces, agcs, codes, labels, stages, ats []string
 		externals := make([]stdsql.NullString, 0, len(rows))
 		hashes := make([]stdsql.NullString, 0, len(rows))
+		metrics := make([]stdsql.NullString, 0, len(rows))
 		for _, w := range rows {
 			ids, transitionIDs = append(ids, w.id.String()), append(transitionIDs, newID().String())
 			commerces = append(commerces, w.k.commerce.String())
@@ -83,22 +84,23 @@ func (s *Service) upsertStatement(tenantID uuid.UUID, now time.Time, rows []*row
 			ats = append(ats, w.at.Format(time.RFC3339Nano))
 			externals = append(externals, nullString(w.externalID))
 			hashes = append(hashes, nullString(w.hash))
+			metrics = append(metrics, nullString(w.metrics))
 		}
-		return `WITH u AS (SELECT * FROM unnest($3::uuid[], $4::uuid[], $5::text[], $6::uuid[], $7::text[], $8::text[], $9::text[], $10::timestamptz[], $11::text[], $14::uuid[])
- AS u(id, commerce_id, external_id, agc, code, label, stage, at, hash, transition_id)),
+		return `WITH u AS (SELECT * FROM unnest($3::uuid[], $4::uuid[], $5::text[], $6::uuid[], $7::text[], $8::text[], $9::text[], $10::timestamptz[], $11::text[], $14::uuid[], $15::text[])
+ AS u(id, commerce_id, external_id, agc, code, label, stage, at, hash, transition_id, metrics)),
 w AS (INSERT INTO ` + snap.Table + ` AS s (` + upsertColumns + `)
 SELECT u.id, $1, $1, $2, u.commerce_id, u.external_id, u.agc, u.code, u.label, u.stage, u.at, u.at FROM u` + upsertGuard +
 				`id, commerce_id, activity_generation_config_id, stage, code, prior_stage, prior_code, state_changed_at, last_computed_at),
 t AS (INSERT INTO ` + tr.Table + ` (` + transitionColumns + `)
 SELECT u.transition_id, $1, $1, $2, w.commerce_id, w.activity_generation_config_id, w.prior_stage, w.prior_code, w.stage, w.code,
- w.state_changed_at, w.last_computed_at, u.hash, $12::uuid, $13
+ w.state_changed_at, w.last_computed_at, u.hash, $12::uuid, $13, u.metrics::jsonb
 FROM w JOIN u ON u.commerce_id = w.commerce_id AND u.agc = w.activity_generation_config_id
 WHERE w.prior_stage IS NULL OR w.prior_stage <> w.stage OR w.prior_code <> w.code
 RETURNING id),
 o AS (INSERT INTO ` + outbox.Table + ` (id, tenant_id, created_at) SELECT id, $2, $1 FROM t)
 SELECT id, commerce_id, activity_generation_config_id FROM w`,
 			[]any{now, tenantID, pq.Array(ids), pq.Array(commerces), pq.GenericArray{A: externals}, pq.Array(agcs),
-				pq.Array(codes), pq.Array(labels), pq.Array(stages), pq.Array(ats), pq.GenericArray{A: hashes}, o.run, o.source, pq.Array(transitionIDs)}
+				pq.Array(codes), pq.Array(labels), pq.Array(stages), pq.Array(ats), pq.GenericArray{A: hashes}, o.run, o.source, pq.Array(transitionIDs), pq.GenericArray{A: metrics}}
 	}
 	var b strings.Builder
 	b.WriteString(`INSERT INTO ` + snap.Table + ` AS s (` + upsertColumns + `) VALUES `)
@@ -172,9 +174,9 @@ func (s *Service) appendTransitions(ctx context.Context, tx *ent.Client, tenantI
 			ob.WriteByte(',')
 		}
 		id := newID()
-		b.WriteString("(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")
+		b.WriteString("(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")
 		args = append(args, id, now, now, tenantID, r.k.commerce, r.k.agc, w.priorStage, w.priorCod,
-			r.stage, r.code, w.stateChangedAt, r.at, nullString(r.hash), o.run, o.source)
+			r.stage, r.code, w.stateChangedAt, r.at, nullString(r.hash), o.run, o.source, nullString(r.metrics))
 		ob.WriteString("(?,?,?)")
 		oargs = append(oargs, id, tenantID, now)
 	}

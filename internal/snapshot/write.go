@@ -52,6 +52,7 @@ type Item struct {
 	Stage          string
 	LastComputedAt *time.Time
 	Invalid        []string
+	metrics        string // an engine row's metrics (JSON; "" for none)
 }
 
 // ItemResult is the outcome of a valid item.
