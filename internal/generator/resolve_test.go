@@ -53,7 +53,7 @@ func TestAssign(t *testing.T) {
 	r1, r2, empty := &ent.Route{ID: uuid.New(), Code: "A"}, &ent.Route{ID: uuid.New(), Code: "B"}, &ent.Route{ID: uuid.New(), Code: "0"}
 	now := time.Date(2026, 5, 4, 12, 0, 0, 0, time.UTC)
 	w := &world{now: now, assigned: map[uuid.UUID]time.Time{sales1.ID: now.Add(-time.Hour)},
-		routes: map[uuid.UUID][]*ent.Route{{1}: {empty, r1, r2}, {2}: {empty}},
+		routes:  map[uuid.UUID][]*ent.Route{{1}: {empty, r1, r2}, {2}: {empty}},
 		members: map[uuid.UUID][]member{r1.ID: {{operator: sales1}, {operator: sales2}, {operator: caller}}, r2.ID: {{operator: lead, lead: true}}}}
 	rr, any := generationrule.AssignmentROUTE_MEMBERS_ROUND_ROBIN, generationrule.AssignmentROUTE_LEAD
 	salesman, callcenter := generationrule.OperatorTypeSALESMAN, generationrule.OperatorTypeCALLCENTER

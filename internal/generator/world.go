@@ -81,7 +81,7 @@ type world struct {
 	holdout   map[uuid.UUID]group                         // by AGC
 	states    map[stateKey]*ent.CommerceLifecycleSnapshot
 	metrics   map[entryKey]map[string]string // the engine's metrics of each entry (its transition's)
-	commerces map[uuid.UUID]*ent.Commerce // live (locked while deciding)
+	commerces map[uuid.UUID]*ent.Commerce    // live (locked while deciding)
 	decided   map[decisionKey]bool
 	generated map[projectCommerce][]generated // GENERATED decisions of the lookback, oldest first
 	open      map[ruleCommerce]bool           // a rule's activity for the commerce is still open
