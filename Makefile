@@ -18,7 +18,7 @@ build: ## build the reten binary into bin/
 	$(GO) build -o $(BIN) ./cmd/reten
 
 test: ## run the whole suite on SQLite, and on PostgreSQL too when TEST_DATABASE_URL is set
-	$(GO) test -count=1 -p 2 ./...
+	$(GO) test -count=1 -p 2 -timeout 30m ./...
 
 generate: ## regenerate ent, entgql and gqlgen code, then diff versioned migrations for both dialects
 	$(GO) generate ./ent

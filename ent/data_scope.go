@@ -558,6 +558,46 @@ func (c *Client) DataScope(ctx context.Context, typ string) ([]func(*sql.Selecto
 			ps[i] = p
 		}
 		return ps, nil
+	case "WebhookAttempt":
+		q := c.WebhookAttempt.Query()
+		if err := q.prepareQuery(ctx); err != nil {
+			return nil, err
+		}
+		ps := make([]func(*sql.Selector), len(q.predicates))
+		for i, p := range q.predicates {
+			ps[i] = p
+		}
+		return ps, nil
+	case "WebhookDelivery":
+		q := c.WebhookDelivery.Query()
+		if err := q.prepareQuery(ctx); err != nil {
+			return nil, err
+		}
+		ps := make([]func(*sql.Selector), len(q.predicates))
+		for i, p := range q.predicates {
+			ps[i] = p
+		}
+		return ps, nil
+	case "WebhookEndpoint":
+		q := c.WebhookEndpoint.Query()
+		if err := q.prepareQuery(ctx); err != nil {
+			return nil, err
+		}
+		ps := make([]func(*sql.Selector), len(q.predicates))
+		for i, p := range q.predicates {
+			ps[i] = p
+		}
+		return ps, nil
+	case "WebhookEvent":
+		q := c.WebhookEvent.Query()
+		if err := q.prepareQuery(ctx); err != nil {
+			return nil, err
+		}
+		ps := make([]func(*sql.Selector), len(q.predicates))
+		for i, p := range q.predicates {
+			ps[i] = p
+		}
+		return ps, nil
 	default:
 		return nil, fmt.Errorf("ent: no node type %q", typ)
 	}

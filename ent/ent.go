@@ -66,6 +66,10 @@ import (
 	"github.com/reten-io/reten/ent/trashrecord"
 	"github.com/reten-io/reten/ent/trashsetting"
 	"github.com/reten-io/reten/ent/user"
+	"github.com/reten-io/reten/ent/webhookattempt"
+	"github.com/reten-io/reten/ent/webhookdelivery"
+	"github.com/reten-io/reten/ent/webhookendpoint"
+	"github.com/reten-io/reten/ent/webhookevent"
 )
 
 // ent aliases to avoid import conflicts in user's code.
@@ -180,6 +184,10 @@ func checkColumn(t, c string) error {
 			trashrecord.Table:                 trashrecord.ValidColumn,
 			trashsetting.Table:                trashsetting.ValidColumn,
 			user.Table:                        user.ValidColumn,
+			webhookattempt.Table:              webhookattempt.ValidColumn,
+			webhookdelivery.Table:             webhookdelivery.ValidColumn,
+			webhookendpoint.Table:             webhookendpoint.ValidColumn,
+			webhookevent.Table:                webhookevent.ValidColumn,
 		})
 	})
 	return columnCheck(t, c)

@@ -58,6 +58,10 @@ import (
 	"github.com/reten-io/reten/ent/trashrecord"
 	"github.com/reten-io/reten/ent/trashsetting"
 	"github.com/reten-io/reten/ent/user"
+	"github.com/reten-io/reten/ent/webhookattempt"
+	"github.com/reten-io/reten/ent/webhookdelivery"
+	"github.com/reten-io/reten/ent/webhookendpoint"
+	"github.com/reten-io/reten/ent/webhookevent"
 
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
@@ -67,7 +71,7 @@ import (
 
 // schemaGraph holds a representation of ent/schema at runtime.
 var schemaGraph = func() *sqlgraph.Schema {
-	graph := &sqlgraph.Schema{Nodes: make([]*sqlgraph.Node, 54)}
+	graph := &sqlgraph.Schema{Nodes: make([]*sqlgraph.Node, 58)}
 	graph.Nodes[0] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   apikey.Table,
@@ -1342,6 +1346,98 @@ var schemaGraph = func() *sqlgraph.Schema {
 			user.FieldLastName:     {Type: field.TypeString, Column: user.FieldLastName},
 			user.FieldIsActive:     {Type: field.TypeBool, Column: user.FieldIsActive},
 			user.FieldLastLoginAt:  {Type: field.TypeTime, Column: user.FieldLastLoginAt},
+		},
+	}
+	graph.Nodes[54] = &sqlgraph.Node{
+		NodeSpec: sqlgraph.NodeSpec{
+			Table:   webhookattempt.Table,
+			Columns: webhookattempt.Columns,
+			ID: &sqlgraph.FieldSpec{
+				Type:   field.TypeUUID,
+				Column: webhookattempt.FieldID,
+			},
+		},
+		Type: "WebhookAttempt",
+		Fields: map[string]*sqlgraph.FieldSpec{
+			webhookattempt.FieldTenantID:     {Type: field.TypeUUID, Column: webhookattempt.FieldTenantID},
+			webhookattempt.FieldDeliveryID:   {Type: field.TypeUUID, Column: webhookattempt.FieldDeliveryID},
+			webhookattempt.FieldNumber:       {Type: field.TypeInt, Column: webhookattempt.FieldNumber},
+			webhookattempt.FieldAttemptedAt:  {Type: field.TypeTime, Column: webhookattempt.FieldAttemptedAt},
+			webhookattempt.FieldLatencyMs:    {Type: field.TypeInt, Column: webhookattempt.FieldLatencyMs},
+			webhookattempt.FieldStatusCode:   {Type: field.TypeInt, Column: webhookattempt.FieldStatusCode},
+			webhookattempt.FieldError:        {Type: field.TypeString, Column: webhookattempt.FieldError},
+			webhookattempt.FieldResponseBody: {Type: field.TypeString, Column: webhookattempt.FieldResponseBody},
+		},
+	}
+	graph.Nodes[55] = &sqlgraph.Node{
+		NodeSpec: sqlgraph.NodeSpec{
+			Table:   webhookdelivery.Table,
+			Columns: webhookdelivery.Columns,
+			ID: &sqlgraph.FieldSpec{
+				Type:   field.TypeUUID,
+				Column: webhookdelivery.FieldID,
+			},
+		},
+		Type: "WebhookDelivery",
+		Fields: map[string]*sqlgraph.FieldSpec{
+			webhookdelivery.FieldTenantID:       {Type: field.TypeUUID, Column: webhookdelivery.FieldTenantID},
+			webhookdelivery.FieldEndpointID:     {Type: field.TypeUUID, Column: webhookdelivery.FieldEndpointID},
+			webhookdelivery.FieldEventID:        {Type: field.TypeUUID, Column: webhookdelivery.FieldEventID},
+			webhookdelivery.FieldEventType:      {Type: field.TypeString, Column: webhookdelivery.FieldEventType},
+			webhookdelivery.FieldStatus:         {Type: field.TypeEnum, Column: webhookdelivery.FieldStatus},
+			webhookdelivery.FieldAttempts:       {Type: field.TypeInt, Column: webhookdelivery.FieldAttempts},
+			webhookdelivery.FieldNextAttemptAt:  {Type: field.TypeTime, Column: webhookdelivery.FieldNextAttemptAt},
+			webhookdelivery.FieldLastAttemptAt:  {Type: field.TypeTime, Column: webhookdelivery.FieldLastAttemptAt},
+			webhookdelivery.FieldLastStatusCode: {Type: field.TypeInt, Column: webhookdelivery.FieldLastStatusCode},
+			webhookdelivery.FieldLastError:      {Type: field.TypeString, Column: webhookdelivery.FieldLastError},
+			webhookdelivery.FieldReplayOf:       {Type: field.TypeUUID, Column: webhookdelivery.FieldReplayOf},
+			webhookdelivery.FieldCreatedAt:      {Type: field.TypeTime, Column: webhookdelivery.FieldCreatedAt},
+			webhookdelivery.FieldUpdatedAt:      {Type: field.TypeTime, Column: webhookdelivery.FieldUpdatedAt},
+		},
+	}
+	graph.Nodes[56] = &sqlgraph.Node{
+		NodeSpec: sqlgraph.NodeSpec{
+			Table:   webhookendpoint.Table,
+			Columns: webhookendpoint.Columns,
+			ID: &sqlgraph.FieldSpec{
+				Type:   field.TypeUUID,
+				Column: webhookendpoint.FieldID,
+			},
+		},
+		Type: "WebhookEndpoint",
+		Fields: map[string]*sqlgraph.FieldSpec{
+			webhookendpoint.FieldCreatedAt:               {Type: field.TypeTime, Column: webhookendpoint.FieldCreatedAt},
+			webhookendpoint.FieldUpdatedAt:               {Type: field.TypeTime, Column: webhookendpoint.FieldUpdatedAt},
+			webhookendpoint.FieldTenantID:                {Type: field.TypeUUID, Column: webhookendpoint.FieldTenantID},
+			webhookendpoint.FieldURL:                     {Type: field.TypeString, Column: webhookendpoint.FieldURL},
+			webhookendpoint.FieldDescription:             {Type: field.TypeString, Column: webhookendpoint.FieldDescription},
+			webhookendpoint.FieldEventTypes:              {Type: field.TypeJSON, Column: webhookendpoint.FieldEventTypes},
+			webhookendpoint.FieldIsActive:                {Type: field.TypeBool, Column: webhookendpoint.FieldIsActive},
+			webhookendpoint.FieldSecretEncrypted:         {Type: field.TypeBytes, Column: webhookendpoint.FieldSecretEncrypted},
+			webhookendpoint.FieldPreviousSecretEncrypted: {Type: field.TypeBytes, Column: webhookendpoint.FieldPreviousSecretEncrypted},
+			webhookendpoint.FieldPreviousSecretExpiresAt: {Type: field.TypeTime, Column: webhookendpoint.FieldPreviousSecretExpiresAt},
+			webhookendpoint.FieldFailureCount:            {Type: field.TypeInt, Column: webhookendpoint.FieldFailureCount},
+			webhookendpoint.FieldFailingSince:            {Type: field.TypeTime, Column: webhookendpoint.FieldFailingSince},
+			webhookendpoint.FieldDisabledAt:              {Type: field.TypeTime, Column: webhookendpoint.FieldDisabledAt},
+			webhookendpoint.FieldDisabledReason:          {Type: field.TypeString, Column: webhookendpoint.FieldDisabledReason},
+			webhookendpoint.FieldCreatedBy:               {Type: field.TypeUUID, Column: webhookendpoint.FieldCreatedBy},
+		},
+	}
+	graph.Nodes[57] = &sqlgraph.Node{
+		NodeSpec: sqlgraph.NodeSpec{
+			Table:   webhookevent.Table,
+			Columns: webhookevent.Columns,
+			ID: &sqlgraph.FieldSpec{
+				Type:   field.TypeUUID,
+				Column: webhookevent.FieldID,
+			},
+		},
+		Type: "WebhookEvent",
+		Fields: map[string]*sqlgraph.FieldSpec{
+			webhookevent.FieldTenantID:  {Type: field.TypeUUID, Column: webhookevent.FieldTenantID},
+			webhookevent.FieldType:      {Type: field.TypeString, Column: webhookevent.FieldType},
+			webhookevent.FieldPayload:   {Type: field.TypeString, Column: webhookevent.FieldPayload},
+			webhookevent.FieldCreatedAt: {Type: field.TypeTime, Column: webhookevent.FieldCreatedAt},
 		},
 	}
 	graph.MustAddE(
@@ -3155,6 +3251,78 @@ var schemaGraph = func() *sqlgraph.Schema {
 		},
 		"User",
 		"Membership",
+	)
+	graph.MustAddE(
+		"delivery",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   webhookattempt.DeliveryTable,
+			Columns: []string{webhookattempt.DeliveryColumn},
+			Bidi:    false,
+		},
+		"WebhookAttempt",
+		"WebhookDelivery",
+	)
+	graph.MustAddE(
+		"endpoint",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   webhookdelivery.EndpointTable,
+			Columns: []string{webhookdelivery.EndpointColumn},
+			Bidi:    false,
+		},
+		"WebhookDelivery",
+		"WebhookEndpoint",
+	)
+	graph.MustAddE(
+		"event",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   webhookdelivery.EventTable,
+			Columns: []string{webhookdelivery.EventColumn},
+			Bidi:    false,
+		},
+		"WebhookDelivery",
+		"WebhookEvent",
+	)
+	graph.MustAddE(
+		"attempt_log",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: true,
+			Table:   webhookdelivery.AttemptLogTable,
+			Columns: []string{webhookdelivery.AttemptLogColumn},
+			Bidi:    false,
+		},
+		"WebhookDelivery",
+		"WebhookAttempt",
+	)
+	graph.MustAddE(
+		"tenant",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   webhookendpoint.TenantTable,
+			Columns: []string{webhookendpoint.TenantColumn},
+			Bidi:    false,
+		},
+		"WebhookEndpoint",
+		"Tenant",
+	)
+	graph.MustAddE(
+		"deliveries",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: true,
+			Table:   webhookendpoint.DeliveriesTable,
+			Columns: []string{webhookendpoint.DeliveriesColumn},
+			Bidi:    false,
+		},
+		"WebhookEndpoint",
+		"WebhookDelivery",
 	)
 	return graph
 }()
@@ -10307,4 +10475,448 @@ func (f *UserFilter) WhereHasMembershipsWith(preds ...predicate.Membership) {
 			p(s)
 		}
 	})))
+}
+
+// addPredicate implements the predicateAdder interface.
+func (_q *WebhookAttemptQuery) addPredicate(pred func(s *sql.Selector)) {
+	_q.predicates = append(_q.predicates, pred)
+}
+
+// Filter returns a Filter implementation to apply filters on the WebhookAttemptQuery builder.
+func (_q *WebhookAttemptQuery) Filter() *WebhookAttemptFilter {
+	return &WebhookAttemptFilter{config: _q.config, predicateAdder: _q}
+}
+
+// addPredicate implements the predicateAdder interface.
+func (m *WebhookAttemptMutation) addPredicate(pred func(s *sql.Selector)) {
+	m.predicates = append(m.predicates, pred)
+}
+
+// Filter returns an entql.Where implementation to apply filters on the WebhookAttemptMutation builder.
+func (m *WebhookAttemptMutation) Filter() *WebhookAttemptFilter {
+	return &WebhookAttemptFilter{config: m.config, predicateAdder: m}
+}
+
+// WebhookAttemptFilter provides a generic filtering capability at runtime for WebhookAttemptQuery.
+type WebhookAttemptFilter struct {
+	predicateAdder
+	config
+}
+
+// Where applies the entql predicate on the query filter.
+func (f *WebhookAttemptFilter) Where(p entql.P) {
+	f.addPredicate(func(s *sql.Selector) {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[54].Type, p, s); err != nil {
+			s.AddError(err)
+		}
+	})
+}
+
+// WhereID applies the entql [16]byte predicate on the id field.
+func (f *WebhookAttemptFilter) WhereID(p entql.ValueP) {
+	f.Where(p.Field(webhookattempt.FieldID))
+}
+
+// WhereTenantID applies the entql [16]byte predicate on the tenant_id field.
+func (f *WebhookAttemptFilter) WhereTenantID(p entql.ValueP) {
+	f.Where(p.Field(webhookattempt.FieldTenantID))
+}
+
+// WhereDeliveryID applies the entql [16]byte predicate on the delivery_id field.
+func (f *WebhookAttemptFilter) WhereDeliveryID(p entql.ValueP) {
+	f.Where(p.Field(webhookattempt.FieldDeliveryID))
+}
+
+// WhereNumber applies the entql int predicate on the number field.
+func (f *WebhookAttemptFilter) WhereNumber(p entql.IntP) {
+	f.Where(p.Field(webhookattempt.FieldNumber))
+}
+
+// WhereAttemptedAt applies the entql time.Time predicate on the attempted_at field.
+func (f *WebhookAttemptFilter) WhereAttemptedAt(p entql.TimeP) {
+	f.Where(p.Field(webhookattempt.FieldAttemptedAt))
+}
+
+// WhereLatencyMs applies the entql int predicate on the latency_ms field.
+func (f *WebhookAttemptFilter) WhereLatencyMs(p entql.IntP) {
+	f.Where(p.Field(webhookattempt.FieldLatencyMs))
+}
+
+// WhereStatusCode applies the entql int predicate on the status_code field.
+func (f *WebhookAttemptFilter) WhereStatusCode(p entql.IntP) {
+	f.Where(p.Field(webhookattempt.FieldStatusCode))
+}
+
+// WhereError applies the entql string predicate on the error field.
+func (f *WebhookAttemptFilter) WhereError(p entql.StringP) {
+	f.Where(p.Field(webhookattempt.FieldError))
+}
+
+// WhereResponseBody applies the entql string predicate on the response_body field.
+func (f *WebhookAttemptFilter) WhereResponseBody(p entql.StringP) {
+	f.Where(p.Field(webhookattempt.FieldResponseBody))
+}
+
+// WhereHasDelivery applies a predicate to check if query has an edge delivery.
+func (f *WebhookAttemptFilter) WhereHasDelivery() {
+	f.Where(entql.HasEdge("delivery"))
+}
+
+// WhereHasDeliveryWith applies a predicate to check if query has an edge delivery with a given conditions (other predicates).
+func (f *WebhookAttemptFilter) WhereHasDeliveryWith(preds ...predicate.WebhookDelivery) {
+	f.Where(entql.HasEdgeWith("delivery", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// addPredicate implements the predicateAdder interface.
+func (_q *WebhookDeliveryQuery) addPredicate(pred func(s *sql.Selector)) {
+	_q.predicates = append(_q.predicates, pred)
+}
+
+// Filter returns a Filter implementation to apply filters on the WebhookDeliveryQuery builder.
+func (_q *WebhookDeliveryQuery) Filter() *WebhookDeliveryFilter {
+	return &WebhookDeliveryFilter{config: _q.config, predicateAdder: _q}
+}
+
+// addPredicate implements the predicateAdder interface.
+func (m *WebhookDeliveryMutation) addPredicate(pred func(s *sql.Selector)) {
+	m.predicates = append(m.predicates, pred)
+}
+
+// Filter returns an entql.Where implementation to apply filters on the WebhookDeliveryMutation builder.
+func (m *WebhookDeliveryMutation) Filter() *WebhookDeliveryFilter {
+	return &WebhookDeliveryFilter{config: m.config, predicateAdder: m}
+}
+
+// WebhookDeliveryFilter provides a generic filtering capability at runtime for WebhookDeliveryQuery.
+type WebhookDeliveryFilter struct {
+	predicateAdder
+	config
+}
+
+// Where applies the entql predicate on the query filter.
+func (f *WebhookDeliveryFilter) Where(p entql.P) {
+	f.addPredicate(func(s *sql.Selector) {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[55].Type, p, s); err != nil {
+			s.AddError(err)
+		}
+	})
+}
+
+// WhereID applies the entql [16]byte predicate on the id field.
+func (f *WebhookDeliveryFilter) WhereID(p entql.ValueP) {
+	f.Where(p.Field(webhookdelivery.FieldID))
+}
+
+// WhereTenantID applies the entql [16]byte predicate on the tenant_id field.
+func (f *WebhookDeliveryFilter) WhereTenantID(p entql.ValueP) {
+	f.Where(p.Field(webhookdelivery.FieldTenantID))
+}
+
+// WhereEndpointID applies the entql [16]byte predicate on the endpoint_id field.
+func (f *WebhookDeliveryFilter) WhereEndpointID(p entql.ValueP) {
+	f.Where(p.Field(webhookdelivery.FieldEndpointID))
+}
+
+// WhereEventID applies the entql [16]byte predicate on the event_id field.
+func (f *WebhookDeliveryFilter) WhereEventID(p entql.ValueP) {
+	f.Where(p.Field(webhookdelivery.FieldEventID))
+}
+
+// WhereEventType applies the entql string predicate on the event_type field.
+func (f *WebhookDeliveryFilter) WhereEventType(p entql.StringP) {
+	f.Where(p.Field(webhookdelivery.FieldEventType))
+}
+
+// WhereStatus applies the entql string predicate on the status field.
+func (f *WebhookDeliveryFilter) WhereStatus(p entql.StringP) {
+	f.Where(p.Field(webhookdelivery.FieldStatus))
+}
+
+// WhereAttempts applies the entql int predicate on the attempts field.
+func (f *WebhookDeliveryFilter) WhereAttempts(p entql.IntP) {
+	f.Where(p.Field(webhookdelivery.FieldAttempts))
+}
+
+// WhereNextAttemptAt applies the entql time.Time predicate on the next_attempt_at field.
+func (f *WebhookDeliveryFilter) WhereNextAttemptAt(p entql.TimeP) {
+	f.Where(p.Field(webhookdelivery.FieldNextAttemptAt))
+}
+
+// WhereLastAttemptAt applies the entql time.Time predicate on the last_attempt_at field.
+func (f *WebhookDeliveryFilter) WhereLastAttemptAt(p entql.TimeP) {
+	f.Where(p.Field(webhookdelivery.FieldLastAttemptAt))
+}
+
+// WhereLastStatusCode applies the entql int predicate on the last_status_code field.
+func (f *WebhookDeliveryFilter) WhereLastStatusCode(p entql.IntP) {
+	f.Where(p.Field(webhookdelivery.FieldLastStatusCode))
+}
+
+// WhereLastError applies the entql string predicate on the last_error field.
+func (f *WebhookDeliveryFilter) WhereLastError(p entql.StringP) {
+	f.Where(p.Field(webhookdelivery.FieldLastError))
+}
+
+// WhereReplayOf applies the entql [16]byte predicate on the replay_of field.
+func (f *WebhookDeliveryFilter) WhereReplayOf(p entql.ValueP) {
+	f.Where(p.Field(webhookdelivery.FieldReplayOf))
+}
+
+// WhereCreatedAt applies the entql time.Time predicate on the created_at field.
+func (f *WebhookDeliveryFilter) WhereCreatedAt(p entql.TimeP) {
+	f.Where(p.Field(webhookdelivery.FieldCreatedAt))
+}
+
+// WhereUpdatedAt applies the entql time.Time predicate on the updated_at field.
+func (f *WebhookDeliveryFilter) WhereUpdatedAt(p entql.TimeP) {
+	f.Where(p.Field(webhookdelivery.FieldUpdatedAt))
+}
+
+// WhereHasEndpoint applies a predicate to check if query has an edge endpoint.
+func (f *WebhookDeliveryFilter) WhereHasEndpoint() {
+	f.Where(entql.HasEdge("endpoint"))
+}
+
+// WhereHasEndpointWith applies a predicate to check if query has an edge endpoint with a given conditions (other predicates).
+func (f *WebhookDeliveryFilter) WhereHasEndpointWith(preds ...predicate.WebhookEndpoint) {
+	f.Where(entql.HasEdgeWith("endpoint", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasEvent applies a predicate to check if query has an edge event.
+func (f *WebhookDeliveryFilter) WhereHasEvent() {
+	f.Where(entql.HasEdge("event"))
+}
+
+// WhereHasEventWith applies a predicate to check if query has an edge event with a given conditions (other predicates).
+func (f *WebhookDeliveryFilter) WhereHasEventWith(preds ...predicate.WebhookEvent) {
+	f.Where(entql.HasEdgeWith("event", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasAttemptLog applies a predicate to check if query has an edge attempt_log.
+func (f *WebhookDeliveryFilter) WhereHasAttemptLog() {
+	f.Where(entql.HasEdge("attempt_log"))
+}
+
+// WhereHasAttemptLogWith applies a predicate to check if query has an edge attempt_log with a given conditions (other predicates).
+func (f *WebhookDeliveryFilter) WhereHasAttemptLogWith(preds ...predicate.WebhookAttempt) {
+	f.Where(entql.HasEdgeWith("attempt_log", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// addPredicate implements the predicateAdder interface.
+func (_q *WebhookEndpointQuery) addPredicate(pred func(s *sql.Selector)) {
+	_q.predicates = append(_q.predicates, pred)
+}
+
+// Filter returns a Filter implementation to apply filters on the WebhookEndpointQuery builder.
+func (_q *WebhookEndpointQuery) Filter() *WebhookEndpointFilter {
+	return &WebhookEndpointFilter{config: _q.config, predicateAdder: _q}
+}
+
+// addPredicate implements the predicateAdder interface.
+func (m *WebhookEndpointMutation) addPredicate(pred func(s *sql.Selector)) {
+	m.predicates = append(m.predicates, pred)
+}
+
+// Filter returns an entql.Where implementation to apply filters on the WebhookEndpointMutation builder.
+func (m *WebhookEndpointMutation) Filter() *WebhookEndpointFilter {
+	return &WebhookEndpointFilter{config: m.config, predicateAdder: m}
+}
+
+// WebhookEndpointFilter provides a generic filtering capability at runtime for WebhookEndpointQuery.
+type WebhookEndpointFilter struct {
+	predicateAdder
+	config
+}
+
+// Where applies the entql predicate on the query filter.
+func (f *WebhookEndpointFilter) Where(p entql.P) {
+	f.addPredicate(func(s *sql.Selector) {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[56].Type, p, s); err != nil {
+			s.AddError(err)
+		}
+	})
+}
+
+// WhereID applies the entql [16]byte predicate on the id field.
+func (f *WebhookEndpointFilter) WhereID(p entql.ValueP) {
+	f.Where(p.Field(webhookendpoint.FieldID))
+}
+
+// WhereCreatedAt applies the entql time.Time predicate on the created_at field.
+func (f *WebhookEndpointFilter) WhereCreatedAt(p entql.TimeP) {
+	f.Where(p.Field(webhookendpoint.FieldCreatedAt))
+}
+
+// WhereUpdatedAt applies the entql time.Time predicate on the updated_at field.
+func (f *WebhookEndpointFilter) WhereUpdatedAt(p entql.TimeP) {
+	f.Where(p.Field(webhookendpoint.FieldUpdatedAt))
+}
+
+// WhereTenantID applies the entql [16]byte predicate on the tenant_id field.
+func (f *WebhookEndpointFilter) WhereTenantID(p entql.ValueP) {
+	f.Where(p.Field(webhookendpoint.FieldTenantID))
+}
+
+// WhereURL applies the entql string predicate on the url field.
+func (f *WebhookEndpointFilter) WhereURL(p entql.StringP) {
+	f.Where(p.Field(webhookendpoint.FieldURL))
+}
+
+// WhereDescription applies the entql string predicate on the description field.
+func (f *WebhookEndpointFilter) WhereDescription(p entql.StringP) {
+	f.Where(p.Field(webhookendpoint.FieldDescription))
+}
+
+// WhereEventTypes applies the entql json.RawMessage predicate on the event_types field.
+func (f *WebhookEndpointFilter) WhereEventTypes(p entql.BytesP) {
+	f.Where(p.Field(webhookendpoint.FieldEventTypes))
+}
+
+// WhereIsActive applies the entql bool predicate on the is_active field.
+func (f *WebhookEndpointFilter) WhereIsActive(p entql.BoolP) {
+	f.Where(p.Field(webhookendpoint.FieldIsActive))
+}
+
+// WhereSecretEncrypted applies the entql []byte predicate on the secret_encrypted field.
+func (f *WebhookEndpointFilter) WhereSecretEncrypted(p entql.BytesP) {
+	f.Where(p.Field(webhookendpoint.FieldSecretEncrypted))
+}
+
+// WherePreviousSecretEncrypted applies the entql []byte predicate on the previous_secret_encrypted field.
+func (f *WebhookEndpointFilter) WherePreviousSecretEncrypted(p entql.BytesP) {
+	f.Where(p.Field(webhookendpoint.FieldPreviousSecretEncrypted))
+}
+
+// WherePreviousSecretExpiresAt applies the entql time.Time predicate on the previous_secret_expires_at field.
+func (f *WebhookEndpointFilter) WherePreviousSecretExpiresAt(p entql.TimeP) {
+	f.Where(p.Field(webhookendpoint.FieldPreviousSecretExpiresAt))
+}
+
+// WhereFailureCount applies the entql int predicate on the failure_count field.
+func (f *WebhookEndpointFilter) WhereFailureCount(p entql.IntP) {
+	f.Where(p.Field(webhookendpoint.FieldFailureCount))
+}
+
+// WhereFailingSince applies the entql time.Time predicate on the failing_since field.
+func (f *WebhookEndpointFilter) WhereFailingSince(p entql.TimeP) {
+	f.Where(p.Field(webhookendpoint.FieldFailingSince))
+}
+
+// WhereDisabledAt applies the entql time.Time predicate on the disabled_at field.
+func (f *WebhookEndpointFilter) WhereDisabledAt(p entql.TimeP) {
+	f.Where(p.Field(webhookendpoint.FieldDisabledAt))
+}
+
+// WhereDisabledReason applies the entql string predicate on the disabled_reason field.
+func (f *WebhookEndpointFilter) WhereDisabledReason(p entql.StringP) {
+	f.Where(p.Field(webhookendpoint.FieldDisabledReason))
+}
+
+// WhereCreatedBy applies the entql [16]byte predicate on the created_by field.
+func (f *WebhookEndpointFilter) WhereCreatedBy(p entql.ValueP) {
+	f.Where(p.Field(webhookendpoint.FieldCreatedBy))
+}
+
+// WhereHasTenant applies a predicate to check if query has an edge tenant.
+func (f *WebhookEndpointFilter) WhereHasTenant() {
+	f.Where(entql.HasEdge("tenant"))
+}
+
+// WhereHasTenantWith applies a predicate to check if query has an edge tenant with a given conditions (other predicates).
+func (f *WebhookEndpointFilter) WhereHasTenantWith(preds ...predicate.Tenant) {
+	f.Where(entql.HasEdgeWith("tenant", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasDeliveries applies a predicate to check if query has an edge deliveries.
+func (f *WebhookEndpointFilter) WhereHasDeliveries() {
+	f.Where(entql.HasEdge("deliveries"))
+}
+
+// WhereHasDeliveriesWith applies a predicate to check if query has an edge deliveries with a given conditions (other predicates).
+func (f *WebhookEndpointFilter) WhereHasDeliveriesWith(preds ...predicate.WebhookDelivery) {
+	f.Where(entql.HasEdgeWith("deliveries", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// addPredicate implements the predicateAdder interface.
+func (_q *WebhookEventQuery) addPredicate(pred func(s *sql.Selector)) {
+	_q.predicates = append(_q.predicates, pred)
+}
+
+// Filter returns a Filter implementation to apply filters on the WebhookEventQuery builder.
+func (_q *WebhookEventQuery) Filter() *WebhookEventFilter {
+	return &WebhookEventFilter{config: _q.config, predicateAdder: _q}
+}
+
+// addPredicate implements the predicateAdder interface.
+func (m *WebhookEventMutation) addPredicate(pred func(s *sql.Selector)) {
+	m.predicates = append(m.predicates, pred)
+}
+
+// Filter returns an entql.Where implementation to apply filters on the WebhookEventMutation builder.
+func (m *WebhookEventMutation) Filter() *WebhookEventFilter {
+	return &WebhookEventFilter{config: m.config, predicateAdder: m}
+}
+
+// WebhookEventFilter provides a generic filtering capability at runtime for WebhookEventQuery.
+type WebhookEventFilter struct {
+	predicateAdder
+	config
+}
+
+// Where applies the entql predicate on the query filter.
+func (f *WebhookEventFilter) Where(p entql.P) {
+	f.addPredicate(func(s *sql.Selector) {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[57].Type, p, s); err != nil {
+			s.AddError(err)
+		}
+	})
+}
+
+// WhereID applies the entql [16]byte predicate on the id field.
+func (f *WebhookEventFilter) WhereID(p entql.ValueP) {
+	f.Where(p.Field(webhookevent.FieldID))
+}
+
+// WhereTenantID applies the entql [16]byte predicate on the tenant_id field.
+func (f *WebhookEventFilter) WhereTenantID(p entql.ValueP) {
+	f.Where(p.Field(webhookevent.FieldTenantID))
+}
+
+// WhereType applies the entql string predicate on the type field.
+func (f *WebhookEventFilter) WhereType(p entql.StringP) {
+	f.Where(p.Field(webhookevent.FieldType))
+}
+
+// WherePayload applies the entql string predicate on the payload field.
+func (f *WebhookEventFilter) WherePayload(p entql.StringP) {
+	f.Where(p.Field(webhookevent.FieldPayload))
+}
+
+// WhereCreatedAt applies the entql time.Time predicate on the created_at field.
+func (f *WebhookEventFilter) WhereCreatedAt(p entql.TimeP) {
+	f.Where(p.Field(webhookevent.FieldCreatedAt))
 }

@@ -58,6 +58,7 @@ import (
 	"github.com/reten-io/reten/ent/trashrecord"
 	"github.com/reten-io/reten/ent/trashsetting"
 	"github.com/reten-io/reten/ent/user"
+	"github.com/reten-io/reten/ent/webhookendpoint"
 )
 
 // APIKeyWhereInput represents a where input for filtering APIKey queries.
@@ -24379,5 +24380,597 @@ func (i *UserWhereInput) P() (predicate.User, error) {
 		return predicates[0], nil
 	default:
 		return user.And(predicates...), nil
+	}
+}
+
+// WebhookEndpointWhereInput represents a where input for filtering WebhookEndpoint queries.
+type WebhookEndpointWhereInput struct {
+	Predicates []predicate.WebhookEndpoint  `json:"-"`
+	Not        *WebhookEndpointWhereInput   `json:"not,omitempty"`
+	Or         []*WebhookEndpointWhereInput `json:"or,omitempty"`
+	And        []*WebhookEndpointWhereInput `json:"and,omitempty"`
+
+	// "id" field predicates.
+	ID      *uuid.UUID  `json:"id,omitempty"`
+	IDNEQ   *uuid.UUID  `json:"idNEQ,omitempty"`
+	IDIn    []uuid.UUID `json:"idIn,omitempty"`
+	IDNotIn []uuid.UUID `json:"idNotIn,omitempty"`
+	IDGT    *uuid.UUID  `json:"idGT,omitempty"`
+	IDGTE   *uuid.UUID  `json:"idGTE,omitempty"`
+	IDLT    *uuid.UUID  `json:"idLT,omitempty"`
+	IDLTE   *uuid.UUID  `json:"idLTE,omitempty"`
+
+	// "created_at" field predicates.
+	CreatedAt      *time.Time  `json:"createdAt,omitempty"`
+	CreatedAtNEQ   *time.Time  `json:"createdAtNEQ,omitempty"`
+	CreatedAtIn    []time.Time `json:"createdAtIn,omitempty"`
+	CreatedAtNotIn []time.Time `json:"createdAtNotIn,omitempty"`
+	CreatedAtGT    *time.Time  `json:"createdAtGT,omitempty"`
+	CreatedAtGTE   *time.Time  `json:"createdAtGTE,omitempty"`
+	CreatedAtLT    *time.Time  `json:"createdAtLT,omitempty"`
+	CreatedAtLTE   *time.Time  `json:"createdAtLTE,omitempty"`
+
+	// "updated_at" field predicates.
+	UpdatedAt      *time.Time  `json:"updatedAt,omitempty"`
+	UpdatedAtNEQ   *time.Time  `json:"updatedAtNEQ,omitempty"`
+	UpdatedAtIn    []time.Time `json:"updatedAtIn,omitempty"`
+	UpdatedAtNotIn []time.Time `json:"updatedAtNotIn,omitempty"`
+	UpdatedAtGT    *time.Time  `json:"updatedAtGT,omitempty"`
+	UpdatedAtGTE   *time.Time  `json:"updatedAtGTE,omitempty"`
+	UpdatedAtLT    *time.Time  `json:"updatedAtLT,omitempty"`
+	UpdatedAtLTE   *time.Time  `json:"updatedAtLTE,omitempty"`
+
+	// "tenant_id" field predicates.
+	TenantID      *uuid.UUID  `json:"tenantID,omitempty"`
+	TenantIDNEQ   *uuid.UUID  `json:"tenantIDNEQ,omitempty"`
+	TenantIDIn    []uuid.UUID `json:"tenantIDIn,omitempty"`
+	TenantIDNotIn []uuid.UUID `json:"tenantIDNotIn,omitempty"`
+
+	// "url" field predicates.
+	URL             *string  `json:"url,omitempty"`
+	URLNEQ          *string  `json:"urlNEQ,omitempty"`
+	URLIn           []string `json:"urlIn,omitempty"`
+	URLNotIn        []string `json:"urlNotIn,omitempty"`
+	URLGT           *string  `json:"urlGT,omitempty"`
+	URLGTE          *string  `json:"urlGTE,omitempty"`
+	URLLT           *string  `json:"urlLT,omitempty"`
+	URLLTE          *string  `json:"urlLTE,omitempty"`
+	URLContains     *string  `json:"urlContains,omitempty"`
+	URLHasPrefix    *string  `json:"urlHasPrefix,omitempty"`
+	URLHasSuffix    *string  `json:"urlHasSuffix,omitempty"`
+	URLEqualFold    *string  `json:"urlEqualFold,omitempty"`
+	URLContainsFold *string  `json:"urlContainsFold,omitempty"`
+
+	// "description" field predicates.
+	Description             *string  `json:"description,omitempty"`
+	DescriptionNEQ          *string  `json:"descriptionNEQ,omitempty"`
+	DescriptionIn           []string `json:"descriptionIn,omitempty"`
+	DescriptionNotIn        []string `json:"descriptionNotIn,omitempty"`
+	DescriptionGT           *string  `json:"descriptionGT,omitempty"`
+	DescriptionGTE          *string  `json:"descriptionGTE,omitempty"`
+	DescriptionLT           *string  `json:"descriptionLT,omitempty"`
+	DescriptionLTE          *string  `json:"descriptionLTE,omitempty"`
+	DescriptionContains     *string  `json:"descriptionContains,omitempty"`
+	DescriptionHasPrefix    *string  `json:"descriptionHasPrefix,omitempty"`
+	DescriptionHasSuffix    *string  `json:"descriptionHasSuffix,omitempty"`
+	DescriptionEqualFold    *string  `json:"descriptionEqualFold,omitempty"`
+	DescriptionContainsFold *string  `json:"descriptionContainsFold,omitempty"`
+
+	// "is_active" field predicates.
+	IsActive    *bool `json:"isActive,omitempty"`
+	IsActiveNEQ *bool `json:"isActiveNEQ,omitempty"`
+
+	// "previous_secret_expires_at" field predicates.
+	PreviousSecretExpiresAt       *time.Time  `json:"previousSecretExpiresAt,omitempty"`
+	PreviousSecretExpiresAtNEQ    *time.Time  `json:"previousSecretExpiresAtNEQ,omitempty"`
+	PreviousSecretExpiresAtIn     []time.Time `json:"previousSecretExpiresAtIn,omitempty"`
+	PreviousSecretExpiresAtNotIn  []time.Time `json:"previousSecretExpiresAtNotIn,omitempty"`
+	PreviousSecretExpiresAtGT     *time.Time  `json:"previousSecretExpiresAtGT,omitempty"`
+	PreviousSecretExpiresAtGTE    *time.Time  `json:"previousSecretExpiresAtGTE,omitempty"`
+	PreviousSecretExpiresAtLT     *time.Time  `json:"previousSecretExpiresAtLT,omitempty"`
+	PreviousSecretExpiresAtLTE    *time.Time  `json:"previousSecretExpiresAtLTE,omitempty"`
+	PreviousSecretExpiresAtIsNil  bool        `json:"previousSecretExpiresAtIsNil,omitempty"`
+	PreviousSecretExpiresAtNotNil bool        `json:"previousSecretExpiresAtNotNil,omitempty"`
+
+	// "failure_count" field predicates.
+	FailureCount      *int  `json:"failureCount,omitempty"`
+	FailureCountNEQ   *int  `json:"failureCountNEQ,omitempty"`
+	FailureCountIn    []int `json:"failureCountIn,omitempty"`
+	FailureCountNotIn []int `json:"failureCountNotIn,omitempty"`
+	FailureCountGT    *int  `json:"failureCountGT,omitempty"`
+	FailureCountGTE   *int  `json:"failureCountGTE,omitempty"`
+	FailureCountLT    *int  `json:"failureCountLT,omitempty"`
+	FailureCountLTE   *int  `json:"failureCountLTE,omitempty"`
+
+	// "failing_since" field predicates.
+	FailingSince       *time.Time  `json:"failingSince,omitempty"`
+	FailingSinceNEQ    *time.Time  `json:"failingSinceNEQ,omitempty"`
+	FailingSinceIn     []time.Time `json:"failingSinceIn,omitempty"`
+	FailingSinceNotIn  []time.Time `json:"failingSinceNotIn,omitempty"`
+	FailingSinceGT     *time.Time  `json:"failingSinceGT,omitempty"`
+	FailingSinceGTE    *time.Time  `json:"failingSinceGTE,omitempty"`
+	FailingSinceLT     *time.Time  `json:"failingSinceLT,omitempty"`
+	FailingSinceLTE    *time.Time  `json:"failingSinceLTE,omitempty"`
+	FailingSinceIsNil  bool        `json:"failingSinceIsNil,omitempty"`
+	FailingSinceNotNil bool        `json:"failingSinceNotNil,omitempty"`
+
+	// "disabled_at" field predicates.
+	DisabledAt       *time.Time  `json:"disabledAt,omitempty"`
+	DisabledAtNEQ    *time.Time  `json:"disabledAtNEQ,omitempty"`
+	DisabledAtIn     []time.Time `json:"disabledAtIn,omitempty"`
+	DisabledAtNotIn  []time.Time `json:"disabledAtNotIn,omitempty"`
+	DisabledAtGT     *time.Time  `json:"disabledAtGT,omitempty"`
+	DisabledAtGTE    *time.Time  `json:"disabledAtGTE,omitempty"`
+	DisabledAtLT     *time.Time  `json:"disabledAtLT,omitempty"`
+	DisabledAtLTE    *time.Time  `json:"disabledAtLTE,omitempty"`
+	DisabledAtIsNil  bool        `json:"disabledAtIsNil,omitempty"`
+	DisabledAtNotNil bool        `json:"disabledAtNotNil,omitempty"`
+
+	// "disabled_reason" field predicates.
+	DisabledReason             *string  `json:"disabledReason,omitempty"`
+	DisabledReasonNEQ          *string  `json:"disabledReasonNEQ,omitempty"`
+	DisabledReasonIn           []string `json:"disabledReasonIn,omitempty"`
+	DisabledReasonNotIn        []string `json:"disabledReasonNotIn,omitempty"`
+	DisabledReasonGT           *string  `json:"disabledReasonGT,omitempty"`
+	DisabledReasonGTE          *string  `json:"disabledReasonGTE,omitempty"`
+	DisabledReasonLT           *string  `json:"disabledReasonLT,omitempty"`
+	DisabledReasonLTE          *string  `json:"disabledReasonLTE,omitempty"`
+	DisabledReasonContains     *string  `json:"disabledReasonContains,omitempty"`
+	DisabledReasonHasPrefix    *string  `json:"disabledReasonHasPrefix,omitempty"`
+	DisabledReasonHasSuffix    *string  `json:"disabledReasonHasSuffix,omitempty"`
+	DisabledReasonIsNil        bool     `json:"disabledReasonIsNil,omitempty"`
+	DisabledReasonNotNil       bool     `json:"disabledReasonNotNil,omitempty"`
+	DisabledReasonEqualFold    *string  `json:"disabledReasonEqualFold,omitempty"`
+	DisabledReasonContainsFold *string  `json:"disabledReasonContainsFold,omitempty"`
+
+	// "created_by" field predicates.
+	CreatedBy       *uuid.UUID  `json:"createdBy,omitempty"`
+	CreatedByNEQ    *uuid.UUID  `json:"createdByNEQ,omitempty"`
+	CreatedByIn     []uuid.UUID `json:"createdByIn,omitempty"`
+	CreatedByNotIn  []uuid.UUID `json:"createdByNotIn,omitempty"`
+	CreatedByGT     *uuid.UUID  `json:"createdByGT,omitempty"`
+	CreatedByGTE    *uuid.UUID  `json:"createdByGTE,omitempty"`
+	CreatedByLT     *uuid.UUID  `json:"createdByLT,omitempty"`
+	CreatedByLTE    *uuid.UUID  `json:"createdByLTE,omitempty"`
+	CreatedByIsNil  bool        `json:"createdByIsNil,omitempty"`
+	CreatedByNotNil bool        `json:"createdByNotNil,omitempty"`
+}
+
+// AddPredicates adds custom predicates to the where input to be used during the filtering phase.
+func (i *WebhookEndpointWhereInput) AddPredicates(predicates ...predicate.WebhookEndpoint) {
+	i.Predicates = append(i.Predicates, predicates...)
+}
+
+// Filter applies the WebhookEndpointWhereInput filter on the WebhookEndpointQuery builder.
+func (i *WebhookEndpointWhereInput) Filter(q *WebhookEndpointQuery) (*WebhookEndpointQuery, error) {
+	if i == nil {
+		return q, nil
+	}
+	p, err := i.P()
+	if err != nil {
+		if err == ErrEmptyWebhookEndpointWhereInput {
+			return q, nil
+		}
+		return nil, err
+	}
+	return q.Where(p), nil
+}
+
+// ErrEmptyWebhookEndpointWhereInput is returned in case the WebhookEndpointWhereInput is empty.
+var ErrEmptyWebhookEndpointWhereInput = errors.New("ent: empty predicate WebhookEndpointWhereInput")
+
+// P returns a predicate for filtering webhookendpoints.
+// An error is returned if the input is empty or invalid.
+func (i *WebhookEndpointWhereInput) P() (predicate.WebhookEndpoint, error) {
+	var predicates []predicate.WebhookEndpoint
+	if i.Not != nil {
+		p, err := i.Not.P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'not'", err)
+		}
+		predicates = append(predicates, webhookendpoint.Not(p))
+	}
+	switch n := len(i.Or); {
+	case n == 1:
+		p, err := i.Or[0].P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'or'", err)
+		}
+		predicates = append(predicates, p)
+	case n > 1:
+		or := make([]predicate.WebhookEndpoint, 0, n)
+		for _, w := range i.Or {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'or'", err)
+			}
+			or = append(or, p)
+		}
+		predicates = append(predicates, webhookendpoint.Or(or...))
+	}
+	switch n := len(i.And); {
+	case n == 1:
+		p, err := i.And[0].P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'and'", err)
+		}
+		predicates = append(predicates, p)
+	case n > 1:
+		and := make([]predicate.WebhookEndpoint, 0, n)
+		for _, w := range i.And {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'and'", err)
+			}
+			and = append(and, p)
+		}
+		predicates = append(predicates, webhookendpoint.And(and...))
+	}
+	predicates = append(predicates, i.Predicates...)
+	if i.ID != nil {
+		predicates = append(predicates, webhookendpoint.IDEQ(*i.ID))
+	}
+	if i.IDNEQ != nil {
+		predicates = append(predicates, webhookendpoint.IDNEQ(*i.IDNEQ))
+	}
+	if len(i.IDIn) > 0 {
+		predicates = append(predicates, webhookendpoint.IDIn(i.IDIn...))
+	}
+	if len(i.IDNotIn) > 0 {
+		predicates = append(predicates, webhookendpoint.IDNotIn(i.IDNotIn...))
+	}
+	if i.IDGT != nil {
+		predicates = append(predicates, webhookendpoint.IDGT(*i.IDGT))
+	}
+	if i.IDGTE != nil {
+		predicates = append(predicates, webhookendpoint.IDGTE(*i.IDGTE))
+	}
+	if i.IDLT != nil {
+		predicates = append(predicates, webhookendpoint.IDLT(*i.IDLT))
+	}
+	if i.IDLTE != nil {
+		predicates = append(predicates, webhookendpoint.IDLTE(*i.IDLTE))
+	}
+	if i.CreatedAt != nil {
+		predicates = append(predicates, webhookendpoint.CreatedAtEQ(*i.CreatedAt))
+	}
+	if i.CreatedAtNEQ != nil {
+		predicates = append(predicates, webhookendpoint.CreatedAtNEQ(*i.CreatedAtNEQ))
+	}
+	if len(i.CreatedAtIn) > 0 {
+		predicates = append(predicates, webhookendpoint.CreatedAtIn(i.CreatedAtIn...))
+	}
+	if len(i.CreatedAtNotIn) > 0 {
+		predicates = append(predicates, webhookendpoint.CreatedAtNotIn(i.CreatedAtNotIn...))
+	}
+	if i.CreatedAtGT != nil {
+		predicates = append(predicates, webhookendpoint.CreatedAtGT(*i.CreatedAtGT))
+	}
+	if i.CreatedAtGTE != nil {
+		predicates = append(predicates, webhookendpoint.CreatedAtGTE(*i.CreatedAtGTE))
+	}
+	if i.CreatedAtLT != nil {
+		predicates = append(predicates, webhookendpoint.CreatedAtLT(*i.CreatedAtLT))
+	}
+	if i.CreatedAtLTE != nil {
+		predicates = append(predicates, webhookendpoint.CreatedAtLTE(*i.CreatedAtLTE))
+	}
+	if i.UpdatedAt != nil {
+		predicates = append(predicates, webhookendpoint.UpdatedAtEQ(*i.UpdatedAt))
+	}
+	if i.UpdatedAtNEQ != nil {
+		predicates = append(predicates, webhookendpoint.UpdatedAtNEQ(*i.UpdatedAtNEQ))
+	}
+	if len(i.UpdatedAtIn) > 0 {
+		predicates = append(predicates, webhookendpoint.UpdatedAtIn(i.UpdatedAtIn...))
+	}
+	if len(i.UpdatedAtNotIn) > 0 {
+		predicates = append(predicates, webhookendpoint.UpdatedAtNotIn(i.UpdatedAtNotIn...))
+	}
+	if i.UpdatedAtGT != nil {
+		predicates = append(predicates, webhookendpoint.UpdatedAtGT(*i.UpdatedAtGT))
+	}
+	if i.UpdatedAtGTE != nil {
+		predicates = append(predicates, webhookendpoint.UpdatedAtGTE(*i.UpdatedAtGTE))
+	}
+	if i.UpdatedAtLT != nil {
+		predicates = append(predicates, webhookendpoint.UpdatedAtLT(*i.UpdatedAtLT))
+	}
+	if i.UpdatedAtLTE != nil {
+		predicates = append(predicates, webhookendpoint.UpdatedAtLTE(*i.UpdatedAtLTE))
+	}
+	if i.TenantID != nil {
+		predicates = append(predicates, webhookendpoint.TenantIDEQ(*i.TenantID))
+	}
+	if i.TenantIDNEQ != nil {
+		predicates = append(predicates, webhookendpoint.TenantIDNEQ(*i.TenantIDNEQ))
+	}
+	if len(i.TenantIDIn) > 0 {
+		predicates = append(predicates, webhookendpoint.TenantIDIn(i.TenantIDIn...))
+	}
+	if len(i.TenantIDNotIn) > 0 {
+		predicates = append(predicates, webhookendpoint.TenantIDNotIn(i.TenantIDNotIn...))
+	}
+	if i.URL != nil {
+		predicates = append(predicates, webhookendpoint.URLEQ(*i.URL))
+	}
+	if i.URLNEQ != nil {
+		predicates = append(predicates, webhookendpoint.URLNEQ(*i.URLNEQ))
+	}
+	if len(i.URLIn) > 0 {
+		predicates = append(predicates, webhookendpoint.URLIn(i.URLIn...))
+	}
+	if len(i.URLNotIn) > 0 {
+		predicates = append(predicates, webhookendpoint.URLNotIn(i.URLNotIn...))
+	}
+	if i.URLGT != nil {
+		predicates = append(predicates, webhookendpoint.URLGT(*i.URLGT))
+	}
+	if i.URLGTE != nil {
+		predicates = append(predicates, webhookendpoint.URLGTE(*i.URLGTE))
+	}
+	if i.URLLT != nil {
+		predicates = append(predicates, webhookendpoint.URLLT(*i.URLLT))
+	}
+	if i.URLLTE != nil {
+		predicates = append(predicates, webhookendpoint.URLLTE(*i.URLLTE))
+	}
+	if i.URLContains != nil {
+		predicates = append(predicates, webhookendpoint.URLContains(*i.URLContains))
+	}
+	if i.URLHasPrefix != nil {
+		predicates = append(predicates, webhookendpoint.URLHasPrefix(*i.URLHasPrefix))
+	}
+	if i.URLHasSuffix != nil {
+		predicates = append(predicates, webhookendpoint.URLHasSuffix(*i.URLHasSuffix))
+	}
+	if i.URLEqualFold != nil {
+		predicates = append(predicates, webhookendpoint.URLEqualFold(*i.URLEqualFold))
+	}
+	if i.URLContainsFold != nil {
+		predicates = append(predicates, webhookendpoint.URLContainsFold(*i.URLContainsFold))
+	}
+	if i.Description != nil {
+		predicates = append(predicates, webhookendpoint.DescriptionEQ(*i.Description))
+	}
+	if i.DescriptionNEQ != nil {
+		predicates = append(predicates, webhookendpoint.DescriptionNEQ(*i.DescriptionNEQ))
+	}
+	if len(i.DescriptionIn) > 0 {
+		predicates = append(predicates, webhookendpoint.DescriptionIn(i.DescriptionIn...))
+	}
+	if len(i.DescriptionNotIn) > 0 {
+		predicates = append(predicates, webhookendpoint.DescriptionNotIn(i.DescriptionNotIn...))
+	}
+	if i.DescriptionGT != nil {
+		predicates = append(predicates, webhookendpoint.DescriptionGT(*i.DescriptionGT))
+	}
+	if i.DescriptionGTE != nil {
+		predicates = append(predicates, webhookendpoint.DescriptionGTE(*i.DescriptionGTE))
+	}
+	if i.DescriptionLT != nil {
+		predicates = append(predicates, webhookendpoint.DescriptionLT(*i.DescriptionLT))
+	}
+	if i.DescriptionLTE != nil {
+		predicates = append(predicates, webhookendpoint.DescriptionLTE(*i.DescriptionLTE))
+	}
+	if i.DescriptionContains != nil {
+		predicates = append(predicates, webhookendpoint.DescriptionContains(*i.DescriptionContains))
+	}
+	if i.DescriptionHasPrefix != nil {
+		predicates = append(predicates, webhookendpoint.DescriptionHasPrefix(*i.DescriptionHasPrefix))
+	}
+	if i.DescriptionHasSuffix != nil {
+		predicates = append(predicates, webhookendpoint.DescriptionHasSuffix(*i.DescriptionHasSuffix))
+	}
+	if i.DescriptionEqualFold != nil {
+		predicates = append(predicates, webhookendpoint.DescriptionEqualFold(*i.DescriptionEqualFold))
+	}
+	if i.DescriptionContainsFold != nil {
+		predicates = append(predicates, webhookendpoint.DescriptionContainsFold(*i.DescriptionContainsFold))
+	}
+	if i.IsActive != nil {
+		predicates = append(predicates, webhookendpoint.IsActiveEQ(*i.IsActive))
+	}
+	if i.IsActiveNEQ != nil {
+		predicates = append(predicates, webhookendpoint.IsActiveNEQ(*i.IsActiveNEQ))
+	}
+	if i.PreviousSecretExpiresAt != nil {
+		predicates = append(predicates, webhookendpoint.PreviousSecretExpiresAtEQ(*i.PreviousSecretExpiresAt))
+	}
+	if i.PreviousSecretExpiresAtNEQ != nil {
+		predicates = append(predicates, webhookendpoint.PreviousSecretExpiresAtNEQ(*i.PreviousSecretExpiresAtNEQ))
+	}
+	if len(i.PreviousSecretExpiresAtIn) > 0 {
+		predicates = append(predicates, webhookendpoint.PreviousSecretExpiresAtIn(i.PreviousSecretExpiresAtIn...))
+	}
+	if len(i.PreviousSecretExpiresAtNotIn) > 0 {
+		predicates = append(predicates, webhookendpoint.PreviousSecretExpiresAtNotIn(i.PreviousSecretExpiresAtNotIn...))
+	}
+	if i.PreviousSecretExpiresAtGT != nil {
+		predicates = append(predicates, webhookendpoint.PreviousSecretExpiresAtGT(*i.PreviousSecretExpiresAtGT))
+	}
+	if i.PreviousSecretExpiresAtGTE != nil {
+		predicates = append(predicates, webhookendpoint.PreviousSecretExpiresAtGTE(*i.PreviousSecretExpiresAtGTE))
+	}
+	if i.PreviousSecretExpiresAtLT != nil {
+		predicates = append(predicates, webhookendpoint.PreviousSecretExpiresAtLT(*i.PreviousSecretExpiresAtLT))
+	}
+	if i.PreviousSecretExpiresAtLTE != nil {
+		predicates = append(predicates, webhookendpoint.PreviousSecretExpiresAtLTE(*i.PreviousSecretExpiresAtLTE))
+	}
+	if i.PreviousSecretExpiresAtIsNil {
+		predicates = append(predicates, webhookendpoint.PreviousSecretExpiresAtIsNil())
+	}
+	if i.PreviousSecretExpiresAtNotNil {
+		predicates = append(predicates, webhookendpoint.PreviousSecretExpiresAtNotNil())
+	}
+	if i.FailureCount != nil {
+		predicates = append(predicates, webhookendpoint.FailureCountEQ(*i.FailureCount))
+	}
+	if i.FailureCountNEQ != nil {
+		predicates = append(predicates, webhookendpoint.FailureCountNEQ(*i.FailureCountNEQ))
+	}
+	if len(i.FailureCountIn) > 0 {
+		predicates = append(predicates, webhookendpoint.FailureCountIn(i.FailureCountIn...))
+	}
+	if len(i.FailureCountNotIn) > 0 {
+		predicates = append(predicates, webhookendpoint.FailureCountNotIn(i.FailureCountNotIn...))
+	}
+	if i.FailureCountGT != nil {
+		predicates = append(predicates, webhookendpoint.FailureCountGT(*i.FailureCountGT))
+	}
+	if i.FailureCountGTE != nil {
+		predicates = append(predicates, webhookendpoint.FailureCountGTE(*i.FailureCountGTE))
+	}
+	if i.FailureCountLT != nil {
+		predicates = append(predicates, webhookendpoint.FailureCountLT(*i.FailureCountLT))
+	}
+	if i.FailureCountLTE != nil {
+		predicates = append(predicates, webhookendpoint.FailureCountLTE(*i.FailureCountLTE))
+	}
+	if i.FailingSince != nil {
+		predicates = append(predicates, webhookendpoint.FailingSinceEQ(*i.FailingSince))
+	}
+	if i.FailingSinceNEQ != nil {
+		predicates = append(predicates, webhookendpoint.FailingSinceNEQ(*i.FailingSinceNEQ))
+	}
+	if len(i.FailingSinceIn) > 0 {
+		predicates = append(predicates, webhookendpoint.FailingSinceIn(i.FailingSinceIn...))
+	}
+	if len(i.FailingSinceNotIn) > 0 {
+		predicates = append(predicates, webhookendpoint.FailingSinceNotIn(i.FailingSinceNotIn...))
+	}
+	if i.FailingSinceGT != nil {
+		predicates = append(predicates, webhookendpoint.FailingSinceGT(*i.FailingSinceGT))
+	}
+	if i.FailingSinceGTE != nil {
+		predicates = append(predicates, webhookendpoint.FailingSinceGTE(*i.FailingSinceGTE))
+	}
+	if i.FailingSinceLT != nil {
+		predicates = append(predicates, webhookendpoint.FailingSinceLT(*i.FailingSinceLT))
+	}
+	if i.FailingSinceLTE != nil {
+		predicates = append(predicates, webhookendpoint.FailingSinceLTE(*i.FailingSinceLTE))
+	}
+	if i.FailingSinceIsNil {
+		predicates = append(predicates, webhookendpoint.FailingSinceIsNil())
+	}
+	if i.FailingSinceNotNil {
+		predicates = append(predicates, webhookendpoint.FailingSinceNotNil())
+	}
+	if i.DisabledAt != nil {
+		predicates = append(predicates, webhookendpoint.DisabledAtEQ(*i.DisabledAt))
+	}
+	if i.DisabledAtNEQ != nil {
+		predicates = append(predicates, webhookendpoint.DisabledAtNEQ(*i.DisabledAtNEQ))
+	}
+	if len(i.DisabledAtIn) > 0 {
+		predicates = append(predicates, webhookendpoint.DisabledAtIn(i.DisabledAtIn...))
+	}
+	if len(i.DisabledAtNotIn) > 0 {
+		predicates = append(predicates, webhookendpoint.DisabledAtNotIn(i.DisabledAtNotIn...))
+	}
+	if i.DisabledAtGT != nil {
+		predicates = append(predicates, webhookendpoint.DisabledAtGT(*i.DisabledAtGT))
+	}
+	if i.DisabledAtGTE != nil {
+		predicates = append(predicates, webhookendpoint.DisabledAtGTE(*i.DisabledAtGTE))
+	}
+	if i.DisabledAtLT != nil {
+		predicates = append(predicates, webhookendpoint.DisabledAtLT(*i.DisabledAtLT))
+	}
+	if i.DisabledAtLTE != nil {
+		predicates = append(predicates, webhookendpoint.DisabledAtLTE(*i.DisabledAtLTE))
+	}
+	if i.DisabledAtIsNil {
+		predicates = append(predicates, webhookendpoint.DisabledAtIsNil())
+	}
+	if i.DisabledAtNotNil {
+		predicates = append(predicates, webhookendpoint.DisabledAtNotNil())
+	}
+	if i.DisabledReason != nil {
+		predicates = append(predicates, webhookendpoint.DisabledReasonEQ(*i.DisabledReason))
+	}
+	if i.DisabledReasonNEQ != nil {
+		predicates = append(predicates, webhookendpoint.DisabledReasonNEQ(*i.DisabledReasonNEQ))
+	}
+	if len(i.DisabledReasonIn) > 0 {
+		predicates = append(predicates, webhookendpoint.DisabledReasonIn(i.DisabledReasonIn...))
+	}
+	if len(i.DisabledReasonNotIn) > 0 {
+		predicates = append(predicates, webhookendpoint.DisabledReasonNotIn(i.DisabledReasonNotIn...))
+	}
+	if i.DisabledReasonGT != nil {
+		predicates = append(predicates, webhookendpoint.DisabledReasonGT(*i.DisabledReasonGT))
+	}
+	if i.DisabledReasonGTE != nil {
+		predicates = append(predicates, webhookendpoint.DisabledReasonGTE(*i.DisabledReasonGTE))
+	}
+	if i.DisabledReasonLT != nil {
+		predicates = append(predicates, webhookendpoint.DisabledReasonLT(*i.DisabledReasonLT))
+	}
+	if i.DisabledReasonLTE != nil {
+		predicates = append(predicates, webhookendpoint.DisabledReasonLTE(*i.DisabledReasonLTE))
+	}
+	if i.DisabledReasonContains != nil {
+		predicates = append(predicates, webhookendpoint.DisabledReasonContains(*i.DisabledReasonContains))
+	}
+	if i.DisabledReasonHasPrefix != nil {
+		predicates = append(predicates, webhookendpoint.DisabledReasonHasPrefix(*i.DisabledReasonHasPrefix))
+	}
+	if i.DisabledReasonHasSuffix != nil {
+		predicates = append(predicates, webhookendpoint.DisabledReasonHasSuffix(*i.DisabledReasonHasSuffix))
+	}
+	if i.DisabledReasonIsNil {
+		predicates = append(predicates, webhookendpoint.DisabledReasonIsNil())
+	}
+	if i.DisabledReasonNotNil {
+		predicates = append(predicates, webhookendpoint.DisabledReasonNotNil())
+	}
+	if i.DisabledReasonEqualFold != nil {
+		predicates = append(predicates, webhookendpoint.DisabledReasonEqualFold(*i.DisabledReasonEqualFold))
+	}
+	if i.DisabledReasonContainsFold != nil {
+		predicates = append(predicates, webhookendpoint.DisabledReasonContainsFold(*i.DisabledReasonContainsFold))
+	}
+	if i.CreatedBy != nil {
+		predicates = append(predicates, webhookendpoint.CreatedByEQ(*i.CreatedBy))
+	}
+	if i.CreatedByNEQ != nil {
+		predicates = append(predicates, webhookendpoint.CreatedByNEQ(*i.CreatedByNEQ))
+	}
+	if len(i.CreatedByIn) > 0 {
+		predicates = append(predicates, webhookendpoint.CreatedByIn(i.CreatedByIn...))
+	}
+	if len(i.CreatedByNotIn) > 0 {
+		predicates = append(predicates, webhookendpoint.CreatedByNotIn(i.CreatedByNotIn...))
+	}
+	if i.CreatedByGT != nil {
+		predicates = append(predicates, webhookendpoint.CreatedByGT(*i.CreatedByGT))
+	}
+	if i.CreatedByGTE != nil {
+		predicates = append(predicates, webhookendpoint.CreatedByGTE(*i.CreatedByGTE))
+	}
+	if i.CreatedByLT != nil {
+		predicates = append(predicates, webhookendpoint.CreatedByLT(*i.CreatedByLT))
+	}
+	if i.CreatedByLTE != nil {
+		predicates = append(predicates, webhookendpoint.CreatedByLTE(*i.CreatedByLTE))
+	}
+	if i.CreatedByIsNil {
+		predicates = append(predicates, webhookendpoint.CreatedByIsNil())
+	}
+	if i.CreatedByNotNil {
+		predicates = append(predicates, webhookendpoint.CreatedByNotNil())
+	}
+
+	switch len(predicates) {
+	case 0:
+		return nil, ErrEmptyWebhookEndpointWhereInput
+	case 1:
+		return predicates[0], nil
+	default:
+		return webhookendpoint.And(predicates...), nil
 	}
 }

@@ -34,6 +34,7 @@ type Service struct {
 	client         *ent.Client
 	dispatch       *dispatch.Service
 	clock.Settable // the retry schedule's
+	Machine        // records the status events' webhook events
 }
 
 // NewService returns a Service that dispatches through ds.

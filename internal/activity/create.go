@@ -19,6 +19,7 @@ import (
 	"github.com/reten-io/reten/internal/apperr"
 	"github.com/reten-io/reten/internal/tenancy"
 	"github.com/reten-io/reten/internal/txn"
+	"github.com/reten-io/reten/internal/webhook"
 )
 
 // Types and channels of an activity (SPEC.md "Activity").
@@ -175,9 +176,13 @@ func (s *Service) Create(ctx context.Context, in CreateInput) (*ent.Activity, er
 			}
 		}
 		// The CREATED row of the table: no from status.
-		return tx.ActivityStatusEvent.Create().SetTenantID(tid).SetProjectID(pid).SetActivityID(a.ID).
+		ev, err := tx.ActivityStatusEvent.Create().SetTenantID(tid).SetProjectID(pid).SetActivityID(a.ID).
 			SetEventType(row.Event).SetToStatus(activitystatusevent.ToStatus(row.To)).
-			SetOccurredAt(a.CreatedAt).SetNillableActorID(tenancy.Actor(ctx)).Exec(ctx)
+			SetOccurredAt(a.CreatedAt).SetNillableActorID(tenancy.Actor(ctx)).Save(ctx)
+		if err != nil {
+			return err
+		}
+		return s.Events.Emit(ctx, tx, tid, webhook.StatusEvent(a, ev.ID, string(row.Event), nil, string(row.To), a.CreatedAt, nil))
 	})
 	if err != nil {
 		return nil, err

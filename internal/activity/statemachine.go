@@ -15,6 +15,7 @@ import (
 	"github.com/reten-io/reten/internal/apperr"
 	"github.com/reten-io/reten/internal/clock"
 	"github.com/reten-io/reten/internal/tenancy"
+	"github.com/reten-io/reten/internal/webhook"
 )
 
 // Status is an activity status.
@@ -153,13 +154,18 @@ func illegal(from activity.Status, tr Trigger) error {
 // MsgConcurrentChange answers a transition whose activity changed under it.
 const MsgConcurrentChange = "The activity was changed by another request; retry"
 
+// Machine applies the rows of the status machine. Each status event it
+// writes is recorded as an activity.status_changed event of Events
+// (webhooks) in the same transaction; the zero value records none.
+type Machine struct{ Events *webhook.Service }
+
 // Transition applies the row (a.Status, trigger) to a inside tx: it updates
 // the activity (guarded on the status and attempt count it was read with, so
 // a concurrent change is a 409, never a lost update) and writes the row's
 // status event in the same transaction. a is refreshed in place. detail is
 // stored on the event (nil for none).
-func Transition(ctx context.Context, tx *ent.Client, a *ent.Activity, tr Trigger, detail map[string]any) error {
-	return apply(ctx, tx, a, tr, detail, nil)
+func (m Machine) Transition(ctx context.Context, tx *ent.Client, a *ent.Activity, tr Trigger, detail map[string]any) error {
+	return m.apply(ctx, tx, a, tr, detail, nil)
 }
 
 // resultTriggers maps a result status to its trigger.
@@ -173,12 +179,15 @@ var resultTriggers = map[string]Trigger{
 // activity that does not accept results (UNRESOLVED, CANCELED, FAILED) gets
 // ErrIllegalTransition: the results service checks AcceptsResult first to
 // answer its 422.
-func ApplyResult(ctx context.Context, tx *ent.Client, a *ent.Activity, resultStatus string) error {
+//
+// also are more webhook events of the caller's transaction (the result's),
+// recorded with the status event's in one go.
+func (m Machine) ApplyResult(ctx context.Context, tx *ent.Client, a *ent.Activity, resultStatus string, also ...webhook.Event) error {
 	tr, ok := resultTriggers[resultStatus]
 	if !ok {
 		return fmt.Errorf("activity: unknown result status %q", resultStatus)
 	}
-	return Transition(ctx, tx, a, tr, map[string]any{"resultStatus": resultStatus})
+	return m.apply(ctx, tx, a, tr, map[string]any{"resultStatus": resultStatus}, nil, also...)
 }
 
 // AcceptsResult reports whether an activity in status s accepts a result
@@ -189,19 +198,19 @@ func AcceptsResult(s activity.Status) bool {
 }
 
 // CloseDay fails an activity of a closed day (auto-close) inside tx.
-func CloseDay(ctx context.Context, tx *ent.Client, a *ent.Activity) error {
-	return Transition(ctx, tx, a, TriggerDayClosed, map[string]any{"reason": "day cutoff"})
+func (m Machine) CloseDay(ctx context.Context, tx *ent.Client, a *ent.Activity) error {
+	return m.Transition(ctx, tx, a, TriggerDayClosed, map[string]any{"reason": "day cutoff"})
 }
 
 // apply is Transition with extra column changes (the retry schedule).
-func apply(ctx context.Context, tx *ent.Client, a *ent.Activity, tr Trigger, detail map[string]any,
-	extra func(*ent.ActivityUpdate)) error {
+func (m Machine) apply(ctx context.Context, tx *ent.Client, a *ent.Activity, tr Trigger, detail map[string]any,
+	extra func(*ent.ActivityUpdate), also ...webhook.Event) error {
 	row, ok := Lookup(a.Status, tr)
 	if !ok {
 		return illegal(a.Status, tr)
 	}
 	if row.Event == "" {
-		return nil // unchanged, nothing to record (a PENDING result)
+		return m.Events.Emit(ctx, tx, a.TenantID, also...) // unchanged, nothing to record (a PENDING result)
 	}
 	at, err := nextInstant(ctx, tx, a)
 	if err != nil {
@@ -244,10 +253,15 @@ func apply(ctx context.Context, tx *ent.Client, a *ent.Activity, tr Trigger, det
 	if detail != nil {
 		ev.SetDetail(detail)
 	}
-	if err := ev.Exec(ctx); err != nil {
+	stored, err := ev.Save(ctx)
+	if err != nil {
 		return fmt.Errorf("activity status event %s: %w", row.Event, err)
 	}
-	return mirror(ctx, tx, a, u.Mutation())
+	if err := mirror(ctx, tx, a, u.Mutation()); err != nil {
+		return err
+	}
+	f := string(from)
+	return m.Events.Emit(ctx, tx, a.TenantID, append(also, webhook.StatusEvent(a, stored.ID, string(row.Event), &f, string(row.To), at, detail))...)
 }
 
 // mirrored are the columns a transition writes, which mirror copies onto

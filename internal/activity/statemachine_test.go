@@ -80,7 +80,7 @@ func TestTransitionTable(t *testing.T) {
 				a := c.Activity.Create().SetTenantID(acme.TenantID).SetProjectID(acme.ProjectID).SetCommerceID(com.ID).
 					SetType("TASK").SetChannel("SMS").SetStatus(from).SetScheduledAt(time.Now()).SaveX(ctx)
 				err := txn.Run(ctx, c, func(ctx context.Context, tx *ent.Client) error {
-					return activity.Transition(ctx, tx, a, tr, map[string]any{"k": "v"})
+					return (activity.Machine{}).Transition(ctx, tx, a, tr, map[string]any{"k": "v"})
 				})
 				got := c.Activity.GetX(ctx, a.ID)
 				evs := c.ActivityStatusEvent.Query().Where(activitystatusevent.ActivityID(a.ID)).AllX(ctx)
@@ -134,14 +134,14 @@ func TestTransitionTable(t *testing.T) {
 			a := c.Activity.Create().SetTenantID(acme.TenantID).SetProjectID(acme.ProjectID).SetCommerceID(com.ID).
 				SetType("TASK").SetChannel("SMS").SetStatus("DISPATCHED").SetScheduledAt(time.Now()).SaveX(ctx)
 			if err := txn.Run(ctx, c, func(ctx context.Context, tx *ent.Client) error {
-				return activity.ApplyResult(ctx, tx, a, status)
+				return (activity.Machine{}).ApplyResult(ctx, tx, a, status)
 			}); err != nil || c.Activity.GetX(ctx, a.ID).Status != to {
 				t.Fatalf("ApplyResult %s: %v, status %s", status, err, c.Activity.GetX(ctx, a.ID).Status)
 			}
 		}
 		a := c.Activity.Create().SetTenantID(acme.TenantID).SetProjectID(acme.ProjectID).SetCommerceID(com.ID).
 			SetType("TASK").SetChannel("SMS").SetScheduledAt(time.Now()).SaveX(ctx)
-		if err := activity.ApplyResult(ctx, c, a, "DONE"); err == nil {
+		if err := (activity.Machine{}).ApplyResult(ctx, c, a, "DONE"); err == nil {
 			t.Fatal("ApplyResult accepted an unknown result status")
 		}
 		if !activity.AcceptsResult("READY") || activity.AcceptsResult("CANCELED") || activity.AcceptsResult("UNRESOLVED") {
@@ -150,11 +150,11 @@ func TestTransitionTable(t *testing.T) {
 
 		// A transition from a stale read is refused (no lost update).
 		stale := c.Activity.GetX(ctx, a.ID)
-		if err := activity.Transition(ctx, c, a, activity.TriggerCancel, nil); err != nil {
+		if err := (activity.Machine{}).Transition(ctx, c, a, activity.TriggerCancel, nil); err != nil {
 			t.Fatal(err)
 		}
 		var ae *apperr.Error
-		if err := activity.Transition(ctx, c, stale, activity.TriggerDispatchAttempt, nil); !errors.As(err, &ae) ||
+		if err := (activity.Machine{}).Transition(ctx, c, stale, activity.TriggerDispatchAttempt, nil); !errors.As(err, &ae) ||
 			ae.Status() != 409 || ae.Messages[0] != activity.MsgConcurrentChange {
 			t.Fatalf("stale transition: %v", err)
 		}

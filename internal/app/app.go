@@ -24,6 +24,7 @@ import (
 	"github.com/reten-io/reten/internal/generator"
 	"github.com/reten-io/reten/internal/idempotency"
 	"github.com/reten-io/reten/internal/node"
+	"github.com/reten-io/reten/internal/outbound"
 	"github.com/reten-io/reten/internal/project"
 	"github.com/reten-io/reten/internal/ratelimit"
 	"github.com/reten-io/reten/internal/result"
@@ -32,7 +33,9 @@ import (
 	"github.com/reten-io/reten/internal/tenancy"
 	"github.com/reten-io/reten/internal/tenant"
 	"github.com/reten-io/reten/internal/trash"
+	"github.com/reten-io/reten/internal/uplift"
 	"github.com/reten-io/reten/internal/user"
+	"github.com/reten-io/reten/internal/webhook"
 	"github.com/reten-io/reten/rest"
 )
 
@@ -84,6 +87,12 @@ type App struct {
 
 	// DayClose is the end-of-day auto-close job.
 	DayClose *dayclose.Service
+
+	// Webhooks manages the tenants' webhook endpoints, records the events
+	// the other services emit and delivers them.
+	Webhooks *webhook.Service
+	// Uplift measures the generated activities against the holdout.
+	Uplift *uplift.Service
 }
 
 // New opens the database, applies pending migrations and wires the services.
@@ -124,6 +133,7 @@ func Wire(cfg Config, db *DB) (*App, error) {
 	a.Trash = trash.NewService(db.Client)
 	a.Dispatch = dispatch.NewService(db.Client, cfg.SecretsKey)
 	a.Dispatch.SetRateGate(limiter)
+	a.Dispatch.SetWebhookClient(cfg.OutboundAllow.Client(outbound.CallTimeout))
 	a.Catalog = catalog.NewService(db.Client)
 	a.Snapshots = snapshot.NewService(db.Client, db.Dialect)
 	if a.Dataset, err = dataset.NewService(db.Client, cfg.SecretsKey,
@@ -144,6 +154,12 @@ func Wire(cfg Config, db *DB) (*App, error) {
 	a.Results = result.NewService(db.Client, a.ResultTypes)
 	a.DayClose = dayclose.NewService(db.Client)
 	a.Idempotency = idempotency.NewService(db.Client)
+	a.Uplift = uplift.NewService(db.Client, a.AGCs, a.Dataset, a.ResultTypes)
+	// Every writer of an event records it in its own transaction.
+	a.Webhooks = webhook.New(db.Client, db.Dialect, cfg.SecretsKey, cfg.OutboundAllow)
+	machine := activity.Machine{Events: a.Webhooks}
+	a.Activities.Machine, a.Results.Machine, a.DayClose.Machine, a.Generator.Machine = machine, machine, machine, machine
+	a.Runs.Events = a.Webhooks
 	a.Handler = a.handler()
 	return a, nil
 }

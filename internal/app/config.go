@@ -21,6 +21,7 @@ import (
 	"github.com/reten-io/reten/ent"
 	"github.com/reten-io/reten/internal/database"
 	"github.com/reten-io/reten/internal/dataset"
+	"github.com/reten-io/reten/internal/outbound"
 	"github.com/reten-io/reten/internal/ratelimit"
 )
 
@@ -48,6 +49,10 @@ type Config struct {
 	// DatasetAllow lists the dataset connections tenants may configure:
 	// RETEN_DATASET_ALLOW (empty: none).
 	DatasetAllow dataset.Allowlist
+	// OutboundAllow lists the private host:port targets webhook endpoints
+	// and webhook dispatch providers may reach besides public addresses:
+	// RETEN_OUTBOUND_ALLOW (empty: none).
+	OutboundAllow outbound.Allowlist
 	// SecretsKey (32 bytes) encrypts provider credentials at rest:
 	// RETEN_SECRETS_KEY (64 hex characters), or derived from the JWT secret.
 	SecretsKey []byte
@@ -102,6 +107,9 @@ func LoadConfig() (Config, error) {
 	}
 	c.RateLimit = rl
 	if c.DatasetAllow, err = dataset.ParseAllowlist(os.Getenv(dataset.AllowSetting)); err != nil {
+		return c, err
+	}
+	if c.OutboundAllow, err = outbound.ParseAllowlist(os.Getenv(outbound.AllowSetting)); err != nil {
 		return c, err
 	}
 	if err := c.LogLevel.UnmarshalText([]byte(envOr("RETEN_LOG_LEVEL", "info"))); err != nil {

@@ -224,6 +224,7 @@ func (a *App) Serve(ctx context.Context, ready io.Writer) error {
 	go a.Runs.Run(ctx, 30*time.Second)
 	go a.Activities.RunRetrySweep(ctx, 30*time.Second)
 	go a.Generator.Run(ctx, 30*time.Second)
+	go a.Webhooks.Run(ctx, time.Second)
 	base := BaseURL(ln.Addr())
 	slog.Info("reten listening", "addr", ln.Addr().String(), "database", a.DB.Dialect, "url", base)
 	if ready != nil {

@@ -56,6 +56,7 @@ import (
 	"github.com/reten-io/reten/internal/result"
 	"github.com/reten-io/reten/internal/txn"
 	"github.com/reten-io/reten/internal/viewer"
+	"github.com/reten-io/reten/internal/webhook"
 )
 
 // MsgAutoClosed is the comment of the NOT_EXECUTED result the job registers.
@@ -93,6 +94,8 @@ type Service struct {
 	client *ent.Client
 	now    func() time.Time
 	batch  int
+	// Machine applies DAY_CLOSED, recording its webhook events.
+	Machine activity.Machine
 }
 
 // NewService returns a Service on the wall clock.
@@ -172,7 +175,7 @@ func (s *Service) closeTenant(ctx context.Context, tenantID uuid.UUID, settings 
 				return err
 			}
 			for _, a := range acts {
-				created, err := closeOne(ctx, tx, a, settings, has[a.ID])
+				created, err := s.closeOne(ctx, tx, a, settings, has[a.ID])
 				if errors.Is(err, activity.ErrIllegalTransition) || isConcurrentChange(err) {
 					slog.WarnContext(ctx, "day close: activity changed under the job, skipped",
 						"tenant_id", a.TenantID, "activity_id", a.ID, "err", err)
@@ -224,25 +227,25 @@ func withResult(ctx context.Context, tx *ent.Client, acts []*ent.Activity) (map[
 // closeOne applies DAY_CLOSED to a, then registers its NOT_EXECUTED result
 // when it is a task without one; it reports whether it created the result.
 // The transition goes first: when it is refused nothing has been written.
-func closeOne(ctx context.Context, tx *ent.Client, a *ent.Activity, settings cutoff.Settings, hasResult bool) (bool, error) {
+func (s *Service) closeOne(ctx context.Context, tx *ent.Client, a *ent.Activity, settings cutoff.Settings, hasResult bool) (bool, error) {
 	ctx = viewer.NewContext(ctx, &viewer.Viewer{TenantID: a.TenantID, ProjectID: a.ProjectID})
-	if err := activity.CloseDay(ctx, tx, a); err != nil {
+	if err := s.Machine.CloseDay(ctx, tx, a); err != nil {
 		return false, err
 	}
 	if hasResult || a.Type != entact.TypeTASK {
 		return false, nil
 	}
 	day := cutoff.DayOf(a.ScheduledAt, settings)
-	err := tx.ActivityResult.Create().SetTenantID(a.TenantID).SetProjectID(a.ProjectID).SetActivityID(a.ID).
+	r, err := tx.ActivityResult.Create().SetTenantID(a.TenantID).SetProjectID(a.ProjectID).SetActivityID(a.ID).
 		SetCommerceID(a.CommerceID).SetNillableProviderActivityID(a.ProviderActivityID).
 		SetSource(activityresult.Source(result.SourceActivity)).
 		SetResultStatus(activityresult.ResultStatus(result.StatusNotExecuted)).
 		SetOccurredAt(cutoff.CloseAt(day, settings).UTC()).SetResultCode(ResultCode).SetComment(MsgAutoClosed).
-		SetPayload(map[string]any{"autoClosed": true, "day": day.String()}).Exec(ctx)
+		SetPayload(map[string]any{"autoClosed": true, "day": day.String()}).Save(ctx)
 	if err != nil {
 		return false, fmt.Errorf("register NOT_EXECUTED result: %w", err)
 	}
-	return true, nil
+	return true, s.Machine.Events.Emit(ctx, tx, a.TenantID, webhook.ResultEvent(r, r.UpdatedAt))
 }
 
 // isConcurrentChange is the 409 of a transition whose compare-and-set lost.

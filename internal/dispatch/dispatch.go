@@ -14,6 +14,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/reten-io/reten/ent"
+	"github.com/reten-io/reten/internal/outbound"
 	"github.com/reten-io/reten/internal/secret"
 	"github.com/reten-io/reten/internal/txn"
 )
@@ -70,7 +71,7 @@ const (
 type Service struct {
 	client   *ent.Client
 	box      *secret.Box
-	webhooks *http.Client // nil: webhookClient (public addresses only)
+	webhooks *http.Client // SetWebhookClient; public addresses only by default
 	gate     RateGate     // nil: channel rates are not enforced
 }
 
@@ -93,7 +94,7 @@ const MsgRateLimitedFmt = "The channel definition allows %d dispatches per minut
 // credentials with AES-256-GCM. A key of another length makes every
 // credential operation fail (never silently store plaintext).
 func NewService(client *ent.Client, secretKey []byte) *Service {
-	return &Service{client: client, box: secret.New(secretKey)}
+	return &Service{client: client, box: secret.New(secretKey), webhooks: outbound.Allowlist{}.Client(outbound.CallTimeout)}
 }
 
 // db is the transaction client of ctx when there is one, else the pool.

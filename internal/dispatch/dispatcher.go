@@ -4,14 +4,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"log/slog"
-	"net"
 	"net/http"
-	"net/netip"
-	"syscall"
 	"time"
 
 	"github.com/google/uuid"
@@ -39,9 +35,6 @@ type Message struct {
 type Dispatcher interface {
 	Dispatch(ctx context.Context, m Message) (providerRef string, err error)
 }
-
-// webhookTimeout bounds one webhook call.
-const webhookTimeout = 10 * time.Second
 
 // For returns the dispatcher of a project's channel with its dispatch config
 // (max attempts, retry backoff). It checks no permission: the caller (the
@@ -105,11 +98,7 @@ func (s *Service) dispatcherOf(p *ent.DispatchProvider, def *ent.ChannelDefiniti
 			return nil, err
 		}
 		u, _ := p.Settings["url"].(string)
-		client := s.webhooks
-		if client == nil {
-			client = webhookClient
-		}
-		return webhookDispatcher{envelope: base, url: u, creds: creds, client: client}, nil
+		return webhookDispatcher{envelope: base, url: u, creds: creds, client: s.webhooks}, nil
 	}
 	return nil, fmt.Errorf("dispatch: provider %s has unknown kind %q", p.ID, p.Kind)
 }
@@ -189,60 +178,7 @@ func (d webhookDispatcher) Dispatch(ctx context.Context, m Message) (string, err
 	return "webhook-" + uuid.NewString(), nil
 }
 
-// webhookClient is the client of webhook providers: public addresses only.
-var webhookClient = newWebhookClient(PublicAddress)
-
-// maxWebhookRedirects bounds the redirects a webhook call follows.
-const maxWebhookRedirects = 3
-
-// errNotPublic refuses a webhook target outside the public Internet.
-var errNotPublic = errors.New("is not a public address")
-
-// newWebhookClient returns a client that connects only to addresses allowed
-// accepts. The check runs at dial time on the resolved IP (net.Dialer
-// Control), so a host name resolving to a refused address (DNS rebinding
-// included) and every redirect target are refused before any packet is
-// sent; redirects are also checked up front and bounded. There is no proxy:
-// a proxy would dial the target itself, past the check.
-func newWebhookClient(allowed func(netip.Addr) bool) *http.Client {
-	dialer := &net.Dialer{
-		Timeout: 5 * time.Second,
-		Control: func(_, address string, _ syscall.RawConn) error {
-			return checkTarget(address, allowed)
-		},
-	}
-	return &http.Client{
-		Timeout:   webhookTimeout,
-		Transport: &http.Transport{Proxy: nil, DialContext: dialer.DialContext},
-		CheckRedirect: func(req *http.Request, via []*http.Request) error {
-			if len(via) > maxWebhookRedirects {
-				return fmt.Errorf("dispatch: webhook stopped after %d redirects", maxWebhookRedirects)
-			}
-			// A literal address is refused here already; a host name is
-			// checked once resolved, when its connection is dialled.
-			if a, err := netip.ParseAddr(req.URL.Hostname()); err == nil && !allowed(a) {
-				return fmt.Errorf("dispatch: webhook redirect to %s: address %w", req.URL.Hostname(), errNotPublic)
-			}
-			return nil
-		},
-	}
-}
-
-// checkTarget refuses a dial to host:port unless allowed accepts the host,
-// which is an IP address by then (the dialer has resolved it).
-func checkTarget(address string, allowed func(netip.Addr) bool) error {
-	host, _, err := net.SplitHostPort(address)
-	if err != nil {
-		return fmt.Errorf("dispatch: webhook address %q: %w", address, err)
-	}
-	a, err := netip.ParseAddr(host)
-	if err != nil || !allowed(a) {
-		return fmt.Errorf("dispatch: webhook address %s %w", host, errNotPublic)
-	}
-	return nil
-}
-
-// SetWebhookClient replaces the HTTP client of webhook providers. Only tests
-// call it, to reach a local server that the default client refuses; no
-// configuration lets a running service reach non-public addresses.
+// SetWebhookClient sets the HTTP client of webhook providers: the
+// deployment's outbound client (package outbound: public addresses and the
+// operator's RETEN_OUTBOUND_ALLOW entries only), built by the wiring.
 func (s *Service) SetWebhookClient(c *http.Client) { s.webhooks = c }

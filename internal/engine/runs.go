@@ -21,6 +21,7 @@ import (
 	"github.com/reten-io/reten/internal/snapshot"
 	"github.com/reten-io/reten/internal/tenancy"
 	"github.com/reten-io/reten/internal/txn"
+	"github.com/reten-io/reten/internal/webhook"
 )
 
 // Messages of the runs.
@@ -45,6 +46,9 @@ type Runs struct {
 	// Finished, when set, is called after a run that wrote states
 	// succeeded (activity generation reads what it queued).
 	Finished func()
+	// Events records lifecycle_run.finished with the end of each run
+	// (webhooks); nil records none.
+	Events *webhook.Service
 }
 
 // NewRuns returns the runs service.

@@ -29,6 +29,7 @@ import (
 	"github.com/reten-io/reten/internal/tenancy"
 	"github.com/reten-io/reten/internal/txn"
 	"github.com/reten-io/reten/internal/viewer"
+	"github.com/reten-io/reten/internal/webhook"
 )
 
 // runLine is the matrix line a run is executed under, as if its request
@@ -70,8 +71,12 @@ func (r *Runs) claim(ctx context.Context, at time.Time, where ...predicate.Lifec
 			}
 			// Its replicas stopped MaxAttempts times while running it: fail
 			// it rather than take down the next one, and look again.
-			if err := got[0].Update().SetStatus(lifecyclerun.StatusFAILED).SetError(MsgRunAbandoned).SetFinishedAt(at).
-				ClearLeaseUntil().ClearClaim().Exec(ctx); err != nil {
+			failed, err := got[0].Update().SetStatus(lifecyclerun.StatusFAILED).SetError(MsgRunAbandoned).SetFinishedAt(at).
+				ClearLeaseUntil().ClearClaim().Save(ctx)
+			if err != nil {
+				return err
+			}
+			if err := r.Events.Emit(ctx, tx, failed.TenantID, webhook.RunEvent(failed)); err != nil {
 				return err
 			}
 		}
@@ -146,31 +151,45 @@ func (r *Runs) Execute(ctx context.Context, run *ent.LifecycleRun) (*ent.Lifecyc
 		sys, cancel = context.WithTimeout(context.WithoutCancel(sys), recordTimeout)
 		defer cancel()
 	}
-	upd := r.client.LifecycleRun.Update().Where(lifecyclerun.ID(run.ID), lifecyclerun.ClaimEQ(*run.Claim)).
-		SetFinishedAt(now()).ClearLeaseUntil().ClearClaim()
 	wrote := err == nil && !run.DryRun
+	msg := ""
 	if err != nil {
-		msg := MsgRunFailed
+		msg = MsgRunFailed
 		if e, ok := apperr.As(err); ok && e.Kind != apperr.KindInternal {
 			msg = e.Error()
 		} else {
 			slog.ErrorContext(ctx, "lifecycle run failed", "run", run.ID, "err", err)
 		}
-		upd.SetStatus(lifecyclerun.StatusFAILED).SetError(msg)
-	} else {
-		upd.SetStatus(lifecyclerun.StatusSUCCEEDED).SetCounts(res.counts).SetByState(res.byState).SetConfigHashes(res.hashes)
 	}
-	n, err := upd.Save(sys)
+	// The end and its lifecycle_run.finished event, in one transaction.
+	var finished *ent.LifecycleRun
+	err = txn.Run(sys, r.client, func(ctx context.Context, tx *ent.Client) error {
+		upd := tx.LifecycleRun.Update().Where(lifecyclerun.ID(run.ID), lifecyclerun.ClaimEQ(*run.Claim)).
+			SetFinishedAt(now()).ClearLeaseUntil().ClearClaim()
+		if msg != "" {
+			upd.SetStatus(lifecyclerun.StatusFAILED).SetError(msg)
+		} else {
+			upd.SetStatus(lifecyclerun.StatusSUCCEEDED).SetCounts(res.counts).SetByState(res.byState).SetConfigHashes(res.hashes)
+		}
+		n, err := upd.Save(ctx)
+		if err != nil {
+			return err
+		}
+		if n == 0 {
+			return ErrLostClaim
+		}
+		if finished, err = tx.LifecycleRun.Get(ctx, run.ID); err != nil {
+			return err
+		}
+		return r.Events.Emit(ctx, tx, finished.TenantID, webhook.RunEvent(finished))
+	})
 	if err != nil {
 		return nil, err
-	}
-	if n == 0 {
-		return nil, ErrLostClaim
 	}
 	if wrote && r.Finished != nil {
 		r.Finished()
 	}
-	return r.client.LifecycleRun.Get(sys, run.ID)
+	return finished, nil
 }
 
 // result is what a successful run records.
@@ -383,29 +402,9 @@ func (r *Runs) Work(ctx context.Context, at time.Time) (int, error) {
 // executes claimable runs every interval, and at once when a run is queued
 // on this replica.
 func (r *Runs) Run(ctx context.Context, every time.Duration) {
-	ticks := make(chan time.Time)
-	go func() {
-		t := time.NewTicker(every)
-		defer t.Stop()
-		for {
-			var at time.Time
-			select {
-			case <-ctx.Done():
-				return
-			case at = <-t.C:
-			case <-r.wake:
-				at = now()
-			}
-			select {
-			case <-ctx.Done():
-				return
-			case ticks <- at:
-			}
-		}
-	}()
 	// One run per pass, each pass bounded by RunDeadline; a pass that ran
 	// one looks again at once.
-	jobs.On(ctx, "lifecycle runs", ticks, now, RunDeadline, func(ctx context.Context, at time.Time) (int, error) {
+	jobs.Woken(ctx, "lifecycle runs", every, r.wake, RunDeadline, func(ctx context.Context, at time.Time) (int, error) {
 		if _, err := r.Schedule(ctx, at); err != nil {
 			return 0, err
 		}

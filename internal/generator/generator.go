@@ -20,10 +20,12 @@ import (
 	tr "github.com/reten-io/reten/ent/commercelifecycletransition"
 	"github.com/reten-io/reten/ent/generationoutbox"
 	"github.com/reten-io/reten/ent/generationrule"
+	act "github.com/reten-io/reten/internal/activity"
 	"github.com/reten-io/reten/internal/clock"
 	"github.com/reten-io/reten/internal/jobs"
 	"github.com/reten-io/reten/internal/txn"
 	"github.com/reten-io/reten/internal/viewer"
+	"github.com/reten-io/reten/internal/webhook"
 )
 
 // Service generates activities. Every job claims its rows (SKIP LOCKED on
@@ -37,6 +39,9 @@ type Service struct {
 	// RetryEvery is how often an unresolved message is retried when nothing
 	// about its commerce's users and contacts changed.
 	RetryEvery time.Duration
+	// Machine applies the status machine (resolution retries, expiry) and
+	// Machine.Events records the webhook events of what generation writes.
+	Machine act.Machine
 	// wake asks the loop for a pass now (a run or an upsert queued entries).
 	wake chan struct{}
 }
@@ -55,6 +60,9 @@ type entry struct {
 	trigger               generationrule.Trigger
 	transition            *uuid.UUID          // ENTER: the transition
 	rule                  *ent.GenerationRule // DWELL: the one rule evaluated
+	// change is the transition's commerce_lifecycle.state_changed data
+	// (ENTER entries of the outbox), recorded when they are processed.
+	change *webhook.StateChanged
 }
 
 // ProcessOutbox claims up to Batch queued transitions, decides and writes
@@ -92,7 +100,8 @@ func (g *Service) ProcessOutbox(ctx context.Context, now time.Time) (int, error)
 // transitions still there (one purged meanwhile, with its commerce or AGC,
 // has nothing left to generate).
 func (g *Service) claim(ctx context.Context, tx *ent.Client) ([]uuid.UUID, []entry, error) {
-	q := `SELECT o.id, t.tenant_id, t.commerce_id, t.activity_generation_config_id, t.to_stage, t.to_code, t.state_changed_at
+	q := `SELECT o.id, t.tenant_id, t.commerce_id, t.activity_generation_config_id, t.to_stage, t.to_code, t.state_changed_at,
+ t.from_stage, t.from_code, t.source, t.run_id, t.created_at
 FROM ` + generationoutbox.Table + ` o LEFT JOIN ` + tr.Table + ` t ON t.id = o.id ORDER BY o.created_at, o.id LIMIT ?`
 	if g.postgres() {
 		q = strings.Replace(q, "?", "$1", 1) + " FOR UPDATE OF o SKIP LOCKED"
@@ -107,9 +116,10 @@ FROM ` + generationoutbox.Table + ` o LEFT JOIN ` + tr.Table + ` t ON t.id = o.i
 	for rs.Next() {
 		var id uuid.UUID
 		var tenant, commerce, agc *uuid.UUID
-		var stage, code *string
-		var at any // a time (PostgreSQL) or its text (SQLite)
-		if err := rs.Scan(&id, &tenant, &commerce, &agc, &stage, &code, &at); err != nil {
+		var stage, code, fromStage, fromCode, source *string
+		var run *uuid.UUID
+		var at, written any // times (PostgreSQL) or their text (SQLite)
+		if err := rs.Scan(&id, &tenant, &commerce, &agc, &stage, &code, &at, &fromStage, &fromCode, &source, &run, &written); err != nil {
 			return nil, nil, err
 		}
 		ids = append(ids, id)
@@ -120,8 +130,15 @@ FROM ` + generationoutbox.Table + ` o LEFT JOIN ` + tr.Table + ` t ON t.id = o.i
 		if err != nil {
 			return nil, nil, err
 		}
+		writtenAt, err := timeOf(written)
+		if err != nil {
+			return nil, nil, err
+		}
 		entries = append(entries, entry{tenant: *tenant, commerce: *commerce, agc: *agc, stage: *stage, code: *code,
-			enteredAt: enteredAt.UTC(), trigger: generationrule.TriggerENTER, transition: &id})
+			enteredAt: enteredAt.UTC(), trigger: generationrule.TriggerENTER, transition: &id,
+			change: &webhook.StateChanged{TransitionID: id, CommerceID: *commerce, ActivityGenerationConfigID: *agc,
+				FromStage: fromStage, FromCode: fromCode, ToStage: *stage, ToCode: *code, StateChangedAt: enteredAt.UTC(),
+				Source: *source, RunID: run, WrittenAt: writtenAt.UTC()}})
 	}
 	return ids, entries, rs.Err()
 }
@@ -171,27 +188,7 @@ func (g *Service) Wake() {
 // Run is the worker of a replica: a pass every interval, and at once when
 // woken.
 func (g *Service) Run(ctx context.Context, every time.Duration) {
-	ticks := make(chan time.Time)
-	go func() {
-		t := time.NewTicker(every)
-		defer t.Stop()
-		for {
-			var at time.Time
-			select {
-			case <-ctx.Done():
-				return
-			case at = <-t.C:
-			case <-g.wake:
-				at = time.Now()
-			}
-			select {
-			case <-ctx.Done():
-				return
-			case ticks <- at.UTC():
-			}
-		}
-	}()
-	jobs.On(ctx, "activity generation", ticks, func() time.Time { return time.Now().UTC() }, jobs.RunTimeout, g.Pass)
+	jobs.Woken(ctx, "activity generation", every, g.wake, jobs.RunTimeout, g.Pass)
 }
 
 func (g *Service) postgres() bool { return g.dialect == dialect.Postgres }

@@ -141,7 +141,7 @@ func (g *Service) RetryResolution(ctx context.Context, now time.Time) (int, erro
 		}
 		n = len(due)
 		for _, a := range due {
-			if err := retryOne(ctx, tx, a); err != nil {
+			if err := g.retryOne(ctx, tx, a); err != nil {
 				return err
 			}
 		}
@@ -177,7 +177,7 @@ func retryDue(since time.Time) func(*sql.Selector) {
 }
 
 // retryOne tries to resolve one unresolved message again.
-func retryOne(ctx context.Context, tx *ent.Client, a *ent.Activity) error {
+func (g *Service) retryOne(ctx context.Context, tx *ent.Client, a *ent.Activity) error {
 	attrs, err := tx.ActivityAttribute.Query().Where(activityattribute.ActivityID(a.ID)).All(ctx)
 	if err != nil {
 		return err
@@ -194,7 +194,7 @@ func retryOne(ctx context.Context, tx *ent.Client, a *ent.Activity) error {
 	}
 	to, user, ok := resolve(w.users[a.CommerceID], a.Channel, role)
 	if !ok {
-		return act.Transition(ctx, tx, a, act.TriggerResolutionRetryFailed, map[string]any{"reason": unresolvedWhy(a.Channel, role)})
+		return g.Machine.Transition(ctx, tx, a, act.TriggerResolutionRetryFailed, map[string]any{"reason": unresolvedWhy(a.Channel, role)})
 	}
 	for k, v := range map[string]string{AttrRecipient: to, AttrRecipientUser: user.String()} {
 		err := tx.ActivityAttribute.Create().SetTenantID(a.TenantID).SetProjectID(a.ProjectID).SetActivityID(a.ID).
@@ -204,7 +204,7 @@ func retryOne(ctx context.Context, tx *ent.Client, a *ent.Activity) error {
 			return fmt.Errorf("generation: recipient attribute: %w", err)
 		}
 	}
-	return act.Transition(ctx, tx, a, act.TriggerResolutionRetrySuccess, map[string]any{"recipient": to})
+	return g.Machine.Transition(ctx, tx, a, act.TriggerResolutionRetrySuccess, map[string]any{"recipient": to})
 }
 
 // ExpireDue cancels up to Batch open activities whose expiry has passed,
@@ -220,7 +220,7 @@ func (g *Service) ExpireDue(ctx context.Context, now time.Time) (int, error) {
 		}
 		n = len(due)
 		for _, a := range due {
-			if err := act.Transition(ctx, tx, a, act.TriggerCancel, map[string]any{"reason": "expired"}); err != nil {
+			if err := g.Machine.Transition(ctx, tx, a, act.TriggerCancel, map[string]any{"reason": "expired"}); err != nil {
 				return err
 			}
 		}

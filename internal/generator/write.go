@@ -17,6 +17,7 @@ import (
 	"github.com/reten-io/reten/ent/activitystatusevent"
 	gd "github.com/reten-io/reten/ent/generationdecision"
 	act "github.com/reten-io/reten/internal/activity"
+	"github.com/reten-io/reten/internal/webhook"
 )
 
 // apply decides entries (of any tenants) and, when write is set, writes the
@@ -40,7 +41,19 @@ func (g *Service) apply(ctx context.Context, tx *ent.Client, entries []entry, no
 			return nil, err
 		}
 		if write {
-			if err := g.write(ctx, tx, tid, now, ds); err != nil {
+			ev, err := g.events(ctx, tx, tid)
+			if err != nil {
+				return nil, err
+			}
+			for _, e := range es {
+				if e.change != nil {
+					ev.add(webhook.TypeLifecycleStateChanged, func() webhook.Event { return webhook.TransitionEvent(*e.change) })
+				}
+			}
+			if err := g.write(ctx, tx, tid, now, ds, ev); err != nil {
+				return nil, err
+			}
+			if err := g.Machine.Events.Emit(ctx, tx, tid, ev.list...); err != nil {
 				return nil, err
 			}
 		}
@@ -78,7 +91,7 @@ var (
 // the GENERATED ones that were inserted, with their attributes and status
 // events. The rows are written by hand (rows.go): the generator's hot
 // path, at the cost of its SQL alone.
-func (g *Service) write(ctx context.Context, tx *ent.Client, tenantID uuid.UUID, now time.Time, ds []*decision) error {
+func (g *Service) write(ctx context.Context, tx *ent.Client, tenantID uuid.UUID, now time.Time, ds []*decision, ev *events) error {
 	rows := make([][]any, len(ds))
 	for i, d := range ds {
 		var activityID *uuid.UUID
@@ -107,20 +120,60 @@ func (g *Service) write(ctx context.Context, tx *ent.Client, tenantID uuid.UUID,
 	}
 	var as []*newActivity
 	for _, d := range ds {
-		if d.activity != nil && inserted[d.id] {
+		if !inserted[d.id] {
+			continue
+		}
+		ev.add(webhook.TypeDecisionRecorded, func() webhook.Event { return webhook.DecisionEvent(d.recorded(now)) })
+		if d.activity != nil {
 			as = append(as, d.activity)
 		}
 	}
-	return g.createActivities(ctx, tx, tenantID, as)
+	return g.createActivities(ctx, tx, tenantID, as, ev)
+}
+
+// recorded is the generation.decision_recorded data of d, decided at now.
+func (d *decision) recorded(now time.Time) webhook.DecisionRecorded {
+	r := webhook.DecisionRecorded{DecisionID: d.id, ProjectID: d.project, ActivityGenerationConfigID: d.agc, RuleID: d.rule,
+		CommerceID: d.commerce, Trigger: string(d.trigger), Stage: d.stage, StatusCode: d.code, EnteredAt: d.enteredAt,
+		Kind: string(d.kind), Detail: d.detail, TransitionID: d.transition, DecidedAt: now}
+	if d.reason != nil {
+		reason := string(*d.reason)
+		r.Reason = &reason
+	}
+	if d.activity != nil {
+		r.ActivityID = &d.activity.id
+	}
+	return r
+}
+
+// events are the webhook events of one tenant's batch: only those of the
+// types an endpoint of the tenant subscribes to are built.
+type events struct {
+	subscribed map[string]bool
+	list       []webhook.Event
+}
+
+// events reads what the tenant's endpoints subscribe to (nothing without
+// webhooks).
+func (g *Service) events(ctx context.Context, tx *ent.Client, tenantID uuid.UUID) (*events, error) {
+	subs, err := g.Machine.Events.Subscribed(ctx, tx, tenantID)
+	return &events{subscribed: subs}, err
+}
+
+// add builds and keeps an event of type typ when it is subscribed to.
+func (e *events) add(typ string, build func() webhook.Event) {
+	if e.subscribed[typ] {
+		e.list = append(e.list, build())
+	}
 }
 
 // createActivities inserts activities with their attributes and their
 // CREATED event; an unresolved message then gets its RESOLUTION_FAILED
 // event and is UNRESOLVED (SPEC.md: RESOLUTION_FAILED from any status).
-func (g *Service) createActivities(ctx context.Context, tx *ent.Client, tenantID uuid.UUID, as []*newActivity) error {
+func (g *Service) createActivities(ctx context.Context, tx *ent.Client, tenantID uuid.UUID, as []*newActivity, ev *events) error {
 	created, _ := act.Lookup("", act.TriggerCreated)
 	failed, _ := act.Lookup(created.To, act.TriggerResolutionFailed)
-	var acts, attrs, events [][]any
+	var acts, attrs, rows [][]any
 	for _, a := range as {
 		status := created.To
 		if a.unresolved != "" {
@@ -131,19 +184,28 @@ func (g *Service) createActivities(ctx context.Context, tx *ent.Client, tenantID
 		for _, k := range slices.Sorted(maps.Keys(a.attributes)) {
 			attrs = append(attrs, []any{newID(), a.created, a.created, tenantID, a.project, a.id, k, a.attributes[k]})
 		}
-		events = append(events, []any{newID(), a.created, a.created, tenantID, a.project, a.id, string(created.Event), nil,
+		createdID := newID()
+		rows = append(rows, []any{createdID, a.created, a.created, tenantID, a.project, a.id, string(created.Event), nil,
 			string(created.To), a.created, map[string]any(nil)})
+		shown := &ent.Activity{ID: a.id, ProjectID: a.project, CommerceID: a.commerce, ActivityGenerationConfigID: &a.agc, Type: a.typ, Channel: a.channel}
+		ev.add(webhook.TypeActivityStatusChanged, func() webhook.Event {
+			return webhook.StatusEvent(shown, createdID, string(created.Event), nil, string(created.To), a.created, nil)
+		})
 		if a.unresolved != "" {
-			at := a.created.Add(time.Microsecond)
-			events = append(events, []any{newID(), at, at, tenantID, a.project, a.id, string(failed.Event), string(created.To),
-				string(failed.To), at, map[string]any{"reason": a.unresolved}})
+			at, failedID, detail := a.created.Add(time.Microsecond), newID(), map[string]any{"reason": a.unresolved}
+			rows = append(rows, []any{failedID, at, at, tenantID, a.project, a.id, string(failed.Event), string(created.To),
+				string(failed.To), at, detail})
+			from := string(created.To)
+			ev.add(webhook.TypeActivityStatusChanged, func() webhook.Event {
+				return webhook.StatusEvent(shown, failedID, string(failed.Event), &from, string(failed.To), at, detail)
+			})
 		}
 	}
 	for _, w := range []struct {
 		table string
 		cols  []column
 		rows  [][]any
-	}{{activity.Table, activityColumns, acts}, {activityattribute.Table, attributeColumns, attrs}, {activitystatusevent.Table, eventColumns, events}} {
+	}{{activity.Table, activityColumns, acts}, {activityattribute.Table, attributeColumns, attrs}, {activitystatusevent.Table, eventColumns, rows}} {
 		if err := g.insert(ctx, tx, w.table, w.cols, w.rows, "", nil); err != nil {
 			return fmt.Errorf("generation: %w", err)
 		}

@@ -9,6 +9,8 @@ import (
 
 	"entgo.io/ent/dialect"
 	"entgo.io/ent/dialect/sql"
+
+	"github.com/reten-io/reten/internal/clock"
 )
 
 // SkipLocked locks the selected rows on PostgreSQL and skips rows another
@@ -45,11 +47,31 @@ func Every(ctx context.Context, name string, every time.Duration, now func() tim
 	loop(ctx, name, t.C, now, RunTimeout, fn)
 }
 
-// On is Every with ticks of the caller's (a ticker merged with wake-ups)
-// and its own bound on each run.
-func On(ctx context.Context, name string, ticks <-chan time.Time, now func() time.Time, timeout time.Duration,
+// Woken is Every that also runs fn at once when wake receives (a nudge
+// from this replica: new work was queued), each run bounded by timeout.
+func Woken(ctx context.Context, name string, every time.Duration, wake <-chan struct{}, timeout time.Duration,
 	fn func(ctx context.Context, now time.Time) (int, error)) {
-	loop(ctx, name, ticks, now, timeout, fn)
+	ticks := make(chan time.Time)
+	go func() {
+		t := time.NewTicker(every)
+		defer t.Stop()
+		for {
+			var at time.Time
+			select {
+			case <-ctx.Done():
+				return
+			case at = <-t.C:
+			case <-wake:
+				at = clock.Now()
+			}
+			select {
+			case <-ctx.Done():
+				return
+			case ticks <- at.UTC():
+			}
+		}
+	}()
+	loop(ctx, name, ticks, func() time.Time { return clock.Now().UTC() }, timeout, fn)
 }
 
 // loop runs fn at once and then on every tick. It never runs fn once ctx

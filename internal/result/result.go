@@ -18,6 +18,7 @@ import (
 
 	"github.com/reten-io/reten/ent"
 	"github.com/reten-io/reten/ent/activityresult"
+	"github.com/reten-io/reten/internal/activity"
 	"github.com/reten-io/reten/internal/apperr"
 	"github.com/reten-io/reten/internal/clock"
 	"github.com/reten-io/reten/internal/resulttype"
@@ -159,6 +160,9 @@ type Service struct {
 	client         *ent.Client
 	types          *resulttype.Service
 	clock.Settable // the day rules'
+	// Machine syncs the activities' statuses, recording their webhook
+	// events; Events records activity_result.recorded.
+	Machine activity.Machine
 }
 
 // NewService returns a Service that checks result codes through types.

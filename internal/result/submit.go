@@ -17,6 +17,7 @@ import (
 	"github.com/reten-io/reten/internal/fields"
 	"github.com/reten-io/reten/internal/tenancy"
 	"github.com/reten-io/reten/internal/txn"
+	"github.com/reten-io/reten/internal/webhook"
 )
 
 // Submit registers a result in the active project.
@@ -105,14 +106,16 @@ func (s *Service) submit(ctx context.Context, tid uuid.UUID, pid *uuid.UUID, in 
 			return err
 		}
 		if a == nil {
-			out, err = s.createStandalone(ctx, tx, tid, *pid, in)
-			return err
+			if out, err = s.createStandalone(ctx, tx, tid, *pid, in); err != nil {
+				return err
+			}
+			return s.Machine.Events.Emit(ctx, tx, tid, webhook.ResultEvent(out, out.UpdatedAt))
 		}
 		out, err = s.storeLinked(ctx, tx, a, existing, in)
 		if err != nil {
 			return err
 		}
-		return activity.ApplyResult(ctx, tx, a, *in.Status)
+		return s.Machine.ApplyResult(ctx, tx, a, *in.Status, webhook.ResultEvent(out, out.UpdatedAt))
 	})
 	if err != nil {
 		return nil, err

@@ -15,6 +15,7 @@ import (
 	"github.com/reten-io/reten/internal/cutoff"
 	"github.com/reten-io/reten/internal/tenancy"
 	"github.com/reten-io/reten/internal/txn"
+	"github.com/reten-io/reten/internal/webhook"
 )
 
 // Update changes a result of the active project.
@@ -55,23 +56,25 @@ func (s *Service) Update(ctx context.Context, id uuid.UUID, p Patch) (*ent.Activ
 		if err := s.applyTaskResult(ctx, tx, tid, r, p.TaskResult, now, u); err != nil {
 			return err
 		}
+		var a *ent.Activity
 		if changed && r.ActivityID != nil {
-			a, err := tx.Activity.Query().Where(entact.ID(*r.ActivityID), entact.TenantID(tid)).Only(ctx)
+			a, err = tx.Activity.Query().Where(entact.ID(*r.ActivityID), entact.TenantID(tid)).Only(ctx)
 			if err != nil {
 				return wrap("activity", err)
 			}
 			if !activity.AcceptsResult(a.Status) {
 				return apperr.Unprocessable(MsgActivityState)
 			}
-			if err := activity.ApplyResult(ctx, tx, a, *p.Status); err != nil {
-				return err
-			}
 		}
 		out, err = u.Save(ctx)
 		if err != nil {
 			return wrap("update", err)
 		}
-		return nil
+		recorded := webhook.ResultEvent(out, out.UpdatedAt)
+		if a == nil {
+			return s.Machine.Events.Emit(ctx, tx, tid, recorded)
+		}
+		return s.Machine.ApplyResult(ctx, tx, a, *p.Status, recorded)
 	})
 	if err != nil {
 		return nil, err

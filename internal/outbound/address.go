@@ -1,4 +1,4 @@
-package dispatch
+package outbound
 
 import (
 	"net/netip"

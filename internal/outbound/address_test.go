@@ -1,4 +1,4 @@
-package dispatch
+package outbound
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 )
 
 // TestPublicAddress classifies addresses of every refused range and some
@@ -89,7 +90,7 @@ func TestPublicAddress(t *testing.T) {
 // target never sees a packet. A host name is judged by what it resolves to
 // (localhost: loopback, resolved locally).
 func TestWebhookDialRefusesBeforeConnecting(t *testing.T) {
-	dial := webhookClient.Transport.(*http.Transport).DialContext
+	dial := (Allowlist{}).Client(10 * time.Second).Transport.(*http.Transport).DialContext
 	for _, addr := range []string{"169.254.169.254:80", "10.0.0.1:443", "100.64.0.1:80", "198.18.0.1:80",
 		"[fd00::1]:80", "[64:ff9b::a00:1]:80", "[::ffff:10.0.0.1]:80", "localhost:80"} {
 		conn, err := dial(context.Background(), "tcp", addr)
@@ -97,7 +98,7 @@ func TestWebhookDialRefusesBeforeConnecting(t *testing.T) {
 			conn.Close()
 			t.Fatalf("dial %s: connected", addr)
 		}
-		if !errors.Is(err, errNotPublic) {
+		if !errors.Is(err, ErrNotPublic) {
 			t.Fatalf("dial %s: %v, want the public-address refusal", addr, err)
 		}
 	}
@@ -108,7 +109,7 @@ func TestWebhookDialRefusesBeforeConnecting(t *testing.T) {
 	defer srv.Close()
 	_, port, _ := net.SplitHostPort(srv.Listener.Addr().String())
 	for _, u := range []string{srv.URL, "http://localhost:" + port + "/"} {
-		if res, err := webhookClient.Get(u); err == nil || !strings.Contains(err.Error(), "is not a public address") {
+		if res, err := (Allowlist{}).Client(10 * time.Second).Get(u); err == nil || !strings.Contains(err.Error(), "is not a public address") {
 			if err == nil {
 				res.Body.Close()
 			}
@@ -122,7 +123,7 @@ func TestWebhookDialRefusesBeforeConnecting(t *testing.T) {
 
 // TestWebhookRedirectsAreCheckedAndBounded: a client allowed to reach one
 // loopback address (as the default client is allowed public ones) follows a
-// redirect only to an allowed address, and at most maxWebhookRedirects of
+// redirect only to an allowed address, and at most MaxRedirects of
 // them. Every request stays on loopback.
 func TestWebhookRedirectsAreCheckedAndBounded(t *testing.T) {
 	var hits, elsewhere atomic.Int32
@@ -152,7 +153,7 @@ func TestWebhookRedirectsAreCheckedAndBounded(t *testing.T) {
 	}))
 	defer srv.Close()
 	one := netip.MustParseAddr("127.0.0.1")
-	client := newWebhookClient(func(a netip.Addr) bool { return a == one })
+	client := newClient(10*time.Second, func(string) bool { return false }, func(a netip.Addr) bool { return a == one })
 
 	get := func(path string) error {
 		res, err := client.Get(srv.URL + path)
@@ -165,7 +166,7 @@ func TestWebhookRedirectsAreCheckedAndBounded(t *testing.T) {
 		t.Fatalf("allowed redirect: %v", err)
 	}
 	for _, path := range []string{"/to-metadata", "/to-other"} {
-		if err := get(path); err == nil || !errors.Is(err, errNotPublic) {
+		if err := get(path); err == nil || !errors.Is(err, ErrNotPublic) {
 			t.Fatalf("redirect %s: %v, want the public-address refusal", path, err)
 		}
 	}
@@ -176,14 +177,14 @@ func TestWebhookRedirectsAreCheckedAndBounded(t *testing.T) {
 	if err := get("/loop"); err == nil || !strings.Contains(err.Error(), "stopped after 3 redirects") {
 		t.Fatalf("redirect loop: %v", err)
 	}
-	if n := hits.Load(); n != maxWebhookRedirects+1 {
-		t.Fatalf("redirect loop: %d requests, want %d", n, maxWebhookRedirects+1)
+	if n := hits.Load(); n != MaxRedirects+1 {
+		t.Fatalf("redirect loop: %d requests, want %d", n, MaxRedirects+1)
 	}
 
 	// The dial check holds on its own: without CheckRedirect (Go's default
 	// policy), the redirect is still refused when its connection is dialled.
 	client.CheckRedirect = nil
-	if err := get("/to-other"); err == nil || !errors.Is(err, errNotPublic) {
+	if err := get("/to-other"); err == nil || !errors.Is(err, ErrNotPublic) {
 		t.Fatalf("redirect without CheckRedirect: %v, want the public-address refusal", err)
 	}
 	if n := elsewhere.Load(); n != 0 {
