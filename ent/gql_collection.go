@@ -8042,11 +8042,6 @@ func (_q *WebhookDeliveryQuery) collectField(ctx context.Context, oneNode bool, 
 				selectedFields = append(selectedFields, webhookdelivery.FieldAttempts)
 				fieldSeen[webhookdelivery.FieldAttempts] = struct{}{}
 			}
-		case "nextAttemptAt":
-			if _, ok := fieldSeen[webhookdelivery.FieldNextAttemptAt]; !ok {
-				selectedFields = append(selectedFields, webhookdelivery.FieldNextAttemptAt)
-				fieldSeen[webhookdelivery.FieldNextAttemptAt] = struct{}{}
-			}
 		case "lastAttemptAt":
 			if _, ok := fieldSeen[webhookdelivery.FieldLastAttemptAt]; !ok {
 				selectedFields = append(selectedFields, webhookdelivery.FieldLastAttemptAt)

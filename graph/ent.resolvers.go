@@ -193,6 +193,11 @@ func (r *Resolver) TenantDataset() generated.TenantDatasetResolver { return &ten
 // User returns generated.UserResolver implementation.
 func (r *Resolver) User() generated.UserResolver { return &userResolver{r} }
 
+// WebhookDelivery returns generated.WebhookDeliveryResolver implementation.
+func (r *Resolver) WebhookDelivery() generated.WebhookDeliveryResolver {
+	return &webhookDeliveryResolver{r}
+}
+
 type activityGenerationConfigResolver struct{ *Resolver }
 type activityResultResolver struct{ *Resolver }
 type audienceResolver struct{ *Resolver }
@@ -210,3 +215,4 @@ type queryBlockResolver struct{ *Resolver }
 type supervisorResolver struct{ *Resolver }
 type tenantDatasetResolver struct{ *Resolver }
 type userResolver struct{ *Resolver }
+type webhookDeliveryResolver struct{ *Resolver }

@@ -25,13 +25,16 @@ import (
 	"github.com/reten-io/reten/internal/generator"
 	"github.com/reten-io/reten/internal/idempotency"
 	"github.com/reten-io/reten/internal/node"
+	"github.com/reten-io/reten/internal/patch"
 	"github.com/reten-io/reten/internal/project"
 	"github.com/reten-io/reten/internal/result"
 	"github.com/reten-io/reten/internal/resulttype"
 	"github.com/reten-io/reten/internal/snapshot"
 	"github.com/reten-io/reten/internal/tenant"
 	"github.com/reten-io/reten/internal/trash"
+	"github.com/reten-io/reten/internal/uplift"
 	"github.com/reten-io/reten/internal/user"
+	"github.com/reten-io/reten/internal/webhook"
 )
 
 // Resolver is the root resolver; it holds the services. Resolver methods
@@ -71,6 +74,10 @@ type Resolver struct {
 	Results *result.Service
 	// Idempotency replays submissions that carry an idempotency key.
 	Idempotency *idempotency.Service
+
+	// Webhooks serves the webhook endpoints; Uplift the uplift reports.
+	Webhooks *webhook.Service
+	Uplift   *uplift.Service
 }
 
 // deref returns *s, or "" for nil (optional GraphQL strings).
@@ -229,4 +236,13 @@ func agcOf(a *agc.AGC, err error) (*ent.ActivityGenerationConfig, error) {
 		return nil, err
 	}
 	return a.ActivityGenerationConfig, nil
+}
+
+// optionalList is the patch of an optional list argument: absent when the
+// argument was omitted (nil), the list otherwise.
+func optionalList[T any](l []T) patch.Patch[[]T] {
+	if l == nil {
+		return patch.Patch[[]T]{}
+	}
+	return patch.Of(l)
 }

@@ -33,7 +33,9 @@ import (
 	"github.com/reten-io/reten/internal/tenancy"
 	"github.com/reten-io/reten/internal/tenant"
 	"github.com/reten-io/reten/internal/trash"
+	"github.com/reten-io/reten/internal/uplift"
 	"github.com/reten-io/reten/internal/user"
+	"github.com/reten-io/reten/internal/webhook"
 )
 
 // Deps are the services the REST adapter calls.
@@ -71,6 +73,11 @@ type Deps struct {
 
 	// Idempotency replays the first response of an Idempotency-Key request.
 	Idempotency *idempotency.Service
+
+	// Webhooks manages the webhook endpoints; Uplift measures the
+	// generated activities against the holdout.
+	Webhooks *webhook.Service
+	Uplift   *uplift.Service
 }
 
 // Route is a REST route: its line of the authorization matrix and its handler.

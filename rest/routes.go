@@ -39,7 +39,18 @@ func (a *api) handlers() map[string]handler {
 		"PATCH /users/{id}":              update(userPatchBody, a.Users.Update, presentUser),
 		"PUT /user/{id}/roles":           update(rolesBody, a.setUserRoles, same),
 		"GET /tenant-settings":           one(a.TenantSettings.Get, same),
-		"PATCH /tenant-settings":         decoded(http.StatusOK, tenantSettingsBody, a.TenantSettings.Update, same),
+
+		// Webhook endpoints (tenant-level) and their deliveries.
+		"POST /webhook-endpoints":                      decoded(http.StatusCreated, webhookEndpointBody, a.Webhooks.CreateEndpoint, presentWebhookSecret),
+		"GET /webhook-endpoints":                       pages(a.Webhooks.ListEndpoints, presentWebhookEndpoint),
+		"GET /webhook-endpoints/{id}":                  byID(a.Webhooks.GetEndpoint, presentWebhookEndpoint),
+		"PATCH /webhook-endpoints/{id}":                update(webhookEndpointBody, a.Webhooks.UpdateEndpoint, presentWebhookEndpoint),
+		"DELETE /webhook-endpoints/{id}":               removeByID(a.Webhooks.DeleteEndpoint),
+		"POST /webhook-endpoints/{id}/rotate-secret":   update(rotateSecretBody, a.Webhooks.RotateSecret, presentWebhookSecret),
+		"POST /webhook-endpoints/{id}/ping":            byID(a.Webhooks.Ping, presentWebhookDelivery),
+		"GET /webhook-endpoints/{id}/deliveries":       a.webhookDeliveries,
+		"POST /webhook-deliveries/{deliveryId}/replay": route(http.StatusAccepted, deliveryParam, noBody, a.replayDelivery, presentWebhookDelivery),
+		"PATCH /tenant-settings":                       decoded(http.StatusOK, tenantSettingsBody, a.TenantSettings.Update, same),
 
 		// Commerces, their addresses, users, roles and contacts.
 		"GET /commerces":                                                       paged(commerceFilter, a.Commerces.List, presentCommerce),
@@ -159,6 +170,8 @@ func (a *api) handlers() map[string]handler {
 		"GET /activity-generation-configs/{id}/generation-decisions": decisionPage(true, a.Rules.ListDecisions),
 		"GET /commerces/{id}/generation-decisions":                   decisionPage(false, a.Rules.CommerceDecisions),
 		"POST /activity-generation-configs/{id}/generation-preview":  byID(a.Generator.Preview, presentPreview),
+		"GET /activity-generation-configs/{id}/uplift":               a.upliftReport,
+		"GET /activity-generation-configs/{id}/uplift.csv":           a.upliftCSV,
 
 		// One commerce's lifecycle state, explained.
 		"GET /activity-generation-configs/{id}/lifecycle-explain": a.lifecycleExplain(),

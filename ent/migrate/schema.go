@@ -3153,6 +3153,11 @@ var (
 				Columns: []*schema.Column{WebhookDeliveriesColumns[1], WebhookDeliveriesColumns[12], WebhookDeliveriesColumns[10], WebhookDeliveriesColumns[0]},
 			},
 			{
+				Name:    "webhookdelivery_tenant_id_created_at_id",
+				Unique:  false,
+				Columns: []*schema.Column{WebhookDeliveriesColumns[1], WebhookDeliveriesColumns[10], WebhookDeliveriesColumns[0]},
+			},
+			{
 				Name:    "webhookdelivery_next_attempt_at",
 				Unique:  false,
 				Columns: []*schema.Column{WebhookDeliveriesColumns[5]},

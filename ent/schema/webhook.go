@@ -114,7 +114,9 @@ func (WebhookDelivery) Fields() []ent.Field {
 		field.Enum("status").Comment("Where the delivery stands.").Annotations(deliveryStatusDoc).
 			Values("PENDING", "SUCCEEDED", "FAILED").Default("PENDING"),
 		field.Int("attempts").Comment("Attempts made so far.").Default(0),
-		field.Time("next_attempt_at").Comment("When the next attempt is due (PENDING), or the claim's lease while one runs."),
+		// GraphQL serves it by hand: null once the delivery is settled.
+		field.Time("next_attempt_at").Comment("When the next attempt is due (PENDING), or the claim's lease while one runs.").
+			Annotations(entgql.Skip()),
 		field.Time("last_attempt_at").Comment("When the last attempt ended; null before the first.").Optional().Nillable(),
 		field.Int("last_status_code").Comment("The HTTP status of the last attempt; null before it or when no answer came.").Optional().Nillable(),
 		field.String("last_error").Comment("Why the last attempt failed; null when it succeeded or before it.").Optional().Nillable(),
@@ -140,8 +142,9 @@ func (WebhookDelivery) Edges() []ent.Edge {
 // Indexes of the WebhookDelivery.
 func (WebhookDelivery) Indexes() []ent.Index {
 	return []ent.Index{
-		// The endpoint's list, newest first.
+		// The endpoint's list and the tenant's (GraphQL), newest first.
 		index.Fields("tenant_id", "endpoint_id", "created_at", "id"),
+		index.Fields("tenant_id", "created_at", "id"),
 		// The job's claim: due pending deliveries, oldest due first.
 		index.Fields("next_attempt_at").Annotations(entsql.IndexWhere("status = 'PENDING'")),
 		index.Fields("event_id"),

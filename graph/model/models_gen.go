@@ -36,6 +36,7 @@ import (
 	"github.com/reten-io/reten/ent/routeoperator"
 	"github.com/reten-io/reten/ent/tenantdataset"
 	"github.com/reten-io/reten/ent/tenantresulttypeconfig"
+	"github.com/reten-io/reten/internal/uplift"
 )
 
 // The operand of an aggregate: every row, a column or an arithmetic expression.
@@ -888,6 +889,18 @@ type CreateSupervisorInput struct {
 	RouteIDs []uuid.UUID `json:"routeIDs,omitempty"`
 	// Live operators of the tenant the supervisor supervises.
 	OperatorIDs []uuid.UUID `json:"operatorIDs,omitempty"`
+}
+
+// A new webhook endpoint; as the body of POST /api/webhook-endpoints, with the same rules and messages (named by these fields).
+type CreateWebhookEndpointInput struct {
+	// Where events are POSTed: https (http only for a host:port RETEN_OUTBOUND_ALLOW names), no credentials, not a literal private address.
+	URL string `json:"url"`
+	// What the endpoint is for (at most 500 characters).
+	Description *string `json:"description,omitempty"`
+	// The event types it receives: activity.status_changed, activity_result.recorded, commerce_lifecycle.state_changed, lifecycle_run.finished, generation.decision_recorded.
+	EventTypes []string `json:"eventTypes"`
+	// Whether events are delivered to it (true by default).
+	IsActive *bool `json:"isActive,omitempty"`
 }
 
 // Input of putDispatchConfig; the whole config is replaced (omitted fields take their defaults).
@@ -2043,6 +2056,36 @@ type UpdateUserInput struct {
 	Email *string `json:"email,omitempty"`
 	// Whether the user may log in.
 	IsActive *bool `json:"isActive,omitempty"`
+}
+
+// Changes to a webhook endpoint: omitted fields keep their value.
+type UpdateWebhookEndpointInput struct {
+	// Where events are POSTed.
+	URL *string `json:"url,omitempty"`
+	// What the endpoint is for.
+	Description *string `json:"description,omitempty"`
+	// The event types it receives.
+	EventTypes []string `json:"eventTypes,omitempty"`
+	// Whether events are delivered to it; turning a disabled endpoint on clears its run of failures and resumes its pending deliveries.
+	IsActive *bool `json:"isActive,omitempty"`
+}
+
+// An edge of the uplift rows.
+type UpliftRowEdge struct {
+	// The row.
+	Node *uplift.Row `json:"node"`
+	// Its cursor.
+	Cursor string `json:"cursor"`
+}
+
+// A page of the rows behind an uplift report, in the export's order (decidedAt, then decision id), forward only (not a Relay connection: no last or before).
+type UpliftRowPage struct {
+	// The rows.
+	Edges []*UpliftRowEdge `json:"edges"`
+	// Whether more rows follow the last.
+	HasNextPage bool `json:"hasNextPage"`
+	// The cursor of the last row; null on an empty page.
+	EndCursor *string `json:"endCursor,omitempty"`
 }
 
 // Input of upsertCommerceLifecycleSnapshot; the same rules as PUT /api/commerce-lifecycle-snapshots.

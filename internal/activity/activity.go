@@ -34,7 +34,8 @@ type Service struct {
 	client         *ent.Client
 	dispatch       *dispatch.Service
 	clock.Settable // the retry schedule's
-	Machine        // records the status events' webhook events
+	// Machine applies the status machine, recording its webhook events.
+	Machine Machine
 }
 
 // NewService returns a Service that dispatches through ds.

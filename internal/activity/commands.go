@@ -85,7 +85,7 @@ func (s *Service) command(ctx context.Context, tid, pid, id uuid.UUID, taskOnly 
 		if err != nil {
 			return err
 		}
-		return s.Transition(ctx, tx, a, tr, detail)
+		return s.Machine.Transition(ctx, tx, a, tr, detail)
 	})
 	if err != nil {
 		return nil, err
@@ -169,7 +169,7 @@ func (s *Service) send(ctx context.Context, tid, pid, id uuid.UUID, force bool) 
 		return nil, err
 	}
 	if err := txn.Run(ctx, s.client, func(ctx context.Context, tx *ent.Client) error {
-		return s.Transition(ctx, tx, a, tr, map[string]any{"attempt": a.DispatchAttempts + 1, "forced": force,
+		return s.Machine.Transition(ctx, tx, a, tr, map[string]any{"attempt": a.DispatchAttempts + 1, "forced": force,
 			"dispatchConfigId": cfg.ID.String(), "providerId": cfg.ProviderID.String()})
 	}); err != nil {
 		return nil, err
@@ -181,7 +181,7 @@ func (s *Service) send(ctx context.Context, tid, pid, id uuid.UUID, force bool) 
 			if err != nil {
 				return err
 			}
-			return s.apply(ctx, tx, a, TriggerDispatchSuccess, map[string]any{"attempt": a.DispatchAttempts, "providerRef": ref},
+			return s.Machine.apply(ctx, tx, a, TriggerDispatchSuccess, map[string]any{"attempt": a.DispatchAttempts, "providerRef": ref},
 				func(u *ent.ActivityUpdate) {
 					if link {
 						u.SetProviderActivityID(ref)
@@ -190,7 +190,7 @@ func (s *Service) send(ctx context.Context, tid, pid, id uuid.UUID, force bool) 
 		}
 		next, at := policy.AfterFailure(a.DispatchAttempts, s.Now())
 		detail := map[string]any{"attempt": a.DispatchAttempts, "maxAttempts": policy.MaxAttempts, "error": derr.Error()}
-		return s.apply(ctx, tx, a, next, detail, func(u *ent.ActivityUpdate) {
+		return s.Machine.apply(ctx, tx, a, next, detail, func(u *ent.ActivityUpdate) {
 			if at != nil {
 				u.SetNextDispatchAt(*at)
 			}

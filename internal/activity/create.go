@@ -182,7 +182,7 @@ func (s *Service) Create(ctx context.Context, in CreateInput) (*ent.Activity, er
 		if err != nil {
 			return err
 		}
-		return s.Events.Emit(ctx, tx, tid, webhook.StatusEvent(a, ev.ID, string(row.Event), nil, string(row.To), a.CreatedAt, nil))
+		return s.Machine.Events.Emit(ctx, tx, tid, webhook.StatusEvent(a, ev.ID, string(row.Event), nil, string(row.To), a.CreatedAt, nil))
 	})
 	if err != nil {
 		return nil, err

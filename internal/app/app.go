@@ -176,6 +176,7 @@ func (a *App) restHandler() http.Handler {
 		ResultTypes:  a.ResultTypes, TenantSettings: a.TenantSettings,
 		Activities: a.Activities,
 		Results:    a.Results, Idempotency: a.Idempotency,
+		Webhooks: a.Webhooks, Uplift: a.Uplift,
 	})
 }
 
@@ -188,5 +189,6 @@ func (a *App) graphqlHandler() http.Handler {
 		ResultTypes:  a.ResultTypes, TenantSettings: a.TenantSettings,
 		Activities: a.Activities,
 		Results:    a.Results, Idempotency: a.Idempotency,
+		Webhooks: a.Webhooks, Uplift: a.Uplift,
 	})
 }

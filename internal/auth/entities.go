@@ -29,6 +29,7 @@ var viewPermission = map[string]string{
 	"Activity":     PermActivityView, "ActivityStatusEvent": PermActivityView, "ActivityAttribute": PermActivityView,
 	"ActivityResult": PermActivityResultView,
 	"ResultType":     PermResultTypeView, "TenantResultTypeConfig": PermResultTypeView,
+	"WebhookEndpoint": PermWebhookView, "WebhookDelivery": PermWebhookView,
 }
 
 // ViewPermission returns the permission that reading an entity type needs;

@@ -79,6 +79,12 @@ const (
 	PermDispatchView   = "dispatch:view"   // designed
 	PermDispatchManage = "dispatch:manage" // designed
 
+	// PermWebhookView reads the tenant's webhook endpoints and their
+	// deliveries; PermWebhookManage creates, changes, deletes, pings them,
+	// rotates their secrets and replays deliveries; designed.
+	PermWebhookView   = "webhook:view"
+	PermWebhookManage = "webhook:manage"
+
 	PermResultTypeView   = "result-type-config:view"   // designed
 	PermResultTypeManage = "result-type-config:manage" // designed
 
@@ -118,6 +124,7 @@ var Catalog = sortedUnique(
 	PermRouteView, PermRouteManage, PermRouteDelete, PermRouteBatchUpsert,
 	PermSupervisorView, PermSupervisorManage, PermSupervisorDelete,
 	PermDispatchView, PermDispatchManage,
+	PermWebhookView, PermWebhookManage,
 	PermResultTypeView, PermResultTypeManage,
 	PermUserView, PermUserUpdate,
 	PermProjectView, PermProjectCreate, PermProjectUpdate,
@@ -196,6 +203,9 @@ var rolePermissions = map[string][]string{
 		PermRouteManage, PermRouteBatchUpsert,
 		PermSupervisorManage,
 		PermDispatchManage, PermResultTypeManage,
+		// Webhook endpoints are integration work; their URLs may carry
+		// tokens, so viewers do not read them.
+		PermWebhookView, PermWebhookManage,
 		PermTrashView,
 	)...),
 	RoleSupervisor: sortedUnique(

@@ -36,7 +36,7 @@ func (e Entry) Key() string {
 // services read tenant, project and principal (From). A test fails when a
 // route or operation is missing from it. Each domain keeps its lines in a
 // file of its own (matrix_<domain>.go).
-var Matrix = slices.Concat(identityMatrix, commerceMatrix, fieldOrgMatrix, trashMatrix, dispatchMatrix, catalogMatrix, agcMatrix, generationMatrix, snapshotMatrix, datasetMatrix, eventFilterMatrix, audienceMatrix, activityMatrix, resultTypeMatrix, resultMatrix, integrationMatrix)
+var Matrix = slices.Concat(identityMatrix, commerceMatrix, fieldOrgMatrix, trashMatrix, dispatchMatrix, catalogMatrix, agcMatrix, generationMatrix, snapshotMatrix, datasetMatrix, eventFilterMatrix, audienceMatrix, activityMatrix, resultTypeMatrix, resultMatrix, integrationMatrix, webhookMatrix)
 
 // identityMatrix: auth, tenants, projects, API keys, users.
 var identityMatrix = []Entry{

@@ -19,6 +19,10 @@ var generationMatrix = []Entry{
 	{"GET", "/activity-generation-configs/{id}/generation-decisions", ProjectScoped, auth.PermGenerationRuleView},
 	{"GET", "/commerces/{id}/generation-decisions", ProjectScoped, auth.PermGenerationRuleView},
 	{"POST", "/activity-generation-configs/{id}/generation-preview", ProjectScoped, auth.PermGenerationRuleView},
+	// Outcomes: the uplift of the generated activities against the holdout,
+	// and the per-decision rows behind it as CSV.
+	{"GET", "/activity-generation-configs/{id}/uplift", ProjectScoped, auth.PermGenerationRuleView},
+	{"GET", "/activity-generation-configs/{id}/uplift.csv", ProjectScoped, auth.PermGenerationRuleView},
 
 	// GraphQL: the same scope and permissions as the REST routes.
 	{"Query", "generationRules", ProjectScoped, auth.PermGenerationRuleView},
@@ -31,4 +35,6 @@ var generationMatrix = []Entry{
 	{"Mutation", "updateGenerationSettings", ProjectScoped, auth.PermGenerationRuleManage},
 	{"Query", "generationDecisions", ProjectScoped, auth.PermGenerationRuleView},
 	{"Query", "generationPreview", ProjectScoped, auth.PermGenerationRuleView},
+	{"Query", "upliftReport", ProjectScoped, auth.PermGenerationRuleView},
+	{"Query", "upliftRows", ProjectScoped, auth.PermGenerationRuleView},
 }

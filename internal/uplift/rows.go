@@ -85,23 +85,11 @@ func (p *plan) decisions() []predicate.GenerationDecision {
 
 // stream measures the decisions whose window has elapsed, page by page.
 func (s *Service) stream(ctx context.Context, p *plan, fn func(Row) error) error {
-	if p.ruleIDs != nil && len(p.ruleIDs) == 0 {
-		return nil // the channel names none of the AGC's rules
-	}
-	base := append(p.decisions(), gd.DecidedAtLTE(p.cutoff))
-	var last *ent.GenerationDecision
+	var after *Cursor
 	for {
-		q := s.db(ctx).GenerationDecision.Query().Where(base...)
-		if last != nil {
-			at := last.DecidedAt
-			q.Where(gd.Or(gd.DecidedAtGT(at), gd.And(gd.DecidedAtEQ(at), gd.IDGT(last.ID))))
-		}
-		page, err := q.Order(gd.ByDecidedAt(), gd.ByID()).Limit(pageSize).All(ctx)
-		if err != nil {
-			return fmt.Errorf("uplift: decisions: %w", err)
-		}
-		if len(page) == 0 {
-			return nil
+		page, err := s.measured(ctx, p, after, pageSize)
+		if err != nil || len(page) == 0 {
+			return err
 		}
 		rows, err := s.measure(ctx, p, page)
 		if err != nil {
@@ -115,8 +103,52 @@ func (s *Service) stream(ctx context.Context, p *plan, fn func(Row) error) error
 		if len(page) < pageSize {
 			return nil
 		}
-		last = page[len(page)-1]
+		last := page[len(page)-1]
+		after = &Cursor{DecidedAt: last.DecidedAt, ID: last.ID}
 	}
+}
+
+// Cursor is a row's place in the rows' order: its decision's decided_at,
+// then id.
+type Cursor struct {
+	DecidedAt time.Time
+	ID        uuid.UUID
+}
+
+// measured reads up to limit decisions of the plan whose window has
+// elapsed, after cursor after (nil: from the first), in the rows' order.
+func (s *Service) measured(ctx context.Context, p *plan, after *Cursor, limit int) ([]*ent.GenerationDecision, error) {
+	if p.ruleIDs != nil && len(p.ruleIDs) == 0 {
+		return nil, nil // the channel names none of the AGC's rules
+	}
+	q := s.db(ctx).GenerationDecision.Query().Where(p.decisions()...).Where(gd.DecidedAtLTE(p.cutoff))
+	if after != nil {
+		q.Where(gd.Or(gd.DecidedAtGT(after.DecidedAt), gd.And(gd.DecidedAtEQ(after.DecidedAt), gd.IDGT(after.ID))))
+	}
+	page, err := q.Order(gd.ByDecidedAt(), gd.ByID()).Limit(limit).All(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("uplift: decisions: %w", err)
+	}
+	return page, nil
+}
+
+// RowsPage is Rows a page at a time (GraphQL's upliftRows): up to limit
+// rows after cursor after (nil: from the first), and whether more follow.
+func (s *Service) RowsPage(ctx context.Context, agcID uuid.UUID, in Input, after *Cursor, limit int) ([]Row, bool, error) {
+	p, err := s.prepare(ctx, agcID, in)
+	if err != nil {
+		return nil, false, err
+	}
+	page, err := s.measured(ctx, p, after, limit+1)
+	if err != nil || len(page) == 0 {
+		return []Row{}, false, err
+	}
+	more := len(page) > limit
+	if more {
+		page = page[:limit]
+	}
+	rows, err := s.measure(ctx, p, page)
+	return rows, more, err
 }
 
 // pending counts the decisions of the population whose window has not

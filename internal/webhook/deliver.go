@@ -272,7 +272,7 @@ func (s *Service) countFailure(ctx context.Context, tx *ent.Client, endpoint uui
 // a turned-off one: it is how the receiver is tested) and returns the
 // delivery with its one attempt; a failed ping is not retried, and does not
 // count toward the endpoint's run of failures.
-func (s *Service) Ping(ctx context.Context, id uuid.UUID) (*Delivery, error) {
+func (s *Service) Ping(ctx context.Context, id uuid.UUID) (*ent.WebhookDelivery, error) {
 	ep, err := s.GetEndpoint(ctx, id)
 	if err != nil {
 		return nil, err

@@ -390,14 +390,14 @@ func TestPingReplayAndRotation(t *testing.T) {
 		e := f.endpoint(t, webhook.TypeDecisionRecorded)
 		p, err := f.svc.Ping(f.admin, e.ID)
 		dbtest.NoError(t, err)
-		if p.Status != webhookdelivery.StatusSUCCEEDED || p.EventType != webhook.TypePing || len(p.Attempts) != 1 ||
-			!strings.Contains(p.Payload, `"type":"webhook.ping"`) {
+		if p.Status != webhookdelivery.StatusSUCCEEDED || p.EventType != webhook.TypePing || len(webhook.Attempts(p)) != 1 ||
+			!strings.Contains(webhook.Payload(p), `"type":"webhook.ping"`) {
 			t.Fatalf("ping %+v", p)
 		}
 		f.rcv.answer = func(int) int { return http.StatusGone }
 		p, err = f.svc.Ping(f.admin, e.ID)
 		dbtest.NoError(t, err)
-		if p.Status != webhookdelivery.StatusFAILED || *p.LastError != "the endpoint answered 410" || len(p.Attempts) != 1 {
+		if p.Status != webhookdelivery.StatusFAILED || *p.LastError != "the endpoint answered 410" || len(webhook.Attempts(p)) != 1 {
 			t.Fatalf("failed ping %+v", p)
 		}
 		if n := f.deliver(t, time.Now().Add(time.Hour)); n != 0 {

@@ -13,21 +13,12 @@ import (
 	"github.com/reten-io/reten/ent/webhookattempt"
 	"github.com/reten-io/reten/ent/webhookdelivery"
 	"github.com/reten-io/reten/ent/webhookendpoint"
-	"github.com/reten-io/reten/ent/webhookevent"
 	"github.com/reten-io/reten/internal/apperr"
 	"github.com/reten-io/reten/internal/clock"
 	"github.com/reten-io/reten/internal/paging"
 	"github.com/reten-io/reten/internal/tenancy"
 	"github.com/reten-io/reten/internal/txn"
 )
-
-// Delivery is a delivery with its attempts (oldest first) and the payload
-// it sends.
-type Delivery struct {
-	*ent.WebhookDelivery
-	Payload  string
-	Attempts []*ent.WebhookAttempt
-}
 
 // DeliveryFilter narrows an endpoint's deliveries; nil members do not filter.
 type DeliveryFilter struct {
@@ -79,77 +70,40 @@ func (s *Service) endpointDeliveries(ctx context.Context, endpointID uuid.UUID, 
 // ListDeliveries returns page p of an endpoint's deliveries, newest first,
 // with their attempts and payloads (400 for a broken filter, then 404 for
 // an endpoint of another tenant).
-func (s *Service) ListDeliveries(ctx context.Context, endpointID uuid.UUID, f DeliveryFilter, p paging.Page) (*paging.List[*Delivery], error) {
+func (s *Service) ListDeliveries(ctx context.Context, endpointID uuid.UUID, f DeliveryFilter, p paging.Page) (*paging.List[*ent.WebhookDelivery], error) {
 	q, err := s.endpointDeliveries(ctx, endpointID, f)
 	if err != nil {
 		return nil, err
 	}
-	l, err := tenancy.List(ctx, q, webhookdelivery.TenantID, deliveryOrder, p)
-	if err != nil {
-		return nil, err
-	}
-	ds, err := s.withDetails(ctx, l.Items)
-	if err != nil {
-		return nil, err
-	}
-	return &paging.List[*Delivery]{Items: ds, Total: l.Total, Page: l.Page}, nil
+	return tenancy.List(ctx, withDetails(q), webhookdelivery.TenantID, deliveryOrder, p)
 }
 
-// DeliveryConnection pages an endpoint's deliveries for GraphQL, newest first.
-func (s *Service) DeliveryConnection(ctx context.Context, endpointID uuid.UUID, f DeliveryFilter,
+// DeliveryConnection pages the tenant's deliveries for GraphQL, newest
+// first, with their attempts and payloads: those of endpoint endpointID
+// when it is set (404 for another tenant's).
+func (s *Service) DeliveryConnection(ctx context.Context, endpointID *uuid.UUID, f DeliveryFilter,
 	after *ent.Cursor, first *int, before *ent.Cursor, last *int) (*ent.WebhookDeliveryConnection, error) {
-	q, err := s.endpointDeliveries(ctx, endpointID, f)
-	if err != nil {
-		return nil, err
+	var q *ent.WebhookDeliveryQuery
+	if endpointID != nil {
+		var err error
+		if q, err = s.endpointDeliveries(ctx, *endpointID, f); err != nil {
+			return nil, err
+		}
+	} else {
+		preds, err := f.predicates()
+		if err != nil {
+			return nil, err
+		}
+		q = s.db(ctx).WebhookDelivery.Query().Where(preds...)
 	}
 	order := &ent.WebhookDeliveryOrder{Direction: entgql.OrderDirectionDesc, Field: ent.WebhookDeliveryOrderFieldCreatedAt}
-	return tenancy.Connection(ctx, q, webhookdelivery.TenantID, after, first, before, last, ent.WithWebhookDeliveryOrder(order))
+	return tenancy.Connection(ctx, withDetails(q), webhookdelivery.TenantID, after, first, before, last, ent.WithWebhookDeliveryOrder(order))
 }
 
-// withDetails loads the attempts and payloads of deliveries (two reads).
-func (s *Service) withDetails(ctx context.Context, ds []*ent.WebhookDelivery) ([]*Delivery, error) {
-	if len(ds) == 0 {
-		return []*Delivery{}, nil
-	}
-	ids, events := make([]uuid.UUID, len(ds)), make([]uuid.UUID, len(ds))
-	for i, d := range ds {
-		ids[i], events[i] = d.ID, d.EventID
-	}
-	c := s.db(ctx)
-	as, err := c.WebhookAttempt.Query().Where(webhookattempt.DeliveryIDIn(ids...)).
-		Order(ent.Asc(webhookattempt.FieldDeliveryID, webhookattempt.FieldNumber)).All(ctx)
-	if err != nil {
-		return nil, err
-	}
-	evs, err := c.WebhookEvent.Query().Where(webhookevent.IDIn(events...)).All(ctx)
-	if err != nil {
-		return nil, err
-	}
-	payloads := map[uuid.UUID]string{}
-	for _, e := range evs {
-		payloads[e.ID] = e.Payload
-	}
-	attempts := map[uuid.UUID][]*ent.WebhookAttempt{}
-	for _, a := range as {
-		attempts[a.DeliveryID] = append(attempts[a.DeliveryID], a)
-	}
-	out := make([]*Delivery, len(ds))
-	for i, d := range ds {
-		out[i] = &Delivery{WebhookDelivery: d, Payload: payloads[d.EventID], Attempts: attempts[d.ID]}
-		if out[i].Attempts == nil {
-			out[i].Attempts = []*ent.WebhookAttempt{}
-		}
-	}
-	return out, nil
-}
-
-// Details returns d with its attempts and payload (GraphQL's delivery nodes).
-func (s *Service) Details(ctx context.Context, d *ent.WebhookDelivery) (*Delivery, error) {
-	out, err := s.withDetails(ctx, []*ent.WebhookDelivery{d})
-	if err != nil {
-		return nil, err
-	}
-	return out[0], nil
+// withDetails loads the deliveries of q with their event (the payload)
+// and their attempts, oldest first: two more reads for the whole page.
+func withDetails(q *ent.WebhookDeliveryQuery) *ent.WebhookDeliveryQuery {
+	return q.WithEvent().WithAttemptLog(func(a *ent.WebhookAttemptQuery) { a.Order(ent.Asc(webhookattempt.FieldNumber)) })
 }
 
 // deliveryOf reads a delivery of tenant tid.
@@ -158,19 +112,20 @@ func deliveryOf(ctx context.Context, c *ent.Client, tid, id uuid.UUID) (*ent.Web
 	return d, apperr.FromEnt(err, MsgDeliveryNotFound, "")
 }
 
-// GetDelivery returns a delivery of the tenant with its details.
-func (s *Service) GetDelivery(ctx context.Context, id uuid.UUID) (*Delivery, error) {
-	d, err := tenancy.Get(ctx, s.db(ctx), id, deliveryOf)
+// GetDelivery returns a delivery of the tenant with its event and attempts.
+func (s *Service) GetDelivery(ctx context.Context, id uuid.UUID) (*ent.WebhookDelivery, error) {
+	tid, err := tenancy.Tenant(ctx)
 	if err != nil {
 		return nil, err
 	}
-	return s.Details(ctx, d)
+	d, err := withDetails(s.db(ctx).WebhookDelivery.Query().Where(webhookdelivery.ID(id), webhookdelivery.TenantID(tid))).Only(ctx)
+	return d, apperr.FromEnt(err, MsgDeliveryNotFound, "")
 }
 
 // Replay queues a new delivery of a delivery's event to its endpoint, due
 // at once, with the same webhook-id (receivers deduplicate by it). The
 // endpoint must be on (422 otherwise).
-func (s *Service) Replay(ctx context.Context, id uuid.UUID) (*Delivery, error) {
+func (s *Service) Replay(ctx context.Context, id uuid.UUID) (*ent.WebhookDelivery, error) {
 	tid, err := tenancy.Tenant(ctx)
 	if err != nil {
 		return nil, err
@@ -198,7 +153,7 @@ func (s *Service) Replay(ctx context.Context, id uuid.UUID) (*Delivery, error) {
 		return nil, err
 	}
 	s.Wake()
-	return s.Details(ctx, out)
+	return s.GetDelivery(ctx, out.ID)
 }
 
 // NextAttemptAt is when a PENDING delivery is due next (nil otherwise).
@@ -207,4 +162,20 @@ func NextAttemptAt(d *ent.WebhookDelivery) *time.Time {
 		return nil
 	}
 	return &d.NextAttemptAt
+}
+
+// Payload is the body a delivery loaded with its event sends.
+func Payload(d *ent.WebhookDelivery) string {
+	if d.Edges.Event == nil {
+		return ""
+	}
+	return d.Edges.Event.Payload
+}
+
+// Attempts are the attempts a delivery was loaded with, oldest first.
+func Attempts(d *ent.WebhookDelivery) []*ent.WebhookAttempt {
+	if d.Edges.AttemptLog == nil {
+		return []*ent.WebhookAttempt{}
+	}
+	return d.Edges.AttemptLog
 }

@@ -15,6 +15,8 @@ CREATE TABLE "webhook_deliveries" ("id" uuid NOT NULL, "tenant_id" uuid NOT NULL
 CREATE INDEX "webhookdelivery_event_id" ON "webhook_deliveries" ("event_id");
 -- create index "webhookdelivery_next_attempt_at" to table: "webhook_deliveries"
 CREATE INDEX "webhookdelivery_next_attempt_at" ON "webhook_deliveries" ("next_attempt_at") WHERE ((status)::text = 'PENDING'::text);
+-- create index "webhookdelivery_tenant_id_created_at_id" to table: "webhook_deliveries"
+CREATE INDEX "webhookdelivery_tenant_id_created_at_id" ON "webhook_deliveries" ("tenant_id", "created_at", "id");
 -- create index "webhookdelivery_tenant_id_endpoint_id_created_at_id" to table: "webhook_deliveries"
 CREATE INDEX "webhookdelivery_tenant_id_endpoint_id_created_at_id" ON "webhook_deliveries" ("tenant_id", "endpoint_id", "created_at", "id");
 -- create "webhook_attempts" table
@@ -29,6 +31,8 @@ DROP INDEX "webhookattempt_delivery_id_number";
 DROP TABLE "webhook_attempts";
 -- reverse: create index "webhookdelivery_tenant_id_endpoint_id_created_at_id" to table: "webhook_deliveries"
 DROP INDEX "webhookdelivery_tenant_id_endpoint_id_created_at_id";
+-- reverse: create index "webhookdelivery_tenant_id_created_at_id" to table: "webhook_deliveries"
+DROP INDEX "webhookdelivery_tenant_id_created_at_id";
 -- reverse: create index "webhookdelivery_next_attempt_at" to table: "webhook_deliveries"
 DROP INDEX "webhookdelivery_next_attempt_at";
 -- reverse: create index "webhookdelivery_event_id" to table: "webhook_deliveries"

@@ -7,6 +7,8 @@ CREATE INDEX `webhookattempt_delivery_id_number` ON `webhook_attempts` (`deliver
 CREATE TABLE `webhook_deliveries` (`id` uuid NOT NULL, `tenant_id` uuid NOT NULL, `event_type` text NOT NULL, `status` text NOT NULL DEFAULT ('PENDING'), `attempts` integer NOT NULL DEFAULT (0), `next_attempt_at` datetime NOT NULL, `last_attempt_at` datetime NULL, `last_status_code` integer NULL, `last_error` text NULL, `replay_of` uuid NULL, `created_at` datetime NOT NULL, `updated_at` datetime NOT NULL, `endpoint_id` uuid NOT NULL, `event_id` uuid NOT NULL, PRIMARY KEY (`id`), CONSTRAINT `webhook_deliveries_webhook_endpoints_endpoint` FOREIGN KEY (`endpoint_id`) REFERENCES `webhook_endpoints` (`id`) ON DELETE CASCADE, CONSTRAINT `webhook_deliveries_webhook_events_event` FOREIGN KEY (`event_id`) REFERENCES `webhook_events` (`id`) ON DELETE CASCADE);
 -- create index "webhookdelivery_tenant_id_endpoint_id_created_at_id" to table: "webhook_deliveries"
 CREATE INDEX `webhookdelivery_tenant_id_endpoint_id_created_at_id` ON `webhook_deliveries` (`tenant_id`, `endpoint_id`, `created_at`, `id`);
+-- create index "webhookdelivery_tenant_id_created_at_id" to table: "webhook_deliveries"
+CREATE INDEX `webhookdelivery_tenant_id_created_at_id` ON `webhook_deliveries` (`tenant_id`, `created_at`, `id`);
 -- create index "webhookdelivery_next_attempt_at" to table: "webhook_deliveries"
 CREATE INDEX `webhookdelivery_next_attempt_at` ON `webhook_deliveries` (`next_attempt_at`) WHERE status = 'PENDING';
 -- create index "webhookdelivery_event_id" to table: "webhook_deliveries"
@@ -37,6 +39,8 @@ DROP TABLE `webhook_endpoints`;
 DROP INDEX `webhookdelivery_event_id`;
 -- reverse: create index "webhookdelivery_next_attempt_at" to table: "webhook_deliveries"
 DROP INDEX `webhookdelivery_next_attempt_at`;
+-- reverse: create index "webhookdelivery_tenant_id_created_at_id" to table: "webhook_deliveries"
+DROP INDEX `webhookdelivery_tenant_id_created_at_id`;
 -- reverse: create index "webhookdelivery_tenant_id_endpoint_id_created_at_id" to table: "webhook_deliveries"
 DROP INDEX `webhookdelivery_tenant_id_endpoint_id_created_at_id`;
 -- reverse: create "webhook_deliveries" table
