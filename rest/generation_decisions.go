@@ -59,9 +59,7 @@ func decisionPage(withCommerce bool,
 			f.CommerceID = queryUUID(q, "commerce_id")
 		}
 		f.RuleID = queryUUID(q, "rule_id")
-		if v := q.Get("kind"); v != "" {
-			f.Kind = &v
-		}
+		f.Kind = q.text("kind")
 		f.Since = queryInstant(q, "since")
 		f.Problems = q.probs
 		return writer(w, http.StatusOK, func(l *paging.List[*ent.GenerationDecision]) pageOf[decisionDTO] {

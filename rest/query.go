@@ -53,6 +53,14 @@ func (q *query) flag(name string) *bool {
 	return nil
 }
 
+// text reads a text parameter; nil when not sent (the service checks it).
+func (q *query) text(name string) *string {
+	if v := q.Get(name); v != "" {
+		return &v
+	}
+	return nil
+}
+
 // fail records msg as a problem of parameter name.
 func (q *query) fail(name, msg string) { q.probs.Add(name, msg) }
 

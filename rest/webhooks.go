@@ -109,14 +109,7 @@ func (a *api) webhookDeliveries(w http.ResponseWriter, r *http.Request) error {
 	}
 	q := queryOf(r)
 	p := q.page()
-	var f webhook.DeliveryFilter
-	if v := q.Get("status"); v != "" {
-		f.Status = &v
-	}
-	if v := q.Get("event_type"); v != "" {
-		f.EventType = &v
-	}
-	f.Problems = q.probs
+	f := webhook.DeliveryFilter{Status: q.text("status"), EventType: q.text("event_type"), Problems: q.probs}
 	return writer(w, http.StatusOK, func(l *paging.List[*ent.WebhookDelivery]) pageOf[webhookDeliveryDTO] {
 		return presentPage(l, presentWebhookDelivery)
 	})(a.Webhooks.ListDeliveries(r.Context(), id, f, p))

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"sync"
@@ -190,12 +191,12 @@ func (s *Service) send(ctx context.Context, ep *ent.WebhookEndpoint, ev *ent.Web
 // describe says why a request got no answer, without the URL (the list
 // shows it) and in the words of the outbound guard when it refused.
 func describe(err error) string {
-	var ue interface{ Unwrap() error }
-	if errors.As(err, &ue) && strings.HasPrefix(err.Error(), "Post ") {
-		err = ue.Unwrap()
-	}
-	if errors.Is(err, context.DeadlineExceeded) || strings.Contains(err.Error(), "Client.Timeout") {
-		return "no answer within the timeout"
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		if ue.Timeout() {
+			return "no answer within the timeout"
+		}
+		err = ue.Err
 	}
 	return err.Error()
 }

@@ -161,20 +161,10 @@ func (s *Service) CreateEndpoint(ctx context.Context, in EndpointFields) (*WithS
 // UpdateEndpoint changes the members sent of an endpoint of the tenant.
 // Turning it on clears a disabling and the run of failures behind it.
 func (s *Service) UpdateEndpoint(ctx context.Context, id uuid.UUID, in EndpointFields) (*ent.WebhookEndpoint, error) {
-	tid, err := tenancy.Tenant(ctx)
-	if err != nil {
-		return nil, err
-	}
 	if err := s.check(in, false); err != nil {
 		return nil, err
 	}
-	var out *ent.WebhookEndpoint
-	err = txn.Run(ctx, s.client, func(ctx context.Context, tx *ent.Client) error {
-		cur, err := endpointOf(ctx, tx, tid, id)
-		if err != nil {
-			return err
-		}
-		u := tx.WebhookEndpoint.UpdateOne(cur)
+	out, err := s.change(ctx, id, func(cur *ent.WebhookEndpoint, u *ent.WebhookEndpointUpdateOne) error {
 		fields.Set(in.URL.Ptr(), func(v string) { u.SetURL(v) })
 		fields.Set(in.Description.NullAs("").Ptr(), func(v string) { u.SetDescription(v) })
 		fields.Set(in.EventTypes.Ptr(), func(v []string) { u.SetEventTypes(v) })
@@ -184,13 +174,32 @@ func (s *Service) UpdateEndpoint(ctx context.Context, id uuid.UUID, in EndpointF
 				u.ClearDisabledAt().ClearDisabledReason().SetFailureCount(0).ClearFailingSince()
 			}
 		}
-		out, err = u.Save(ctx)
-		return err
+		return nil
 	})
 	if err == nil && out.IsActive {
 		s.Wake() // pending deliveries of a re-enabled endpoint are due
 	}
 	return out, err
+}
+
+// change reads endpoint id of the tenant in a transaction and saves what
+// edit makes of it.
+func (s *Service) change(ctx context.Context, id uuid.UUID, edit func(cur *ent.WebhookEndpoint, u *ent.WebhookEndpointUpdateOne) error) (*ent.WebhookEndpoint, error) {
+	tid, err := tenancy.Tenant(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return txn.Value(ctx, s.client, func(ctx context.Context, tx *ent.Client) (*ent.WebhookEndpoint, error) {
+		cur, err := endpointOf(ctx, tx, tid, id)
+		if err != nil {
+			return nil, err
+		}
+		u := tx.WebhookEndpoint.UpdateOne(cur)
+		if err := edit(cur, u); err != nil {
+			return nil, err
+		}
+		return u.Save(ctx)
+	})
 }
 
 // DeleteEndpoint removes an endpoint of the tenant with its deliveries and
@@ -220,10 +229,6 @@ type RotateInput struct {
 // answer only. The replaced secret keeps signing every delivery, after the
 // new one, for the overlap (0: not at all), so that receivers can switch.
 func (s *Service) RotateSecret(ctx context.Context, id uuid.UUID, in RotateInput) (*WithSecret, error) {
-	tid, err := tenancy.Tenant(ctx)
-	if err != nil {
-		return nil, err
-	}
 	overlap := DefaultOverlap
 	if m, ok := in.OverlapMinutes.Get(); ok {
 		var p apperr.Problems
@@ -240,24 +245,18 @@ func (s *Service) RotateSecret(ctx context.Context, id uuid.UUID, in RotateInput
 	if err != nil {
 		return nil, err
 	}
-	var out *ent.WebhookEndpoint
-	err = txn.Run(ctx, s.client, func(ctx context.Context, tx *ent.Client) error {
-		cur, err := endpointOf(ctx, tx, tid, id)
-		if err != nil {
-			return err
-		}
+	out, err := s.change(ctx, id, func(cur *ent.WebhookEndpoint, u *ent.WebhookEndpointUpdateOne) error {
 		sealed, err := s.box.Seal(id, []byte(sec))
 		if err != nil {
 			return err
 		}
-		u := tx.WebhookEndpoint.UpdateOne(cur).SetSecretEncrypted(sealed)
+		u.SetSecretEncrypted(sealed)
 		if overlap > 0 {
 			u.SetPreviousSecretEncrypted(cur.SecretEncrypted).SetPreviousSecretExpiresAt(clock.Stored(clock.Now().Add(overlap)))
 		} else {
 			u.ClearPreviousSecretEncrypted().ClearPreviousSecretExpiresAt()
 		}
-		out, err = u.Save(ctx)
-		return err
+		return nil
 	})
 	if err != nil {
 		return nil, err
