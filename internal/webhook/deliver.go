@@ -25,6 +25,9 @@ import (
 	"github.com/reten-io/reten/internal/viewer"
 )
 
+// recordTimeout bounds recording a ping's attempt once it was sent.
+const recordTimeout = 10 * time.Second
+
 // UserAgent is the User-Agent of every delivery.
 const UserAgent = "Reten-Webhooks/1"
 
@@ -76,10 +79,12 @@ func (s *Service) Deliver(ctx context.Context, now time.Time) (int, error) {
 	})
 }
 
-// claim takes the due deliveries in one statement.
+// claim takes the due deliveries in one statement: never a ping, which its
+// request sends and records once (one interrupted before its record stays
+// PENDING, unsent again, until the retention purge).
 func (s *Service) claim(ctx context.Context, now time.Time) ([]claimed, error) {
 	due := `SELECT d.id FROM ` + webhookdelivery.Table + ` d JOIN ` + webhookendpoint.Table + ` ep ON ep.id = d.endpoint_id AND ep.is_active
-WHERE d.status = 'PENDING' AND d.next_attempt_at <= ? ORDER BY d.next_attempt_at LIMIT ?`
+WHERE d.status = 'PENDING' AND d.next_attempt_at <= ? AND d.event_type <> '` + TypePing + `' ORDER BY d.next_attempt_at LIMIT ?`
 	q := `UPDATE ` + webhookdelivery.Table + ` SET next_attempt_at = ?, updated_at = ? WHERE id IN (` + due + `)
 RETURNING id, tenant_id, endpoint_id, event_id, attempts`
 	args := []any{now.Add(s.Lease), now, now, s.Batch}
@@ -132,7 +137,7 @@ func (s *Service) sendAll(ctx context.Context, batch []claimed) ([]outcome, erro
 	var wg sync.WaitGroup
 	for i, c := range batch {
 		ep, ev := endpoints[c.endpoint], events[c.event]
-		if ep == nil || ev == nil { // removed since the claim: recorded as failed, never sent
+		if ep == nil || ev == nil { // deleted since the claim, with the delivery: never sent, nothing to record
 			msg := "the endpoint or the event no longer exists"
 			out[i] = outcome{at: clock.Now(), err: &msg}
 			continue
@@ -212,15 +217,12 @@ func text(b []byte) string {
 // record writes an attempt of claimed delivery c and its consequence on
 // the delivery and (unless it is a ping) on the endpoint's run of
 // failures. Only a PENDING delivery changes: one that another replica
-// settled meanwhile (its lease had run out) keeps its status.
+// settled meanwhile (its lease had run out) keeps its status, and one
+// deleted meanwhile (with its endpoint or its event) has nothing left to
+// record, so that it never fails the batch's other records.
 func (s *Service) record(ctx context.Context, tx *ent.Client, c claimed, o outcome, ping bool) error {
 	n := c.attempts + 1
 	end := clock.Stored(o.at.Add(o.latency))
-	if err := tx.WebhookAttempt.Create().SetTenantID(c.tenant).SetDeliveryID(c.id).SetNumber(n).SetAttemptedAt(clock.Stored(o.at)).
-		SetLatencyMs(int(o.latency.Milliseconds())).SetNillableStatusCode(o.statusCode).SetNillableError(o.err).
-		SetResponseBody(o.response).Exec(ctx); err != nil {
-		return fmt.Errorf("webhook: record the attempt: %w", err)
-	}
 	u := tx.WebhookDelivery.Update().Where(webhookdelivery.ID(c.id), webhookdelivery.StatusEQ(webhookdelivery.StatusPENDING)).
 		SetAttempts(n).SetLastAttemptAt(end).SetNillableLastStatusCode(o.statusCode).SetUpdatedAt(end)
 	switch {
@@ -234,8 +236,20 @@ func (s *Service) record(ctx context.Context, tx *ent.Client, c claimed, o outco
 	if o.statusCode == nil {
 		u.ClearLastStatusCode()
 	}
-	if err := u.Exec(ctx); err != nil {
+	changed, err := u.Save(ctx)
+	if err != nil {
 		return fmt.Errorf("webhook: record the delivery: %w", err)
+	}
+	if changed == 0 {
+		exists, err := tx.WebhookDelivery.Query().Where(webhookdelivery.ID(c.id)).Exist(ctx)
+		if err != nil || !exists {
+			return err
+		}
+	}
+	if err := tx.WebhookAttempt.Create().SetTenantID(c.tenant).SetDeliveryID(c.id).SetNumber(n).SetAttemptedAt(clock.Stored(o.at)).
+		SetLatencyMs(int(o.latency.Milliseconds())).SetNillableStatusCode(o.statusCode).SetNillableError(o.err).
+		SetResponseBody(o.response).Exec(ctx); err != nil {
+		return fmt.Errorf("webhook: record the attempt: %w", err)
 	}
 	if ping {
 		return nil
@@ -292,7 +306,7 @@ func (s *Service) Ping(ctx context.Context, id uuid.UUID) (*ent.WebhookDelivery,
 		if err != nil {
 			return err
 		}
-		// Due after the lease: the job never takes it; this request sends it.
+		// The job never claims a ping (see claim): this request sends it.
 		d, err := tx.WebhookDelivery.Create().SetTenantID(ep.TenantID).SetEndpointID(ep.ID).SetEventID(ev.ID).SetEventType(ev.Type).
 			SetNextAttemptAt(now.Add(s.Lease)).SetCreatedAt(now).SetUpdatedAt(now).Save(ctx)
 		if err != nil {
@@ -305,12 +319,15 @@ func (s *Service) Ping(ctx context.Context, id uuid.UUID) (*ent.WebhookDelivery,
 		return nil, err
 	}
 	o := s.send(ctx, ep, stored)
-	if err := txn.Run(ctx, s.client, func(ctx context.Context, tx *ent.Client) error {
+	// The attempt is recorded even when the caller has gone meanwhile.
+	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), recordTimeout)
+	defer cancel()
+	if err := txn.Run(rctx, s.client, func(ctx context.Context, tx *ent.Client) error {
 		return s.record(ctx, tx, c, o, true)
 	}); err != nil {
 		return nil, err
 	}
-	return s.GetDelivery(ctx, c.id)
+	return s.GetDelivery(rctx, c.id)
 }
 
 // Purge deletes, in batches of Batch, the events older than Retention with

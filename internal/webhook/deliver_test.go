@@ -21,6 +21,7 @@ import (
 	"github.com/reten-io/reten/ent"
 	"github.com/reten-io/reten/ent/webhookattempt"
 	"github.com/reten-io/reten/ent/webhookdelivery"
+	"github.com/reten-io/reten/ent/webhookendpoint"
 	"github.com/reten-io/reten/internal/dbtest"
 	"github.com/reten-io/reten/internal/outbound"
 	"github.com/reten-io/reten/internal/patch"
@@ -596,6 +597,50 @@ func TestRetentionPurge(t *testing.T) {
 		if n != 1 || len(evs) != 1 || evs[0] != recent.ID || !slices.Equal(left, []string{recent.ID.String()}) ||
 			db.Client.WebhookAttempt.Query().CountX(f.sys) != 1 {
 			t.Fatalf("purged %d; events %v, deliveries of %v", n, evs, left)
+		}
+	})
+}
+
+// TestDeletedMidPass: an endpoint deleted while a pass sends its delivery
+// takes the delivery with it; the pass still records the batch's other
+// deliveries.
+func TestDeletedMidPass(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *dbtest.DB) {
+		f := newFix(t, db)
+		a := f.endpoint(t, webhook.TypeDecisionRecorded)
+		b, err := f.svc.CreateEndpoint(f.admin, webhook.EndpointFields{URL: patch.Of(f.rcv.srv.URL + "/b"),
+			EventTypes: patch.Of([]string{webhook.TypeDecisionRecorded})})
+		dbtest.NoError(t, err)
+		f.emit(t, event(webhook.TypeDecisionRecorded, 1))
+		f.rcv.answer = func(int) int {
+			// Whichever request comes first, B is gone before either is recorded.
+			_, _ = db.Client.WebhookEndpoint.Delete().Where(webhookendpoint.ID(b.ID)).Exec(f.sys)
+			return http.StatusOK
+		}
+		if n := f.deliver(t, time.Now()); n != 2 {
+			t.Fatalf("sent %d, want 2", n)
+		}
+		ds := f.deliveries(t)
+		if len(ds) != 1 || ds[0].EndpointID != a.ID || ds[0].Status != webhookdelivery.StatusSUCCEEDED || len(f.attempts(t, ds[0].ID)) != 1 {
+			t.Fatalf("deliveries after B's deletion: %+v", ds)
+		}
+	})
+}
+
+// TestPingsAreNeverClaimed: a ping's delivery is its request's alone: one
+// left PENDING (its request ended before recording it) is never sent by
+// the job.
+func TestPingsAreNeverClaimed(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, db *dbtest.DB) {
+		f := newFix(t, db)
+		e := f.endpoint(t, webhook.TypeDecisionRecorded)
+		now := time.Now().UTC()
+		ev := db.Client.WebhookEvent.Create().SetID(webhook.NewID()).SetTenantID(f.acme.TenantID).SetType(webhook.TypePing).
+			SetPayload(`{}`).SetCreatedAt(now).SaveX(f.sys)
+		db.Client.WebhookDelivery.Create().SetTenantID(f.acme.TenantID).SetEndpointID(e.ID).SetEventID(ev.ID).SetEventType(webhook.TypePing).
+			SetNextAttemptAt(now.Add(-time.Hour)).SetCreatedAt(now).SetUpdatedAt(now).ExecX(f.sys)
+		if n := f.deliver(t, now.Add(time.Hour)); n != 0 || len(f.rcv.requests()) != 0 {
+			t.Fatalf("the job sent a ping (%d)", n)
 		}
 	})
 }

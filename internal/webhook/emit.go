@@ -73,7 +73,7 @@ func (s *Service) Emit(ctx context.Context, tx *ent.Client, tenantID uuid.UUID, 
 			return fmt.Errorf("webhook: record events: %w", err)
 		}
 		if n, _ := res.RowsAffected(); n > 0 {
-			s.Wake()
+			s.wakeAfter(ctx)
 		}
 		return nil
 	}
@@ -105,9 +105,29 @@ func (s *Service) Emit(ctx context.Context, tx *ent.Client, tenantID uuid.UUID, 
 		return err
 	}
 	if len(dels) > 0 {
-		s.Wake()
+		s.wakeAfter(ctx)
 	}
 	return nil
+}
+
+// wakeAfter wakes this replica's delivery job once the transaction of ctx
+// has committed (at once outside one), so that its pass sees the new
+// deliveries instead of waiting for the next tick.
+func (s *Service) wakeAfter(ctx context.Context) {
+	tx := ent.TxFromContext(ctx)
+	if tx == nil {
+		s.Wake()
+		return
+	}
+	tx.OnCommit(func(next ent.Committer) ent.Committer {
+		return ent.CommitFunc(func(ctx context.Context, tx *ent.Tx) error {
+			err := next.Commit(ctx, tx)
+			if err == nil {
+				s.Wake()
+			}
+			return err
+		})
+	})
 }
 
 // emitStatement writes the events ($2..$5 as arrays) that an active endpoint
