@@ -49,7 +49,7 @@ type WebhookEndpoint struct {
 	DisabledAt *time.Time `json:"disabled_at,omitempty"`
 	// Why the service turned the endpoint off; null otherwise.
 	DisabledReason *string `json:"disabled_reason,omitempty"`
-	// The user who created the endpoint; null for an API key.
+	// The user who created the endpoint (for an API key, its owner).
 	CreatedBy *uuid.UUID `json:"created_by,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the WebhookEndpointQuery when eager-loading is set.

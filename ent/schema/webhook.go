@@ -42,7 +42,7 @@ func (WebhookEndpoint) Fields() []ent.Field {
 		field.Time("failing_since").Comment("When the current run of failed attempts began; null after a success.").Optional().Nillable(),
 		field.Time("disabled_at").Comment("When the service turned the endpoint off after a run of failures; null otherwise.").Optional().Nillable(),
 		field.String("disabled_reason").Comment("Why the service turned the endpoint off; null otherwise.").Optional().Nillable(),
-		field.UUID("created_by", uuid.UUID{}).Comment("The user who created the endpoint; null for an API key.").Optional().Nillable().Immutable(),
+		field.UUID("created_by", uuid.UUID{}).Comment("The user who created the endpoint (for an API key, its owner).").Optional().Nillable().Immutable(),
 	}
 }
 

@@ -81,10 +81,11 @@ func (s *Service) Deliver(ctx context.Context, now time.Time) (int, error) {
 
 // claim takes the due deliveries in one statement: never a ping, which its
 // request sends and records once (one interrupted before its record stays
-// PENDING, unsent again, until the retention purge).
+// PENDING, unsent again, until the retention purge), but a ping's replay,
+// which is delivered like any replay.
 func (s *Service) claim(ctx context.Context, now time.Time) ([]claimed, error) {
 	due := `SELECT d.id FROM ` + webhookdelivery.Table + ` d JOIN ` + webhookendpoint.Table + ` ep ON ep.id = d.endpoint_id AND ep.is_active
-WHERE d.status = 'PENDING' AND d.next_attempt_at <= ? AND d.event_type <> '` + TypePing + `' ORDER BY d.next_attempt_at LIMIT ?`
+WHERE d.status = 'PENDING' AND d.next_attempt_at <= ? AND (d.event_type <> '` + TypePing + `' OR d.replay_of IS NOT NULL) ORDER BY d.next_attempt_at LIMIT ?`
 	q := `UPDATE ` + webhookdelivery.Table + ` SET next_attempt_at = ?, updated_at = ? WHERE id IN (` + due + `)
 RETURNING id, tenant_id, endpoint_id, event_id, attempts`
 	args := []any{now.Add(s.Lease), now, now, s.Batch}

@@ -2,6 +2,8 @@ package webhook
 
 import (
 	"context"
+
+	"entgo.io/contrib/entgql"
 	"fmt"
 	"net"
 	"net/url"
@@ -125,6 +127,9 @@ func (s *Service) ListEndpoints(ctx context.Context, p paging.Page) (*paging.Lis
 // EndpointConnection pages through the tenant's endpoints for GraphQL.
 func (s *Service) EndpointConnection(ctx context.Context, after *ent.Cursor, first *int, before *ent.Cursor, last *int,
 	orderBy *ent.WebhookEndpointOrder, where *ent.WebhookEndpointWhereInput) (*ent.WebhookEndpointConnection, error) {
+	if orderBy == nil { // GET /api/webhook-endpoints' order: oldest first
+		orderBy = &ent.WebhookEndpointOrder{Direction: entgql.OrderDirectionAsc, Field: ent.WebhookEndpointOrderFieldCreatedAt}
+	}
 	return tenancy.Connection(ctx, s.db(ctx).WebhookEndpoint.Query(), webhookendpoint.TenantID, after, first, before, last,
 		ent.WithWebhookEndpointOrder(orderBy), ent.WithWebhookEndpointFilter(where.Filter))
 }

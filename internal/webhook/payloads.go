@@ -31,6 +31,9 @@ type StatusChanged struct {
 
 // StatusEvent is the event of one status event of activity a.
 func StatusEvent(a *ent.Activity, eventID uuid.UUID, eventType string, from *string, to string, at time.Time, detail map[string]any) Event {
+	if detail == nil {
+		detail = map[string]any{} // as GET .../status-events shows it
+	}
 	return Event{ID: NewID(), Type: TypeActivityStatusChanged, At: at, Data: StatusChanged{
 		ActivityID: a.ID, ProjectID: a.ProjectID, CommerceID: a.CommerceID, ActivityGenerationConfigID: a.ActivityGenerationConfigID,
 		Type: string(a.Type), Channel: string(a.Channel), StatusEventID: eventID, EventType: eventType, FromStatus: from,
@@ -58,6 +61,10 @@ type ResultRecorded struct {
 
 // ResultEvent is the event of result r recorded at at.
 func ResultEvent(r *ent.ActivityResult, at time.Time) Event {
+	payload := r.Payload
+	if payload == nil {
+		payload = map[string]any{} // as the REST result shows it
+	}
 	var contact *string
 	if r.ContactType != nil {
 		s := string(*r.ContactType)
@@ -67,7 +74,7 @@ func ResultEvent(r *ent.ActivityResult, at time.Time) Event {
 		ResultID: r.ID, ActivityID: r.ActivityID, ProjectID: r.ProjectID, CommerceID: r.CommerceID, Source: string(r.Source),
 		ResultStatus: string(r.ResultStatus), ResultCode: r.ResultCode, Comment: r.Comment, ContactType: contact,
 		OperatorExternalID: r.OperatorExternalID, FutureScheduledAt: r.FutureScheduledAt, OccurredAt: r.OccurredAt,
-		Payload: r.Payload, RecordedAt: at.UTC()}}
+		Payload: payload, RecordedAt: at.UTC()}}
 }
 
 // StateChanged is the data of commerce_lifecycle.state_changed: one
