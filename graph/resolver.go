@@ -24,6 +24,7 @@ import (
 	"github.com/reten-io/reten/internal/generation"
 	"github.com/reten-io/reten/internal/generator"
 	"github.com/reten-io/reten/internal/idempotency"
+	"github.com/reten-io/reten/internal/insights"
 	"github.com/reten-io/reten/internal/node"
 	"github.com/reten-io/reten/internal/patch"
 	"github.com/reten-io/reten/internal/project"
@@ -78,6 +79,8 @@ type Resolver struct {
 	// Webhooks serves the webhook endpoints; Uplift the uplift reports.
 	Webhooks *webhook.Service
 	Uplift   *uplift.Service
+	// Insights serves the console's aggregations.
+	Insights *insights.Service
 }
 
 // deref returns *s, or "" for nil (optional GraphQL strings).
@@ -245,4 +248,17 @@ func optionalList[T any](l []T) patch.Patch[[]T] {
 		return patch.Patch[[]T]{}
 	}
 	return patch.Of(l)
+}
+
+// refs returns a slice of pointers to the items of a service's answer
+// (gqlgen's lists of objects), or its error.
+func refs[T any](items []T, err error) ([]*T, error) {
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*T, len(items))
+	for i := range items {
+		out[i] = &items[i]
+	}
+	return out, nil
 }

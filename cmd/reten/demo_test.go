@@ -5,11 +5,13 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -27,6 +29,7 @@ import (
 	"github.com/reten-io/reten/ent/generationdecision"
 	"github.com/reten-io/reten/ent/generationrule"
 	"github.com/reten-io/reten/ent/generationsettings"
+	"github.com/reten-io/reten/ent/lifecyclerun"
 	"github.com/reten-io/reten/ent/retentionstatusconfig"
 	"github.com/reten-io/reten/ent/routeoperator"
 	"github.com/reten-io/reten/internal/app"
@@ -34,6 +37,7 @@ import (
 	"github.com/reten-io/reten/internal/dataset"
 	"github.com/reten-io/reten/internal/demo"
 	"github.com/reten-io/reten/internal/generation"
+	"github.com/reten-io/reten/internal/lifecycle"
 	"github.com/reten-io/reten/internal/viewer"
 )
 
@@ -150,9 +154,10 @@ func checkDemo(t *testing.T, line demoLine, engine, password string) {
 	}
 	defer a.Close()
 	created := countDemo(t, a, uuid.MustParse(line.TenantID))
-	// A commerce per dataset commerce, the 8 states of the lifecycle defaults, one AGC.
-	if want := [3]int{demo.DefaultCommerces, 8, 1}; created != want {
-		t.Fatalf("commerces, status configs, AGCs = %v, want %v", created, want)
+	// A commerce per dataset commerce, the 8 states of the lifecycle
+	// defaults, one AGC and its history of weekly runs.
+	if want := [4]int{demo.DefaultCommerces, 8, 1, app.DemoHistoryWeeks}; created != want {
+		t.Fatalf("commerces, status configs, AGCs, runs = %v, want %v", created, want)
 	}
 	again := runDemo(t)
 	want := line
@@ -161,7 +166,7 @@ func checkDemo(t *testing.T, line demoLine, engine, password string) {
 		t.Fatalf("second run = %+v, want %+v", again, want)
 	}
 	if after := countDemo(t, a, uuid.MustParse(line.TenantID)); after != created {
-		t.Fatalf("after a second run: commerces, status configs, AGCs = %v, want %v", after, created)
+		t.Fatalf("after a second run: commerces, status configs, AGCs, runs = %v, want %v", after, created)
 	}
 
 	// The demo user logs in and sees the dataset and its catalog.
@@ -196,15 +201,92 @@ func checkDemo(t *testing.T, line demoLine, engine, password string) {
 	if status != 200 {
 		t.Fatalf("GET /api/lifecycle-defaults: %d %v", status, defaults)
 	}
-	checkEngineRun(t, line, asOf, defaultCodes(t, defaults))
+	// The history measures the decisions of its first weeks.
+	status, report := call("GET", "/api/activity-generation-configs/"+line.AGCID+"/uplift", "",
+		map[string]string{"Authorization": h["Authorization"], "x-tenant-id": line.TenantID, "x-project-id": line.ProjectID})
+	checkUplift(t, status, report)
+	checkDemoEngineRun(t, a, line, asOf, defaultCodes(t, defaults))
 	checkGeneration(t, a, line)
 }
 
-// checkGeneration: the engine run made the demo's rules fire for every
-// commerce that entered at_risk or new: one decision each, HELD_OUT exactly
-// for the AGC's holdout group, otherwise a visit assigned to the route's
-// lead or a WhatsApp message to the owner (UNRESOLVED for the owners
-// without a number).
+// checkUplift: the uplift report `reten demo` leaves has measured treated
+// and control decisions (the history's older than the 30-day window), the
+// younger ones pending, and an uplift for ENGAGED and IMPROVED.
+func checkUplift(t *testing.T, status int, report map[string]any) {
+	t.Helper()
+	num := func(v any) float64 { f, _ := v.(float64); return f }
+	group := func(name string) float64 { g, _ := report[name].(map[string]any); return num(g["decisions"]) }
+	outcomes, _ := report["outcomes"].([]any)
+	if status != http.StatusOK || num(report["windowDays"]) != 30 || group("treated") == 0 || group("control") == 0 ||
+		num(report["pending"]) == 0 || len(outcomes) != 3 {
+		t.Fatalf("GET .../uplift: %d %v", status, report)
+	}
+	for _, o := range outcomes {
+		o := o.(map[string]any)
+		if computed := o["outcome"] != "POSITIVE_RESULT"; (o["uplift"] != nil) != computed {
+			t.Fatalf("uplift outcome %v", o)
+		}
+	}
+	t.Logf("uplift: treated %v, control %v, pending %v decisions", group("treated"), group("control"), report["pending"])
+}
+
+// checkDemoEngineRun runs the demo's AGC at asOf (after its history): a dry
+// run writes nothing, a run classifies every demo commerce it can, gives
+// every state of the defaults (codes), updates the commerces the history
+// classified and creates the others, and a second run at the same instant
+// writes nothing.
+func checkDemoEngineRun(t *testing.T, a *app.App, line demoLine, asOf string, codes []string) {
+	t.Helper()
+	args := []string{"--tenant", line.TenantID, "--agc", line.AGCID, "--as-of", asOf}
+	want, err := time.Parse(time.RFC3339Nano, asOf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	check := func(name string, r runLine, dryRun bool) lifecycle.RunCounts {
+		t.Helper()
+		c := r.Counts
+		if _, err := uuid.Parse(r.ID); err != nil || r.ActivityGenerationConfigID != line.AGCID || r.Status != "SUCCEEDED" ||
+			r.Trigger != "MANUAL" || !r.AsOf.Equal(want) || r.DryRun != dryRun || r.Error != nil || r.ConfigHashes == nil ||
+			r.StartedAt == nil || r.FinishedAt == nil {
+			t.Fatalf("%s: %+v", name, r)
+		}
+		if c.Evaluated != demo.DefaultCommerces || c.Classified+c.Unclassified != c.Evaluated || c.UnknownIdentities != 0 ||
+			c.LeftAudience != 0 || c.Stale != 0 || c.Created+c.Updated+c.Unchanged != c.Classified {
+			t.Fatalf("%s: counts %+v", name, c)
+		}
+		byState, sum := map[string]int{}, 0
+		for _, s := range r.ByState {
+			byState[s.Code] = s.Count
+			sum += s.Count
+		}
+		if got := slices.Sorted(maps.Keys(byState)); !slices.Equal(got, codes) || sum != c.Classified {
+			t.Fatalf("%s: byState %v (sum %d, classified %d), want every state of %v", name, r.ByState, sum, c.Classified, codes)
+		}
+		return c
+	}
+	before, err := a.DB.Client.CommerceLifecycleSnapshot.Query().
+		Where(commercelifecyclesnapshot.ActivityGenerationConfigID(uuid.MustParse(line.AGCID))).Count(viewer.SystemContext(t.Context()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dry := check("dry run", runEngine(t, append(args, "--dry-run")...), true)
+	first := check("first run", runEngine(t, args...), false)
+	if first != dry || before == 0 || first.Updated != before || first.Created != first.Classified-before {
+		t.Fatalf("first run %+v, dry run %+v: want the same, the %d states of the history updated", first, dry, before)
+	}
+	second := check("second run", runEngine(t, args...), false)
+	if second.Unchanged != second.Classified || second.Created != 0 || second.Updated != 0 || second.Classified != first.Classified {
+		t.Fatalf("second run at the same instant: %+v (first %+v)", second, first)
+	}
+}
+
+// checkGeneration: the demo's history and the engine run made the demo's
+// rules fire on every entry of a commerce into at_risk or new: one decision
+// each (the commerces in those states now have theirs), HELD_OUT exactly
+// for the AGC's holdout group, CAPPED when an earlier activity of the rule
+// for the commerce was still open, otherwise a visit assigned to the
+// route's lead or a WhatsApp message to the owner (UNRESOLVED for the
+// owners without a number).
 func checkGeneration(t *testing.T, a *app.App, line demoLine) {
 	t.Helper()
 	ctx, c := viewer.SystemContext(t.Context()), a.DB.Client
@@ -214,25 +296,43 @@ func checkGeneration(t *testing.T, a *app.App, line demoLine) {
 	for _, r := range c.GenerationRule.Query().Where(generationrule.ActivityGenerationConfigID(agcID)).AllX(ctx) {
 		rules[r.StatusCode] = r
 	}
-	if len(rules) != 2 || rules["at_risk"] == nil || rules["new"] == nil || settings.HoldoutPercent != 10 {
+	if len(rules) != 2 || rules["at_risk"] == nil || rules["new"] == nil || settings.HoldoutPercent != 20 {
 		t.Fatalf("demo rules %v, holdout %d", rules, settings.HoldoutPercent)
+	}
+	type entry struct {
+		commerce uuid.UUID
+		at       int64
 	}
 	generated := 0
 	for code, r := range rules {
+		entries := c.CommerceLifecycleTransition.Query().Where(commercelifecycletransition.ActivityGenerationConfigID(agcID),
+			commercelifecycletransition.ToCode(code)).CountX(ctx)
+		decisions := map[entry]*ent.GenerationDecision{}
+		opened := map[uuid.UUID]time.Time{} // the commerce's first GENERATED decision of the rule
+		for _, d := range c.GenerationDecision.Query().Where(generationdecision.RuleID(r.ID)).AllX(ctx) {
+			decisions[entry{d.CommerceID, d.EnteredAt.UnixMicro()}] = d
+			if at, ok := opened[d.CommerceID]; d.Kind == generationdecision.KindGENERATED && (!ok || d.DecidedAt.Before(at)) {
+				opened[d.CommerceID] = d.DecidedAt
+			}
+		}
 		states := c.CommerceLifecycleSnapshot.Query().Where(commercelifecyclesnapshot.ActivityGenerationConfigID(agcID),
 			commercelifecyclesnapshot.Code(code)).AllX(ctx)
-		decisions := map[uuid.UUID]*ent.GenerationDecision{}
-		for _, d := range c.GenerationDecision.Query().Where(generationdecision.RuleID(r.ID)).AllX(ctx) {
-			decisions[d.CommerceID] = d
-		}
-		if len(states) == 0 || len(decisions) != len(states) {
-			t.Fatalf("rule %q: %d decisions for %d commerces in %s", r.Name, len(decisions), len(states), code)
+		if len(states) == 0 || len(decisions) != entries {
+			t.Fatalf("rule %q: %d decisions for %d entries into %s", r.Name, len(decisions), entries, code)
 		}
 		for _, s := range states {
-			d := decisions[s.CommerceID]
-			held := generation.InGroup(settings.HoldoutSalt, s.CommerceID, settings.HoldoutPercent)
-			if d == nil || (d.Kind == generationdecision.KindHELD_OUT) != held || (!held && d.Kind != generationdecision.KindGENERATED) {
-				t.Fatalf("rule %q, commerce %s (held out %v): decision %+v", r.Name, s.CommerceID, held, d)
+			if decisions[entry{s.CommerceID, s.StateChangedAt.UnixMicro()}] == nil {
+				t.Fatalf("rule %q: no decision for commerce %s in %s since %v", r.Name, s.CommerceID, code, s.StateChangedAt)
+			}
+		}
+		for _, d := range decisions {
+			held := generation.InGroup(settings.HoldoutSalt, d.CommerceID, settings.HoldoutPercent)
+			tr := c.CommerceLifecycleTransition.GetX(ctx, *d.TransitionID)
+			capped := d.Kind == generationdecision.KindCAPPED && *d.Reason == generationdecision.ReasonOPEN_ACTIVITY &&
+				!opened[d.CommerceID].IsZero() && opened[d.CommerceID].Before(d.DecidedAt)
+			if tr.ToCode != code || !tr.StateChangedAt.Equal(d.EnteredAt) || (d.Kind == generationdecision.KindHELD_OUT) != held ||
+				(!held && d.Kind != generationdecision.KindGENERATED && !capped) {
+				t.Fatalf("rule %q, commerce %s (held out %v): decision %+v", r.Name, d.CommerceID, held, d)
 			}
 			if d.ActivityID == nil {
 				continue
@@ -250,14 +350,12 @@ func checkGeneration(t *testing.T, a *app.App, line demoLine) {
 					t.Fatalf("visit %+v", act)
 				}
 				// The instructions carry the engine's metrics of the entry.
-				tr := c.CommerceLifecycleTransition.Query().Where(commercelifecycletransition.CommerceID(s.CommerceID),
-					commercelifecycletransition.StateChangedAt(s.StateChangedAt)).OnlyX(ctx)
 				days := tr.Metrics["days_since_last_row"]
 				if days == "" || !strings.Contains(act.Description, " lleva "+days+" días sin comprar (") {
 					t.Fatalf("visit instructions %q, metrics %v", act.Description, tr.Metrics)
 				}
 			case activity.TypeMESSAGE:
-				phones := c.CommerceContact.Query().Where(commercecontact.HasCommerceUserWith(commerceuser.CommerceID(s.CommerceID))).CountX(ctx)
+				phones := c.CommerceContact.Query().Where(commercecontact.HasCommerceUserWith(commerceuser.CommerceID(d.CommerceID))).CountX(ctx)
 				if (phones == 0) != (act.Status == activity.StatusUNRESOLVED) || (phones > 0 && attrs["recipient"] == "") {
 					t.Fatalf("message %+v (%d numbers, attributes %v)", act, phones, attrs)
 				}
@@ -269,16 +367,19 @@ func checkGeneration(t *testing.T, a *app.App, line demoLine) {
 	}
 }
 
-// countDemo counts the tenant's commerces, retention status configs and AGCs.
-func countDemo(t *testing.T, a *app.App, tenantID uuid.UUID) [3]int {
+// countDemo counts the tenant's commerces, retention status configs, AGCs
+// and lifecycle runs.
+func countDemo(t *testing.T, a *app.App, tenantID uuid.UUID) [4]int {
 	t.Helper()
 	ctx, c := viewer.SystemContext(t.Context()), a.DB.Client
-	var out [3]int
+	var out [4]int
 	var err error
 	if out[0], err = c.Commerce.Query().Where(commerce.TenantID(tenantID)).Count(ctx); err == nil {
 		if out[1], err = c.RetentionStatusConfig.Query().Where(retentionstatusconfig.TenantID(tenantID)).Count(ctx); err == nil {
-			out[2], err = c.ActivityGenerationConfig.Query().Where(activitygenerationconfig.TenantID(tenantID),
-				activitygenerationconfig.Name(app.DemoAGCName), activitygenerationconfig.StatusEQ(activitygenerationconfig.StatusActive)).Count(ctx)
+			if out[2], err = c.ActivityGenerationConfig.Query().Where(activitygenerationconfig.TenantID(tenantID),
+				activitygenerationconfig.Name(app.DemoAGCName), activitygenerationconfig.StatusEQ(activitygenerationconfig.StatusActive)).Count(ctx); err == nil {
+				out[3], err = c.LifecycleRun.Query().Where(lifecyclerun.TenantID(tenantID)).Count(ctx)
+			}
 		}
 	}
 	if err != nil {

@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"maps"
 	"slices"
 	"strings"
 	"testing"
@@ -13,7 +12,6 @@ import (
 
 	"github.com/reten-io/reten/ent"
 	"github.com/reten-io/reten/ent/lifecyclerun"
-	"github.com/reten-io/reten/internal/demo"
 	"github.com/reten-io/reten/internal/lifecycle"
 )
 
@@ -78,49 +76,6 @@ func defaultCodes(t *testing.T, d map[string]any) []string {
 	}
 	slices.Sort(codes)
 	return codes
-}
-
-// checkEngineRun runs the demo's AGC at asOf: a dry run writes nothing, a
-// run classifies every demo commerce it can and gives every state of the
-// defaults (codes), and a second run at the same instant writes nothing.
-func checkEngineRun(t *testing.T, demoLine demoLine, asOf string, codes []string) {
-	t.Helper()
-	args := []string{"--tenant", demoLine.TenantID, "--agc", demoLine.AGCID, "--as-of", asOf}
-	want, err := time.Parse(time.RFC3339Nano, asOf)
-	if err != nil {
-		t.Fatal(err)
-	}
-	check := func(name string, r runLine, dryRun bool) lifecycle.RunCounts {
-		t.Helper()
-		c := r.Counts
-		if _, err := uuid.Parse(r.ID); err != nil || r.ActivityGenerationConfigID != demoLine.AGCID || r.Status != "SUCCEEDED" ||
-			r.Trigger != "MANUAL" || !r.AsOf.Equal(want) || r.DryRun != dryRun || r.Error != nil || r.ConfigHashes == nil ||
-			r.StartedAt == nil || r.FinishedAt == nil {
-			t.Fatalf("%s: %+v", name, r)
-		}
-		if c.Evaluated != demo.DefaultCommerces || c.Classified+c.Unclassified != c.Evaluated || c.UnknownIdentities != 0 ||
-			c.LeftAudience != 0 || c.Stale != 0 || c.Created+c.Updated+c.Unchanged != c.Classified {
-			t.Fatalf("%s: counts %+v", name, c)
-		}
-		byState, sum := map[string]int{}, 0
-		for _, s := range r.ByState {
-			byState[s.Code] = s.Count
-			sum += s.Count
-		}
-		if got := slices.Sorted(maps.Keys(byState)); !slices.Equal(got, codes) || sum != c.Classified {
-			t.Fatalf("%s: byState %v (sum %d, classified %d), want every state of %v", name, r.ByState, sum, c.Classified, codes)
-		}
-		return c
-	}
-	dry := check("dry run", runEngine(t, append(args, "--dry-run")...), true)
-	first := check("first run", runEngine(t, args...), false)
-	if first != dry || first.Created != first.Classified {
-		t.Fatalf("first run %+v, dry run %+v: want the same, all created", first, dry)
-	}
-	second := check("second run", runEngine(t, args...), false)
-	if second.Unchanged != second.Classified || second.Created != 0 || second.Updated != 0 || second.Classified != first.Classified {
-		t.Fatalf("second run at the same instant: %+v (first %+v)", second, first)
-	}
 }
 
 // TestEngineRunFlags: bad flags fail before anything runs, naming the flag.

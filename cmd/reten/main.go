@@ -29,7 +29,8 @@ commands:
   demo       create the demo tenant (user demo@reten.local) and its sample dataset in
              this database, with a platform commerce per dataset commerce, the lifecycle
              defaults' retention status configs and the active AGC "Ciclo de vida"
-             (idempotent); prints the password when it creates the user, and the
+             with its rules and 12 weekly runs of history (idempotent); prints the
+             password when it creates the user, and the
              tenantId and activityGenerationConfigId that engine run takes
              [--password PASSWORD] [--replace: regenerate the sample data]
   engine run run one AGC's lifecycle engine at once, in this process, and print the

@@ -23,6 +23,7 @@ import (
 	"github.com/reten-io/reten/internal/generation"
 	"github.com/reten-io/reten/internal/generator"
 	"github.com/reten-io/reten/internal/idempotency"
+	"github.com/reten-io/reten/internal/insights"
 	"github.com/reten-io/reten/internal/node"
 	"github.com/reten-io/reten/internal/outbound"
 	"github.com/reten-io/reten/internal/project"
@@ -93,6 +94,8 @@ type App struct {
 	Webhooks *webhook.Service
 	// Uplift measures the generated activities against the holdout.
 	Uplift *uplift.Service
+	// Insights computes the console's aggregations.
+	Insights *insights.Service
 }
 
 // New opens the database, applies pending migrations and wires the services.
@@ -155,6 +158,7 @@ func Wire(cfg Config, db *DB) (*App, error) {
 	a.DayClose = dayclose.NewService(db.Client)
 	a.Idempotency = idempotency.NewService(db.Client)
 	a.Uplift = uplift.NewService(db.Client, a.AGCs, a.Dataset, a.ResultTypes)
+	a.Insights = insights.NewService(db.Client, db.Dialect)
 	// Every writer of an event records it in its own transaction.
 	a.Webhooks = webhook.New(db.Client, db.Dialect, cfg.SecretsKey, cfg.OutboundAllow)
 	machine := activity.Machine{Events: a.Webhooks}
@@ -189,6 +193,6 @@ func (a *App) graphqlHandler() http.Handler {
 		ResultTypes:  a.ResultTypes, TenantSettings: a.TenantSettings,
 		Activities: a.Activities,
 		Results:    a.Results, Idempotency: a.Idempotency,
-		Webhooks: a.Webhooks, Uplift: a.Uplift,
+		Webhooks: a.Webhooks, Uplift: a.Uplift, Insights: a.Insights,
 	})
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/reten-io/reten/ent"
 	"github.com/reten-io/reten/ent/activitygenerationconfig"
+	"github.com/reten-io/reten/ent/lifecyclerun"
 	"github.com/reten-io/reten/ent/user"
 	"github.com/reten-io/reten/internal/agc"
 	"github.com/reten-io/reten/internal/apperr"
@@ -44,11 +45,18 @@ var momentLabels = map[string]string{"activated": "Activado", "new": "Nuevo"}
 
 // DemoResult is what `reten demo` prints: the demo tenant and dataset, and
 // the AGC to run (`reten engine run --tenant <tenantId> --agc
-// <activityGenerationConfigId>`).
+// <activityGenerationConfigId>`). The AGC already has a history when the
+// demo returns: DemoHistoryWeeks weekly runs, their transitions, decisions
+// and activities (see Demo).
 type DemoResult struct {
 	*dataset.DemoResult
 	ActivityGenerationConfigID string `json:"activityGenerationConfigId"`
 }
+
+// DemoHistoryWeeks is how many weekly runs the demo replays: one a week,
+// from DemoHistoryWeeks weeks before the demo's reference time to one week
+// before it.
+const DemoHistoryWeeks = 12
 
 // Demo creates, idempotently, the demo tenant and its dataset
 // (dataset.Service.Demo), then, as its super_admin would through the API:
@@ -59,7 +67,20 @@ type DemoResult struct {
 // lacks, the active AGC DemoAGCName in the main project with the defaults'
 // pillars on the transactions table, and its generation rules (a visit
 // when a commerce becomes at_risk, a WhatsApp message when it becomes new)
-// with a 10% holdout group. Running it again creates nothing twice.
+// with a 20% holdout group.
+//
+// Then, when the AGC has no lifecycle run yet, it replays the past so that
+// a console has a history to show: DemoHistoryWeeks runs of the AGC, one a
+// week, oldest first, at the demo's reference time (in.Options.Now, the
+// instant the data is generated up to; now when zero or later, truncated to
+// the second) minus DemoHistoryWeeks weeks, ..., minus one week. Each is a
+// run as RunEngine makes it, whose transitions are generated with that
+// instant as now: the transitions, decisions and activities (their
+// creation, schedule and expiry) are dated at the run's instant, as if the
+// service had run every week. The decisions older than the uplift report's
+// window (30 days by default) are measured there: treated against the
+// holdout. The runs themselves are created, started and finished now.
+// Running Demo again creates nothing twice (the AGC has runs: no replay).
 func (a *App) Demo(ctx context.Context, in dataset.DemoInput) (*DemoResult, error) {
 	ds, err := a.Dataset.Demo(ctx, in)
 	if err != nil {
@@ -89,6 +110,9 @@ func (a *App) Demo(ctx context.Context, in dataset.DemoInput) (*DemoResult, erro
 	}
 	if err := a.demoGeneration(as, pid, id); err != nil {
 		return nil, fmt.Errorf("demo: activity generation: %w", err)
+	}
+	if err := a.demoHistory(ctx, tid, id, demoReference(in.Options.Now)); err != nil {
+		return nil, fmt.Errorf("demo: history: %w", err)
 	}
 	return &DemoResult{DemoResult: ds, ActivityGenerationConfigID: id.String()}, nil
 }
@@ -285,11 +309,62 @@ func demoAGCInput(d agc.Defaults, statuses map[string]uuid.UUID) agc.CreateInput
 	}
 }
 
+// demoReference is the instant the demo's history ends at: the data's
+// reference time, now when zero or later (runs are never in the future),
+// truncated to the second.
+func demoReference(dataNow time.Time) time.Time {
+	now := clock.Now()
+	if dataNow.IsZero() || dataNow.After(now) {
+		dataNow = now
+	}
+	return dataNow.UTC().Truncate(time.Second)
+}
+
+// demoHistory replays DemoHistoryWeeks weekly runs of AGC agcID ending one
+// week before ref, oldest first, each generated at its own instant (see
+// Demo); an AGC that has any run already is left as it is.
+func (a *App) demoHistory(ctx context.Context, tenantID, agcID uuid.UUID, ref time.Time) error {
+	ran, err := a.DB.Client.LifecycleRun.Query().Where(lifecyclerun.TenantID(tenantID),
+		lifecyclerun.ActivityGenerationConfigID(agcID)).Exist(viewer.SystemContext(ctx))
+	if err != nil || ran {
+		return err
+	}
+	// The outbox is shared by every tenant: what is already queued is
+	// generated now, as RunEngine would, so that only the replay's own
+	// transitions are generated at a past instant.
+	if _, err := a.Generator.Drain(ctx, func() time.Time { return clock.Now().UTC() }); err != nil {
+		return fmt.Errorf("activity generation: %w", err)
+	}
+	for w := DemoHistoryWeeks; w >= 1; w-- {
+		asOf := ref.AddDate(0, 0, -7*w)
+		run, err := a.runEngine(ctx, tenantID, agcID, engine.StartInput{AsOf: asOf.Format(time.RFC3339Nano)},
+			func() time.Time { return asOf })
+		if err != nil {
+			return fmt.Errorf("run as of %s: %w", asOf.Format(time.RFC3339), err)
+		}
+		if run.Status != lifecyclerun.StatusSUCCEEDED {
+			msg := ""
+			if run.Error != nil {
+				msg = *run.Error
+			}
+			return fmt.Errorf("run %s as of %s %s: %s", run.ID, asOf.Format(time.RFC3339), run.Status, msg)
+		}
+	}
+	return nil
+}
+
 // RunEngine runs AGC agcID of tenant tenantID at once in this process
 // (`reten engine run`), as a super_admin of the AGC's project starting it
 // through POST .../lifecycle-runs would, and returns the finished run
 // (SUCCEEDED or FAILED). An AGC that is not the tenant's is a 404.
 func (a *App) RunEngine(ctx context.Context, tenantID, agcID uuid.UUID, in engine.StartInput) (*ent.LifecycleRun, error) {
+	return a.runEngine(ctx, tenantID, agcID, in, func() time.Time { return clock.Now().UTC() })
+}
+
+// runEngine is RunEngine generating the run's transitions (and whatever
+// else the outbox holds) at now: the instant their decisions are decided
+// and their activities created.
+func (a *App) runEngine(ctx context.Context, tenantID, agcID uuid.UUID, in engine.StartInput, now func() time.Time) (*ent.LifecycleRun, error) {
 	g, err := a.DB.Client.ActivityGenerationConfig.Query().
 		Where(activitygenerationconfig.ID(agcID), activitygenerationconfig.TenantID(tenantID)).Only(viewer.SystemContext(ctx))
 	if ent.IsNotFound(err) {
@@ -306,7 +381,7 @@ func (a *App) RunEngine(ctx context.Context, tenantID, agcID uuid.UUID, in engin
 		return nil, err
 	}
 	// The run's transitions become activities before the command returns.
-	if _, err := a.Generator.Drain(ctx, func() time.Time { return clock.Now().UTC() }); err != nil {
+	if _, err := a.Generator.Drain(ctx, now); err != nil {
 		return run, fmt.Errorf("activity generation: %w", err)
 	}
 	return run, nil

@@ -52,8 +52,10 @@ func demoRules() map[string]generation.RuleFields {
 }
 
 // demoHoldout is the demo AGC's holdout group, so that the decisions show
-// HELD_OUT commerces to measure the rules against.
-const demoHoldout = 10
+// HELD_OUT commerces to measure the rules against: a fifth, so that the
+// demo's control group (about 50 measured decisions) is large enough for
+// the uplift's intervals.
+const demoHoldout = 20
 
 // demoFieldOrg upserts the demo's operators and routes (before the
 // commerces, which are assigned to the routes).

@@ -25,12 +25,15 @@ func TestFrontDoorRoutes(t *testing.T) {
 		contentType  string
 		contains     []string
 	}{
-		{"GET", "/", 200, "text/html; charset=utf-8", []string{"<title>Reten</title>", `href="/playground"`, `href="/docs"`, `href="/api/openapi.yaml"`, `href="/graphql/schema.graphql"`, `href="/metrics"`}},
+		{"GET", "/", 200, "text/html; charset=utf-8", []string{"<title>Reten</title>", `href="/console"`, `href="/playground"`, `href="/docs"`, `href="/api/openapi.yaml"`, `href="/graphql/schema.graphql"`, `href="/metrics"`}},
 		{"HEAD", "/", 200, "text/html; charset=utf-8", nil},
 		{"POST", "/", 405, "text/plain; charset=utf-8", []string{"Method Not Allowed"}},
 		{"GET", "/docs", 200, "text/html; charset=utf-8", []string{`data-spec-url="/api/openapi.yaml"`, `src="/docs/assets/redoc.standalone.js?v=`}},
 		{"GET", "/docs/nope", 404, "text/plain; charset=utf-8", nil},
 		{"GET", "/playground", 200, "text/html; charset=utf-8", []string{"<title>Reten GraphQL playground</title>"}},
+		{"GET", "/console", 200, "text/html; charset=utf-8", []string{"<title>Reten console</title>", `src="/console/assets/chart.umd.min.js?v=`}},
+		{"GET", "/console/assets/console.js", 200, "text/javascript; charset=utf-8", []string{"upliftRows"}},
+		{"GET", "/console/assets/README.md", 404, "", nil},
 		{"GET", "/graphql/schema.graphql", 200, "text/plain; charset=utf-8", []string{"type Query {", "\n  viewer: Viewer!\n", "type Viewer {", "input ProjectWhereInput {"}},
 		{"GET", "/api/openapi.yaml", 200, "application/yaml; charset=utf-8", []string{"openapi: 3.1.0"}},
 		{"GET", "/index.html", 404, "", nil},
@@ -67,7 +70,7 @@ func TestBaseURL(t *testing.T) {
 			t.Errorf("BaseURL(%s) = %q, want %q", addr, got, want)
 		}
 	}
-	want := "Reten is ready: http://127.0.0.1:8080/ (playground http://127.0.0.1:8080/playground, REST reference http://127.0.0.1:8080/docs)"
+	want := "Reten is ready: http://127.0.0.1:8080/ (console http://127.0.0.1:8080/console, playground http://127.0.0.1:8080/playground, REST reference http://127.0.0.1:8080/docs)"
 	if got := app.ReadyLine("http://127.0.0.1:8080/"); got != want {
 		t.Errorf("ReadyLine = %q, want %q", got, want)
 	}
@@ -91,7 +94,7 @@ func (b *syncBuffer) String() string {
 	return b.buf.String()
 }
 
-var readyRe = regexp.MustCompile(`^Reten is ready: (http://127\.0\.0\.1:\d+/) \(playground http://127\.0\.0\.1:\d+/playground, REST reference http://127\.0\.0\.1:\d+/docs\)\n$`)
+var readyRe = regexp.MustCompile(`^Reten is ready: (http://127\.0\.0\.1:\d+/) \(console http://127\.0\.0\.1:\d+/console, playground http://127\.0\.0\.1:\d+/playground, REST reference http://127\.0\.0\.1:\d+/docs\)\n$`)
 
 // TestServePrintsTheURLsOnceListening serves on a free port: the ready line
 // names the real address, which answers the landing page at once.

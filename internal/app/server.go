@@ -20,6 +20,7 @@ import (
 
 	"github.com/reten-io/reten/graph/generated"
 	"github.com/reten-io/reten/internal/apperr"
+	"github.com/reten-io/reten/internal/console"
 	"github.com/reten-io/reten/internal/playground"
 	"github.com/reten-io/reten/internal/web"
 	"github.com/reten-io/reten/rest"
@@ -56,6 +57,7 @@ func (a *App) handler() http.Handler {
 	r.Mount("/api", a.restHandler())
 	r.Handle("/graphql", a.graphqlHandler())
 	r.Mount(frontDoor.Playground, playground.Handler(frontDoor.Playground, frontDoor.GraphQL))
+	r.Mount(frontDoor.Console, console.Handler(frontDoor.Console, frontDoor.GraphQL))
 	r.Handle(frontDoor.SDL, web.SDL(generated.NewExecutableSchema(generated.Config{}).Schema()))
 	r.Mount(frontDoor.Docs, web.Docs(frontDoor.Docs, frontDoor.OpenAPI))
 	r.Handle("/", web.Landing(frontDoor))
@@ -66,6 +68,7 @@ func (a *App) handler() http.Handler {
 // Serve logs them once it listens.
 var frontDoor = web.Links{
 	Playground: "/playground",
+	Console:    "/console",
 	Docs:       "/docs",
 	OpenAPI:    "/api/openapi.yaml",
 	SDL:        "/graphql/schema.graphql",
@@ -194,8 +197,9 @@ func BaseURL(addr net.Addr) string {
 // ReadyLine is what Serve prints on App.Ready once it listens: the URLs a
 // person opens first.
 func ReadyLine(base string) string {
-	return fmt.Sprintf("Reten is ready: %s (playground %s, REST reference %s)",
-		base, strings.TrimSuffix(base, "/")+frontDoor.Playground, strings.TrimSuffix(base, "/")+frontDoor.Docs)
+	b := strings.TrimSuffix(base, "/")
+	return fmt.Sprintf("Reten is ready: %s (console %s, playground %s, REST reference %s)",
+		base, b+frontDoor.Console, b+frontDoor.Playground, b+frontDoor.Docs)
 }
 
 // Serve listens on the configured address until ctx ends, then shuts down

@@ -47,6 +47,8 @@ type traffic struct {
 	exceptions []string // uncaught script exceptions
 	// introspections holds the x-project-id header of every schema request.
 	introspections []string
+	// graphql holds the body of every GraphQL request.
+	graphql []string
 }
 
 // introspectionProject returns the x-project-id of a request when it is a
@@ -55,11 +57,7 @@ func introspectionProject(r *network.Request) (string, bool) {
 	if r.Method != http.MethodPost || !strings.HasSuffix(r.URL, "/graphql") {
 		return "", false
 	}
-	var body strings.Builder
-	for _, e := range r.PostDataEntries {
-		body.Write(e.Bytes)
-	}
-	if !strings.Contains(body.String(), `"operationName":"IntrospectionQuery"`) {
+	if !strings.Contains(postData(r), `"operationName":"IntrospectionQuery"`) {
 		return "", false
 	}
 	for k, v := range r.Headers {
@@ -70,12 +68,24 @@ func introspectionProject(r *network.Request) (string, bool) {
 	return "", true
 }
 
+// postData is a request's body.
+func postData(r *network.Request) string {
+	var body strings.Builder
+	for _, e := range r.PostDataEntries {
+		body.Write(e.Bytes)
+	}
+	return body.String()
+}
+
 func (tr *traffic) listen(ev any) {
 	tr.mu.Lock()
 	defer tr.mu.Unlock()
 	switch e := ev.(type) {
 	case *network.EventRequestWillBeSent:
 		tr.requests = append(tr.requests, e.Request.URL)
+		if e.Request.Method == http.MethodPost && strings.HasSuffix(e.Request.URL, "/graphql") {
+			tr.graphql = append(tr.graphql, postData(e.Request))
+		}
 		if project, ok := introspectionProject(e.Request); ok {
 			tr.introspections = append(tr.introspections, project)
 		}
@@ -239,7 +249,7 @@ func TestFrontDoorInChromium(t *testing.T) {
 	}
 	links := read(t, ctx, "landing links", chromedp.Evaluate[[]string](
 		`[...document.querySelectorAll('a[id^="link-"]')].map(a => a.id + ' ' + a.getAttribute('href'))`))
-	wantLinks := []string{"link-playground /playground", "link-docs /docs", "link-openapi /api/openapi.yaml",
+	wantLinks := []string{"link-console /console", "link-playground /playground", "link-docs /docs", "link-openapi /api/openapi.yaml",
 		"link-sdl /graphql/schema.graphql", "link-healthz /healthz", "link-readyz /readyz", "link-metrics /metrics"}
 	if strings.Join(links, ", ") != strings.Join(wantLinks, ", ") {
 		t.Errorf("landing page links %q, want %q", links, wantLinks)
@@ -344,10 +354,17 @@ func TestFrontDoorInChromium(t *testing.T) {
 		t.Errorf("viewer query answered %s", response)
 	}
 
-	// Nothing left the service's own address, nothing failed, nothing threw.
+	tr.check(t, origin, "/docs/assets/redoc.standalone.js", "/api/openapi.yaml", "/api/auth/login", "/graphql")
+}
+
+// check fails the test when a page requested another origin than origin's,
+// a request failed or a script threw, or when a page never requested one
+// of paths.
+func (tr *traffic) check(t *testing.T, origin *url.URL, paths ...string) {
+	t.Helper()
 	requests, failures, exceptions := tr.snapshot()
 	if out := foreign(requests, origin); len(out) > 0 {
-		t.Errorf("the pages requested other origins than %s: %q", srv.URL, out)
+		t.Errorf("the pages requested other origins than %s: %q", origin, out)
 	}
 	if len(failures) > 0 {
 		t.Errorf("failed requests: %q", failures)
@@ -355,8 +372,8 @@ func TestFrontDoorInChromium(t *testing.T) {
 	if len(exceptions) > 0 {
 		t.Errorf("uncaught exceptions: %q", exceptions)
 	}
-	for _, want := range []string{"/docs/assets/redoc.standalone.js", "/api/openapi.yaml", "/api/auth/login", "/graphql"} {
-		if !containsPath(requests, srv.URL+want) {
+	for _, want := range paths {
+		if !containsPath(requests, origin.String()+want) {
 			t.Errorf("the pages never requested %s (requests: %q)", want, requests)
 		}
 	}

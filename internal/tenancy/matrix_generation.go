@@ -37,4 +37,10 @@ var generationMatrix = []Entry{
 	{"Query", "generationPreview", ProjectScoped, auth.PermGenerationRuleView},
 	{"Query", "upliftReport", ProjectScoped, auth.PermGenerationRuleView},
 	{"Query", "upliftRows", ProjectScoped, auth.PermGenerationRuleView},
+	// The console's insights of an AGC (internal/insights).
+	{"Query", "generationDecisionCounts", ProjectScoped, auth.PermGenerationRuleView},
+	{"Query", "generatedActivityCounts", ProjectScoped, auth.PermActivityView},
+	{"Query", "lifecycleDistribution", ProjectScoped, auth.PermSnapshotView},
+	{"Query", "lifecycleEvolution", ProjectScoped, auth.PermSnapshotView},
+	{"Query", "lifecycleTransitionCounts", ProjectScoped, auth.PermSnapshotView},
 }

@@ -46,7 +46,7 @@ func withoutRemoteLogo(a Assets) Assets {
 
 // Links are the URLs the landing page points at.
 type Links struct {
-	Playground, Docs, OpenAPI, SDL, GraphQL string
+	Playground, Console, Docs, OpenAPI, SDL, GraphQL string
 }
 
 // landingCSP: the landing page runs no script and loads nothing.

@@ -16,7 +16,7 @@ import (
 	"github.com/vektah/gqlparser/v2/ast"
 )
 
-var links = Links{Playground: "/playground", Docs: "/docs", OpenAPI: "/api/openapi.yaml", SDL: "/graphql/schema.graphql", GraphQL: "/graphql"}
+var links = Links{Playground: "/playground", Console: "/console", Docs: "/docs", OpenAPI: "/api/openapi.yaml", SDL: "/graphql/schema.graphql", GraphQL: "/graphql"}
 
 func get(t *testing.T, h http.Handler, method, target string) (*http.Response, string) {
 	t.Helper()
@@ -58,7 +58,7 @@ func TestLanding(t *testing.T) {
 			t.Errorf("GET /: %s %q, want %q", k, got, want)
 		}
 	}
-	want := []string{"/playground", "/docs", "/api/openapi.yaml", "/graphql/schema.graphql", "/healthz", "/readyz", "/metrics"}
+	want := []string{"/console", "/playground", "/docs", "/api/openapi.yaml", "/graphql/schema.graphql", "/healthz", "/readyz", "/metrics"}
 	got := refs(page)
 	if strings.Join(got, " ") != strings.Join(want, " ") {
 		t.Errorf("landing page links %q, want %q", got, want)
