@@ -11,7 +11,7 @@ import (
 	"entgo.io/ent/entc"
 	"entgo.io/ent/entc/gen"
 
-	"github.com/reten-io/reten/ent/gqldoc"
+	"github.com/reten-io/reten/ent/gqldoc/describe"
 	"github.com/reten-io/reten/ent/gqlenum"
 	"github.com/reten-io/reten/ent/gqlid"
 )
@@ -23,7 +23,7 @@ func main() {
 		entgql.WithConfigPath("../gqlgen.yml"),
 		entgql.WithSchemaPath("../schema/ent.graphql"),
 		// Descriptions of the generated types, filters, orders and enum values.
-		entgql.WithSchemaHook(gqldoc.Hook),
+		entgql.WithSchemaHook(describe.Hook),
 		// Every uuid is an ID, like the ids of nodes and edges.
 		entgql.WithSchemaHook(gqlid.Hook),
 		// An enum-typed string field filters like an enum.

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"sort"
 	"strings"
+	"sync"
 
 	"gopkg.in/yaml.v3"
 )
@@ -14,10 +15,12 @@ import (
 //go:embed openapi/*.yaml
 var openAPIFiles embed.FS
 
-// OpenAPI is the OpenAPI document of the REST layer: openapi/base.yaml with
-// the paths and components of every domain fragment (openapi/<domain>.yaml)
-// merged in. A test keeps it in step with the route table.
-var OpenAPI = mustMergeOpenAPI()
+// OpenAPI returns the OpenAPI document of the REST layer: openapi/base.yaml
+// with the paths and components of every domain fragment
+// (openapi/<domain>.yaml) merged in, once, when it is first asked for (the
+// merge takes tens of milliseconds that a starting process should not
+// spend). A test keeps it in step with the route table.
+var OpenAPI = sync.OnceValue(mustMergeOpenAPI)
 
 func mustMergeOpenAPI() []byte {
 	doc, err := mergeOpenAPI(openAPIFiles)
@@ -181,6 +184,6 @@ func readYAML(files fs.FS, name string, v any) error {
 
 func (a *api) openAPI(w http.ResponseWriter, _ *http.Request) error {
 	w.Header().Set("Content-Type", "application/yaml; charset=utf-8")
-	_, err := w.Write(OpenAPI)
+	_, err := w.Write(OpenAPI())
 	return err
 }

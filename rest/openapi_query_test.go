@@ -33,7 +33,7 @@ func documentedQueryParams(t *testing.T) []queryParam {
 			Parameters map[string]param `yaml:"parameters"`
 		} `yaml:"components"`
 	}
-	if err := yaml.Unmarshal(rest.OpenAPI, &doc); err != nil {
+	if err := yaml.Unmarshal(rest.OpenAPI(), &doc); err != nil {
 		t.Fatal(err)
 	}
 	var out []queryParam

@@ -21,7 +21,7 @@ func TestOpenAPIDocumentsEveryRoute(t *testing.T) {
 			Permission string `yaml:"x-permission"`
 		} `yaml:"paths"`
 	}
-	if err := yaml.Unmarshal(rest.OpenAPI, &doc); err != nil {
+	if err := yaml.Unmarshal(rest.OpenAPI(), &doc); err != nil {
 		t.Fatalf("openapi.yaml: %v", err)
 	}
 	documented := map[string]bool{}
@@ -55,7 +55,7 @@ func TestOpenAPIDocumentsEveryRoute(t *testing.T) {
 func TestOpenAPIServed(t *testing.T) {
 	env := apptest.New(t, "sqlite")
 	res := env.Do("GET", "/api/openapi.yaml", nil, nil)
-	if res.Status != 200 || res.Header.Get("Content-Type") != "application/yaml; charset=utf-8" || string(res.Body) != string(rest.OpenAPI) {
+	if res.Status != 200 || res.Header.Get("Content-Type") != "application/yaml; charset=utf-8" || string(res.Body) != string(rest.OpenAPI()) {
 		t.Fatalf("GET /api/openapi.yaml: %d %q", res.Status, res.Header.Get("Content-Type"))
 	}
 }
@@ -64,7 +64,7 @@ func TestOpenAPIServed(t *testing.T) {
 // fragment defines (fragments are merged, so a typo would go unnoticed).
 func TestOpenAPIRefsResolve(t *testing.T) {
 	var doc map[string]any
-	if err := yaml.Unmarshal(rest.OpenAPI, &doc); err != nil {
+	if err := yaml.Unmarshal(rest.OpenAPI(), &doc); err != nil {
 		t.Fatalf("openapi.yaml: %v", err)
 	}
 	components := doc["components"].(map[string]any)
@@ -122,7 +122,7 @@ func TestOpenAPIOperationIDs(t *testing.T) {
 			OperationID string `yaml:"operationId"`
 		} `yaml:"paths"`
 	}
-	if err := yaml.Unmarshal(rest.OpenAPI, &doc); err != nil {
+	if err := yaml.Unmarshal(rest.OpenAPI(), &doc); err != nil {
 		t.Fatalf("openapi.yaml: %v", err)
 	}
 	camel := regexp.MustCompile(`^[a-z][a-zA-Z0-9]*$`)

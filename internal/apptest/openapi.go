@@ -24,11 +24,11 @@ import (
 	"github.com/reten-io/reten/rest"
 )
 
-// document is the served OpenAPI document (rest.OpenAPI), parsed once.
+// document is the served OpenAPI document (rest.OpenAPI()), parsed once.
 var document = sync.OnceValues(func() (libopenapi.Document, error) {
 	// A schema may hold an array of itself (catalog columns' sub-fields):
 	// an empty array ends it, so that circle is not an error.
-	return libopenapi.NewDocumentWithConfiguration(rest.OpenAPI,
+	return libopenapi.NewDocumentWithConfiguration(rest.OpenAPI(),
 		&datamodel.DocumentConfiguration{IgnoreArrayCircularReferences: true})
 })
 
@@ -198,7 +198,7 @@ func unroutedFindings(m *v3.Document, res *http.Response, body []byte) []*errors
 // stays closed to members it does not list.
 var maps = sync.OnceValue(func() map[[2]int]bool {
 	var root yaml.Node
-	if err := yaml.Unmarshal(rest.OpenAPI, &root); err != nil {
+	if err := yaml.Unmarshal(rest.OpenAPI(), &root); err != nil {
 		panic(err)
 	}
 	out := map[[2]int]bool{}

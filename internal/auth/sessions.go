@@ -69,7 +69,7 @@ func (s *Service) Login(ctx context.Context, in LoginInput) (*Session, error) {
 	u, err := s.userByIdentifier(sys, in.Identifier)
 	switch {
 	case ent.IsNotFound(err):
-		CheckPassword(string(dummyHash), in.Password)
+		CheckPassword(dummyHash, in.Password)
 		return nil, apperr.Unauthorized(MsgInvalidCredentials)
 	case err != nil:
 		return nil, fmt.Errorf("login: %w", err)

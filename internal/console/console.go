@@ -26,9 +26,6 @@ const AuthPath = "/api/auth"
 //go:embed index.html assets
 var files embed.FS
 
-// assets holds every servable file under assets/, keyed by file name.
-var assets = web.LoadAssets(files, "assets")
-
 // pageData is what index.html is rendered from.
 type pageData struct {
 	Assets struct{ Chart, Script, Style string }
@@ -59,6 +56,8 @@ var csp = web.CSP(
 // routes.
 func Handler(mountPath, endpoint string) http.Handler {
 	prefix := web.AssetPrefix(mountPath)
+	// Every servable file under assets/, read when the handler is made.
+	assets := web.LoadAssets(files, "assets")
 	var data pageData
 	data.Assets.Chart = assets.URL(prefix, "chart.umd.min.js")
 	data.Assets.Script = assets.URL(prefix, "console.js")

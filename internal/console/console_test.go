@@ -11,6 +11,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/reten-io/reten/internal/web"
 )
 
 func get(t *testing.T, h http.Handler, method, target string) (*http.Response, string) {
@@ -98,6 +100,7 @@ func TestVendoredChartJS(t *testing.T) {
 	if m == nil {
 		t.Fatal("assets/README.md lists no hash of chart.umd.min.js")
 	}
+	assets := web.LoadAssets(files, "assets")
 	sum := sha256.Sum256(assets["chart.umd.min.js"].Body)
 	if got := hex.EncodeToString(sum[:]); got != string(m[1]) {
 		t.Errorf("chart.umd.min.js sha256 %s, README says %s", got, m[1])

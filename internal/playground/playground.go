@@ -65,9 +65,6 @@ query {
 //go:embed index.html assets
 var files embed.FS
 
-// assets holds every servable file under assets/, keyed by file name.
-var assets = web.LoadAssets(files, "assets")
-
 // pageData is what index.html is rendered from.
 type pageData struct {
 	Assets struct {
@@ -109,6 +106,8 @@ func Handler(mountPath, endpoint string) http.Handler {
 		endpoint = DefaultEndpoint
 	}
 	prefix := web.AssetPrefix(mountPath)
+	// Every servable file under assets/, read when the handler is made.
+	assets := web.LoadAssets(files, "assets")
 	var data pageData
 	data.Assets.React = assets.URL(prefix, "react.production.min.js")
 	data.Assets.ReactDOM = assets.URL(prefix, "react-dom.production.min.js")

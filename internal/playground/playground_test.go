@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/reten-io/reten/internal/web"
 )
 
 const mount = "/playground"
@@ -207,6 +209,7 @@ func TestAssetsNeedNoCDN(t *testing.T) {
 		"cdnjs" + ".cloudflare",
 		"fonts" + ".googleapis",
 	}
+	assets := web.LoadAssets(files, "assets")
 	if len(assets) != len(vendored)+1 {
 		t.Fatalf("%d servable embedded assets, want %d", len(assets), len(vendored)+1)
 	}

@@ -24,8 +24,9 @@ import (
 //go:embed landing.html docs.html assets
 var files embed.FS
 
-// docsAssets are the files served under /docs/assets/.
-var docsAssets = withoutRemoteLogo(LoadAssets(files, "assets"))
+// docsAssets reads the files served under /docs/assets/ (when a handler is
+// made, not when the package is initialised).
+func docsAssets() Assets { return withoutRemoteLogo(LoadAssets(files, "assets")) }
 
 // redocLogo is the one remote file the Redoc bundle loads: the logo of its
 // "API docs by Redocly" footer link. Served, the bundle has an empty src
@@ -84,12 +85,13 @@ var docsCSP = CSP(
 // mounted at mountPath (see Page for the routes).
 func Docs(mountPath, specURL string) http.Handler {
 	prefix := AssetPrefix(mountPath)
+	assets := docsAssets()
 	page := Render(files, "docs.html", struct{ SpecURL, Redoc, Boot string }{
 		SpecURL: specURL,
-		Redoc:   docsAssets.URL(prefix, "redoc.standalone.js"),
-		Boot:    docsAssets.URL(prefix, "docs.js"),
+		Redoc:   assets.URL(prefix, "redoc.standalone.js"),
+		Boot:    assets.URL(prefix, "docs.js"),
 	})
-	return NewPage(mountPath, page, docsCSP, docsAssets)
+	return NewPage(mountPath, page, docsCSP, assets)
 }
 
 // Render executes the html/template name of fsys with data; a template that

@@ -15,7 +15,7 @@ import (
 
 func main() {
 	docs := map[string]func() []byte{
-		"openapi": func() []byte { return rest.OpenAPI },
+		"openapi": func() []byte { return rest.OpenAPI() },
 		"sdl":     func() []byte { return web.FormatSDL(generated.NewExecutableSchema(generated.Config{}).Schema()) },
 	}
 	var doc func() []byte
