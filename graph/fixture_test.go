@@ -72,6 +72,7 @@ func eachCounting(t *testing.T, fn func(t *testing.T, env *apptest.Env, statemen
 		t.Run(kind, func(t *testing.T) {
 			var statements atomic.Int64
 			env := apptest.NewWith(t, kind, func(c *app.Config) {
+				c.CredentialTTL = -1 // every request checks its credential: the counts are the handler's
 				c.EntOptions = []ent.Option{ent.Debug(), ent.Log(func(args ...any) {
 					// dialect.Debug logs one line per statement ("... query=... args=...")
 					// besides transaction begin/commit lines.

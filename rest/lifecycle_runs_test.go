@@ -31,11 +31,17 @@ type runFix struct {
 	commerces map[string]uuid.UUID // by external id
 }
 
+// runFixNow is the reference time of the fixture's data.
+var runFixNow = time.Date(2026, 11, 28, 12, 0, 0, 0, time.UTC)
+
 func newRunFix(t *testing.T, env *apptest.Env, n int) *runFix {
 	t.Helper()
 	f := &runFix{agcFix: newAGCFix(t, env, "Acme"), commerces: map[string]uuid.UUID{}}
 	f.onDemo = true
-	f.dataset, f.prefix = apptest.DemoDataset(t, env, f.tenant.TenantID, demo.Options{Commerces: n, Products: 2, Events: 5, Transactions: 12 * n})
+	// The data of a fixed year: the runs' instants are fixed too, so what
+	// each classifies does not move with the day the tests run.
+	f.dataset, f.prefix = apptest.DemoDataset(t, env, f.tenant.TenantID, demo.Options{Commerces: n, Products: 2, Events: 5, Transactions: 12 * n,
+		Now: runFixNow})
 	f.agc = f.create(t, "Lifecycle")["id"].(string)
 	rows, err := f.dataset.Query("SELECT commerce_id FROM " + f.prefix + "commerces ORDER BY commerce_id")
 	if err != nil {

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"net/http"
 
+	"entgo.io/ent/dialect"
+
 	"github.com/reten-io/reten/graph"
 	"github.com/reten-io/reten/internal/activity"
 	"github.com/reten-io/reten/internal/agc"
@@ -96,6 +98,9 @@ type App struct {
 	Uplift *uplift.Service
 	// Insights computes the console's aggregations.
 	Insights *insights.Service
+	// credentials listens for the other replicas' credential changes
+	// (PostgreSQL); nil on SQLite.
+	credentials *auth.Listener
 }
 
 // New opens the database, applies pending migrations and wires the services.
@@ -125,7 +130,10 @@ func Wire(cfg Config, db *DB) (*App, error) {
 	}
 	a := &App{Config: cfg, DB: db, Limiter: limiter}
 	a.Auth = auth.NewService(db.Client, cfg.JWTSecret)
-	a.Tenancy = tenancy.NewResolver(db.Client, a.Auth)
+	if err := a.cacheCredentials(cfg, db); err != nil {
+		return nil, err
+	}
+	a.Tenancy = tenancy.NewResolver(a.Auth)
 	a.Projects = project.NewService(db.Client)
 	a.Tenants = tenant.NewService(db.Client)
 	a.Users = user.NewService(db.Client)
@@ -168,8 +176,39 @@ func Wire(cfg Config, db *DB) (*App, error) {
 	return a, nil
 }
 
-// Close releases the rate limiter, the dataset handles and the database.
-func (a *App) Close() error { return errors.Join(a.Limiter.Close(), a.Dataset.Close(), a.DB.Close()) }
+// cacheCredentials makes the credential checks reusable for
+// auth.CredentialTTL, emptied by the writes that change them: on this
+// replica, and on PostgreSQL on every replica of the schema (NOTIFY).
+func (a *App) cacheCredentials(cfg Config, db *DB) error {
+	if cfg.CredentialTTL < 0 {
+		return nil
+	}
+	a.Auth.CacheCredentials(orDefault(cfg.CredentialTTL, auth.CredentialTTL))
+	channel := ""
+	if db.Dialect == dialect.Postgres {
+		var err error
+		ctx, cancel := context.WithTimeout(context.Background(), cfg.requestTimeout())
+		defer cancel()
+		if channel, err = auth.Channel(ctx, db.SQL); err != nil {
+			return err
+		}
+		if a.credentials, err = a.Auth.Listen(cfg.DatabaseURL, channel); err != nil {
+			return err
+		}
+	}
+	db.Client.Use(a.Auth.Hook(channel))
+	return nil
+}
+
+// Close releases the rate limiter, the credential listener, the dataset
+// handles and the database.
+func (a *App) Close() error {
+	var listener error
+	if a.credentials != nil {
+		listener = a.credentials.Close()
+	}
+	return errors.Join(a.Limiter.Close(), listener, a.Dataset.Close(), a.DB.Close())
+}
 
 func (a *App) restHandler() http.Handler {
 	return rest.NewRouter(rest.Deps{

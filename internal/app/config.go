@@ -56,6 +56,10 @@ type Config struct {
 	// SecretsKey (32 bytes) encrypts provider credentials at rest:
 	// RETEN_SECRETS_KEY (64 hex characters), or derived from the JWT secret.
 	SecretsKey []byte
+	// CredentialTTL is how long a replica reuses a credential's check: zero
+	// means auth.CredentialTTL, a negative value no reuse (tests that count
+	// a handler's own statements); not read from the environment.
+	CredentialTTL time.Duration
 	// EntOptions are extra options of the ent client (tests: ent.Debug and
 	// ent.Log to count SQL statements); not read from the environment.
 	EntOptions []ent.Option

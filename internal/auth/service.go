@@ -24,6 +24,8 @@ type Service struct {
 	client *ent.Client
 	jwt    *jwtauth.JWTAuth
 	now    func() time.Time
+	// cache holds recent credential checks (CacheCredentials); nil: none.
+	cache *credentialCache
 }
 
 // NewService returns the authentication service; secret signs access tokens (HS256).

@@ -89,7 +89,7 @@ func sys() context.Context { return viewer.SystemContext(context.Background()) }
 // sent and the error.
 func (f *viewerFixture) keyViewer(plain string) (*viewer.Viewer, []string, error) {
 	f.drv.take()
-	v, err := f.svc.KeyViewer(context.Background(), plain)
+	v, _, err := f.svc.KeyViewer(context.Background(), plain, uuid.Nil)
 	return v, f.drv.take(), err
 }
 
@@ -312,7 +312,7 @@ func TestUserViewerOneStatement(t *testing.T) {
 		u := env.CreateUser(f.tn.TenantID, "sup", auth.RoleSupervisor, auth.RoleOperator, auth.RoleSupervisor)
 		userViewer := func(userID, tenantID uuid.UUID) (*viewer.Viewer, []string, error) {
 			f.drv.take()
-			v, err := f.svc.UserViewer(context.Background(), userID, tenantID)
+			v, _, err := f.svc.UserViewer(context.Background(), userID, tenantID, uuid.Nil)
 			return v, f.drv.take(), err
 		}
 

@@ -51,23 +51,25 @@ func dropDemo(t *testing.T, env *apptest.Env, tenantID string) {
 	}
 }
 
-// viewStatements is what each view costs: the caller's authentication
-// (its user and membership, its project: 2 statements), the AGC's check,
+// viewStatements is what each view costs with no credential cache: the
+// caller's authentication (its user, membership and project: 1 statement;
+// none when the replica checked them in the last auth.CredentialTTL), the
+// AGC's check,
 // then one aggregation per picture (the evolution reads the tenant's time
 // zone first; the decisions the names of their rules after). The uplift
 // report reads the AGC with its pillars, its project, rules and result
 // types and the dataset with its catalog, to measure ENGAGED in the
-// tenant's dataset (18 statements), counts the pending decisions, then
+// tenant's dataset (17 statements), counts the pending decisions, then
 // measures the decisions a page of 1,000 at a time: 4 statements a page
 // (decisions, commerces, transitions, results) and one in the dataset,
 // which is not the service's. Both demos have less than 1,000 measured
 // decisions: one page.
 var viewStatements = map[string]int{
-	"ConsoleLifecycle":   7,
-	"ConsoleTransitions": 4,
-	"ConsoleRuns":        3,
-	"ConsoleGeneration":  7,
-	"ConsoleUplift":      24,
+	"ConsoleLifecycle":   6,
+	"ConsoleTransitions": 3,
+	"ConsoleRuns":        2,
+	"ConsoleGeneration":  6,
+	"ConsoleUplift":      23,
 }
 
 // statements counts the SQL statements the service's ent client runs.
@@ -112,7 +114,10 @@ func TestConsoleViewsCostFixedStatements(t *testing.T) {
 			costs := map[string][]int{}
 			for _, size := range []int{60, 240} {
 				log := &statements{}
-				env := apptest.NewWith(t, kind, func(c *app.Config) { c.EntOptions = []ent.Option{ent.Debug(), ent.Log(log.log)} })
+				env := apptest.NewWith(t, kind, func(c *app.Config) {
+					c.CredentialTTL = -1 // every request checks its credential
+					c.EntOptions = []ent.Option{ent.Debug(), ent.Log(log.log)}
+				})
 				res, err := env.App.Demo(t.Context(), dataset.DemoInput{Password: demoPassword,
 					Options: demo.Options{Commerces: size, Events: size * 80, Transactions: size * 6}})
 				if err != nil {
