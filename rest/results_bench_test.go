@@ -263,7 +263,7 @@ func (s *resBench) verify(b *testing.B, set string, n, total int) {
 }
 
 var (
-	stmtTable  = regexp.MustCompile(`(?i)\b(?:FROM|INTO|UPDATE)\s+"?(\w+)"?`)
+	stmtTable  = regexp.MustCompile("(?i)\\b(?:FROM|INTO|UPDATE)\\s+[\"`]?(\\w+)")
 	stmtParens = regexp.MustCompile(`\([^()]*\)`)
 )
 

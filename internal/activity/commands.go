@@ -186,7 +186,7 @@ func (s *Service) send(ctx context.Context, tid, pid, id uuid.UUID, force bool) 
 					if link {
 						u.SetProviderActivityID(ref)
 					}
-				})
+				}, LastEvent{})
 		}
 		next, at := policy.AfterFailure(a.DispatchAttempts, s.Now())
 		detail := map[string]any{"attempt": a.DispatchAttempts, "maxAttempts": policy.MaxAttempts, "error": derr.Error()}
@@ -194,7 +194,7 @@ func (s *Service) send(ctx context.Context, tid, pid, id uuid.UUID, force bool) 
 			if at != nil {
 				u.SetNextDispatchAt(*at)
 			}
-		})
+		}, LastEvent{})
 	})
 	if err != nil {
 		return nil, err

@@ -5,15 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"time"
-
-	"entgo.io/ent/dialect/sql"
 
 	"github.com/reten-io/reten/ent"
 	"github.com/reten-io/reten/ent/activity"
 	"github.com/reten-io/reten/ent/activitystatusevent"
 	"github.com/reten-io/reten/internal/apperr"
-	"github.com/reten-io/reten/internal/clock"
 	"github.com/reten-io/reten/internal/tenancy"
 	"github.com/reten-io/reten/internal/webhook"
 )
@@ -165,7 +161,7 @@ type Machine struct{ Events *webhook.Service }
 // status event in the same transaction. a is refreshed in place. detail is
 // stored on the event (nil for none).
 func (m Machine) Transition(ctx context.Context, tx *ent.Client, a *ent.Activity, tr Trigger, detail map[string]any) error {
-	return m.apply(ctx, tx, a, tr, detail, nil)
+	return m.apply(ctx, tx, a, tr, detail, nil, LastEvent{})
 }
 
 // resultTriggers maps a result status to its trigger.
@@ -180,14 +176,17 @@ var resultTriggers = map[string]Trigger{
 // ErrIllegalTransition: the results service checks AcceptsResult first to
 // answer its 422.
 //
-// also are more webhook events of the caller's transaction (the result's),
-// recorded with the status event's in one go.
-func (m Machine) ApplyResult(ctx context.Context, tx *ent.Client, a *ent.Activity, resultStatus string, also ...webhook.Event) error {
+// last is the activity's latest event as the caller read it with its lock
+// (LastEvent{}: the machine reads it). also are more webhook events of the
+// caller's transaction (the result's), recorded with the status event's in
+// one go.
+func (m Machine) ApplyResult(ctx context.Context, tx *ent.Client, a *ent.Activity, resultStatus string, last LastEvent,
+	also ...webhook.Event) error {
 	tr, ok := resultTriggers[resultStatus]
 	if !ok {
 		return fmt.Errorf("activity: unknown result status %q", resultStatus)
 	}
-	return m.apply(ctx, tx, a, tr, map[string]any{"resultStatus": resultStatus}, nil, also...)
+	return m.apply(ctx, tx, a, tr, map[string]any{"resultStatus": resultStatus}, nil, last, also...)
 }
 
 // AcceptsResult reports whether an activity in status s accepts a result
@@ -204,7 +203,7 @@ func (m Machine) CloseDay(ctx context.Context, tx *ent.Client, a *ent.Activity) 
 
 // apply is Transition with extra column changes (the retry schedule).
 func (m Machine) apply(ctx context.Context, tx *ent.Client, a *ent.Activity, tr Trigger, detail map[string]any,
-	extra func(*ent.ActivityUpdate), also ...webhook.Event) error {
+	extra func(*ent.ActivityUpdate), last LastEvent, also ...webhook.Event) error {
 	row, ok := Lookup(a.Status, tr)
 	if !ok {
 		return illegal(a.Status, tr)
@@ -212,7 +211,7 @@ func (m Machine) apply(ctx context.Context, tx *ent.Client, a *ent.Activity, tr 
 	if row.Event == "" {
 		return m.Events.Emit(ctx, tx, a.TenantID, also...) // unchanged, nothing to record (a PENDING result)
 	}
-	at, err := nextInstant(ctx, tx, a)
+	at, err := nextInstant(ctx, tx, a, last)
 	if err != nil {
 		return err
 	}
@@ -309,20 +308,4 @@ func mirror(ctx context.Context, tx *ent.Client, a *ent.Activity, m *ent.Activit
 		a.UpdatedAt = v
 	}
 	return nil
-}
-
-// nextInstant is now, or just after the activity's latest event when the
-// clock has not moved past it, so occurredAt orders an activity's events
-// exactly as they were written.
-func nextInstant(ctx context.Context, tx *ent.Client, a *ent.Activity) (time.Time, error) {
-	at := clock.Now()
-	last, err := tx.ActivityStatusEvent.Query().Where(activitystatusevent.ActivityID(a.ID)).
-		Order(activitystatusevent.ByOccurredAt(sql.OrderDesc())).First(ctx)
-	if err != nil && !ent.IsNotFound(err) {
-		return at, err
-	}
-	if last != nil && !at.After(last.OccurredAt) {
-		at = last.OccurredAt.Add(time.Microsecond)
-	}
-	return at, nil
 }

@@ -134,14 +134,14 @@ func TestTransitionTable(t *testing.T) {
 			a := c.Activity.Create().SetTenantID(acme.TenantID).SetProjectID(acme.ProjectID).SetCommerceID(com.ID).
 				SetType("TASK").SetChannel("SMS").SetStatus("DISPATCHED").SetScheduledAt(time.Now()).SaveX(ctx)
 			if err := txn.Run(ctx, c, func(ctx context.Context, tx *ent.Client) error {
-				return (activity.Machine{}).ApplyResult(ctx, tx, a, status)
+				return (activity.Machine{}).ApplyResult(ctx, tx, a, status, activity.LastEvent{})
 			}); err != nil || c.Activity.GetX(ctx, a.ID).Status != to {
 				t.Fatalf("ApplyResult %s: %v, status %s", status, err, c.Activity.GetX(ctx, a.ID).Status)
 			}
 		}
 		a := c.Activity.Create().SetTenantID(acme.TenantID).SetProjectID(acme.ProjectID).SetCommerceID(com.ID).
 			SetType("TASK").SetChannel("SMS").SetScheduledAt(time.Now()).SaveX(ctx)
-		if err := (activity.Machine{}).ApplyResult(ctx, c, a, "DONE"); err == nil {
+		if err := (activity.Machine{}).ApplyResult(ctx, c, a, "DONE", activity.LastEvent{}); err == nil {
 			t.Fatal("ApplyResult accepted an unknown result status")
 		}
 		if !activity.AcceptsResult("READY") || activity.AcceptsResult("CANCELED") || activity.AcceptsResult("UNRESOLVED") {

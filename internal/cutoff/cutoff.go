@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"regexp"
 	"strconv"
+	"sync"
 	"time"
 	_ "time/tzdata" // IANA zones even on hosts without zoneinfo
 )
@@ -50,14 +51,26 @@ func ParseClock(s string) (Clock, bool) {
 }
 
 // LoadZone loads an IANA zone name; "" and "Local" are not zones (the
-// server's zone must never decide a tenant's day).
+// server's zone must never decide a tenant's day). A zone loaded once is
+// kept (time.LoadLocation reads and parses its file on every call): the
+// zones are IANA's, a few hundred at most.
 func LoadZone(name string) (*time.Location, bool) {
 	if name == "" || name == "Local" {
 		return nil, false
 	}
+	if loc, ok := zones.Load(name); ok {
+		return loc.(*time.Location), true
+	}
 	loc, err := time.LoadLocation(name)
-	return loc, err == nil
+	if err != nil {
+		return nil, false
+	}
+	zones.Store(name, loc)
+	return loc, true
 }
+
+// zones are the locations LoadZone loaded, by name.
+var zones sync.Map
 
 // Settings are a tenant's day rules: its zone and the local time after which
 // a day is closed.

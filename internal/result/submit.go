@@ -2,6 +2,9 @@ package result
 
 import (
 	"context"
+	"database/sql"
+	"errors"
+	"fmt"
 	"time"
 
 	"github.com/google/uuid"
@@ -83,39 +86,16 @@ func (s *Service) submit(ctx context.Context, tid uuid.UUID, pid *uuid.UUID, in 
 	now := s.Now()
 	var out *ent.ActivityResult
 	err := txn.Run(ctx, s.client, func(ctx context.Context, tx *ent.Client) error {
-		a, err := linkedActivity(ctx, tx, tid, pid, in)
-		if err != nil {
+		t, err := linkedTask(ctx, tx, tid, pid, in)
+		switch {
+		case err != nil:
 			return err
+		case t == nil:
+			out, err = s.submitStandalone(ctx, tx, tid, pid, in, now)
+		default:
+			out, err = s.submitLinked(ctx, tx, t, in, now)
 		}
-		if a == nil {
-			if err := standaloneRules(in, pid); err != nil {
-				return err
-			}
-		}
-		settings, err := cutoff.ForTenant(ctx, tx, tid)
-		if err != nil {
-			return err
-		}
-		var existing *ent.ActivityResult
-		if a != nil {
-			if existing, err = resultOf(ctx, tx, a); err != nil {
-				return err
-			}
-		}
-		if err := s.checks(ctx, tid, a, existing, in, now, settings); err != nil {
-			return err
-		}
-		if a == nil {
-			if out, err = s.createStandalone(ctx, tx, tid, *pid, in); err != nil {
-				return err
-			}
-			return s.Machine.Events.Emit(ctx, tx, tid, webhook.ResultEvent(out, out.UpdatedAt))
-		}
-		out, err = s.storeLinked(ctx, tx, a, existing, in)
-		if err != nil {
-			return err
-		}
-		return s.Machine.ApplyResult(ctx, tx, a, *in.Status, webhook.ResultEvent(out, out.UpdatedAt))
+		return err
 	})
 	if err != nil {
 		return nil, err
@@ -123,30 +103,106 @@ func (s *Service) submit(ctx context.Context, tid uuid.UUID, pid *uuid.UUID, in 
 	return out, nil
 }
 
+// submitLinked checks and stores a result of the locked task t (a first
+// one, or an update of the one it has) and syncs the task's status. The
+// webhook events are recorded when the tenant had an active endpoint when t
+// was read: an endpoint created while the submission runs may miss them, as
+// it may miss those of a submission that committed just before it.
+func (s *Service) submitLinked(ctx context.Context, tx *ent.Client, t *task, in Input, now time.Time) (*ent.ActivityResult, error) {
+	var existing *ent.ActivityResult
+	if t.resultID != nil {
+		r, err := tx.ActivityResult.Get(ctx, *t.resultID)
+		if err != nil {
+			return nil, wrap("of activity", err)
+		}
+		existing = r
+	}
+	var out *ent.ActivityResult
+	for {
+		if err := checks(t.a, existing, in, now, t.rules); err != nil {
+			return nil, err
+		}
+		r, err := s.storeLinked(ctx, tx, t.a, existing, in)
+		if !errors.Is(err, errRaced) {
+			if err != nil {
+				return nil, err
+			}
+			out = r
+			break
+		}
+		// The submission that held the task's lock while this one waited
+		// stored its first result: this one updates it, as a resubmission.
+		if existing, err = resultOf(ctx, tx, t.a); err != nil {
+			return nil, err
+		}
+		if existing == nil {
+			return nil, fmt.Errorf("result: activity %s: the result the insert conflicted with is not found", t.a.ID)
+		}
+	}
+	m := s.Machine
+	if !t.hooks {
+		m.Events = nil
+	}
+	return out, m.ApplyResult(ctx, tx, t.a, *in.Status, t.last, webhook.ResultEvent(out, out.UpdatedAt))
+}
+
+// submitStandalone checks and stores a result that links no task.
+func (s *Service) submitStandalone(ctx context.Context, tx *ent.Client, tid uuid.UUID, pid *uuid.UUID, in Input,
+	now time.Time) (*ent.ActivityResult, error) {
+	if err := standaloneRules(in, pid); err != nil {
+		return nil, err
+	}
+	r, err := s.rulesOf(ctx, tx, tid, *in.TaskResult.Result)
+	if err != nil {
+		return nil, err
+	}
+	if err := checks(nil, nil, in, now, r); err != nil {
+		return nil, err
+	}
+	out, err := s.createStandalone(ctx, tx, tid, *pid, in)
+	if err != nil {
+		return nil, err
+	}
+	return out, s.Machine.Events.Emit(ctx, tx, tid, webhook.ResultEvent(out, out.UpdatedAt))
+}
+
+// rulesOf reads the rules of a result with code in tenant tid.
+func (s *Service) rulesOf(ctx context.Context, tx *ent.Client, tid uuid.UUID, code string) (rules, error) {
+	settings, err := cutoff.ForTenant(ctx, tx, tid)
+	if err != nil {
+		return rules{}, err
+	}
+	r := rules{settings: settings}
+	r.rule, r.ruleErr = s.types.Active(ctx, tid, code)
+	if _, answer := apperr.As(r.ruleErr); r.ruleErr != nil && !answer {
+		return rules{}, r.ruleErr
+	}
+	return r, nil
+}
+
 // checks runs the rules of a submission after the links, in the order of
 // the answer they give. A first result: the activity's state and day (422;
-// a standalone result is exempt), then the result code and
+// a standalone result, a nil, is exempt), then the result code and
 // future_scheduled_at (422). A resubmission (a, the activity, has existing,
 // its result) is an update and checks in Update's order, so it answers as
 // the PATCH that makes the same change: the update guards (409), the
 // result code and future_scheduled_at, then the activity's state and day.
-func (s *Service) checks(ctx context.Context, tid uuid.UUID, a *ent.Activity, existing *ent.ActivityResult, in Input,
-	now time.Time, settings cutoff.Settings) error {
+func checks(a *ent.Activity, existing *ent.ActivityResult, in Input, now time.Time, r rules) error {
 	if existing != nil {
 		if _, err := guard(existing, *in.OccurredAt, in.Status, in.HardOverride); err != nil {
 			return err
 		}
-		if err := s.codeRules(ctx, tid, in.TaskResult, now, settings); err != nil {
+		if err := codeRules(r, in.TaskResult.FutureScheduledAt, now); err != nil {
 			return err
 		}
-		return activityRules(a, now, settings)
+		return activityRules(a, now, r.settings)
 	}
 	if a != nil {
-		if err := activityRules(a, now, settings); err != nil {
+		if err := activityRules(a, now, r.settings); err != nil {
 			return err
 		}
 	}
-	return s.codeRules(ctx, tid, in.TaskResult, now, settings)
+	return codeRules(r, in.TaskResult.FutureScheduledAt, now)
 }
 
 // activityRules: the linked activity accepts a result, and its day is open.
@@ -158,19 +214,19 @@ func activityRules(a *ent.Activity, now time.Time, settings cutoff.Settings) err
 }
 
 // codeRules: the result code is active for the tenant, and its
-// future_scheduled_at rules hold.
-func (s *Service) codeRules(ctx context.Context, tid uuid.UUID, tr *TaskResult, now time.Time, settings cutoff.Settings) error {
-	cfg, err := s.types.Active(ctx, tid, *tr.Result)
-	if err != nil {
-		return err
+// future_scheduled_at rules hold for future.
+func codeRules(r rules, future *time.Time, now time.Time) error {
+	if r.ruleErr != nil {
+		return r.ruleErr
 	}
-	return cutoff.CheckFuture(cfg.RequiresFutureScheduledAt, tr.FutureScheduledAt, now, settings)
+	return cutoff.CheckFuture(r.rule.RequiresFutureScheduledAt, future, now, r.settings)
 }
 
-// linkedActivity finds the task the submission links to: the one activity_id
-// names, else the one with provider_activity_id; nil when neither matches a
-// task (standalone). pid nil searches every project of the tenant.
-func linkedActivity(ctx context.Context, tx *ent.Client, tid uuid.UUID, pid *uuid.UUID, in Input) (*ent.Activity, error) {
+// linkedTask finds and locks the task the submission links to (lockTask):
+// the one activity_id names, else the one with provider_activity_id; nil
+// when neither matches a task (standalone). pid nil searches every project
+// of the tenant.
+func linkedTask(ctx context.Context, tx *ent.Client, tid uuid.UUID, pid *uuid.UUID, in Input) (*task, error) {
 	var matches []predicate.Activity
 	if in.ActivityID != nil {
 		matches = append(matches, entact.ID(*in.ActivityID))
@@ -179,23 +235,9 @@ func linkedActivity(ctx context.Context, tx *ent.Client, tid uuid.UUID, pid *uui
 		matches = append(matches, entact.ProviderActivityID(*in.ProviderActivityID))
 	}
 	for _, match := range matches {
-		q := tx.Activity.Query().Where(entact.TenantID(tid), entact.TypeEQ(entact.TypeTASK), match)
-		if pid != nil {
-			q.Where(entact.ProjectID(*pid))
-		}
-		// Concurrent submissions for one activity take turns on its row
-		// (SQLite write transactions are serialised already), so the second
-		// one finds and updates the result the first one stored. That lookup
-		// must be a statement of its own, run after the lock is granted: a
-		// subquery of this locking statement would read the snapshot taken
-		// before the wait and miss the result the first submission committed.
-		q.Modify(txn.ForUpdate)
-		a, err := q.Only(ctx)
-		if err == nil {
-			return a, nil
-		}
-		if !ent.IsNotFound(err) {
-			return nil, wrap("linked activity", err)
+		t, err := lockTask(ctx, tx, tid, pid, match, *in.TaskResult.Result)
+		if t != nil || err != nil {
+			return t, err
 		}
 	}
 	return nil, nil
@@ -245,12 +287,20 @@ func (s *Service) storeLinked(ctx context.Context, tx *ent.Client, a *ent.Activi
 	if in.ProviderActivityID == nil && a.ProviderActivityID != nil {
 		c.SetProviderActivityID(*a.ProviderActivityID)
 	}
+	c.OnConflictColumns(activityresult.FieldActivityID).DoNothing()
 	out, err := c.Save(ctx)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, errRaced
+	}
 	if err != nil {
 		return nil, wrap("create", err)
 	}
 	return out, nil
 }
+
+// errRaced: the activity's first result was stored by a submission that
+// held its lock while this one waited (storeLinked inserted nothing).
+var errRaced = errors.New("result: the activity has a result already")
 
 // createStandalone stores a result without activity, referencing its commerce.
 func (s *Service) createStandalone(ctx context.Context, tx *ent.Client, tid, pid uuid.UUID, in Input) (*ent.ActivityResult, error) {

@@ -12,7 +12,6 @@ import (
 	"github.com/reten-io/reten/ent/activityresult"
 	"github.com/reten-io/reten/internal/activity"
 	"github.com/reten-io/reten/internal/apperr"
-	"github.com/reten-io/reten/internal/cutoff"
 	"github.com/reten-io/reten/internal/tenancy"
 	"github.com/reten-io/reten/internal/txn"
 	"github.com/reten-io/reten/internal/webhook"
@@ -74,7 +73,7 @@ func (s *Service) Update(ctx context.Context, id uuid.UUID, p Patch) (*ent.Activ
 		if a == nil {
 			return s.Machine.Events.Emit(ctx, tx, tid, recorded)
 		}
-		return s.Machine.ApplyResult(ctx, tx, a, *p.Status, recorded)
+		return s.Machine.ApplyResult(ctx, tx, a, *p.Status, activity.LastEvent{}, recorded)
 	})
 	if err != nil {
 		return nil, err
@@ -99,11 +98,11 @@ func (s *Service) applyTaskResult(ctx context.Context, tx *ent.Client, tid uuid.
 		if future == nil {
 			future = r.FutureScheduledAt
 		}
-		settings, err := cutoff.ForTenant(ctx, tx, tid)
+		r, err := s.rulesOf(ctx, tx, tid, code)
 		if err != nil {
 			return err
 		}
-		if err := s.codeRules(ctx, tid, &TaskResult{Result: &code, FutureScheduledAt: future}, now, settings); err != nil {
+		if err := codeRules(r, future, now); err != nil {
 			return err
 		}
 	}

@@ -100,30 +100,45 @@ func (s *Service) Integration(ctx context.Context) ([]Config, error) {
 	return out, nil
 }
 
-// Active returns the tenant's configuration of code for a result submission,
-// or 422 MsgInactive when the code is not in the catalog or the tenant
-// deactivated it. It checks no permission (the caller checked its own) and
-// reads through the transaction of ctx, if any.
-func (s *Service) Active(ctx context.Context, tenantID uuid.UUID, code string) (Config, error) {
+// Rule is what a result submission needs of a result type as its tenant
+// has it (an active one: an inactive type is refused).
+type Rule struct{ RequiresFutureScheduledAt bool }
+
+// Configured is a tenant's stored configuration of a type, as a submission
+// reads it (with another statement's columns, see RuleOf).
+type Configured struct{ IsActive, RequiresFutureScheduledAt bool }
+
+// RuleOf is the rule of code for a result submission, given the tenant's
+// configuration of it (nil: never configured, the catalog default), or 422
+// MsgInactive when the code is not in the catalog or the tenant deactivated
+// it.
+func RuleOf(code string, configured *Configured) (Rule, error) {
 	def, ok := Lookup(code)
-	if !ok {
-		return Config{}, apperr.Unprocessable(MsgInactive)
+	switch {
+	case !ok || configured != nil && !configured.IsActive:
+		return Rule{}, apperr.Unprocessable(MsgInactive)
+	case configured != nil:
+		return Rule{RequiresFutureScheduledAt: configured.RequiresFutureScheduledAt}, nil
+	}
+	return Rule{RequiresFutureScheduledAt: def.RequiresFutureScheduledAt}, nil
+}
+
+// Active reads the tenant's configuration of code and returns RuleOf it. It
+// checks no permission (the caller checked its own) and reads through the
+// transaction of ctx, if any.
+func (s *Service) Active(ctx context.Context, tenantID uuid.UUID, code string) (Rule, error) {
+	if _, ok := Lookup(code); !ok {
+		return RuleOf(code, nil)
 	}
 	row, err := s.db(ctx).TenantResultTypeConfig.Query().Where(tenantresulttypeconfig.TenantID(tenantID),
 		tenantresulttypeconfig.ResultTypeCode(code)).Only(ctx)
-	var c Config
 	switch {
 	case ent.IsNotFound(err):
-		c = defaultConfig(def)
+		return RuleOf(code, nil)
 	case err != nil:
-		return Config{}, fmt.Errorf("result type %s: %w", code, err)
-	default:
-		c = rowConfig(def, row)
+		return Rule{}, fmt.Errorf("result type %s: %w", code, err)
 	}
-	if !c.IsActive {
-		return Config{}, apperr.Unprocessable(MsgInactive)
-	}
-	return c, nil
+	return RuleOf(code, &Configured{IsActive: row.IsActive, RequiresFutureScheduledAt: row.RequiresFutureScheduledAt})
 }
 
 // Put configures one type of the tenant: 404 for
