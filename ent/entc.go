@@ -17,7 +17,11 @@ import (
 )
 
 func main() {
+	// entgql's templates, the connection query patched (see the template).
+	paginate := gen.MustParse(gen.NewTemplate("entgql_paginate").Funcs(entgql.TemplateFuncs).
+		ParseFiles("./entgqltemplate/paginate.tmpl"))
 	ex, err := entgql.NewExtension(
+		entgql.WithTemplates(append(entgql.AllTemplates, paginate)...),
 		entgql.WithSchemaGenerator(),
 		entgql.WithWhereInputs(true),
 		entgql.WithConfigPath("../gqlgen.yml"),

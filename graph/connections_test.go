@@ -180,8 +180,13 @@ func TestConnectionWindows(t *testing.T) {
 				if res.Status != http.StatusOK || strings.Contains(string(res.Body), `"errors"`) {
 					t.Fatalf("status %d, body %s", res.Status, res.Body)
 				}
-				if !slices.ContainsFunc(log.take(), func(s string) bool { return strings.Contains(s, " LIMIT 26") }) {
+				// pageInfo comes from that row: nothing counts without totalCount.
+				lines := log.take()
+				if !slices.ContainsFunc(lines, func(s string) bool { return strings.Contains(s, " LIMIT 26") }) {
 					t.Fatalf("no statement of %s reads LIMIT 26", c.name)
+				}
+				if i := slices.IndexFunc(lines, func(s string) bool { return strings.Contains(s, "COUNT(") }); i >= 0 {
+					t.Fatalf("%s counts without totalCount: %s", c.name, lines[i])
 				}
 			})
 		}

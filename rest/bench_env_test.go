@@ -11,11 +11,10 @@ import (
 	"time"
 
 	"entgo.io/ent/dialect"
-	entsql "entgo.io/ent/dialect/sql"
 
-	"github.com/reten-io/reten/ent"
 	"github.com/reten-io/reten/internal/app"
 	"github.com/reten-io/reten/internal/apptest"
+	"github.com/reten-io/reten/internal/database"
 	"github.com/reten-io/reten/internal/ratelimit"
 )
 
@@ -104,8 +103,8 @@ func benchEnv(b *testing.B) (*apptest.Env, *recorder) {
 	if _, err := db.Migrate(context.Background()); err != nil {
 		b.Fatal(err)
 	}
-	rec := &recorder{Driver: entsql.OpenDB(db.Dialect, db.SQL)}
-	db.Client = ent.NewClient(ent.Driver(rec))
+	rec := &recorder{Driver: db.Driver}
+	db.Client = database.NewClient(rec)
 	a, err := app.Wire(app.Config{DatabaseURL: url, JWTSecret: []byte(strings.Repeat("s", 32)), MaxBodyBytes: 16 << 20,
 		SecretsKey: []byte(strings.Repeat("k", 32)),
 		RateLimit:  ratelimit.Config{PerCredential: 1 << 30, LoginPerIP: 1 << 30, LoginPerIdentifier: 1 << 30}}, db)

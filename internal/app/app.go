@@ -16,6 +16,7 @@ import (
 	"github.com/reten-io/reten/internal/catalog"
 	"github.com/reten-io/reten/internal/commerce"
 	"github.com/reten-io/reten/internal/cutoff"
+	"github.com/reten-io/reten/internal/database"
 	"github.com/reten-io/reten/internal/dataset"
 	"github.com/reten-io/reten/internal/dayclose"
 	"github.com/reten-io/reten/internal/dispatch"
@@ -105,7 +106,7 @@ type App struct {
 
 // New opens the database, applies pending migrations and wires the services.
 func New(ctx context.Context, cfg Config) (*App, error) {
-	db, err := openDB(cfg.DatabaseURL, cfg.dbStatementTimeout(), cfg.EntOptions...)
+	db, err := database.Open(cfg.DatabaseURL, cfg.dbSettings(), cfg.EntOptions...)
 	if err != nil {
 		return nil, err
 	}

@@ -45,6 +45,11 @@ type Config struct {
 	// DBStatementTimeout bounds each PostgreSQL statement on the server
 	// (RETEN_DB_STATEMENT_TIMEOUT); zero means DefaultDBStatementTimeout.
 	DBStatementTimeout time.Duration
+	// DBPrepared is how many statement texts the PostgreSQL pool keeps
+	// prepared (RETEN_DB_PREPARED, where 0 prepares none: for a pooler in
+	// transaction mode); zero means database.DefaultPrepared, a negative
+	// value none.
+	DBPrepared int
 
 	// DatasetAllow lists the dataset connections tenants may configure:
 	// RETEN_DATASET_ALLOW (empty: none).
@@ -78,9 +83,15 @@ func (c Config) requestTimeout() time.Duration {
 	return orDefault(c.RequestTimeout, DefaultRequestTimeout)
 }
 
-// dbStatementTimeout is DBStatementTimeout or its default.
-func (c Config) dbStatementTimeout() time.Duration {
-	return orDefault(c.DBStatementTimeout, DefaultDBStatementTimeout)
+// dbSettings are the PostgreSQL pool's settings: DBStatementTimeout and
+// DBPrepared or their defaults.
+func (c Config) dbSettings() database.Settings {
+	set := database.Settings{StatementTimeout: orDefault(c.DBStatementTimeout, DefaultDBStatementTimeout),
+		Prepared: database.DefaultPrepared}
+	if c.DBPrepared != 0 {
+		set.Prepared = max(c.DBPrepared, 0)
+	}
+	return set
 }
 
 func orDefault(d, def time.Duration) time.Duration {
@@ -138,6 +149,16 @@ func LoadConfig() (Config, error) {
 	}
 	if c.DBStatementTimeout, err = positiveDuration("RETEN_DB_STATEMENT_TIMEOUT", DefaultDBStatementTimeout); err != nil {
 		return c, err
+	}
+	if v := os.Getenv("RETEN_DB_PREPARED"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 {
+			return c, fmt.Errorf("RETEN_DB_PREPARED: %q is not a whole number (0 prepares no statement)", v)
+		}
+		c.DBPrepared = n
+		if n == 0 {
+			c.DBPrepared = -1
+		}
 	}
 	switch {
 	case !isPostgres(c.DatabaseURL) && !strings.HasPrefix(c.DatabaseURL, "sqlite://"):

@@ -1,8 +1,6 @@
 package app
 
 import (
-	"time"
-
 	"github.com/reten-io/reten/ent"
 	"github.com/reten-io/reten/internal/database"
 )
@@ -12,12 +10,7 @@ import (
 type DB = database.DB
 
 // OpenDB opens DATABASE_URL (postgres://... or sqlite://PATH) with the
-// default statement timeout.
+// default pool settings.
 func OpenDB(url string, opts ...ent.Option) (*DB, error) {
-	return openDB(url, DefaultDBStatementTimeout, opts...)
-}
-
-// openDB opens the database with the configured statement timeout.
-func openDB(url string, statementTimeout time.Duration, opts ...ent.Option) (*DB, error) {
-	return database.Open(url, statementTimeout, opts...)
+	return database.Open(url, database.Defaults, opts...)
 }

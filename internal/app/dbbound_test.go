@@ -166,3 +166,24 @@ func TestLoadConfigTimeouts(t *testing.T) {
 		t.Setenv(key, "30s")
 	}
 }
+
+// TestLoadConfigPrepared: RETEN_DB_PREPARED sets how many statements the
+// PostgreSQL pool keeps prepared; 0 prepares none; the default is
+// database.DefaultPrepared.
+func TestLoadConfigPrepared(t *testing.T) {
+	t.Setenv("DATABASE_URL", "sqlite://"+t.TempDir()+"/x.db")
+	t.Setenv("RETEN_JWT_SECRET", strings.Repeat("s", 32))
+	for v, want := range map[string]int{"": 0, "64": 64, "0": -1} {
+		t.Setenv("RETEN_DB_PREPARED", v)
+		if cfg, err := app.LoadConfig(); err != nil || cfg.DBPrepared != want {
+			t.Fatalf("RETEN_DB_PREPARED=%q: %d, %v; want %d", v, cfg.DBPrepared, err, want)
+		}
+	}
+	for _, v := range []string{"-1", "many"} {
+		t.Setenv("RETEN_DB_PREPARED", v)
+		want := `RETEN_DB_PREPARED: "` + v + `" is not a whole number (0 prepares no statement)`
+		if _, err := app.LoadConfig(); err == nil || err.Error() != want {
+			t.Fatalf("RETEN_DB_PREPARED=%s: %v, want %s", v, err, want)
+		}
+	}
+}

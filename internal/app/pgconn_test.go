@@ -11,6 +11,7 @@ import (
 	"github.com/lib/pq"
 
 	"github.com/reten-io/reten/internal/apperr"
+	"github.com/reten-io/reten/internal/database"
 	"github.com/reten-io/reten/internal/pgconn"
 )
 
@@ -132,7 +133,7 @@ func TestPGStatementTimeout(t *testing.T) {
 	if got := show(def, "statement_timeout"); got != "30s" {
 		t.Fatalf("default statement_timeout = %q, want 30s", got)
 	}
-	db, err := openDB(os.Getenv("TEST_DATABASE_URL"), 300*time.Millisecond)
+	db, err := database.Open(os.Getenv("TEST_DATABASE_URL"), database.Settings{StatementTimeout: 300 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -141,6 +142,9 @@ func TestPGStatementTimeout(t *testing.T) {
 		if got := show(db, s); got != "300ms" {
 			t.Fatalf("%s = %q, want 300ms", s, got)
 		}
+	}
+	if got := show(db, "plan_cache_mode"); got != "force_custom_plan" {
+		t.Fatalf("plan_cache_mode = %q, want force_custom_plan", got)
 	}
 	_, err = db.SQL.Exec("SELECT pg_sleep(5)")
 	var pqErr *pq.Error

@@ -34,8 +34,11 @@ const DefaultStatementTimeout = 30 * time.Second
 
 // DB is an open database with its ent client.
 type DB struct {
-	Client  *ent.Client
-	SQL     *sql.DB
+	Client *ent.Client
+	SQL    *sql.DB
+	// Driver is the ent driver under Client (PostgreSQL: preparing its
+	// statements, see Settings.Prepared).
+	Driver  dialect.Driver
 	Dialect string
 	path    string // SQLite file
 	url     string // PostgreSQL: migrations open a pool of their own
@@ -49,11 +52,22 @@ func IsPostgres(url string) bool {
 	return strings.HasPrefix(url, "postgres://") || strings.HasPrefix(url, "postgresql://")
 }
 
+// Settings are the PostgreSQL pool's: every statement is bounded by
+// StatementTimeout on the server, and the Prepared statement texts used
+// last are kept prepared (0: none is).
+type Settings struct {
+	StatementTimeout time.Duration
+	Prepared         int
+}
+
+// Defaults are the settings of a pool configured with nothing.
+var Defaults = Settings{StatementTimeout: DefaultStatementTimeout, Prepared: DefaultPrepared}
+
 // Open opens url (postgres://... or sqlite://PATH); on PostgreSQL every
-// statement of the pool is bounded by statementTimeout on the server and no
-// operation waits on the server past its context or statementTimeout plus a
+// statement of the pool is bounded by set.StatementTimeout on the server and
+// no operation waits on the server past its context or that timeout plus a
 // grace (internal/pgconn).
-func Open(url string, statementTimeout time.Duration, opts ...ent.Option) (*DB, error) {
+func Open(url string, set Settings, opts ...ent.Option) (*DB, error) {
 	var (
 		db  *sql.DB
 		err error
@@ -61,7 +75,7 @@ func Open(url string, statementTimeout time.Duration, opts ...ent.Option) (*DB, 
 	)
 	if IsPostgres(url) {
 		d = dialect.Postgres
-		db, err = pgconn.Open(url, pgconn.ServiceLimits(statementTimeout))
+		db, err = pgconn.Open(url, pgconn.ServiceLimits(set.StatementTimeout))
 		if err == nil {
 			db.SetMaxOpenConns(20)
 			db.SetMaxIdleConns(10)
@@ -83,14 +97,25 @@ func Open(url string, statementTimeout time.Duration, opts ...ent.Option) (*DB, 
 	if err != nil {
 		return nil, fmt.Errorf("open database: %w", err)
 	}
-	var drv dialect.Driver = entsql.OpenDB(d, db)
-	if d == dialect.SQLite {
-		drv = utcDriver{drv}
+	var drv dialect.Driver
+	switch {
+	case d == dialect.SQLite:
+		drv = utcDriver{entsql.OpenDB(d, db)}
+	case set.Prepared > 0:
+		drv = newPreparedDriver(db, set.Prepared)
+	default:
+		drv = entsql.OpenDB(d, db)
 	}
-	// Entities a service returns from its transaction still load their edges.
-	drv = txn.Driver(drv)
-	client := ent.NewClient(append([]ent.Option{ent.Driver(drv)}, opts...)...)
-	return &DB{Client: client, SQL: db, Dialect: d, path: SQLitePath(url), url: url}, nil
+	out := &DB{SQL: db, Driver: drv, Dialect: d, path: SQLitePath(url), url: url}
+	out.Client = NewClient(drv, opts...)
+	return out, nil
+}
+
+// NewClient is the ent client of the service over drv (DB.Driver, or a
+// driver wrapping it): entities a service returns from its transaction
+// still load their edges (txn.Driver).
+func NewClient(drv dialect.Driver, opts ...ent.Option) *ent.Client {
+	return ent.NewClient(append([]ent.Option{ent.Driver(txn.Driver(drv))}, opts...)...)
 }
 
 // SQLitePath is the file of a sqlite://PATH[?...] URL.

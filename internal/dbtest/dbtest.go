@@ -45,7 +45,7 @@ func Each(t *testing.T, fn func(t *testing.T, db *DB)) {
 // PostgreSQL schema dropped) when the test ends.
 func Open(t testing.TB, kind string) *DB {
 	t.Helper()
-	db, err := database.Open(URL(t, kind), database.DefaultStatementTimeout)
+	db, err := database.Open(URL(t, kind), database.Defaults)
 	if err != nil {
 		t.Fatalf("open %s: %v", kind, err)
 	}

@@ -45,11 +45,17 @@ type Limits struct {
 	// IO bounds every single read and write on the socket; zero leaves them
 	// to the contexts of the operations.
 	IO time.Duration
+	// CustomPlans plans every run of a prepared statement for its arguments
+	// (plan_cache_mode force_custom_plan): a generic plan, which PostgreSQL
+	// picks after five runs when it looks no costlier, does not know how
+	// many rows a tenant or a project holds and can read far more than the
+	// arguments' plan would.
+	CustomPlans bool
 }
 
 // ServiceLimits are the limits of the service's own pool.
 func ServiceLimits(statement time.Duration) Limits {
-	return Limits{Statement: statement, IO: statement + ResponseGrace}
+	return Limits{Statement: statement, IO: statement + ResponseGrace, CustomPlans: true}
 }
 
 // Open returns a pool on dsn whose connections obey lim.
@@ -78,6 +84,12 @@ func NewConnector(cfg pq.Config, lim Limits) (driver.Connector, error) {
 		ms := strconv.FormatInt(max(lim.Statement.Milliseconds(), 1), 10)
 		cfg.Runtime["statement_timeout"] = ms
 		cfg.Runtime["idle_in_transaction_session_timeout"] = ms
+	}
+	if lim.CustomPlans {
+		if cfg.Runtime == nil {
+			cfg.Runtime = map[string]string{}
+		}
+		cfg.Runtime["plan_cache_mode"] = "force_custom_plan"
 	}
 	c, err := pq.NewConnectorConfig(cfg)
 	if err != nil {

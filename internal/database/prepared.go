@@ -1,0 +1,172 @@
+package database
+
+import (
+	"container/list"
+	"context"
+	"database/sql"
+	"sync"
+
+	"entgo.io/ent/dialect"
+	entsql "entgo.io/ent/dialect/sql"
+)
+
+// DefaultPrepared is how many statement texts the PostgreSQL pool keeps
+// prepared unless configured otherwise (the least recently used is closed
+// first).
+const DefaultPrepared = 256
+
+// preparedDriver is the ent driver of the PostgreSQL pool: it runs every
+// statement that has arguments as a prepared statement, kept by its text,
+// so that each connection parses it once, PostgreSQL may reuse its plan,
+// and a run costs one round trip (lib/pq sends an unprepared statement's
+// Parse and its Bind in two). A statement without arguments (which may
+// hold several) runs as a simple query, as before.
+type preparedDriver struct {
+	entsql.Conn
+	db    *sql.DB
+	stmts *stmtCache
+}
+
+func newPreparedDriver(db *sql.DB, max int) *preparedDriver {
+	c := &stmtCache{db: db, max: max, lru: list.New(), byQuery: map[string]*list.Element{}}
+	return &preparedDriver{Conn: entsql.Conn{ExecQuerier: preparing{db, c, nil}}, db: db, stmts: c}
+}
+
+func (d *preparedDriver) Dialect() string { return dialect.Postgres }
+
+func (d *preparedDriver) Close() error {
+	d.stmts.close()
+	return d.db.Close()
+}
+
+func (d *preparedDriver) Tx(ctx context.Context) (dialect.Tx, error) { return d.BeginTx(ctx, nil) }
+
+// BeginTx starts a transaction whose statements run prepared as well (on
+// its connection, which prepares each text once).
+func (d *preparedDriver) BeginTx(ctx context.Context, opts *sql.TxOptions) (dialect.Tx, error) {
+	tx, err := d.db.BeginTx(ctx, opts)
+	if err != nil {
+		return nil, err
+	}
+	return &entsql.Tx{Conn: entsql.Conn{ExecQuerier: preparing{tx, d.stmts, tx}}, Tx: tx}, nil
+}
+
+// preparing runs statements through the cache: on the pool (tx nil), or in
+// tx.
+type preparing struct {
+	direct entsql.ExecQuerier
+	stmts  *stmtCache
+	tx     *sql.Tx
+}
+
+func (p preparing) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	if len(args) == 0 {
+		return p.direct.ExecContext(ctx, query)
+	}
+	st, done, err := p.stmt(ctx, query)
+	if err != nil {
+		return nil, err
+	}
+	defer done()
+	return st.ExecContext(ctx, args...)
+}
+
+func (p preparing) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	if len(args) == 0 {
+		return p.direct.QueryContext(ctx, query)
+	}
+	st, done, err := p.stmt(ctx, query)
+	if err != nil {
+		return nil, err
+	}
+	defer done()
+	return st.QueryContext(ctx, args...)
+}
+
+// stmt is the prepared statement of query, bound to the transaction if any;
+// done releases it (after the call: a result set keeps what it needs).
+func (p preparing) stmt(ctx context.Context, query string) (*sql.Stmt, func(), error) {
+	e, err := p.stmts.get(ctx, query)
+	if err != nil {
+		return nil, nil, err
+	}
+	done := func() { p.stmts.release(e) }
+	if p.tx == nil {
+		return e.stmt, done, nil
+	}
+	st := p.tx.StmtContext(ctx, e.stmt)
+	return st, func() { _ = st.Close(); done() }, nil
+}
+
+// stmtCache keeps prepared statements by text, the most recently used
+// first. An evicted statement is closed once no call uses it.
+type stmtCache struct {
+	db      *sql.DB
+	max     int
+	mu      sync.Mutex
+	lru     *list.List // of *prepared
+	byQuery map[string]*list.Element
+}
+
+type prepared struct {
+	query   string
+	stmt    *sql.Stmt
+	users   int
+	evicted bool
+}
+
+func (c *stmtCache) get(ctx context.Context, query string) (*prepared, error) {
+	c.mu.Lock()
+	if el, ok := c.byQuery[query]; ok {
+		c.lru.MoveToFront(el)
+		e := el.Value.(*prepared)
+		e.users++
+		c.mu.Unlock()
+		return e, nil
+	}
+	c.mu.Unlock()
+	st, err := c.db.PrepareContext(ctx, query)
+	if err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if el, ok := c.byQuery[query]; ok { // prepared meanwhile by another call
+		_ = st.Close()
+		c.lru.MoveToFront(el)
+		e := el.Value.(*prepared)
+		e.users++
+		return e, nil
+	}
+	e := &prepared{query: query, stmt: st, users: 1}
+	c.byQuery[query] = c.lru.PushFront(e)
+	for c.lru.Len() > c.max {
+		old := c.lru.Remove(c.lru.Back()).(*prepared)
+		delete(c.byQuery, old.query)
+		old.evicted = true
+		if old.users == 0 {
+			_ = old.stmt.Close()
+		}
+	}
+	return e, nil
+}
+
+func (c *stmtCache) release(e *prepared) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e.users--
+	if e.evicted && e.users == 0 {
+		_ = e.stmt.Close()
+	}
+}
+
+// close closes every kept statement.
+func (c *stmtCache) close() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for el := c.lru.Front(); el != nil; el = el.Next() {
+		_ = el.Value.(*prepared).stmt.Close()
+	}
+	c.lru.Init()
+	clear(c.byQuery)
+}

@@ -1,0 +1,326 @@
+package rest_test
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/reten-io/reten/internal/apptest"
+	"github.com/reten-io/reten/internal/auth"
+)
+
+// costBench is a project with BENCH_API_ROWS activities (50,000) over 1,000
+// commerces, served by a real HTTP server, with an API key that lists them.
+type costBench struct {
+	b       *testing.B
+	env     *apptest.Env
+	rec     *recorder
+	l       *listProbe
+	srv     *httptest.Server
+	key     apptest.Headers
+	schema  string
+	workers int
+	window  time.Duration
+	rounds  int
+}
+
+func newCostBench(b *testing.B) *costBench {
+	b.Helper()
+	rows := benchSize("BENCH_API_ROWS", 50_000)
+	l, env, tn := newListBench(b, "/api/activities", "activities", func(l *listProbe, tn apptest.Tenant) {
+		l.exec(`INSERT INTO commerces (id, created_at, updated_at, tenant_id, name, external_id, is_active)
+			SELECT gen_random_uuid(), now(), now(), $1, 'Commerce ' || g, 'EXT-' || lpad(g::text, 7, '0'), true
+			FROM generate_series(1, 1000) g`, tn.TenantID)
+		l.exec(`INSERT INTO activities (id, created_at, updated_at, tenant_id, project_id, commerce_id, type, channel, status,
+				scheduled_at, title, dispatch_attempts)
+			SELECT gen_random_uuid(), now(), now(), $1, $2, c.ids[1 + g % cardinality(c.ids)],
+				(ARRAY['TASK','MESSAGE'])[1 + g % 2], (ARRAY['SALESMAN','CALLCENTER','WHATSAPP','EMAIL','SMS','PUSH'])[1 + g % 6],
+				(ARRAY['READY','UNRESOLVED','DISPATCHED','COMPLETED','CANCELED','FAILED','RETRYING'])[1 + g % 7],
+				timestamptz '2025-01-01' + g * interval '1 minute', 'Visit ' || g, 0
+			FROM generate_series(1, $3::int) g, (SELECT array_agg(id) AS ids FROM commerces WHERE tenant_id = $1) c`,
+			tn.TenantID, tn.ProjectID, rows)
+	}, "commerces", "activities")
+	plain, _ := env.CreateKey(tn.TenantID, tn.UserID, tn.ProjectID, auth.PermActivityView)
+	var schema string
+	if err := l.db.QueryRow(`SELECT current_schema()`).Scan(&schema); err != nil {
+		b.Fatal(err)
+	}
+	return &costBench{b: b, env: env, rec: l.rec, l: l, srv: l.srv, key: apptest.Key(plain), schema: schema,
+		workers: benchSize("BENCH_API_WORKERS", 8), window: time.Duration(benchSize("BENCH_API_SECONDS", 3)) * time.Second,
+		rounds: benchSize("BENCH_API_ROUNDS", 2)}
+}
+
+// request is one HTTP request the load sends.
+type request struct {
+	method, url string
+	body        []byte
+	header      apptest.Headers
+}
+
+func (c *costBench) do(client *http.Client, r request) ([]byte, error) {
+	req, err := http.NewRequest(r.method, r.url, bytes.NewReader(r.body))
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	for k, v := range r.header {
+		req.Header.Set(k, v)
+	}
+	res, err := client.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	body, err := io.ReadAll(res.Body)
+	_ = res.Body.Close()
+	if err == nil && res.StatusCode != http.StatusOK {
+		err = fmt.Errorf("%s %s: %d %.300s", r.method, r.url, res.StatusCode, body)
+	}
+	return body, err
+}
+
+// load sends r from c.workers keep-alive clients for c.window and returns
+// the requests answered per second.
+func (c *costBench) load(r request) float64 {
+	c.b.Helper()
+	tr := &http.Transport{MaxIdleConns: c.workers, MaxIdleConnsPerHost: c.workers}
+	defer tr.CloseIdleConnections()
+	client := &http.Client{Transport: tr}
+	var (
+		done  atomic.Int64
+		wg    sync.WaitGroup
+		once  sync.Once
+		first error
+	)
+	stop := time.Now().Add(c.window)
+	start := time.Now()
+	for range c.workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for time.Now().Before(stop) {
+				if _, err := c.do(client, r); err != nil {
+					once.Do(func() { first = err })
+					return
+				}
+				done.Add(1)
+			}
+		}()
+	}
+	wg.Wait()
+	if first != nil {
+		c.b.Fatal(first)
+	}
+	return float64(done.Load()) / time.Since(start).Seconds()
+}
+
+// statements records the statements one (warm) request r runs.
+func (c *costBench) statements(r request) []statement {
+	c.b.Helper()
+	client := c.srv.Client()
+	if _, err := c.do(client, r); err != nil { // warms the credential cache and the prepared statements
+		c.b.Fatal(err)
+	}
+	c.rec.record()
+	_, err := c.do(client, r)
+	seen := c.rec.stop()
+	if err != nil {
+		c.b.Fatal(err)
+	}
+	return seen
+}
+
+// alternate measures a and b in c.rounds rounds each, alternating (a b b a
+// ...), and returns their mean rates.
+func (c *costBench) alternate(a, b func() float64) (rateA, rateB float64) {
+	for r := range c.rounds {
+		first, second := a, b
+		if r%2 == 1 {
+			first, second = b, a
+		}
+		x, y := first(), second()
+		if r%2 == 1 {
+			x, y = y, x
+		}
+		rateA += x / float64(c.rounds)
+		rateB += y / float64(c.rounds)
+	}
+	return rateA, rateB
+}
+
+// BenchmarkListRequest compares page 1 of GET /api/activities (per_page 25)
+// through HTTP with pgbench running the statements the request runs (its
+// exact count and its page, recorded, their arguments written in) on the
+// same database at the same concurrency, prepared as the service prepares
+// them; the phases alternate (BENCH_API_ROUNDS, BENCH_API_SECONDS each,
+// BENCH_API_WORKERS clients). It prints the count's scan.
+func BenchmarkListRequest(b *testing.B) {
+	c := newCostBench(b)
+	r := request{method: "GET", url: c.srv.URL + "/api/activities?per_page=25&page=1", header: c.key}
+	seen := c.statements(r)
+	var script strings.Builder
+	countPlan := ""
+	for _, st := range seen {
+		if strings.Contains(st.query, "COUNT(") {
+			countPlan = scanNode(c.l.plan(st))
+		}
+		script.WriteString(inline(b, st.query, st.args) + ";\n")
+	}
+	file := filepath.Join(b.TempDir(), "page.sql")
+	if err := os.WriteFile(file, []byte(script.String()), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for range b.N {
+		rest, pg := c.alternate(func() float64 { return c.load(r) }, func() float64 { return c.pgbench(file) })
+		fmt.Printf("GET /api/activities page 1 (%d statements: %s; the count: %s): http %.0f/s, pgbench %.0f/s, ratio %.2f\n",
+			len(seen), kinds(seen), countPlan, rest, pg, rest/pg)
+		b.ReportMetric(rest, "http-req/s")
+		b.ReportMetric(pg, "pgbench-tx/s")
+		b.ReportMetric(rest/pg, "ratio")
+	}
+}
+
+// pgbench runs file for c.window on c.workers connections to the bench's
+// schema and returns its transactions per second.
+func (c *costBench) pgbench(file string) float64 {
+	c.b.Helper()
+	cmd := exec.Command("pgbench", "-n", "-M", "prepared", "-c", strconv.Itoa(c.workers), "-j", "2",
+		"-T", strconv.Itoa(int(c.window.Seconds())), "-f", file, os.Getenv("TEST_DATABASE_URL"))
+	cmd.Env = append(os.Environ(), "PGOPTIONS=-c search_path="+c.schema)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		c.b.Fatalf("pgbench: %v\n%s", err, out)
+	}
+	m := regexp.MustCompile(`tps = ([0-9.]+) \(without initial connection time\)`).FindSubmatch(out)
+	if m == nil {
+		c.b.Fatalf("pgbench printed no tps:\n%s", out)
+	}
+	tps, _ := strconv.ParseFloat(string(m[1]), 64)
+	return tps
+}
+
+// BenchmarkGraphQLConnection compares activities(first: 25) through POST
+// /graphql (totalCount not selected: no count) with a minimal Go handler
+// that runs the statements the GraphQL request runs (recorded) over the
+// same pool, unprepared as database/sql runs them, and writes the rows as
+// JSON; the phases alternate as in BenchmarkListRequest.
+func BenchmarkGraphQLConnection(b *testing.B) {
+	c := newCostBench(b)
+	query, _ := json.Marshal(map[string]string{"query": `{ activities(first: 25) { edges { node { id type channel status scheduledAt title } }
+		pageInfo { hasNextPage endCursor } } }`})
+	r := request{method: "POST", url: c.srv.URL + "/graphql", body: query, header: c.key}
+	seen := c.statements(r)
+	minimal := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		var out [][][]any
+		for _, st := range seen {
+			rows, err := runRows(req.Context(), c.l.db, st)
+			if err != nil {
+				http.Error(w, err.Error(), http.StatusInternalServerError)
+				return
+			}
+			out = append(out, rows)
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_ = json.NewEncoder(w).Encode(out)
+	}))
+	defer minimal.Close()
+	base := request{method: "POST", url: minimal.URL, body: query}
+	b.ResetTimer()
+	for range b.N {
+		gql, handler := c.alternate(func() float64 { return c.load(r) }, func() float64 { return c.load(base) })
+		fmt.Printf("GraphQL activities(first: 25) (%d statements: %s): graphql %.0f/s, minimal handler %.0f/s, ratio %.2f\n",
+			len(seen), kinds(seen), gql, handler, gql/handler)
+		b.ReportMetric(gql, "graphql-req/s")
+		b.ReportMetric(handler, "handler-req/s")
+		b.ReportMetric(gql/handler, "ratio")
+	}
+}
+
+// runRows runs st on db and returns its rows.
+func runRows(ctx context.Context, db *sql.DB, st statement) ([][]any, error) {
+	rows, err := db.QueryContext(ctx, st.query, st.args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	cols, err := rows.Columns()
+	if err != nil {
+		return nil, err
+	}
+	var out [][]any
+	for rows.Next() {
+		vals := make([]any, len(cols))
+		ptrs := make([]any, len(cols))
+		for i := range vals {
+			ptrs[i] = &vals[i]
+		}
+		if err := rows.Scan(ptrs...); err != nil {
+			return nil, err
+		}
+		out = append(out, vals)
+	}
+	return out, rows.Err()
+}
+
+// scanNode is the first scan of plan ("Seq Scan on activities").
+func scanNode(plan string) string {
+	if m := regexp.MustCompile(`(?:Seq|Index Only|Index|Bitmap Heap) Scan(?: using \S+)? on \S+`).FindString(plan); m != "" {
+		return m
+	}
+	return "no scan"
+}
+
+// kinds names the statements ("SELECT activities, ...").
+func kinds(seen []statement) string {
+	names := make([]string, len(seen))
+	for i, st := range seen {
+		names[i] = stmtKind(st.query)
+	}
+	return strings.Join(names, ", ")
+}
+
+// inline writes the arguments of query into it as literals ($10 before $1).
+func inline(b *testing.B, query string, args []any) string {
+	b.Helper()
+	for i := len(args); i >= 1; i-- {
+		var lit string
+		switch v := args[i-1].(type) {
+		case nil:
+			lit = "NULL"
+		case int, int64, int32, float64, bool:
+			lit = fmt.Sprint(v)
+		case string:
+			lit = "'" + strings.ReplaceAll(v, "'", "''") + "'"
+		case uuid.UUID:
+			lit = "'" + v.String() + "'"
+		case time.Time:
+			lit = "'" + v.UTC().Format(time.RFC3339Nano) + "'"
+		default:
+			if rv := reflect.ValueOf(v); rv.Kind() == reflect.String { // an ent enum
+				lit = "'" + strings.ReplaceAll(rv.String(), "'", "''") + "'"
+				break
+			}
+			b.Fatalf("argument $%d of %s: %T", i, query, v)
+		}
+		query = strings.ReplaceAll(query, "$"+strconv.Itoa(i), lit)
+	}
+	return query
+}
