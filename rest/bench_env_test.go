@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"log/slog"
 	"os"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -96,7 +97,13 @@ func benchEnv(b *testing.B) (*apptest.Env, *recorder) {
 	// Access lines would drown the figures; warnings and errors still show.
 	slog.SetDefault(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})))
 	url := apptest.PostgresSchema(b)
-	db, err := app.OpenDB(url)
+	// BENCH_DB_PREPARED sets how many statements the pool keeps prepared
+	// (0: none, to compare), as RETEN_DB_PREPARED does.
+	set := database.Defaults
+	if n, err := strconv.Atoi(os.Getenv("BENCH_DB_PREPARED")); err == nil && n >= 0 {
+		set.Prepared = n
+	}
+	db, err := database.Open(url, set)
 	if err != nil {
 		b.Fatal(err)
 	}

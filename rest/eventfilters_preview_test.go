@@ -1,6 +1,7 @@
 package rest_test
 
 import (
+	"context"
 	"database/sql"
 	"fmt"
 	"slices"
@@ -37,25 +38,8 @@ func efRows(rows [][]any) []string {
 // efQuery runs hand-written SQL on the dataset.
 func efQuery(t *testing.T, db *sql.DB, query string) [][]any {
 	t.Helper()
-	rows, err := db.Query(query)
+	out, err := runRows(context.Background(), db, statement{query: query})
 	if err != nil {
-		t.Fatal(err)
-	}
-	defer rows.Close()
-	cols, _ := rows.Columns()
-	var out [][]any
-	for rows.Next() {
-		vals := make([]any, len(cols))
-		ptrs := make([]any, len(cols))
-		for i := range vals {
-			ptrs[i] = &vals[i]
-		}
-		if err := rows.Scan(ptrs...); err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, vals)
-	}
-	if err := rows.Err(); err != nil {
 		t.Fatal(err)
 	}
 	return out

@@ -60,8 +60,10 @@ const (
 )
 
 // lockTask finds the task of tenant tid (and project pid, unless nil) that
-// match selects, locks its row (FOR UPDATE OF activities on PostgreSQL;
-// SQLite's write transactions are exclusive already) and reads with it:
+// match selects, locks its row (FOR UPDATE on PostgreSQL, which leaves the
+// rows its subqueries read unlocked; SQLite's write transactions are
+// exclusive already) and reads with it, in subqueries (a join costs
+// PostgreSQL more to plan than the statement takes to run):
 //
 //   - the tenant's day settings, its configuration of code and whether it
 //     has an active webhook endpoint: read before the lock is granted or
