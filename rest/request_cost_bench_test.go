@@ -25,6 +25,7 @@ import (
 
 	"github.com/reten-io/reten/internal/apptest"
 	"github.com/reten-io/reten/internal/auth"
+	"github.com/reten-io/reten/internal/viewer"
 )
 
 // costBench is a project with BENCH_API_ROWS activities (50,000) over 1,000
@@ -323,4 +324,35 @@ func inline(b *testing.B, query string, args []any) string {
 		query = strings.ReplaceAll(query, "$"+strconv.Itoa(i), lit)
 	}
 	return query
+}
+
+// BenchmarkGraphQLPageAllocs measures the Go side of activities(first: 25)
+// in process (the handler called directly, on SQLite): time and
+// allocations per request.
+func BenchmarkGraphQLPageAllocs(b *testing.B) {
+	env := apptest.New(b, "sqlite")
+	tn := env.Bootstrap("Bench")
+	plain, _ := env.CreateKey(tn.TenantID, tn.UserID, tn.ProjectID, auth.PermActivityView)
+	sys, c := viewer.SystemContext(context.Background()), env.App.DB.Client
+	shop := c.Commerce.Create().SetTenantID(tn.TenantID).SetName("Shop").SaveX(sys)
+	for range 30 {
+		c.Activity.Create().SetTenantID(tn.TenantID).SetProjectID(tn.ProjectID).SetCommerceID(shop.ID).SetType("TASK").
+			SetChannel("SMS").SetStatus("READY").SetScheduledAt(time.Now()).SaveX(sys)
+	}
+	query, _ := json.Marshal(map[string]string{"query": `{ activities(first: 25) { edges { node { id type channel status scheduledAt title } }
+		pageInfo { hasNextPage endCursor } } }`})
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		req := httptest.NewRequest("POST", "/graphql", bytes.NewReader(query))
+		req.Header.Set("Content-Type", "application/json")
+		for k, v := range apptest.Key(plain) {
+			req.Header.Set(k, v)
+		}
+		w := httptest.NewRecorder()
+		env.App.Handler.ServeHTTP(w, req)
+		if w.Code != http.StatusOK || bytes.Contains(w.Body.Bytes(), []byte(`"errors"`)) {
+			b.Fatalf("%d %s", w.Code, w.Body)
+		}
+	}
 }

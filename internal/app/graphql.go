@@ -43,11 +43,13 @@ func graphqlHandler(client *ent.Client, tenancyResolver *tenancy.Resolver, limit
 	srv.Use(extension.AutomaticPersistedQuery{Cache: lru.New[string](100)})
 	// After persisted queries, so that it sees the query a hash stands for.
 	srv.Use(newRequestLimits(es))
-	srv.AroundFields(fieldGuard(es.Schema()))
-	srv.AroundFields(whereScope(client)) // edge filters get the data layer's tenant/project scope
-	srv.AroundFields(pageWindow(es.Schema()))
-	srv.AroundFields(mutationSelection(es.Schema())) // services commit: refuse before writing
-	srv.AroundFields(graph.InputNames(es.Schema()))  // messages name the GraphQL input members
+	srv.AroundFields(skipLeaves(es.Schema(),
+		fieldGuard(es.Schema()),
+		whereScope(client), // edge filters get the data layer's tenant/project scope
+		pageWindow(es.Schema()),
+		mutationSelection(es.Schema()), // services commit: refuse before writing
+		graph.InputNames(es.Schema()),  // messages name the GraphQL input members
+	))
 	srv.SetErrorPresenter(presentGraphQLError)
 	srv.SetRecoverFunc(func(ctx context.Context, p any) error {
 		slog.ErrorContext(ctx, "graphql panic", "panic", p)

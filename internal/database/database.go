@@ -28,6 +28,13 @@ import (
 	"github.com/reten-io/reten/internal/txn"
 )
 
+// The PostgreSQL pool: at most PoolSize connections, each closed after
+// PoolIdleTime unused.
+const (
+	PoolSize     = 20
+	PoolIdleTime = 5 * time.Minute
+)
+
 // DefaultStatementTimeout is how long the server runs a statement of the
 // service's pool before cancelling it, unless configured otherwise.
 const DefaultStatementTimeout = 30 * time.Second
@@ -77,8 +84,14 @@ func Open(url string, set Settings, opts ...ent.Option) (*DB, error) {
 		d = dialect.Postgres
 		db, err = pgconn.Open(url, pgconn.ServiceLimits(set.StatementTimeout))
 		if err == nil {
-			db.SetMaxOpenConns(20)
-			db.SetMaxIdleConns(10)
+			// Every open connection may stay idle (a list request holds two
+			// at once): a lower cap would close connections between two
+			// bursts and open them again, each with a new server process
+			// and its statements to prepare again. Idle ones close after
+			// PoolIdleTime.
+			db.SetMaxOpenConns(PoolSize)
+			db.SetMaxIdleConns(PoolSize)
+			db.SetConnMaxIdleTime(PoolIdleTime)
 		}
 	} else {
 		d = dialect.SQLite

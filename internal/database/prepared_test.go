@@ -197,3 +197,32 @@ func TestPreparedNone(t *testing.T) {
 		t.Fatalf("driver %T, want the plain *entsql.Driver", db.Driver)
 	}
 }
+
+// TestPoolKeepsItsConnections: connections opened for a burst stay open for
+// the next one (none is closed for the idle cap).
+func TestPoolKeepsItsConnections(t *testing.T) {
+	if os.Getenv("TEST_DATABASE_URL") == "" {
+		return
+	}
+	db := openPrepared(t, DefaultPrepared)
+	burst := func() {
+		var wg sync.WaitGroup
+		for range PoolSize {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				if _, err := db.SQL.Exec(`SELECT pg_sleep(0.05)`); err != nil {
+					t.Error(err)
+				}
+			}()
+		}
+		wg.Wait()
+	}
+	burst()
+	opened := db.SQL.Stats().OpenConnections
+	burst()
+	if st := db.SQL.Stats(); st.MaxIdleClosed != 0 || st.OpenConnections != PoolSize || opened != PoolSize {
+		t.Fatalf("after two bursts of %d: %d open after the first, %d after the second, %d closed for the idle cap",
+			PoolSize, opened, st.OpenConnections, st.MaxIdleClosed)
+	}
+}

@@ -2,6 +2,7 @@ package tenancy
 
 import (
 	"slices"
+	"sync"
 
 	"github.com/reten-io/reten/internal/auth"
 )
@@ -87,10 +88,18 @@ var identityMatrix = []Entry{
 
 // Lookup returns the matrix entry with key (see Entry.Key).
 func Lookup(key string) (Entry, bool) {
+	e, ok := byKey()[key]
+	return e, ok
+}
+
+// byKey indexes Matrix by Key, once (the first entry of a key wins, as a
+// scan would find it).
+var byKey = sync.OnceValue(func() map[string]Entry {
+	out := make(map[string]Entry, len(Matrix))
 	for _, e := range Matrix {
-		if e.Key() == key {
-			return e, true
+		if _, seen := out[e.Key()]; !seen {
+			out[e.Key()] = e
 		}
 	}
-	return Entry{}, false
-}
+	return out
+})
