@@ -25,10 +25,10 @@ import (
 type task struct {
 	a     *ent.Activity
 	rules rules
-	// resultID is the id of the task's result; nil when it had none at the
-	// statement's snapshot (see lockTask).
-	resultID *uuid.UUID
-	last     activity.LastEvent
+	// hasResult: the task had a result at the statement's snapshot (see
+	// lockTask).
+	hasResult bool
+	last      activity.LastEvent
 	// hooks: the tenant had an active webhook endpoint at the snapshot.
 	hooks bool
 }
@@ -48,7 +48,7 @@ const (
 	colTimeZone  = "reten_time_zone"
 	colDayCutoff = "reten_day_cutoff"
 	colCode      = "reten_code"      // codeConfigured | codeActive | codeFuture
-	colResultID  = "reten_result_id" // "" for none
+	colResult    = "reten_result"    // 1 when the task has a result
 	colEndpoints = "reten_endpoints" // 1 when the tenant has an active webhook endpoint
 )
 
@@ -68,7 +68,7 @@ const (
 //   - the tenant's day settings, its configuration of code and whether it
 //     has an active webhook endpoint: read before the lock is granted or
 //     after, they mean the same;
-//   - the id of the task's result. A submission that waited for the lock of
+//   - whether the task has a result. A submission that waited for the lock of
 //     another one storing the first result reads the snapshot taken before
 //     the wait and misses it: the insert that then conflicts finds it
 //     (storeLinked);
@@ -93,8 +93,8 @@ func lockTask(ctx context.Context, tx *ent.Client, tid uuid.UUID, pid *uuid.UUID
 					tenantresulttypeconfig.Table, tenantresulttypeconfig.FieldTenantID, tenant, tenantresulttypeconfig.FieldResultTypeCode)).
 					Arg(code).WriteString("), 0)")
 			}), colCode).
-			AppendSelectExprAs(sql.Raw(fmt.Sprintf("COALESCE((SELECT CAST(r.%s AS TEXT) FROM %s r WHERE r.%s = %s), '')",
-				activityresult.FieldID, activityresult.Table, activityresult.FieldActivityID, id)), colResultID).
+			AppendSelectExprAs(sql.Raw(fmt.Sprintf("CASE WHEN EXISTS (SELECT 1 FROM %s r WHERE r.%s = %s) THEN 1 ELSE 0 END",
+				activityresult.Table, activityresult.FieldActivityID, id)), colResult).
 			AppendSelectExprAs(sql.Raw(fmt.Sprintf("CASE WHEN EXISTS (SELECT 1 FROM %s ep WHERE ep.%s = %s AND ep.%s) THEN 1 ELSE 0 END",
 				webhookendpoint.Table, webhookendpoint.FieldTenantID, tenant, webhookendpoint.FieldIsActive)), colEndpoints)
 		activity.WithLastEvent(s)
@@ -112,11 +112,11 @@ func lockTask(ctx context.Context, tx *ent.Client, tid uuid.UUID, pid *uuid.UUID
 // readTask decodes what lockTask selected besides a's columns.
 func readTask(a *ent.Activity, code string) (*task, error) {
 	var (
-		zone, dayCutoff, rid string
-		bits, endpoints      int64
+		zone, dayCutoff         string
+		bits, result, endpoints int64
 	)
-	for name, dst := range map[string]any{colTimeZone: &zone, colDayCutoff: &dayCutoff, colResultID: &rid,
-		colCode: &bits, colEndpoints: &endpoints} {
+	for name, dst := range map[string]any{colTimeZone: &zone, colDayCutoff: &dayCutoff, colCode: &bits,
+		colResult: &result, colEndpoints: &endpoints} {
 		v, err := a.Value(name)
 		if err != nil {
 			return nil, fmt.Errorf("result: task %s: %w", a.ID, err)
@@ -125,7 +125,7 @@ func readTask(a *ent.Activity, code string) (*task, error) {
 			return nil, fmt.Errorf("result: task %s: column %s holds %T", a.ID, name, v)
 		}
 	}
-	t := &task{a: a, hooks: endpoints == 1, last: activity.LastEventOf(a)}
+	t := &task{a: a, hasResult: result == 1, hooks: endpoints == 1, last: activity.LastEventOf(a)}
 	var err error
 	if t.rules.settings, err = cutoff.Parse(zone, dayCutoff); err != nil {
 		return nil, err
@@ -135,13 +135,6 @@ func readTask(a *ent.Activity, code string) (*task, error) {
 		cfg = &resulttype.Configured{IsActive: bits&codeActive != 0, RequiresFutureScheduledAt: bits&codeFuture != 0}
 	}
 	t.rules.rule, t.rules.ruleErr = resulttype.RuleOf(code, cfg)
-	if rid != "" {
-		id, err := uuid.Parse(rid)
-		if err != nil {
-			return nil, fmt.Errorf("result: task %s: result id: %w", a.ID, err)
-		}
-		t.resultID = &id
-	}
 	return t, nil
 }
 

@@ -110,26 +110,17 @@ func (s *Service) submit(ctx context.Context, tid uuid.UUID, pid *uuid.UUID, in 
 // it may miss those of a submission that committed just before it.
 func (s *Service) submitLinked(ctx context.Context, tx *ent.Client, t *task, in Input, now time.Time) (*ent.ActivityResult, error) {
 	var existing *ent.ActivityResult
-	if t.resultID != nil {
-		r, err := tx.ActivityResult.Get(ctx, *t.resultID)
-		if err != nil {
-			return nil, wrap("of activity", err)
-		}
-		existing = r
-	}
-	var out *ent.ActivityResult
-	for {
-		if err := checks(t.a, existing, in, now, t.rules); err != nil {
+	if t.hasResult {
+		var err error
+		if existing, err = resultOf(ctx, tx, t.a); err != nil {
 			return nil, err
 		}
-		r, err := s.storeLinked(ctx, tx, t.a, existing, in)
-		if !errors.Is(err, errRaced) {
-			if err != nil {
-				return nil, err
-			}
-			out = r
-			break
-		}
+	}
+	if err := checks(t.a, existing, in, now, t.rules); err != nil {
+		return nil, err
+	}
+	out, err := s.storeLinked(ctx, tx, t.a, existing, in)
+	if errors.Is(err, errRaced) {
 		// The submission that held the task's lock while this one waited
 		// stored its first result: this one updates it, as a resubmission.
 		if existing, err = resultOf(ctx, tx, t.a); err != nil {
@@ -138,6 +129,13 @@ func (s *Service) submitLinked(ctx context.Context, tx *ent.Client, t *task, in 
 		if existing == nil {
 			return nil, fmt.Errorf("result: activity %s: the result the insert conflicted with is not found", t.a.ID)
 		}
+		if err := checks(t.a, existing, in, now, t.rules); err != nil {
+			return nil, err
+		}
+		out, err = s.storeLinked(ctx, tx, t.a, existing, in)
+	}
+	if err != nil {
+		return nil, err
 	}
 	m := s.Machine
 	if !t.hooks {
