@@ -161,6 +161,16 @@ func (c *costBench) statements(r request) []statement {
 	return seen
 }
 
+// compare measures a and b (alternate), prints their rates under label and
+// reports them with their ratio.
+func (c *costBench) compare(label, unitA string, a func() float64, unitB string, b func() float64) {
+	rateA, rateB := c.alternate(a, b)
+	fmt.Printf("%s: %s %.0f, %s %.0f, ratio %.2f\n", label, unitA, rateA, unitB, rateB, rateA/rateB)
+	c.b.ReportMetric(rateA, unitA)
+	c.b.ReportMetric(rateB, unitB)
+	c.b.ReportMetric(rateA/rateB, "ratio")
+}
+
 // alternate measures a and b in c.rounds rounds each, alternating (a b b a
 // ...), and returns their mean rates.
 func (c *costBench) alternate(a, b func() float64) (rateA, rateB float64) {
@@ -217,12 +227,8 @@ func BenchmarkListRequest(b *testing.B) {
 	}
 	b.ResetTimer()
 	for range b.N {
-		rest, pg := c.alternate(func() float64 { return c.load(r) }, func() float64 { return c.pgbench(file) })
-		fmt.Printf("GET /api/activities page 1 (%d statements: %s): http %.0f/s, pgbench %.0f/s, ratio %.2f\n",
-			len(seen), kinds(seen), rest, pg, rest/pg)
-		b.ReportMetric(rest, "http-req/s")
-		b.ReportMetric(pg, "pgbench-tx/s")
-		b.ReportMetric(rest/pg, "ratio")
+		c.compare(fmt.Sprintf("GET /api/activities page 1 (%d statements: %s)", len(seen), kinds(seen)),
+			"http-req/s", func() float64 { return c.load(r) }, "pgbench-tx/s", func() float64 { return c.pgbench(file) })
 	}
 }
 
@@ -273,12 +279,8 @@ func BenchmarkGraphQLConnection(b *testing.B) {
 	base := request{method: "POST", url: minimal.URL, body: query}
 	b.ResetTimer()
 	for range b.N {
-		gql, handler := c.alternate(func() float64 { return c.load(r) }, func() float64 { return c.load(base) })
-		fmt.Printf("GraphQL activities(first: 25) (%d statements: %s): graphql %.0f/s, minimal handler %.0f/s, ratio %.2f\n",
-			len(seen), kinds(seen), gql, handler, gql/handler)
-		b.ReportMetric(gql, "graphql-req/s")
-		b.ReportMetric(handler, "handler-req/s")
-		b.ReportMetric(gql/handler, "ratio")
+		c.compare(fmt.Sprintf("GraphQL activities(first: 25) (%d statements: %s)", len(seen), kinds(seen)),
+			"graphql-req/s", func() float64 { return c.load(r) }, "handler-req/s", func() float64 { return c.load(base) })
 	}
 }
 

@@ -51,8 +51,8 @@ type credentialCache struct {
 	mu       sync.Mutex
 	gen      uint64
 	users    map[userKey]cached[userRow]
-	keys     map[string]cached[keyRow] // by key hash
-	projects map[projectKey]time.Time  // the tenant's projects, until
+	keys     map[string]cached[keyRow]       // by key hash
+	projects map[projectKey]cached[struct{}] // the tenants' projects
 }
 
 func newCredentialCache(ttl time.Duration) *credentialCache {
@@ -67,7 +67,7 @@ func (c *credentialCache) flush() {
 	c.gen++
 	c.users = map[userKey]cached[userRow]{}
 	c.keys = map[string]cached[keyRow]{}
-	c.projects = map[projectKey]time.Time{}
+	c.projects = map[projectKey]cached[struct{}]{}
 }
 
 // generation is the flush count a check starts from.
@@ -98,25 +98,6 @@ func store[K comparable, V any](c *credentialCache, m *map[K]cached[V], gen uint
 		*m = map[K]cached[V]{}
 	}
 	(*m)[k] = cached[V]{row: v, until: now.Add(c.ttl)}
-}
-
-func (c *credentialCache) project(k projectKey, now time.Time) bool {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	until, ok := c.projects[k]
-	return ok && now.Before(until)
-}
-
-func (c *credentialCache) storeProject(gen uint64, k projectKey, now time.Time) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if gen != c.gen {
-		return
-	}
-	if len(c.projects) >= maxCachedCredentials {
-		c.projects = map[projectKey]time.Time{}
-	}
-	c.projects[k] = now.Add(c.ttl)
 }
 
 // CacheCredentials makes s reuse its credential checks for ttl (the app

@@ -80,7 +80,7 @@ func (s *Service) UserViewer(ctx context.Context, userID, tenantID, project uuid
 	if s.cache != nil {
 		store(s.cache, &s.cache.users, gen, userKey{userID, tenantID}, userRow{roles: roles}, now)
 		if r.ProjectID.Valid {
-			s.cache.storeProject(gen, projectKey{tenantID, project}, now)
+			store(s.cache, &s.cache.projects, gen, projectKey{tenantID, project}, struct{}{}, now)
 		}
 	}
 	return userViewer(userID, tenantID, roles), r.ProjectID.Valid, nil
@@ -108,15 +108,17 @@ func (s *Service) projectOf(ctx context.Context, gen uint64, tenantID, project u
 		return false, nil
 	}
 	k := projectKey{tenantID, project}
-	if s.cache != nil && s.cache.project(k, now) {
-		return true, nil
+	if s.cache != nil {
+		if _, ok := lookup(s.cache, s.cache.projects, k, now); ok {
+			return true, nil
+		}
 	}
 	ok, err := s.client.Project.Query().Where(entproject.ID(project), entproject.TenantID(tenantID)).Exist(viewer.SystemContext(ctx))
 	if err != nil {
 		return false, fmt.Errorf("resolve project: %w", err)
 	}
 	if ok && s.cache != nil {
-		s.cache.storeProject(gen, k, now)
+		store(s.cache, &s.cache.projects, gen, k, struct{}{}, now)
 	}
 	return ok, nil
 }
@@ -242,7 +244,7 @@ func (s *Service) KeyViewer(ctx context.Context, plaintext string, project uuid.
 		row.HeaderProject = uuid.NullUUID{}
 		store(s.cache, &s.cache.keys, gen, hash, row, now)
 		if cold && found {
-			s.cache.storeProject(gen, projectKey{k.TenantID, project}, now)
+			store(s.cache, &s.cache.projects, gen, projectKey{k.TenantID, project}, struct{}{}, now)
 		}
 	}
 	owner := PermissionsOf(roles)

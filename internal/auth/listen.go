@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/lib/pq"
+
+	"github.com/reten-io/reten/internal/pgconn"
 )
 
 // Channel is the PostgreSQL notification channel of the credential cache of
@@ -37,7 +39,7 @@ type Listener struct{ l *pq.Listener }
 
 // Listen starts listening on channel of the database at dsn.
 func (s *Service) Listen(dsn, channel string) (*Listener, error) {
-	l := pq.NewListener(dsn, 100*time.Millisecond, 10*time.Second, func(ev pq.ListenerEventType, _ error) {
+	l := pq.NewDialListener(pgconn.ListenerDialer(), dsn, 100*time.Millisecond, 10*time.Second, func(ev pq.ListenerEventType, _ error) {
 		if ev != pq.ListenerEventConnected {
 			s.FlushCredentials()
 		}

@@ -264,3 +264,17 @@ func unavailable(err error) bool {
 	var netErr net.Error
 	return errors.As(err, &pqErr) && pgUnavailableCodes[pqErr.Code] || errors.As(err, &netErr)
 }
+
+// ListenerDialer is the dialer of a pq.Listener on the service's database
+// (pq.NewDialListener): each connection attempt gives up after
+// ConnectTimeout, as the pool's do (lib/pq's listener dials without a bound
+// unless the DSN sets connect_timeout), and the connection is probed with
+// TCP keepalives. Its reads stay unbounded: a listener waits for
+// notifications.
+func ListenerDialer() pq.Dialer { return listenerDialer{} }
+
+type listenerDialer struct{ pgDialer }
+
+func (d listenerDialer) Dial(network, address string) (net.Conn, error) {
+	return d.DialTimeout(network, address, ConnectTimeout)
+}

@@ -13,11 +13,11 @@ import (
 	"github.com/reten-io/reten/ent/predicate"
 	enttenant "github.com/reten-io/reten/ent/tenant"
 	"github.com/reten-io/reten/ent/tenantresulttypeconfig"
-	"github.com/reten-io/reten/ent/webhookendpoint"
 	"github.com/reten-io/reten/internal/activity"
 	"github.com/reten-io/reten/internal/cutoff"
 	"github.com/reten-io/reten/internal/resulttype"
 	"github.com/reten-io/reten/internal/txn"
+	"github.com/reten-io/reten/internal/webhook"
 )
 
 // task is the task a submission links to, locked, with what the submission
@@ -95,8 +95,7 @@ func lockTask(ctx context.Context, tx *ent.Client, tid uuid.UUID, pid *uuid.UUID
 			}), colCode).
 			AppendSelectExprAs(sql.Raw(fmt.Sprintf("CASE WHEN EXISTS (SELECT 1 FROM %s r WHERE r.%s = %s) THEN 1 ELSE 0 END",
 				activityresult.Table, activityresult.FieldActivityID, id)), colResult).
-			AppendSelectExprAs(sql.Raw(fmt.Sprintf("CASE WHEN EXISTS (SELECT 1 FROM %s ep WHERE ep.%s = %s AND ep.%s) THEN 1 ELSE 0 END",
-				webhookendpoint.Table, webhookendpoint.FieldTenantID, tenant, webhookendpoint.FieldIsActive)), colEndpoints)
+			AppendSelectExprAs(sql.Raw("CASE WHEN "+webhook.ActiveEndpointExists(tenant)+" THEN 1 ELSE 0 END"), colEndpoints)
 		activity.WithLastEvent(s)
 		txn.ForUpdate(s)
 	}).Only(ctx)

@@ -140,6 +140,14 @@ e AS (INSERT INTO ` + webhookevent.Table + ` (id, tenant_id, type, payload, crea
 INSERT INTO ` + webhookdelivery.Table + ` (id, tenant_id, endpoint_id, event_id, event_type, status, attempts, next_attempt_at, created_at, updated_at)
 SELECT gen_random_uuid(), $1, d.endpoint_id, d.event_id, d.type, 'PENDING', 0, $6, $6, $6 FROM d`
 
+// ActiveEndpointExists is an SQL condition: the tenant whose id is in
+// tenantColumn has an active endpoint. Without one, Emit records nothing: a
+// caller that reads this with its other reads may skip Emit.
+func ActiveEndpointExists(tenantColumn string) string {
+	return fmt.Sprintf("EXISTS (SELECT 1 FROM %s ep WHERE ep.%s = %s AND ep.%s)",
+		webhookendpoint.Table, webhookendpoint.FieldTenantID, tenantColumn, webhookendpoint.FieldIsActive)
+}
+
 // subscribers are the tenant's active endpoints (their ids and types).
 func (s *Service) subscribers(ctx context.Context, tx *ent.Client, tenantID uuid.UUID) ([]*ent.WebhookEndpoint, error) {
 	eps, err := tx.WebhookEndpoint.Query().Where(webhookendpoint.TenantID(tenantID), webhookendpoint.IsActive(true)).
