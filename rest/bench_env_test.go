@@ -89,7 +89,7 @@ func (t *recordingTx) Query(ctx context.Context, query string, args, v any) erro
 // benchEnv starts the service on a fresh PostgreSQL schema (benchmarks
 // measure the production store: TEST_DATABASE_URL must be set, as make bench
 // does) with a statement recorder under ent.
-func benchEnv(b *testing.B) (*apptest.Env, *recorder) {
+func benchEnv(b testing.TB) (*apptest.Env, *recorder) {
 	b.Helper()
 	if os.Getenv("TEST_DATABASE_URL") == "" {
 		b.Fatal("benchmarks run on PostgreSQL: set TEST_DATABASE_URL (make bench does)")

@@ -280,9 +280,9 @@ var (
 				Columns: []*schema.Column{ActivitiesColumns[17], ActivitiesColumns[18], ActivitiesColumns[6], ActivitiesColumns[7], ActivitiesColumns[0]},
 			},
 			{
-				Name:    "activity_tenant_id_project_id_type_scheduled_at_id",
+				Name:    "activity_tenant_id_project_id_type_scheduled_at_id_status_channel_commerce_id_title",
 				Unique:  false,
-				Columns: []*schema.Column{ActivitiesColumns[17], ActivitiesColumns[18], ActivitiesColumns[4], ActivitiesColumns[7], ActivitiesColumns[0]},
+				Columns: []*schema.Column{ActivitiesColumns[17], ActivitiesColumns[18], ActivitiesColumns[4], ActivitiesColumns[7], ActivitiesColumns[0], ActivitiesColumns[6], ActivitiesColumns[5], ActivitiesColumns[19], ActivitiesColumns[9]},
 			},
 			{
 				Name:    "activity_tenant_id_project_id_channel_scheduled_at_id",
@@ -295,9 +295,9 @@ var (
 				Columns: []*schema.Column{ActivitiesColumns[17], ActivitiesColumns[18], ActivitiesColumns[19], ActivitiesColumns[7], ActivitiesColumns[0]},
 			},
 			{
-				Name:    "activity_tenant_id_type_scheduled_at_id",
+				Name:    "activity_tenant_id_type_scheduled_at_id_status_channel_commerce_id_title",
 				Unique:  false,
-				Columns: []*schema.Column{ActivitiesColumns[17], ActivitiesColumns[4], ActivitiesColumns[7], ActivitiesColumns[0]},
+				Columns: []*schema.Column{ActivitiesColumns[17], ActivitiesColumns[4], ActivitiesColumns[7], ActivitiesColumns[0], ActivitiesColumns[6], ActivitiesColumns[5], ActivitiesColumns[19], ActivitiesColumns[9]},
 			},
 			{
 				Name:    "activity_tenant_id_provider_activity_id",
@@ -680,9 +680,9 @@ var (
 				},
 			},
 			{
-				Name:    "audience_tenant_id_project_id_is_root_created_at_id",
+				Name:    "audience_tenant_id_project_id_is_root_created_at_id_name",
 				Unique:  false,
-				Columns: []*schema.Column{AudiencesColumns[10], AudiencesColumns[11], AudiencesColumns[7], AudiencesColumns[1], AudiencesColumns[0]},
+				Columns: []*schema.Column{AudiencesColumns[10], AudiencesColumns[11], AudiencesColumns[7], AudiencesColumns[1], AudiencesColumns[0], AudiencesColumns[4]},
 				Annotation: &entsql.IndexAnnotation{
 					Where: "archived_at IS NULL",
 				},
@@ -1028,6 +1028,11 @@ var (
 				Annotation: &entsql.IndexAnnotation{
 					Where: "archived_at IS NULL",
 				},
+			},
+			{
+				Name:    "commerce_tenant_id_name_id",
+				Unique:  false,
+				Columns: []*schema.Column{CommercesColumns[10], CommercesColumns[5], CommercesColumns[0]},
 			},
 		},
 	}
@@ -1730,9 +1735,9 @@ var (
 				Columns: []*schema.Column{EventFiltersColumns[10]},
 			},
 			{
-				Name:    "eventfilter_tenant_id_project_id_created_at_id",
+				Name:    "eventfilter_tenant_id_project_id_created_at_id_name",
 				Unique:  false,
-				Columns: []*schema.Column{EventFiltersColumns[9], EventFiltersColumns[10], EventFiltersColumns[1], EventFiltersColumns[0]},
+				Columns: []*schema.Column{EventFiltersColumns[9], EventFiltersColumns[10], EventFiltersColumns[1], EventFiltersColumns[0], EventFiltersColumns[4]},
 				Annotation: &entsql.IndexAnnotation{
 					Where: "archived_at IS NULL",
 				},
@@ -1770,14 +1775,14 @@ var (
 				Columns: []*schema.Column{GenerationDecisionsColumns[4], GenerationDecisionsColumns[5], GenerationDecisionsColumns[9]},
 			},
 			{
-				Name:    "generationdecision_tenant_id_activity_generation_config_id_decided_at_id",
+				Name:    "generationdecision_tenant_id_activity_generation_config_id_decided_at_id_project_id_rule_id_kind",
 				Unique:  false,
-				Columns: []*schema.Column{GenerationDecisionsColumns[1], GenerationDecisionsColumns[3], GenerationDecisionsColumns[15], GenerationDecisionsColumns[0]},
+				Columns: []*schema.Column{GenerationDecisionsColumns[1], GenerationDecisionsColumns[3], GenerationDecisionsColumns[15], GenerationDecisionsColumns[0], GenerationDecisionsColumns[2], GenerationDecisionsColumns[4], GenerationDecisionsColumns[10]},
 			},
 			{
-				Name:    "generationdecision_tenant_id_commerce_id_decided_at_id",
+				Name:    "generationdecision_tenant_id_commerce_id_decided_at_id_project_id_activity_generation_config_id_rule_id_kind",
 				Unique:  false,
-				Columns: []*schema.Column{GenerationDecisionsColumns[1], GenerationDecisionsColumns[5], GenerationDecisionsColumns[15], GenerationDecisionsColumns[0]},
+				Columns: []*schema.Column{GenerationDecisionsColumns[1], GenerationDecisionsColumns[5], GenerationDecisionsColumns[15], GenerationDecisionsColumns[0], GenerationDecisionsColumns[2], GenerationDecisionsColumns[3], GenerationDecisionsColumns[4], GenerationDecisionsColumns[10]},
 			},
 			{
 				Name:    "generationdecision_tenant_id_project_id_decided_at_id",
@@ -1932,9 +1937,9 @@ var (
 				},
 			},
 			{
-				Name:    "generationrule_tenant_id_activity_generation_config_id_priority_id",
+				Name:    "generationrule_tenant_id_activity_generation_config_id_priority_id_project_id",
 				Unique:  false,
-				Columns: []*schema.Column{GenerationRulesColumns[24], GenerationRulesColumns[26], GenerationRulesColumns[23], GenerationRulesColumns[0]},
+				Columns: []*schema.Column{GenerationRulesColumns[24], GenerationRulesColumns[26], GenerationRulesColumns[23], GenerationRulesColumns[0], GenerationRulesColumns[25]},
 				Annotation: &entsql.IndexAnnotation{
 					Where: "archived_at IS NULL",
 				},
@@ -2102,9 +2107,9 @@ var (
 				Columns: []*schema.Column{LifecycleRunsColumns[18]},
 			},
 			{
-				Name:    "lifecyclerun_activity_generation_config_id_created_at_id",
+				Name:    "lifecyclerun_activity_generation_config_id_created_at_id_tenant_id_project_id",
 				Unique:  false,
-				Columns: []*schema.Column{LifecycleRunsColumns[19], LifecycleRunsColumns[1], LifecycleRunsColumns[0]},
+				Columns: []*schema.Column{LifecycleRunsColumns[19], LifecycleRunsColumns[1], LifecycleRunsColumns[0], LifecycleRunsColumns[17], LifecycleRunsColumns[18]},
 			},
 			{
 				Name:    "lifecyclerun_status_created_at",
@@ -2217,9 +2222,9 @@ var (
 				},
 			},
 			{
-				Name:    "operator_tenant_id_name_id",
+				Name:    "operator_tenant_id_name_id_email_external_id_type_is_active",
 				Unique:  false,
-				Columns: []*schema.Column{OperatorsColumns[13], OperatorsColumns[4], OperatorsColumns[0]},
+				Columns: []*schema.Column{OperatorsColumns[13], OperatorsColumns[4], OperatorsColumns[0], OperatorsColumns[5], OperatorsColumns[9], OperatorsColumns[8], OperatorsColumns[10]},
 				Annotation: &entsql.IndexAnnotation{
 					Where: "archived_at IS NULL",
 				},
@@ -2634,9 +2639,9 @@ var (
 				},
 			},
 			{
-				Name:    "route_tenant_id_code_id",
+				Name:    "route_tenant_id_code_id_name_is_active",
 				Unique:  false,
-				Columns: []*schema.Column{RoutesColumns[7], RoutesColumns[4], RoutesColumns[0]},
+				Columns: []*schema.Column{RoutesColumns[7], RoutesColumns[4], RoutesColumns[0], RoutesColumns[5], RoutesColumns[6]},
 				Annotation: &entsql.IndexAnnotation{
 					Where: "archived_at IS NULL",
 				},
@@ -2756,9 +2761,9 @@ var (
 				},
 			},
 			{
-				Name:    "supervisor_tenant_id_name_id",
+				Name:    "supervisor_tenant_id_name_id_email_external_id_is_active",
 				Unique:  false,
-				Columns: []*schema.Column{SupervisorsColumns[11], SupervisorsColumns[4], SupervisorsColumns[0]},
+				Columns: []*schema.Column{SupervisorsColumns[11], SupervisorsColumns[4], SupervisorsColumns[0], SupervisorsColumns[5], SupervisorsColumns[7], SupervisorsColumns[9]},
 				Annotation: &entsql.IndexAnnotation{
 					Where: "archived_at IS NULL",
 				},
@@ -3148,9 +3153,9 @@ var (
 		},
 		Indexes: []*schema.Index{
 			{
-				Name:    "webhookdelivery_tenant_id_endpoint_id_created_at_id",
+				Name:    "webhookdelivery_tenant_id_endpoint_id_created_at_id_status_event_type",
 				Unique:  false,
-				Columns: []*schema.Column{WebhookDeliveriesColumns[1], WebhookDeliveriesColumns[12], WebhookDeliveriesColumns[10], WebhookDeliveriesColumns[0]},
+				Columns: []*schema.Column{WebhookDeliveriesColumns[1], WebhookDeliveriesColumns[12], WebhookDeliveriesColumns[10], WebhookDeliveriesColumns[0], WebhookDeliveriesColumns[3], WebhookDeliveriesColumns[2]},
 			},
 			{
 				Name:    "webhookdelivery_tenant_id_created_at_id",

@@ -70,13 +70,16 @@ func (Activity) Indexes() []ent.Index {
 		// The lists, by scheduled_at: a project's (all, or one documented
 		// filter), and the tasks of every project of the tenant. title and
 		// commerce_id follow the sort columns so that search (title or
-		// commerce name) is answered from the index alone as well.
+		// commerce name) is answered from the index alone as well. The
+		// task lists (type TASK) take every other filter from the columns
+		// that follow the sort columns of theirs, so that their counts too
+		// read the index only.
 		listIndex("tenant_id", "project_id", "scheduled_at", "id", "title", "commerce_id"),
 		listIndex("tenant_id", "project_id", "status", "scheduled_at", "id"),
-		listIndex("tenant_id", "project_id", "type", "scheduled_at", "id"),
+		listIndex("tenant_id", "project_id", "type", "scheduled_at", "id", "status", "channel", "commerce_id", "title"),
 		listIndex("tenant_id", "project_id", "channel", "scheduled_at", "id"),
 		listIndex("tenant_id", "project_id", "commerce_id", "scheduled_at", "id"),
-		listIndex("tenant_id", "type", "scheduled_at", "id"),
+		listIndex("tenant_id", "type", "scheduled_at", "id", "status", "channel", "commerce_id", "title"),
 		index.Fields("tenant_id", "provider_activity_id").Unique().
 			Annotations(entsql.IndexWhere("provider_activity_id IS NOT NULL")),
 		// Cross-tenant sweeps: dispatch retries and the end-of-day auto-close.

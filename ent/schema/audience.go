@@ -51,7 +51,7 @@ func (Audience) Indexes() []ent.Index {
 		index.Fields("project_id").Unique().Annotations(entsql.IndexWhere("is_root = true")).
 			StorageKey("audience_one_root_per_project"),
 		// The project's list: the root audience first, then newest first.
-		liveListIndex("tenant_id", "project_id", "is_root", "created_at", "id"),
+		liveListIndex("tenant_id", "project_id", "is_root", "created_at", "id", "name"),
 	}
 }
 

@@ -57,6 +57,9 @@ func (Commerce) Indexes() []ent.Index {
 		// answered from the index alone as well.
 		liveListIndex("tenant_id", "name", "id", "external_id"),
 		liveListIndex("tenant_id", "is_active", "name", "id"),
+		// The activity lists' search by commerce name (archived commerces
+		// included: their activities stay listed).
+		index.Fields("tenant_id", "name", "id"),
 	}
 }
 

@@ -232,8 +232,8 @@ func (EventFilter) Edges() []ent.Edge {
 
 // Indexes of the EventFilter.
 func (EventFilter) Indexes() []ent.Index {
-	// The project's list, newest first.
-	return []ent.Index{liveListIndex("tenant_id", "project_id", "created_at", "id")}
+	// The project's list, newest first; search reads the name.
+	return []ent.Index{liveListIndex("tenant_id", "project_id", "created_at", "id", "name")}
 }
 
 // Annotations of the EventFilter.

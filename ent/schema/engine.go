@@ -65,8 +65,9 @@ func (LifecycleRun) Edges() []ent.Edge {
 // Indexes of the LifecycleRun.
 func (LifecycleRun) Indexes() []ent.Index {
 	return []ent.Index{
-		// The AGC's runs, newest first.
-		index.Fields("activity_generation_config_id", "created_at", "id"),
+		// The AGC's runs, newest first (the list counts from the tenant and
+		// project that follow).
+		index.Fields("activity_generation_config_id", "created_at", "id", "tenant_id", "project_id"),
 		// The claim reads the oldest claimable run.
 		index.Fields("status", "created_at"),
 		index.Fields("activity_generation_config_id", "scheduled_for").Unique(),

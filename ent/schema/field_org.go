@@ -56,8 +56,10 @@ func (Operator) Indexes() []ent.Index {
 		// sync endpoint upserts on it.
 		index.Fields("tenant_id", "type", "external_id").Unique().
 			Annotations(entsql.IndexWhere("archived_at IS NULL AND external_id IS NOT NULL")),
-		// The list: by name, all, by type or by is_active.
-		liveListIndex("tenant_id", "name", "id"),
+		// The list: by name, all, by type or by is_active. The columns
+		// after the sort ones answer search (name, email or external_id)
+		// and the other filters, so that every count reads the index only.
+		liveListIndex("tenant_id", "name", "id", "email", "external_id", "type", "is_active"),
 		liveListIndex("tenant_id", "type", "name", "id"),
 		liveListIndex("tenant_id", "is_active", "name", "id"),
 	}
@@ -102,8 +104,10 @@ func (Route) Indexes() []ent.Index {
 		// Code is unique per tenant among live routes.
 		index.Fields("tenant_id", "code").Unique().
 			Annotations(entsql.IndexWhere("archived_at IS NULL")),
-		// The list: by code, all or by is_active.
-		liveListIndex("tenant_id", "code", "id"),
+		// The list: by code, all or by is_active. The columns after the
+		// sort ones answer search (code or name) and is_active, so that
+		// every count reads the index only.
+		liveListIndex("tenant_id", "code", "id", "name", "is_active"),
 		liveListIndex("tenant_id", "is_active", "code", "id"),
 	}
 }
@@ -236,8 +240,10 @@ func (Supervisor) Indexes() []ent.Index {
 			Annotations(entsql.IndexWhere("archived_at IS NULL AND email_key IS NOT NULL")),
 		index.Fields("tenant_id", "external_id").Unique().
 			Annotations(entsql.IndexWhere("archived_at IS NULL AND external_id IS NOT NULL")),
-		// The list: by name, all or by is_active.
-		liveListIndex("tenant_id", "name", "id"),
+		// The list: by name, all or by is_active. The columns after the
+		// sort ones answer search (name, email or external_id) and
+		// is_active, so that every count reads the index only.
+		liveListIndex("tenant_id", "name", "id", "email", "external_id", "is_active"),
 		liveListIndex("tenant_id", "is_active", "name", "id"),
 	}
 }

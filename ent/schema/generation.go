@@ -73,7 +73,7 @@ func (GenerationRule) Indexes() []ent.Index {
 	return []ent.Index{
 		index.Fields("activity_generation_config_id", "name").Unique().Annotations(entsql.IndexWhere("archived_at IS NULL")),
 		// The AGC's rules by priority, then id (the list's order).
-		liveListIndex("tenant_id", "activity_generation_config_id", "priority", "id"),
+		liveListIndex("tenant_id", "activity_generation_config_id", "priority", "id", "project_id"),
 	}
 }
 
@@ -241,8 +241,11 @@ func (GenerationDecision) Indexes() []ent.Index {
 		index.Fields("rule_id", "commerce_id", "entered_at").Unique(),
 		// The lists (per AGC, per commerce, per project; newest first) and
 		// the caps (a commerce's generated activities over a window).
-		index.Fields("tenant_id", "activity_generation_config_id", "decided_at", "id"),
-		index.Fields("tenant_id", "commerce_id", "decided_at", "id"),
+		// The columns after the sort ones answer the lists' other filters
+		// (the project, and rule_id, kind, and the AGC for a commerce's),
+		// so that their counts read the index only.
+		listIndex("tenant_id", "activity_generation_config_id", "decided_at", "id", "project_id", "rule_id", "kind"),
+		listIndex("tenant_id", "commerce_id", "decided_at", "id", "project_id", "activity_generation_config_id", "rule_id", "kind"),
 		index.Fields("tenant_id", "project_id", "decided_at", "id"),
 	}
 }

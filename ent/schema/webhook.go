@@ -143,7 +143,7 @@ func (WebhookDelivery) Edges() []ent.Edge {
 func (WebhookDelivery) Indexes() []ent.Index {
 	return []ent.Index{
 		// The endpoint's list and the tenant's (GraphQL), newest first.
-		index.Fields("tenant_id", "endpoint_id", "created_at", "id"),
+		listIndex("tenant_id", "endpoint_id", "created_at", "id", "status", "event_type"),
 		index.Fields("tenant_id", "created_at", "id"),
 		// The job's claim: due pending deliveries, oldest due first.
 		index.Fields("next_attempt_at").Annotations(entsql.IndexWhere("status = 'PENDING'")),

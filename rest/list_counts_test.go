@@ -1,0 +1,401 @@
+package rest_test
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"os"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+	"gopkg.in/yaml.v3"
+
+	"github.com/reten-io/reten/internal/apptest"
+	"github.com/reten-io/reten/internal/dataset"
+	"github.com/reten-io/reten/internal/demo"
+	"github.com/reten-io/reten/internal/webhook"
+	"github.com/reten-io/reten/rest"
+)
+
+// TestListCountsReadIndexesOnly: every paginated list of the OpenAPI
+// document (a GET with a page parameter), unfiltered and with each of its
+// documented filters, counts its exact total with a plan that reads indexes
+// only: every scan of its COUNT statement is an Index Only Scan. An index
+// on the list's tenant, project and filter columns makes the count read no
+// table row, whatever the table's size.
+//
+// The plans are taken with sequential and bitmap scans disabled, on tables
+// holding a few rows, vacuumed: such small tables would be read whole
+// otherwise, and the question is whether an index covers the count (at
+// scale, BenchmarkListRequest and BenchmarkActivityList check the plan the
+// planner picks unaided). The routes come from the document, so a list
+// added without its index fails here. PostgreSQL only: the plans are its.
+func TestListCountsReadIndexesOnly(t *testing.T) {
+	if os.Getenv("TEST_DATABASE_URL") == "" {
+		return
+	}
+	checkListCounts(t)
+}
+
+// BenchmarkListCounts is TestListCountsReadIndexesOnly in make bench.
+func BenchmarkListCounts(b *testing.B) {
+	for range b.N {
+		checkListCounts(b)
+	}
+}
+
+// listRoute is a paginated GET of the OpenAPI document.
+type listRoute struct {
+	path    string // /api/...
+	project bool   // takes the project header
+	filters []listParam
+	params  []listParam // path parameters
+}
+
+type listParam struct {
+	Name   string         `yaml:"name"`
+	In     string         `yaml:"in"`
+	Ref    string         `yaml:"$ref"`
+	Schema map[string]any `yaml:"schema"`
+}
+
+// listRoutes reads the paginated GETs of the served OpenAPI document.
+func listRoutes(tb testing.TB) []listRoute {
+	tb.Helper()
+	var doc struct {
+		Paths      map[string]map[string]any `yaml:"paths"`
+		Components struct {
+			Parameters map[string]listParam      `yaml:"parameters"`
+			Schemas    map[string]map[string]any `yaml:"schemas"`
+		} `yaml:"components"`
+	}
+	if err := yaml.Unmarshal(rest.OpenAPI(), &doc); err != nil {
+		tb.Fatal(err)
+	}
+	var routes []listRoute
+	for path, ops := range doc.Paths {
+		get, ok := ops["get"].(map[string]any)
+		if !ok {
+			continue
+		}
+		raw, _ := yaml.Marshal(get["parameters"])
+		var params []listParam
+		if err := yaml.Unmarshal(raw, &params); err != nil {
+			tb.Fatal(err)
+		}
+		r := listRoute{path: "/api" + path}
+		paged := false
+		for _, p := range params {
+			if p.Ref != "" {
+				p = doc.Components.Parameters[strings.TrimPrefix(p.Ref, "#/components/parameters/")]
+			}
+			if ref, ok := p.Schema["$ref"].(string); ok {
+				p.Schema = doc.Components.Schemas[strings.TrimPrefix(ref, "#/components/schemas/")]
+			}
+			switch {
+			case p.Name == "page":
+				paged = true
+			case p.Name == "per_page":
+			case p.In == "header":
+				r.project = r.project || strings.EqualFold(p.Name, "x-project-id")
+			case p.In == "path":
+				r.params = append(r.params, p)
+			default:
+				r.filters = append(r.filters, p)
+			}
+		}
+		if paged {
+			routes = append(routes, r)
+		}
+	}
+	sort.Slice(routes, func(i, j int) bool { return routes[i].path < routes[j].path })
+	return routes
+}
+
+// listSeed is what the list requests name: the demo tenant's records.
+type listSeed struct {
+	commerce, externalID, agc, rule, run, provider, endpoint, project string
+	tenant, inProject                                                 apptest.Headers // the super_admin's, in a project or not
+}
+
+// value is a documented value of a filter or path parameter.
+func (s listSeed) value(tb testing.TB, route string, p listParam) string {
+	tb.Helper()
+	if enum, ok := p.Schema["enum"].([]any); ok {
+		return fmt.Sprint(enum[0])
+	}
+	switch p.Name {
+	case "commerce_id":
+		return s.commerce
+	case "commerceIdentifier":
+		return s.externalID
+	case "activity_generation_config_id":
+		return s.agc
+	case "rule_id":
+		return s.rule
+	case "run_id":
+		return s.run
+	case "providerId":
+		return s.provider
+	case "projectId":
+		return s.project
+	case "id":
+		switch {
+		case strings.HasPrefix(route, "/api/commerces/"):
+			return s.commerce
+		case strings.HasPrefix(route, "/api/activity-generation-configs/"):
+			return s.agc
+		case strings.HasPrefix(route, "/api/webhook-endpoints/"):
+			return s.endpoint
+		}
+	case "code":
+		return "at_risk"
+	case "event_type":
+		return webhook.EventTypes[0]
+	case "scheduled_from", "scheduled_to":
+		return "2026-01-01T00:00:00Z"
+	}
+	switch p.Schema["format"] {
+	case "date-time":
+		return "2026-01-01T00:00:00Z"
+	case "uuid":
+		tb.Fatalf("%s: no value for the uuid %s", route, p.Name)
+	}
+	switch p.Schema["type"] {
+	case "boolean":
+		return "true"
+	case "string":
+		return "a"
+	}
+	tb.Fatalf("%s: no value for %s %v", route, p.Name, p.Schema)
+	return ""
+}
+
+var scanNodes = regexp.MustCompile(`\b(Seq|Index Only|Index|Bitmap Heap|Bitmap Index|Tid Range|Tid) Scan\b`)
+
+func checkListCounts(tb testing.TB) {
+	env, rec := benchEnv(tb)
+	seed := seedLists(tb, env)
+	db := env.App.DB.SQL
+	tables := map[string]bool{}
+	routes := listRoutes(tb)
+	if len(routes) < 26 {
+		tb.Fatalf("%d paginated lists in the OpenAPI document, want at least 26", len(routes))
+	}
+	type request struct {
+		route  listRoute
+		query  string
+		counts []statement
+	}
+	var requests []request
+	for _, r := range routes {
+		path := r.path
+		for _, p := range r.params {
+			path = strings.Replace(path, "{"+p.Name+"}", url.PathEscape(seed.value(tb, r.path, p)), 1)
+		}
+		h := seed.tenant
+		if r.project {
+			h = seed.inProject
+		}
+		queries := []string{""}
+		for _, f := range r.filters {
+			queries = append(queries, f.Name+"="+url.QueryEscape(seed.value(tb, r.path, f)))
+		}
+		for _, q := range queries {
+			rec.record()
+			res := env.Do("GET", path+"?"+q, nil, h)
+			seen := rec.stop()
+			if res.Status != 200 {
+				tb.Fatalf("GET %s?%s: %d %s", path, q, res.Status, res.Body)
+			}
+			var counts []statement
+			for _, st := range seen {
+				if strings.HasPrefix(st.query, "SELECT COUNT(") {
+					counts = append(counts, st)
+					for _, m := range regexp.MustCompile(`FROM "(\w+)"`).FindAllStringSubmatch(st.query, -1) {
+						tables[m[1]] = true
+					}
+				}
+			}
+			if len(counts) != 1 {
+				tb.Errorf("GET %s?%s: %d COUNT statements, want 1:\n%s", path, q, len(counts), kinds(seen))
+			}
+			requests = append(requests, request{r, q, counts})
+		}
+	}
+	// Index-only scans need all-visible pages: a settled table's.
+	names := slices.Sorted(func(yield func(string) bool) {
+		for t := range tables {
+			if !yield(t) {
+				return
+			}
+		}
+	})
+	if _, err := db.Exec("VACUUM ANALYZE " + strings.Join(names, ", ")); err != nil {
+		tb.Fatal(err)
+	}
+	for _, t := range names {
+		var pages int
+		if err := db.QueryRow(`SELECT relpages FROM pg_class WHERE relname = $1 AND relkind = 'r'`, t).Scan(&pages); err != nil || pages == 0 {
+			tb.Errorf("%s has no rows (%v): seed it, or its plans say nothing", t, err)
+		}
+	}
+	for _, r := range requests {
+		for _, st := range r.counts {
+			if bad := uncoveredScans(tb, env, st); bad != "" {
+				tb.Errorf("GET %s?%s: no index answers the count alone:\n%s\n%s", r.route.path, r.query, st.query, bad)
+			}
+		}
+	}
+	fmt.Printf("%d lists, %d requests: the counts of %s read indexes only\n", len(routes), len(requests), strings.Join(names, ", "))
+}
+
+// scanOn is a scan node of a plan and the table it reads.
+var scanOn = regexp.MustCompile(`\b(Seq|Index Only|Index|Bitmap Heap|Tid Range|Tid) Scan (?:using \S+ )?on (\w+)`)
+
+// uncoveredScans returns, for a COUNT statement, the plans of the tables
+// whose rows it cannot count from an index alone ("" when every table's
+// can). A table is covered when its scan in the statement's plan is an
+// Index Only Scan with sequential and bitmap scans off; when the planner
+// prefers another index on a small table (a narrow index plus a few heap
+// pages can cost what a wide covering index does), the table is covered
+// when some index of it, left as the table's only valid one, gives an
+// Index Only Scan. Nothing is changed: the catalogue edits are rolled back.
+func uncoveredScans(tb testing.TB, env *apptest.Env, st statement) string {
+	tb.Helper()
+	tx, err := env.App.DB.SQL.BeginTx(context.Background(), nil)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer func() { _ = tx.Rollback() }()
+	exec := func(query string, args ...any) {
+		tb.Helper()
+		if _, err := tx.Exec(query, args...); err != nil {
+			tb.Fatalf("%s: %v", query, err)
+		}
+	}
+	explain := func() (plan string, onlyIndex map[string]bool) {
+		tb.Helper()
+		rows, err := tx.Query("EXPLAIN "+st.query, st.args...)
+		if err != nil {
+			tb.Fatalf("explain %s: %v", st.query, err)
+		}
+		defer rows.Close()
+		var lines []string
+		onlyIndex = map[string]bool{}
+		for rows.Next() {
+			var line string
+			if err := rows.Scan(&line); err != nil {
+				tb.Fatal(err)
+			}
+			lines = append(lines, line)
+			if m := scanOn.FindStringSubmatch(line); m != nil {
+				only, seen := onlyIndex[m[2]]
+				onlyIndex[m[2]] = (only || !seen) && m[1] == "Index Only"
+			} else if strings.Contains(line, "Scan") && !strings.Contains(line, "Subquery Scan") {
+				onlyIndex["?"] = false // a scan this check does not know
+			}
+		}
+		return strings.Join(lines, "\n"), onlyIndex
+	}
+	exec("SET LOCAL enable_seqscan = off; SET LOCAL enable_bitmapscan = off")
+	plan, tables := explain()
+	var bad []string
+	for table, only := range tables {
+		if only {
+			continue
+		}
+		var indexes []string
+		rows, err := tx.Query(`SELECT indexrelid::regclass::text FROM pg_index WHERE indrelid = to_regclass($1)`, table)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		for rows.Next() {
+			var ix string
+			_ = rows.Scan(&ix)
+			indexes = append(indexes, ix)
+		}
+		_ = rows.Close()
+		covered := false
+		for _, ix := range indexes {
+			exec("SAVEPOINT alone")
+			exec(`UPDATE pg_index SET indisvalid = false WHERE indrelid = to_regclass($1) AND indexrelid <> to_regclass($2)`, table, ix)
+			_, alone := explain()
+			exec("ROLLBACK TO SAVEPOINT alone")
+			if alone[table] {
+				covered = true
+				break
+			}
+		}
+		if !covered {
+			bad = append(bad, table)
+		}
+	}
+	if bad == nil {
+		return ""
+	}
+	slices.Sort(bad)
+	return "not covered: " + strings.Join(bad, ", ") + "\n" + plan
+}
+
+// seedLists runs the demo (commerces with their users, the field
+// organisation, an AGC with its rules, runs, snapshots, transitions,
+// decisions and activities) and adds, through the API, what it does not
+// make: an address, a supervisor, an audience, an event filter, a provider
+// with a channel definition and a project's dispatch config, a webhook
+// endpoint with a delivery, an API key and a trashed route.
+func seedLists(tb testing.TB, env *apptest.Env) listSeed {
+	tb.Helper()
+	ctx := context.Background()
+	res, err := env.App.Demo(ctx, dataset.DemoInput{Options: demo.Options{Now: time.Date(2026, 3, 2, 9, 30, 0, 0, time.UTC)},
+		Password: apptest.Password})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	short := strings.ReplaceAll(res.TenantID, "-", "")[:8]
+	tb.Cleanup(func() { _, _ = env.App.DB.SQL.Exec(`DROP SCHEMA IF EXISTS "demo_` + short + `" CASCADE`) })
+	tid, pid := uuid.MustParse(res.TenantID), uuid.MustParse(res.ProjectID)
+	token := env.Login(dataset.DemoEmail) // the demo's super_admin
+	s := listSeed{agc: res.ActivityGenerationConfigID, project: res.ProjectID,
+		tenant: apptest.JWT(token, tid, uuid.Nil), inProject: apptest.JWT(token, tid, pid)}
+	th, ph := s.tenant, s.inProject
+	do := func(method, path string, body any, h apptest.Headers, status int) map[string]any {
+		tb.Helper()
+		res := env.Do(method, path, body, h)
+		if res.Status != status {
+			tb.Fatalf("%s %s: %d %s", method, path, res.Status, res.Body)
+		}
+		if status == 204 {
+			return nil
+		}
+		return res.Map(tb)
+	}
+	first := func(table, column string) string {
+		tb.Helper()
+		var v string
+		if err := env.App.DB.SQL.QueryRow(`SELECT `+column+` FROM `+table+` WHERE tenant_id = $1 ORDER BY id LIMIT 1`, tid).Scan(&v); err != nil {
+			tb.Fatalf("%s: %v", table, err)
+		}
+		return v
+	}
+	s.commerce, s.externalID = first("commerces", "id"), first("commerces", "external_id")
+	s.rule, s.run = first("generation_rules", "id"), first("lifecycle_runs", "id")
+	do("POST", "/api/commerces/"+s.commerce+"/addresses", map[string]any{"source": "RETEN", "is_primary": true}, th, 201)
+	do("POST", "/api/supervisors", map[string]any{"name": "Sara"}, th, 201)
+	do("POST", "/api/audience-criterias", map[string]any{"name": "Quito", "queryBlocks": auBlocks(auCityBlock("Quito"))}, ph, 201)
+	do("POST", "/api/event-criterias", map[string]any{"name": "Compras", "queryBlocks": efPurchases()}, ph, 201)
+	s.provider = do("POST", "/api/dispatch-providers", map[string]any{"name": "Log", "channel": "SMS", "kind": "log"}, th, 201)["id"].(string)
+	do("POST", "/api/dispatch-providers/"+s.provider+"/channel-definitions", map[string]any{"name": "d"}, th, 201)
+	do("PUT", "/api/projects/"+s.project+"/dispatch-configs/SMS", map[string]any{"provider_id": s.provider}, th, 201)
+	s.endpoint = do("POST", "/api/webhook-endpoints", map[string]any{"url": "https://hooks.example.com/reten",
+		"event_types": webhook.EventTypes}, th, 201)["id"].(string)
+	do("POST", "/api/webhook-endpoints/"+s.endpoint+"/ping", nil, th, 200)
+	do("POST", "/api/api-keys", map[string]any{"name": "Integración", "scope": "tenant", "permissions": []string{"activity:view"}}, th, 201)
+	do("DELETE", "/api/routes/"+first("routes", "id"), nil, th, 204)
+	return s
+}
