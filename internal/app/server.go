@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"io"
@@ -21,6 +22,7 @@ import (
 	"github.com/reten-io/reten/graph/generated"
 	"github.com/reten-io/reten/internal/apperr"
 	"github.com/reten-io/reten/internal/console"
+	"github.com/reten-io/reten/internal/paging"
 	"github.com/reten-io/reten/internal/playground"
 	"github.com/reten-io/reten/internal/web"
 	"github.com/reten-io/reten/rest"
@@ -46,7 +48,7 @@ func (a *App) handler() http.Handler {
 	r.Use(accessLog(requests, latency))
 	r.Use(recoverer)
 	r.Use(bodyLimit(a.Config.MaxBodyBytes))
-	r.Use(requestDeadline(a.Config.requestTimeout()))
+	r.Use(requestDeadline(a.Config.requestTimeout(), a.DB.SQL))
 
 	r.Get("/healthz", func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
@@ -104,11 +106,13 @@ func (a *App) readyz(w http.ResponseWriter, req *http.Request) {
 
 // requestDeadline gives every request's context a deadline, so that no
 // database work of a request outlives it (the PostgreSQL connection closes
-// its socket at the deadline) and the client gets a 503 instead of a hang.
-func requestDeadline(d time.Duration) func(http.Handler) http.Handler {
+// its socket at the deadline) and the client gets a 503 instead of a hang,
+// and the pool its lists read from (paging.WithPool: a list counts beside
+// its page only while the pool is quiet).
+func requestDeadline(d time.Duration, pool *sql.DB) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			ctx, cancel := context.WithTimeout(r.Context(), d)
+			ctx, cancel := context.WithTimeout(paging.WithPool(r.Context(), pool), d)
 			defer cancel()
 			next.ServeHTTP(w, r.WithContext(ctx))
 		})
