@@ -3,6 +3,7 @@ package rest_test
 import (
 	"context"
 	"fmt"
+	"maps"
 	"net/url"
 	"os"
 	"regexp"
@@ -24,17 +25,19 @@ import (
 
 // TestListCountsReadIndexesOnly: every paginated list of the OpenAPI
 // document (a GET with a page parameter), unfiltered and with each of its
-// documented filters, counts its exact total with a plan that reads indexes
-// only: every scan of its COUNT statement is an Index Only Scan. An index
-// on the list's tenant, project and filter columns makes the count read no
-// table row, whatever the table's size.
+// documented filters, counts its exact total with one COUNT statement that
+// an index answers alone: every table it reads has an index that gives an
+// Index Only Scan (see uncoveredScans). An index on the list's tenant,
+// project and filter columns makes the count read no table row, whatever
+// the table's size.
 //
-// The plans are taken with sequential and bitmap scans disabled, on tables
-// holding a few rows, vacuumed: such small tables would be read whole
-// otherwise, and the question is whether an index covers the count (at
-// scale, BenchmarkListRequest and BenchmarkActivityList check the plan the
-// planner picks unaided). The routes come from the document, so a list
-// added without its index fails here. PostgreSQL only: the plans are its.
+// The tables hold the demo tenant's records, vacuumed; on tables that small
+// the planner would read the heap whole, so the question asked is whether
+// an index covers the count (at scale, BenchmarkListRequest and
+// BenchmarkActivityList check the plan the planner picks unaided). The
+// routes come from the document, so a list added without its index fails
+// here. PostgreSQL only (the plans are its), as a superuser (CI's and make
+// test's postgres role) for the catalogue edit uncoveredScans rolls back.
 func TestListCountsReadIndexesOnly(t *testing.T) {
 	if os.Getenv("TEST_DATABASE_URL") == "" {
 		return
@@ -176,7 +179,8 @@ func (s listSeed) value(tb testing.TB, route string, p listParam) string {
 	return ""
 }
 
-var scanNodes = regexp.MustCompile(`\b(Seq|Index Only|Index|Bitmap Heap|Bitmap Index|Tid Range|Tid) Scan\b`)
+// fromTable names the tables a statement reads.
+var fromTable = regexp.MustCompile(`FROM "(\w+)"`)
 
 func checkListCounts(tb testing.TB) {
 	env, rec := benchEnv(tb)
@@ -217,7 +221,7 @@ func checkListCounts(tb testing.TB) {
 			for _, st := range seen {
 				if strings.HasPrefix(st.query, "SELECT COUNT(") {
 					counts = append(counts, st)
-					for _, m := range regexp.MustCompile(`FROM "(\w+)"`).FindAllStringSubmatch(st.query, -1) {
+					for _, m := range fromTable.FindAllStringSubmatch(st.query, -1) {
 						tables[m[1]] = true
 					}
 				}
@@ -229,19 +233,13 @@ func checkListCounts(tb testing.TB) {
 		}
 	}
 	// Index-only scans need all-visible pages: a settled table's.
-	names := slices.Sorted(func(yield func(string) bool) {
-		for t := range tables {
-			if !yield(t) {
-				return
-			}
-		}
-	})
+	names := slices.Sorted(maps.Keys(tables))
 	if _, err := db.Exec("VACUUM ANALYZE " + strings.Join(names, ", ")); err != nil {
 		tb.Fatal(err)
 	}
 	for _, t := range names {
 		var pages int
-		if err := db.QueryRow(`SELECT relpages FROM pg_class WHERE relname = $1 AND relkind = 'r'`, t).Scan(&pages); err != nil || pages == 0 {
+		if err := db.QueryRow(`SELECT relpages FROM pg_class WHERE oid = to_regclass($1)`, t).Scan(&pages); err != nil || pages == 0 {
 			tb.Errorf("%s has no rows (%v): seed it, or its plans say nothing", t, err)
 		}
 	}
