@@ -16,6 +16,7 @@ import (
 	"github.com/google/uuid"
 	"gopkg.in/yaml.v3"
 
+	"github.com/reten-io/reten/graph/generated"
 	"github.com/reten-io/reten/internal/apptest"
 	"github.com/reten-io/reten/internal/dataset"
 	"github.com/reten-io/reten/internal/demo"
@@ -25,8 +26,9 @@ import (
 
 // TestListCountsReadIndexesOnly: every paginated list of the OpenAPI
 // document (a GET with a page parameter), unfiltered and with each of its
-// documented filters, counts its exact total with one COUNT statement that
-// an index answers alone: every table it reads has an index that gives an
+// documented filters, and every root connection of the GraphQL schema
+// asked for its totalCount, counts its exact total with one COUNT statement
+// that an index answers alone: every table it reads has an index that gives an
 // Index Only Scan (see uncoveredScans). An index on the list's tenant,
 // project and filter columns makes the count read no table row, whatever
 // the table's size.
@@ -36,7 +38,7 @@ import (
 // an index covers the count (at scale, BenchmarkListRequest and
 // BenchmarkActivityList check the plan the planner picks unaided). The
 // routes come from the document, so a list added without its index fails
-// here. PostgreSQL only (the plans are its), as a superuser (CI's and make
+// here, as does a connection. PostgreSQL only (the plans are its), as a superuser (CI's and make
 // test's postgres role) for the catalogue edit uncoveredScans rolls back.
 func TestListCountsReadIndexesOnly(t *testing.T) {
 	if os.Getenv("TEST_DATABASE_URL") == "" {
@@ -187,16 +189,38 @@ func checkListCounts(tb testing.TB) {
 	seed := seedLists(tb, env)
 	db := env.App.DB.SQL
 	tables := map[string]bool{}
+	type request struct {
+		name   string // GET /api/...?filter or the GraphQL field
+		counts []statement
+	}
+	var requests []request
+	// send sends one list request, which must answer 200 and count once.
+	send := func(name string, do func() *apptest.Response) {
+		tb.Helper()
+		rec.record()
+		res := do()
+		seen := rec.stop()
+		if res.Status != 200 || strings.Contains(string(res.Body), `"errors"`) {
+			tb.Fatalf("%s: %d %s", name, res.Status, res.Body)
+		}
+		var counts []statement
+		for _, st := range seen {
+			if strings.HasPrefix(st.query, "SELECT COUNT(") {
+				counts = append(counts, st)
+				for _, m := range fromTable.FindAllStringSubmatch(st.query, -1) {
+					tables[m[1]] = true
+				}
+			}
+		}
+		if len(counts) != 1 {
+			tb.Errorf("%s: %d COUNT statements, want 1:\n%s", name, len(counts), kinds(seen))
+		}
+		requests = append(requests, request{name, counts})
+	}
 	routes := listRoutes(tb)
 	if len(routes) < 26 {
 		tb.Fatalf("%d paginated lists in the OpenAPI document, want at least 26", len(routes))
 	}
-	type request struct {
-		route  listRoute
-		query  string
-		counts []statement
-	}
-	var requests []request
 	for _, r := range routes {
 		path := r.path
 		for _, p := range r.params {
@@ -211,26 +235,21 @@ func checkListCounts(tb testing.TB) {
 			queries = append(queries, f.Name+"="+url.QueryEscape(seed.value(tb, r.path, f)))
 		}
 		for _, q := range queries {
-			rec.record()
-			res := env.Do("GET", path+"?"+q, nil, h)
-			seen := rec.stop()
-			if res.Status != 200 {
-				tb.Fatalf("GET %s?%s: %d %s", path, q, res.Status, res.Body)
-			}
-			var counts []statement
-			for _, st := range seen {
-				if strings.HasPrefix(st.query, "SELECT COUNT(") {
-					counts = append(counts, st)
-					for _, m := range fromTable.FindAllStringSubmatch(st.query, -1) {
-						tables[m[1]] = true
-					}
-				}
-			}
-			if len(counts) != 1 {
-				tb.Errorf("GET %s?%s: %d COUNT statements, want 1:\n%s", path, q, len(counts), kinds(seen))
-			}
-			requests = append(requests, request{r, q, counts})
+			send("GET "+r.path+"?"+q, func() *apptest.Response { return env.Do("GET", path+"?"+q, nil, h) })
 		}
+	}
+	// The GraphQL connections of the root, with their totalCount.
+	connections := 0
+	for _, f := range generated.NewExecutableSchema(generated.Config{}).Schema().Query.Fields {
+		if !strings.HasSuffix(f.Type.Name(), "Connection") {
+			continue
+		}
+		connections++
+		doc := "{ " + f.Name + "(first: 1) { totalCount } }"
+		send("GraphQL "+doc, func() *apptest.Response { return env.GraphQL(doc, nil, seed.inProject) })
+	}
+	if connections < 10 {
+		tb.Fatalf("%d root connections in the GraphQL schema, want at least 10", connections)
 	}
 	// Index-only scans need all-visible pages: a settled table's.
 	names := slices.Sorted(maps.Keys(tables))
@@ -246,11 +265,12 @@ func checkListCounts(tb testing.TB) {
 	for _, r := range requests {
 		for _, st := range r.counts {
 			if bad := uncoveredScans(tb, env, st); bad != "" {
-				tb.Errorf("GET %s?%s: no index answers the count alone:\n%s\n%s", r.route.path, r.query, st.query, bad)
+				tb.Errorf("%s: no index answers the count alone:\n%s\n%s", r.name, st.query, bad)
 			}
 		}
 	}
-	fmt.Printf("%d lists, %d requests: the counts of %s read indexes only\n", len(routes), len(requests), strings.Join(names, ", "))
+	fmt.Printf("%d REST lists and %d GraphQL connections, %d requests: the counts of %s read indexes only\n",
+		len(routes), connections, len(requests), strings.Join(names, ", "))
 }
 
 // scanOn is a scan node of a plan and the table it reads.

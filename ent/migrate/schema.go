@@ -449,6 +449,11 @@ var (
 				Unique:  true,
 				Columns: []*schema.Column{ActivityGenerationConfigsColumns[10], ActivityGenerationConfigsColumns[4]},
 				Annotation: &entsql.IndexAnnotation{
+					IncludeColumns: []string{
+						ActivityGenerationConfigsColumns[9].Name,
+
+						ActivityGenerationConfigsColumns[0].Name,
+					},
 					Where: "archived_at IS NULL",
 				},
 			},
@@ -492,6 +497,11 @@ var (
 				Name:    "activityreasonconfig_tenant_id_code",
 				Unique:  true,
 				Columns: []*schema.Column{ActivityReasonConfigsColumns[6], ActivityReasonConfigsColumns[3]},
+				Annotation: &entsql.IndexAnnotation{
+					IncludeColumns: []string{
+						ActivityReasonConfigsColumns[0].Name,
+					},
+				},
 			},
 		},
 	}
@@ -2287,6 +2297,11 @@ var (
 				Name:    "project_tenant_id_name_key",
 				Unique:  true,
 				Columns: []*schema.Column{ProjectsColumns[6], ProjectsColumns[4]},
+				Annotation: &entsql.IndexAnnotation{
+					IncludeColumns: []string{
+						ProjectsColumns[0].Name,
+					},
+				},
 			},
 			{
 				Name:    "project_one_main_per_tenant",
@@ -2597,6 +2612,11 @@ var (
 				Name:    "retentionstatusconfig_tenant_id_code",
 				Unique:  true,
 				Columns: []*schema.Column{RetentionStatusConfigsColumns[8], RetentionStatusConfigsColumns[3]},
+				Annotation: &entsql.IndexAnnotation{
+					IncludeColumns: []string{
+						RetentionStatusConfigsColumns[0].Name,
+					},
+				},
 			},
 		},
 	}

@@ -34,7 +34,9 @@ func (RetentionStatusConfig) Fields() []ent.Field {
 // Indexes of the RetentionStatusConfig.
 func (RetentionStatusConfig) Indexes() []ent.Index {
 	return []ent.Index{
-		index.Fields("tenant_id", "code").Unique(),
+		// The id it includes lets the GraphQL connection count from the
+		// index alone (PostgreSQL; SQLite has no INCLUDE).
+		index.Fields("tenant_id", "code").Unique().Annotations(entsql.IncludeColumns("id")),
 	}
 }
 
@@ -64,7 +66,9 @@ func (ActivityReasonConfig) Fields() []ent.Field {
 // Indexes of the ActivityReasonConfig.
 func (ActivityReasonConfig) Indexes() []ent.Index {
 	return []ent.Index{
-		index.Fields("tenant_id", "code").Unique(),
+		// The id it includes lets the GraphQL connection count from the
+		// index alone (PostgreSQL; SQLite has no INCLUDE).
+		index.Fields("tenant_id", "code").Unique().Annotations(entsql.IncludeColumns("id")),
 	}
 }
 
@@ -128,8 +132,10 @@ func (ActivityGenerationConfig) Edges() []ent.Edge {
 func (ActivityGenerationConfig) Indexes() []ent.Index {
 	return []ent.Index{
 		// Name is unique within the project among live AGCs.
+		// The columns it includes let the GraphQL connection count from
+		// the index alone (PostgreSQL; SQLite has no INCLUDE).
 		index.Fields("project_id", "name").Unique().
-			Annotations(entsql.IndexWhere("archived_at IS NULL")),
+			Annotations(entsql.IndexWhere("archived_at IS NULL"), entsql.IncludeColumns("tenant_id", "id")),
 		index.Fields("audience_id"),
 	}
 }

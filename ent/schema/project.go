@@ -42,7 +42,9 @@ func (Project) Edges() []ent.Edge {
 // Indexes of Project.
 func (Project) Indexes() []ent.Index {
 	return []ent.Index{
-		index.Fields("tenant_id", "name_key").Unique(),
+		// The id it includes lets the GraphQL connection count from the
+		// index alone (PostgreSQL; SQLite has no INCLUDE).
+		index.Fields("tenant_id", "name_key").Unique().Annotations(entsql.IncludeColumns("id")),
 		index.Fields("tenant_id").Unique().Annotations(entsql.IndexWhere("is_main = true")).
 			StorageKey("project_one_main_per_tenant"),
 	}
