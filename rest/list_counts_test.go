@@ -26,9 +26,9 @@ import (
 
 // TestListCountsReadIndexesOnly: every paginated list of the OpenAPI
 // document (a GET with a page parameter), unfiltered and with each of its
-// documented filters, and every root connection of the GraphQL schema
-// asked for its totalCount, counts its exact total with one COUNT statement
-// that an index answers alone: every table it reads has an index that gives an
+// documented filters, and every root connection of the GraphQL schema asked
+// for its totalCount, counts its exact total with one COUNT statement that
+// an index answers alone: every table it reads has an index that gives an
 // Index Only Scan (see uncoveredScans). An index on the list's tenant,
 // project and filter columns makes the count read no table row, whatever
 // the table's size.
@@ -37,9 +37,10 @@ import (
 // the planner would read the heap whole, so the question asked is whether
 // an index covers the count (at scale, BenchmarkListRequest and
 // BenchmarkActivityList check the plan the planner picks unaided). The
-// routes come from the document, so a list added without its index fails
-// here, as does a connection. PostgreSQL only (the plans are its), as a superuser (CI's and make
-// test's postgres role) for the catalogue edit uncoveredScans rolls back.
+// routes and connections come from the document and the schema, so a list
+// added without its index fails here. PostgreSQL only (the plans are its),
+// as a superuser (CI's and make test's postgres role) for the catalogue
+// edit uncoveredScans rolls back.
 func TestListCountsReadIndexesOnly(t *testing.T) {
 	if os.Getenv("TEST_DATABASE_URL") == "" {
 		return
