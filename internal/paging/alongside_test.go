@@ -46,6 +46,7 @@ func TestAlongsideByPoolLoad(t *testing.T) {
 			t.Fatal(err)
 		}
 		held = append(held, c)
+		t.Cleanup(func() { _ = c.Close() })
 	}
 	if err := run(ctx); !errors.Is(err, errInTurn) {
 		t.Fatalf("busy pool (%d in use): %v, want the reads in turn", db.Stats().InUse, err)
