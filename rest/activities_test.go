@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"reflect"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -146,6 +147,15 @@ func TestActivitiesCreateListAndCommands(t *testing.T) {
 			if got := ids(q); !sameStrings(got, exp) {
 				t.Fatalf("list %q = %v, want %v", q, got, exp)
 			}
+		}
+		// Each item names its commerce (the list reads the names only).
+		var names []any
+		for _, d := range actOK(t, env.Do("GET", "/api/activities", nil, h), 200)["data"].([]any) {
+			ca := d.(map[string]any)["commerceAssignment"].(map[string]any)
+			names = append(names, ca["commerceId"], ca["commerce"].(map[string]any)["name"])
+		}
+		if want := []any{shop, "Panadería Sol", kiosk, "Kiosko Luna", kiosk, "Kiosko Luna"}; !reflect.DeepEqual(names, want) {
+			t.Fatalf("listed commerces %v, want %v", names, want)
 		}
 		apptest.ExpectError(t, env.Do("GET", "/api/activities?per_page=101", nil, h), 400, []string{"per_page must not be greater than 100"})
 		apptest.ExpectError(t, env.Do("GET", "/api/activities?page=0&status=DONE&type=X&channel=Y&commerce_id=1&scheduled_from=x&scheduled_to=y", nil, h), 400, []string{

@@ -116,8 +116,13 @@ func (s *Service) list(ctx context.Context, tid uuid.UUID, pid *uuid.UUID, f Fil
 	if term := strings.TrimSpace(f.Search); term != "" {
 		q.Where(activity.Or(activity.TitleContainsFold(term), commerceNameContains(tid, term)))
 	}
-	return paging.Fetch(ctx, q.WithCommerce(), paging.Asc(activity.FieldScheduledAt, activity.FieldID), p)
+	return paging.Fetch(ctx, q.WithCommerce(commerceName), paging.Asc(activity.FieldScheduledAt, activity.FieldID), p)
 }
+
+// commerceName narrows a list's eager load of its activities' commerces to
+// what the list shows of them (the name): a commerce's other columns, its
+// metadata document among them, are neither read nor decoded.
+func commerceName(q *ent.CommerceQuery) { q.Select(commerce.FieldID, commerce.FieldName) }
 
 // commerceNameContains matches the activities whose commerce's name
 // contains term (case-insensitive), as HasCommerceWith(NameContainsFold)
