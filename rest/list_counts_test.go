@@ -126,11 +126,11 @@ func checkListCounts(tb testing.TB) {
 	seed := seedLists(tb, env)
 	db := env.App.DB.SQL
 	tables := map[string]bool{}
-	type request struct {
+	type listCount struct {
 		name   string // GET /api/...?filter or the GraphQL field
 		counts []statement
 	}
-	var requests []request
+	var requests []listCount
 	// send sends one list request, which must answer 200 and count once.
 	send := func(name string, do func() *apptest.Response) {
 		tb.Helper()
@@ -152,7 +152,7 @@ func checkListCounts(tb testing.TB) {
 		if len(counts) != 1 {
 			tb.Errorf("%s: %d COUNT statements, want 1:\n%s", name, len(counts), kinds(seen))
 		}
-		requests = append(requests, request{name, counts})
+		requests = append(requests, listCount{name, counts})
 	}
 	routes := listRoutes(tb)
 	if len(routes) < 26 {
@@ -236,19 +236,9 @@ func uncoveredScans(tb testing.TB, env *apptest.Env, st statement) string {
 	}
 	explain := func() (plan string, onlyIndex map[string]bool) {
 		tb.Helper()
-		rows, err := tx.Query("EXPLAIN "+st.query, st.args...)
-		if err != nil {
-			tb.Fatalf("explain %s: %v", st.query, err)
-		}
-		defer rows.Close()
-		var lines []string
+		lines := explainLines(tb, tx, st)
 		onlyIndex = map[string]bool{}
-		for rows.Next() {
-			var line string
-			if err := rows.Scan(&line); err != nil {
-				tb.Fatal(err)
-			}
-			lines = append(lines, line)
+		for _, line := range lines {
 			if m := scanOn.FindStringSubmatch(line); m != nil {
 				only, seen := onlyIndex[m[2]]
 				onlyIndex[m[2]] = (only || !seen) && m[1] == "Index Only"

@@ -69,20 +69,29 @@ func (l *listProbe) get(query string, h apptest.Headers) (listed, other []statem
 // plan is the EXPLAIN of a recorded statement.
 func (l *listProbe) plan(st statement) string {
 	l.b.Helper()
-	rows, err := l.db.Query("EXPLAIN "+st.query, st.args...)
+	return strings.Join(explainLines(l.b, l.db, st), "\n")
+}
+
+// explainLines are the lines of the EXPLAIN of st, run by q (a pool or a
+// transaction).
+func explainLines(tb testing.TB, q interface {
+	Query(string, ...any) (*sql.Rows, error)
+}, st statement) []string {
+	tb.Helper()
+	rows, err := q.Query("EXPLAIN "+st.query, st.args...)
 	if err != nil {
-		l.b.Fatalf("explain %s: %v", st.query, err)
+		tb.Fatalf("explain %s: %v", st.query, err)
 	}
 	defer rows.Close()
 	var lines []string
 	for rows.Next() {
 		var line string
 		if err := rows.Scan(&line); err != nil {
-			l.b.Fatal(err)
+			tb.Fatal(err)
 		}
 		lines = append(lines, line)
 	}
-	return strings.Join(lines, "\n")
+	return lines
 }
 
 // median sends a request k times and returns the median latency and the

@@ -312,7 +312,7 @@ func runRows(ctx context.Context, db *sql.DB, st statement) ([][]any, error) {
 
 // scanNode is the first scan of plan ("Seq Scan on activities").
 func scanNode(plan string) string {
-	if m := regexp.MustCompile(`(?:Seq|Index Only|Index|Bitmap Heap) Scan(?: using \S+)? on \S+`).FindString(plan); m != "" {
+	if m := scanOn.FindString(plan); m != "" {
 		return m
 	}
 	return "no scan"

@@ -109,6 +109,13 @@ func (s *Service) submit(ctx context.Context, tid uuid.UUID, pid *uuid.UUID, in 
 // was read: an endpoint created while the submission runs may miss them, as
 // it may miss those of a submission that committed just before it.
 func (s *Service) submitLinked(ctx context.Context, tx *ent.Client, t *task, in Input, now time.Time) (*ent.ActivityResult, error) {
+	// store checks the submission against existing (nil: none) and stores it.
+	store := func(existing *ent.ActivityResult) (*ent.ActivityResult, error) {
+		if err := checks(t.a, existing, in, now, t.rules); err != nil {
+			return nil, err
+		}
+		return s.storeLinked(ctx, tx, t.a, existing, in)
+	}
 	var existing *ent.ActivityResult
 	if t.hasResult {
 		var err error
@@ -116,10 +123,7 @@ func (s *Service) submitLinked(ctx context.Context, tx *ent.Client, t *task, in 
 			return nil, err
 		}
 	}
-	if err := checks(t.a, existing, in, now, t.rules); err != nil {
-		return nil, err
-	}
-	out, err := s.storeLinked(ctx, tx, t.a, existing, in)
+	out, err := store(existing)
 	if errors.Is(err, errRaced) {
 		// The submission that held the task's lock while this one waited
 		// stored its first result: this one updates it, as a resubmission.
@@ -129,10 +133,7 @@ func (s *Service) submitLinked(ctx context.Context, tx *ent.Client, t *task, in 
 		if existing == nil {
 			return nil, fmt.Errorf("result: activity %s: the result the insert conflicted with is not found", t.a.ID)
 		}
-		if err := checks(t.a, existing, in, now, t.rules); err != nil {
-			return nil, err
-		}
-		out, err = s.storeLinked(ctx, tx, t.a, existing, in)
+		out, err = store(existing)
 	}
 	if err != nil {
 		return nil, err
