@@ -22,7 +22,7 @@ test: ## run the whole suite on SQLite, and on PostgreSQL too when TEST_DATABASE
 
 generate: ## regenerate ent, entgql and gqlgen code, then diff versioned migrations for both dialects
 	$(GO) generate ./ent
-	$(GO) tool gqlgen generate
+	$(GO) run ./graph/gen
 	$(MAKE) migrations
 
 migrations: ## write a new versioned migration per dialect when the ent schema changed (MIGRATION_NAME=...)

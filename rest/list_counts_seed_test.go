@@ -17,8 +17,8 @@ import (
 
 // listSeed is what the list requests name: the demo tenant's records.
 type listSeed struct {
-	commerce, externalID, agc, rule, run, provider, endpoint, project string
-	tenant, inProject                                                 apptest.Headers // the super_admin's, in a project or not
+	commerce, externalID, agc, rule, run, provider, endpoint, project, tenantID string
+	tenant, inProject                                                           apptest.Headers // the super_admin's, in a project or not
 }
 
 // value is a documented value of a filter or path parameter.
@@ -92,7 +92,7 @@ func seedLists(tb testing.TB, env *apptest.Env) listSeed {
 	tb.Cleanup(func() { _, _ = env.App.DB.SQL.Exec(`DROP SCHEMA IF EXISTS "demo_` + short + `" CASCADE`) })
 	tid, pid := uuid.MustParse(res.TenantID), uuid.MustParse(res.ProjectID)
 	token := env.Login(dataset.DemoEmail) // the demo's super_admin
-	s := listSeed{agc: res.ActivityGenerationConfigID, project: res.ProjectID,
+	s := listSeed{agc: res.ActivityGenerationConfigID, project: res.ProjectID, tenantID: res.TenantID,
 		tenant: apptest.JWT(token, tid, uuid.Nil), inProject: apptest.JWT(token, tid, pid)}
 	th, ph := s.tenant, s.inProject
 	do := func(method, path string, body any, h apptest.Headers, status int) map[string]any {

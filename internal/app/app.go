@@ -6,6 +6,7 @@ import (
 	"net/http"
 
 	"entgo.io/ent/dialect"
+	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/reten-io/reten/graph"
 	"github.com/reten-io/reten/internal/activity"
@@ -224,7 +225,11 @@ func (a *App) restHandler() http.Handler {
 	})
 }
 
-func (a *App) graphqlHandler() http.Handler {
+func (a *App) graphqlHandler(reg prometheus.Registerer) http.Handler {
+	var conns *compiledConnections
+	if !a.Config.GraphQLInterpreted {
+		conns = newCompiledConnections(reg)
+	}
 	return graphqlHandler(a.DB.Client, a.Tenancy, a.Limiter, &graph.Resolver{
 		APIKeys: a.APIKeys, Nodes: a.Nodes, Projects: a.Projects, Tenants: a.Tenants, Users: a.Users,
 		Commerces: a.Commerces, FieldOrg: a.FieldOrg, Trash: a.Trash, Dispatch: a.Dispatch, Catalog: a.Catalog, AGCs: a.AGCs, Engine: a.Engine, Runs: a.Runs, Rules: a.Rules, Generator: a.Generator,
@@ -234,5 +239,5 @@ func (a *App) graphqlHandler() http.Handler {
 		Activities: a.Activities,
 		Results:    a.Results, Idempotency: a.Idempotency,
 		Webhooks: a.Webhooks, Uplift: a.Uplift, Insights: a.Insights,
-	})
+	}, conns)
 }

@@ -65,6 +65,10 @@ type Config struct {
 	// means auth.CredentialTTL, a negative value no reuse (tests that count
 	// a handler's own statements); not read from the environment.
 	CredentialTTL time.Duration
+	// GraphQLInterpreted leaves every GraphQL field to gqlgen's executor:
+	// no compiled connection (graph/compiled). Tests compare the two; not
+	// read from the environment.
+	GraphQLInterpreted bool
 	// EntOptions are extra options of the ent client (tests: ent.Debug and
 	// ent.Log to count SQL statements); not read from the environment.
 	EntOptions []ent.Option

@@ -32,7 +32,10 @@ import (
 // project-optional REST route (x-project-id is validated when sent), then the
 // query runs with the viewer in context. A mutation's service method owns
 // its transaction (internal/txn), as it does for REST.
-func graphqlHandler(client *ent.Client, tenancyResolver *tenancy.Resolver, limiter *ratelimit.Limiter, r *graph.Resolver) http.Handler {
+//
+// conns, when not nil, writes the connections of root query fields
+// (graph/compiled); nil leaves every field to gqlgen's executor.
+func graphqlHandler(client *ent.Client, tenancyResolver *tenancy.Resolver, limiter *ratelimit.Limiter, r *graph.Resolver, conns *compiledConnections) http.Handler {
 	es := generated.NewExecutableSchema(generated.Config{Resolvers: r})
 	srv := handler.New(es)
 	srv.AddTransport(transport.Options{})
@@ -43,13 +46,18 @@ func graphqlHandler(client *ent.Client, tenancyResolver *tenancy.Resolver, limit
 	srv.Use(extension.AutomaticPersistedQuery{Cache: lru.New[string](100)})
 	// After persisted queries, so that it sees the query a hash stands for.
 	srv.Use(newRequestLimits(es))
-	srv.AroundFields(skipLeaves(es.Schema(),
+	mws := []graphql.FieldMiddleware{
 		fieldGuard(es.Schema()),
 		whereScope(client), // edge filters get the data layer's tenant/project scope
 		pageWindow(es.Schema()),
 		mutationSelection(es.Schema()), // services commit: refuse before writing
 		graph.InputNames(es.Schema()),  // messages name the GraphQL input members
-	))
+	}
+	if conns != nil {
+		srv.Use(conns)
+		mws = append(mws, conns.field) // innermost: it sees the resolver's context and value
+	}
+	srv.AroundFields(skipLeaves(es.Schema(), mws...))
 	srv.SetErrorPresenter(presentGraphQLError)
 	srv.SetRecoverFunc(func(ctx context.Context, p any) error {
 		slog.ErrorContext(ctx, "graphql panic", "panic", p)
@@ -96,7 +104,7 @@ func graphqlHandler(client *ent.Client, tenancyResolver *tenancy.Resolver, limit
 func fieldGuard(schema *ast.Schema) graphql.FieldMiddleware {
 	return func(ctx context.Context, next graphql.Resolver) (any, error) {
 		fc := graphql.GetFieldContext(ctx)
-		if fc == nil || fc.Field.Definition == nil || fc.Object == "Viewer" || strings.HasPrefix(fc.Field.Name, "__") {
+		if fc == nil || fc.Field.Definition == nil || guardExempt(fc.Object, fc.Field.Definition) {
 			return next(ctx)
 		}
 		if where := fc.Field.Definition.Arguments.ForName("where"); where != nil {
@@ -116,11 +124,27 @@ func fieldGuard(schema *ast.Schema) graphql.FieldMiddleware {
 			}
 			return next(ctx)
 		}
-		if err := requireRead(ctx, strings.TrimSuffix(strings.TrimSuffix(fc.Field.Definition.Type.Name(), "Connection"), "Edge")); err != nil {
+		if err := guardField(ctx, fc.Object, fc.Field.Definition); err != nil {
 			return nil, err
 		}
 		return next(ctx)
 	}
+}
+
+// guardExempt: the fields of Viewer describe the caller; introspection
+// describes the schema.
+func guardExempt(object string, field *ast.FieldDefinition) bool {
+	return object == "Viewer" || strings.HasPrefix(field.Name, "__")
+}
+
+// guardField is fieldGuard's check of a field below the root (its where
+// argument aside): the read permission of the entity it returns. The
+// compiled connections (graph/compiled) ask it of the fields they write.
+func guardField(ctx context.Context, object string, field *ast.FieldDefinition) error {
+	if guardExempt(object, field) {
+		return nil
+	}
+	return requireRead(ctx, strings.TrimSuffix(strings.TrimSuffix(field.Type.Name(), "Connection"), "Edge"))
 }
 
 // requireRead checks the read permission of an entity type, if it has one.

@@ -57,7 +57,7 @@ func (a *App) handler() http.Handler {
 	r.Get("/readyz", a.readyz)
 	r.Handle("/metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
 	r.Mount("/api", a.restHandler())
-	r.Handle("/graphql", a.graphqlHandler())
+	r.Handle("/graphql", a.graphqlHandler(reg))
 	r.Mount(frontDoor.Playground, playground.Handler(frontDoor.Playground, frontDoor.GraphQL))
 	r.Mount(frontDoor.Console, console.Handler(frontDoor.Console, frontDoor.GraphQL))
 	r.Handle(frontDoor.SDL, web.SDL(generated.NewExecutableSchema(generated.Config{}).Schema()))

@@ -1,0 +1,205 @@
+// Package compiled writes the connections of root query fields as JSON
+// without gqlgen's executor: gqlgen resolves the root field (its arguments,
+// its field middlewares, its resolver), then a writer generated for each
+// object type (writers_gen.go, by graph/gen from gqlgen's own bindings)
+// writes the selection, field by field in gqlgen's collected order, with
+// gqlgen's marshallers or their equivalents. gqlgen spends some eight
+// allocations per field it executes (a field context, a context, the
+// middleware closures, a marshaller); a writer spends none for most leaves.
+//
+// Anything a writer cannot write as gqlgen would (a field with a resolver
+// or an argument, a deferred fragment, a null in a non-null field, a field
+// the guard refuses) hands the value back to gqlgen, which marshals it
+// itself: the output is gqlgen's either way (compiled_test in internal/app
+// compares them for every connection).
+package compiled
+
+import (
+	"context"
+	"encoding/hex"
+	"strconv"
+	"time"
+
+	"github.com/99designs/gqlgen/graphql"
+	"github.com/google/uuid"
+	"github.com/vektah/gqlparser/v2/ast"
+)
+
+// Guard admits a field of object that returns an object, with the checks
+// gqlgen's field middlewares make of a field without arguments; an error
+// hands the selection back to gqlgen, which runs them and reports it.
+type Guard func(ctx context.Context, object string, field *ast.FieldDefinition) error
+
+// Write writes res, the value of the root query field f, when f's type is a
+// compiled connection and its selection holds only compiled fields: the
+// JSON, the zero value of res's type (for gqlgen to marshal in its place:
+// the selection of an empty connection costs it nothing) and true.
+// Otherwise it returns false and gqlgen marshals res.
+func Write(ctx context.Context, f graphql.CollectedField, res any, guard Guard) ([]byte, any, bool) {
+	w := &Writer{ctx: ctx, op: graphql.GetOperationContext(ctx), guard: guard, buf: make([]byte, 0, 4096)}
+	zero, ok := writeRoot(w, f, res)
+	if !ok {
+		return nil, nil, false
+	}
+	return w.buf, zero, true
+}
+
+// Writer is the JSON of a selection being written. It is an io.Writer for
+// the MarshalGQL methods of gqlgen marshallers (enums, cursors).
+type Writer struct {
+	ctx      context.Context
+	op       *graphql.OperationContext
+	guard    Guard
+	buf      []byte
+	admitted []*ast.FieldDefinition // fields the guard let through
+	selected []selection            // selections collected
+}
+
+// selection is a selection set collected on an object of the types impl
+// names: the fields of a list's elements are collected once, not per element.
+type selection struct {
+	set    *ast.Selection
+	n      int
+	impl   *string
+	fields []graphql.CollectedField
+}
+
+func (w *Writer) Write(p []byte) (int, error) {
+	w.buf = append(w.buf, p...)
+	return len(p), nil
+}
+
+func (w *Writer) WriteString(s string) (int, error) {
+	w.buf = append(w.buf, s...)
+	return len(s), nil
+}
+
+// collect is f's selection on an object of the types impl names, as gqlgen
+// collects it (fragments, @skip, @include, aliases); false for a deferred
+// fragment, which only gqlgen writes.
+func (w *Writer) collect(f graphql.CollectedField, impl []string) ([]graphql.CollectedField, bool) {
+	if len(f.Selections) == 0 {
+		return nil, false
+	}
+	for _, s := range w.selected {
+		if s.set == &f.Selections[0] && s.n == len(f.Selections) && s.impl == &impl[0] {
+			return s.fields, true
+		}
+	}
+	fields := graphql.CollectFields(w.op, f.Selections, impl)
+	for _, c := range fields {
+		if c.Deferrable != nil {
+			return nil, false
+		}
+	}
+	w.selected = append(w.selected, selection{set: &f.Selections[0], n: len(f.Selections), impl: &impl[0], fields: fields})
+	return fields, true
+}
+
+// enter asks the guard about an object field once per request.
+func (w *Writer) enter(object string, f graphql.CollectedField) bool {
+	for _, d := range w.admitted {
+		if d == f.Definition {
+			return true
+		}
+	}
+	if w.guard(w.ctx, object, f.Definition) != nil {
+		return false
+	}
+	w.admitted = append(w.admitted, f.Definition)
+	return true
+}
+
+// key writes the i-th member's name, as gqlgen's FieldSet does.
+func (w *Writer) key(i int, alias string) {
+	if i > 0 {
+		w.buf = append(w.buf, ',')
+	}
+	w.String(alias)
+	w.buf = append(w.buf, ':')
+}
+
+// Null writes null.
+func (w *Writer) Null() { w.buf = append(w.buf, "null"...) }
+
+// String writes s quoted as graphql.MarshalString does: only '"', '\\'
+// and control characters escaped, everything else as it is.
+func (w *Writer) String(s string) {
+	w.buf = append(w.buf, '"')
+	start := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 0x20 && c != '\\' && c != '"' {
+			continue
+		}
+		w.buf = append(w.buf, s[start:i]...)
+		switch c {
+		case '\t':
+			w.buf = append(w.buf, `\t`...)
+		case '\r':
+			w.buf = append(w.buf, `\r`...)
+		case '\n':
+			w.buf = append(w.buf, `\n`...)
+		case '\\':
+			w.buf = append(w.buf, `\\`...)
+		case '"':
+			w.buf = append(w.buf, `\"`...)
+		default:
+			w.buf = append(w.buf, `\u00`...)
+			w.buf = append(w.buf, upperHex[c>>4], upperHex[c&0xf])
+		}
+		start = i + 1
+	}
+	w.buf = append(w.buf, s[start:]...)
+	w.buf = append(w.buf, '"')
+}
+
+const upperHex = "0123456789ABCDEF"
+
+// Bool writes b as graphql.MarshalBoolean does.
+func (w *Writer) Bool(b bool) { w.buf = strconv.AppendBool(w.buf, b) }
+
+// Int writes i as graphql.MarshalInt does.
+func (w *Writer) Int(i int64) { w.buf = strconv.AppendInt(w.buf, i, 10) }
+
+// Time writes t as graphql.MarshalTime does (RFC 3339 with nanoseconds;
+// the zero time is null); false for a zero time in a non-null field.
+func (w *Writer) Time(t time.Time, nonNull bool) bool {
+	if t.IsZero() {
+		w.Null()
+		return !nonNull
+	}
+	w.buf = append(w.buf, '"')
+	w.buf = t.AppendFormat(w.buf, time.RFC3339Nano)
+	w.buf = append(w.buf, '"')
+	return true
+}
+
+// UUID writes id as graphql.MarshalUUID does (the nil UUID is null);
+// false for the nil UUID in a non-null field.
+func (w *Writer) UUID(id uuid.UUID, nonNull bool) bool {
+	if id == uuid.Nil {
+		w.Null()
+		return !nonNull
+	}
+	var text [38]byte // "xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx", as uuid.UUID.String spells it
+	text[0], text[9], text[14], text[19], text[24], text[37] = '"', '-', '-', '-', '-', '"'
+	hex.Encode(text[1:9], id[0:4])
+	hex.Encode(text[10:14], id[4:6])
+	hex.Encode(text[15:19], id[6:8])
+	hex.Encode(text[20:24], id[8:10])
+	hex.Encode(text[25:37], id[10:])
+	w.buf = append(w.buf, text[:]...)
+	return true
+}
+
+// Marshaler writes m, what another gqlgen marshaller made of a value;
+// false for null in a non-null field.
+func (w *Writer) Marshaler(m graphql.Marshaler, nonNull bool) bool {
+	if m == graphql.Null {
+		w.Null()
+		return !nonNull
+	}
+	m.MarshalGQL(w)
+	return true
+}

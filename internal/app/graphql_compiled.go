@@ -1,0 +1,82 @@
+package app
+
+import (
+	"context"
+	"io"
+
+	"github.com/99designs/gqlgen/graphql"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/vektah/gqlparser/v2/ast"
+
+	"github.com/reten-io/reten/graph/compiled"
+)
+
+// compiledConnections answers the connection of a root query field with
+// graph/compiled's writers instead of gqlgen's executor. gqlgen still
+// resolves the field: its arguments, every field middleware, its resolver.
+// Then the innermost field middleware (field) hands the value to the
+// writer and gives gqlgen the zero value of its type in its place; the
+// root field interceptor answers the writer's JSON instead of what gqlgen
+// made of the zero value. When the writer declines (a field it does not
+// compile, a null in a non-null field), gqlgen marshals the value as ever.
+type compiledConnections struct {
+	written, interpreted prometheus.Counter
+}
+
+func newCompiledConnections(reg prometheus.Registerer) *compiledConnections {
+	total := prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "reten_graphql_compiled_connections_total",
+		Help: "Connections of root query fields by how they were written: compiled (graph/compiled) or interpreted (gqlgen's executor, for a selection the writers do not compile).",
+	}, []string{"writer"})
+	reg.MustRegister(total)
+	return &compiledConnections{written: total.WithLabelValues("compiled"), interpreted: total.WithLabelValues("interpreted")}
+}
+
+func (*compiledConnections) ExtensionName() string                   { return "CompiledConnections" }
+func (*compiledConnections) Validate(graphql.ExecutableSchema) error { return nil }
+
+// compiledRoot is one root query field's hand-over: claimed by its field
+// middleware (the fields below it find it claimed), then the JSON written.
+type compiledRoot struct {
+	claimed bool
+	out     []byte
+}
+
+type compiledRootKey struct{}
+
+// InterceptRootField gives each root query field of a compiled type its
+// hand-over.
+func (*compiledConnections) InterceptRootField(ctx context.Context, next graphql.RootResolver) graphql.Marshaler {
+	if graphql.GetOperationContext(ctx).Operation.Operation != ast.Query ||
+		!compiled.Compiles(graphql.GetRootFieldContext(ctx).Field.Definition.Type.Name()) {
+		return next(ctx)
+	}
+	root := &compiledRoot{}
+	m := next(context.WithValue(ctx, compiledRootKey{}, root))
+	if root.out == nil {
+		return m
+	}
+	return graphql.WriterFunc(func(w io.Writer) { _, _ = w.Write(root.out) })
+}
+
+// field is the innermost field middleware: at a root query field it runs
+// the resolver, with the context the other middlewares made, and writes.
+func (c *compiledConnections) field(ctx context.Context, next graphql.Resolver) (any, error) {
+	root, _ := ctx.Value(compiledRootKey{}).(*compiledRoot)
+	if root == nil || root.claimed {
+		return next(ctx)
+	}
+	root.claimed = true
+	res, err := next(ctx)
+	if err != nil {
+		return res, err
+	}
+	out, zero, ok := compiled.Write(ctx, graphql.GetFieldContext(ctx).Field, res, guardField)
+	if !ok {
+		c.interpreted.Inc()
+		return res, nil
+	}
+	c.written.Inc()
+	root.out = out
+	return zero, nil
+}
