@@ -163,12 +163,12 @@ func (c *costBench) statements(r request) []statement {
 
 // compare measures a and b (alternate), prints their rates under label and
 // reports them with their ratio.
-func (c *costBench) compare(label, unitA string, a func() float64, unitB string, b func() float64) {
+func (c *costBench) compare(label, ratio, unitA string, a func() float64, unitB string, b func() float64) {
 	rateA, rateB := c.alternate(a, b)
-	fmt.Printf("%s: %s %.0f, %s %.0f, ratio %.2f\n", label, unitA, rateA, unitB, rateB, rateA/rateB)
+	fmt.Printf("%s: %s %.0f, %s %.0f, %s %.2f\n", label, unitA, rateA, unitB, rateB, ratio, rateA/rateB)
 	c.b.ReportMetric(rateA, unitA)
 	c.b.ReportMetric(rateB, unitB)
-	c.b.ReportMetric(rateA/rateB, "ratio")
+	c.b.ReportMetric(rateA/rateB, ratio)
 }
 
 // alternate measures a and b in c.rounds rounds each, alternating (a b b a
@@ -194,8 +194,11 @@ func (c *costBench) alternate(a, b func() float64) (rateA, rateB float64) {
 // exact count and its page, recorded, their arguments written in) on the
 // same database at the same concurrency, prepared as the service prepares
 // them; the phases alternate (BENCH_API_ROUNDS, BENCH_API_SECONDS each,
-// BENCH_API_WORKERS clients). The exact count of the list, with each
-// documented filter, must read an index only (EXPLAIN).
+// BENCH_API_WORKERS clients). Then again with pgbench binding the
+// arguments as the service does, each run planned for its arguments
+// (plan_cache_mode force_custom_plan, as the service's connections):
+// "ratio-bound" leaves out what planning per run costs. The exact count of
+// the list, with each documented filter, must read an index only (EXPLAIN).
 func BenchmarkListRequest(b *testing.B) {
 	c := newCostBench(b)
 	r := request{method: "GET", url: c.srv.URL + "/api/activities?per_page=25&page=1", header: c.key}
@@ -217,28 +220,43 @@ func BenchmarkListRequest(b *testing.B) {
 		}
 	}
 	seen := c.statements(r)
-	var script strings.Builder
+	var literal, bound strings.Builder
+	var vars []string // pgbench -D name=value: the bound script's arguments
 	for _, st := range seen {
-		script.WriteString(inline(b, st.query, st.args) + ";\n")
+		literal.WriteString(inline(b, st.query, st.args) + ";\n")
+		q := st.query
+		for i := len(st.args); i >= 1; i-- { // $10 before $1
+			name := fmt.Sprintf("a%d", len(vars)/2)
+			vars = append(vars, "-D", name+"="+literalText(b, st.query, i, st.args[i-1]))
+			q = strings.ReplaceAll(q, "$"+strconv.Itoa(i), ":"+name)
+		}
+		bound.WriteString(q + ";\n")
 	}
-	file := filepath.Join(b.TempDir(), "page.sql")
-	if err := os.WriteFile(file, []byte(script.String()), 0o644); err != nil {
-		b.Fatal(err)
+	dir := b.TempDir()
+	file, boundFile := filepath.Join(dir, "page.sql"), filepath.Join(dir, "bound.sql")
+	for f, text := range map[string]string{file: literal.String(), boundFile: bound.String()} {
+		if err := os.WriteFile(f, []byte(text), 0o644); err != nil {
+			b.Fatal(err)
+		}
 	}
+	label := fmt.Sprintf("GET /api/activities page 1 (%d statements: %s)", len(seen), kinds(seen))
 	b.ResetTimer()
 	for range b.N {
-		c.compare(fmt.Sprintf("GET /api/activities page 1 (%d statements: %s)", len(seen), kinds(seen)),
-			"http-req/s", func() float64 { return c.load(r) }, "pgbench-tx/s", func() float64 { return c.pgbench(file) })
+		c.compare(label, "ratio", "http-req/s", func() float64 { return c.load(r) }, "pgbench-tx/s", func() float64 { return c.pgbench(file, "") })
+		c.compare(label+", arguments bound", "ratio-bound", "http-bound-phase-req/s", func() float64 { return c.load(r) },
+			"pgbench-bound-tx/s", func() float64 { return c.pgbench(boundFile, "-c plan_cache_mode=force_custom_plan", vars...) })
 	}
 }
 
 // pgbench runs file for c.window on c.workers connections to the bench's
-// schema and returns its transactions per second.
-func (c *costBench) pgbench(file string) float64 {
+// schema, with the server options options and the arguments args, and
+// returns its transactions per second.
+func (c *costBench) pgbench(file, options string, args ...string) float64 {
 	c.b.Helper()
-	cmd := exec.Command("pgbench", "-n", "-M", "prepared", "-c", strconv.Itoa(c.workers), "-j", "2",
-		"-T", strconv.Itoa(int(c.window.Seconds())), "-f", file, os.Getenv("TEST_DATABASE_URL"))
-	cmd.Env = append(os.Environ(), "PGOPTIONS=-c search_path="+c.schema)
+	args = append([]string{"-n", "-M", "prepared", "-c", strconv.Itoa(c.workers), "-j", "2",
+		"-T", strconv.Itoa(int(c.window.Seconds())), "-f", file}, args...)
+	cmd := exec.Command("pgbench", append(args, os.Getenv("TEST_DATABASE_URL"))...)
+	cmd.Env = append(os.Environ(), "PGOPTIONS=-c search_path="+c.schema+" "+options)
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		c.b.Fatalf("pgbench: %v\n%s", err, out)
@@ -279,7 +297,7 @@ func BenchmarkGraphQLConnection(b *testing.B) {
 	base := request{method: "POST", url: minimal.URL, body: query}
 	b.ResetTimer()
 	for range b.N {
-		c.compare(fmt.Sprintf("GraphQL activities(first: 25) (%d statements: %s)", len(seen), kinds(seen)),
+		c.compare(fmt.Sprintf("GraphQL activities(first: 25) (%d statements: %s)", len(seen), kinds(seen)), "ratio",
 			"graphql-req/s", func() float64 { return c.load(r) }, "handler-req/s", func() float64 { return c.load(base) })
 	}
 }
@@ -337,22 +355,30 @@ func inline(b *testing.B, query string, args []any) string {
 			lit = "NULL"
 		case int, int64, int32, float64, bool:
 			lit = fmt.Sprint(v)
-		case string:
-			lit = "'" + strings.ReplaceAll(v, "'", "''") + "'"
-		case uuid.UUID:
-			lit = "'" + v.String() + "'"
-		case time.Time:
-			lit = "'" + v.UTC().Format(time.RFC3339Nano) + "'"
 		default:
-			if rv := reflect.ValueOf(v); rv.Kind() == reflect.String { // an ent enum
-				lit = "'" + strings.ReplaceAll(rv.String(), "'", "''") + "'"
-				break
-			}
-			b.Fatalf("argument $%d of %s: %T", i, query, v)
+			lit = "'" + strings.ReplaceAll(literalText(b, query, i, v), "'", "''") + "'"
 		}
 		query = strings.ReplaceAll(query, "$"+strconv.Itoa(i), lit)
 	}
 	return query
+}
+
+// literalText is the text of argument $i of query, as PostgreSQL reads it.
+func literalText(b *testing.B, query string, i int, arg any) string {
+	b.Helper()
+	switch v := arg.(type) {
+	case int, int64, int32, float64, bool, string:
+		return fmt.Sprint(v)
+	case uuid.UUID:
+		return v.String()
+	case time.Time:
+		return v.UTC().Format(time.RFC3339Nano)
+	}
+	if rv := reflect.ValueOf(arg); rv.Kind() == reflect.String { // an ent enum
+		return rv.String()
+	}
+	b.Fatalf("argument $%d of %s: %T", i, query, arg)
+	return ""
 }
 
 // BenchmarkGraphQLPageAllocs measures the Go side of activities(first: 25)

@@ -53,6 +53,11 @@ func graphqlHandler(client *ent.Client, tenancyResolver *tenancy.Resolver, limit
 		mutationSelection(es.Schema()), // services commit: refuse before writing
 		graph.InputNames(es.Schema()),  // messages name the GraphQL input members
 	}
+	// The compiled writers run none of these below a root field: they ask
+	// guardField of every object field they write, which is all that
+	// fieldGuard checks of a field without arguments and all the others do
+	// with one. A middleware that would act on such a field must be asked
+	// by the writers too (graph/compiled.Guard).
 	if conns != nil {
 		srv.Use(conns)
 		mws = append(mws, conns.field) // innermost: it sees the resolver's context and value
