@@ -169,6 +169,13 @@ func writeRoot(w *Writer, f graphql.CollectedField, res any) (any, bool) {
 		}
 		fields, ok := w.collect(f, implAPIKeyConnection)
 		return new(ent.APIKeyConnection), ok && writeAPIKeyConnection(w, fields, v)
+	case "ActivityConnection":
+		v, ok := res.(*ent.ActivityConnection)
+		if !ok || v == nil {
+			return nil, false
+		}
+		fields, ok := w.collect(f, implActivityConnection)
+		return new(ent.ActivityConnection), ok && writeActivityConnection(w, fields, v)
 	case "ActivityGenerationConfigConnection":
 		v, ok := res.(*ent.ActivityGenerationConfigConnection)
 		if !ok || v == nil {
@@ -183,6 +190,13 @@ func writeRoot(w *Writer, f graphql.CollectedField, res any) (any, bool) {
 		}
 		fields, ok := w.collect(f, implActivityReasonConfigConnection)
 		return new(ent.ActivityReasonConfigConnection), ok && writeActivityReasonConfigConnection(w, fields, v)
+	case "AudienceConnection":
+		v, ok := res.(*ent.AudienceConnection)
+		if !ok || v == nil {
+			return nil, false
+		}
+		fields, ok := w.collect(f, implAudienceConnection)
+		return new(ent.AudienceConnection), ok && writeAudienceConnection(w, fields, v)
 	case "CommerceConnection":
 		v, ok := res.(*ent.CommerceConnection)
 		if !ok || v == nil {
@@ -190,6 +204,20 @@ func writeRoot(w *Writer, f graphql.CollectedField, res any) (any, bool) {
 		}
 		fields, ok := w.collect(f, implCommerceConnection)
 		return new(ent.CommerceConnection), ok && writeCommerceConnection(w, fields, v)
+	case "CommerceLifecycleSnapshotConnection":
+		v, ok := res.(*ent.CommerceLifecycleSnapshotConnection)
+		if !ok || v == nil {
+			return nil, false
+		}
+		fields, ok := w.collect(f, implCommerceLifecycleSnapshotConnection)
+		return new(ent.CommerceLifecycleSnapshotConnection), ok && writeCommerceLifecycleSnapshotConnection(w, fields, v)
+	case "CommerceLifecycleTransitionConnection":
+		v, ok := res.(*ent.CommerceLifecycleTransitionConnection)
+		if !ok || v == nil {
+			return nil, false
+		}
+		fields, ok := w.collect(f, implCommerceLifecycleTransitionConnection)
+		return new(ent.CommerceLifecycleTransitionConnection), ok && writeCommerceLifecycleTransitionConnection(w, fields, v)
 	case "DispatchProviderConnection":
 		v, ok := res.(*ent.DispatchProviderConnection)
 		if !ok || v == nil {
@@ -197,6 +225,34 @@ func writeRoot(w *Writer, f graphql.CollectedField, res any) (any, bool) {
 		}
 		fields, ok := w.collect(f, implDispatchProviderConnection)
 		return new(ent.DispatchProviderConnection), ok && writeDispatchProviderConnection(w, fields, v)
+	case "EventFilterConnection":
+		v, ok := res.(*ent.EventFilterConnection)
+		if !ok || v == nil {
+			return nil, false
+		}
+		fields, ok := w.collect(f, implEventFilterConnection)
+		return new(ent.EventFilterConnection), ok && writeEventFilterConnection(w, fields, v)
+	case "GenerationDecisionConnection":
+		v, ok := res.(*ent.GenerationDecisionConnection)
+		if !ok || v == nil {
+			return nil, false
+		}
+		fields, ok := w.collect(f, implGenerationDecisionConnection)
+		return new(ent.GenerationDecisionConnection), ok && writeGenerationDecisionConnection(w, fields, v)
+	case "GenerationRuleConnection":
+		v, ok := res.(*ent.GenerationRuleConnection)
+		if !ok || v == nil {
+			return nil, false
+		}
+		fields, ok := w.collect(f, implGenerationRuleConnection)
+		return new(ent.GenerationRuleConnection), ok && writeGenerationRuleConnection(w, fields, v)
+	case "LifecycleRunConnection":
+		v, ok := res.(*ent.LifecycleRunConnection)
+		if !ok || v == nil {
+			return nil, false
+		}
+		fields, ok := w.collect(f, implLifecycleRunConnection)
+		return new(ent.LifecycleRunConnection), ok && writeLifecycleRunConnection(w, fields, v)
 	case "OperatorConnection":
 		v, ok := res.(*ent.OperatorConnection)
 		if !ok || v == nil {
@@ -246,69 +302,6 @@ func writeRoot(w *Writer, f graphql.CollectedField, res any) (any, bool) {
 		}
 		fields, ok := w.collect(f, implUserConnection)
 		return new(ent.UserConnection), ok && writeUserConnection(w, fields, v)
-	case "ActivityConnection":
-		v, ok := res.(*ent.ActivityConnection)
-		if !ok || v == nil {
-			return nil, false
-		}
-		fields, ok := w.collect(f, implActivityConnection)
-		return new(ent.ActivityConnection), ok && writeActivityConnection(w, fields, v)
-	case "AudienceConnection":
-		v, ok := res.(*ent.AudienceConnection)
-		if !ok || v == nil {
-			return nil, false
-		}
-		fields, ok := w.collect(f, implAudienceConnection)
-		return new(ent.AudienceConnection), ok && writeAudienceConnection(w, fields, v)
-	case "LifecycleRunConnection":
-		v, ok := res.(*ent.LifecycleRunConnection)
-		if !ok || v == nil {
-			return nil, false
-		}
-		fields, ok := w.collect(f, implLifecycleRunConnection)
-		return new(ent.LifecycleRunConnection), ok && writeLifecycleRunConnection(w, fields, v)
-	case "EventFilterConnection":
-		v, ok := res.(*ent.EventFilterConnection)
-		if !ok || v == nil {
-			return nil, false
-		}
-		fields, ok := w.collect(f, implEventFilterConnection)
-		return new(ent.EventFilterConnection), ok && writeEventFilterConnection(w, fields, v)
-	case "GenerationRuleConnection":
-		v, ok := res.(*ent.GenerationRuleConnection)
-		if !ok || v == nil {
-			return nil, false
-		}
-		fields, ok := w.collect(f, implGenerationRuleConnection)
-		return new(ent.GenerationRuleConnection), ok && writeGenerationRuleConnection(w, fields, v)
-	case "GenerationDecisionConnection":
-		v, ok := res.(*ent.GenerationDecisionConnection)
-		if !ok || v == nil {
-			return nil, false
-		}
-		fields, ok := w.collect(f, implGenerationDecisionConnection)
-		return new(ent.GenerationDecisionConnection), ok && writeGenerationDecisionConnection(w, fields, v)
-	case "CommerceLifecycleSnapshotConnection":
-		v, ok := res.(*ent.CommerceLifecycleSnapshotConnection)
-		if !ok || v == nil {
-			return nil, false
-		}
-		fields, ok := w.collect(f, implCommerceLifecycleSnapshotConnection)
-		return new(ent.CommerceLifecycleSnapshotConnection), ok && writeCommerceLifecycleSnapshotConnection(w, fields, v)
-	case "CommerceLifecycleTransitionConnection":
-		v, ok := res.(*ent.CommerceLifecycleTransitionConnection)
-		if !ok || v == nil {
-			return nil, false
-		}
-		fields, ok := w.collect(f, implCommerceLifecycleTransitionConnection)
-		return new(ent.CommerceLifecycleTransitionConnection), ok && writeCommerceLifecycleTransitionConnection(w, fields, v)
-	case "WebhookEndpointConnection":
-		v, ok := res.(*ent.WebhookEndpointConnection)
-		if !ok || v == nil {
-			return nil, false
-		}
-		fields, ok := w.collect(f, implWebhookEndpointConnection)
-		return new(ent.WebhookEndpointConnection), ok && writeWebhookEndpointConnection(w, fields, v)
 	case "WebhookDeliveryConnection":
 		v, ok := res.(*ent.WebhookDeliveryConnection)
 		if !ok || v == nil {
@@ -316,6 +309,13 @@ func writeRoot(w *Writer, f graphql.CollectedField, res any) (any, bool) {
 		}
 		fields, ok := w.collect(f, implWebhookDeliveryConnection)
 		return new(ent.WebhookDeliveryConnection), ok && writeWebhookDeliveryConnection(w, fields, v)
+	case "WebhookEndpointConnection":
+		v, ok := res.(*ent.WebhookEndpointConnection)
+		if !ok || v == nil {
+			return nil, false
+		}
+		fields, ok := w.collect(f, implWebhookEndpointConnection)
+		return new(ent.WebhookEndpointConnection), ok && writeWebhookEndpointConnection(w, fields, v)
 	}
 	return nil, false
 }

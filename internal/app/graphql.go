@@ -53,11 +53,11 @@ func graphqlHandler(client *ent.Client, tenancyResolver *tenancy.Resolver, limit
 		mutationSelection(es.Schema()), // services commit: refuse before writing
 		graph.InputNames(es.Schema()),  // messages name the GraphQL input members
 	}
-	// The compiled writers run none of these below a root field: they ask
-	// guardField of every object field they write, which is all that
-	// fieldGuard checks of a field without arguments and all the others do
-	// with one. A middleware that would act on such a field must be asked
-	// by the writers too (graph/compiled.Guard).
+	// The compiled writers run none of these below a root field. They write
+	// only fields without arguments, of which the others check nothing and
+	// fieldGuard only guardField, which they ask of every object field. A
+	// middleware that acts on such a field must be asked by them too
+	// (graph/compiled.Guard).
 	if conns != nil {
 		srv.Use(conns)
 		mws = append(mws, conns.field) // innermost: it sees the resolver's context and value
@@ -149,7 +149,12 @@ func guardField(ctx context.Context, object string, field *ast.FieldDefinition) 
 	if guardExempt(object, field) {
 		return nil
 	}
-	return requireRead(ctx, strings.TrimSuffix(strings.TrimSuffix(field.Type.Name(), "Connection"), "Edge"))
+	return requireRead(ctx, entityOf(field))
+}
+
+// entityOf is the entity a field returns: its type without Connection or Edge.
+func entityOf(field *ast.FieldDefinition) string {
+	return strings.TrimSuffix(strings.TrimSuffix(field.Type.Name(), "Connection"), "Edge")
 }
 
 // requireRead checks the read permission of an entity type, if it has one.

@@ -72,5 +72,5 @@ func (c selectionCheck) field(parent string, f graphql.CollectedField) error {
 			return err
 		}
 	}
-	return requireRead(c.ctx, strings.TrimSuffix(strings.TrimSuffix(f.Definition.Type.Name(), "Connection"), "Edge"))
+	return requireRead(c.ctx, entityOf(f.Definition))
 }
