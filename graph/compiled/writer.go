@@ -10,8 +10,8 @@
 // Anything a writer cannot write as gqlgen would (a field with a resolver
 // or an argument, a deferred fragment, a null in a non-null field, a field
 // the guard refuses) hands the value back to gqlgen, which marshals it
-// itself: the output is gqlgen's either way (compiled_test in internal/app
-// compares them for every connection).
+// itself: the output is gqlgen's either way (TestCompiledConnectionsMatchGqlgen,
+// in rest/, compares them for every connection).
 package compiled
 
 import (
