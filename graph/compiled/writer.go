@@ -18,6 +18,7 @@ import (
 	"context"
 	"encoding/hex"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/99designs/gqlgen/graphql"
@@ -32,17 +33,23 @@ type Guard func(ctx context.Context, object string, field *ast.FieldDefinition) 
 
 // Write writes res, the value of the root query field f, when f's type is a
 // compiled connection and its selection holds only compiled fields: the
-// JSON, the zero value of res's type (for gqlgen to marshal in its place:
-// the selection of an empty connection costs it nothing) and true.
-// Otherwise it returns false and gqlgen marshals res.
-func Write(ctx context.Context, f graphql.CollectedField, res any, guard Guard) ([]byte, any, bool) {
-	w := &Writer{ctx: ctx, op: graphql.GetOperationContext(ctx), guard: guard, buf: make([]byte, 0, 4096)}
+// writer holding the JSON (Bytes, until Release), the zero value of res's
+// type (for gqlgen to marshal in its place: the selection of an empty
+// connection costs it nothing) and true. Otherwise it returns false and
+// gqlgen marshals res.
+func Write(ctx context.Context, f graphql.CollectedField, res any, guard Guard) (*Writer, any, bool) {
+	w := writers.Get().(*Writer)
+	w.ctx, w.op, w.guard = ctx, graphql.GetOperationContext(ctx), guard
 	zero, ok := writeRoot(w, f, res)
 	if !ok {
+		w.Release()
 		return nil, nil, false
 	}
-	return w.buf, zero, true
+	return w, zero, true
 }
+
+// writers keeps writers, their buffers and caches, between requests.
+var writers = sync.Pool{New: func() any { return &Writer{buf: make([]byte, 0, 8192)} }}
 
 // Writer is the JSON of a selection being written. It is an io.Writer for
 // the MarshalGQL methods of gqlgen marshallers (enums, cursors).
@@ -53,6 +60,21 @@ type Writer struct {
 	buf      []byte
 	admitted []*ast.FieldDefinition // fields the guard let through
 	selected []selection            // selections collected
+}
+
+// Bytes is the JSON written, valid until Release.
+func (w *Writer) Bytes() []byte { return w.buf }
+
+// Release hands w back for another request to write with: neither it nor
+// its Bytes may be used after.
+func (w *Writer) Release() {
+	if cap(w.buf) > 1<<20 { // a rare large answer is not kept
+		w.buf = make([]byte, 0, 8192)
+	}
+	clear(w.admitted)
+	clear(w.selected)
+	*w = Writer{buf: w.buf[:0], admitted: w.admitted[:0], selected: w.selected[:0]}
+	writers.Put(w)
 }
 
 // selection is a selection set collected on an object of the types impl

@@ -25,8 +25,12 @@ func write(t *testing.T, query string, vars map[string]any, res any, guard compi
 	op := &graphql.OperationContext{Doc: doc, Operation: doc.Operations[0], Variables: vars}
 	ctx := graphql.WithOperationContext(context.Background(), op)
 	root := graphql.CollectFields(op, op.Operation.SelectionSet, []string{"Query"})[0]
-	out, zero, ok := compiled.Write(ctx, root, res, guard)
-	return string(out), zero, ok
+	w, zero, ok := compiled.Write(ctx, root, res, guard)
+	if !ok {
+		return "", zero, false
+	}
+	defer w.Release()
+	return string(w.Bytes()), zero, true
 }
 
 func admit(context.Context, string, *ast.FieldDefinition) error { return nil }

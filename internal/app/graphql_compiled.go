@@ -39,7 +39,7 @@ func (*compiledConnections) Validate(graphql.ExecutableSchema) error { return ni
 // middleware (the fields below it find it claimed), then the JSON written.
 type compiledRoot struct {
 	claimed bool
-	out     []byte
+	out     *compiled.Writer
 }
 
 type compiledRootKey struct{}
@@ -56,7 +56,10 @@ func (*compiledConnections) InterceptRootField(ctx context.Context, next graphql
 	if root.out == nil {
 		return m
 	}
-	return graphql.WriterFunc(func(w io.Writer) { _, _ = w.Write(root.out) })
+	return graphql.WriterFunc(func(w io.Writer) { // gqlgen marshals a root field once
+		_, _ = w.Write(root.out.Bytes())
+		root.out.Release()
+	})
 }
 
 // field is the innermost field middleware: at a root query field it runs
