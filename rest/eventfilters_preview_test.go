@@ -38,7 +38,7 @@ func efRows(rows [][]any) []string {
 // efQuery runs hand-written SQL on the dataset.
 func efQuery(t *testing.T, db *sql.DB, query string) [][]any {
 	t.Helper()
-	out, err := runRows(context.Background(), db, statement{query: query})
+	out, err := runRows(context.Background(), db, nil, statement{query: query})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -197,8 +197,11 @@ func (c *costBench) alternate(a, b func() float64) (rateA, rateB float64) {
 // BENCH_API_WORKERS clients). Then again with pgbench binding the
 // arguments as the service does, each run planned for its arguments
 // (plan_cache_mode force_custom_plan, as the service's connections):
-// "ratio-bound" leaves out what planning per run costs. The exact count of
-// the list, with each documented filter, must read an index only (EXPLAIN).
+// "ratio-bound" leaves out what planning per run costs. Last, the ceiling:
+// the same statements served by a minimal Go handler over the service's
+// pool (no authentication, no middleware, prepared once, rows written as
+// JSON) against pgbench as in the first comparison ("ratio-minimal"). The exact count of the list, with
+// each documented filter, must read an index only (EXPLAIN).
 func BenchmarkListRequest(b *testing.B) {
 	c := newCostBench(b)
 	r := request{method: "GET", url: c.srv.URL + "/api/activities?per_page=25&page=1", header: c.key}
@@ -240,11 +243,14 @@ func BenchmarkListRequest(b *testing.B) {
 		}
 	}
 	label := fmt.Sprintf("GET /api/activities page 1 (%d statements: %s)", len(seen), kinds(seen))
+	base := request{method: "GET", url: c.minimal(seen, true).URL}
 	b.ResetTimer()
 	for range b.N {
 		c.compare(label, "ratio", "http-req/s", func() float64 { return c.load(r) }, "pgbench-tx/s", func() float64 { return c.pgbench(file, "") })
 		c.compare(label+", arguments bound", "ratio-bound", "http-bound-phase-req/s", func() float64 { return c.load(r) },
 			"pgbench-bound-tx/s", func() float64 { return c.pgbench(boundFile, "-c plan_cache_mode=force_custom_plan", vars...) })
+		c.compare(label+", minimal Go handler", "ratio-minimal", "handler-req/s", func() float64 { return c.load(base) },
+			"pgbench-minimal-phase-tx/s", func() float64 { return c.pgbench(file, "") })
 	}
 }
 
@@ -280,10 +286,35 @@ func BenchmarkGraphQLConnection(b *testing.B) {
 		pageInfo { hasNextPage endCursor } } }`})
 	r := request{method: "POST", url: c.srv.URL + "/graphql", body: query, header: c.key}
 	seen := c.statements(r)
-	minimal := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+	minimal := c.minimal(seen, false)
+	base := request{method: "POST", url: minimal.URL, body: query}
+	b.ResetTimer()
+	for range b.N {
+		c.compare(fmt.Sprintf("GraphQL activities(first: 25) (%d statements: %s)", len(seen), kinds(seen)), "ratio",
+			"graphql-req/s", func() float64 { return c.load(r) }, "handler-req/s", func() float64 { return c.load(base) })
+	}
+}
+
+// minimal serves the statements seen run by a minimal Go handler over the
+// service's pool, their rows written as JSON: no authentication, no
+// middleware. The statements are prepared once when prepared is true,
+// else unprepared, as database/sql runs them.
+func (c *costBench) minimal(seen []statement, prepared bool) *httptest.Server {
+	stmts := make([]*sql.Stmt, len(seen))
+	for i, st := range seen {
+		if !prepared {
+			break
+		}
+		var err error
+		if stmts[i], err = c.l.db.Prepare(st.query); err != nil {
+			c.b.Fatal(err)
+		}
+		c.b.Cleanup(func() { _ = stmts[i].Close() })
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		var out [][][]any
-		for _, st := range seen {
-			rows, err := runRows(req.Context(), c.l.db, st)
+		for i, st := range seen {
+			rows, err := runRows(req.Context(), c.l.db, stmts[i], st)
 			if err != nil {
 				http.Error(w, err.Error(), http.StatusInternalServerError)
 				return
@@ -293,18 +324,20 @@ func BenchmarkGraphQLConnection(b *testing.B) {
 		w.Header().Set("Content-Type", "application/json")
 		_ = json.NewEncoder(w).Encode(out)
 	}))
-	defer minimal.Close()
-	base := request{method: "POST", url: minimal.URL, body: query}
-	b.ResetTimer()
-	for range b.N {
-		c.compare(fmt.Sprintf("GraphQL activities(first: 25) (%d statements: %s)", len(seen), kinds(seen)), "ratio",
-			"graphql-req/s", func() float64 { return c.load(r) }, "handler-req/s", func() float64 { return c.load(base) })
-	}
+	c.b.Cleanup(srv.Close)
+	return srv
 }
 
-// runRows runs st on db and returns its rows.
-func runRows(ctx context.Context, db *sql.DB, st statement) ([][]any, error) {
-	rows, err := db.QueryContext(ctx, st.query, st.args...)
+// runRows runs st on db, or stmt (st prepared) when not nil, and returns
+// its rows.
+func runRows(ctx context.Context, db *sql.DB, stmt *sql.Stmt, st statement) ([][]any, error) {
+	var rows *sql.Rows
+	var err error
+	if stmt != nil {
+		rows, err = stmt.QueryContext(ctx, st.args...)
+	} else {
+		rows, err = db.QueryContext(ctx, st.query, st.args...)
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -2,7 +2,6 @@ package app
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"io"
 	"mime"
@@ -17,49 +16,48 @@ import (
 // with a 500 (it cannot present a decoding error) or decode at any cost: a
 // batch (a JSON array of operations), a POST body that is not one JSON
 // object of the GraphQL request shape, and variables or extensions nested
-// deeper than maxVariablesDepth. The body is read once and put back.
-func checkBody(req *http.Request) error {
+// deeper than maxVariablesDepth. The body is read once and put back; a
+// JSON POST body comes back decoded too, as the POST transport decodes it,
+// for graphqlPOST not to decode it again.
+func checkBody(req *http.Request) (*graphql.RawParams, error) {
 	switch req.Method {
 	case http.MethodGet:
 		q := req.URL.Query()
 		for _, name := range []string{"variables", "extensions"} {
 			if jsonDeeperThan([]byte(q.Get(name)), maxVariablesDepth) {
-				return apperr.Invalid(msgVariablesTooDeep)
+				return nil, apperr.Invalid(msgVariablesTooDeep)
 			}
 		}
 	case http.MethodPost:
 		if mt, _, err := mime.ParseMediaType(req.Header.Get("Content-Type")); err != nil || mt != "application/json" {
-			return nil // gqlgen answers that no transport serves it
+			return nil, nil // gqlgen answers that no transport serves it
 		}
 		body, err := io.ReadAll(req.Body)
 		if err != nil {
 			if _, tooLarge := errors.AsType[*http.MaxBytesError](err); tooLarge {
-				return apperr.TooLarge(msgBodyTooLarge)
+				return nil, apperr.TooLarge(msgBodyTooLarge)
 			}
-			return apperr.Invalid(msgRequestBody)
+			return nil, apperr.Invalid(msgRequestBody)
 		}
 		req.Body = io.NopCloser(bytes.NewReader(body))
 		switch trimmed := bytes.TrimLeft(body, " \t\r\n"); {
 		case len(trimmed) > 0 && trimmed[0] == '[':
-			return apperr.Invalid(msgBatchRequest)
+			return nil, apperr.Invalid(msgBatchRequest)
 		case len(trimmed) == 0 || trimmed[0] != '{':
 			// null would even leave the transport without parameters.
-			return apperr.Invalid(msgRequestBody)
+			return nil, apperr.Invalid(msgRequestBody)
 		}
 		// The body object holds variables and extensions one level down.
 		if jsonDeeperThan(body, maxVariablesDepth+1) {
-			return apperr.Invalid(msgVariablesTooDeep)
+			return nil, apperr.Invalid(msgVariablesTooDeep)
 		}
-		// Decoded as the POST transport decodes it, so what passes here
-		// decodes there.
-		dec := json.NewDecoder(bytes.NewReader(body))
-		dec.UseNumber()
-		var p graphql.RawParams
-		if err := dec.Decode(&p); err != nil {
-			return apperr.Invalid(msgRequestBody)
+		p, err := decodeParams(body)
+		if err != nil {
+			return nil, apperr.Invalid(msgRequestBody)
 		}
+		return p, nil
 	}
-	return nil
+	return nil, nil
 }
 
 // jsonDeeperThan reports whether the JSON text nests objects and arrays

@@ -124,6 +124,7 @@ type refusalWriter struct {
 	http.ResponseWriter
 	status int
 	wrote  bool
+	params *graphql.RawParams // the POST body checkBody decoded, for graphqlPOST
 }
 
 func (w *refusalWriter) WriteHeader(code int) {
@@ -149,9 +150,10 @@ func (w *refusalWriter) Write(b []byte) (int, error) {
 // variables nested too deep), and otherwise returns the writer and request
 // to serve it with, so the extension's refusals answer 400 too.
 func limitRequest(w http.ResponseWriter, req *http.Request) (http.ResponseWriter, *http.Request, error) {
-	if err := checkBody(req); err != nil {
+	params, err := checkBody(req)
+	if err != nil {
 		return w, req, err
 	}
-	rw := &refusalWriter{ResponseWriter: w}
+	rw := &refusalWriter{ResponseWriter: w, params: params}
 	return rw, req.WithContext(context.WithValue(req.Context(), refusalKey{}, rw)), nil
 }

@@ -26,29 +26,33 @@ import (
 // character encoding/json escapes (<, >, &, U+2028, U+2029) and data with
 // a line break (gqlgen's Map and Any marshallers end theirs with one, which
 // compaction drops) still go through encoding/json. gqlgen's other
-// marshallers, and ours, write no space outside strings.
+// marshallers, and ours, write no space outside strings. It takes the body
+// checkBody (limitRequest) has decoded rather than decoding it again.
 type graphqlPOST struct{ transport.POST }
 
 func (graphqlPOST) Do(w http.ResponseWriter, r *http.Request, exec graphql.GraphExecutor) {
 	ctx := r.Context()
 	contentType := responseContentType(r.Header.Get("Accept"))
 	w.Header().Add("Content-Type", contentType)
-	params := &graphql.RawParams{Headers: r.Header}
-	params.ReadTime.Start = graphql.Now()
-	params.ReadTime.End = graphql.Now()
-	body, err := io.ReadAll(r.Body)
-	if err != nil {
-		writeGraphQLResponse(w, exec.DispatchError(ctx, gqlerror.List{gqlerror.Errorf("could not read request body: %+v", err)}))
-		return
+	start := graphql.Now()
+	var params *graphql.RawParams
+	if rw, ok := ctx.Value(refusalKey{}).(*refusalWriter); ok && rw.params != nil {
+		params = rw.params // checkBody decoded the body
+	} else {
+		body, err := io.ReadAll(r.Body)
+		if err != nil {
+			writeGraphQLResponse(w, exec.DispatchError(ctx, gqlerror.List{gqlerror.Errorf("could not read request body: %+v", err)}))
+			return
+		}
+		if params, err = decodeParams(body); err != nil {
+			w.WriteHeader(http.StatusBadRequest)
+			writeGraphQLResponse(w, exec.DispatchError(ctx, gqlerror.List{gqlerror.Errorf(
+				"json request body could not be decoded: %+v body:%s", err, string(body))}))
+			return
+		}
 	}
-	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.UseNumber()
-	if err := dec.Decode(&params); err != nil {
-		w.WriteHeader(http.StatusBadRequest)
-		writeGraphQLResponse(w, exec.DispatchError(ctx, gqlerror.List{gqlerror.Errorf(
-			"json request body could not be decoded: %+v body:%s", err, string(body))}))
-		return
-	}
+	params.Headers = r.Header
+	params.ReadTime = graphql.TraceTiming{Start: start, End: graphql.Now()}
 	op, errs := exec.CreateOperationContext(ctx, params)
 	if errs != nil {
 		status := http.StatusOK
@@ -64,6 +68,20 @@ func (graphqlPOST) Do(w http.ResponseWriter, r *http.Request, exec graphql.Graph
 	}
 	responses, ctx := exec.DispatchOperation(ctx, op)
 	writeGraphQLResponse(w, responses(ctx))
+}
+
+// decodeParams decodes a POST body as gqlgen's POST transport does.
+func decodeParams(body []byte) (*graphql.RawParams, error) {
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.UseNumber()
+	var p *graphql.RawParams
+	if err := dec.Decode(&p); err != nil {
+		return nil, err
+	}
+	if p == nil { // a body of null, which leaves gqlgen's transport without parameters (checkBody refuses it)
+		p = &graphql.RawParams{}
+	}
+	return p, nil
 }
 
 const graphqlResponseJSON = "application/graphql-response+json"

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"reflect"
@@ -19,14 +20,21 @@ import (
 	"github.com/vektah/gqlparser/v2/gqlerror"
 )
 
-// cannedExec answers every operation with res, or refuses it with errs.
+// cannedExec answers every operation with res, or refuses it with an error
+// of code (naming the query and variables it was given).
 type cannedExec struct {
-	res  *graphql.Response
-	errs gqlerror.List
+	res     *graphql.Response
+	refusal string
+	code    string
 }
 
 func (e cannedExec) CreateOperationContext(_ context.Context, p *graphql.RawParams) (*graphql.OperationContext, gqlerror.List) {
-	return &graphql.OperationContext{RawQuery: p.Query}, e.errs
+	if e.refusal == "" {
+		return &graphql.OperationContext{RawQuery: p.Query}, nil
+	}
+	err := gqlerror.Errorf("%s: %s %v", e.refusal, p.Query, p.Variables)
+	errcode.Set(err, e.code)
+	return &graphql.OperationContext{RawQuery: p.Query}, gqlerror.List{err}
 }
 
 func (e cannedExec) DispatchOperation(ctx context.Context, _ *graphql.OperationContext) (graphql.ResponseHandler, context.Context) {
@@ -80,11 +88,9 @@ func TestGraphQLPOSTMatchesGqlgen(t *testing.T) {
 	responses["extensions"] = &graphql.Response{Data: json.RawMessage(`{"a":1}`), Extensions: map[string]any{"cost": 3}}
 	responses["deferred"] = &graphql.Response{Data: json.RawMessage(`{"b":2}`), Label: "x", Path: ast.Path{ast.PathName("a")}, HasNext: &yes}
 
-	parseErr := gqlerror.Errorf("Unexpected Name \"quey\"")
-	errcode.Set(parseErr, errcode.ParseFailed)
 	execs := map[string]graphql.GraphExecutor{
-		"refused (protocol)": cannedExec{errs: gqlerror.List{parseErr}},
-		"refused (user)":     cannedExec{errs: gqlerror.List{gqlerror.Errorf("operación no permitida")}},
+		"refused (protocol)": cannedExec{refusal: `Unexpected Name "quey"`, code: errcode.ParseFailed},
+		"refused (user)":     cannedExec{refusal: "operación no permitida", code: "FORBIDDEN"},
 	}
 	for name, res := range responses {
 		execs[name] = cannedExec{res: res}
@@ -99,7 +105,8 @@ func TestGraphQLPOSTMatchesGqlgen(t *testing.T) {
 	for execName, exec := range execs {
 		for bodyName, body := range bodies {
 			for _, accept := range accepts {
-				send := func(tr graphql.Transport) *httptest.ResponseRecorder {
+				// predecoded: the body as checkBody hands it over (limitRequest).
+				send := func(tr graphql.Transport, predecoded bool) *httptest.ResponseRecorder {
 					req := httptest.NewRequest(http.MethodPost, "/graphql", strings.NewReader(body))
 					req.Header.Set("Content-Type", "application/json")
 					if accept != "" {
@@ -109,16 +116,31 @@ func TestGraphQLPOSTMatchesGqlgen(t *testing.T) {
 						t.Fatalf("%T does not take a JSON POST", tr)
 					}
 					w := httptest.NewRecorder()
+					if predecoded {
+						_, lreq, err := limitRequest(w, req)
+						if err != nil {
+							return nil // checkBody refuses it: graphqlPOST never sees it
+						}
+						if rw, _ := lreq.Context().Value(refusalKey{}).(*refusalWriter); rw == nil || rw.params == nil {
+							t.Fatalf("limitRequest hands graphqlPOST no decoded body for %s", body)
+						}
+						req = lreq
+					}
 					tr.Do(w, req, exec)
 					return w
 				}
-				want, got := send(transport.POST{}), send(graphqlPOST{})
-				label := execName + ", body " + bodyName + ", Accept " + accept
-				if got.Code != want.Code || got.Body.String() != want.Body.String() {
-					t.Errorf("%s:\n got %d %s\nwant %d %s", label, got.Code, got.Body, want.Code, want.Body)
-				}
-				if g, w := got.Header(), want.Header(); !reflect.DeepEqual(g, w) {
-					t.Errorf("%s: headers %v, want %v", label, g, w)
+				want := send(transport.POST{}, false)
+				for i, got := range []*httptest.ResponseRecorder{send(graphqlPOST{}, false), send(graphqlPOST{}, true)} {
+					if got == nil {
+						continue
+					}
+					label := fmt.Sprintf("%s, body %s, Accept %s, decoded by checkBody %v", execName, bodyName, accept, i == 1)
+					if got.Code != want.Code || got.Body.String() != want.Body.String() {
+						t.Errorf("%s:\n got %d %s\nwant %d %s", label, got.Code, got.Body, want.Code, want.Body)
+					}
+					if g, w := got.Header(), want.Header(); !reflect.DeepEqual(g, w) {
+						t.Errorf("%s: headers %v, want %v", label, g, w)
+					}
 				}
 			}
 		}
