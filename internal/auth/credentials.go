@@ -142,6 +142,30 @@ type keyRow struct {
 	// HeaderProject is the project a request named when it is the key's
 	// tenant's (not cached: the project is the request's).
 	HeaderProject uuid.NullUUID `sql:"header_project_id"`
+	// effective is what the key may do, from Permissions and OwnerRoles
+	// (permissions, which sets resolved): worked out once a row, kept with
+	// it in the cache.
+	effective []string
+	resolved  bool
+}
+
+// permissions works out k.effective: the key's permissions its owner's
+// roles grant, but api-keys:manage, sorted; false when either list is not
+// JSON.
+func (k *keyRow) permissions() bool {
+	var keyPerms, roles []string
+	if json.Unmarshal(k.Permissions, &keyPerms) != nil || json.Unmarshal(k.OwnerRoles, &roles) != nil {
+		return false
+	}
+	owner := PermissionsOf(roles)
+	for _, p := range sortedUnique(keyPerms...) {
+		if _, ok := slices.BinarySearch(owner, p); ok && p != PermAPIKeyManage {
+			k.effective = append(k.effective, p)
+		}
+	}
+	k.effective = slices.Clip(k.effective) // shared by the requests the cache serves: an append copies
+	k.resolved = true
+	return true
 }
 
 // loadKey reads the key of hash with its owner's is_active and membership in
@@ -214,10 +238,6 @@ func (s *Service) KeyViewer(ctx context.Context, plaintext string, project uuid.
 		}
 		found = k.HeaderProject.Valid
 	}
-	var keyPerms []string
-	if json.Unmarshal(k.Permissions, &keyPerms) != nil {
-		return nil, false, apperr.Unauthorized(MsgKeyValidationFailed)
-	}
 	if !k.IsActive || k.RevokedAt.Valid || (k.ExpiresAt.Valid && !k.ExpiresAt.Time.After(now)) {
 		return nil, false, apperr.Unauthorized(MsgKeyInvalid)
 	}
@@ -227,8 +247,7 @@ func (s *Service) KeyViewer(ctx context.Context, plaintext string, project uuid.
 	if !k.MembershipID.Valid {
 		return nil, false, apperr.Unauthorized(MsgKeyOwnerInactive)
 	}
-	var roles []string
-	if json.Unmarshal(k.OwnerRoles, &roles) != nil {
+	if !k.resolved && !k.permissions() {
 		return nil, false, apperr.Unauthorized(MsgKeyValidationFailed)
 	}
 	used := !k.LastUsedAt.Valid || now.Sub(k.LastUsedAt.Time) >= keyUsageResolution
@@ -247,14 +266,7 @@ func (s *Service) KeyViewer(ctx context.Context, plaintext string, project uuid.
 			store(s.cache, &s.cache.projects, gen, projectKey{k.TenantID, project}, struct{}{}, now)
 		}
 	}
-	owner := PermissionsOf(roles)
-	var effective []string
-	for _, p := range sortedUnique(keyPerms...) {
-		if _, ok := slices.BinarySearch(owner, p); ok && p != PermAPIKeyManage {
-			effective = append(effective, p)
-		}
-	}
-	v := &viewer.Viewer{UserID: k.UserID, TenantID: k.TenantID, APIKeyID: k.ID, Permissions: effective}
+	v := &viewer.Viewer{UserID: k.UserID, TenantID: k.TenantID, APIKeyID: k.ID, Permissions: k.effective}
 	if k.ProjectID.Valid {
 		v.KeyProjectID = k.ProjectID.UUID
 	}
