@@ -200,8 +200,9 @@ func (c *costBench) alternate(a, b func() float64) (rateA, rateB float64) {
 // "ratio-bound" leaves out what planning per run costs. Last, the ceiling:
 // the same statements served by a minimal Go handler over the service's
 // pool (no authentication, no middleware, prepared once, rows written as
-// JSON) against pgbench as in the first comparison ("ratio-minimal"). The exact count of the list, with
-// each documented filter, must read an index only (EXPLAIN).
+// JSON) against pgbench as in the first comparison ("ratio-minimal"). The
+// exact count of the list, with each documented filter, must read an
+// index only (EXPLAIN).
 func BenchmarkListRequest(b *testing.B) {
 	c := newCostBench(b)
 	r := request{method: "GET", url: c.srv.URL + "/api/activities?per_page=25&page=1", header: c.key}
@@ -300,16 +301,16 @@ func BenchmarkGraphQLConnection(b *testing.B) {
 // middleware. The statements are prepared once when prepared is true,
 // else unprepared, as database/sql runs them.
 func (c *costBench) minimal(seen []statement, prepared bool) *httptest.Server {
-	stmts := make([]*sql.Stmt, len(seen))
+	stmts := make([]*sql.Stmt, len(seen)) // nil: unprepared
 	for i, st := range seen {
-		if !prepared {
-			break
+		if prepared {
+			stmt, err := c.l.db.Prepare(st.query)
+			if err != nil {
+				c.b.Fatal(err)
+			}
+			c.b.Cleanup(func() { _ = stmt.Close() })
+			stmts[i] = stmt
 		}
-		var err error
-		if stmts[i], err = c.l.db.Prepare(st.query); err != nil {
-			c.b.Fatal(err)
-		}
-		c.b.Cleanup(func() { _ = stmts[i].Close() })
 	}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		var out [][][]any
