@@ -12,7 +12,6 @@ import (
 	"github.com/vektah/gqlparser/v2/ast"
 
 	"github.com/reten-io/reten/ent/user"
-	"github.com/reten-io/reten/graph/compiled"
 	"github.com/reten-io/reten/graph/generated"
 	"github.com/reten-io/reten/internal/app"
 	"github.com/reten-io/reten/internal/apptest"
@@ -22,9 +21,10 @@ import (
 )
 
 // TestCompiledConnectionsMatchGqlgen sends every root connection of the
-// schema, selecting every field its writers compile (graph/compiled), to
-// the service and to a second one over the same database whose GraphQL
-// runs every field through gqlgen's executor (Config.GraphQLInterpreted):
+// schema, selecting every field its writers compile
+// (graph/generated/compiled_gen.go), to the service and to a second one
+// over the same database whose GraphQL runs every field through gqlgen's
+// executor (Config.GraphQLInterpreted):
 // the answers must be the same bytes, and the compiled writer must have
 // written each (reten_graphql_compiled_connections_total). The data is the
 // demo's plus an activity whose texts need every escape and whose optional
@@ -85,7 +85,7 @@ func TestCompiledConnectionsMatchGqlgen(t *testing.T) {
 		schema := generated.NewExecutableSchema(generated.Config{}).Schema()
 		roots := 0
 		for _, f := range schema.Query.Fields {
-			if !compiled.Compiles(f.Type.Name()) {
+			if !generated.CompiledConnection(f.Type.Name()) {
 				continue
 			}
 			roots++
@@ -126,12 +126,12 @@ func compiledSelection(t *testing.T, schema *ast.Schema, typ string, depth int) 
 	t.Helper()
 	def := schema.Types[typ]
 	parts := []string{"__typename"}
-	for _, name := range compiled.Fields[typ] {
+	for _, name := range generated.CompiledFields[typ] {
 		f := def.Fields.ForName(name)
 		if f == nil {
 			t.Fatalf("%s.%s is compiled but not in the schema", typ, name)
 		}
-		if _, object := compiled.Fields[f.Type.Name()]; !object {
+		if _, object := generated.CompiledFields[f.Type.Name()]; !object {
 			parts = append(parts, name)
 		} else if depth < 3 {
 			parts = append(parts, name+" "+compiledSelection(t, schema, f.Type.Name(), depth+1))

@@ -1,9 +1,10 @@
 // Package compiled writes the connections of root query fields as JSON
 // without gqlgen's executor: gqlgen resolves the root field (its arguments,
 // its field middlewares, its resolver), then a writer generated for each
-// object type (writers_gen.go, by graph/gen from gqlgen's own bindings)
-// writes the selection, field by field in gqlgen's collected order, with
-// gqlgen's marshallers or their equivalents. gqlgen spends some eight
+// object type (graph/generated/compiled_gen.go, by graph/gen from gqlgen's
+// own bindings) writes the selection with this package's Writer, field by
+// field in gqlgen's collected order, with gqlgen's marshallers or their
+// equivalents. gqlgen spends some eight
 // allocations per field it executes (a field context, a context, the
 // middleware closures, a marshaller); a writer spends none for most leaves.
 //
@@ -31,16 +32,21 @@ import (
 // hands the selection back to gqlgen, which runs them and reports it.
 type Guard func(ctx context.Context, object string, field *ast.FieldDefinition) error
 
-// Write writes res, the value of the root query field f, when f's type is a
-// compiled connection and its selection holds only compiled fields: the
+// Root writes res, the value of the root query field f, with w when f's
+// type is a compiled connection and its selection holds only compiled
+// fields, and returns the zero value of res's type; false otherwise
+// (generated.WriteCompiled).
+type Root func(w *Writer, f graphql.CollectedField, res any) (any, bool)
+
+// Write writes res, the value of the root query field f, with root: the
 // writer holding the JSON (Bytes, until Release), the zero value of res's
 // type (for gqlgen to marshal in its place: the selection of an empty
 // connection costs it nothing) and true. Otherwise it returns false and
 // gqlgen marshals res.
-func Write(ctx context.Context, f graphql.CollectedField, res any, guard Guard) (*Writer, any, bool) {
+func Write(ctx context.Context, f graphql.CollectedField, res any, guard Guard, root Root) (*Writer, any, bool) {
 	w := writers.Get().(*Writer)
 	w.ctx, w.op, w.guard = ctx, graphql.GetOperationContext(ctx), guard
-	zero, ok := writeRoot(w, f, res)
+	zero, ok := root(w, f, res)
 	if !ok {
 		w.Release()
 		return nil, nil, false
@@ -96,10 +102,10 @@ func (w *Writer) WriteString(s string) (int, error) {
 	return len(s), nil
 }
 
-// collect is f's selection on an object of the types impl names, as gqlgen
+// Collect is f's selection on an object of the types impl names, as gqlgen
 // collects it (fragments, @skip, @include, aliases); false for a deferred
 // fragment, which only gqlgen writes.
-func (w *Writer) collect(f graphql.CollectedField, impl []string) ([]graphql.CollectedField, bool) {
+func (w *Writer) Collect(f graphql.CollectedField, impl []string) ([]graphql.CollectedField, bool) {
 	if len(f.Selections) == 0 {
 		return nil, false
 	}
@@ -118,8 +124,8 @@ func (w *Writer) collect(f graphql.CollectedField, impl []string) ([]graphql.Col
 	return fields, true
 }
 
-// enter asks the guard about an object field once per request.
-func (w *Writer) enter(object string, f graphql.CollectedField) bool {
+// Enter asks the guard about an object field once per request.
+func (w *Writer) Enter(object string, f graphql.CollectedField) bool {
 	for _, d := range w.admitted {
 		if d == f.Definition {
 			return true
@@ -132,14 +138,17 @@ func (w *Writer) enter(object string, f graphql.CollectedField) bool {
 	return true
 }
 
-// key writes the i-th member's name, as gqlgen's FieldSet does.
-func (w *Writer) key(i int, alias string) {
+// Key writes the i-th member's name, as gqlgen's FieldSet does.
+func (w *Writer) Key(i int, alias string) {
 	if i > 0 {
 		w.buf = append(w.buf, ',')
 	}
 	w.String(alias)
 	w.buf = append(w.buf, ':')
 }
+
+// Byte writes c, a brace, a bracket or a comma.
+func (w *Writer) Byte(c byte) { w.buf = append(w.buf, c) }
 
 // Null writes null.
 func (w *Writer) Null() { w.buf = append(w.buf, "null"...) }

@@ -25,7 +25,7 @@ func write(t *testing.T, query string, vars map[string]any, res any, guard compi
 	op := &graphql.OperationContext{Doc: doc, Operation: doc.Operations[0], Variables: vars}
 	ctx := graphql.WithOperationContext(context.Background(), op)
 	root := graphql.CollectFields(op, op.Operation.SelectionSet, []string{"Query"})[0]
-	w, zero, ok := compiled.Write(ctx, root, res, guard)
+	w, zero, ok := compiled.Write(ctx, root, res, guard, generated.WriteCompiled)
 	if !ok {
 		return "", zero, false
 	}

@@ -1,7 +1,8 @@
 // Command gen regenerates the GraphQL server (make generate): gqlgen's own
-// code generation (gqlgen.yml), plus the compiled connection writers of
-// graph/compiled, which it derives from the same bindings; then Exec takes
-// the input unmarshallers' map built once (unmarshalers.go).
+// code generation (gqlgen.yml), plus the compiled connection writers
+// (graph/generated/compiled_gen.go, writing with graph/compiled), which it
+// derives from the same bindings; then Exec takes the input unmarshallers'
+// map built once (unmarshalers.go).
 package main
 
 import (
@@ -20,11 +21,15 @@ func main() {
 	if err != nil {
 		log.Fatalf("gqlgen config: %v", err)
 	}
-	// Exec's old rewrite goes first: gqlgen compiles what it generates.
-	if err := os.Remove(filepath.Join(filepath.Dir(cfg.Exec.Filename), "unmarshalers_gen.go")); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		log.Fatal(err)
+	// The files written beside gqlgen's go first: gqlgen compiles what it
+	// generates, and they may name what it no longer does.
+	dir := filepath.Dir(cfg.Exec.Filename)
+	for _, name := range []string{"unmarshalers_gen.go", "compiled_gen.go"} {
+		if err := os.Remove(filepath.Join(dir, name)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			log.Fatal(err)
+		}
 	}
-	if err := api.Generate(cfg, api.AddPlugin(compiledWriters{filename: "graph/compiled/writers_gen.go"})); err != nil {
+	if err := api.Generate(cfg, api.AddPlugin(compiledWriters{filename: filepath.Join(dir, "compiled_gen.go")})); err != nil {
 		log.Fatalf("gqlgen: %v", err)
 	}
 	if err := shareUnmarshalers(cfg.Exec.Filename); err != nil {

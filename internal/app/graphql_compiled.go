@@ -9,10 +9,12 @@ import (
 	"github.com/vektah/gqlparser/v2/ast"
 
 	"github.com/reten-io/reten/graph/compiled"
+	"github.com/reten-io/reten/graph/generated"
 )
 
 // compiledConnections answers the connection of a root query field with
-// graph/compiled's writers instead of gqlgen's executor. gqlgen still
+// the compiled writers (graph/generated/compiled_gen.go, with
+// graph/compiled's Writer) instead of gqlgen's executor. gqlgen still
 // resolves the field: its arguments, every field middleware, its resolver.
 // Then the innermost field middleware (field) hands the value to the
 // writer and gives gqlgen the zero value of its type in its place; the
@@ -48,7 +50,7 @@ type compiledRootKey struct{}
 // hand-over.
 func (*compiledConnections) InterceptRootField(ctx context.Context, next graphql.RootResolver) graphql.Marshaler {
 	if graphql.GetOperationContext(ctx).Operation.Operation != ast.Query ||
-		!compiled.Compiles(graphql.GetRootFieldContext(ctx).Field.Definition.Type.Name()) {
+		!generated.CompiledConnection(graphql.GetRootFieldContext(ctx).Field.Definition.Type.Name()) {
 		return next(ctx)
 	}
 	root := &compiledRoot{}
@@ -74,7 +76,7 @@ func (c *compiledConnections) field(ctx context.Context, next graphql.Resolver) 
 	if err != nil {
 		return res, err
 	}
-	out, zero, ok := compiled.Write(ctx, graphql.GetFieldContext(ctx).Field, res, guardField)
+	out, zero, ok := compiled.Write(ctx, graphql.GetFieldContext(ctx).Field, res, guardField, generated.WriteCompiled)
 	if !ok {
 		c.interpreted.Inc()
 		return res, nil
