@@ -3,6 +3,7 @@ package compiled_test
 import (
 	"context"
 	"errors"
+	"strconv"
 	"testing"
 	"time"
 
@@ -12,6 +13,7 @@ import (
 	"github.com/vektah/gqlparser/v2/ast"
 
 	"github.com/reten-io/reten/ent"
+	"github.com/reten-io/reten/ent/activity"
 	"github.com/reten-io/reten/graph/compiled"
 	"github.com/reten-io/reten/graph/generated"
 )
@@ -82,6 +84,20 @@ func TestWrite(t *testing.T) {
 	} {
 		if out, _, ok := write(t, c.query, nil, c.res, c.guard); ok {
 			t.Errorf("%s: written %s, want it left to gqlgen", name, out)
+		}
+	}
+}
+
+// An enum is written as its MarshalGQL writes it (strconv.Quote of its
+// String), whether it spells a GraphQL name (written directly) or not (a
+// value no enum declares, left to MarshalGQL).
+func TestWriteEnum(t *testing.T) {
+	for _, v := range []string{"TASK", "CALL_CENTER_2", "not a name", `q"uo\te`, "tab\t", "é", ""} {
+		conn := &ent.ActivityConnection{Edges: []*ent.ActivityEdge{{Node: &ent.Activity{Type: activity.Type(v), Status: activity.StatusREADY}}}}
+		out, _, ok := write(t, `{ activities { edges { node { type status } } } }`, nil, conn, admit)
+		want := `{"edges":[{"node":{"type":` + strconv.Quote(v) + `,"status":"READY"}}]}`
+		if !ok || out != want {
+			t.Errorf("type %q: ok %v\n got %s\nwant %s", v, ok, out, want)
 		}
 	}
 }

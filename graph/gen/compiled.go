@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/99designs/gqlgen/codegen"
+	"github.com/99designs/gqlgen/codegen/config"
 	"github.com/vektah/gqlparser/v2/ast"
 )
 
@@ -256,6 +257,30 @@ var fastMarshallers = map[string]string{
 	"github.com/reten-io/reten/graph/model.MarshalUUID":  "if !w.UUID(%s, %t) {\n\t\t\t\treturn false\n\t\t\t}",
 }
 
+// generatedEnum reports whether ref is an enum whose Go type entgql (in
+// ent) or gqlgen (in graph/model) generated: a string type whose MarshalGQL
+// writes strconv.Quote of its String, which the Writer's Enum writes
+// without the quoting's allocation.
+func generatedEnum(ref *config.TypeReference) bool {
+	if ref.Definition == nil || ref.Definition.Kind != ast.Enum {
+		return false
+	}
+	t := types.Unalias(ref.GO)
+	if p, ok := t.(*types.Pointer); ok {
+		t = types.Unalias(p.Elem())
+	}
+	named, ok := t.(*types.Named)
+	if !ok || named.Obj().Pkg() == nil {
+		return false
+	}
+	if b, ok := named.Underlying().(*types.Basic); !ok || b.Kind() != types.String {
+		return false
+	}
+	path := named.Obj().Pkg().Path()
+	return path == "github.com/reten-io/reten/graph/model" || path == "github.com/reten-io/reten/ent" ||
+		strings.HasPrefix(path, "github.com/reten-io/reten/ent/")
+}
+
 // leaf writes a scalar or enum field the way gqlgen's marshaller of its
 // type reference does ("" when it cannot).
 func (g *writerGen) leaf(f *codegen.Field, x string) string {
@@ -266,6 +291,8 @@ func (g *writerGen) leaf(f *codegen.Field, x string) string {
 	}
 	var value, write string
 	switch {
+	case ref.IsMarshaler && generatedEnum(ref):
+		value, write = "v", "if !w.Enum(v.String()) {\n\t\t\t\tv.MarshalGQL(w)\n\t\t\t}"
 	case ref.IsMarshaler:
 		value, write = "v", "v.MarshalGQL(w)"
 	case ref.Marshaler != nil:

@@ -492,7 +492,9 @@ func writeCompiledAPIKey(w *compiled.Writer, fields []graphql.CollectedField, ob
 			}
 		case "scope":
 			v := obj.Scope
-			v.MarshalGQL(w)
+			if !w.Enum(v.String()) {
+				v.MarshalGQL(w)
+			}
 		case "isActive":
 			v := obj.IsActive
 			w.Bool(v)
@@ -715,7 +717,9 @@ func writeCompiledActivityGenerationConfig(w *compiled.Writer, fields []graphql.
 			}
 		case "status":
 			v := obj.Status
-			v.MarshalGQL(w)
+			if !w.Enum(v.String()) {
+				v.MarshalGQL(w)
+			}
 		case "updatedBy":
 			v := obj.UpdatedBy
 			if v == nil {
@@ -1154,7 +1158,9 @@ func writeCompiledDispatchProvider(w *compiled.Writer, fields []graphql.Collecte
 			w.String(v)
 		case "channel":
 			v := obj.Channel
-			v.MarshalGQL(w)
+			if !w.Enum(v.String()) {
+				v.MarshalGQL(w)
+			}
 		case "kind":
 			v := obj.Kind
 			if !w.Marshaler(model.MarshalDispatchProviderKind(v), true) {
@@ -1326,7 +1332,9 @@ func writeCompiledOperator(w *compiled.Writer, fields []graphql.CollectedField, 
 			w.String(*v)
 		case "type":
 			v := obj.Type
-			v.MarshalGQL(w)
+			if !w.Enum(v.String()) {
+				v.MarshalGQL(w)
+			}
 		case "externalID":
 			v := obj.ExternalID
 			if v == nil {
@@ -1624,7 +1632,9 @@ func writeCompiledRetentionStatusConfig(w *compiled.Writer, fields []graphql.Col
 			w.String(v)
 		case "stage":
 			v := obj.Stage
-			v.MarshalGQL(w)
+			if !w.Enum(v.String()) {
+				v.MarshalGQL(w)
+			}
 		case "isActive":
 			v := obj.IsActive
 			w.Bool(v)
@@ -2074,7 +2084,9 @@ func writeCompiledTrashRecord(w *compiled.Writer, fields []graphql.CollectedFiel
 			}
 		case "kind":
 			v := obj.Kind
-			v.MarshalGQL(w)
+			if !w.Enum(v.String()) {
+				v.MarshalGQL(w)
+			}
 		case "recordID":
 			v := obj.RecordID
 			if !w.UUID(v, true) {
@@ -2421,13 +2433,19 @@ func writeCompiledActivity(w *compiled.Writer, fields []graphql.CollectedField, 
 			}
 		case "type":
 			v := obj.Type
-			v.MarshalGQL(w)
+			if !w.Enum(v.String()) {
+				v.MarshalGQL(w)
+			}
 		case "channel":
 			v := obj.Channel
-			v.MarshalGQL(w)
+			if !w.Enum(v.String()) {
+				v.MarshalGQL(w)
+			}
 		case "status":
 			v := obj.Status
-			v.MarshalGQL(w)
+			if !w.Enum(v.String()) {
+				v.MarshalGQL(w)
+			}
 		case "scheduledAt":
 			v := obj.ScheduledAt
 			if !w.Time(v, true) {
@@ -2800,10 +2818,14 @@ func writeCompiledLifecycleRun(w *compiled.Writer, fields []graphql.CollectedFie
 			}
 		case "status":
 			v := obj.Status
-			v.MarshalGQL(w)
+			if !w.Enum(v.String()) {
+				v.MarshalGQL(w)
+			}
 		case "trigger":
 			v := obj.Trigger
-			v.MarshalGQL(w)
+			if !w.Enum(v.String()) {
+				v.MarshalGQL(w)
+			}
 		case "asOf":
 			v := obj.AsOf
 			if !w.Time(v, true) {
@@ -3288,10 +3310,14 @@ func writeCompiledGenerationRule(w *compiled.Writer, fields []graphql.CollectedF
 			w.String(v)
 		case "trigger":
 			v := obj.Trigger
-			v.MarshalGQL(w)
+			if !w.Enum(v.String()) {
+				v.MarshalGQL(w)
+			}
 		case "stage":
 			v := obj.Stage
-			v.MarshalGQL(w)
+			if !w.Enum(v.String()) {
+				v.MarshalGQL(w)
+			}
 		case "statusCode":
 			v := obj.StatusCode
 			w.String(v)
@@ -3304,10 +3330,14 @@ func writeCompiledGenerationRule(w *compiled.Writer, fields []graphql.CollectedF
 			w.Int(int64(*v))
 		case "type":
 			v := obj.Type
-			v.MarshalGQL(w)
+			if !w.Enum(v.String()) {
+				v.MarshalGQL(w)
+			}
 		case "channel":
 			v := obj.Channel
-			v.MarshalGQL(w)
+			if !w.Enum(v.String()) {
+				v.MarshalGQL(w)
+			}
 		case "reasonCode":
 			v := obj.ReasonCode
 			w.String(v)
@@ -3339,21 +3369,27 @@ func writeCompiledGenerationRule(w *compiled.Writer, fields []graphql.CollectedF
 				w.Null()
 				continue
 			}
-			v.MarshalGQL(w)
+			if !w.Enum(v.String()) {
+				v.MarshalGQL(w)
+			}
 		case "operatorType":
 			v := obj.OperatorType
 			if v == nil {
 				w.Null()
 				continue
 			}
-			v.MarshalGQL(w)
+			if !w.Enum(v.String()) {
+				v.MarshalGQL(w)
+			}
 		case "targetRole":
 			v := obj.TargetRole
 			if v == nil {
 				w.Null()
 				continue
 			}
-			v.MarshalGQL(w)
+			if !w.Enum(v.String()) {
+				v.MarshalGQL(w)
+			}
 		case "isActive":
 			v := obj.IsActive
 			w.Bool(v)
@@ -3498,10 +3534,14 @@ func writeCompiledGenerationDecision(w *compiled.Writer, fields []graphql.Collec
 			}
 		case "trigger":
 			v := obj.Trigger
-			v.MarshalGQL(w)
+			if !w.Enum(v.String()) {
+				v.MarshalGQL(w)
+			}
 		case "stage":
 			v := obj.Stage
-			v.MarshalGQL(w)
+			if !w.Enum(v.String()) {
+				v.MarshalGQL(w)
+			}
 		case "statusCode":
 			v := obj.StatusCode
 			w.String(v)
@@ -3512,14 +3552,18 @@ func writeCompiledGenerationDecision(w *compiled.Writer, fields []graphql.Collec
 			}
 		case "kind":
 			v := obj.Kind
-			v.MarshalGQL(w)
+			if !w.Enum(v.String()) {
+				v.MarshalGQL(w)
+			}
 		case "reason":
 			v := obj.Reason
 			if v == nil {
 				w.Null()
 				continue
 			}
-			v.MarshalGQL(w)
+			if !w.Enum(v.String()) {
+				v.MarshalGQL(w)
+			}
 		case "detail":
 			v := obj.Detail
 			w.String(v)
@@ -3697,7 +3741,9 @@ func writeCompiledCommerceLifecycleSnapshot(w *compiled.Writer, fields []graphql
 			w.String(v)
 		case "stage":
 			v := obj.Stage
-			v.MarshalGQL(w)
+			if !w.Enum(v.String()) {
+				v.MarshalGQL(w)
+			}
 		case "lastComputedAt":
 			v := obj.LastComputedAt
 			if !w.Time(v, true) {
@@ -3850,7 +3896,9 @@ func writeCompiledCommerceLifecycleTransition(w *compiled.Writer, fields []graph
 				w.Null()
 				continue
 			}
-			v.MarshalGQL(w)
+			if !w.Enum(v.String()) {
+				v.MarshalGQL(w)
+			}
 		case "fromCode":
 			v := obj.FromCode
 			if v == nil {
@@ -3860,7 +3908,9 @@ func writeCompiledCommerceLifecycleTransition(w *compiled.Writer, fields []graph
 			w.String(*v)
 		case "toStage":
 			v := obj.ToStage
-			v.MarshalGQL(w)
+			if !w.Enum(v.String()) {
+				v.MarshalGQL(w)
+			}
 		case "toCode":
 			v := obj.ToCode
 			w.String(v)
@@ -3892,7 +3942,9 @@ func writeCompiledCommerceLifecycleTransition(w *compiled.Writer, fields []graph
 			}
 		case "source":
 			v := obj.Source
-			v.MarshalGQL(w)
+			if !w.Enum(v.String()) {
+				v.MarshalGQL(w)
+			}
 		default:
 			return false
 		}
@@ -4205,7 +4257,9 @@ func writeCompiledWebhookDelivery(w *compiled.Writer, fields []graphql.Collected
 			w.String(v)
 		case "status":
 			v := obj.Status
-			v.MarshalGQL(w)
+			if !w.Enum(v.String()) {
+				v.MarshalGQL(w)
+			}
 		case "attempts":
 			v := obj.Attempts
 			w.Int(int64(v))
