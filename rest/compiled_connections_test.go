@@ -112,6 +112,12 @@ func TestCompiledConnectionsMatchGqlgen(t *testing.T) {
 			edges { cursor node { id ... on Activity { t: title @include(if: true) status } description @skip(if: $skip) } }
 			edges { node { channel scheduledAt } __typename }
 		}`, map[string]any{"skip": true, "n": 5}, seed.inProject, 2, 0, false)
+		same("cursors of pages ordered by a time, an enum and strings", `{
+			t: activities(first: 3, orderBy: {field: SCHEDULED_AT, direction: DESC}) { edges { cursor } pageInfo { startCursor endCursor } }
+			s: activities(first: 3, orderBy: {field: STATUS}) { edges { cursor } pageInfo { endCursor } }
+			n: commerces(first: 3, orderBy: {field: NAME}) { edges { cursor } pageInfo { endCursor } }
+			x: commerces(first: 3, orderBy: {field: EXTERNAL_ID, direction: DESC}) { edges { cursor } pageInfo { endCursor } }
+		}`, nil, seed.inProject, 4, 0, false)
 		same("a field the writers do not compile", `{ activities(first: 3) { edges { node { id commerce { name } } } } }`,
 			nil, seed.inProject, 0, 1, false)
 		tid := uuid.MustParse(seed.tenantID)

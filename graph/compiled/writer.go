@@ -64,6 +64,7 @@ type Writer struct {
 	op       *graphql.OperationContext
 	guard    Guard
 	buf      []byte
+	scratch  []byte                 // a cursor's bytes before base64
 	admitted []*ast.FieldDefinition // fields the guard let through
 	selected []selection            // selections collected
 }
@@ -79,7 +80,7 @@ func (w *Writer) Release() {
 	}
 	clear(w.admitted)
 	clear(w.selected)
-	*w = Writer{buf: w.buf[:0], admitted: w.admitted[:0], selected: w.selected[:0]}
+	*w = Writer{buf: w.buf[:0], scratch: w.scratch[:0], admitted: w.admitted[:0], selected: w.selected[:0]}
 	writers.Put(w)
 }
 

@@ -257,6 +257,27 @@ var fastMarshallers = map[string]string{
 	"github.com/reten-io/reten/graph/model.MarshalUUID":  "if !w.UUID(%s, %t) {\n\t\t\t\treturn false\n\t\t\t}",
 }
 
+// uuidCursor reports whether ref is entgql.Cursor[uuid.UUID] (or a
+// pointer to it), which the Writer's Cursor writes.
+func uuidCursor(ref *config.TypeReference) bool {
+	named, ok := namedType(ref)
+	if !ok || named.Obj().Pkg().Path() != "entgo.io/contrib/entgql" || named.Obj().Name() != "Cursor" || named.TypeArgs().Len() != 1 {
+		return false
+	}
+	arg, ok := types.Unalias(named.TypeArgs().At(0)).(*types.Named)
+	return ok && arg.Obj().Pkg() != nil && arg.Obj().Pkg().Path() == "github.com/google/uuid" && arg.Obj().Name() == "UUID"
+}
+
+// namedType is ref's Go type, or the type it points to, when named.
+func namedType(ref *config.TypeReference) (*types.Named, bool) {
+	t := types.Unalias(ref.GO)
+	if p, ok := t.(*types.Pointer); ok {
+		t = types.Unalias(p.Elem())
+	}
+	named, ok := t.(*types.Named)
+	return named, ok && named.Obj().Pkg() != nil
+}
+
 // generatedEnum reports whether ref is an enum whose Go type entgql (in
 // ent) or gqlgen (in graph/model) generated: a string type whose MarshalGQL
 // writes strconv.Quote of its String, which the Writer's Enum writes
@@ -265,12 +286,8 @@ func generatedEnum(ref *config.TypeReference) bool {
 	if ref.Definition == nil || ref.Definition.Kind != ast.Enum {
 		return false
 	}
-	t := types.Unalias(ref.GO)
-	if p, ok := t.(*types.Pointer); ok {
-		t = types.Unalias(p.Elem())
-	}
-	named, ok := t.(*types.Named)
-	if !ok || named.Obj().Pkg() == nil {
+	named, ok := namedType(ref)
+	if !ok {
 		return false
 	}
 	if b, ok := named.Underlying().(*types.Basic); !ok || b.Kind() != types.String {
@@ -291,6 +308,8 @@ func (g *writerGen) leaf(f *codegen.Field, x string) string {
 	}
 	var value, write string
 	switch {
+	case ref.IsMarshaler && uuidCursor(ref):
+		value, write = "v", "if !w.Cursor(v.ID, v.Value) {\n\t\t\t\tv.MarshalGQL(w)\n\t\t\t}"
 	case ref.IsMarshaler && generatedEnum(ref):
 		value, write = "v", "if !w.Enum(v.String()) {\n\t\t\t\tv.MarshalGQL(w)\n\t\t\t}"
 	case ref.IsMarshaler:

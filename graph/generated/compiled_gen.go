@@ -434,7 +434,9 @@ func writeCompiledAPIKeyEdge(w *compiled.Writer, fields []graphql.CollectedField
 			}
 		case "cursor":
 			v := obj.Cursor
-			v.MarshalGQL(w)
+			if !w.Cursor(v.ID, v.Value) {
+				v.MarshalGQL(w)
+			}
 		default:
 			return false
 		}
@@ -552,14 +554,18 @@ func writeCompiledPageInfo(w *compiled.Writer, fields []graphql.CollectedField, 
 				w.Null()
 				continue
 			}
-			v.MarshalGQL(w)
+			if !w.Cursor(v.ID, v.Value) {
+				v.MarshalGQL(w)
+			}
 		case "endCursor":
 			v := obj.EndCursor
 			if v == nil {
 				w.Null()
 				continue
 			}
-			v.MarshalGQL(w)
+			if !w.Cursor(v.ID, v.Value) {
+				v.MarshalGQL(w)
+			}
 		default:
 			return false
 		}
@@ -650,7 +656,9 @@ func writeCompiledActivityGenerationConfigEdge(w *compiled.Writer, fields []grap
 			}
 		case "cursor":
 			v := obj.Cursor
-			v.MarshalGQL(w)
+			if !w.Cursor(v.ID, v.Value) {
+				v.MarshalGQL(w)
+			}
 		default:
 			return false
 		}
@@ -819,7 +827,9 @@ func writeCompiledActivityReasonConfigEdge(w *compiled.Writer, fields []graphql.
 			}
 		case "cursor":
 			v := obj.Cursor
-			v.MarshalGQL(w)
+			if !w.Cursor(v.ID, v.Value) {
+				v.MarshalGQL(w)
+			}
 		default:
 			return false
 		}
@@ -954,7 +964,9 @@ func writeCompiledCommerceEdge(w *compiled.Writer, fields []graphql.CollectedFie
 			}
 		case "cursor":
 			v := obj.Cursor
-			v.MarshalGQL(w)
+			if !w.Cursor(v.ID, v.Value) {
+				v.MarshalGQL(w)
+			}
 		default:
 			return false
 		}
@@ -1117,7 +1129,9 @@ func writeCompiledDispatchProviderEdge(w *compiled.Writer, fields []graphql.Coll
 			}
 		case "cursor":
 			v := obj.Cursor
-			v.MarshalGQL(w)
+			if !w.Cursor(v.ID, v.Value) {
+				v.MarshalGQL(w)
+			}
 		default:
 			return false
 		}
@@ -1268,7 +1282,9 @@ func writeCompiledOperatorEdge(w *compiled.Writer, fields []graphql.CollectedFie
 			}
 		case "cursor":
 			v := obj.Cursor
-			v.MarshalGQL(w)
+			if !w.Cursor(v.ID, v.Value) {
+				v.MarshalGQL(w)
+			}
 		default:
 			return false
 		}
@@ -1447,7 +1463,9 @@ func writeCompiledProjectEdge(w *compiled.Writer, fields []graphql.CollectedFiel
 			}
 		case "cursor":
 			v := obj.Cursor
-			v.MarshalGQL(w)
+			if !w.Cursor(v.ID, v.Value) {
+				v.MarshalGQL(w)
+			}
 		default:
 			return false
 		}
@@ -1588,7 +1606,9 @@ func writeCompiledRetentionStatusConfigEdge(w *compiled.Writer, fields []graphql
 			}
 		case "cursor":
 			v := obj.Cursor
-			v.MarshalGQL(w)
+			if !w.Cursor(v.ID, v.Value) {
+				v.MarshalGQL(w)
+			}
 		default:
 			return false
 		}
@@ -1731,7 +1751,9 @@ func writeCompiledRouteEdge(w *compiled.Writer, fields []graphql.CollectedField,
 			}
 		case "cursor":
 			v := obj.Cursor
-			v.MarshalGQL(w)
+			if !w.Cursor(v.ID, v.Value) {
+				v.MarshalGQL(w)
+			}
 		default:
 			return false
 		}
@@ -1875,7 +1897,9 @@ func writeCompiledSupervisorEdge(w *compiled.Writer, fields []graphql.CollectedF
 			}
 		case "cursor":
 			v := obj.Cursor
-			v.MarshalGQL(w)
+			if !w.Cursor(v.ID, v.Value) {
+				v.MarshalGQL(w)
+			}
 		default:
 			return false
 		}
@@ -2046,7 +2070,9 @@ func writeCompiledTrashRecordEdge(w *compiled.Writer, fields []graphql.Collected
 			}
 		case "cursor":
 			v := obj.Cursor
-			v.MarshalGQL(w)
+			if !w.Cursor(v.ID, v.Value) {
+				v.MarshalGQL(w)
+			}
 		default:
 			return false
 		}
@@ -2213,7 +2239,9 @@ func writeCompiledUserEdge(w *compiled.Writer, fields []graphql.CollectedField, 
 			}
 		case "cursor":
 			v := obj.Cursor
-			v.MarshalGQL(w)
+			if !w.Cursor(v.ID, v.Value) {
+				v.MarshalGQL(w)
+			}
 		default:
 			return false
 		}
@@ -2358,7 +2386,9 @@ func writeCompiledActivityEdge(w *compiled.Writer, fields []graphql.CollectedFie
 			}
 		case "cursor":
 			v := obj.Cursor
-			v.MarshalGQL(w)
+			if !w.Cursor(v.ID, v.Value) {
+				v.MarshalGQL(w)
+			}
 		default:
 			return false
 		}
@@ -2596,7 +2626,9 @@ func writeCompiledAudienceEdge(w *compiled.Writer, fields []graphql.CollectedFie
 			}
 		case "cursor":
 			v := obj.Cursor
-			v.MarshalGQL(w)
+			if !w.Cursor(v.ID, v.Value) {
+				v.MarshalGQL(w)
+			}
 		default:
 			return false
 		}
@@ -2770,7 +2802,9 @@ func writeCompiledLifecycleRunEdge(w *compiled.Writer, fields []graphql.Collecte
 			}
 		case "cursor":
 			v := obj.Cursor
-			v.MarshalGQL(w)
+			if !w.Cursor(v.ID, v.Value) {
+				v.MarshalGQL(w)
+			}
 		default:
 			return false
 		}
@@ -3079,7 +3113,9 @@ func writeCompiledEventFilterEdge(w *compiled.Writer, fields []graphql.Collected
 			}
 		case "cursor":
 			v := obj.Cursor
-			v.MarshalGQL(w)
+			if !w.Cursor(v.ID, v.Value) {
+				v.MarshalGQL(w)
+			}
 		default:
 			return false
 		}
@@ -3250,7 +3286,9 @@ func writeCompiledGenerationRuleEdge(w *compiled.Writer, fields []graphql.Collec
 			}
 		case "cursor":
 			v := obj.Cursor
-			v.MarshalGQL(w)
+			if !w.Cursor(v.ID, v.Value) {
+				v.MarshalGQL(w)
+			}
 		default:
 			return false
 		}
@@ -3486,7 +3524,9 @@ func writeCompiledGenerationDecisionEdge(w *compiled.Writer, fields []graphql.Co
 			}
 		case "cursor":
 			v := obj.Cursor
-			v.MarshalGQL(w)
+			if !w.Cursor(v.ID, v.Value) {
+				v.MarshalGQL(w)
+			}
 		default:
 			return false
 		}
@@ -3680,7 +3720,9 @@ func writeCompiledCommerceLifecycleSnapshotEdge(w *compiled.Writer, fields []gra
 			}
 		case "cursor":
 			v := obj.Cursor
-			v.MarshalGQL(w)
+			if !w.Cursor(v.ID, v.Value) {
+				v.MarshalGQL(w)
+			}
 		default:
 			return false
 		}
@@ -3844,7 +3886,9 @@ func writeCompiledCommerceLifecycleTransitionEdge(w *compiled.Writer, fields []g
 			}
 		case "cursor":
 			v := obj.Cursor
-			v.MarshalGQL(w)
+			if !w.Cursor(v.ID, v.Value) {
+				v.MarshalGQL(w)
+			}
 		default:
 			return false
 		}
@@ -4035,7 +4079,9 @@ func writeCompiledWebhookEndpointEdge(w *compiled.Writer, fields []graphql.Colle
 			}
 		case "cursor":
 			v := obj.Cursor
-			v.MarshalGQL(w)
+			if !w.Cursor(v.ID, v.Value) {
+				v.MarshalGQL(w)
+			}
 		default:
 			return false
 		}
@@ -4216,7 +4262,9 @@ func writeCompiledWebhookDeliveryEdge(w *compiled.Writer, fields []graphql.Colle
 			}
 		case "cursor":
 			v := obj.Cursor
-			v.MarshalGQL(w)
+			if !w.Cursor(v.ID, v.Value) {
+				v.MarshalGQL(w)
+			}
 		default:
 			return false
 		}
