@@ -736,6 +736,10 @@ func (_q *ActivityGenerationConfigQuery) sqlAll(ctx context.Context, hooks ...qu
 	if len(_q.modifiers) > 0 {
 		_spec.Modifiers = _q.modifiers
 	}
+	if scan := _spec.ScanValues; scan != nil {
+		_spec.ScanValues = reuseScanHolders(scan)
+	}
+
 	for i := range hooks {
 		hooks[i](ctx, _spec)
 	}
@@ -1152,6 +1156,10 @@ func (_q *ActivityGenerationConfigQuery) sqlCount(ctx context.Context) (int, err
 	if len(_q.modifiers) > 0 {
 		_spec.Modifiers = _q.modifiers
 	}
+	if scan := _spec.ScanValues; scan != nil {
+		_spec.ScanValues = reuseScanHolders(scan)
+	}
+
 	_spec.Node.Columns = _q.ctx.Fields
 	if len(_q.ctx.Fields) > 0 {
 		_spec.Unique = _q.ctx.Unique != nil && *_q.ctx.Unique

@@ -358,6 +358,10 @@ func (_q *CommerceLifecycleTransitionQuery) sqlAll(ctx context.Context, hooks ..
 	if len(_q.modifiers) > 0 {
 		_spec.Modifiers = _q.modifiers
 	}
+	if scan := _spec.ScanValues; scan != nil {
+		_spec.ScanValues = reuseScanHolders(scan)
+	}
+
 	for i := range hooks {
 		hooks[i](ctx, _spec)
 	}
@@ -380,6 +384,10 @@ func (_q *CommerceLifecycleTransitionQuery) sqlCount(ctx context.Context) (int, 
 	if len(_q.modifiers) > 0 {
 		_spec.Modifiers = _q.modifiers
 	}
+	if scan := _spec.ScanValues; scan != nil {
+		_spec.ScanValues = reuseScanHolders(scan)
+	}
+
 	_spec.Node.Columns = _q.ctx.Fields
 	if len(_q.ctx.Fields) > 0 {
 		_spec.Unique = _q.ctx.Unique != nil && *_q.ctx.Unique

@@ -509,6 +509,10 @@ func (_q *ResurrectionThresholdQuery) sqlAll(ctx context.Context, hooks ...query
 	if len(_q.modifiers) > 0 {
 		_spec.Modifiers = _q.modifiers
 	}
+	if scan := _spec.ScanValues; scan != nil {
+		_spec.ScanValues = reuseScanHolders(scan)
+	}
+
 	for i := range hooks {
 		hooks[i](ctx, _spec)
 	}
@@ -672,6 +676,10 @@ func (_q *ResurrectionThresholdQuery) sqlCount(ctx context.Context) (int, error)
 	if len(_q.modifiers) > 0 {
 		_spec.Modifiers = _q.modifiers
 	}
+	if scan := _spec.ScanValues; scan != nil {
+		_spec.ScanValues = reuseScanHolders(scan)
+	}
+
 	_spec.Node.Columns = _q.ctx.Fields
 	if len(_q.ctx.Fields) > 0 {
 		_spec.Unique = _q.ctx.Unique != nil && *_q.ctx.Unique

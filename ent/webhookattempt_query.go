@@ -398,6 +398,10 @@ func (_q *WebhookAttemptQuery) sqlAll(ctx context.Context, hooks ...queryHook) (
 	if len(_q.modifiers) > 0 {
 		_spec.Modifiers = _q.modifiers
 	}
+	if scan := _spec.ScanValues; scan != nil {
+		_spec.ScanValues = reuseScanHolders(scan)
+	}
+
 	for i := range hooks {
 		hooks[i](ctx, _spec)
 	}
@@ -456,6 +460,10 @@ func (_q *WebhookAttemptQuery) sqlCount(ctx context.Context) (int, error) {
 	if len(_q.modifiers) > 0 {
 		_spec.Modifiers = _q.modifiers
 	}
+	if scan := _spec.ScanValues; scan != nil {
+		_spec.ScanValues = reuseScanHolders(scan)
+	}
+
 	_spec.Node.Columns = _q.ctx.Fields
 	if len(_q.ctx.Fields) > 0 {
 		_spec.Unique = _q.ctx.Unique != nil && *_q.ctx.Unique

@@ -2,7 +2,8 @@
 // code generation (gqlgen.yml), plus the compiled connection writers
 // (graph/generated/compiled_gen.go, writing with graph/compiled), which it
 // derives from the same bindings; then Exec takes the input unmarshallers'
-// map built once (unmarshalers.go).
+// map built once (unmarshalers.go), and the root query fields the writers
+// wrote marshal nothing in their place (written.go).
 package main
 
 import (
@@ -29,10 +30,14 @@ func main() {
 			log.Fatal(err)
 		}
 	}
-	if err := api.Generate(cfg, api.AddPlugin(compiledWriters{filename: filepath.Join(dir, "compiled_gen.go")})); err != nil {
+	writers := &compiledWriters{filename: filepath.Join(dir, "compiled_gen.go")}
+	if err := api.Generate(cfg, api.AddPlugin(writers)); err != nil {
 		log.Fatalf("gqlgen: %v", err)
 	}
 	if err := shareUnmarshalers(cfg.Exec.Filename); err != nil {
+		log.Fatal(err)
+	}
+	if err := skipWritten(cfg.Exec.Filename, writers.roots); err != nil {
 		log.Fatal(err)
 	}
 }

@@ -3,6 +3,8 @@
 package generated
 
 import (
+	"context"
+
 	entgql "entgo.io/contrib/entgql"
 	"github.com/99designs/gqlgen/graphql"
 	uuid "github.com/google/uuid"
@@ -351,6 +353,11 @@ func CompiledConnection(typeName string) bool {
 	}
 	return false
 }
+
+// compiledWritten is what a compiled writer wrote for the root query field
+// of ctx, which its exec code answers instead of marshalling the zero
+// value it was handed (graph/gen); nil when none wrote it.
+func compiledWritten(ctx context.Context) graphql.Marshaler { return compiled.Written(ctx) }
 
 func writeCompiledAPIKeyConnection(w *compiled.Writer, fields []graphql.CollectedField, obj *ent.APIKeyConnection) bool {
 	w.Byte('{')

@@ -2,7 +2,6 @@ package app
 
 import (
 	"context"
-	"io"
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/prometheus/client_golang/prometheus"
@@ -17,10 +16,11 @@ import (
 // graph/compiled's Writer) instead of gqlgen's executor. gqlgen still
 // resolves the field: its arguments, every field middleware, its resolver.
 // Then the innermost field middleware (field) hands the value to the
-// writer and gives gqlgen the zero value of its type in its place; the
-// root field interceptor answers the writer's JSON instead of what gqlgen
-// made of the zero value. When the writer declines (a field it does not
-// compile, a null in a non-null field), gqlgen marshals the value as ever.
+// writer and gives gqlgen the zero value of its type in its place, which
+// the root field's exec code does not marshal: it answers the writer's
+// JSON instead (compiled.Written, graph/gen's skipWritten). When the
+// writer declines (a field it does not compile, a null in a non-null
+// field), gqlgen marshals the value as ever.
 type compiledConnections struct {
 	written, interpreted prometheus.Counter
 }
@@ -37,15 +37,6 @@ func newCompiledConnections(reg prometheus.Registerer) *compiledConnections {
 func (*compiledConnections) ExtensionName() string                   { return "CompiledConnections" }
 func (*compiledConnections) Validate(graphql.ExecutableSchema) error { return nil }
 
-// compiledRoot is one root query field's hand-over: claimed by its field
-// middleware (the fields below it find it claimed), then the JSON written.
-type compiledRoot struct {
-	claimed bool
-	out     *compiled.Writer
-}
-
-type compiledRootKey struct{}
-
 // InterceptRootField gives each root query field of a compiled type its
 // hand-over.
 func (*compiledConnections) InterceptRootField(ctx context.Context, next graphql.RootResolver) graphql.Marshaler {
@@ -53,25 +44,18 @@ func (*compiledConnections) InterceptRootField(ctx context.Context, next graphql
 		!generated.CompiledConnection(graphql.GetRootFieldContext(ctx).Field.Definition.Type.Name()) {
 		return next(ctx)
 	}
-	root := &compiledRoot{}
-	m := next(context.WithValue(ctx, compiledRootKey{}, root))
-	if root.out == nil {
-		return m
-	}
-	return graphql.WriterFunc(func(w io.Writer) { // gqlgen marshals a root field once
-		_, _ = w.Write(root.out.Bytes())
-		root.out.Release()
-	})
+	ctx, _ = compiled.WithHandover(ctx)
+	return next(ctx)
 }
 
 // field is the innermost field middleware: at a root query field it runs
 // the resolver, with the context the other middlewares made, and writes.
 func (c *compiledConnections) field(ctx context.Context, next graphql.Resolver) (any, error) {
-	root, _ := ctx.Value(compiledRootKey{}).(*compiledRoot)
-	if root == nil || root.claimed {
+	root := compiled.GetHandover(ctx)
+	if root == nil || root.Claimed {
 		return next(ctx)
 	}
-	root.claimed = true
+	root.Claimed = true
 	res, err := next(ctx)
 	if err != nil {
 		return res, err
@@ -82,6 +66,6 @@ func (c *compiledConnections) field(ctx context.Context, next graphql.Resolver) 
 		return res, nil
 	}
 	c.written.Inc()
-	root.out = out
+	root.Out = out
 	return zero, nil
 }
