@@ -40,9 +40,9 @@ type Root func(w *Writer, f graphql.CollectedField, res any) (any, bool)
 
 // Write writes res, the value of the root query field f, with root: the
 // writer holding the JSON (Bytes, until Release), the zero value of res's
-// type (for gqlgen to marshal in its place: the selection of an empty
-// connection costs it nothing) and true. Otherwise it returns false and
-// gqlgen marshals res.
+// type (for gqlgen's resolver result, which the field's exec code does not
+// marshal when Written) and true. Otherwise it returns false and gqlgen
+// marshals res.
 func Write(ctx context.Context, f graphql.CollectedField, res any, guard Guard, root Root) (*Writer, any, bool) {
 	w := writers.Get().(*Writer)
 	w.ctx, w.op, w.guard = ctx, graphql.GetOperationContext(ctx), guard

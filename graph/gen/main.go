@@ -3,7 +3,8 @@
 // (graph/generated/compiled_gen.go, writing with graph/compiled), which it
 // derives from the same bindings; then Exec takes the input unmarshallers'
 // map built once (unmarshalers.go), and the root query fields the writers
-// wrote marshal nothing in their place (written.go).
+// wrote answer the writers' JSON instead of marshalling what gqlgen was
+// handed in its place (written.go).
 package main
 
 import (
