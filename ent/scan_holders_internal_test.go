@@ -1,6 +1,7 @@
 package ent
 
 import (
+	"reflect"
 	"testing"
 	"time"
 
@@ -35,7 +36,7 @@ func TestReuseScanHolders(t *testing.T) {
 	}
 	fresh, _ := holders(nil)
 	for i := range second {
-		if !equalHolder(second[i], fresh[i]) {
+		if !reflect.DeepEqual(second[i], fresh[i]) {
 			t.Errorf("holder %d (%T) not reset: %v", i, second[i], second[i])
 		}
 	}
@@ -50,27 +51,4 @@ func TestReuseScanHolders(t *testing.T) {
 	if made != 2 || a[1] == b[1] {
 		t.Errorf("holders with an unknown type made %d times, want once per row", made)
 	}
-}
-
-func equalHolder(a, b any) bool {
-	switch x := a.(type) {
-	case *uuid.UUID:
-		return *x == *b.(*uuid.UUID)
-	case *sql.NullString:
-		return *x == *b.(*sql.NullString)
-	case *sql.NullTime:
-		return *x == *b.(*sql.NullTime)
-	case *sql.NullBool:
-		return *x == *b.(*sql.NullBool)
-	case *sql.NullInt64:
-		return *x == *b.(*sql.NullInt64)
-	case *sql.NullFloat64:
-		return *x == *b.(*sql.NullFloat64)
-	case *[]byte:
-		return *x == nil && *b.(*[]byte) == nil
-	case *sql.NullScanner:
-		y := b.(*sql.NullScanner)
-		return x.Valid == y.Valid && *x.S.(*uuid.UUID) == *y.S.(*uuid.UUID)
-	}
-	return false
 }

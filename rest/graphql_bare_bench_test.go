@@ -69,13 +69,13 @@ func (q *bareQuery) Activities(ctx context.Context, _ *entgql.Cursor[uuid.UUID],
 		return nil, err
 	}
 	conn := &ent.ActivityConnection{}
+	dest := make([]any, len(cols))
 	for rows.Next() {
 		if len(conn.Edges) == q.first {
 			conn.PageInfo.HasNextPage = true
 			break
 		}
 		n := &ent.Activity{}
-		dest := make([]any, len(cols))
 		for i, col := range cols {
 			if dest[i], err = activityColumn(n, col); err != nil {
 				return nil, err
