@@ -99,6 +99,29 @@ fragment P on Project { rootAudience { queryBlocks { audience { queryBlocks { au
 			}
 		})
 
+		// The complexity of an operation without variables is computed
+		// once per document and operation: asked again, the same document
+		// is refused again, and another operation of it is priced as its own;
+		// an operation with variables is priced with each request's values.
+		t.Run("complexity per operation and variables", func(t *testing.T) {
+			doc := "query Big " + aliases(34, "commerces(first: 100) { edges { node { id } } }") +
+				" query Small { commerces(first: 2) { edges { node { id } } } }"
+			big := refused("operation has complexity 10234, which exceeds the limit of 10000")
+			for range 2 {
+				expectBody(t, env.Do("POST", "/graphql", M{"query": doc, "operationName": "Big"}, h), http.StatusBadRequest, big)
+				expectData(t, env.Do("POST", "/graphql", M{"query": doc, "operationName": "Small"}, h), M{"commerces": M{"edges": L{}}})
+			}
+			vars := "query($n: Int) " + aliases(34, "commerces(first: $n) { edges { node { id } } }")
+			expectBody(t, env.GraphQL(vars, M{"n": 100}, h), http.StatusBadRequest, big)
+			res := env.GraphQL(vars, M{"n": 2}, h)
+			want := M{}
+			for i := range 34 {
+				want[fmt.Sprintf("a%d", i)] = M{"edges": L{}}
+			}
+			expectData(t, res, want)
+			expectBody(t, env.GraphQL(vars, M{"n": 100}, h), http.StatusBadRequest, big)
+		})
+
 		// The exploit: 40 aliases of commerces(first: 1000000)
 		// returned 600,000 nodes. Out-of-bound pages are priced at the bound.
 		t.Run("aliases of huge pages", func(t *testing.T) {

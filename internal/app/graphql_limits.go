@@ -63,6 +63,9 @@ type requestLimits struct {
 	// approved remembers documents that passed, so a repeated query is not
 	// lexed and walked again (gqlgen caches its parse the same way).
 	approved *lru.LRU[bool]
+	// priced remembers the complexity of operations without variables,
+	// which depends on their document alone, by operation name and query.
+	priced *lru.LRU[int]
 }
 
 var _ interface {
@@ -74,7 +77,7 @@ var _ interface {
 // newRequestLimits prices operations with es's complexity plus the page
 // sizes of connections.
 func newRequestLimits(es graphql.ExecutableSchema) requestLimits {
-	return requestLimits{costs: newCostedSchema(es), approved: lru.New[bool](1000)}
+	return requestLimits{costs: newCostedSchema(es), approved: lru.New[bool](1000), priced: lru.New[int](1000)}
 }
 
 func (requestLimits) ExtensionName() string                   { return "RequestLimits" }
@@ -99,10 +102,25 @@ func (l requestLimits) MutateOperationContext(ctx context.Context, oc *graphql.O
 	if oc.Operation == nil {
 		return nil
 	}
-	if c := complexity.Calculate(ctx, l.costs, oc.Operation, oc.Variables); c > maxQueryComplexity {
+	if c := l.complexity(ctx, oc); c > maxQueryComplexity {
 		return refuse(ctx, msgTooComplex(c))
 	}
 	return nil
+}
+
+// complexity is the operation's complexity, computed once for an
+// operation without variables.
+func (l requestLimits) complexity(ctx context.Context, oc *graphql.OperationContext) int {
+	if len(oc.Operation.VariableDefinitions) > 0 {
+		return complexity.Calculate(ctx, l.costs, oc.Operation, oc.Variables)
+	}
+	key := oc.OperationName + "\x00" + oc.RawQuery
+	if c, ok := l.priced.Get(ctx, key); ok {
+		return c
+	}
+	c := complexity.Calculate(ctx, l.costs, oc.Operation, nil)
+	l.priced.Add(ctx, key, c)
+	return c
 }
 
 // refuse is a request-level 400: the same extensions as every other error

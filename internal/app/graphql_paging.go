@@ -14,22 +14,25 @@ import (
 	"github.com/reten-io/reten/internal/paging"
 )
 
+// fieldKey names a field of an object type without building
+// "Object.field" for every field a request resolves or prices.
+type fieldKey struct{ object, field string }
+
 // nodesField is the field that loads nodes by a list of ids; it reads at
 // most maxNodeIDs of them, as a connection reads at most a page.
-const (
-	nodesField = "Query.nodes"
-	maxNodeIDs = paging.MaxPerPage
-)
+var nodesField = fieldKey{"Query", "nodes"}
+
+const maxNodeIDs = paging.MaxPerPage
 
 // msgTooManyNodeIDs is the 400 of nodes(ids:) over maxNodeIDs.
 var msgTooManyNodeIDs = fmt.Sprintf("ids must contain no more than %d elements", maxNodeIDs)
 
-// connectionFields lists, as "Object.field", every field of schema that
+// connectionFields lists every field of schema that
 // returns a Relay connection (a type named ...Connection with edges and
 // pageInfo) and takes first and last: the fields whose window pageWindow
 // bounds and whose cost is multiplied by their page.
-func connectionFields(schema *ast.Schema) map[string]bool {
-	out := map[string]bool{}
+func connectionFields(schema *ast.Schema) map[fieldKey]bool {
+	out := map[fieldKey]bool{}
 	for _, def := range schema.Types {
 		if def.Kind != ast.Object || strings.HasPrefix(def.Name, "__") {
 			continue
@@ -39,7 +42,7 @@ func connectionFields(schema *ast.Schema) map[string]bool {
 			if f.Type.Elem == nil && t != nil && strings.HasSuffix(t.Name, "Connection") &&
 				t.Fields.ForName("edges") != nil && t.Fields.ForName("pageInfo") != nil &&
 				f.Arguments.ForName("first") != nil && f.Arguments.ForName("last") != nil {
-				out[def.Name+"."+f.Name] = true
+				out[fieldKey{def.Name, f.Name}] = true
 			}
 		}
 	}
@@ -57,7 +60,7 @@ func pageWindow(schema *ast.Schema) graphql.FieldMiddleware {
 		if fc == nil || fc.Field.Field == nil || fc.Args == nil {
 			return next(ctx)
 		}
-		switch key := fc.Object + "." + fc.Field.Name; {
+		switch key := (fieldKey{fc.Object, fc.Field.Name}); {
 		case connections[key]:
 			first, _ := fc.Args["first"].(*int)
 			last, _ := fc.Args["last"].(*int)
@@ -83,7 +86,7 @@ func pageWindow(schema *ast.Schema) graphql.FieldMiddleware {
 // (1 plus their selection).
 type costedSchema struct {
 	graphql.ExecutableSchema
-	connections map[string]bool
+	connections map[fieldKey]bool
 }
 
 func newCostedSchema(es graphql.ExecutableSchema) costedSchema {
@@ -92,7 +95,7 @@ func newCostedSchema(es graphql.ExecutableSchema) costedSchema {
 
 // Complexity implements graphql.ExecutableSchema.
 func (s costedSchema) Complexity(ctx context.Context, typeName, field string, child int, args map[string]any) (int, bool) {
-	switch key := typeName + "." + field; {
+	switch key := (fieldKey{typeName, field}); {
 	case s.connections[key]:
 		return perRow(child, paging.WindowSize(intArg(args, "first"), intArg(args, "last"))), true
 	case key == nodesField:

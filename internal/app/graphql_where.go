@@ -39,7 +39,7 @@ func whereScope(client *ent.Client) graphql.FieldMiddleware {
 		}
 		var s *whereScoper // most fields take no where input: built on the first
 		for _, arg := range fc.Args {
-			if v := reflect.ValueOf(arg); v.IsValid() && isWhereInput(v.Type()) && !v.IsNil() {
+			if v := reflect.ValueOf(arg); v.Kind() == reflect.Pointer && !v.IsNil() && isWhereInput(v.Type()) {
 				if s == nil {
 					s = newWhereScoper(ctx, client)
 				}
@@ -69,8 +69,11 @@ func isWhereInput(t reflect.Type) bool {
 	if t.Kind() != reflect.Pointer || t.Elem().Kind() != reflect.Struct {
 		return false
 	}
+	if t.Elem().PkgPath() != entPackage || !strings.HasSuffix(t.Elem().Name(), whereInputSuffix) {
+		return false // before the method lookup, which costs microseconds
+	}
 	_, adds := t.MethodByName("AddPredicates")
-	return adds && t.Elem().PkgPath() == entPackage && strings.HasSuffix(t.Elem().Name(), whereInputSuffix)
+	return adds
 }
 
 // scope adds the scope of its type to the where input w (a non-nil pointer),
