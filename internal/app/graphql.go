@@ -112,7 +112,9 @@ func fieldGuard(schema *ast.Schema) graphql.FieldMiddleware {
 		if fc == nil || fc.Field.Definition == nil || guardExempt(fc.Object, fc.Field.Definition) {
 			return next(ctx)
 		}
-		if where := fc.Field.Definition.Arguments.ForName("where"); where != nil {
+		// ArgumentMap evaluates every argument: only when where is given or defaulted.
+		if where := fc.Field.Definition.Arguments.ForName("where"); where != nil &&
+			(where.DefaultValue != nil || fc.Field.Arguments.ForName("where") != nil) {
 			raw := fc.Field.ArgumentMap(graphql.GetOperationContext(ctx).Variables)["where"]
 			if err := checkWhere(ctx, schema, where.Type.Name(), raw); err != nil {
 				return nil, err
