@@ -27,10 +27,10 @@ const maxNodeIDs = paging.MaxPerPage
 // msgTooManyNodeIDs is the 400 of nodes(ids:) over maxNodeIDs.
 var msgTooManyNodeIDs = fmt.Sprintf("ids must contain no more than %d elements", maxNodeIDs)
 
-// connectionFields lists every field of schema that
-// returns a Relay connection (a type named ...Connection with edges and
-// pageInfo) and takes first and last: the fields whose window pageWindow
-// bounds and whose cost is multiplied by their page.
+// connectionFields lists every field of schema that returns a Relay
+// connection (a type named ...Connection with edges and pageInfo) and takes
+// first and last: the fields whose window pageWindow bounds and whose cost
+// is multiplied by their page.
 func connectionFields(schema *ast.Schema) map[fieldKey]bool {
 	out := map[fieldKey]bool{}
 	for _, def := range schema.Types {
