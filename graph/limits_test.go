@@ -51,6 +51,15 @@ func aliases(n int, selection string) string {
 	return b.String()
 }
 
+// aliased is the data of aliases(n, ...) when each alias answers value.
+func aliased(n int, value any) M {
+	out := M{}
+	for i := range n {
+		out[fmt.Sprintf("a%d", i)] = value
+	}
+	return out
+}
+
 func TestQueryLimits(t *testing.T) {
 	eachAcme(t, func(t *testing.T, env *apptest.Env, acme apptest.Tenant, h apptest.Headers) {
 		root := rootAudience(t, env, acme.ProjectID)
@@ -90,12 +99,7 @@ fragment P on Project { rootAudience { queryBlocks { audience { queryBlocks { au
 				refused("operation has complexity 10030, which exceeds the limit of 10000"))
 			// 34 × (1 + 97 × 3) = 9928 and 34 × (1 + 25 × 3) = 2584 run.
 			for _, first := range []string{"(first: 97)", ""} {
-				res := env.GraphQL(page(first), nil, h)
-				want := M{}
-				for i := range 34 {
-					want[fmt.Sprintf("a%d", i)] = M{"edges": L{}}
-				}
-				expectData(t, res, want)
+				expectData(t, env.GraphQL(page(first), nil, h), aliased(34, M{"edges": L{}}))
 			}
 		})
 
@@ -113,12 +117,7 @@ fragment P on Project { rootAudience { queryBlocks { audience { queryBlocks { au
 			}
 			vars := "query($n: Int) " + aliases(34, "commerces(first: $n) { edges { node { id } } }")
 			expectBody(t, env.GraphQL(vars, M{"n": 100}, h), http.StatusBadRequest, big)
-			res := env.GraphQL(vars, M{"n": 2}, h)
-			want := M{}
-			for i := range 34 {
-				want[fmt.Sprintf("a%d", i)] = M{"edges": L{}}
-			}
-			expectData(t, res, want)
+			expectData(t, env.GraphQL(vars, M{"n": 2}, h), aliased(34, M{"edges": L{}}))
 			expectBody(t, env.GraphQL(vars, M{"n": 100}, h), http.StatusBadRequest, big)
 		})
 
@@ -303,11 +302,7 @@ func TestIntrospectionQuery(t *testing.T) {
 
 	t.Run("size limits still apply", func(t *testing.T) {
 		// Under 21 aliases each selection has its own place; without, not.
-		want := M{}
-		for i := range 21 {
-			want[fmt.Sprintf("a%d", i)] = M{"queryType": M{"name": "Query"}}
-		}
-		expectData(t, env.GraphQL(aliases(21, "__schema { queryType { name } }"), nil, h), want)
+		expectData(t, env.GraphQL(aliases(21, "__schema { queryType { name } }"), nil, h), aliased(21, M{"queryType": M{"name": "Query"}}))
 		q := "{" + strings.Repeat(" __schema { description }", 21) + " }"
 		expectBody(t, env.GraphQL(q, nil, h), http.StatusBadRequest,
 			refused(`Field "__schema" is selected more than 20 times at one place of the response`))

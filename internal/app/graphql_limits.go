@@ -102,15 +102,15 @@ func (l requestLimits) MutateOperationContext(ctx context.Context, oc *graphql.O
 	if oc.Operation == nil {
 		return nil
 	}
-	if c := l.complexity(ctx, oc); c > maxQueryComplexity {
+	if c := l.price(ctx, oc); c > maxQueryComplexity {
 		return refuse(ctx, msgTooComplex(c))
 	}
 	return nil
 }
 
-// complexity is the operation's complexity, computed once for an
+// price is the operation's complexity, computed once for an
 // operation without variables.
-func (l requestLimits) complexity(ctx context.Context, oc *graphql.OperationContext) int {
+func (l requestLimits) price(ctx context.Context, oc *graphql.OperationContext) int {
 	if len(oc.Operation.VariableDefinitions) > 0 {
 		return complexity.Calculate(ctx, l.costs, oc.Operation, oc.Variables)
 	}
