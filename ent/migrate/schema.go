@@ -54,9 +54,9 @@ var (
 		},
 		Indexes: []*schema.Index{
 			{
-				Name:    "apikey_tenant_id",
+				Name:    "apikey_tenant_id_id",
 				Unique:  false,
-				Columns: []*schema.Column{APIKeysColumns[12]},
+				Columns: []*schema.Column{APIKeysColumns[12], APIKeysColumns[0]},
 			},
 			{
 				Name:    "apikey_key_hash",
@@ -115,14 +115,14 @@ var (
 		},
 		Indexes: []*schema.Index{
 			{
-				Name:    "activationconfig_tenant_id",
+				Name:    "activationconfig_tenant_id_id",
 				Unique:  false,
-				Columns: []*schema.Column{ActivationConfigsColumns[12]},
+				Columns: []*schema.Column{ActivationConfigsColumns[12], ActivationConfigsColumns[0]},
 			},
 			{
-				Name:    "activationconfig_project_id",
+				Name:    "activationconfig_project_id_id",
 				Unique:  false,
-				Columns: []*schema.Column{ActivationConfigsColumns[13]},
+				Columns: []*schema.Column{ActivationConfigsColumns[13], ActivationConfigsColumns[0]},
 			},
 		},
 	}
@@ -175,14 +175,14 @@ var (
 		},
 		Indexes: []*schema.Index{
 			{
-				Name:    "activationmoment_tenant_id",
+				Name:    "activationmoment_tenant_id_id",
 				Unique:  false,
-				Columns: []*schema.Column{ActivationMomentsColumns[9]},
+				Columns: []*schema.Column{ActivationMomentsColumns[9], ActivationMomentsColumns[0]},
 			},
 			{
-				Name:    "activationmoment_project_id",
+				Name:    "activationmoment_project_id_id",
 				Unique:  false,
-				Columns: []*schema.Column{ActivationMomentsColumns[10]},
+				Columns: []*schema.Column{ActivationMomentsColumns[10], ActivationMomentsColumns[0]},
 			},
 			{
 				Name:    "activationmoment_activation_config_id_priority",
@@ -260,14 +260,14 @@ var (
 		},
 		Indexes: []*schema.Index{
 			{
-				Name:    "activity_tenant_id",
+				Name:    "activity_tenant_id_id",
 				Unique:  false,
-				Columns: []*schema.Column{ActivitiesColumns[17]},
+				Columns: []*schema.Column{ActivitiesColumns[17], ActivitiesColumns[0]},
 			},
 			{
-				Name:    "activity_project_id",
+				Name:    "activity_project_id_id",
 				Unique:  false,
-				Columns: []*schema.Column{ActivitiesColumns[18]},
+				Columns: []*schema.Column{ActivitiesColumns[18], ActivitiesColumns[0]},
 			},
 			{
 				Name:    "activity_tenant_id_project_id_scheduled_at_id_title_commerce_id",
@@ -377,14 +377,14 @@ var (
 		},
 		Indexes: []*schema.Index{
 			{
-				Name:    "activityattribute_tenant_id",
+				Name:    "activityattribute_tenant_id_id",
 				Unique:  false,
-				Columns: []*schema.Column{ActivityAttributesColumns[5]},
+				Columns: []*schema.Column{ActivityAttributesColumns[5], ActivityAttributesColumns[0]},
 			},
 			{
-				Name:    "activityattribute_project_id",
+				Name:    "activityattribute_project_id_id",
 				Unique:  false,
-				Columns: []*schema.Column{ActivityAttributesColumns[6]},
+				Columns: []*schema.Column{ActivityAttributesColumns[6], ActivityAttributesColumns[0]},
 			},
 			{
 				Name:    "activityattribute_activity_id_key",
@@ -435,14 +435,14 @@ var (
 		},
 		Indexes: []*schema.Index{
 			{
-				Name:    "activitygenerationconfig_tenant_id",
+				Name:    "activitygenerationconfig_tenant_id_id",
 				Unique:  false,
-				Columns: []*schema.Column{ActivityGenerationConfigsColumns[9]},
+				Columns: []*schema.Column{ActivityGenerationConfigsColumns[9], ActivityGenerationConfigsColumns[0]},
 			},
 			{
-				Name:    "activitygenerationconfig_project_id",
+				Name:    "activitygenerationconfig_project_id_id",
 				Unique:  false,
-				Columns: []*schema.Column{ActivityGenerationConfigsColumns[10]},
+				Columns: []*schema.Column{ActivityGenerationConfigsColumns[10], ActivityGenerationConfigsColumns[0]},
 			},
 			{
 				Name:    "activitygenerationconfig_project_id_name",
@@ -489,9 +489,9 @@ var (
 		},
 		Indexes: []*schema.Index{
 			{
-				Name:    "activityreasonconfig_tenant_id",
+				Name:    "activityreasonconfig_tenant_id_id",
 				Unique:  false,
-				Columns: []*schema.Column{ActivityReasonConfigsColumns[6]},
+				Columns: []*schema.Column{ActivityReasonConfigsColumns[6], ActivityReasonConfigsColumns[0]},
 			},
 			{
 				Name:    "activityreasonconfig_tenant_id_code",
@@ -557,9 +557,9 @@ var (
 		},
 		Indexes: []*schema.Index{
 			{
-				Name:    "activityresult_tenant_id",
+				Name:    "activityresult_tenant_id_id",
 				Unique:  false,
-				Columns: []*schema.Column{ActivityResultsColumns[20]},
+				Columns: []*schema.Column{ActivityResultsColumns[20], ActivityResultsColumns[0]},
 			},
 			{
 				Name:    "activityresult_tenant_id_updated_at_id",
@@ -620,14 +620,14 @@ var (
 		},
 		Indexes: []*schema.Index{
 			{
-				Name:    "activitystatusevent_tenant_id",
+				Name:    "activitystatusevent_tenant_id_id",
 				Unique:  false,
-				Columns: []*schema.Column{ActivityStatusEventsColumns[9]},
+				Columns: []*schema.Column{ActivityStatusEventsColumns[9], ActivityStatusEventsColumns[0]},
 			},
 			{
-				Name:    "activitystatusevent_project_id",
+				Name:    "activitystatusevent_project_id_id",
 				Unique:  false,
-				Columns: []*schema.Column{ActivityStatusEventsColumns[10]},
+				Columns: []*schema.Column{ActivityStatusEventsColumns[10], ActivityStatusEventsColumns[0]},
 			},
 			{
 				Name:    "activitystatusevent_activity_id_occurred_at",
@@ -672,14 +672,14 @@ var (
 		},
 		Indexes: []*schema.Index{
 			{
-				Name:    "audience_tenant_id",
+				Name:    "audience_tenant_id_id",
 				Unique:  false,
-				Columns: []*schema.Column{AudiencesColumns[10]},
+				Columns: []*schema.Column{AudiencesColumns[10], AudiencesColumns[0]},
 			},
 			{
-				Name:    "audience_project_id",
+				Name:    "audience_project_id_id",
 				Unique:  false,
-				Columns: []*schema.Column{AudiencesColumns[11]},
+				Columns: []*schema.Column{AudiencesColumns[11], AudiencesColumns[0]},
 			},
 			{
 				Name:    "audience_one_root_per_project",
@@ -744,14 +744,14 @@ var (
 		},
 		Indexes: []*schema.Index{
 			{
-				Name:    "audiencecomposition_tenant_id",
+				Name:    "audiencecomposition_tenant_id_id",
 				Unique:  false,
-				Columns: []*schema.Column{AudienceCompositionsColumns[5]},
+				Columns: []*schema.Column{AudienceCompositionsColumns[5], AudienceCompositionsColumns[0]},
 			},
 			{
-				Name:    "audiencecomposition_project_id",
+				Name:    "audiencecomposition_project_id_id",
 				Unique:  false,
-				Columns: []*schema.Column{AudienceCompositionsColumns[6]},
+				Columns: []*schema.Column{AudienceCompositionsColumns[6], AudienceCompositionsColumns[0]},
 			},
 			{
 				Name:    "audiencecomposition_audience_id_operand_audience_id",
@@ -808,9 +808,9 @@ var (
 		},
 		Indexes: []*schema.Index{
 			{
-				Name:    "catalogcolumn_tenant_id",
+				Name:    "catalogcolumn_tenant_id_id",
 				Unique:  false,
-				Columns: []*schema.Column{CatalogColumnsColumns[10]},
+				Columns: []*schema.Column{CatalogColumnsColumns[10], CatalogColumnsColumns[0]},
 			},
 			{
 				Name:    "catalogcolumn_table_id_parent_id_name",
@@ -870,9 +870,9 @@ var (
 		},
 		Indexes: []*schema.Index{
 			{
-				Name:    "catalogsemijoin_tenant_id",
+				Name:    "catalogsemijoin_tenant_id_id",
 				Unique:  false,
-				Columns: []*schema.Column{CatalogSemiJoinsColumns[5]},
+				Columns: []*schema.Column{CatalogSemiJoinsColumns[5], CatalogSemiJoinsColumns[0]},
 			},
 			{
 				Name:    "catalogsemijoin_from_table_id_name",
@@ -919,9 +919,9 @@ var (
 		},
 		Indexes: []*schema.Index{
 			{
-				Name:    "catalogtable_tenant_id",
+				Name:    "catalogtable_tenant_id_id",
 				Unique:  false,
-				Columns: []*schema.Column{CatalogTablesColumns[7]},
+				Columns: []*schema.Column{CatalogTablesColumns[7], CatalogTablesColumns[0]},
 			},
 			{
 				Name:    "catalogtable_dataset_id_name",
@@ -966,9 +966,9 @@ var (
 		},
 		Indexes: []*schema.Index{
 			{
-				Name:    "channeldefinition_tenant_id",
+				Name:    "channeldefinition_tenant_id_id",
 				Unique:  false,
-				Columns: []*schema.Column{ChannelDefinitionsColumns[10]},
+				Columns: []*schema.Column{ChannelDefinitionsColumns[10], ChannelDefinitionsColumns[0]},
 			},
 			{
 				Name:    "channeldefinition_provider_id_name",
@@ -1011,9 +1011,9 @@ var (
 		},
 		Indexes: []*schema.Index{
 			{
-				Name:    "commerce_tenant_id",
+				Name:    "commerce_tenant_id_id",
 				Unique:  false,
-				Columns: []*schema.Column{CommercesColumns[10]},
+				Columns: []*schema.Column{CommercesColumns[10], CommercesColumns[0]},
 			},
 			{
 				Name:    "commerce_tenant_id_external_id",
@@ -1089,9 +1089,9 @@ var (
 		},
 		Indexes: []*schema.Index{
 			{
-				Name:    "commerceaddress_tenant_id",
+				Name:    "commerceaddress_tenant_id_id",
 				Unique:  false,
-				Columns: []*schema.Column{CommerceAddressesColumns[17]},
+				Columns: []*schema.Column{CommerceAddressesColumns[17], CommerceAddressesColumns[0]},
 			},
 			{
 				Name:    "commerceaddress_commerce_id",
@@ -1147,9 +1147,9 @@ var (
 		},
 		Indexes: []*schema.Index{
 			{
-				Name:    "commercecontact_tenant_id",
+				Name:    "commercecontact_tenant_id_id",
 				Unique:  false,
-				Columns: []*schema.Column{CommerceContactsColumns[8]},
+				Columns: []*schema.Column{CommerceContactsColumns[8], CommerceContactsColumns[0]},
 			},
 			{
 				Name:    "commercecontact_commerce_user_id",
@@ -1210,9 +1210,9 @@ var (
 		},
 		Indexes: []*schema.Index{
 			{
-				Name:    "commercelifecyclesnapshot_tenant_id",
+				Name:    "commercelifecyclesnapshot_tenant_id_id",
 				Unique:  false,
-				Columns: []*schema.Column{CommerceLifecycleSnapshotsColumns[11]},
+				Columns: []*schema.Column{CommerceLifecycleSnapshotsColumns[11], CommerceLifecycleSnapshotsColumns[0]},
 			},
 			{
 				Name:    "commercelifecyclesnapshot_commerce_id_activity_generation_config_id",
@@ -1339,9 +1339,9 @@ var (
 		},
 		Indexes: []*schema.Index{
 			{
-				Name:    "commerceroute_tenant_id",
+				Name:    "commerceroute_tenant_id_id",
 				Unique:  false,
-				Columns: []*schema.Column{CommerceRoutesColumns[3]},
+				Columns: []*schema.Column{CommerceRoutesColumns[3], CommerceRoutesColumns[0]},
 			},
 			{
 				Name:    "commerceroute_commerce_id_route_id",
@@ -1388,9 +1388,9 @@ var (
 		},
 		Indexes: []*schema.Index{
 			{
-				Name:    "commerceuser_tenant_id",
+				Name:    "commerceuser_tenant_id_id",
 				Unique:  false,
-				Columns: []*schema.Column{CommerceUsersColumns[7]},
+				Columns: []*schema.Column{CommerceUsersColumns[7], CommerceUsersColumns[0]},
 			},
 			{
 				Name:    "commerceuser_commerce_id_external_id",
@@ -1434,9 +1434,9 @@ var (
 		},
 		Indexes: []*schema.Index{
 			{
-				Name:    "commerceuserrole_tenant_id",
+				Name:    "commerceuserrole_tenant_id_id",
 				Unique:  false,
-				Columns: []*schema.Column{CommerceUserRolesColumns[4]},
+				Columns: []*schema.Column{CommerceUserRolesColumns[4], CommerceUserRolesColumns[0]},
 			},
 			{
 				Name:    "commerceuserrole_commerce_user_id_role",
@@ -1492,14 +1492,14 @@ var (
 		},
 		Indexes: []*schema.Index{
 			{
-				Name:    "dispatchconfig_tenant_id",
+				Name:    "dispatchconfig_tenant_id_id",
 				Unique:  false,
-				Columns: []*schema.Column{DispatchConfigsColumns[7]},
+				Columns: []*schema.Column{DispatchConfigsColumns[7], DispatchConfigsColumns[0]},
 			},
 			{
-				Name:    "dispatchconfig_project_id",
+				Name:    "dispatchconfig_project_id_id",
 				Unique:  false,
-				Columns: []*schema.Column{DispatchConfigsColumns[8]},
+				Columns: []*schema.Column{DispatchConfigsColumns[8], DispatchConfigsColumns[0]},
 			},
 			{
 				Name:    "dispatchconfig_project_id_channel",
@@ -1551,9 +1551,9 @@ var (
 		},
 		Indexes: []*schema.Index{
 			{
-				Name:    "dispatchprovider_tenant_id",
+				Name:    "dispatchprovider_tenant_id_id",
 				Unique:  false,
-				Columns: []*schema.Column{DispatchProvidersColumns[9]},
+				Columns: []*schema.Column{DispatchProvidersColumns[9], DispatchProvidersColumns[0]},
 			},
 			{
 				Name:    "dispatchprovider_tenant_id_name",
@@ -1619,14 +1619,14 @@ var (
 		},
 		Indexes: []*schema.Index{
 			{
-				Name:    "engagementconfig_tenant_id",
+				Name:    "engagementconfig_tenant_id_id",
 				Unique:  false,
-				Columns: []*schema.Column{EngagementConfigsColumns[15]},
+				Columns: []*schema.Column{EngagementConfigsColumns[15], EngagementConfigsColumns[0]},
 			},
 			{
-				Name:    "engagementconfig_project_id",
+				Name:    "engagementconfig_project_id_id",
 				Unique:  false,
-				Columns: []*schema.Column{EngagementConfigsColumns[16]},
+				Columns: []*schema.Column{EngagementConfigsColumns[16], EngagementConfigsColumns[0]},
 			},
 		},
 	}
@@ -1679,14 +1679,14 @@ var (
 		},
 		Indexes: []*schema.Index{
 			{
-				Name:    "engagementlevel_tenant_id",
+				Name:    "engagementlevel_tenant_id_id",
 				Unique:  false,
-				Columns: []*schema.Column{EngagementLevelsColumns[9]},
+				Columns: []*schema.Column{EngagementLevelsColumns[9], EngagementLevelsColumns[0]},
 			},
 			{
-				Name:    "engagementlevel_project_id",
+				Name:    "engagementlevel_project_id_id",
 				Unique:  false,
-				Columns: []*schema.Column{EngagementLevelsColumns[10]},
+				Columns: []*schema.Column{EngagementLevelsColumns[10], EngagementLevelsColumns[0]},
 			},
 			{
 				Name:    "engagementlevel_engagement_config_id_sort_order",
@@ -1735,14 +1735,14 @@ var (
 		},
 		Indexes: []*schema.Index{
 			{
-				Name:    "eventfilter_tenant_id",
+				Name:    "eventfilter_tenant_id_id",
 				Unique:  false,
-				Columns: []*schema.Column{EventFiltersColumns[9]},
+				Columns: []*schema.Column{EventFiltersColumns[9], EventFiltersColumns[0]},
 			},
 			{
-				Name:    "eventfilter_project_id",
+				Name:    "eventfilter_project_id_id",
 				Unique:  false,
-				Columns: []*schema.Column{EventFiltersColumns[10]},
+				Columns: []*schema.Column{EventFiltersColumns[10], EventFiltersColumns[0]},
 			},
 			{
 				Name:    "eventfilter_tenant_id_project_id_created_at_id_name",
@@ -1856,14 +1856,14 @@ var (
 		},
 		Indexes: []*schema.Index{
 			{
-				Name:    "generationpolicy_tenant_id",
+				Name:    "generationpolicy_tenant_id_id",
 				Unique:  false,
-				Columns: []*schema.Column{GenerationPoliciesColumns[10]},
+				Columns: []*schema.Column{GenerationPoliciesColumns[10], GenerationPoliciesColumns[0]},
 			},
 			{
-				Name:    "generationpolicy_project_id",
+				Name:    "generationpolicy_project_id_id",
 				Unique:  false,
-				Columns: []*schema.Column{GenerationPoliciesColumns[11]},
+				Columns: []*schema.Column{GenerationPoliciesColumns[11], GenerationPoliciesColumns[0]},
 			},
 			{
 				Name:    "generationpolicy_one_per_project",
@@ -1929,14 +1929,14 @@ var (
 		},
 		Indexes: []*schema.Index{
 			{
-				Name:    "generationrule_tenant_id",
+				Name:    "generationrule_tenant_id_id",
 				Unique:  false,
-				Columns: []*schema.Column{GenerationRulesColumns[24]},
+				Columns: []*schema.Column{GenerationRulesColumns[24], GenerationRulesColumns[0]},
 			},
 			{
-				Name:    "generationrule_project_id",
+				Name:    "generationrule_project_id_id",
 				Unique:  false,
-				Columns: []*schema.Column{GenerationRulesColumns[25]},
+				Columns: []*schema.Column{GenerationRulesColumns[25], GenerationRulesColumns[0]},
 			},
 			{
 				Name:    "generationrule_activity_generation_config_id_name",
@@ -1996,14 +1996,14 @@ var (
 		},
 		Indexes: []*schema.Index{
 			{
-				Name:    "generationsettings_tenant_id",
+				Name:    "generationsettings_tenant_id_id",
 				Unique:  false,
-				Columns: []*schema.Column{GenerationSettingsColumns[7]},
+				Columns: []*schema.Column{GenerationSettingsColumns[7], GenerationSettingsColumns[0]},
 			},
 			{
-				Name:    "generationsettings_project_id",
+				Name:    "generationsettings_project_id_id",
 				Unique:  false,
-				Columns: []*schema.Column{GenerationSettingsColumns[8]},
+				Columns: []*schema.Column{GenerationSettingsColumns[8], GenerationSettingsColumns[0]},
 			},
 			{
 				Name:    "generationsettings_activity_generation_config_id",
@@ -2041,9 +2041,9 @@ var (
 		},
 		Indexes: []*schema.Index{
 			{
-				Name:    "idempotencyrecord_tenant_id",
+				Name:    "idempotencyrecord_tenant_id_id",
 				Unique:  false,
-				Columns: []*schema.Column{IdempotencyRecordsColumns[10]},
+				Columns: []*schema.Column{IdempotencyRecordsColumns[10], IdempotencyRecordsColumns[0]},
 			},
 			{
 				Name:    "idempotencyrecord_tenant_id_key_method_path",
@@ -2107,14 +2107,14 @@ var (
 		},
 		Indexes: []*schema.Index{
 			{
-				Name:    "lifecyclerun_tenant_id",
+				Name:    "lifecyclerun_tenant_id_id",
 				Unique:  false,
-				Columns: []*schema.Column{LifecycleRunsColumns[17]},
+				Columns: []*schema.Column{LifecycleRunsColumns[17], LifecycleRunsColumns[0]},
 			},
 			{
-				Name:    "lifecyclerun_project_id",
+				Name:    "lifecyclerun_project_id_id",
 				Unique:  false,
-				Columns: []*schema.Column{LifecycleRunsColumns[18]},
+				Columns: []*schema.Column{LifecycleRunsColumns[18], LifecycleRunsColumns[0]},
 			},
 			{
 				Name:    "lifecyclerun_activity_generation_config_id_created_at_id_tenant_id_project_id",
@@ -2163,9 +2163,9 @@ var (
 		},
 		Indexes: []*schema.Index{
 			{
-				Name:    "membership_tenant_id",
+				Name:    "membership_tenant_id_id",
 				Unique:  false,
-				Columns: []*schema.Column{MembershipsColumns[4]},
+				Columns: []*schema.Column{MembershipsColumns[4], MembershipsColumns[0]},
 			},
 			{
 				Name:    "membership_tenant_id_user_id",
@@ -2211,9 +2211,9 @@ var (
 		},
 		Indexes: []*schema.Index{
 			{
-				Name:    "operator_tenant_id",
+				Name:    "operator_tenant_id_id",
 				Unique:  false,
-				Columns: []*schema.Column{OperatorsColumns[13]},
+				Columns: []*schema.Column{OperatorsColumns[13], OperatorsColumns[0]},
 			},
 			{
 				Name:    "operator_tenant_id_email_key",
@@ -2289,9 +2289,9 @@ var (
 		},
 		Indexes: []*schema.Index{
 			{
-				Name:    "project_tenant_id",
+				Name:    "project_tenant_id_id",
 				Unique:  false,
-				Columns: []*schema.Column{ProjectsColumns[6]},
+				Columns: []*schema.Column{ProjectsColumns[6], ProjectsColumns[0]},
 			},
 			{
 				Name:    "project_tenant_id_name_key",
@@ -2364,14 +2364,14 @@ var (
 		},
 		Indexes: []*schema.Index{
 			{
-				Name:    "queryblock_tenant_id",
+				Name:    "queryblock_tenant_id_id",
 				Unique:  false,
-				Columns: []*schema.Column{QueryBlocksColumns[11]},
+				Columns: []*schema.Column{QueryBlocksColumns[11], QueryBlocksColumns[0]},
 			},
 			{
-				Name:    "queryblock_project_id",
+				Name:    "queryblock_project_id_id",
 				Unique:  false,
-				Columns: []*schema.Column{QueryBlocksColumns[12]},
+				Columns: []*schema.Column{QueryBlocksColumns[12], QueryBlocksColumns[0]},
 			},
 			{
 				Name:    "queryblock_audience_id_sort_order",
@@ -2497,14 +2497,14 @@ var (
 		},
 		Indexes: []*schema.Index{
 			{
-				Name:    "resurrectionconfig_tenant_id",
+				Name:    "resurrectionconfig_tenant_id_id",
 				Unique:  false,
-				Columns: []*schema.Column{ResurrectionConfigsColumns[12]},
+				Columns: []*schema.Column{ResurrectionConfigsColumns[12], ResurrectionConfigsColumns[0]},
 			},
 			{
-				Name:    "resurrectionconfig_project_id",
+				Name:    "resurrectionconfig_project_id_id",
 				Unique:  false,
-				Columns: []*schema.Column{ResurrectionConfigsColumns[13]},
+				Columns: []*schema.Column{ResurrectionConfigsColumns[13], ResurrectionConfigsColumns[0]},
 			},
 		},
 	}
@@ -2556,14 +2556,14 @@ var (
 		},
 		Indexes: []*schema.Index{
 			{
-				Name:    "resurrectionthreshold_tenant_id",
+				Name:    "resurrectionthreshold_tenant_id_id",
 				Unique:  false,
-				Columns: []*schema.Column{ResurrectionThresholdsColumns[8]},
+				Columns: []*schema.Column{ResurrectionThresholdsColumns[8], ResurrectionThresholdsColumns[0]},
 			},
 			{
-				Name:    "resurrectionthreshold_project_id",
+				Name:    "resurrectionthreshold_project_id_id",
 				Unique:  false,
-				Columns: []*schema.Column{ResurrectionThresholdsColumns[9]},
+				Columns: []*schema.Column{ResurrectionThresholdsColumns[9], ResurrectionThresholdsColumns[0]},
 			},
 			{
 				Name:    "resurrectionthreshold_resurrection_config_id_sort_order",
@@ -2604,9 +2604,9 @@ var (
 		},
 		Indexes: []*schema.Index{
 			{
-				Name:    "retentionstatusconfig_tenant_id",
+				Name:    "retentionstatusconfig_tenant_id_id",
 				Unique:  false,
-				Columns: []*schema.Column{RetentionStatusConfigsColumns[8]},
+				Columns: []*schema.Column{RetentionStatusConfigsColumns[8], RetentionStatusConfigsColumns[0]},
 			},
 			{
 				Name:    "retentionstatusconfig_tenant_id_code",
@@ -2646,9 +2646,9 @@ var (
 		},
 		Indexes: []*schema.Index{
 			{
-				Name:    "route_tenant_id",
+				Name:    "route_tenant_id_id",
 				Unique:  false,
-				Columns: []*schema.Column{RoutesColumns[7]},
+				Columns: []*schema.Column{RoutesColumns[7], RoutesColumns[0]},
 			},
 			{
 				Name:    "route_tenant_id_code",
@@ -2714,9 +2714,9 @@ var (
 		},
 		Indexes: []*schema.Index{
 			{
-				Name:    "routeoperator_tenant_id",
+				Name:    "routeoperator_tenant_id_id",
 				Unique:  false,
-				Columns: []*schema.Column{RouteOperatorsColumns[5]},
+				Columns: []*schema.Column{RouteOperatorsColumns[5], RouteOperatorsColumns[0]},
 			},
 			{
 				Name:    "routeoperator_route_id_operator_id",
@@ -2760,9 +2760,9 @@ var (
 		},
 		Indexes: []*schema.Index{
 			{
-				Name:    "supervisor_tenant_id",
+				Name:    "supervisor_tenant_id_id",
 				Unique:  false,
-				Columns: []*schema.Column{SupervisorsColumns[11]},
+				Columns: []*schema.Column{SupervisorsColumns[11], SupervisorsColumns[0]},
 			},
 			{
 				Name:    "supervisor_tenant_id_email_key",
@@ -2841,9 +2841,9 @@ var (
 		},
 		Indexes: []*schema.Index{
 			{
-				Name:    "supervisorassignment_tenant_id",
+				Name:    "supervisorassignment_tenant_id_id",
 				Unique:  false,
-				Columns: []*schema.Column{SupervisorAssignmentsColumns[3]},
+				Columns: []*schema.Column{SupervisorAssignmentsColumns[3], SupervisorAssignmentsColumns[0]},
 			},
 			{
 				Name:    "supervisorassignment_supervisor_id_route_id_operator_id",
@@ -2931,9 +2931,9 @@ var (
 		},
 		Indexes: []*schema.Index{
 			{
-				Name:    "tenantdataset_tenant_id",
+				Name:    "tenantdataset_tenant_id_id",
 				Unique:  false,
-				Columns: []*schema.Column{TenantDatasetsColumns[9]},
+				Columns: []*schema.Column{TenantDatasetsColumns[9], TenantDatasetsColumns[0]},
 			},
 			{
 				Name:    "tenantdataset_tenant_id_unique",
@@ -2968,9 +2968,9 @@ var (
 		},
 		Indexes: []*schema.Index{
 			{
-				Name:    "tenantresulttypeconfig_tenant_id",
+				Name:    "tenantresulttypeconfig_tenant_id_id",
 				Unique:  false,
-				Columns: []*schema.Column{TenantResultTypeConfigsColumns[7]},
+				Columns: []*schema.Column{TenantResultTypeConfigsColumns[7], TenantResultTypeConfigsColumns[0]},
 			},
 			{
 				Name:    "tenantresulttypeconfig_tenant_id_result_type_code",
@@ -3009,9 +3009,9 @@ var (
 		},
 		Indexes: []*schema.Index{
 			{
-				Name:    "trashrecord_tenant_id",
+				Name:    "trashrecord_tenant_id_id",
 				Unique:  false,
-				Columns: []*schema.Column{TrashRecordsColumns[11]},
+				Columns: []*schema.Column{TrashRecordsColumns[11], TrashRecordsColumns[0]},
 			},
 			{
 				Name:    "trashrecord_kind_record_id",
@@ -3058,9 +3058,9 @@ var (
 		},
 		Indexes: []*schema.Index{
 			{
-				Name:    "trashsetting_tenant_id",
+				Name:    "trashsetting_tenant_id_id",
 				Unique:  false,
-				Columns: []*schema.Column{TrashSettingsColumns[4]},
+				Columns: []*schema.Column{TrashSettingsColumns[4], TrashSettingsColumns[0]},
 			},
 			{
 				Name:    "trashsetting_tenant_id_unique",
@@ -3231,9 +3231,9 @@ var (
 		},
 		Indexes: []*schema.Index{
 			{
-				Name:    "webhookendpoint_tenant_id",
+				Name:    "webhookendpoint_tenant_id_id",
 				Unique:  false,
-				Columns: []*schema.Column{WebhookEndpointsColumns[15]},
+				Columns: []*schema.Column{WebhookEndpointsColumns[15], WebhookEndpointsColumns[0]},
 			},
 			{
 				Name:    "webhookendpoint_tenant_id_created_at_id",

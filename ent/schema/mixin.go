@@ -65,9 +65,12 @@ func (TenantMixin) Edges() []ent.Edge {
 	}
 }
 
-// Indexes of the TenantMixin.
+// Indexes of the TenantMixin: a GraphQL connection without orderBy reads
+// the tenant's rows in id order (entgql's default order, and its cursors),
+// so the page is read from this index in order, however many rows other
+// tenants hold; it serves every lookup by tenant_id alone too.
 func (TenantMixin) Indexes() []ent.Index {
-	return []ent.Index{index.Fields("tenant_id")}
+	return []ent.Index{index.Fields("tenant_id", "id")}
 }
 
 // Hooks of the TenantMixin.
@@ -113,9 +116,10 @@ func (ProjectMixin) Edges() []ent.Edge {
 	}
 }
 
-// Indexes of the ProjectMixin.
+// Indexes of the ProjectMixin: a project's page of a GraphQL connection
+// without orderBy, in id order, as the TenantMixin's for the tenant's.
 func (ProjectMixin) Indexes() []ent.Index {
-	return []ent.Index{index.Fields("project_id")}
+	return []ent.Index{index.Fields("project_id", "id")}
 }
 
 // Hooks of the ProjectMixin.
