@@ -329,13 +329,23 @@ func BenchmarkGraphQLConnection(b *testing.B) {
 
 // pageFromIndex fails the benchmark unless the page statement st of the
 // GraphQL connection named reads the project's rows from an index in id
-// order (the ProjectMixin's): EXPLAIN names the project in the scan's index
-// condition, so the page reads its own rows only, not the id order of every
-// project's filtered (Index Scan using activities_pkey ... Filter).
+// order (the ProjectMixin's): EXPLAIN ANALYZE names the project in the
+// scan's index condition, so the page reads its own rows only, not the id
+// order of every project's filtered (Index Scan using activities_pkey ...
+// Filter). It prints the scan, the buffers the page read and its time.
 func (c *costBench) pageFromIndex(st statement, named string) {
 	c.b.Helper()
-	plan := c.l.plan(st)
-	fmt.Printf("page of %s: %s\n", named, scanNode(plan))
+	lines := explainLines(c.b, c.l.db, statement{query: "(ANALYZE, BUFFERS) " + st.query, args: st.args})
+	plan := strings.Join(lines, "\n")
+	buffers, took := "", ""
+	for _, line := range lines {
+		if line = strings.TrimSpace(line); buffers == "" && strings.HasPrefix(line, "Buffers: ") {
+			buffers = line
+		} else if strings.HasPrefix(line, "Execution Time: ") {
+			took = line
+		}
+	}
+	fmt.Printf("page of %s: %s; %s; %s\n", named, scanNode(plan), buffers, took)
 	if !strings.HasPrefix(scanNode(plan), "Index") || !projectCond.MatchString(plan) {
 		c.b.Fatalf("the page of %s is not read from the project's index:\n%s", named, plan)
 	}

@@ -1954,6 +1954,14 @@ var (
 					Where: "archived_at IS NULL",
 				},
 			},
+			{
+				Name:    "generationrule_tenant_id_project_id_priority_id",
+				Unique:  false,
+				Columns: []*schema.Column{GenerationRulesColumns[24], GenerationRulesColumns[25], GenerationRulesColumns[23], GenerationRulesColumns[0]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "archived_at IS NULL",
+				},
+			},
 		},
 	}
 	// GenerationSettingsColumns holds the columns for the "generation_settings" table.
@@ -2120,6 +2128,11 @@ var (
 				Name:    "lifecyclerun_activity_generation_config_id_created_at_id_tenant_id_project_id",
 				Unique:  false,
 				Columns: []*schema.Column{LifecycleRunsColumns[19], LifecycleRunsColumns[1], LifecycleRunsColumns[0], LifecycleRunsColumns[17], LifecycleRunsColumns[18]},
+			},
+			{
+				Name:    "lifecyclerun_tenant_id_project_id_created_at_id",
+				Unique:  false,
+				Columns: []*schema.Column{LifecycleRunsColumns[17], LifecycleRunsColumns[18], LifecycleRunsColumns[1], LifecycleRunsColumns[0]},
 			},
 			{
 				Name:    "lifecyclerun_status_created_at",

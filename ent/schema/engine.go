@@ -68,6 +68,8 @@ func (LifecycleRun) Indexes() []ent.Index {
 		// The AGC's runs, newest first (the list counts from the tenant and
 		// project that follow).
 		index.Fields("activity_generation_config_id", "created_at", "id", "tenant_id", "project_id"),
+		// The project's runs, newest first (the lifecycleRuns connection).
+		index.Fields("tenant_id", "project_id", "created_at", "id"),
 		// The claim reads the oldest claimable run.
 		index.Fields("status", "created_at"),
 		index.Fields("activity_generation_config_id", "scheduled_for").Unique(),

@@ -74,6 +74,8 @@ func (GenerationRule) Indexes() []ent.Index {
 		index.Fields("activity_generation_config_id", "name").Unique().Annotations(entsql.IndexWhere("archived_at IS NULL")),
 		// The AGC's rules by priority, then id (the list's order).
 		liveListIndex("tenant_id", "activity_generation_config_id", "priority", "id", "project_id"),
+		// The project's rules in the same order (the generationRules connection).
+		liveListIndex("tenant_id", "project_id", "priority", "id"),
 	}
 }
 

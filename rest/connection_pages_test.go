@@ -1,0 +1,115 @@
+package rest_test
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"os"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/reten-io/reten/graph/generated"
+)
+
+// TestConnectionPagesReadInOrder: the first page of every root connection
+// of the GraphQL schema, in its default order, can be read from an index in
+// that order whose condition starts with the tenant or the project (the
+// TenantMixin's (tenant_id, id), the ProjectMixin's (project_id, id), or a
+// list index): no plan sorts the tenant's rows or reads every tenant's ids
+// through the primary key to keep the tenant's. As in
+// TestListCountsReadIndexesOnly, the demo-sized tables say nothing of the
+// plan the planner picks unaided, so the primary key is switched off (in a
+// transaction rolled back) and the plan must then read such an index,
+// without a Sort. BenchmarkGraphQLConnection checks the planner's own
+// choice at scale. PostgreSQL only, as a superuser.
+func TestConnectionPagesReadInOrder(t *testing.T) {
+	if os.Getenv("TEST_DATABASE_URL") == "" {
+		return
+	}
+	env, rec := benchEnv(t)
+	seed := seedLists(t, env)
+	connections := 0
+	for _, f := range generated.NewExecutableSchema(generated.Config{}).Schema().Query.Fields {
+		if !strings.HasSuffix(f.Type.Name(), "Connection") {
+			continue
+		}
+		connections++
+		doc := "{ " + f.Name + "(first: 1) { edges { cursor } } }"
+		rec.record()
+		res := env.GraphQL(doc, nil, seed.inProject)
+		seen := rec.stop()
+		if res.Status != 200 || strings.Contains(string(res.Body), `"errors"`) {
+			t.Fatalf("%s: %d %s", doc, res.Status, res.Body)
+		}
+		var pages []statement
+		for _, st := range seen {
+			if strings.HasSuffix(st.query, " LIMIT 2") {
+				pages = append(pages, st)
+			}
+		}
+		if len(pages) != 1 {
+			t.Fatalf("%s: %d page statements (LIMIT 2), want 1:\n%s", doc, len(pages), kinds(seen))
+		}
+		if plan, ok := pageInOrder(t, env.App.DB.SQL, pages[0]); !ok {
+			t.Errorf("%s: no index reads the page in order from the tenant or the project:\n%s\n%s", doc, pages[0].query, plan)
+		}
+	}
+	if connections < 10 {
+		t.Fatalf("%d root connections in the GraphQL schema, want at least 10", connections)
+	}
+	if !t.Failed() {
+		fmt.Printf("the first pages of %d GraphQL connections read in order from a tenant's or a project's index\n", connections)
+	}
+}
+
+// pageScan is a scan node of a plan, forward or backward.
+var pageScan = regexp.MustCompile(`\b(?:Seq|Index Only|Index|Bitmap Heap|Tid Range|Tid) Scan (?:Backward )?(?:using \S+ )?on (\w+)`)
+
+// ownerCond is an index condition that starts with the tenant or the project.
+var ownerCond = regexp.MustCompile(`Index Cond: \(+(tenant_id|project_id) = `)
+
+// pageInOrder explains st, a page of a connection, with the primary keys of
+// the tenant's tables it reads (those with a tenant_id column) and
+// sequential scans, bitmap scans and sorts switched off (rolled back; the
+// planner still sorts when no index gives the order): true when no node
+// sorts or reads a table whole and every scan of a tenant's table has an
+// index condition that starts with the tenant or the project. A shared
+// table (users) is read by its key.
+func pageInOrder(t *testing.T, db interface {
+	BeginTx(context.Context, *sql.TxOptions) (*sql.Tx, error)
+}, st statement) (string, bool) {
+	t.Helper()
+	tx, err := db.BeginTx(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = tx.Rollback() }()
+	for _, q := range []string{"SET LOCAL enable_seqscan = off", "SET LOCAL enable_bitmapscan = off", "SET LOCAL enable_sort = off"} {
+		if _, err := tx.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	owned := map[string]bool{}
+	for _, m := range fromTable.FindAllStringSubmatch(st.query, -1) {
+		var tenants bool
+		if err := tx.QueryRow(`SELECT EXISTS (SELECT FROM pg_attribute WHERE attrelid = to_regclass($1) AND attname = 'tenant_id')`, m[1]).Scan(&tenants); err != nil {
+			t.Fatal(err)
+		}
+		if owned[m[1]] = tenants; tenants {
+			if _, err := tx.Exec(`UPDATE pg_index SET indisvalid = false WHERE indrelid = to_regclass($1) AND indisprimary`, m[1]); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	lines := explainLines(t, tx, st)
+	plan := strings.Join(lines, "\n")
+	ok := !strings.Contains(plan, "Sort") && !strings.Contains(plan, "Seq Scan")
+	for i, line := range lines {
+		// An index scan's condition is the line under it.
+		if m := pageScan.FindStringSubmatch(line); m != nil && owned[m[1]] {
+			ok = ok && i+1 < len(lines) && ownerCond.MatchString(lines[i+1])
+		}
+	}
+	return plan, ok
+}
