@@ -202,8 +202,9 @@ func checkListCounts(tb testing.TB) {
 		len(routes), len(connections), len(requests), strings.Join(names, ", "))
 }
 
-// scanOn is a scan node of a plan and the table it reads.
-var scanOn = regexp.MustCompile(`\b(Seq|Index Only|Index|Bitmap Heap|Tid Range|Tid) Scan (?:using \S+ )?on (\w+)`)
+// scanOn is a scan node of a plan (forward or backward) and the table it
+// reads.
+var scanOn = regexp.MustCompile(`\b(Seq|Index Only|Index|Bitmap Heap|Tid Range|Tid) Scan (?:Backward )?(?:using \S+ )?on (\w+)`)
 
 // uncoveredScans returns, for a COUNT statement, the plans of the tables
 // whose rows it cannot count from an index alone ("" when every table's
