@@ -24,6 +24,9 @@ type statement struct {
 	query string
 	args  []any
 	dur   time.Duration // until the driver answered (rows may still stream)
+	// generic: run on the pages pool (database.WithGenericPlans, outside a
+	// transaction).
+	generic bool
 }
 
 // recorder is an ent driver that remembers the statements it runs while on.
@@ -34,12 +37,12 @@ type recorder struct {
 	seen []statement
 }
 
-func (r *recorder) note(query string, args any, start time.Time) {
+func (r *recorder) note(query string, args any, start time.Time, generic bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.on {
 		a, _ := args.([]any)
-		r.seen = append(r.seen, statement{query, a, time.Since(start)})
+		r.seen = append(r.seen, statement{query, a, time.Since(start), generic})
 	}
 }
 
@@ -54,12 +57,12 @@ func (r *recorder) stop() []statement {
 }
 
 func (r *recorder) Exec(ctx context.Context, query string, args, v any) error {
-	defer r.note(query, args, time.Now())
+	defer r.note(query, args, time.Now(), database.GenericPlans(ctx))
 	return r.Driver.Exec(ctx, query, args, v)
 }
 
 func (r *recorder) Query(ctx context.Context, query string, args, v any) error {
-	defer r.note(query, args, time.Now())
+	defer r.note(query, args, time.Now(), database.GenericPlans(ctx))
 	return r.Driver.Query(ctx, query, args, v)
 }
 
@@ -77,12 +80,12 @@ type recordingTx struct {
 }
 
 func (t *recordingTx) Exec(ctx context.Context, query string, args, v any) error {
-	defer t.r.note(query, args, time.Now())
+	defer t.r.note(query, args, time.Now(), false)
 	return t.Tx.Exec(ctx, query, args, v)
 }
 
 func (t *recordingTx) Query(ctx context.Context, query string, args, v any) error {
-	defer t.r.note(query, args, time.Now())
+	defer t.r.note(query, args, time.Now(), false)
 	return t.Tx.Query(ctx, query, args, v)
 }
 
@@ -129,21 +132,21 @@ type queryContexter interface {
 }
 
 func (r *recorder) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
-	defer r.note(query, args, time.Now())
+	defer r.note(query, args, time.Now(), database.GenericPlans(ctx))
 	return r.Driver.(queryContexter).QueryContext(ctx, query, args...)
 }
 
 func (r *recorder) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
-	defer r.note(query, args, time.Now())
+	defer r.note(query, args, time.Now(), database.GenericPlans(ctx))
 	return r.Driver.(queryContexter).ExecContext(ctx, query, args...)
 }
 
 func (t *recordingTx) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
-	defer t.r.note(query, args, time.Now())
+	defer t.r.note(query, args, time.Now(), false)
 	return t.Tx.(queryContexter).QueryContext(ctx, query, args...)
 }
 
 func (t *recordingTx) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
-	defer t.r.note(query, args, time.Now())
+	defer t.r.note(query, args, time.Now(), false)
 	return t.Tx.(queryContexter).ExecContext(ctx, query, args...)
 }

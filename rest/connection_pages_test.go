@@ -47,8 +47,14 @@ func TestConnectionPagesReadInOrder(t *testing.T) {
 		if len(pages) != 1 {
 			t.Fatalf("%s: %d page statements (LIMIT 2), want 1:\n%s", doc, len(pages), kinds(seen))
 		}
-		if plan, ok := pageInOrder(t, env.App.DB.SQL, pages[0]); !ok {
-			t.Errorf("%s: no index reads the page in order from the tenant or the project:\n%s\n%s", doc, pages[0].query, plan)
+		if !pages[0].generic {
+			t.Errorf("%s: the page did not run on the pages pool (database.WithGenericPlans)", doc)
+		}
+		for _, generic := range []bool{false, true} {
+			if plan, ok := pageInOrder(t, env.App.DB.SQL, pages[0], generic); !ok {
+				t.Errorf("%s: no index reads the page in order from the tenant or the project (generic plan: %t):\n%s\n%s",
+					doc, generic, pages[0].query, plan)
+			}
 		}
 	}
 	if !t.Failed() {
@@ -81,8 +87,10 @@ var ownerCond = regexp.MustCompile(`Index Cond: \(+(tenant_id|project_id) = `)
 // planner still sorts when no index gives the order): true when no node
 // sorts or reads a table whole and every scan of a tenant's table has an
 // index condition that starts with the tenant or the project. A shared
-// table (users) is read by its key.
-func pageInOrder(t *testing.T, db *sql.DB, st statement) (string, bool) {
+// table (users) is read by its key. With generic, the plan explained is the
+// one made for any arguments, which the pages pool's connections keep
+// (database.WithGenericPlans), else the one made for st's.
+func pageInOrder(t *testing.T, db *sql.DB, st statement, generic bool) (string, bool) {
 	t.Helper()
 	tx, err := db.BeginTx(context.Background(), nil)
 	if err != nil {
@@ -106,7 +114,12 @@ func pageInOrder(t *testing.T, db *sql.DB, st statement) (string, bool) {
 			}
 		}
 	}
-	lines := explainLines(t, tx, st)
+	var lines []string
+	if generic {
+		lines = explainGeneric(t, tx, st, "")
+	} else {
+		lines = explainLines(t, tx, st)
+	}
 	plan := strings.Join(lines, "\n")
 	ok := !strings.Contains(plan, "Sort") && !strings.Contains(plan, "Seq Scan")
 	for i, line := range lines {
@@ -116,4 +129,19 @@ func pageInOrder(t *testing.T, db *sql.DB, st statement) (string, bool) {
 		}
 	}
 	return plan, ok
+}
+
+// explainGeneric explains in tx, with options ("" or "(ANALYZE) "), the
+// plan of st made for any arguments: the one the pages pool's connections
+// keep (database.WithGenericPlans).
+func explainGeneric(tb testing.TB, tx *sql.Tx, st statement, options string) []string {
+	tb.Helper()
+	for _, q := range []string{"SET LOCAL plan_cache_mode = force_generic_plan", "PREPARE page_check AS " + st.query} {
+		if _, err := tx.Exec(q); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	defer func() { _, _ = tx.Exec("DEALLOCATE page_check") }() // a session's, not the transaction's
+	// EXPLAIN takes no parameters: EXECUTE gets the arguments as literals.
+	return explainLines(tb, tx, statement{query: options + "EXECUTE page_check(" + strings.Join(literals(tb, st.query, st.args), ", ") + ")"})
 }

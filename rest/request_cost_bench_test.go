@@ -296,6 +296,9 @@ func BenchmarkGraphQLConnection(b *testing.B) {
 	if len(seen) != 1 {
 		b.Fatalf("activities(first: 25) runs %d statements (%s), bare gqlgen one", len(seen), kinds(seen))
 	}
+	if !seen[0].generic {
+		b.Fatal("activities(first: 25) did not run on the pages pool (database.WithGenericPlans)")
+	}
 	c.pageFromIndex(seen[0], "activities(first: 25)")
 	bare := request{method: "POST", url: c.bareGqlgen(seen[0], 25).URL, body: query}
 	want, err := c.do(c.srv.Client(), r)
@@ -313,6 +316,9 @@ func BenchmarkGraphQLConnection(b *testing.B) {
 	next, _ := json.Marshal(map[string]any{"query": `query($after: Cursor) { activities(first: 25, after: $after) { edges { node { id } } } }`,
 		"variables": map[string]string{"after": first.Data.Activities.PageInfo.EndCursor}})
 	for _, st := range c.statements(request{method: "POST", url: r.url, body: next, header: c.key}) {
+		if st.generic {
+			b.Fatal("activities(first: 25, after: endCursor) ran on the pages pool: a plan for any cursor may read the tenant's index")
+		}
 		c.pageFromIndex(st, "activities(first: 25, after: endCursor)")
 	}
 	if got, err := c.do(c.srv.Client(), bare); err != nil || !bytes.Equal(got, want) {
@@ -329,26 +335,48 @@ func BenchmarkGraphQLConnection(b *testing.B) {
 
 // pageFromIndex fails the benchmark unless the page statement st of the
 // GraphQL connection named reads the project's rows from an index in id
-// order (the ProjectMixin's): EXPLAIN ANALYZE names the project in the
-// scan's index condition, so the page reads its own rows only, not the id
-// order of every project's filtered (Index Scan using activities_pkey ...
-// Filter). It prints the scan, the buffers the page read and its time.
+// order (the ProjectMixin's), with the plan made for its arguments and,
+// when st ran on the pages pool, with the one made for any (which that
+// pool's connections keep: database.WithGenericPlans): EXPLAIN ANALYZE
+// names the project in the scan's index condition, so the page reads its
+// own rows only, not the id order of every project's filtered (Index Scan
+// using activities_pkey ... Filter) or of the tenant's. It prints the scan,
+// the buffers the page read and its time.
 func (c *costBench) pageFromIndex(st statement, named string) {
 	c.b.Helper()
-	lines := explainLines(c.b, c.l.db, statement{query: "(ANALYZE, BUFFERS) " + st.query, args: st.args})
-	plan := strings.Join(lines, "\n")
-	buffers, took := "", ""
-	for _, line := range lines {
-		if line = strings.TrimSpace(line); buffers == "" && strings.HasPrefix(line, "Buffers: ") {
-			buffers = line
-		} else if strings.HasPrefix(line, "Execution Time: ") {
-			took = line
+	for _, generic := range []bool{false, true}[:1+btoi(st.generic)] {
+		tx, err := c.l.db.Begin()
+		if err != nil {
+			c.b.Fatal(err)
+		}
+		var lines []string
+		if generic {
+			lines = explainGeneric(c.b, tx, st, "(ANALYZE, BUFFERS) ")
+		} else {
+			lines = explainLines(c.b, tx, statement{query: "(ANALYZE, BUFFERS) " + st.query, args: st.args})
+		}
+		_ = tx.Rollback()
+		plan := strings.Join(lines, "\n")
+		buffers, took := "", ""
+		for _, line := range lines {
+			if line = strings.TrimSpace(line); buffers == "" && strings.HasPrefix(line, "Buffers: ") {
+				buffers = line
+			} else if strings.HasPrefix(line, "Execution Time: ") {
+				took = line
+			}
+		}
+		fmt.Printf("page of %s (generic plan: %t): %s; %s; %s\n", named, generic, scanNode(plan), buffers, took)
+		if !strings.HasPrefix(scanNode(plan), "Index") || !projectCond.MatchString(plan) {
+			c.b.Fatalf("the page of %s is not read from the project's index (generic plan: %t):\n%s", named, generic, plan)
 		}
 	}
-	fmt.Printf("page of %s: %s; %s; %s\n", named, scanNode(plan), buffers, took)
-	if !strings.HasPrefix(scanNode(plan), "Index") || !projectCond.MatchString(plan) {
-		c.b.Fatalf("the page of %s is not read from the project's index:\n%s", named, plan)
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
 	}
+	return 0
 }
 
 // projectCond is an index condition that starts with the project.
@@ -438,26 +466,35 @@ func kinds(seen []statement) string {
 }
 
 // inline writes the arguments of query into it as literals ($10 before $1).
-func inline(b *testing.B, query string, args []any) string {
-	b.Helper()
+func inline(tb testing.TB, query string, args []any) string {
+	tb.Helper()
+	lits := literals(tb, query, args)
 	for i := len(args); i >= 1; i-- {
-		var lit string
-		switch v := args[i-1].(type) {
-		case nil:
-			lit = "NULL"
-		case int, int64, int32, float64, bool:
-			lit = fmt.Sprint(v)
-		default:
-			lit = "'" + strings.ReplaceAll(literalText(b, query, i, v), "'", "''") + "'"
-		}
-		query = strings.ReplaceAll(query, "$"+strconv.Itoa(i), lit)
+		query = strings.ReplaceAll(query, "$"+strconv.Itoa(i), lits[i-1])
 	}
 	return query
 }
 
+// literals are the arguments of query as SQL literals.
+func literals(tb testing.TB, query string, args []any) []string {
+	tb.Helper()
+	out := make([]string, len(args))
+	for i, arg := range args {
+		switch v := arg.(type) {
+		case nil:
+			out[i] = "NULL"
+		case int, int64, int32, float64, bool:
+			out[i] = fmt.Sprint(v)
+		default:
+			out[i] = "'" + strings.ReplaceAll(literalText(tb, query, i+1, v), "'", "''") + "'"
+		}
+	}
+	return out
+}
+
 // literalText is the text of argument $i of query, as PostgreSQL reads it.
-func literalText(b *testing.B, query string, i int, arg any) string {
-	b.Helper()
+func literalText(tb testing.TB, query string, i int, arg any) string {
+	tb.Helper()
 	switch v := arg.(type) {
 	case int, int64, int32, float64, bool, string:
 		return fmt.Sprint(v)
@@ -469,7 +506,7 @@ func literalText(b *testing.B, query string, i int, arg any) string {
 	if rv := reflect.ValueOf(arg); rv.Kind() == reflect.String { // an ent enum
 		return rv.String()
 	}
-	b.Fatalf("argument $%d of %s: %T", i, query, arg)
+	tb.Fatalf("argument $%d of %s: %T", i, query, arg)
 	return ""
 }
 

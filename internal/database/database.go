@@ -29,9 +29,11 @@ import (
 )
 
 // The PostgreSQL pool: at most PoolSize connections, each closed after
-// PoolIdleTime unused.
+// PoolIdleTime unused; with prepared statements, a pages pool of at most
+// PagePoolSize more (see WithGenericPlans).
 const (
 	PoolSize     = 20
+	PagePoolSize = 10
 	PoolIdleTime = 5 * time.Minute
 )
 
@@ -84,14 +86,7 @@ func Open(url string, set Settings, opts ...ent.Option) (*DB, error) {
 		d = dialect.Postgres
 		db, err = pgconn.Open(url, pgconn.ServiceLimits(set.StatementTimeout))
 		if err == nil {
-			// Every open connection may stay idle (a list request holds two
-			// at once): a lower cap would close connections between two
-			// bursts and open them again, each with a new server process
-			// and its statements to prepare again. Idle ones close after
-			// PoolIdleTime.
-			db.SetMaxOpenConns(PoolSize)
-			db.SetMaxIdleConns(PoolSize)
-			db.SetConnMaxIdleTime(PoolIdleTime)
+			sizePool(db, PoolSize)
 		}
 	} else {
 		d = dialect.SQLite
@@ -115,13 +110,31 @@ func Open(url string, set Settings, opts ...ent.Option) (*DB, error) {
 	case d == dialect.SQLite:
 		drv = utcDriver{entsql.OpenDB(d, db)}
 	case set.Prepared > 0:
-		drv = newPreparedDriver(db, set.Prepared)
+		lim := pgconn.ServiceLimits(set.StatementTimeout)
+		lim.CustomPlans = false
+		pages, err := pgconn.Open(url, lim)
+		if err != nil {
+			_ = db.Close()
+			return nil, fmt.Errorf("open database: %w", err)
+		}
+		sizePool(pages, PagePoolSize)
+		drv = newPreparedDriver(db, pages, set.Prepared)
 	default:
 		drv = entsql.OpenDB(d, db)
 	}
 	out := &DB{SQL: db, Driver: drv, Dialect: d, path: SQLitePath(url), url: url}
 	out.Client = NewClient(drv, opts...)
 	return out, nil
+}
+
+// sizePool lets db open n connections and keep every one idle (a list
+// request holds two at once): a lower cap would close connections between
+// two bursts and open them again, each with a new server process and its
+// statements to prepare again. Idle ones close after PoolIdleTime.
+func sizePool(db *sql.DB, n int) {
+	db.SetMaxOpenConns(n)
+	db.SetMaxIdleConns(n)
+	db.SetConnMaxIdleTime(PoolIdleTime)
 }
 
 // NewClient is the ent client of the service over drv (DB.Driver, or a

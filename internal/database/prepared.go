@@ -4,6 +4,7 @@ import (
 	"container/list"
 	"context"
 	"database/sql"
+	"errors"
 	"sync"
 
 	"entgo.io/ent/dialect"
@@ -20,23 +21,48 @@ const DefaultPrepared = 256
 // so that each connection parses it once, PostgreSQL may reuse its plan,
 // and a run costs one round trip (lib/pq sends an unprepared statement's
 // Parse and its Bind in two). A statement without arguments (which may
-// hold several) runs as a simple query, as before.
+// hold several) runs as a simple query, as before. Outside a transaction, a
+// statement run under WithGenericPlans runs on the pages pool instead, whose
+// connections let PostgreSQL keep a generic plan; every other one is planned
+// for its arguments (pgconn.Limits.CustomPlans).
 type preparedDriver struct {
 	entsql.Conn
-	db    *sql.DB
-	stmts *stmtCache
+	db, pages        *sql.DB
+	stmts, pageStmts *stmtCache
 }
 
-func newPreparedDriver(db *sql.DB, max int) *preparedDriver {
-	c := &stmtCache{db: db, max: max, lru: list.New(), byQuery: map[string]*list.Element{}}
-	return &preparedDriver{Conn: entsql.Conn{ExecQuerier: preparing{db, c, nil}}, db: db, stmts: c}
+func newPreparedDriver(db, pages *sql.DB, max int) *preparedDriver {
+	c, pc := newStmtCache(db, max), newStmtCache(pages, max)
+	return &preparedDriver{Conn: entsql.Conn{ExecQuerier: preparing{db, c, pc, nil}}, db: db, pages: pages, stmts: c, pageStmts: pc}
 }
 
 func (d *preparedDriver) Dialect() string { return dialect.Postgres }
 
 func (d *preparedDriver) Close() error {
 	d.stmts.close()
-	return d.db.Close()
+	d.pageStmts.close()
+	return errors.Join(d.pages.Close(), d.db.Close())
+}
+
+type genericPlansKey struct{}
+
+// WithGenericPlans marks the statements run under ctx outside a transaction
+// as ones whose best plan is the same for every argument: a page of the
+// owner's rows in the order of an index that starts with the owner (a root
+// connection without a filter or an order: TestConnectionPagesReadInOrder
+// checks that plan, generic and custom). They run on the pages pool, whose
+// connections leave plan_cache_mode at PostgreSQL's default: after five
+// runs of a statement the server keeps its generic plan when that costs no
+// more than the arguments' own, and stops planning every run, which takes
+// longer than reading such a page.
+func WithGenericPlans(ctx context.Context) context.Context {
+	return context.WithValue(ctx, genericPlansKey{}, true)
+}
+
+// GenericPlans reports whether ctx is marked by WithGenericPlans.
+func GenericPlans(ctx context.Context) bool {
+	on, _ := ctx.Value(genericPlansKey{}).(bool)
+	return on
 }
 
 func (d *preparedDriver) Tx(ctx context.Context) (dialect.Tx, error) { return d.BeginTx(ctx, nil) }
@@ -48,14 +74,15 @@ func (d *preparedDriver) BeginTx(ctx context.Context, opts *sql.TxOptions) (dial
 	if err != nil {
 		return nil, err
 	}
-	return &entsql.Tx{Conn: entsql.Conn{ExecQuerier: preparing{tx, d.stmts, tx}}, Tx: tx}, nil
+	return &entsql.Tx{Conn: entsql.Conn{ExecQuerier: preparing{tx, d.stmts, nil, tx}}, Tx: tx}, nil
 }
 
-// preparing runs statements through the cache: on the pool (tx nil), or in
-// tx.
+// preparing runs statements through the cache: on the pool (tx nil; the
+// pages pool's cache, pages, under WithGenericPlans), or in tx.
 type preparing struct {
 	direct entsql.ExecQuerier
 	stmts  *stmtCache
+	pages  *stmtCache // nil in a transaction
 	tx     *sql.Tx
 }
 
@@ -86,11 +113,15 @@ func (p preparing) QueryContext(ctx context.Context, query string, args ...any) 
 // stmt is the prepared statement of query, bound to the transaction if any;
 // done releases it (after the call: a result set keeps what it needs).
 func (p preparing) stmt(ctx context.Context, query string) (*sql.Stmt, func(), error) {
-	e, err := p.stmts.get(ctx, query)
+	c := p.stmts
+	if p.pages != nil && GenericPlans(ctx) {
+		c = p.pages
+	}
+	e, err := c.get(ctx, query)
 	if err != nil {
 		return nil, nil, err
 	}
-	done := func() { p.stmts.release(e) }
+	done := func() { c.release(e) }
 	if p.tx == nil {
 		return e.stmt, done, nil
 	}
@@ -106,6 +137,10 @@ type stmtCache struct {
 	mu      sync.Mutex
 	lru     *list.List // of *prepared
 	byQuery map[string]*list.Element
+}
+
+func newStmtCache(db *sql.DB, max int) *stmtCache {
+	return &stmtCache{db: db, max: max, lru: list.New(), byQuery: map[string]*list.Element{}}
 }
 
 type prepared struct {

@@ -1,0 +1,53 @@
+package database
+
+import (
+	"context"
+	"os"
+	"testing"
+
+	entsql "entgo.io/ent/dialect/sql"
+)
+
+// TestGenericPlansPool: a statement run under WithGenericPlans runs on the
+// pages pool, whose connections keep PostgreSQL's default plan_cache_mode,
+// and from its sixth run on a connection on the generic plan the server
+// kept; any other statement, and every statement of a transaction (marked
+// or not), runs on the service's pool, planned for its arguments.
+func TestGenericPlansPool(t *testing.T) {
+	if os.Getenv("TEST_DATABASE_URL") == "" {
+		return
+	}
+	db := openPrepared(t, DefaultPrepared)
+	drv := db.Driver.(*preparedDriver)
+	drv.pages.SetMaxOpenConns(1) // the statements below share its one connection
+	ctx, marked := context.Background(), WithGenericPlans(context.Background())
+	const mode = `SELECT current_setting('plan_cache_mode') || $1::text`
+	var got string
+	if err := scanOne(ctx, drv, mode, "", &got); err != nil || got != "force_custom_plan" {
+		t.Fatalf("unmarked: plan_cache_mode %q (%v), want force_custom_plan", got, err)
+	}
+	if err := scanOne(marked, drv, mode, "", &got); err != nil || got != "auto" {
+		t.Fatalf("marked: plan_cache_mode %q (%v), want auto", got, err)
+	}
+	dtx, err := drv.BeginTx(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = dtx.Rollback() }()
+	if err := scanOne(marked, dtx.(*entsql.Tx), mode, "", &got); err != nil || got != "force_custom_plan" {
+		t.Fatalf("marked, in a transaction: plan_cache_mode %q (%v), want force_custom_plan", got, err)
+	}
+	for range 5 {
+		if err := scanOne(marked, drv, mode, "", &got); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var generic int
+	const plans = `SELECT generic_plans FROM pg_prepared_statements WHERE statement = $1`
+	if err := scanOne(marked, drv, plans, mode, &generic); err != nil || generic == 0 {
+		t.Fatalf("after six runs on the pages pool: %d generic plans (%v), want some", generic, err)
+	}
+	if st := drv.pages.Stats(); st.OpenConnections != 1 || db.SQL.Stats().OpenConnections == 0 {
+		t.Fatalf("pages pool: %d connections, service pool %d; want 1 and some", st.OpenConnections, db.SQL.Stats().OpenConnections)
+	}
+}
