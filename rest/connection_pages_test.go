@@ -3,6 +3,7 @@ package rest_test
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"fmt"
 	"os"
 	"regexp"
@@ -144,4 +145,53 @@ func explainGeneric(tb testing.TB, tx *sql.Tx, st statement, options string) []s
 	defer func() { _, _ = tx.Exec("DEALLOCATE page_check") }() // a session's, not the transaction's
 	// EXPLAIN takes no parameters: EXECUTE gets the arguments as literals.
 	return explainLines(tb, tx, statement{query: options + "EXECUTE page_check(" + strings.Join(literals(tb, st.query, st.args), ", ") + ")"})
+}
+
+// TestLaterPagesPlannedPerRun: only a root connection's first page asked
+// for with first alone runs on the pages pool (database.WithGenericPlans);
+// a later page (after, or last), a filter or an order runs every statement
+// on the service's pool, planned for its arguments, since the plan made for
+// any cursor, filter or order may read the tenant's index instead of the
+// project's (BenchmarkGraphQLConnection).
+func TestLaterPagesPlannedPerRun(t *testing.T) {
+	if os.Getenv("TEST_DATABASE_URL") == "" {
+		return
+	}
+	env, rec := benchEnv(t)
+	seed := seedLists(t, env)
+	run := func(doc string, vars map[string]any) ([]statement, []byte) {
+		t.Helper()
+		rec.record()
+		res := env.GraphQL(doc, vars, seed.inProject)
+		seen := rec.stop()
+		if res.Status != 200 || strings.Contains(string(res.Body), `"errors"`) || len(seen) == 0 {
+			t.Fatalf("%s: %d %s (%d statements)", doc, res.Status, res.Body, len(seen))
+		}
+		return seen, res.Body
+	}
+	first, body := run(`{ activities(first: 1) { edges { cursor } } }`, nil)
+	if !first[0].generic {
+		t.Fatalf("activities(first: 1) did not run on the pages pool")
+	}
+	var page struct {
+		Data struct {
+			Activities struct{ Edges []struct{ Cursor string } }
+		}
+	}
+	if err := json.Unmarshal(body, &page); err != nil || len(page.Data.Activities.Edges) != 1 {
+		t.Fatalf("first page %s (%v)", body, err)
+	}
+	for _, doc := range []string{
+		`query($c: Cursor) { activities(first: 1, after: $c) { edges { cursor } } }`,
+		`{ activities(last: 1) { edges { cursor } } }`,
+		`{ activities(first: 1, where: {status: READY}) { edges { cursor } } }`,
+		`{ activities(first: 1, orderBy: {field: CREATED_AT, direction: ASC}) { edges { cursor } } }`,
+	} {
+		seen, _ := run(doc, map[string]any{"c": page.Data.Activities.Edges[0].Cursor})
+		for _, st := range seen {
+			if st.generic {
+				t.Errorf("%s ran on the pages pool: %s", doc, st.query)
+			}
+		}
+	}
 }

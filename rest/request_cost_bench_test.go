@@ -244,7 +244,7 @@ func BenchmarkListRequest(b *testing.B) {
 		}
 	}
 	label := fmt.Sprintf("GET /api/activities page 1 (%d statements: %s)", len(seen), kinds(seen))
-	base := request{method: "GET", url: c.minimal(seen, true).URL}
+	base := request{method: "GET", url: c.minimal(c.l.db, seen, true).URL}
 	b.ResetTimer()
 	for range b.N {
 		c.compare(label, "ratio", "http-req/s", func() float64 { return c.load(r) }, "pgbench-tx/s", func() float64 { return c.pgbench(file, "") })
@@ -279,19 +279,25 @@ func (c *costBench) pgbench(file, options string, args ...string) float64 {
 // BenchmarkGraphQLConnection compares activities(first: 25) through POST
 // /graphql (totalCount not selected: no count) with a minimal Go handler
 // that runs the statements the GraphQL request runs (recorded) over the
-// same pool, unprepared as database/sql runs them, and writes the rows as
-// JSON; the phases alternate as in BenchmarkListRequest. Then gqlgen as
-// its documentation sets it up, answering the same request with the same
-// statement and nothing else (bareGqlgen, its answer checked to be the
-// service's), against the minimal handler ("ratio-gqlgen"): what gqlgen's
-// own executor costs, which the service's compiled writers avoid.
+// service's pool, unprepared as database/sql runs them (parsed and planned
+// each run), and writes the rows as JSON; the phases alternate as in
+// BenchmarkListRequest. The service runs this first page prepared on its
+// pages pool, on the plan PostgreSQL keeps for it
+// (database.WithGenericPlans). Then gqlgen as its documentation sets it
+// up, answering the same request with the same statement and nothing else
+// (bareGqlgen, its answer checked to be the service's), against the
+// minimal handler ("ratio-gqlgen"): what gqlgen's own executor costs,
+// which the service's compiled writers avoid. Last, the service against
+// the minimal handler running the statement prepared on the pages pool,
+// on the same kept plan ("ratio-same-plan"): what the service's Go side
+// costs over the least a Go handler spends.
 func BenchmarkGraphQLConnection(b *testing.B) {
 	c := newCostBench(b)
 	query, _ := json.Marshal(map[string]string{"query": `{ activities(first: 25) { edges { node { id type channel status scheduledAt title } }
 		pageInfo { hasNextPage endCursor } } }`})
 	r := request{method: "POST", url: c.srv.URL + "/graphql", body: query, header: c.key}
 	seen := c.statements(r)
-	minimal := c.minimal(seen, false)
+	minimal := c.minimal(c.l.db, seen, false)
 	base := request{method: "POST", url: minimal.URL, body: query}
 	if len(seen) != 1 {
 		b.Fatalf("activities(first: 25) runs %d statements (%s), bare gqlgen one", len(seen), kinds(seen))
@@ -301,6 +307,7 @@ func BenchmarkGraphQLConnection(b *testing.B) {
 	}
 	c.pageFromIndex(seen[0], "activities(first: 25)")
 	bare := request{method: "POST", url: c.bareGqlgen(seen[0], 25).URL, body: query}
+	samePlan := request{method: "POST", url: c.minimal(c.env.App.DB.Pages, seen, true).URL, body: query}
 	want, err := c.do(c.srv.Client(), r)
 	if err != nil {
 		b.Fatal(err)
@@ -330,6 +337,8 @@ func BenchmarkGraphQLConnection(b *testing.B) {
 		c.compare(label, "ratio", "graphql-req/s", func() float64 { return c.load(r) }, "handler-req/s", func() float64 { return c.load(base) })
 		c.compare(label+", bare gqlgen", "ratio-gqlgen", "gqlgen-req/s", func() float64 { return c.load(bare) },
 			"handler-gqlgen-phase-req/s", func() float64 { return c.load(base) })
+		c.compare(label+", minimal handler on the same plan", "ratio-same-plan", "graphql-same-plan-phase-req/s", func() float64 { return c.load(r) },
+			"handler-same-plan-req/s", func() float64 { return c.load(samePlan) })
 	}
 }
 
@@ -382,15 +391,15 @@ func btoi(b bool) int {
 // projectCond is an index condition that starts with the project.
 var projectCond = regexp.MustCompile(`Index Cond: \(+project_id = `)
 
-// minimal serves the statements seen run by a minimal Go handler over the
-// service's pool, their rows written as JSON: no authentication, no
-// middleware. The statements are prepared once when prepared is true,
-// else unprepared, as database/sql runs them.
-func (c *costBench) minimal(seen []statement, prepared bool) *httptest.Server {
+// minimal serves the statements seen run by a minimal Go handler over db
+// (one of the service's pools), their rows written as JSON: no
+// authentication, no middleware. The statements are prepared once when
+// prepared is true, else unprepared, as database/sql runs them.
+func (c *costBench) minimal(db *sql.DB, seen []statement, prepared bool) *httptest.Server {
 	stmts := make([]*sql.Stmt, len(seen)) // nil: unprepared
 	for i, st := range seen {
 		if prepared {
-			stmt, err := c.l.db.Prepare(st.query)
+			stmt, err := db.Prepare(st.query)
 			if err != nil {
 				c.b.Fatal(err)
 			}
@@ -401,7 +410,7 @@ func (c *costBench) minimal(seen []statement, prepared bool) *httptest.Server {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		var out [][][]any
 		for i, st := range seen {
-			rows, err := runRows(req.Context(), c.l.db, stmts[i], st)
+			rows, err := runRows(req.Context(), db, stmts[i], st)
 			if err != nil {
 				http.Error(w, err.Error(), http.StatusInternalServerError)
 				return

@@ -45,6 +45,9 @@ const DefaultStatementTimeout = 30 * time.Second
 type DB struct {
 	Client *ent.Client
 	SQL    *sql.DB
+	// Pages is the pool of the statements run under WithGenericPlans (nil
+	// without prepared statements or on SQLite).
+	Pages *sql.DB
 	// Driver is the ent driver under Client (PostgreSQL: preparing its
 	// statements, see Settings.Prepared).
 	Driver  dialect.Driver
@@ -105,15 +108,17 @@ func Open(url string, set Settings, opts ...ent.Option) (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open database: %w", err)
 	}
-	var drv dialect.Driver
+	var (
+		drv   dialect.Driver
+		pages *sql.DB
+	)
 	switch {
 	case d == dialect.SQLite:
 		drv = utcDriver{entsql.OpenDB(d, db)}
 	case set.Prepared > 0:
 		lim := pgconn.ServiceLimits(set.StatementTimeout)
 		lim.CustomPlans = false
-		pages, err := pgconn.Open(url, lim)
-		if err != nil {
+		if pages, err = pgconn.Open(url, lim); err != nil {
 			_ = db.Close()
 			return nil, fmt.Errorf("open database: %w", err)
 		}
@@ -122,7 +127,7 @@ func Open(url string, set Settings, opts ...ent.Option) (*DB, error) {
 	default:
 		drv = entsql.OpenDB(d, db)
 	}
-	out := &DB{SQL: db, Driver: drv, Dialect: d, path: SQLitePath(url), url: url}
+	out := &DB{SQL: db, Pages: pages, Driver: drv, Dialect: d, path: SQLitePath(url), url: url}
 	out.Client = NewClient(drv, opts...)
 	return out, nil
 }
