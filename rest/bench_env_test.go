@@ -3,8 +3,10 @@ package rest_test
 import (
 	"context"
 	"database/sql"
+	"fmt"
 	"log/slog"
 	"os"
+	"reflect"
 	"strconv"
 	"strings"
 	"sync"
@@ -12,6 +14,7 @@ import (
 	"time"
 
 	"entgo.io/ent/dialect"
+	"github.com/google/uuid"
 
 	"github.com/reten-io/reten/internal/app"
 	"github.com/reten-io/reten/internal/apptest"
@@ -25,7 +28,7 @@ type statement struct {
 	args  []any
 	dur   time.Duration // until the driver answered (rows may still stream)
 	// generic: run on the pages pool (database.WithGenericPlans, outside a
-	// transaction).
+	// transaction, with arguments: one without runs as a simple query).
 	generic bool
 }
 
@@ -42,7 +45,7 @@ func (r *recorder) note(query string, args any, start time.Time, generic bool) {
 	defer r.mu.Unlock()
 	if r.on {
 		a, _ := args.([]any)
-		r.seen = append(r.seen, statement{query, a, time.Since(start), generic})
+		r.seen = append(r.seen, statement{query, a, time.Since(start), generic && len(a) > 0})
 	}
 }
 
@@ -149,4 +152,49 @@ func (t *recordingTx) QueryContext(ctx context.Context, query string, args ...an
 func (t *recordingTx) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
 	defer t.r.note(query, args, time.Now(), false)
 	return t.Tx.(queryContexter).ExecContext(ctx, query, args...)
+}
+
+// inline writes the arguments of query into it as literals ($10 before $1).
+func inline(tb testing.TB, query string, args []any) string {
+	tb.Helper()
+	lits := literals(tb, query, args)
+	for i := len(args); i >= 1; i-- {
+		query = strings.ReplaceAll(query, "$"+strconv.Itoa(i), lits[i-1])
+	}
+	return query
+}
+
+// literals are the arguments of query as SQL literals.
+func literals(tb testing.TB, query string, args []any) []string {
+	tb.Helper()
+	out := make([]string, len(args))
+	for i, arg := range args {
+		switch v := arg.(type) {
+		case nil:
+			out[i] = "NULL"
+		case int, int64, int32, float64, bool:
+			out[i] = fmt.Sprint(v)
+		default:
+			out[i] = "'" + strings.ReplaceAll(literalText(tb, query, i+1, v), "'", "''") + "'"
+		}
+	}
+	return out
+}
+
+// literalText is the text of argument $i of query, as PostgreSQL reads it.
+func literalText(tb testing.TB, query string, i int, arg any) string {
+	tb.Helper()
+	switch v := arg.(type) {
+	case int, int64, int32, float64, bool, string:
+		return fmt.Sprint(v)
+	case uuid.UUID:
+		return v.String()
+	case time.Time:
+		return v.UTC().Format(time.RFC3339Nano)
+	}
+	if rv := reflect.ValueOf(arg); rv.Kind() == reflect.String { // an ent enum
+		return rv.String()
+	}
+	tb.Fatalf("argument $%d of %s: %T", i, query, arg)
+	return ""
 }
