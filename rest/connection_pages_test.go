@@ -117,12 +117,7 @@ func pageInOrder(t *testing.T, db *sql.DB, st statement, generic bool) (string, 
 			}
 		}
 	}
-	var lines []string
-	if generic {
-		lines = explainGeneric(t, tx, st, "")
-	} else {
-		lines = explainLines(t, tx, st)
-	}
+	lines := explainPlan(t, tx, st, "", generic)
 	plan := strings.Join(lines, "\n")
 	ok := !strings.Contains(plan, "Sort") && !strings.Contains(plan, "Seq Scan")
 	for i, line := range lines {
@@ -134,11 +129,14 @@ func pageInOrder(t *testing.T, db *sql.DB, st statement, generic bool) (string, 
 	return plan, ok
 }
 
-// explainGeneric explains in tx, with options ("" or "(ANALYZE, BUFFERS) "), the
-// plan of st made for any arguments: the one the pages pool's connections
-// keep (database.WithGenericPlans).
-func explainGeneric(tb testing.TB, tx *sql.Tx, st statement, options string) []string {
+// explainPlan explains st in tx, with options ("" or "(ANALYZE, BUFFERS) "):
+// the plan made for st's arguments, or with generic the one made for any,
+// which the pages pool's connections keep (database.WithGenericPlans).
+func explainPlan(tb testing.TB, tx *sql.Tx, st statement, options string, generic bool) []string {
 	tb.Helper()
+	if !generic {
+		return explainLines(tb, tx, statement{query: options + st.query, args: st.args})
+	}
 	for _, q := range []string{"SET LOCAL plan_cache_mode = force_generic_plan", "PREPARE page_check AS " + st.query} {
 		if _, err := tx.Exec(q); err != nil {
 			tb.Fatal(err)

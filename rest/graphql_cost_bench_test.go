@@ -103,12 +103,7 @@ func (c *costBench) pageFromIndex(st statement, named string) {
 		if err != nil {
 			c.b.Fatal(err)
 		}
-		var lines []string
-		if generic {
-			lines = explainGeneric(c.b, tx, st, "(ANALYZE, BUFFERS) ")
-		} else {
-			lines = explainLines(c.b, tx, statement{query: "(ANALYZE, BUFFERS) " + st.query, args: st.args})
-		}
+		lines := explainPlan(c.b, tx, st, "(ANALYZE, BUFFERS) ", generic)
 		_ = tx.Rollback()
 		plan := strings.Join(lines, "\n")
 		buffers, took := "", ""

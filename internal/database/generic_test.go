@@ -19,7 +19,7 @@ func TestGenericPlansPool(t *testing.T) {
 	}
 	db := openPrepared(t, DefaultPrepared)
 	drv := db.Driver.(*preparedDriver)
-	drv.pages.SetMaxOpenConns(1) // the statements below share its one connection
+	db.Pages.SetMaxOpenConns(1) // the statements below share its one connection
 	ctx, marked := context.Background(), WithGenericPlans(context.Background())
 	const mode = `SELECT current_setting('plan_cache_mode') || $1::text`
 	var got string
@@ -47,7 +47,7 @@ func TestGenericPlansPool(t *testing.T) {
 	if err := scanOne(marked, drv, plans, mode, &generic); err != nil || generic == 0 {
 		t.Fatalf("after six runs on the pages pool: %d generic plans (%v), want some", generic, err)
 	}
-	if st := drv.pages.Stats(); st.OpenConnections != 1 || db.SQL.Stats().OpenConnections == 0 {
+	if st := db.Pages.Stats(); st.OpenConnections != 1 || db.SQL.Stats().OpenConnections == 0 {
 		t.Fatalf("pages pool: %d connections, service pool %d; want 1 and some", st.OpenConnections, db.SQL.Stats().OpenConnections)
 	}
 }
