@@ -39,7 +39,7 @@ generate-check: generate ## fail when regeneration changes a tracked file (CI)
 BENCH_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/reten_test?sslmode=disable
 BENCH ?= .
 
-bench: ## run the benchmarks on PostgreSQL (BENCH=regexp; BENCH_SNAPSHOTS, BENCH_LIST_ROWS (snapshot, transition, activity, commerce lists), BENCH_RESULTS, BENCH_GENERATION, BENCH_WEBHOOK_EVENTS, BENCH_WEBHOOK_RESULTS set sizes; BENCH_WEBHOOK_ROUNDS the webhook on/off rounds; BENCH_RESULT_WORKERS the result clients, BENCH_RESULT_ROUNDS the rounds its two phases alternate in; BENCH_API_ROWS, BENCH_API_WORKERS, BENCH_API_SECONDS, BENCH_API_ROUNDS the list and GraphQL request benchmarks; BENCH_DB_PREPARED the statements kept prepared, 0 for none)
+bench: ## run the benchmarks on PostgreSQL (BENCH=regexp; BENCH_SNAPSHOTS, BENCH_LIST_ROWS (snapshot, transition, activity, commerce lists), BENCH_RESULTS, BENCH_GENERATION, BENCH_WEBHOOK_EVENTS, BENCH_WEBHOOK_RESULTS set sizes; BENCH_WEBHOOK_ROUNDS the webhook on/off rounds; BENCH_RESULT_WORKERS the result clients, BENCH_RESULT_ROUNDS the rounds its two phases alternate in; BENCH_API_ROWS, BENCH_API_WORKERS, BENCH_API_SECONDS, BENCH_API_ROUNDS the list and GraphQL request benchmarks; BENCH_PLANS_ROWS the kept-plans list; BENCH_DB_PREPARED the statements kept prepared, 0 for none)
 	TEST_DATABASE_URL="$(BENCH_DATABASE_URL)" $(GO) test -run '^$$' -bench '$(BENCH)' -benchtime 1x -timeout 60m ./rest/
 	$(GO) test -run '^$$' -bench '$(BENCH)' -benchmem ./internal/querybuilder/
 

@@ -129,7 +129,7 @@ func activityPage(list func(context.Context, activity.Filter, paging.Page) (*pag
 		f.Problems = q.probs
 		return writer(w, http.StatusOK, func(l *paging.List[*ent.Activity]) pageOf[activityDTO] {
 			return presentPage(l, presentActivity)
-		})(list(r.Context(), f, p))
+		})(list(listContext(r, p), f, p))
 	}
 }
 

@@ -64,7 +64,7 @@ func decisionPage(withCommerce bool,
 		f.Problems = q.probs
 		return writer(w, http.StatusOK, func(l *paging.List[*ent.GenerationDecision]) pageOf[decisionDTO] {
 			return presentPage(l, presentDecision)
-		})(list(r.Context(), id, f, p))
+		})(list(listContext(r, p), id, f, p))
 	}
 }
 

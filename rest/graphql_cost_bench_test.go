@@ -33,7 +33,7 @@ import (
 // on the same kept plan ("ratio-same-plan"): what the service's Go side
 // costs over the least a Go handler spends.
 func BenchmarkGraphQLConnection(b *testing.B) {
-	c := newCostBench(b)
+	c := newCostBench(b, benchSize("BENCH_API_ROWS", 50_000))
 	query, _ := json.Marshal(map[string]string{"query": `{ activities(first: 25) { edges { node { id type channel status scheduledAt title } }
 		pageInfo { hasNextPage endCursor } } }`})
 	r := request{method: "POST", url: c.srv.URL + "/graphql", body: query, header: c.key}

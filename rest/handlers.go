@@ -167,7 +167,7 @@ func paged[F, T, D any](filter func(q *query) F, call func(context.Context, F, p
 		if err := q.err(); err != nil {
 			return err
 		}
-		return writer(w, http.StatusOK, func(l *paging.List[T]) pageOf[D] { return presentPage(l, present) })(call(r.Context(), f, p))
+		return writer(w, http.StatusOK, func(l *paging.List[T]) pageOf[D] { return presentPage(l, present) })(call(listContext(r, p), f, p))
 	}
 }
 
@@ -179,7 +179,7 @@ func snakePaged[T, D any](call func(r *http.Request, p paging.Page) (*paging.Lis
 		if err != nil {
 			return err
 		}
-		l, err := call(r, p)
+		l, err := call(r.WithContext(listContext(r, p)), p)
 		if err != nil {
 			return err
 		}

@@ -117,6 +117,28 @@ func listRoutes(tb testing.TB) []listRoute {
 	return routes
 }
 
+// target is the route's path with the seed's values in its parameters, and
+// the headers of the seed's super_admin (in the seed's project when the
+// route takes one).
+func (r listRoute) target(tb testing.TB, seed listSeed) (string, apptest.Headers) {
+	tb.Helper()
+	path := r.path
+	for _, p := range r.params {
+		path = strings.Replace(path, "{"+p.Name+"}", url.PathEscape(seed.value(tb, r.path, p)), 1)
+	}
+	if r.project {
+		return path, seed.inProject
+	}
+	return path, seed.tenant
+}
+
+// filter is the query string of the route's filter f, with a documented
+// value.
+func (r listRoute) filter(tb testing.TB, seed listSeed, f listParam) string {
+	tb.Helper()
+	return f.Name + "=" + url.QueryEscape(seed.value(tb, r.path, f))
+}
+
 // fromTable names the tables a statement reads.
 var fromTable = regexp.MustCompile(`FROM "(\w+)"`)
 
@@ -158,17 +180,10 @@ func checkListCounts(tb testing.TB) {
 		tb.Fatalf("%d paginated lists in the OpenAPI document, want at least 26", len(routes))
 	}
 	for _, r := range routes {
-		path := r.path
-		for _, p := range r.params {
-			path = strings.Replace(path, "{"+p.Name+"}", url.PathEscape(seed.value(tb, r.path, p)), 1)
-		}
-		h := seed.tenant
-		if r.project {
-			h = seed.inProject
-		}
+		path, h := r.target(tb, seed)
 		queries := []string{""}
 		for _, f := range r.filters {
-			queries = append(queries, f.Name+"="+url.QueryEscape(seed.value(tb, r.path, f)))
+			queries = append(queries, r.filter(tb, seed, f))
 		}
 		for _, q := range queries {
 			send("GET "+r.path+"?"+q, func() *apptest.Response { return env.Do("GET", path+"?"+q, nil, h) })

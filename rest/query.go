@@ -1,6 +1,7 @@
 package rest
 
 import (
+	"context"
 	"net/http"
 	"net/url"
 	"time"
@@ -8,6 +9,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/reten-io/reten/internal/apperr"
+	"github.com/reten-io/reten/internal/database"
 	"github.com/reten-io/reten/internal/paging"
 )
 
@@ -72,6 +74,25 @@ func pageParams(r *http.Request) (paging.Page, error) {
 	q := queryOf(r)
 	p := q.page()
 	return p, q.err()
+}
+
+// listContext is the context a list's statements run under, page p of it:
+// the first page asked for with no parameter but page and per_page keeps
+// PostgreSQL's plans (database.WithGenericPlans), as the first page of a
+// GraphQL connection does, since its statements only name the owner (the
+// tenant, the project, the path's record) and the plan made for any owner
+// reads the owner's index in order (TestListFirstPagesKeepPlans). A filter
+// or a later page (a statement per offset) is planned for its arguments.
+func listContext(r *http.Request, p paging.Page) context.Context {
+	if p.Offset() > 0 {
+		return r.Context()
+	}
+	for name := range r.URL.Query() {
+		if name != "page" && name != "per_page" {
+			return r.Context()
+		}
+	}
+	return database.WithGenericPlans(r.Context())
 }
 
 // instantOrDate reads an ISO 8601 instant or date (YYYY-MM-DD); nil when

@@ -26,9 +26,9 @@ import (
 	"github.com/reten-io/reten/internal/auth"
 )
 
-// costBench is a project with BENCH_API_ROWS activities (50,000) over 1,000
-// commerces, in a tenant whose nine other projects hold as many each,
-// served by a real HTTP server, with an API key that lists the project's.
+// costBench is a project with rows activities over 1,000 commerces, in a
+// tenant whose nine other projects hold as many each, served by a real
+// HTTP server, with an API key that lists the project's.
 type costBench struct {
 	b       *testing.B
 	env     *apptest.Env
@@ -42,9 +42,8 @@ type costBench struct {
 	rounds  int
 }
 
-func newCostBench(b *testing.B) *costBench {
+func newCostBench(b *testing.B, rows int) *costBench {
 	b.Helper()
-	rows := benchSize("BENCH_API_ROWS", 50_000)
 	l, env, tn := newListBench(b, "/api/activities", "activities", func(l *listProbe, tn apptest.Tenant) {
 		l.exec(`INSERT INTO commerces (id, created_at, updated_at, tenant_id, name, external_id, is_active)
 			SELECT gen_random_uuid(), now(), now(), $1, 'Commerce ' || g, 'EXT-' || lpad(g::text, 7, '0'), true
@@ -187,22 +186,23 @@ func (c *costBench) alternate(a, b func() float64) (rateA, rateB float64) {
 	return rateA, rateB
 }
 
-// BenchmarkListRequest compares page 1 of GET /api/activities (per_page 25)
-// through HTTP with pgbench running the statements the request runs (its
-// exact count and its page, recorded, their arguments written in) on the
-// same database at the same concurrency, prepared as the service prepares
-// them; the phases alternate (BENCH_API_ROUNDS, BENCH_API_SECONDS each,
-// BENCH_API_WORKERS clients). Then again with pgbench binding the
-// arguments as the service does, each run planned for its arguments
-// (plan_cache_mode force_custom_plan, as the service's connections):
-// "ratio-bound" leaves out what planning per run costs. Last, the ceiling:
-// the same statements served by a minimal Go handler over the service's
-// pool (no authentication, no middleware, prepared once, rows written as
-// JSON) against pgbench as in the first comparison ("ratio-minimal"). The
-// exact count of the list, with each documented filter, must read an
-// index only (EXPLAIN).
+// BenchmarkListRequest compares page 1 of GET /api/activities (per_page 25,
+// BENCH_API_ROWS activities: 50,000) through HTTP with pgbench running the
+// statements the request runs (its exact count, its page and its commerce
+// names, recorded, their arguments written in) on the same database at the
+// same concurrency, prepared once; the phases
+// alternate (BENCH_API_ROUNDS, BENCH_API_SECONDS each, BENCH_API_WORKERS
+// clients). The request must run them on the pages pool, whose connections
+// keep their plans (database.WithGenericPlans). Then again with pgbench
+// binding the arguments as the service does, on connections that keep
+// plans as the pages pool's ("ratio-bound"). Last, the ceiling: the same
+// statements served by a minimal Go handler over the pages pool (no
+// authentication, no middleware, prepared once, rows written as JSON)
+// against pgbench as in the first comparison ("ratio-minimal"). The exact
+// count of the list, with each documented filter, must read an index only
+// (EXPLAIN).
 func BenchmarkListRequest(b *testing.B) {
-	c := newCostBench(b)
+	c := newCostBench(b, benchSize("BENCH_API_ROWS", 50_000))
 	r := request{method: "GET", url: c.srv.URL + "/api/activities?per_page=25&page=1", header: c.key}
 	// Every documented filter's exact count reads an index only.
 	var shop string
@@ -222,6 +222,11 @@ func BenchmarkListRequest(b *testing.B) {
 		}
 	}
 	seen := c.statements(r)
+	for _, st := range seen {
+		if !st.generic {
+			b.Fatalf("page 1 did not run on the pages pool: %s", st.query)
+		}
+	}
 	var literal, bound strings.Builder
 	var vars []string // pgbench -D name=value: the bound script's arguments
 	for _, st := range seen {
@@ -242,26 +247,25 @@ func BenchmarkListRequest(b *testing.B) {
 		}
 	}
 	label := fmt.Sprintf("GET /api/activities page 1 (%d statements: %s)", len(seen), kinds(seen))
-	base := request{method: "GET", url: c.minimal(c.l.db, seen, true).URL}
+	base := request{method: "GET", url: c.minimal(c.env.App.DB.Pages, seen, true).URL}
 	b.ResetTimer()
 	for range b.N {
-		c.compare(label, "ratio", "http-req/s", func() float64 { return c.load(r) }, "pgbench-tx/s", func() float64 { return c.pgbench(file, "") })
+		c.compare(label, "ratio", "http-req/s", func() float64 { return c.load(r) }, "pgbench-tx/s", func() float64 { return c.pgbench(file) })
 		c.compare(label+", arguments bound", "ratio-bound", "http-bound-phase-req/s", func() float64 { return c.load(r) },
-			"pgbench-bound-tx/s", func() float64 { return c.pgbench(boundFile, "-c plan_cache_mode=force_custom_plan", vars...) })
+			"pgbench-bound-tx/s", func() float64 { return c.pgbench(boundFile, vars...) })
 		c.compare(label+", minimal Go handler", "ratio-minimal", "handler-req/s", func() float64 { return c.load(base) },
-			"pgbench-minimal-phase-tx/s", func() float64 { return c.pgbench(file, "") })
+			"pgbench-minimal-phase-tx/s", func() float64 { return c.pgbench(file) })
 	}
 }
 
 // pgbench runs file for c.window on c.workers connections to the bench's
-// schema, with the server options options and the arguments args, and
-// returns its transactions per second.
-func (c *costBench) pgbench(file, options string, args ...string) float64 {
+// schema, with the arguments args, and returns its transactions per second.
+func (c *costBench) pgbench(file string, args ...string) float64 {
 	c.b.Helper()
 	args = append([]string{"-n", "-M", "prepared", "-c", strconv.Itoa(c.workers), "-j", "2",
 		"-T", strconv.Itoa(int(c.window.Seconds())), "-f", file}, args...)
 	cmd := exec.Command("pgbench", append(args, os.Getenv("TEST_DATABASE_URL"))...)
-	cmd.Env = append(os.Environ(), "PGOPTIONS=-c search_path="+c.schema+" "+options)
+	cmd.Env = append(os.Environ(), "PGOPTIONS=-c search_path="+c.schema)
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		c.b.Fatalf("pgbench: %v\n%s", err, out)

@@ -112,7 +112,7 @@ func (a *api) webhookDeliveries(w http.ResponseWriter, r *http.Request) error {
 	f := webhook.DeliveryFilter{Status: q.text("status"), EventType: q.text("event_type"), Problems: q.probs}
 	return writer(w, http.StatusOK, func(l *paging.List[*ent.WebhookDelivery]) pageOf[webhookDeliveryDTO] {
 		return presentPage(l, presentWebhookDelivery)
-	})(a.Webhooks.ListDeliveries(r.Context(), id, f, p))
+	})(a.Webhooks.ListDeliveries(listContext(r, p), id, f, p))
 }
 
 func (a *api) replayDelivery(ctx context.Context, ids []uuid.UUID, _ struct{}) (*ent.WebhookDelivery, error) {

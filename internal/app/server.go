@@ -48,7 +48,7 @@ func (a *App) handler() http.Handler {
 	r.Use(accessLog(requests, latency))
 	r.Use(recoverer)
 	r.Use(bodyLimit(a.Config.MaxBodyBytes))
-	r.Use(requestDeadline(a.Config.requestTimeout(), a.DB.SQL))
+	r.Use(requestDeadline(a.Config.requestTimeout(), a.DB.SQL, a.DB.Pages))
 
 	r.Get("/healthz", func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
@@ -107,12 +107,12 @@ func (a *App) readyz(w http.ResponseWriter, req *http.Request) {
 // requestDeadline gives every request's context a deadline, so that no
 // database work of a request outlives it (the PostgreSQL connection closes
 // its socket at the deadline) and the client gets a 503 instead of a hang,
-// and the pool its lists read from (paging.WithPool: a list counts beside
-// its page only while the pool is quiet).
-func requestDeadline(d time.Duration, pool *sql.DB) func(http.Handler) http.Handler {
+// and the pools its lists read from (paging.WithPool: a list counts beside
+// its page only while its pool is quiet).
+func requestDeadline(d time.Duration, pool, pages *sql.DB) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			ctx, cancel := context.WithTimeout(paging.WithPool(r.Context(), pool), d)
+			ctx, cancel := context.WithTimeout(paging.WithPool(r.Context(), pool, pages), d)
 			defer cancel()
 			next.ServeHTTP(w, r.WithContext(ctx))
 		})

@@ -8,6 +8,7 @@ import (
 	"entgo.io/ent/dialect/sql"
 
 	"github.com/reten-io/reten/ent"
+	"github.com/reten-io/reten/internal/database"
 )
 
 // Sort is the order of a list: columns compared in turn, all ascending or
@@ -135,16 +136,25 @@ const QuietConnections = 2
 
 type poolKey struct{}
 
-// WithPool gives the lists read under ctx the pool they read from, whose
-// load decides whether a list counts beside its page (see alongside). The
-// service's HTTP handler sets it on every request.
-func WithPool(ctx context.Context, db *stdsql.DB) context.Context {
-	return context.WithValue(ctx, poolKey{}, db)
+// pools are the pools a request's lists read from.
+type pools struct{ db, pages *stdsql.DB }
+
+// WithPool gives the lists read under ctx the pools they read from, whose
+// load decides whether a list counts beside its page (see alongside): db,
+// and pages for the statements run under database.WithGenericPlans (nil
+// when there is no such pool). The service's HTTP handler sets it on every
+// request.
+func WithPool(ctx context.Context, db, pages *stdsql.DB) context.Context {
+	return context.WithValue(ctx, poolKey{}, pools{db, pages})
 }
 
-// quiet reports whether ctx's pool (WithPool) has fewer than
-// QuietConnections connections in use; false without a pool.
+// quiet reports whether the pool ctx's list reads from (WithPool) has
+// fewer than QuietConnections connections in use; false without a pool.
 func quiet(ctx context.Context) bool {
-	db, _ := ctx.Value(poolKey{}).(*stdsql.DB)
+	p, _ := ctx.Value(poolKey{}).(pools)
+	db := p.db
+	if p.pages != nil && database.GenericPlans(ctx) {
+		db = p.pages
+	}
 	return db != nil && db.Stats().InUse < QuietConnections
 }
