@@ -6,11 +6,10 @@ import (
 )
 
 // BenchmarkListPlans measures what keeping plans saves the first page of a
-// REST list (listContext: database.WithGenericPlans): page 1 of GET
-// /api/activities (per_page 25) on a project of BENCH_PLANS_ROWS
-// activities (500: a list whose count is cheap, so that planning is a large
-// part of the database's work) against the same request with an empty
-// search parameter, which runs the same statements (checked) planned per
+// REST list (paging.KeepPlans): page 1 of GET /api/activities (per_page
+// 25) on a project of BENCH_PLANS_ROWS activities (500: a list whose count
+// is cheap, so that planning is a large part of the database's work)
+// against the same request with an empty search parameter, which runs the same statements (checked) planned per
 // run on the service's pool: "ratio" is the first's rate over the second's,
 // the phases alternating as in BenchmarkListRequest.
 func BenchmarkListPlans(b *testing.B) {

@@ -9,7 +9,6 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/reten-io/reten/internal/apperr"
-	"github.com/reten-io/reten/internal/database"
 	"github.com/reten-io/reten/internal/paging"
 )
 
@@ -76,23 +75,15 @@ func pageParams(r *http.Request) (paging.Page, error) {
 	return p, q.err()
 }
 
-// listContext is the context a list's statements run under, page p of it:
-// the first page asked for with no parameter but page and per_page keeps
-// PostgreSQL's plans (database.WithGenericPlans), as the first page of a
-// GraphQL connection does, since its statements only name the owner (the
-// tenant, the project, the path's record) and the plan made for any owner
-// reads the owner's index in order (TestListFirstPagesKeepPlans). A filter
-// or a later page (a statement per offset) is planned for its arguments.
+// listContext is the context page p of a list is read under
+// (paging.KeepPlans): its plans are kept when it is the first page asked
+// for with no parameter but page and per_page.
 func listContext(r *http.Request, p paging.Page) context.Context {
-	if p.Offset() > 0 {
-		return r.Context()
-	}
+	firstOnly := p.Offset() == 0
 	for name := range r.URL.Query() {
-		if name != "page" && name != "per_page" {
-			return r.Context()
-		}
+		firstOnly = firstOnly && (name == "page" || name == "per_page")
 	}
-	return database.WithGenericPlans(r.Context())
+	return paging.KeepPlans(r.Context(), firstOnly)
 }
 
 // instantOrDate reads an ISO 8601 instant or date (YYYY-MM-DD); nil when

@@ -190,10 +190,10 @@ func (c *costBench) alternate(a, b func() float64) (rateA, rateB float64) {
 // BENCH_API_ROWS activities: 50,000) through HTTP with pgbench running the
 // statements the request runs (its exact count, its page and its commerce
 // names, recorded, their arguments written in) on the same database at the
-// same concurrency, prepared once; the phases
-// alternate (BENCH_API_ROUNDS, BENCH_API_SECONDS each, BENCH_API_WORKERS
-// clients). The request must run them on the pages pool, whose connections
-// keep their plans (database.WithGenericPlans). Then again with pgbench
+// same concurrency, prepared once; the phases alternate (BENCH_API_ROUNDS,
+// BENCH_API_SECONDS each, BENCH_API_WORKERS clients). The request must run
+// them on the pages pool, whose connections keep their plans
+// (paging.KeepPlans). Then again with pgbench
 // binding the arguments as the service does, on connections that keep
 // plans as the pages pool's ("ratio-bound"). Last, the ceiling: the same
 // statements served by a minimal Go handler over the pages pool (no

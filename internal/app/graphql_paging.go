@@ -12,7 +12,6 @@ import (
 	"github.com/vektah/gqlparser/v2/ast"
 
 	"github.com/reten-io/reten/internal/apperr"
-	"github.com/reten-io/reten/internal/database"
 	"github.com/reten-io/reten/internal/paging"
 )
 
@@ -72,9 +71,7 @@ func pageWindow(schema *ast.Schema) graphql.FieldMiddleware {
 			}
 			// The resolver reads its arguments from this map.
 			fc.Args["first"], fc.Args["last"] = first, last
-			if fc.Object == "Query" && firstPage(fc.Args) {
-				ctx = database.WithGenericPlans(ctx)
-			}
+			ctx = paging.KeepPlans(ctx, fc.Object == "Query" && firstPage(fc.Args))
 		case key == nodesField:
 			if ids, _ := fc.Args["ids"].([]uuid.UUID); len(ids) > maxNodeIDs {
 				return nil, apperr.Validation(msgTooManyNodeIDs)
@@ -86,14 +83,7 @@ func pageWindow(schema *ast.Schema) graphql.FieldMiddleware {
 
 // firstPage reports whether a connection's arguments ask for its first
 // page and nothing else: first alone is set (no cursor, no last, no filter,
-// no order). A root connection read so is the first rows of the tenant or
-// the project in its default order, which an index that starts with the
-// owner reads for any owner, with the plan made for its arguments or for
-// any (TestConnectionPagesReadInOrder; BenchmarkGraphQLConnection at
-// 500,000 rows), so its statements may run on a plan made once
-// (database.WithGenericPlans). Not so a later page: there PostgreSQL's plan
-// for any cursor may read the tenant's index and drop the other projects'
-// rows (BenchmarkGraphQLConnection saw 210 dropped for 26 kept).
+// no order), the page whose plans paging.KeepPlans keeps.
 func firstPage(args map[string]any) bool {
 	for name, v := range args {
 		if name == "first" {

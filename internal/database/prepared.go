@@ -47,12 +47,10 @@ func (d *preparedDriver) Close() error {
 type genericPlansKey struct{}
 
 // WithGenericPlans marks the statements run under ctx outside a transaction
-// as ones whose best plan is the same for every argument: the first page of
-// a root connection (internal/app's firstPage) or of a REST list (rest's
-// listContext) asked for with no filter (TestConnectionPagesReadInOrder and
-// TestListFirstPagesKeepPlans check that an index starting with the owner
-// reads it with the plan made for any arguments too). They run on the pages pool, whose connections
-// leave plan_cache_mode at PostgreSQL's default (auto): after five runs of a
+// as ones whose best plan is the same for every argument: a list's first
+// page asked for with nothing but its size (paging.KeepPlans, which both
+// adapters call). They run on the pages pool, whose connections leave
+// plan_cache_mode at PostgreSQL's default (auto): after five runs of a
 // statement on a connection the server keeps the plan made for any
 // arguments when it is estimated to cost no more than the arguments' own
 // plans, and stops planning every run, which takes longer than reading such
