@@ -157,6 +157,20 @@ func TestActivitiesCreateListAndCommands(t *testing.T) {
 		if want := []any{shop, "Panadería Sol", kiosk, "Kiosko Luna", kiosk, "Kiosko Luna"}; !reflect.DeepEqual(names, want) {
 			t.Fatalf("listed commerces %v, want %v", names, want)
 		}
+		// A deleted (archived) commerce keeps its id on its activities but no
+		// longer gives them its name, in the list as in the detail.
+		if res := env.Do("DELETE", "/api/commerces/"+kiosk, nil, th); res.Status != 204 {
+			t.Fatalf("delete %s: %d %s", kiosk, res.Status, res.Body)
+		}
+		names = nil
+		for _, d := range actOK(t, env.Do("GET", "/api/activities", nil, h), 200)["data"].([]any) {
+			ca := d.(map[string]any)["commerceAssignment"].(map[string]any)
+			names = append(names, ca["commerceId"], ca["commerce"].(map[string]any)["name"])
+		}
+		detail := actOK(t, env.Do("GET", "/api/activities/"+msg, nil, h), 200)["commerceAssignment"].(map[string]any)
+		if want := []any{shop, "Panadería Sol", kiosk, "", kiosk, ""}; !reflect.DeepEqual(names, want) || detail["commerce"].(map[string]any)["name"] != "" {
+			t.Fatalf("listed commerces after deleting %s: %v, detail %v, want %v and no name", kiosk, names, detail, want)
+		}
 		apptest.ExpectError(t, env.Do("GET", "/api/activities?per_page=101", nil, h), 400, []string{"per_page must not be greater than 100"})
 		apptest.ExpectError(t, env.Do("GET", "/api/activities?page=0&status=DONE&type=X&channel=Y&commerce_id=1&scheduled_from=x&scheduled_to=y", nil, h), 400, []string{
 			"page must not be less than 1", "commerce_id must be a UUID", "scheduled_from must be a valid ISO 8601 date string",

@@ -116,13 +116,42 @@ func (s *Service) list(ctx context.Context, tid uuid.UUID, pid *uuid.UUID, f Fil
 	if term := strings.TrimSpace(f.Search); term != "" {
 		q.Where(activity.Or(activity.TitleContainsFold(term), commerceNameContains(tid, term)))
 	}
-	return paging.Fetch(ctx, q.WithCommerce(commerceName), paging.Asc(activity.FieldScheduledAt, activity.FieldID), p)
+	q.Modify(withCommerceName(tid))
+	l, err := paging.Fetch(ctx, q, paging.Asc(activity.FieldScheduledAt, activity.FieldID), p)
+	if err != nil {
+		return nil, err
+	}
+	for _, a := range l.Items {
+		v, _ := a.Value(commerceNameColumn)
+		if name, _ := v.(string); name != "" {
+			a.Edges.Commerce = &ent.Commerce{ID: a.CommerceID, Name: name}
+		}
+	}
+	return l, nil
 }
 
-// commerceName narrows a list's eager load of its activities' commerces to
-// what the list shows of them (the name): a commerce's other columns, its
-// metadata document among them, are neither read nor decoded.
-func commerceName(q *ent.CommerceQuery) { q.Select(commerce.FieldID, commerce.FieldName) }
+// commerceNameColumn is the column of a page of activities that holds the
+// name of each one's commerce (see withCommerceName).
+const commerceNameColumn = "commerce_name"
+
+// withCommerceName reads the name of each listed activity's commerce in the
+// page's statement, joining the commerce as the tenant's own queries see it
+// (the tenant's, not archived; else no name), where an eager load would be
+// a statement of its own, planned per run (its list of ids differs every
+// time). A commerce's other columns, its metadata document among them, are
+// neither read nor decoded.
+func withCommerceName(tenantID uuid.UUID) func(*sql.Selector) {
+	return func(s *sql.Selector) {
+		c := sql.Table(commerce.Table).As("listed_commerce")
+		s.LeftJoin(c).OnP(sql.And(
+			sql.ColumnsEQ(c.C(commerce.FieldID), s.C(activity.FieldCommerceID)),
+			sql.EQ(c.C(commerce.FieldTenantID), tenantID),
+			sql.IsNull(c.C(commerce.FieldArchivedAt))))
+		// "" without one: a column that is NULL in a page's first row
+		// has no type to scan it with in SQLite.
+		s.AppendSelectExprAs(sql.Expr("COALESCE("+c.C(commerce.FieldName)+", '')"), commerceNameColumn)
+	}
+}
 
 // commerceNameContains matches the activities whose commerce's name
 // contains term (case-insensitive), as HasCommerceWith(NameContainsFold)

@@ -4,8 +4,6 @@ import (
 	"context"
 	"os"
 	"testing"
-
-	entsql "entgo.io/ent/dialect/sql"
 )
 
 // TestGenericPlansPool: a statement run under WithGenericPlans runs on the
@@ -34,7 +32,7 @@ func TestGenericPlansPool(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer func() { _ = dtx.Rollback() }()
-	if err := scanOne(marked, dtx.(*entsql.Tx), mode, "", &got); err != nil || got != "force_custom_plan" {
+	if err := scanOne(marked, dtx.(preparedTx).Tx, mode, "", &got); err != nil || got != "force_custom_plan" {
 		t.Fatalf("marked, in a transaction: plan_cache_mode %q (%v), want force_custom_plan", got, err)
 	}
 	for range 5 {

@@ -76,7 +76,7 @@ func (d *preparedDriver) BeginTx(ctx context.Context, opts *sql.TxOptions) (dial
 	if err != nil {
 		return nil, err
 	}
-	return &entsql.Tx{Conn: entsql.Conn{ExecQuerier: preparing{tx, d.stmts, nil, tx}}, Tx: tx}, nil
+	return preparedTx{&entsql.Tx{Conn: entsql.Conn{ExecQuerier: preparing{tx, d.stmts, nil, tx}}, Tx: tx}}, nil
 }
 
 // preparing runs statements through the cache: on the pool (tx nil; the

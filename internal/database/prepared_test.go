@@ -71,7 +71,7 @@ func TestPreparedStatements(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tx := dtx.(*entsql.Tx)
+	tx := dtx.(preparedTx).Tx
 	if err := scanOne(ctx, tx, count, 8, &n); err != nil || n != 2 {
 		t.Fatalf("count in a transaction = %d, %v", n, err)
 	}

@@ -4,7 +4,9 @@ import (
 	"cmp"
 	"context"
 	stdsql "database/sql"
+	"fmt"
 
+	entgo "entgo.io/ent"
 	"entgo.io/ent/dialect/sql"
 
 	"github.com/reten-io/reten/ent"
@@ -36,31 +38,97 @@ type Query[Q, T, S any] interface {
 	Modify(...func(*sql.Selector)) S
 }
 
+// Row is what Fetch needs of an entity: the value of a column a modifier
+// added to its statement; every generated entity has it.
+type Row interface {
+	Value(name string) (entgo.Value, error)
+}
+
+// totalColumn is the column of a page's statement that holds the list's
+// exact total.
+const totalColumn = "list_total"
+
 // Fetch returns page p of q's rows in order sort, with the exact number of
 // q's rows. q holds the list's filters and eager loads but no order, offset
 // or limit of its own; Fetch adds them to q.
+//
+// The page and the total are one statement: each row carries the total as
+// a column (a subquery PostgreSQL runs once, an InitPlan), so a list costs
+// one round trip, not two. An empty first page means no rows; an empty
+// later page (past the end) is counted on its own.
 //
 // A deep page costs about what the first one does: the page's first row is
 // found by a subquery that skips p.Offset() rows reading only their sort
 // columns (an index on the list's equality filters followed by the sort
 // columns makes it an index-only scan), and the page is read from that row
-// on through the same index. A plain
-// OFFSET would read every skipped row from the table. While the pool is
-// quiet the count and the page run side by side (see alongside), so the
-// request waits for the slower of the two.
-func Fetch[Q Query[Q, T, S], T, S any](ctx context.Context, q Q, sort Sort, p Page) (*List[T], error) {
+// on through the same index. A plain OFFSET would read every skipped row
+// from the table. Skipping rows costs about what counting them does, so
+// while the pool is quiet a later page and its count run side by side as
+// two statements (see beside), and the request waits for the slower one
+// rather than for both.
+func Fetch[Q Query[Q, T, S], T Row, S any](ctx context.Context, q Q, sort Sort, p Page) (*List[T], error) {
+	if p.Offset() == 0 {
+		return fetchWithTotal(ctx, q, q, sort, p)
+	}
+	if beside(ctx) {
+		return fetchBeside(ctx, q, sort, p)
+	}
+	return fetchWithTotal(ctx, q, q.Clone(), sort, p)
+}
+
+// fetchWithTotal reads page p of q with the total in its statement; count
+// (q's clone, taken before; unused on a first page) counts a later page
+// found empty.
+func fetchWithTotal[Q Query[Q, T, S], T Row, S any](ctx context.Context, q, count Q, sort Sort, p Page) (*List[T], error) {
+	q.Modify(func(s *sql.Selector) {
+		total := sql.Dialect(s.Dialect()).Select(sql.Count("*")).From(s.Table()).FromSelect(s)
+		s.AppendSelectExprAs(total, totalColumn)
+		sort.from(p.Offset())(s)
+	})
+	items, err := q.Limit(p.PerPage).All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	l := &List[T]{Items: items, Page: p}
+	switch {
+	case len(items) > 0:
+		l.Total, err = totalOf(items[0])
+	case p.Offset() > 0:
+		l.Total, err = count.Count(ctx)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return l, nil
+}
+
+// totalOf reads the total a page's row carries.
+func totalOf(row Row) (int, error) {
+	v, err := row.Value(totalColumn)
+	if err != nil {
+		return 0, err
+	}
+	n, ok := v.(int64)
+	if !ok {
+		return 0, fmt.Errorf("paging: %s is %T, want int64", totalColumn, v)
+	}
+	return int(n), nil
+}
+
+// fetchBeside reads page p of q and its count as two statements at once,
+// on two pooled connections. The count's error wins.
+func fetchBeside[Q Query[Q, T, S], T, S any](ctx context.Context, q Q, sort Sort, p Page) (*List[T], error) {
 	count := q.Clone()
 	q.Modify(sort.from(p.Offset()))
 	var total int
-	var items []T
-	err := alongside(ctx, func() (err error) {
+	done := make(chan error, 1)
+	go func() {
+		var err error
 		total, err = count.Count(ctx)
-		return err
-	}, func() (err error) {
-		items, err = q.Limit(p.PerPage).All(ctx)
-		return err
-	})
-	if err != nil {
+		done <- err
+	}()
+	items, err := q.Limit(p.PerPage).All(ctx)
+	if err := cmp.Or(<-done, err); err != nil {
 		return nil, err
 	}
 	return &List[T]{Items: items, Total: total, Page: p}, nil
@@ -125,28 +193,15 @@ func KeepPlans(ctx context.Context, firstOnly bool) context.Context {
 	return database.WithGenericPlans(ctx)
 }
 
-// alongside runs two independent reads (the exact total and the page) at
-// once on two pooled connections while the pool is quiet (see quiet), so a
-// request waits for the slower one rather than for both: over a million
-// rows the count takes as long as the page. Otherwise they run one after
-// the other: inside a transaction, whose one connection cannot serve two
-// statements at once, and when the pool is busy, where a second connection
-// per request only adds work for a database that has none to spare
-// (BenchmarkListRequest, 8 clients: 0.77 and 0.74 of pgbench in turn, 0.76
-// and 0.71 side by side, runs interleaved). The first read's error wins, as
-// when they ran in turn.
-func alongside(ctx context.Context, a, b func() error) error {
-	if ent.TxFromContext(ctx) != nil || ent.FromContext(ctx) != nil || !quiet(ctx) {
-		errA := a()
-		if errA != nil {
-			return errA
-		}
-		return b()
-	}
-	done := make(chan error, 1)
-	go func() { done <- a() }()
-	errB := b()
-	return cmp.Or(<-done, errB)
+// beside reports whether a list may take a second connection to count
+// beside its page: outside a transaction (whose one connection cannot serve
+// two statements at once) while the pool is quiet (see quiet). When the
+// pool is busy a second connection per request only adds work for a
+// database that has none to spare (BenchmarkListRequest, 8 clients: 0.77
+// and 0.74 of pgbench in turn, 0.76 and 0.71 side by side, runs
+// interleaved).
+func beside(ctx context.Context) bool {
+	return ent.TxFromContext(ctx) == nil && ent.FromContext(ctx) == nil && quiet(ctx)
 }
 
 // QuietConnections is how many connections the pool may have in use for a
@@ -160,7 +215,7 @@ type poolKey struct{}
 type pools struct{ db, pages *stdsql.DB }
 
 // WithPool gives the lists read under ctx the pools they read from, whose
-// load decides whether a list counts beside its page (see alongside): db,
+// load decides whether a later page is counted beside it (see beside): db,
 // and pages for the statements run under database.WithGenericPlans (nil
 // when there is no such pool). The service's HTTP handler sets it on every
 // request.

@@ -36,7 +36,7 @@ type listQuery[Q, P, T, S any] interface {
 
 // List returns page p of the records of q (its filters set) in the caller's
 // tenant, in order sort (see paging.Fetch).
-func List[Q listQuery[Q, P, T, S], P, T, S any](ctx context.Context, q Q, inTenant func(tenantID uuid.UUID) P,
+func List[Q listQuery[Q, P, T, S], P any, T paging.Row, S any](ctx context.Context, q Q, inTenant func(tenantID uuid.UUID) P,
 	sort paging.Sort, p paging.Page) (*paging.List[T], error) {
 	tid, err := Tenant(ctx)
 	if err != nil {
