@@ -12,26 +12,36 @@ import (
 // them: the node's assignValues copies each value out of its holder before
 // the next row is scanned, and the holders are reset to their zero values
 // between rows, as new ones would be (a NULL leaves a uuid.UUID as it was).
-// A row with a holder this does not know, such as the sql.UnknownType of a
-// column that is not a field (which the node keeps), gets new holders for
-// every row, as without it.
+// A column that is not a field (a sql.UnknownType, which the scan replaces
+// with a holder of the column's type and the node keeps) gets a new holder
+// for every row; a row with a holder this does not know gets new holders
+// for every column and every row, as without it.
 func reuseScanHolders(scan func(columns []string) ([]any, error)) func(columns []string) ([]any, error) {
 	var held []any
+	var kept []int // the columns that are not fields
 	return func(columns []string) ([]any, error) {
 		if held != nil {
+			for _, i := range kept {
+				held[i] = new(sql.UnknownType)
+			}
 			resetScanHolders(held)
 			return held, nil
 		}
 		values, err := scan(columns)
 		if err == nil && resetScanHolders(values) {
 			held = values
+			for i, v := range values {
+				if _, ok := v.(*sql.UnknownType); ok {
+					kept = append(kept, i)
+				}
+			}
 		}
 		return values, err
 	}
 }
 
-// resetScanHolders sets every holder in values to its zero value; false
-// when one is of a type it does not know.
+// resetScanHolders sets every holder in values to its zero value (but a
+// sql.UnknownType's); false when one is of a type it does not know.
 func resetScanHolders(values []any) bool {
 	for _, v := range values {
 		switch h := v.(type) {
@@ -49,6 +59,7 @@ func resetScanHolders(values []any) bool {
 			*h = sql.NullFloat64{}
 		case *[]byte:
 			*h = nil
+		case *sql.UnknownType: // new for every row (see reuseScanHolders)
 		case *sql.NullScanner:
 			id, ok := h.S.(*uuid.UUID)
 			if !ok {

@@ -9,8 +9,9 @@ import (
 	"github.com/google/uuid"
 )
 
-// reuseScanHolders makes a query's holders once, zeroed between rows, and
-// new ones for every row when one is of a type it does not reset.
+// reuseScanHolders makes a query's holders once, zeroed between rows, but
+// for the columns that are no fields, and new ones for every row when one
+// is of a type it does not reset.
 func TestReuseScanHolders(t *testing.T) {
 	made := 0
 	holders := func([]string) ([]any, error) {
@@ -41,14 +42,36 @@ func TestReuseScanHolders(t *testing.T) {
 		}
 	}
 
+	// A column that is not a field gets a new holder for every row: the
+	// scan replaces it with one of the column's type, which the node keeps
+	// (a later row must not reset it); the fields' holders are reused.
 	made = 0
-	unknown := reuseScanHolders(func([]string) ([]any, error) {
+	extra := reuseScanHolders(func([]string) ([]any, error) {
 		made++
 		return []any{new(uuid.UUID), new(sql.UnknownType)}, nil
 	})
-	a, _ := unknown(nil)
-	b, _ := unknown(nil)
-	if made != 2 || a[1] == b[1] {
-		t.Errorf("holders with an unknown type made %d times, want once per row", made)
+	a, _ := extra(nil)
+	*a[0].(*uuid.UUID) = id
+	kept := &sql.NullInt64{Int64: 42, Valid: true}
+	a[1] = kept // as sqlgraph does with sql.ScanTypeOf
+	b, _ := extra(nil)
+	if _, ok := b[1].(*sql.UnknownType); made != 1 || &b[0] != &a[0] || *b[0].(*uuid.UUID) != uuid.Nil || !ok {
+		t.Errorf("holders with a column that is no field: made %d times, %T for it, id %v; want once, a new sql.UnknownType, reset",
+			made, b[1], *b[0].(*uuid.UUID))
+	}
+	if *kept != (sql.NullInt64{Int64: 42, Valid: true}) {
+		t.Errorf("the value a node kept was reset: %v", *kept)
+	}
+
+	// A holder of a type it does not know: new holders for every row.
+	made = 0
+	unknown := reuseScanHolders(func([]string) ([]any, error) {
+		made++
+		return []any{new(uuid.UUID), new(string)}, nil
+	})
+	c, _ := unknown(nil)
+	d, _ := unknown(nil)
+	if made != 2 || c[1] == d[1] {
+		t.Errorf("holders with a type it does not know made %d times, want once per row", made)
 	}
 }
