@@ -36,29 +36,22 @@ func (r *columnTypes) NextResultSet() bool {
 }
 
 // keepColumnTypes makes the rows a query scanned into v (an *entsql.Rows)
-// read their column types once.
-func keepColumnTypes(v any) {
-	if rows, ok := v.(*entsql.Rows); ok {
+// read their column types once; err is the query's, returned as is.
+func keepColumnTypes(v any, err error) error {
+	if rows, ok := v.(*entsql.Rows); ok && err == nil {
 		rows.ColumnScanner = &columnTypes{ColumnScanner: rows.ColumnScanner}
 	}
+	return err
 }
 
 // Query runs query as entsql.Conn does (see columnTypes).
 func (d *preparedDriver) Query(ctx context.Context, query string, args, v any) error {
-	if err := d.Conn.Query(ctx, query, args, v); err != nil {
-		return err
-	}
-	keepColumnTypes(v)
-	return nil
+	return keepColumnTypes(v, d.Conn.Query(ctx, query, args, v))
 }
 
 // preparedTx is a transaction of the PostgreSQL pool (see columnTypes).
 type preparedTx struct{ *entsql.Tx }
 
 func (t preparedTx) Query(ctx context.Context, query string, args, v any) error {
-	if err := t.Tx.Query(ctx, query, args, v); err != nil {
-		return err
-	}
-	keepColumnTypes(v)
-	return nil
+	return keepColumnTypes(v, t.Tx.Query(ctx, query, args, v))
 }
