@@ -45,7 +45,10 @@ func (r *recorder) note(query string, args any, start time.Time, generic bool) {
 	defer r.mu.Unlock()
 	if r.on {
 		a, _ := args.([]any)
-		r.seen = append(r.seen, statement{query, a, time.Since(start), generic && len(a) > 0})
+		if generic = generic && len(a) > 0; generic { // as the pages pool sends it
+			query, a = database.SentOnPages(query, a)
+		}
+		r.seen = append(r.seen, statement{query, a, time.Since(start), generic})
 	}
 }
 

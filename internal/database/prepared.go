@@ -92,7 +92,7 @@ func (p preparing) ExecContext(ctx context.Context, query string, args ...any) (
 	if len(args) == 0 {
 		return p.direct.ExecContext(ctx, query)
 	}
-	st, done, err := p.stmt(ctx, query)
+	st, args, done, err := p.stmt(ctx, query, args)
 	if err != nil {
 		return nil, err
 	}
@@ -104,7 +104,7 @@ func (p preparing) QueryContext(ctx context.Context, query string, args ...any) 
 	if len(args) == 0 {
 		return p.direct.QueryContext(ctx, query)
 	}
-	st, done, err := p.stmt(ctx, query)
+	st, args, done, err := p.stmt(ctx, query, args)
 	if err != nil {
 		return nil, err
 	}
@@ -112,23 +112,35 @@ func (p preparing) QueryContext(ctx context.Context, query string, args ...any) 
 	return st.QueryContext(ctx, args...)
 }
 
-// stmt is the prepared statement of query, bound to the transaction if any;
-// done releases it (after the call: a result set keeps what it needs).
-func (p preparing) stmt(ctx context.Context, query string) (*sql.Stmt, func(), error) {
+// stmt is the prepared statement of query, bound to the transaction if any,
+// and the arguments to run it with; done releases it (after the call: a
+// result set keeps what it needs). On the pages pool, equal uuid arguments
+// are bound once (bindOnce), unless that text fails to prepare.
+func (p preparing) stmt(ctx context.Context, query string, args []any) (*sql.Stmt, []any, func(), error) {
 	c := p.stmts
 	if p.pages != nil && GenericPlans(ctx) {
 		c = p.pages
+		if once, kept, ok := bindOnce(query, args); ok && !c.unbindable(query) {
+			e, err := c.get(ctx, once)
+			if err == nil {
+				return e.stmt, kept, func() { c.release(e) }, nil
+			}
+			if ctx.Err() != nil {
+				return nil, nil, nil, err
+			}
+			c.refuse(query)
+		}
 	}
 	e, err := c.get(ctx, query)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	done := func() { c.release(e) }
 	if p.tx == nil {
-		return e.stmt, done, nil
+		return e.stmt, args, done, nil
 	}
 	st := p.tx.StmtContext(ctx, e.stmt)
-	return st, func() { _ = st.Close(); done() }, nil
+	return st, args, func() { _ = st.Close(); done() }, nil
 }
 
 // stmtCache keeps prepared statements by text, the most recently used
@@ -139,10 +151,29 @@ type stmtCache struct {
 	mu      sync.Mutex
 	lru     *list.List // of *prepared
 	byQuery map[string]*list.Element
+	refused map[string]bool // texts whose bindOnce rewrite failed to prepare (at most max)
 }
 
 func newStmtCache(db *sql.DB, max int) *stmtCache {
-	return &stmtCache{db: db, max: max, lru: list.New(), byQuery: map[string]*list.Element{}}
+	return &stmtCache{db: db, max: max, lru: list.New(), byQuery: map[string]*list.Element{}, refused: map[string]bool{}}
+}
+
+// unbindable reports whether query's bindOnce rewrite failed to prepare.
+func (c *stmtCache) unbindable(query string) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.refused[query]
+}
+
+// refuse remembers that query's bindOnce rewrite failed to prepare (and
+// forgets every other when it remembers max).
+func (c *stmtCache) refuse(query string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.refused) >= c.max {
+		clear(c.refused)
+	}
+	c.refused[query] = true
 }
 
 type prepared struct {
