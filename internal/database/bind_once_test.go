@@ -57,8 +57,8 @@ func TestBindOnce(t *testing.T) {
 // TestBindOnceOnThePagesPool: a statement run under WithGenericPlans binds
 // equal uuids once, and its generic plan reads the tenant's rows without a
 // per-run check of $1 = $3; a rewrite PostgreSQL cannot type runs as
-// written (and is not tried again); on the service's pool nothing is
-// rewritten.
+// written (and is not tried again), while a call that fails otherwise
+// fails; on the service's pool nothing is rewritten.
 func TestBindOnceOnThePagesPool(t *testing.T) {
 	if os.Getenv("TEST_DATABASE_URL") == "" {
 		return
@@ -115,6 +115,14 @@ func TestBindOnceOnThePagesPool(t *testing.T) {
 	if !drv.pageStmts.refused[typed] || drv.pageStmts.byQuery[typed] == nil {
 		t.Fatalf("a rewrite that cannot be typed: refused %v, prepared as written %v", drv.pageStmts.refused, drv.pageStmts.byQuery[typed] != nil)
 	}
+	// A failure of another kind is the call's, not the text's.
+	canceled, cancel := context.WithCancel(marked)
+	cancel()
+	const other = `SELECT COUNT(*) FROM listed WHERE tenant_id = $1 AND tenant_id <> $2`
+	var n int
+	if err := scanTwo(canceled, drv, other, tid, tid, &n); err == nil || drv.pageStmts.refused[other] {
+		t.Fatalf("canceled: %v, refused %v; want an error and the rewrite kept", err, drv.pageStmts.refused[other])
+	}
 }
 
 // scanTwo runs a one-value query with two arguments through drv.
@@ -144,14 +152,6 @@ func explainGeneric(t *testing.T, db *DB, query string, n int) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer func() { _ = rows.Close(); _, _ = tx.Exec(`DEALLOCATE explained`) }()
-	var lines []string
-	for rows.Next() {
-		var l string
-		if err := rows.Scan(&l); err != nil {
-			t.Fatal(err)
-		}
-		lines = append(lines, l)
-	}
-	return strings.Join(lines, "\n")
+	defer func() { _, _ = tx.Exec(`DEALLOCATE explained`) }()
+	return strings.Join(readLines(t, rows), "\n")
 }

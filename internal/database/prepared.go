@@ -5,6 +5,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"strings"
 	"sync"
 
 	"entgo.io/ent/dialect"
@@ -115,7 +116,7 @@ func (p preparing) QueryContext(ctx context.Context, query string, args ...any) 
 // stmt is the prepared statement of query, bound to the transaction if any,
 // and the arguments to run it with; done releases it (after the call: a
 // result set keeps what it needs). On the pages pool, equal uuid arguments
-// are bound once (bindOnce), unless that text fails to prepare.
+// are bound once (bindOnce), unless PostgreSQL refuses that text.
 func (p preparing) stmt(ctx context.Context, query string, args []any) (*sql.Stmt, []any, func(), error) {
 	c := p.stmts
 	if p.pages != nil && GenericPlans(ctx) {
@@ -125,7 +126,7 @@ func (p preparing) stmt(ctx context.Context, query string, args []any) (*sql.Stm
 			if err == nil {
 				return e.stmt, kept, func() { c.release(e) }, nil
 			}
-			if ctx.Err() != nil {
+			if !untyped(err) {
 				return nil, nil, nil, err
 			}
 			c.refuse(query)
@@ -141,6 +142,14 @@ func (p preparing) stmt(ctx context.Context, query string, args []any) (*sql.Stm
 	}
 	st := p.tx.StmtContext(ctx, e.stmt)
 	return st, args, func() { _ = st.Close(); done() }, nil
+}
+
+// untyped reports whether PostgreSQL refused a statement's text (SQLSTATE
+// class 42: syntax error or access rule violation, which holds the
+// inconsistent or undefined types of a placeholder bound to two columns).
+func untyped(err error) bool {
+	var pg interface{ SQLState() string }
+	return errors.As(err, &pg) && strings.HasPrefix(pg.SQLState(), "42")
 }
 
 // stmtCache keeps prepared statements by text, the most recently used

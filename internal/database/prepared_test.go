@@ -2,6 +2,7 @@ package database
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"os"
 	"slices"
@@ -36,6 +37,12 @@ func preparedOnConn(t *testing.T, tx *entsql.Tx) []string {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return readLines(t, rows)
+}
+
+// readLines reads rows of one text column and closes them.
+func readLines(t *testing.T, rows *sql.Rows) []string {
+	t.Helper()
 	defer rows.Close()
 	var out []string
 	for rows.Next() {
@@ -44,6 +51,9 @@ func preparedOnConn(t *testing.T, tx *entsql.Tx) []string {
 			t.Fatal(err)
 		}
 		out = append(out, s)
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
 	}
 	return out
 }
