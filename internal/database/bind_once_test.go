@@ -63,9 +63,7 @@ func TestBindOnceOnThePagesPool(t *testing.T) {
 	if os.Getenv("TEST_DATABASE_URL") == "" {
 		return
 	}
-	db := openPrepared(t, DefaultPrepared)
-	drv := db.Driver.(*preparedDriver)
-	db.Pages.SetMaxOpenConns(1) // the statements below share its one connection
+	db, drv := openOnePageConn(t)
 	ctx, marked := context.Background(), WithGenericPlans(context.Background())
 	if _, err := db.SQL.Exec(`CREATE TABLE listed (tenant_id uuid, name text);
 		INSERT INTO listed SELECT CASE WHEN g % 2 = 0 THEN '00000000-0000-0000-0000-000000000001'::uuid ELSE gen_random_uuid() END, 'n' || g
@@ -77,7 +75,7 @@ func TestBindOnceOnThePagesPool(t *testing.T) {
 	for _, c := range []context.Context{ctx, marked} {
 		for range 6 { // the sixth run on a connection may take the generic plan
 			var n int
-			if err := scanTwo(c, drv, count, tid, tid, &n); err != nil || n != 5 {
+			if err := scanRow(c, drv, count, &n, tid, tid); err != nil || n != 5 {
 				t.Fatalf("count: %d (%v), want 5", n, err)
 			}
 		}
@@ -108,7 +106,7 @@ func TestBindOnceOnThePagesPool(t *testing.T) {
 	const typed = `SELECT COUNT(*) FROM listed WHERE tenant_id = $1 AND name <> $2`
 	for range 2 {
 		var n int
-		if err := scanTwo(marked, drv, typed, tid, tid, &n); err != nil || n != 5 {
+		if err := scanRow(marked, drv, typed, &n, tid, tid); err != nil || n != 5 {
 			t.Fatalf("count: %d (%v), want 5", n, err)
 		}
 	}
@@ -120,20 +118,9 @@ func TestBindOnceOnThePagesPool(t *testing.T) {
 	cancel()
 	const other = `SELECT COUNT(*) FROM listed WHERE tenant_id = $1 AND tenant_id <> $2`
 	var n int
-	if err := scanTwo(canceled, drv, other, tid, tid, &n); err == nil || drv.pageStmts.refused[other] {
+	if err := scanRow(canceled, drv, other, &n, tid, tid); err == nil || drv.pageStmts.refused[other] {
 		t.Fatalf("canceled: %v, refused %v; want an error and the rewrite kept", err, drv.pageStmts.refused[other])
 	}
-}
-
-// scanTwo runs a one-value query with two arguments through drv.
-func scanTwo(ctx context.Context, drv *preparedDriver, query string, a, b, dst any) error {
-	rows, err := drv.QueryContext(ctx, query, a, b)
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
-	rows.Next()
-	return rows.Scan(dst)
 }
 
 // explainGeneric is the generic plan of query with n uuid arguments.

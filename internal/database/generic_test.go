@@ -15,9 +15,7 @@ func TestGenericPlansPool(t *testing.T) {
 	if os.Getenv("TEST_DATABASE_URL") == "" {
 		return
 	}
-	db := openPrepared(t, DefaultPrepared)
-	drv := db.Driver.(*preparedDriver)
-	db.Pages.SetMaxOpenConns(1) // the statements below share its one connection
+	db, drv := openOnePageConn(t)
 	ctx, marked := context.Background(), WithGenericPlans(context.Background())
 	const mode = `SELECT current_setting('plan_cache_mode') || $1::text`
 	var got string
@@ -48,4 +46,13 @@ func TestGenericPlansPool(t *testing.T) {
 	if st := db.Pages.Stats(); st.OpenConnections != 1 || db.SQL.Stats().OpenConnections == 0 {
 		t.Fatalf("pages pool: %d connections, service pool %d; want 1 and some", st.OpenConnections, db.SQL.Stats().OpenConnections)
 	}
+}
+
+// openOnePageConn opens a prepared pool whose pages pool has one
+// connection, which the statements of a test then share.
+func openOnePageConn(t *testing.T) (*DB, *preparedDriver) {
+	t.Helper()
+	db := openPrepared(t, DefaultPrepared)
+	db.Pages.SetMaxOpenConns(1)
+	return db, db.Driver.(*preparedDriver)
 }

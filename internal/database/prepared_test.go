@@ -121,7 +121,12 @@ func TestPreparedStatements(t *testing.T) {
 
 // scanOne runs a one-value query through q.
 func scanOne(ctx context.Context, q entsql.ExecQuerier, query string, arg, dst any) error {
-	rows, err := q.QueryContext(ctx, query, arg)
+	return scanRow(ctx, q, query, dst, arg)
+}
+
+// scanRow runs a one-value query with args through q.
+func scanRow(ctx context.Context, q entsql.ExecQuerier, query string, dst any, args ...any) error {
+	rows, err := q.QueryContext(ctx, query, args...)
 	if err != nil {
 		return err
 	}
