@@ -12,10 +12,12 @@
 package rest
 
 import (
+	"bytes"
 	"encoding/json"
 	"log/slog"
 	"net/http"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/reten-io/reten/internal/apperr"
@@ -45,11 +47,37 @@ func (b errorBody) MarshalJSON() ([]byte, error) {
 	return append(append(out[:len(out)-1], ','), extra[1:]...), nil
 }
 
+// writeJSON encodes v whole before it writes anything, so the answer
+// carries its Content-Length (net/http chunks a longer body of unknown
+// length, in more writes) and a value that fails to encode answers the 500
+// envelope, not a cut body under the status.
 func writeJSON(w http.ResponseWriter, status int, v any) {
-	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	buf := bodies.Get().(*bytes.Buffer)
+	defer func() {
+		if buf.Cap() <= maxPooledBody {
+			buf.Reset()
+			bodies.Put(buf)
+		}
+	}()
+	if err := json.NewEncoder(buf).Encode(v); err != nil {
+		slog.Error("encode response", "err", err)
+		e := apperr.Internal(err)
+		status = e.Status()
+		buf.Reset()
+		_ = json.NewEncoder(buf).Encode(errorBody{StatusCode: status, Error: e.StatusText(), Message: e.Message()})
+	}
+	h := w.Header()
+	h.Set("Content-Type", "application/json; charset=utf-8")
+	h.Set("Content-Length", strconv.Itoa(buf.Len()))
 	w.WriteHeader(status)
-	_ = json.NewEncoder(w).Encode(v)
+	_, _ = w.Write(buf.Bytes())
 }
+
+// bodies holds the buffers writeJSON encodes into; one grown past
+// maxPooledBody (a page of large records) is left to the collector.
+var bodies = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+const maxPooledBody = 64 << 10
 
 // WriteError writes err as the error envelope; unexpected errors are logged
 // and answered with a 500 that reveals nothing.

@@ -117,7 +117,7 @@ func Open(url string, set Settings, opts ...ent.Option) (*DB, error) {
 		drv = utcDriver{entsql.OpenDB(d, db)}
 	case set.Prepared > 0:
 		lim := pgconn.ServiceLimits(set.StatementTimeout)
-		lim.CustomPlans = false
+		lim.Plans = pgconn.GenericPlans
 		if pages, err = pgconn.Open(url, lim); err != nil {
 			_ = db.Close()
 			return nil, fmt.Errorf("open database: %w", err)
