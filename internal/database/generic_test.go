@@ -10,8 +10,9 @@ import (
 // pages pool, whose connections plan it once for any arguments and run
 // that plan from the first run on (PostgreSQL's default would plan the
 // first five runs for their arguments, and every later one as well when
-// the generic plan's estimate came out higher); any other statement, and every statement of a transaction (marked
-// or not), runs on the service's pool, planned for its arguments.
+// the generic plan's estimate came out higher); any other statement, and
+// every statement of a transaction (marked or not), runs on the service's
+// pool, planned for its arguments.
 func TestGenericPlansPool(t *testing.T) {
 	if os.Getenv("TEST_DATABASE_URL") == "" {
 		return
