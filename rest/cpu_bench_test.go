@@ -19,9 +19,10 @@ type cpuSplit struct {
 }
 
 // measure runs phase, which returns its rate (units per second) after
-// running for window, and samples the CPU used from half a second into it
-// to half a second before its end, while every connection it opened is
-// still open (pgbench's close as it ends, and their time leaves /proc).
+// running for window, and samples the CPU used from a sixth of the window
+// into it to a sixth before its end (half a second of the default three),
+// while every connection it opened is still open (pgbench's close as it
+// ends, and their time leaves /proc).
 func (s *cpuSplit) measure(window time.Duration, phase func() float64) float64 {
 	type sample struct {
 		at       time.Time
@@ -29,10 +30,11 @@ func (s *cpuSplit) measure(window time.Duration, phase func() float64) float64 {
 	}
 	take := func() sample { return sample{time.Now(), postgresCPU(), selfCPU()} }
 	samples := make(chan [2]sample, 1)
+	margin := window / 6
 	go func() {
-		time.Sleep(time.Second / 2)
+		time.Sleep(margin)
 		first := take()
-		time.Sleep(window - time.Second)
+		time.Sleep(window - 2*margin)
 		samples <- [2]sample{first, take()}
 	}()
 	rate := phase()
