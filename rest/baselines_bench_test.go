@@ -90,12 +90,18 @@ func (c *costBench) serial(db *sql.DB, seen []statement, n int) (bound, literal 
 		c.b.Fatal(err)
 	}
 	defer func() { _ = conn.Close() }()
+	var stmts []*sql.Stmt
+	defer func() {
+		for _, stmt := range stmts {
+			_ = stmt.Close()
+		}
+	}()
 	prepare := func(query string) *sql.Stmt {
 		stmt, err := conn.PrepareContext(ctx, query)
 		if err != nil {
 			c.b.Fatal(err)
 		}
-		c.b.Cleanup(func() { _ = stmt.Close() })
+		stmts = append(stmts, stmt)
 		return stmt
 	}
 	run := func(stmt *sql.Stmt, st statement) time.Duration {

@@ -64,7 +64,7 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 		e := apperr.Internal(err)
 		status = e.Status()
 		buf.Reset()
-		_ = json.NewEncoder(buf).Encode(errorBody{StatusCode: status, Error: e.StatusText(), Message: e.Message()})
+		_ = json.NewEncoder(buf).Encode(envelope(e))
 	}
 	h := w.Header()
 	h.Set("Content-Type", "application/json; charset=utf-8")
@@ -92,6 +92,10 @@ func WriteError(w http.ResponseWriter, r *http.Request, err error) {
 	if e.RetryAfter > 0 {
 		w.Header().Set("Retry-After", strconv.Itoa(int(e.RetryAfter.Round(time.Second)/time.Second)))
 	}
-	writeJSON(w, e.Status(), errorBody{StatusCode: e.Status(), Error: e.StatusText(), Message: e.Message(), Code: e.Code,
-		Details: e.Details})
+	writeJSON(w, e.Status(), envelope(e))
+}
+
+// envelope is e as the error envelope.
+func envelope(e *apperr.Error) errorBody {
+	return errorBody{StatusCode: e.Status(), Error: e.StatusText(), Message: e.Message(), Code: e.Code, Details: e.Details}
 }
