@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"strings"
+	"testing"
 	"time"
 )
 
@@ -80,9 +82,10 @@ func runRows(ctx context.Context, db *sql.DB, stmt *sql.Stmt, st statement) ([][
 
 // serial runs the statements seen n times, one at a time, on one
 // connection of db, bound as recorded and with their arguments written in
-// (each prepared once, alternating), and returns the mean time of a run of
-// each.
-func (c *costBench) serial(db *sql.DB, seen []statement, n int) (bound, literal time.Duration) {
+// (each prepared once, alternating, each first in turn), and returns the
+// mean time of a run of each; when bound takes longer than boundSlack
+// allows, also their plans as that connection runs them.
+func (c *costBench) serial(db *sql.DB, seen []statement, n int) (bound, literal time.Duration, plans string) {
 	c.b.Helper()
 	ctx := context.Background()
 	conn, err := db.Conn(ctx)
@@ -112,14 +115,58 @@ func (c *costBench) serial(db *sql.DB, seen []statement, n int) (bound, literal 
 		return time.Since(start)
 	}
 	for _, st := range seen {
-		lit := statement{query: inline(c.b, st.query, st.args)}
+		lit := written(c.b, st)
 		b, l := prepare(st.query), prepare(lit.query)
 		for i := range n + 1 { // the first run of each plans it
-			x, y := run(b, st), run(l, lit)
+			var x, y time.Duration
+			if i%2 == 0 { // each first in turn
+				x, y = run(b, st), run(l, lit)
+			} else {
+				y, x = run(l, lit), run(b, st)
+			}
 			if i > 0 {
 				bound, literal = bound+x/time.Duration(n), literal+y/time.Duration(n)
 			}
 		}
 	}
-	return bound, literal
+	if float64(bound) > boundSlack*float64(literal) {
+		for _, st := range seen {
+			plans += "bound:\n" + c.executed(ctx, conn, st) + "\nwritten in:\n" + c.executed(ctx, conn, written(c.b, st)) + "\n"
+		}
+	}
+	return bound, literal, plans
+}
+
+// boundSlack is how much longer the statements may run bound than with
+// their arguments written in.
+const boundSlack = 1.05
+
+// written is st with its arguments written in.
+func written(tb testing.TB, st statement) statement {
+	return statement{query: inline(tb, st.query, st.args)}
+}
+
+// executed is the plan of st, prepared on conn, run there with its
+// arguments (EXPLAIN ANALYZE EXECUTE of the statement conn keeps).
+func (c *costBench) executed(ctx context.Context, conn *sql.Conn, st statement) string {
+	c.b.Helper()
+	var name string
+	if err := conn.QueryRowContext(ctx, `SELECT name FROM pg_prepared_statements WHERE statement = $1`, st.query).Scan(&name); err != nil {
+		c.b.Fatalf("%v: %s", err, st.query)
+	}
+	q := `(ANALYZE, BUFFERS) EXECUTE "` + name + `"`
+	if len(st.args) > 0 {
+		q += "(" + strings.Join(literals(c.b, st.query, st.args), ", ") + ")"
+	}
+	return strings.Join(explainLines(c.b, onConn{ctx, conn}, statement{query: q}), "\n")
+}
+
+// onConn runs queries on one connection.
+type onConn struct {
+	ctx  context.Context
+	conn *sql.Conn
+}
+
+func (o onConn) Query(query string, args ...any) (*sql.Rows, error) {
+	return o.conn.QueryContext(o.ctx, query, args...)
 }
