@@ -39,7 +39,7 @@ func TestWriteJSONWholeBody(t *testing.T) {
 		return res, string(body)
 	}
 	want, _ := json.Marshal(long)
-	for range 2 { // the second answer reuses the first one's buffer
+	for range 2 { // the second answer may take the first one's buffer from the pool
 		res, body := get("/")
 		if res.StatusCode != http.StatusCreated || body != string(want)+"\n" {
 			t.Fatalf("%d %.80s, want 201 and the value", res.StatusCode, body)
