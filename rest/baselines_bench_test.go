@@ -4,15 +4,18 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 )
 
 // The baselines a request is measured against: the statements it runs,
-// served by a minimal Go handler, and run one at a time.
+// served by a minimal Go handler or by a handler that writes their rows as
+// read, and run one at a time.
 
 // minimal serves the statements seen run by a minimal Go handler over db
 // (one of the service's pools), their rows written as JSON: no
@@ -20,15 +23,8 @@ import (
 // prepared is true, else unprepared, as database/sql runs them.
 func (c *costBench) minimal(db *sql.DB, seen []statement, prepared bool) *httptest.Server {
 	stmts := make([]*sql.Stmt, len(seen)) // nil: unprepared
-	for i, st := range seen {
-		if prepared {
-			stmt, err := db.Prepare(st.query)
-			if err != nil {
-				c.b.Fatal(err)
-			}
-			c.b.Cleanup(func() { _ = stmt.Close() })
-			stmts[i] = stmt
-		}
+	if prepared {
+		stmts = c.prepare(db, seen)
 	}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		var out [][][]any
@@ -45,6 +41,87 @@ func (c *costBench) minimal(db *sql.DB, seen []statement, prepared bool) *httpte
 	}))
 	c.b.Cleanup(srv.Close)
 	return srv
+}
+
+// floor serves the statements seen, prepared once over db, by a handler
+// that writes each row's columns as the driver read them (sql.RawBytes: no
+// Go values, no JSON), about the least a Go HTTP server over database/sql
+// and lib/pq spends on them. A statement that returns another number of
+// rows than it did when prepared answers 500.
+func (c *costBench) floor(db *sql.DB, seen []statement) *httptest.Server {
+	stmts := c.prepare(db, seen)
+	want := make([]int, len(seen))
+	for i, st := range seen {
+		n, err := rawRows(context.Background(), stmts[i], st, nil)
+		if err != nil || n == 0 {
+			c.b.Fatalf("%s: %d rows (%v)", st.query, n, err)
+		}
+		want[i] = n
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		buf := make([]byte, 0, 16<<10)
+		for i, st := range seen {
+			n, err := rawRows(req.Context(), stmts[i], st, &buf)
+			if err == nil && n != want[i] {
+				err = fmt.Errorf("%d rows, want %d", n, want[i])
+			}
+			if err != nil {
+				http.Error(w, err.Error(), http.StatusInternalServerError)
+				return
+			}
+		}
+		w.Header().Set("Content-Length", strconv.Itoa(len(buf)))
+		_, _ = w.Write(buf)
+	}))
+	c.b.Cleanup(srv.Close)
+	return srv
+}
+
+// prepare prepares the statements seen on db, closed when the benchmark ends.
+func (c *costBench) prepare(db *sql.DB, seen []statement) []*sql.Stmt {
+	stmts := make([]*sql.Stmt, len(seen))
+	for i, st := range seen {
+		stmt, err := db.Prepare(st.query)
+		if err != nil {
+			c.b.Fatal(err)
+		}
+		c.b.Cleanup(func() { _ = stmt.Close() })
+		stmts[i] = stmt
+	}
+	return stmts
+}
+
+// rawRows runs st, prepared as stmt, appends its columns as read to *buf
+// (a comma after each; buf nil: read only) and returns how many rows it
+// read.
+func rawRows(ctx context.Context, stmt *sql.Stmt, st statement, buf *[]byte) (int, error) {
+	rows, err := stmt.QueryContext(ctx, st.args...)
+	if err != nil {
+		return 0, err
+	}
+	defer rows.Close()
+	cols, err := rows.Columns()
+	if err != nil {
+		return 0, err
+	}
+	vals := make([]sql.RawBytes, len(cols))
+	ptrs := make([]any, len(cols))
+	for i := range vals {
+		ptrs[i] = &vals[i]
+	}
+	n := 0
+	for ; rows.Next(); n++ {
+		if err := rows.Scan(ptrs...); err != nil {
+			return n, err
+		}
+		if buf == nil {
+			continue
+		}
+		for _, v := range vals {
+			*buf = append(append(*buf, v...), ',')
+		}
+	}
+	return n, rows.Err()
 }
 
 // runRows runs st on db, or stmt (st prepared) when not nil, and returns

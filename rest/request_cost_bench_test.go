@@ -272,18 +272,21 @@ func (c *costBench) alternate(a, b func() float64) (rateA, rateB float64) {
 // bound as the service binds it and with its arguments written in
 // ("bound/literal": 4.08 against 4.07 ms over 500 runs each, 1.10 without
 // bindOnce; the benchmark fails past boundSlack and prints both plans as
-// that connection runs them). Then the ceiling: the same statement served
-// by a minimal Go handler over the pages pool (no authentication, no
-// middleware, prepared once, rows written as JSON) against pgbench
-// ("ratio-minimal"). The list counts once, and its exact count, with each
-// documented filter, reads an index only (EXPLAIN). Where the CPU goes,
-// per request and per pgbench transaction, in the service's, pgbench's and
-// the minimal handler's phases: the local PostgreSQL's ("pg-ms/...": the
-// same statements, though measured up to 16% dearer per request when a Go
-// server drives them, the minimal handler too) and this process's, the
-// server's and its load client's ("go-ms/..."; pgbench's own is not
-// counted): on a machine whose CPUs the database and the service share,
-// the ratio is at most pg-ms/pgbench-tx / (pg-ms/http-req + go-ms/http-req).
+// that connection runs them). Then two Go handlers over the pages pool
+// serve the same statement, prepared once, with no authentication and no
+// middleware, each against pgbench: a minimal one that writes the rows as
+// JSON ("ratio-minimal"), and the floor, which writes them as the driver
+// read them, no Go values and no JSON ("ratio-floor"): about the least any
+// Go server over database/sql and lib/pq spends. The list counts once, and
+// its exact count, with each documented filter, reads an index only
+// (EXPLAIN). Where the CPU goes, per request and per pgbench transaction,
+// in the service's, pgbench's and the two handlers' phases: the local
+// PostgreSQL's ("pg-ms/...": the same statements, though measured up to
+// 16% dearer per request when a Go server drives them, the minimal
+// handler too) and this process's, the server's and its load client's
+// ("go-ms/..."; pgbench's own is not counted): on a machine whose CPUs the
+// database and the service share, the ratio is at most
+// pg-ms/pgbench-tx / (pg-ms/http-req + go-ms/http-req).
 func BenchmarkListRequest(b *testing.B) {
 	c := newCostBench(b, benchSize("BENCH_API_ROWS", 50_000))
 	r := request{method: "GET", url: c.srv.URL + "/api/activities?per_page=25&page=1", header: c.key}
@@ -331,23 +334,27 @@ func BenchmarkListRequest(b *testing.B) {
 	}
 	label := fmt.Sprintf("GET /api/activities page 1 (%d statements: %s)", len(seen), kinds(seen))
 	base := request{method: "GET", url: c.minimal(c.env.App.DB.Pages, seen, true).URL}
+	floor := request{method: "GET", url: c.floor(c.env.App.DB.Pages, seen).URL}
 	// One window of each first: the service's pages pool opens its
 	// connections and plans on each, as pgbench's connections are not
 	// timed ("without initial connection time"). Unwarmed, the first pair
 	// of phases measured 6% lower than the same pair later.
 	c.load(r)
 	c.pgbench(file)
-	var served, pgb, handler cpuSplit // where the CPU of the phases goes
+	var served, pgb, handler, raw cpuSplit // where the CPU of the phases goes
 	b.ResetTimer()
 	for range b.N {
 		c.compare(label, "ratio", "http-req/s", func() float64 { return served.measure(c.window, func() float64 { return c.load(r) }) },
 			"pgbench-tx/s", func() float64 { return pgb.measure(c.window, func() float64 { return c.pgbench(file) }) })
 		c.compare(label+", minimal Go handler", "ratio-minimal", "handler-req/s", func() float64 { return handler.measure(c.window, func() float64 { return c.load(base) }) },
 			"pgbench-minimal-phase-tx/s", func() float64 { return c.pgbench(file) })
+		c.compare(label+", floor handler", "ratio-floor", "floor-req/s", func() float64 { return raw.measure(c.window, func() float64 { return c.load(floor) }) },
+			"pgbench-floor-phase-tx/s", func() float64 { return c.pgbench(file) })
 	}
 	served.report(c, "http-req")
 	pgb.report(c, "pgbench-tx")
 	handler.report(c, "handler-req")
+	raw.report(c, "floor-req")
 }
 
 // pgbench runs file for c.window on c.workers connections to the bench's
